@@ -1,0 +1,321 @@
+//! Typed encode and decode of operands: the [`Operand`] trait and its [`Reader`].
+//!
+//! Generated instruction structs implement [`Operand`] by reading and writing their
+//! fields in order; the impls here cover the field types.
+
+use crate::__private::Vec;
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::grammar::Enum;
+use crate::types::{Id, LiteralFloat, LiteralNumber, LiteralString};
+
+/// What typed decode needs to know from outside the instruction.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DecodeContext {
+    /// Words per `OpSwitch` case literal (1 or 2), from the selector's type; 0 means 1.
+    pub switch_literal_words: u32,
+    /// Word offset of the operand slice in the module, added to error offsets.
+    pub offset: usize,
+    /// Instruction index, copied into errors.
+    pub instruction: usize,
+}
+
+/// A value that can be read from and written to operand words.
+pub trait Operand: Sized {
+    /// Reads one value.
+    ///
+    /// # Errors
+    /// The words run out or are malformed.
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+    /// Appends the value's words.
+    fn encode(&self, w: &mut Vec<u32>);
+    /// Calls `f` on every id inside the value.
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        let _ = f;
+    }
+}
+
+/// A cursor over one instruction's operand words.
+#[derive(Debug)]
+pub struct Reader<'a> {
+    words: &'a [u32],
+    pos: usize,
+    ctx: &'a DecodeContext,
+}
+
+impl<'a> Reader<'a> {
+    /// Starts at the first operand word.
+    pub fn new(words: &'a [u32], ctx: &'a DecodeContext) -> Self {
+        Reader { words, pos: 0, ctx }
+    }
+    #[cold]
+    fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        // +1 for the instruction's leading word.
+        DecodeError::new(kind, self.ctx.offset + 1 + self.pos, self.ctx.instruction)
+    }
+    /// The decode context.
+    pub fn context(&self) -> &'a DecodeContext {
+        self.ctx
+    }
+    /// Whether all words have been read.
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.words.len()
+    }
+    /// The words not read yet.
+    pub fn rest(&self) -> &'a [u32] {
+        self.words.get(self.pos..).unwrap_or(&[])
+    }
+    /// Reads one word.
+    ///
+    /// # Errors
+    /// No word is left.
+    #[inline]
+    pub fn word(&mut self) -> Result<u32, DecodeError> {
+        match self.words.get(self.pos) {
+            Some(&w) => {
+                self.pos += 1;
+                Ok(w)
+            }
+            None => Err(self.error(DecodeErrorKind::MissingOperand { kind: "word" })),
+        }
+    }
+    /// Reads one value of type `T`.
+    ///
+    /// # Errors
+    /// See [`Operand::decode`].
+    #[inline]
+    pub fn read<T: Operand>(&mut self) -> Result<T, DecodeError> {
+        T::decode(self)
+    }
+    /// Checks that every word was read.
+    ///
+    /// # Errors
+    /// Words are left over.
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        if self.pos < self.words.len() {
+            Err(self.error(DecodeErrorKind::ExtraOperands { count: self.words.len() - self.pos }))
+        } else {
+            Ok(())
+        }
+    }
+    /// The error for an unknown opcode.
+    #[cold]
+    pub fn unknown_opcode(&self, opcode: u32) -> DecodeError {
+        DecodeError::new(DecodeErrorKind::UnknownOpcode { opcode }, self.ctx.offset, self.ctx.instruction)
+    }
+    /// Hook for `OpSwitch`: the `(literal, label)` pairs, each literal sized by
+    /// [`DecodeContext::switch_literal_words`].
+    ///
+    /// # Errors
+    /// A pair is incomplete.
+    pub fn read_switch_targets(&mut self) -> Result<Vec<(LiteralNumber, Id)>, DecodeError> {
+        let n = self.ctx.switch_literal_words.clamp(1, 2) as usize;
+        let mut out = Vec::new();
+        while !self.is_empty() {
+            let Some(lit) = self.words.get(self.pos..self.pos + n) else {
+                return Err(self.error(DecodeErrorKind::MissingOperand { kind: "LiteralContextDependentNumber" }));
+            };
+            let lit = LiteralNumber::from_words(lit).unwrap_or_default();
+            self.pos += n;
+            out.push((lit, self.read()?));
+        }
+        Ok(out)
+    }
+    /// Hook for `OpSpecConstantOp`: reads the embedded opcode and returns it with the
+    /// words the embedded instruction decodes from: the words already read (result type
+    /// and id) followed by the rest.
+    ///
+    /// # Errors
+    /// The opcode word is missing or does not fit 16 bits.
+    pub fn spec_constant_op_words(&mut self) -> Result<(u16, Vec<u32>), DecodeError> {
+        let prefix = self.words.get(..self.pos).unwrap_or(&[]);
+        let opcode = self.word()?;
+        let Ok(op) = u16::try_from(opcode) else {
+            return Err(self.error(DecodeErrorKind::UnknownOpcode { opcode }));
+        };
+        let mut words = Vec::with_capacity(self.words.len());
+        words.extend_from_slice(prefix);
+        words.extend_from_slice(self.rest());
+        self.pos = self.words.len();
+        Ok((op, words))
+    }
+    /// Maps an error from an embedded decode back to this instruction's position.
+    pub fn rebase(&self, mut e: DecodeError) -> DecodeError {
+        e.offset = self.ctx.offset + 1 + self.pos.min(self.words.len());
+        e
+    }
+}
+
+impl Operand for u32 {
+    #[inline]
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        r.word()
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        w.push(*self);
+    }
+}
+
+impl Operand for Id {
+    #[inline]
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        r.word().map(Id)
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        w.push(self.0);
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        f(self);
+    }
+}
+
+impl Operand for LiteralFloat {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        r.word().map(LiteralFloat)
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        w.push(self.0);
+    }
+}
+
+/// Decodes a NUL-terminated string from `words`; returns the bytes and the words used.
+pub fn decode_string(words: &[u32]) -> Option<(&[u32], usize, usize)> {
+    for (i, &word) in words.iter().enumerate() {
+        for b in 0..4 {
+            if (word >> (8 * b)) & 0xff == 0 {
+                return Some((&words[..=i], i * 4 + b, i + 1));
+            }
+        }
+    }
+    None
+}
+
+/// Appends the bytes of `words` (little-endian within each word) to `out`, `len` bytes in all.
+pub fn string_bytes(words: &[u32], len: usize, out: &mut Vec<u8>) {
+    out.extend(words.iter().flat_map(|w| w.to_le_bytes()).take(len));
+}
+
+/// Encodes `bytes` as a literal string: NUL-terminated and zero-padded to a word.
+pub fn encode_string(bytes: &[u8], w: &mut Vec<u32>) {
+    let mut chunks = bytes.chunks_exact(4);
+    for c in &mut chunks {
+        w.push(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    }
+    let mut last = [0u8; 4];
+    let rem = chunks.remainder();
+    last[..rem.len()].copy_from_slice(rem);
+    w.push(u32::from_le_bytes(last));
+}
+
+impl Operand for LiteralString {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        match decode_string(r.rest()) {
+            Some((words, len, used)) => {
+                let mut bytes = Vec::with_capacity(len);
+                string_bytes(words, len, &mut bytes);
+                r.pos += used;
+                Ok(LiteralString(bytes))
+            }
+            None if r.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand { kind: "LiteralString" })),
+            None => Err(r.error(DecodeErrorKind::UnterminatedString)),
+        }
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        encode_string(&self.0, w);
+    }
+}
+
+impl Operand for LiteralNumber {
+    /// Outside `OpSwitch` (see [`Reader::read_switch_targets`]) a context-dependent
+    /// number is the last operand, so it takes the remaining one or two words.
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let rest = r.rest();
+        match LiteralNumber::from_words(rest) {
+            Some(n) => {
+                r.pos += rest.len();
+                Ok(n)
+            }
+            None if rest.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand { kind: "LiteralContextDependentNumber" })),
+            None => Err(r.error(DecodeErrorKind::BadLiteralWidth { width: rest.len() as u32 })),
+        }
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        w.extend_from_slice(self.words());
+    }
+}
+
+impl<T: Enum> Operand for T {
+    #[inline]
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        r.word().map(T::from_u32)
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        w.push(self.to_u32());
+    }
+}
+
+impl<T: Operand> Operand for Option<T> {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        if r.is_empty() { Ok(None) } else { T::decode(r).map(Some) }
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        if let Some(v) = self {
+            v.encode(w);
+        }
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        if let Some(v) = self {
+            v.visit_ids_mut(f);
+        }
+    }
+}
+
+impl<T: Operand> Operand for Vec<T> {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let mut out = Vec::new();
+        while !r.is_empty() {
+            out.push(T::decode(r)?);
+        }
+        Ok(out)
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        for v in self {
+            v.encode(w);
+        }
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        for v in self {
+            v.visit_ids_mut(f);
+        }
+    }
+}
+
+impl<A: Operand, B: Operand> Operand for (A, B) {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        Ok((A::decode(r)?, B::decode(r)?))
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        self.0.encode(w);
+        self.1.encode(w);
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        self.0.visit_ids_mut(f);
+        self.1.visit_ids_mut(f);
+    }
+}
+
+impl<A: Operand, B: Operand, C: Operand> Operand for (A, B, C) {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        Ok((A::decode(r)?, B::decode(r)?, C::decode(r)?))
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        self.0.encode(w);
+        self.1.encode(w);
+        self.2.encode(w);
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        self.0.visit_ids_mut(f);
+        self.1.visit_ids_mut(f);
+        self.2.visit_ids_mut(f);
+    }
+}
+

@@ -1,0 +1,419 @@
+//! The static grammar tables that `include_grammar!` emits, and the traits and lookups
+//! over them. Tools such as the assembler and disassembler are driven by these.
+
+use core::fmt;
+
+/// How many times an operand occurs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    /// Exactly once.
+    One,
+    /// `?`: zero or one time.
+    Optional,
+    /// `*`: zero or more times.
+    Variadic,
+}
+
+/// The grammar's category of an operand kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// One enumerant value.
+    ValueEnum,
+    /// A mask of enumerant bits.
+    BitEnum,
+    /// An `<id>`.
+    Id,
+    /// A literal number or string.
+    Literal,
+    /// A tuple of other kinds.
+    Composite,
+}
+
+/// How tools treat an operand kind: the category refined by the kind's role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KindClass {
+    /// `IdResultType`.
+    ResultType,
+    /// `IdResult`.
+    Result,
+    /// Any other id kind (`IdRef`, `IdScope`, `IdMemorySemantics`).
+    Id,
+    /// A 32-bit unsigned literal (`LiteralInteger` and unknown literal kinds).
+    Integer,
+    /// `LiteralString`.
+    String,
+    /// `LiteralFloat`: a 32-bit float.
+    Float,
+    /// `LiteralContextDependentNumber`: sized by a type.
+    ContextNumber,
+    /// `LiteralExtInstInteger`: an extended instruction number.
+    ExtInstNumber,
+    /// `LiteralSpecConstantOpInteger`: an embedded opcode.
+    SpecConstantOpcode,
+    /// A ValueEnum.
+    ValueEnum,
+    /// A BitEnum.
+    BitEnum,
+    /// A Composite.
+    Composite,
+}
+
+/// A core SPIR-V version, `(major, minor)`.
+pub type Version = (u8, u8);
+
+/// An open-addressing name table built at expansion time (FNV-1a, linear probing, at
+/// most half full); `names` holds `(name, index)` and `slots` 1-based positions in it.
+#[derive(Debug, Clone, Copy)]
+pub struct NameIndex {
+    /// Hash slots: 0 = empty, else 1 + a position in `names`.
+    pub slots: &'static [u16],
+    /// Names (canonical and aliases) with the index of their entry.
+    pub names: &'static [(&'static str, usize)],
+}
+
+impl NameIndex {
+    /// No names.
+    pub const EMPTY: NameIndex = NameIndex { slots: &[], names: &[] };
+
+    /// The hash the table was built with.
+    pub fn hash(name: &[u8]) -> u32 {
+        let mut h: u32 = 0x811c_9dc5;
+        for &b in name {
+            h ^= u32::from(b);
+            h = h.wrapping_mul(0x0100_0193);
+        }
+        h
+    }
+
+    /// Looks a name up; returns its entry index.
+    pub fn get(&self, name: &[u8]) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = Self::hash(name) as usize & mask;
+        // At most half the slots are used, so an empty one ends every probe.
+        for _ in 0..self.slots.len() {
+            let s = *self.slots.get(at)?;
+            if s == 0 {
+                return None;
+            }
+            let (n, idx) = *self.names.get(usize::from(s) - 1)?;
+            if n.as_bytes() == name {
+                return Some(idx);
+            }
+            at = (at + 1) & mask;
+        }
+        None
+    }
+}
+
+/// One operand (or enumerant parameter) of a layout.
+#[derive(Debug, Clone, Copy)]
+pub struct OperandInfo {
+    /// Its kind.
+    pub kind: &'static OperandKind,
+    /// How often it occurs.
+    pub quantifier: Quantifier,
+    /// The grammar's name, or empty.
+    pub name: &'static str,
+}
+
+/// One enumerant of a ValueEnum or BitEnum kind.
+#[derive(Debug, Clone, Copy)]
+pub struct Enumerant {
+    /// Canonical name.
+    pub name: &'static str,
+    /// Value (a bit pattern for masks).
+    pub value: u32,
+    /// Operands that follow when it is present.
+    pub parameters: &'static [OperandInfo],
+    /// Capabilities that enable it.
+    pub capabilities: &'static [&'static str],
+    /// Extensions that enable it.
+    pub extensions: &'static [&'static str],
+    /// First version.
+    pub version: Option<Version>,
+    /// Last version.
+    pub last_version: Option<Version>,
+    /// Provisional.
+    pub provisional: bool,
+    /// Other names.
+    pub aliases: &'static [&'static str],
+}
+
+impl Enumerant {
+    /// Defaults for struct-update syntax in generated tables.
+    pub const EMPTY: Enumerant = Enumerant {
+        name: "",
+        value: 0,
+        parameters: &[],
+        capabilities: &[],
+        extensions: &[],
+        version: None,
+        last_version: None,
+        provisional: false,
+        aliases: &[],
+    };
+}
+
+/// One operand kind.
+#[derive(Debug)]
+pub struct OperandKind {
+    /// The kind's name.
+    pub name: &'static str,
+    /// Its category.
+    pub category: Category,
+    /// Its role.
+    pub class: KindClass,
+    /// The grammar's `doc`.
+    pub doc: Option<&'static str>,
+    /// Enumerants sorted by value; the canonical name comes first among equals.
+    pub enumerants: &'static [Enumerant],
+    /// Composite components.
+    pub bases: &'static [&'static OperandKind],
+    /// Name lookup over enumerants and aliases.
+    pub index: NameIndex,
+}
+
+impl OperandKind {
+    /// Defaults for struct-update syntax in generated tables.
+    pub const EMPTY: OperandKind = OperandKind {
+        name: "",
+        category: Category::Literal,
+        class: KindClass::Integer,
+        doc: None,
+        enumerants: &[],
+        bases: &[],
+        index: NameIndex::EMPTY,
+    };
+
+    /// The enumerant with exactly this value.
+    pub fn enumerant(&self, value: u32) -> Option<&'static Enumerant> {
+        let e = self.enumerants;
+        e.binary_search_by_key(&value, |e| e.value).ok().map(|i| &e[i])
+    }
+
+    /// The enumerant with this name or alias.
+    pub fn enumerant_by_name(&self, name: &str) -> Option<&'static Enumerant> {
+        self.enumerant_by_name_bytes(name.as_bytes())
+    }
+
+    /// Like [`Self::enumerant_by_name`], for bytes.
+    pub fn enumerant_by_name_bytes(&self, name: &[u8]) -> Option<&'static Enumerant> {
+        self.index.get(name).and_then(|i| self.enumerants.get(i))
+    }
+
+    /// Whether the kind is an id kind.
+    pub fn is_id(&self) -> bool {
+        matches!(self.class, KindClass::ResultType | KindClass::Result | KindClass::Id)
+    }
+}
+
+/// One instruction of a grammar.
+#[derive(Debug, Clone, Copy)]
+pub struct InstructionInfo {
+    /// The grammar name (`OpTypeInt`, `Sqrt`).
+    pub opname: &'static str,
+    /// Opcode or extended instruction number.
+    pub opcode: u32,
+    /// The `class` key, or empty.
+    pub class: &'static str,
+    /// Operand layout.
+    pub operands: &'static [OperandInfo],
+    /// Capabilities that enable it.
+    pub capabilities: &'static [&'static str],
+    /// Extensions that enable it.
+    pub extensions: &'static [&'static str],
+    /// First version.
+    pub version: Option<Version>,
+    /// Last version.
+    pub last_version: Option<Version>,
+    /// Provisional.
+    pub provisional: bool,
+    /// Other names.
+    pub aliases: &'static [&'static str],
+}
+
+impl InstructionInfo {
+    /// Defaults for struct-update syntax in generated tables.
+    pub const EMPTY: InstructionInfo = InstructionInfo {
+        opname: "",
+        opcode: 0,
+        class: "",
+        operands: &[],
+        capabilities: &[],
+        extensions: &[],
+        version: None,
+        last_version: None,
+        provisional: false,
+        aliases: &[],
+    };
+
+    /// Whether the instruction has a result id.
+    pub fn has_result(&self) -> bool {
+        self.operands.iter().any(|o| o.kind.class == KindClass::Result)
+    }
+    /// Whether the instruction has a result type.
+    pub fn has_result_type(&self) -> bool {
+        self.operands.first().is_some_and(|o| o.kind.class == KindClass::ResultType)
+    }
+}
+
+/// A whole grammar's tables.
+#[derive(Debug)]
+pub struct Grammar {
+    /// The name given at expansion (import name or file name).
+    pub name: &'static str,
+    /// True for a core grammar.
+    pub is_core: bool,
+    /// Exact `OpExtInstImport` name (extended sets).
+    pub import_name: Option<&'static str>,
+    /// `OpExtInstImport` name prefix (extended sets with versioned names).
+    pub import_prefix: Option<&'static str>,
+    /// `magic_number`.
+    pub magic_number: Option<u32>,
+    /// `major_version`.
+    pub major_version: Option<u32>,
+    /// `minor_version`.
+    pub minor_version: Option<u32>,
+    /// `version` of an extended set.
+    pub version: Option<u32>,
+    /// `revision`.
+    pub revision: Option<u32>,
+    /// Instructions sorted by opcode.
+    pub instructions: &'static [InstructionInfo],
+    /// The kinds this grammar defines.
+    pub operand_kinds: &'static [&'static OperandKind],
+    /// Name lookup over opnames and aliases.
+    pub names: NameIndex,
+}
+
+impl Grammar {
+    /// The instruction with this opcode.
+    pub fn instruction(&self, opcode: u32) -> Option<&'static InstructionInfo> {
+        let i = self.instructions;
+        i.binary_search_by_key(&opcode, |i| i.opcode).ok().map(|k| &i[k])
+    }
+    /// The instruction with this name or alias.
+    pub fn instruction_by_name(&self, name: &str) -> Option<&'static InstructionInfo> {
+        self.instruction_by_name_bytes(name.as_bytes())
+    }
+    /// Like [`Self::instruction_by_name`], for bytes.
+    pub fn instruction_by_name_bytes(&self, name: &[u8]) -> Option<&'static InstructionInfo> {
+        self.names.get(name).and_then(|i| self.instructions.get(i))
+    }
+    /// A kind defined by this grammar.
+    pub fn kind(&self, name: &str) -> Option<&'static OperandKind> {
+        self.operand_kinds.iter().copied().find(|k| k.name == name)
+    }
+    /// Whether an `OpExtInstImport` name selects this set.
+    pub fn matches_import(&self, name: &[u8]) -> bool {
+        self.import_name.is_some_and(|n| n.as_bytes() == name) || self.import_prefix.is_some_and(|p| name.starts_with(p.as_bytes()))
+    }
+}
+
+/// A generated ValueEnum or BitEnum type: an open `u32` newtype tied to its table.
+pub trait Enum: Copy {
+    /// The kind's grammar table.
+    const KIND: &'static OperandKind;
+    /// Wraps a value.
+    fn from_u32(value: u32) -> Self;
+    /// The value.
+    fn to_u32(self) -> u32;
+    /// The grammar entry for this exact value.
+    fn info(self) -> Option<&'static Enumerant> {
+        Self::KIND.enumerant(self.to_u32())
+    }
+    /// The canonical name of this exact value.
+    fn name(self) -> Option<&'static str> {
+        self.info().map(|e| e.name)
+    }
+    /// Looks a canonical name or alias up.
+    fn from_name(name: &str) -> Option<Self> {
+        Self::KIND.enumerant_by_name(name).map(|e| Self::from_u32(e.value))
+    }
+}
+
+/// Mask behaviour for generated BitEnum types.
+pub trait Mask: Enum {
+    /// Whether every bit of `other` is set.
+    fn contains(self, other: Self) -> bool {
+        self.to_u32() & other.to_u32() == other.to_u32()
+    }
+    /// Whether no bit is set.
+    fn is_empty(self) -> bool {
+        self.to_u32() == 0
+    }
+    /// The named single bits that are set, lowest first, and the bits without a name.
+    fn split(self) -> (MaskBits, u32) {
+        let mut rest = self.to_u32();
+        for e in Self::KIND.enumerants {
+            if e.value != 0 && e.value.is_power_of_two() && rest & e.value != 0 {
+                rest &= !e.value;
+            }
+        }
+        (MaskBits { kind: Self::KIND, bits: self.to_u32() & !rest }, rest)
+    }
+}
+
+/// Iterator over the named bits of a mask, lowest first.
+#[derive(Debug, Clone)]
+pub struct MaskBits {
+    kind: &'static OperandKind,
+    bits: u32,
+}
+
+impl Iterator for MaskBits {
+    type Item = &'static Enumerant;
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.bits != 0 {
+            let bit = self.bits & self.bits.wrapping_neg();
+            self.bits &= !bit;
+            if let Some(e) = self.kind.enumerant(bit) {
+                return Some(e);
+            }
+        }
+        None
+    }
+}
+
+/// `Debug` for generated value types: the canonical name, or `Kind(value)`.
+pub fn fmt_value(kind: &OperandKind, value: u32, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match kind.enumerant(value) {
+        Some(e) => f.write_str(e.name),
+        None => write!(f, "{}({value})", kind.name),
+    }
+}
+
+/// `Debug` for generated masks: `A|B|0x…`, or the name of 0.
+pub fn fmt_mask(kind: &OperandKind, value: u32, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if value == 0 {
+        return match kind.enumerant(0) {
+            Some(e) => f.write_str(e.name),
+            None => f.write_str("0"),
+        };
+    }
+    let mut first = true;
+    let mut rest = value;
+    let mut bits = value;
+    while bits != 0 {
+        let bit = bits & bits.wrapping_neg();
+        bits &= !bit;
+        if let Some(e) = kind.enumerant(bit) {
+            if !first {
+                f.write_str("|")?;
+            }
+            f.write_str(e.name)?;
+            first = false;
+            rest &= !bit;
+        }
+    }
+    if rest != 0 {
+        if !first {
+            f.write_str("|")?;
+        }
+        write!(f, "{rest:#x}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! The engine behind `include_grammar!`: reads a SPIR-V JSON grammar into a checked
+//! [`model::Grammar`] and emits Rust source for it.
+//!
+//! It is a plain library so that benches, tests and dump tools can call it; the
+//! proc-macro crate `spirv-grammar-macros` only parses its arguments and forwards here.
+//!
+//! ```
+//! let json = r#"{ "revision": 1, "instructions": [
+//!     { "opname": "Hello", "opcode": 0, "operands": [ { "kind": "IdRef", "name": "Who" } ] } ] }"#;
+//! let opts = spirv_grammar_codegen::Options::new("NonSemantic.Hello");
+//! let code = spirv_grammar_codegen::expand_source(json, &opts, None).expect("a valid grammar");
+//! assert!(code.contains("pub struct Hello"));
+//! ```
+
+pub mod emit;
+pub mod model;
+pub mod naming;
+
+use model::{Category, ExternalKind};
+
+/// The core grammar's operand kinds, which extended grammars may use without defining.
+pub const CORE_KINDS: &[ExternalKind] = include!(concat!(env!("OUT_DIR"), "/core_kinds.rs"));
+
+/// Settings of one expansion.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Path of the runtime crate in generated code (`::spirv_core`, or `crate` inside it).
+    pub krate: String,
+    /// The grammar's name in its tables (`GRAMMAR.name`).
+    pub name: String,
+    /// An extended set's exact `OpExtInstImport` name.
+    pub import: Option<String>,
+    /// An extended set's `OpExtInstImport` name prefix (`NonSemantic.ClspvReflection.`).
+    pub import_prefix: Option<String>,
+}
+
+impl Options {
+    /// Defaults: runtime crate `::spirv_core`, no import name.
+    pub fn new(name: &str) -> Self {
+        Options { krate: "::spirv_core".into(), name: name.into(), import: None, import_prefix: None }
+    }
+}
+
+/// Expands a grammar's JSON text into Rust source. `tracked_path`, if given, is an
+/// absolute path emitted in an `include_bytes!` so that editing the file rebuilds the
+/// invoking crate.
+///
+/// # Errors
+/// Every problem found, each a message naming its JSON location.
+pub fn expand_source(json: &str, opts: &Options, tracked_path: Option<&str>) -> Result<String, Vec<String>> {
+    let grammar = model::parse(json, CORE_KINDS).map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    emit::Emitter::new(&grammar, opts, CORE_KINDS).run(opts, tracked_path)
+}
+
+/// Whether a kind name is one of the core grammar's.
+pub fn is_core_kind(name: &str) -> bool {
+    CORE_KINDS.iter().any(|k| k.name == name)
+}
+
+#[doc(hidden)]
+pub fn _category_name(c: Category) -> &'static str {
+    c.as_str()
+}
