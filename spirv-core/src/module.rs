@@ -1,0 +1,576 @@
+//! The module model.
+//!
+//! **Representation: words plus typed views.** A [`Module`] keeps the module's words in
+//! one vector (header included, in host order), an index of instruction offsets, the
+//! boundaries of the logical-layout sections (spec §2.4) and of functions and blocks.
+//! Reading validates every operand against the grammar tables and records id types, but
+//! builds no per-instruction objects; [`InstRef::decode`] gives the typed
+//! [`spv::Instruction`] on demand. This keeps reading fast and memory near the binary's
+//! size, makes the round trip byte-exact by construction (unknown opcodes, enumerants and
+//! sets included), and still offers typed access.
+//!
+//! Sections are assigned in file order and only move forward: an instruction that may
+//! appear anywhere (`OpLine`, `OpExtInst`, `OpUndef`, unknown opcodes) or that is out of
+//! place stays in the current section, so writing sections in order reproduces the
+//! input exactly.
+
+use crate::__private::Vec;
+use crate::binary::{self, Header, RawInstructions};
+use crate::codec::DecodeContext;
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::grammar::{Enum, InstructionInfo, KindClass, Version};
+use crate::spv;
+use crate::walk::{self, ExtInstRegistry, Ids, NumberType, WalkOptions};
+use core::ops::Range;
+
+/// A logical-layout section (SPIR-V spec §2.4), in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Section {
+    /// `OpCapability`.
+    Capability,
+    /// `OpExtension`.
+    Extension,
+    /// `OpExtInstImport`.
+    ExtInstImport,
+    /// `OpMemoryModel`.
+    MemoryModel,
+    /// `OpEntryPoint`.
+    EntryPoint,
+    /// `OpExecutionMode`, `OpExecutionModeId`.
+    ExecutionMode,
+    /// `OpString`, `OpSource*`.
+    DebugSource,
+    /// `OpName`, `OpMemberName`.
+    DebugName,
+    /// `OpModuleProcessed`.
+    DebugModuleProcessed,
+    /// Decorations.
+    Annotation,
+    /// Types, constants, global variables.
+    Global,
+    /// Function declarations and definitions.
+    Function,
+}
+
+impl Section {
+    /// All sections in layout order.
+    pub const ALL: [Section; 12] = [
+        Section::Capability,
+        Section::Extension,
+        Section::ExtInstImport,
+        Section::MemoryModel,
+        Section::EntryPoint,
+        Section::ExecutionMode,
+        Section::DebugSource,
+        Section::DebugName,
+        Section::DebugModuleProcessed,
+        Section::Annotation,
+        Section::Global,
+        Section::Function,
+    ];
+
+    /// The section an instruction belongs to, or `None` for instructions allowed in
+    /// several places (they stay in the current one).
+    pub fn of(opcode: spv::Opcode, info: Option<&InstructionInfo>) -> Option<Section> {
+        use spv::Opcode as O;
+        Some(match opcode {
+            O::Capability => Section::Capability,
+            O::Extension => Section::Extension,
+            O::ExtInstImport => Section::ExtInstImport,
+            O::MemoryModel => Section::MemoryModel,
+            O::EntryPoint => Section::EntryPoint,
+            O::ExecutionMode | O::ExecutionModeId => Section::ExecutionMode,
+            O::String | O::SourceExtension | O::Source | O::SourceContinued => Section::DebugSource,
+            O::Name | O::MemberName => Section::DebugName,
+            O::ModuleProcessed => Section::DebugModuleProcessed,
+            O::Decorate
+            | O::MemberDecorate
+            | O::DecorationGroup
+            | O::GroupDecorate
+            | O::GroupMemberDecorate
+            | O::DecorateId
+            | O::DecorateString
+            | O::MemberDecorateString => Section::Annotation,
+            O::Variable => Section::Global,
+            O::Function => Section::Function,
+            _ => match info.map(|i| i.class) {
+                Some("Type-Declaration" | "Constant-Creation") => Section::Global,
+                _ => return None,
+            },
+        })
+    }
+}
+
+/// How to read a module.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions<'r> {
+    /// Unknown opcodes, enumerants, extended sets and instructions are errors, and so is
+    /// any id that is 0 or not below the bound. By default they are kept as raw words.
+    pub strict: bool,
+    /// Extended sets to know; `None` = every vendored set.
+    pub registry: Option<&'r ExtInstRegistry>,
+}
+
+/// A function: its instruction range and its blocks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FunctionRec {
+    insts: Range<u32>,
+    blocks: Range<u32>,
+}
+
+/// A SPIR-V module. See the [module docs](self) for the representation.
+#[derive(Debug, Clone)]
+pub struct Module {
+    header: Header,
+    words: Vec<u32>,
+    offsets: Vec<u32>,
+    sections: [u32; 13],
+    functions: Vec<FunctionRec>,
+    blocks: Vec<u32>,
+    ids: Ids,
+}
+
+impl PartialEq for Module {
+    fn eq(&self, other: &Self) -> bool {
+        self.header == other.header && self.words[5..] == other.words[5..]
+    }
+}
+
+impl Module {
+    /// Reads a module from bytes in either byte order.
+    ///
+    /// # Errors
+    /// See [`DecodeErrorKind`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Module, DecodeError> {
+        let (words, _) = binary::words_from_bytes(bytes)?;
+        Self::read_owned(words, &ReadOptions::default())
+    }
+
+    /// Reads a module from words (host order; a byte-swapped magic is accepted and the
+    /// words are swapped).
+    ///
+    /// # Errors
+    /// See [`DecodeErrorKind`].
+    pub fn from_words(words: &[u32]) -> Result<Module, DecodeError> {
+        Self::read(words, &ReadOptions::default())
+    }
+
+    /// Reads with options.
+    ///
+    /// # Errors
+    /// See [`DecodeErrorKind`].
+    pub fn read(words: &[u32], opts: &ReadOptions<'_>) -> Result<Module, DecodeError> {
+        Self::read_owned(words.to_vec(), opts)
+    }
+
+    /// Reads, taking ownership of the words.
+    ///
+    /// # Errors
+    /// See [`DecodeErrorKind`].
+    pub fn read_owned(mut words: Vec<u32>, opts: &ReadOptions<'_>) -> Result<Module, DecodeError> {
+        if words.first() == Some(&binary::MAGIC.swap_bytes()) {
+            for w in &mut words {
+                *w = w.swap_bytes();
+            }
+        }
+        let default_registry;
+        let registry = match opts.registry {
+            Some(r) => r,
+            None => {
+                default_registry = ExtInstRegistry::default();
+                &default_registry
+            }
+        };
+        let (header, iter) = RawInstructions::module(&words)?;
+        let mut m = Module {
+            header,
+            words: Vec::new(),
+            offsets: Vec::with_capacity(words.len() / 4),
+            sections: [0; 13],
+            functions: Vec::new(),
+            blocks: Vec::new(),
+            ids: Ids::new(words.len()),
+        };
+        let wopts = WalkOptions { strict: opts.strict };
+        let mut current = Section::Capability;
+        let mut function_start: Option<(u32, u32)> = None;
+        for raw in iter {
+            let raw = raw?;
+            let index = m.offsets.len() as u32;
+            let opcode = spv::Opcode(raw.opcode);
+            let info = spv::GRAMMAR.instruction(u32::from(raw.opcode));
+            let err = |kind, at: usize| DecodeError::new(kind, raw.offset + 1 + at, raw.index);
+            match info {
+                Some(info) => {
+                    let bound = header.bound;
+                    let mut bad_id = None;
+                    let mut unknown = false;
+                    let res = walk::walk(info, raw.operands, &m.ids, wopts, &mut |p| {
+                        unknown |= p.unknown;
+                        if opts.strict && p.kind.is_id() && bad_id.is_none() {
+                            let id = raw.operands[p.start];
+                            if id == 0 || id >= bound {
+                                bad_id = Some((id, p.start));
+                            }
+                        }
+                    });
+                    match res {
+                        Ok(summary) => {
+                            if let Some((id, at)) = bad_id {
+                                return Err(err(DecodeErrorKind::IdOutOfBounds { id, bound }, at));
+                            }
+                            if let Err(kind) = walk::observe(&mut m.ids, registry, raw.opcode, raw.operands, &summary) {
+                                return Err(err(kind, 1));
+                            }
+                            if opts.strict && opcode == spv::Opcode::ExtInstImport {
+                                if let Some(set) = m.ids.ext_sets.last() {
+                                    if set.grammar.is_none() && !set.non_semantic {
+                                        return Err(err(DecodeErrorKind::UnknownExtInstImport, 1));
+                                    }
+                                }
+                            }
+                        }
+                        // An unknown enumerant may have taken parameters we cannot see:
+                        // keep the instruction as it is.
+                        Err(_) if unknown && !opts.strict => {}
+                        Err((kind, at)) => return Err(err(kind, at)),
+                    }
+                }
+                None if opts.strict => {
+                    return Err(DecodeError::new(DecodeErrorKind::UnknownOpcode { opcode: u32::from(raw.opcode) }, raw.offset, raw.index));
+                }
+                None => {}
+            }
+            // Sections and functions.
+            if function_start.is_none() {
+                if let Some(s) = Section::of(opcode, info) {
+                    if s > current {
+                        for k in (current as usize + 1)..=(s as usize) {
+                            m.sections[k] = index;
+                        }
+                        current = s;
+                    }
+                }
+            }
+            if opcode == spv::Opcode::Function && function_start.is_none() {
+                function_start = Some((index, m.blocks.len() as u32));
+            } else if opcode == spv::Opcode::Label && function_start.is_some() {
+                m.blocks.push(index);
+            } else if opcode == spv::Opcode::FunctionEnd {
+                if let Some((start, b)) = function_start.take() {
+                    m.functions.push(FunctionRec { insts: start..index + 1, blocks: b..m.blocks.len() as u32 });
+                }
+            }
+            m.offsets.push(raw.offset as u32);
+        }
+        let n = m.offsets.len() as u32;
+        for k in (current as usize + 1)..13 {
+            m.sections[k] = n;
+        }
+        m.words = words;
+        Ok(m)
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Changes the header (for example the generator word).
+    pub fn header_mut(&mut self) -> &mut Header {
+        &mut self.header
+    }
+
+    /// The module as words: header then instructions, exactly as read.
+    pub fn to_words(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.words.len());
+        out.extend_from_slice(&self.header.to_words());
+        out.extend_from_slice(self.words.get(5..).unwrap_or(&[]));
+        out
+    }
+
+    /// The module as little-endian bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.words.len() * 4);
+        for w in self.header.to_words().iter().chain(self.words.get(5..).unwrap_or(&[])) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// Number of instructions.
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Whether the module has no instructions.
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+
+    /// The instruction at `index`.
+    pub fn instruction(&self, index: usize) -> Option<InstRef<'_>> {
+        (index < self.offsets.len()).then_some(InstRef { module: self, index })
+    }
+
+    /// All instructions in order.
+    pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'_>> + '_ {
+        (0..self.offsets.len()).map(move |index| InstRef { module: self, index })
+    }
+
+    fn range(&self, r: Range<usize>) -> impl ExactSizeIterator<Item = InstRef<'_>> + '_ {
+        r.map(move |index| InstRef { module: self, index })
+    }
+
+    /// The instructions of one section.
+    pub fn section(&self, s: Section) -> impl ExactSizeIterator<Item = InstRef<'_>> + '_ {
+        let i = s as usize;
+        self.range(self.sections[i] as usize..self.sections[i + 1] as usize)
+    }
+
+    /// The functions, in order.
+    pub fn functions(&self) -> impl ExactSizeIterator<Item = Function<'_>> + '_ {
+        self.functions.iter().map(move |f| Function { module: self, rec: f })
+    }
+
+    /// What is known about ids (types of values, number types, imported sets).
+    pub fn ids(&self) -> &Ids {
+        &self.ids
+    }
+
+    /// Calls `f` on every id operand (uses and definitions) and stores what it returns.
+    pub fn remap_ids(&mut self, mut f: impl FnMut(u32) -> u32) {
+        let mut max = 0;
+        for i in 0..self.offsets.len() {
+            let off = self.offsets[i] as usize;
+            let count = (self.words[off] >> 16) as usize;
+            let opcode = self.words[off] as u16;
+            let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else { continue };
+            let mut at: Vec<usize> = Vec::new();
+            let ops = &self.words[off + 1..off + count];
+            if walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut |p| {
+                if p.kind.is_id() {
+                    at.push(p.start);
+                }
+            })
+            .is_err()
+            {
+                continue;
+            }
+            for a in at {
+                let w = &mut self.words[off + 1 + a];
+                *w = f(*w);
+                max = max.max(*w);
+            }
+        }
+        self.header.bound = self.header.bound.max(max.saturating_add(1));
+        // Id facts are keyed by id: rebuild them by reading again.
+        if let Ok(m) = Module::read_owned(self.to_words(), &ReadOptions::default()) {
+            *self = m;
+        }
+    }
+
+    /// Capabilities, extensions and minimum version that the instructions and enumerants
+    /// used require, from the grammar's metadata.
+    pub fn requirements(&self) -> Requirements {
+        let mut r = Requirements { capabilities: Vec::new(), extensions: Vec::new(), min_version: (1, 0) };
+        for inst in self.instructions() {
+            let Some(info) = inst.info() else { continue };
+            r.add(info.capabilities, info.extensions, info.version);
+            let ops = inst.operands();
+            let _ = walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut |p| {
+                let v = ops[p.start];
+                match p.kind.class {
+                    KindClass::ValueEnum => {
+                        if let Some(e) = p.kind.enumerant(v) {
+                            r.add(e.capabilities, e.extensions, e.version);
+                        }
+                    }
+                    KindClass::BitEnum => {
+                        let mut bits = v;
+                        while bits != 0 {
+                            let bit = bits & bits.wrapping_neg();
+                            bits &= !bit;
+                            if let Some(e) = p.kind.enumerant(bit) {
+                                r.add(e.capabilities, e.extensions, e.version);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            });
+        }
+        r
+    }
+}
+
+/// What a module needs, from [`Module::requirements`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Requirements {
+    /// Capability alternatives: each entry is satisfied by declaring any one of its names.
+    pub capabilities: Vec<&'static [&'static str]>,
+    /// Extensions that enable the items used (each list: any one of them).
+    pub extensions: Vec<&'static [&'static str]>,
+    /// The highest `version` among items that no extension enables.
+    pub min_version: Version,
+}
+
+impl Requirements {
+    fn add(&mut self, caps: &'static [&'static str], exts: &'static [&'static str], version: Option<Version>) {
+        if !caps.is_empty() && !self.capabilities.contains(&caps) {
+            self.capabilities.push(caps);
+        }
+        if !exts.is_empty() && !self.extensions.contains(&exts) {
+            self.extensions.push(exts);
+        }
+        if exts.is_empty() {
+            if let Some(v) = version {
+                self.min_version = self.min_version.max(v);
+            }
+        }
+    }
+
+    /// Whether declaring `declared` capabilities satisfies every capability entry.
+    pub fn capabilities_met_by(&self, declared: &[&str]) -> bool {
+        self.capabilities.iter().all(|alts| alts.iter().any(|c| declared.contains(c)))
+    }
+}
+
+/// A function of a module.
+#[derive(Debug, Clone, Copy)]
+pub struct Function<'m> {
+    module: &'m Module,
+    rec: &'m FunctionRec,
+}
+
+impl<'m> Function<'m> {
+    /// Every instruction from `OpFunction` to `OpFunctionEnd`.
+    pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
+        let r = self.rec.insts.start as usize..self.rec.insts.end as usize;
+        let m = self.module;
+        r.map(move |index| InstRef { module: m, index })
+    }
+    /// The `OpFunction` instruction.
+    pub fn def(&self) -> InstRef<'m> {
+        InstRef { module: self.module, index: self.rec.insts.start as usize }
+    }
+    /// The blocks: each from its `OpLabel` to the instruction before the next label or
+    /// the `OpFunctionEnd`.
+    pub fn blocks(&self) -> impl ExactSizeIterator<Item = Block<'m>> + 'm {
+        let m = self.module;
+        let starts = &m.blocks[self.rec.blocks.start as usize..self.rec.blocks.end as usize];
+        let end = self.rec.insts.end - 1;
+        starts.iter().enumerate().map(move |(i, &s)| Block { module: m, range: s..starts.get(i + 1).copied().unwrap_or(end) })
+    }
+    /// The instructions between `OpFunction` and the first label (parameters, debug info).
+    pub fn header_instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
+        let m = self.module;
+        let start = self.rec.insts.start + 1;
+        let end = m.blocks.get(self.rec.blocks.start as usize).copied().filter(|_| self.rec.blocks.start < self.rec.blocks.end).unwrap_or(self.rec.insts.end - 1);
+        (start as usize..end as usize).map(move |index| InstRef { module: m, index })
+    }
+}
+
+/// A basic block.
+#[derive(Debug, Clone)]
+pub struct Block<'m> {
+    module: &'m Module,
+    range: Range<u32>,
+}
+
+impl<'m> Block<'m> {
+    /// Its instructions, `OpLabel` first.
+    pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
+        let m = self.module;
+        (self.range.start as usize..self.range.end as usize).map(move |index| InstRef { module: m, index })
+    }
+    /// The label's id.
+    pub fn label(&self) -> u32 {
+        self.instructions().next().and_then(|i| i.operands().first().copied()).unwrap_or(0)
+    }
+}
+
+/// A view of one instruction in a module.
+#[derive(Debug, Clone, Copy)]
+pub struct InstRef<'m> {
+    module: &'m Module,
+    index: usize,
+}
+
+impl<'m> InstRef<'m> {
+    /// Word offset of the leading word from the module start.
+    pub fn offset(&self) -> usize {
+        self.module.offsets[self.index] as usize
+    }
+    /// 0-based instruction index.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+    /// All words, leading word included.
+    pub fn words(&self) -> &'m [u32] {
+        let off = self.offset();
+        let count = (self.module.words[off] >> 16) as usize;
+        &self.module.words[off..off + count]
+    }
+    /// The opcode.
+    pub fn opcode(&self) -> spv::Opcode {
+        spv::Opcode(self.module.words[self.offset()] as u16)
+    }
+    /// The operand words.
+    pub fn operands(&self) -> &'m [u32] {
+        &self.words()[1..]
+    }
+    /// The grammar entry, if the opcode is known.
+    pub fn info(&self) -> Option<&'static InstructionInfo> {
+        spv::GRAMMAR.instruction(u32::from(self.opcode().0))
+    }
+    /// The result id, if the instruction has one.
+    pub fn result_id(&self) -> Option<u32> {
+        let info = self.info()?;
+        let at = info.operands.iter().position(|o| o.kind.class == KindClass::Result)?;
+        self.operands().get(at).copied()
+    }
+    /// Decodes into the typed instruction. `OpSwitch` case literals are sized by the
+    /// selector's type as recorded while reading.
+    ///
+    /// # Errors
+    /// The instruction does not decode (unknown opcode, or operands the layout rejects).
+    pub fn decode(&self) -> Result<spv::Instruction, DecodeError> {
+        let ops = self.operands();
+        let mut ctx = DecodeContext { offset: self.offset(), instruction: self.index, switch_literal_words: 1 };
+        if self.opcode() == spv::Opcode::Switch {
+            if let Some(t) = ops.first().and_then(|&s| self.module.ids.value_number_type(s)) {
+                ctx.switch_literal_words = t.words().unwrap_or(2) as u32;
+            }
+        }
+        spv::Instruction::decode(self.opcode(), ops, &ctx)
+    }
+    /// Like [`Self::decode`], keeping anything that does not decode as raw words.
+    pub fn decode_lossless(&self) -> spv::Instruction {
+        self.decode().unwrap_or_else(|_| spv::Instruction::Unknown(crate::RawInstruction::new(u32::from(self.opcode().0), self.operands())))
+    }
+    /// Calls `f(class, id)` for every id the instruction defines or uses.
+    pub fn visit_ids(&self, mut f: impl FnMut(KindClass, u32)) {
+        let Some(info) = self.info() else { return };
+        let ops = self.operands();
+        let _ = walk::walk(info, ops, &self.module.ids, WalkOptions::default(), &mut |p| {
+            if p.kind.is_id() {
+                f(p.kind.class, ops[p.start]);
+            }
+        });
+    }
+    /// The number type of the literal in `OpConstant`/`OpSpecConstant`.
+    pub fn constant_type(&self) -> Option<NumberType> {
+        self.operands().first().and_then(|&t| self.module.ids.number_type(t))
+    }
+}
+
+impl spv::Opcode {
+    /// The typed form of a `u16` opcode, for symmetry with [`Enum::from_u32`].
+    pub fn of(opcode: u16) -> Self {
+        spv::Opcode(opcode)
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_enum_used<T: Enum>() {}

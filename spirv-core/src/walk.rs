@@ -1,0 +1,446 @@
+//! The table-driven operand walker: splits an instruction's words into operands using
+//! the generated grammar tables, with the context-dependent cases handled by named
+//! hooks (OpExtInst, OpSpecConstantOp, OpConstant/OpSpecConstant literals, OpSwitch).
+//!
+//! The module reader, the disassembler and the id visitors all use it. It allocates
+//! nothing per instruction.
+
+use crate::__private::Vec;
+use crate::codec::decode_string;
+use crate::error::DecodeErrorKind;
+use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier};
+use crate::spv;
+use alloc::collections::BTreeMap;
+
+/// The registry of extended instruction sets the reader, assembler and disassembler
+/// know. It starts with every vendored set; [`ExtInstRegistry::register`] adds a set
+/// generated in another crate by `include_grammar!`.
+#[derive(Debug, Clone)]
+pub struct ExtInstRegistry {
+    sets: Vec<&'static Grammar>,
+}
+
+impl Default for ExtInstRegistry {
+    fn default() -> Self {
+        ExtInstRegistry { sets: crate::ext::VENDORED.to_vec() }
+    }
+}
+
+impl ExtInstRegistry {
+    /// A registry with no sets.
+    pub fn empty() -> Self {
+        ExtInstRegistry { sets: Vec::new() }
+    }
+    /// Adds a set; it takes precedence over earlier sets with the same import name.
+    pub fn register(&mut self, grammar: &'static Grammar) -> &mut Self {
+        self.sets.push(grammar);
+        self
+    }
+    /// The set an `OpExtInstImport` name selects.
+    pub fn lookup(&self, import_name: &[u8]) -> Option<&'static Grammar> {
+        self.sets.iter().rev().copied().find(|g| g.matches_import(import_name))
+    }
+    /// All sets, in registration order.
+    pub fn sets(&self) -> &[&'static Grammar] {
+        &self.sets
+    }
+}
+
+/// The type of a context-dependent number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NumberType {
+    /// An integer of `width` bits.
+    Int {
+        /// Bit width.
+        width: u32,
+        /// Signedness.
+        signed: bool,
+    },
+    /// A float of `width` bits, with the `OpTypeFloat` FP encoding operand if present.
+    Float {
+        /// Bit width.
+        width: u32,
+        /// FP encoding (`BFloat16KHR`, `Float8E4M3EXT`, …).
+        encoding: Option<u32>,
+    },
+}
+
+impl NumberType {
+    /// Bit width.
+    pub fn width(self) -> u32 {
+        match self {
+            NumberType::Int { width, .. } | NumberType::Float { width, .. } => width,
+        }
+    }
+    /// Words a literal of this type takes: 1 up to 32 bits, 2 up to 64. Wider types
+    /// take the rest of the instruction.
+    pub fn words(self) -> Option<usize> {
+        match self.width() {
+            0..=32 => Some(1),
+            33..=64 => Some(2),
+            _ => None,
+        }
+    }
+}
+
+/// What is known about an id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IdInfo {
+    /// Not defined (yet).
+    #[default]
+    Undefined,
+    /// A value of the given type id.
+    Value(u32),
+    /// A numeric scalar type.
+    Number(NumberType),
+    /// An `OpExtInstImport`; the index into [`Ids::ext_sets`].
+    ExtSet(u32),
+    /// Any other definition.
+    Other,
+}
+
+/// An extended set imported by a module.
+#[derive(Debug, Clone, Copy)]
+pub struct ImportedSet {
+    /// The grammar, if the registry knows the name.
+    pub grammar: Option<&'static Grammar>,
+    /// Whether the name starts with `NonSemantic.`.
+    pub non_semantic: bool,
+}
+
+/// Per-id facts gathered while reading. Memory follows the ids that actually occur:
+/// small ids live in a vector grown on demand up to a limit tied to the input's length,
+/// others in a map, so a huge bound or id cannot exhaust memory.
+#[derive(Debug, Clone, Default)]
+pub struct Ids {
+    dense: Vec<IdInfo>,
+    sparse: BTreeMap<u32, IdInfo>,
+    limit: usize,
+    /// Sets imported so far, in order.
+    pub ext_sets: Vec<ImportedSet>,
+}
+
+impl Ids {
+    /// A table for an input of `words` words.
+    pub fn new(words: usize) -> Self {
+        Ids { dense: Vec::new(), sparse: BTreeMap::new(), limit: words.saturating_mul(2).max(1024), ext_sets: Vec::new() }
+    }
+    /// What is known about `id`.
+    #[inline]
+    pub fn get(&self, id: u32) -> IdInfo {
+        match self.dense.get(id as usize) {
+            Some(&i) => i,
+            None if (id as usize) < self.limit => IdInfo::Undefined,
+            None => self.sparse.get(&id).copied().unwrap_or_default(),
+        }
+    }
+    /// Records `id`; returns what was there before.
+    pub fn set(&mut self, id: u32, info: IdInfo) -> IdInfo {
+        let i = id as usize;
+        if i < self.limit {
+            if i >= self.dense.len() {
+                let grow = (i + 1).max(self.dense.len() * 2).min(self.limit);
+                self.dense.resize(grow, IdInfo::Undefined);
+            }
+            core::mem::replace(&mut self.dense[i], info)
+        } else {
+            self.sparse.insert(id, info).unwrap_or_default()
+        }
+    }
+    /// The number type of a type id.
+    pub fn number_type(&self, type_id: u32) -> Option<NumberType> {
+        match self.get(type_id) {
+            IdInfo::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+    /// The number type of a value's type.
+    pub fn value_number_type(&self, value_id: u32) -> Option<NumberType> {
+        match self.get(value_id) {
+            IdInfo::Value(t) => self.number_type(t),
+            _ => None,
+        }
+    }
+    /// The imported set a set id names.
+    pub fn ext_set(&self, id: u32) -> Option<ImportedSet> {
+        match self.get(id) {
+            IdInfo::ExtSet(i) => self.ext_sets.get(i as usize).copied(),
+            _ => None,
+        }
+    }
+}
+
+/// One operand found by the walker.
+#[derive(Debug, Clone, Copy)]
+pub struct Parsed {
+    /// Its kind (for a Composite, the component kind).
+    pub kind: &'static OperandKind,
+    /// First word, as an index into the operand slice.
+    pub start: usize,
+    /// Word count.
+    pub len: usize,
+    /// For typed literals (OpConstant values, OpSwitch cases): their type.
+    pub number: Option<NumberType>,
+    /// For an extended instruction number: the set's grammar, if known.
+    pub ext_set: Option<&'static Grammar>,
+    /// For an enumerant value the grammar does not know (lenient mode only).
+    pub unknown: bool,
+}
+
+/// Options of a walk.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WalkOptions {
+    /// Unknown enumerants and extended instructions are errors instead of being passed
+    /// through with `unknown` set.
+    pub strict: bool,
+}
+
+/// The result id and result type a walk found.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Summary {
+    /// `IdResultType`, if any.
+    pub result_type: Option<u32>,
+    /// `IdResult`, if any.
+    pub result_id: Option<u32>,
+    /// Whether anything unknown was passed through.
+    pub saw_unknown: bool,
+}
+
+type WalkResult = Result<(), (DecodeErrorKind, usize)>;
+
+struct Walker<'w, F> {
+    words: &'w [u32],
+    pos: usize,
+    ids: &'w Ids,
+    opts: WalkOptions,
+    f: &'w mut F,
+    summary: Summary,
+    /// OpSwitch hook: the type of the case literals.
+    switch_type: Option<NumberType>,
+}
+
+/// Walks the operands of instruction `info` over `words` (no leading word), calling `f`
+/// for each operand in order.
+///
+/// # Errors
+/// The kind of the problem and the operand-word index where it was found.
+pub fn walk<F: FnMut(&Parsed)>(
+    info: &'static InstructionInfo,
+    words: &[u32],
+    ids: &Ids,
+    opts: WalkOptions,
+    f: &mut F,
+) -> Result<Summary, (DecodeErrorKind, usize)> {
+    let mut w = Walker { words, pos: 0, ids, opts, f, summary: Summary::default(), switch_type: None };
+    if info.opcode == u32::from(spv::Opcode::Switch.0) {
+        let selector = words.first().copied().unwrap_or(0);
+        match ids.value_number_type(selector) {
+            Some(t @ NumberType::Int { .. }) => w.switch_type = Some(t),
+            _ if words.is_empty() => {}
+            _ => return Err((DecodeErrorKind::NotANumericType { id: selector }, 0)),
+        }
+    }
+    w.list(info.operands, info)?;
+    if w.pos < words.len() {
+        return Err((DecodeErrorKind::ExtraOperands { count: words.len() - w.pos }, w.pos));
+    }
+    Ok(w.summary)
+}
+
+impl<F: FnMut(&Parsed)> Walker<'_, F> {
+    #[inline]
+    fn emit(&mut self, kind: &'static OperandKind, len: usize, number: Option<NumberType>, ext_set: Option<&'static Grammar>, unknown: bool) {
+        (self.f)(&Parsed { kind, start: self.pos, len, number, ext_set, unknown });
+        self.pos += len;
+    }
+
+    fn list(&mut self, ops: &'static [OperandInfo], info: &'static InstructionInfo) -> WalkResult {
+        for (i, op) in ops.iter().enumerate() {
+            match op.quantifier {
+                Quantifier::One => {
+                    if self.one(op.kind, info)? {
+                        return Ok(());
+                    }
+                }
+                Quantifier::Optional => {
+                    if self.pos < self.words.len() && self.one(op.kind, info)? {
+                        return Ok(());
+                    }
+                }
+                Quantifier::Variadic => {
+                    while self.pos < self.words.len() {
+                        if self.one(op.kind, info)? {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+            let _ = i;
+        }
+        Ok(())
+    }
+
+    /// Walks one operand; returns true when a hook consumed the rest of the instruction.
+    fn one(&mut self, kind: &'static OperandKind, info: &'static InstructionInfo) -> Result<bool, (DecodeErrorKind, usize)> {
+        let rest = self.words.len() - self.pos.min(self.words.len());
+        if rest == 0 {
+            return Err((DecodeErrorKind::MissingOperand { kind: kind.name }, self.pos));
+        }
+        let word = self.words[self.pos];
+        match kind.class {
+            KindClass::ResultType => {
+                self.summary.result_type = Some(word);
+                self.emit(kind, 1, None, None, false);
+            }
+            KindClass::Result => {
+                self.summary.result_id = Some(word);
+                self.emit(kind, 1, None, None, false);
+            }
+            KindClass::Id | KindClass::Float => self.emit(kind, 1, None, None, false),
+            KindClass::Integer => match self.switch_type {
+                // OpSwitch hook: case literals are sized by the selector's type.
+                Some(t) => {
+                    let n = t.words().unwrap_or(2);
+                    if rest < n {
+                        return Err((DecodeErrorKind::MissingOperand { kind: kind.name }, self.pos));
+                    }
+                    self.emit(kind, n, Some(t), None, false);
+                }
+                None => self.emit(kind, 1, None, None, false),
+            },
+            KindClass::String => match decode_string(&self.words[self.pos..]) {
+                Some((_, _, used)) => self.emit(kind, used, None, None, false),
+                None => return Err((DecodeErrorKind::UnterminatedString, self.pos)),
+            },
+            KindClass::ContextNumber => {
+                // OpConstant/OpSpecConstant hook: sized by the result type.
+                let ty = self.summary.result_type.unwrap_or(0);
+                let Some(t) = self.ids.number_type(ty) else {
+                    return Err((DecodeErrorKind::NotANumericType { id: ty }, self.pos));
+                };
+                let n = t.words().unwrap_or(rest);
+                if rest < n {
+                    return Err((DecodeErrorKind::MissingOperand { kind: kind.name }, self.pos));
+                }
+                self.emit(kind, n, Some(t), None, false);
+            }
+            KindClass::ExtInstNumber => {
+                // OpExtInst hook: the rest is laid out by the imported set's grammar.
+                let set_id = if self.pos > 0 { self.words[self.pos - 1] } else { 0 };
+                let Some(set) = self.ids.ext_set(set_id) else {
+                    return Err((DecodeErrorKind::UnknownExtInstSetId { id: set_id }, self.pos - 1));
+                };
+                let ext = set.grammar.and_then(|g| g.instruction(word).map(|i| (g, i)));
+                match ext {
+                    Some((g, ext_info)) => {
+                        self.emit(kind, 1, None, Some(g), false);
+                        self.list(ext_info.operands, ext_info)?;
+                    }
+                    None => {
+                        if self.opts.strict && !(set.grammar.is_none() && set.non_semantic) {
+                            return Err((DecodeErrorKind::UnknownOpcode { opcode: word }, self.pos));
+                        }
+                        let unknown = set.grammar.is_some();
+                        self.summary.saw_unknown |= unknown;
+                        self.emit(kind, 1, None, set.grammar, unknown);
+                        // Unknown set or number: every remaining operand is an id.
+                        let id_kind = &spv::kinds::IdRef;
+                        while self.pos < self.words.len() {
+                            self.emit(id_kind, 1, None, None, false);
+                        }
+                    }
+                }
+                return Ok(true);
+            }
+            KindClass::SpecConstantOpcode => {
+                // OpSpecConstantOp hook: the embedded opcode's operands follow, minus
+                // its result type and result id.
+                let inner = u16::try_from(word).ok().and_then(|op| spv::GRAMMAR.instruction(u32::from(op)));
+                let Some(inner) = inner else {
+                    return Err((DecodeErrorKind::UnknownOpcode { opcode: word }, self.pos));
+                };
+                self.emit(kind, 1, None, None, false);
+                let skip = inner.operands.iter().take_while(|o| matches!(o.kind.class, KindClass::ResultType | KindClass::Result)).count();
+                self.list(&inner.operands[skip..], inner)?;
+                return Ok(true);
+            }
+            KindClass::ValueEnum => match kind.enumerant(word) {
+                Some(e) => {
+                    self.emit(kind, 1, None, None, false);
+                    self.list(e.parameters, info)?;
+                }
+                None => self.unknown_enum(kind, word)?,
+            },
+            KindClass::BitEnum => {
+                let mut unknown_bits = false;
+                let mut bits = word;
+                while bits != 0 {
+                    let bit = bits & bits.wrapping_neg();
+                    bits &= !bit;
+                    if kind.enumerant(bit).is_none() {
+                        unknown_bits = true;
+                    }
+                }
+                if unknown_bits {
+                    self.unknown_enum(kind, word)?;
+                } else {
+                    self.emit(kind, 1, None, None, false);
+                }
+                let mut bits = word;
+                while bits != 0 {
+                    let bit = bits & bits.wrapping_neg();
+                    bits &= !bit;
+                    if let Some(e) = kind.enumerant(bit) {
+                        self.list(e.parameters, info)?;
+                    }
+                }
+            }
+            KindClass::Composite => {
+                for base in kind.bases {
+                    if self.one(base, info)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    fn unknown_enum(&mut self, kind: &'static OperandKind, value: u32) -> WalkResult {
+        if self.opts.strict {
+            return Err((DecodeErrorKind::UnknownEnumerant { kind: kind.name, value }, self.pos));
+        }
+        self.summary.saw_unknown = true;
+        self.emit(kind, 1, None, None, true);
+        Ok(())
+    }
+}
+
+/// Records what an instruction defines: number types, imported sets, value types.
+///
+/// # Errors
+/// The result id was already defined.
+pub fn observe(ids: &mut Ids, registry: &ExtInstRegistry, opcode: u16, operands: &[u32], summary: &Summary) -> Result<(), DecodeErrorKind> {
+    let Some(id) = summary.result_id else { return Ok(()) };
+    let info = if let Some(t) = summary.result_type {
+        IdInfo::Value(t)
+    } else if opcode == spv::Opcode::TypeInt.0 {
+        IdInfo::Number(NumberType::Int { width: operands.get(1).copied().unwrap_or(0), signed: operands.get(2).is_some_and(|&s| s != 0) })
+    } else if opcode == spv::Opcode::TypeFloat.0 {
+        IdInfo::Number(NumberType::Float { width: operands.get(1).copied().unwrap_or(0), encoding: operands.get(2).copied() })
+    } else if opcode == spv::Opcode::ExtInstImport.0 {
+        let mut name = Vec::new();
+        if let Some((words, len, _)) = decode_string(operands.get(1..).unwrap_or(&[])) {
+            crate::codec::string_bytes(words, len, &mut name);
+        }
+        let index = ids.ext_sets.len() as u32;
+        ids.ext_sets.push(ImportedSet { grammar: registry.lookup(&name), non_semantic: name.starts_with(b"NonSemantic.") });
+        IdInfo::ExtSet(index)
+    } else {
+        IdInfo::Other
+    };
+    if ids.set(id, info) != IdInfo::Undefined {
+        return Err(DecodeErrorKind::IdRedefined { id });
+    }
+    Ok(())
+}
