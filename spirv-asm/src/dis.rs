@@ -1,0 +1,604 @@
+//! The disassembler: binary → SPIR-V assembly text, exactly as spirv-dis 2025.5 prints
+//! it. Operand layouts come from the generated grammar tables through spirv-core's
+//! operand walker; nothing here lists opcodes or operand kinds by hand.
+
+use crate::names::Names;
+use crate::number;
+use spirv_core::grammar::{Grammar, KindClass};
+use spirv_core::walk::{self, ExtInstRegistry, Ids, Parsed, WalkOptions};
+use spirv_core::{spv, DecodeErrorKind};
+use std::fmt;
+use std::io::Write;
+
+/// The extended sets spirv-dis 2025.5 knows by name; others print as numbers with
+/// every operand an id, unless [`DisOptions::all_ext_inst_names`] is set.
+pub const SPIRV_TOOLS_KNOWN_SETS: &[&str] = &[
+    "GLSL.std.450",
+    "OpenCL.std",
+    "DebugInfo",
+    "OpenCL.DebugInfo.100",
+    "NonSemantic.Shader.DebugInfo.100",
+    "NonSemantic.ClspvReflection.",
+    "NonSemantic.VkspReflection.",
+    "SPV_AMD_shader_explicit_vertex_parameter",
+    "SPV_AMD_shader_trinary_minmax",
+    "SPV_AMD_gcn_shader",
+    "SPV_AMD_shader_ballot",
+    "TOSA.001000.1",
+    "Arm.MotionEngine.100",
+];
+
+/// Disassembler options; the defaults match plain `spirv-dis`.
+#[derive(Debug, Clone)]
+pub struct DisOptions {
+    /// `--raw-id`: print `%N` instead of friendly names.
+    pub raw_id: bool,
+    /// The `; SPIR-V` header comment (`--no-header` turns it off).
+    pub header: bool,
+    /// Align result ids so opcodes start at column 16 (`--no-indent` turns it off).
+    pub indent: bool,
+    /// `--nested-indent`: indent by structured control-flow depth.
+    pub nested_indent: bool,
+    /// `--reorder-blocks`: print blocks in structured order.
+    pub reorder_blocks: bool,
+    /// `--comment`: section comments, OpName ids and decoration hints.
+    pub comment: bool,
+    /// `--offsets`: each instruction's byte offset.
+    pub offsets: bool,
+    /// `--color`: ANSI colours.
+    pub color: bool,
+    /// Print instructions that do not parse as `OpUnknown(…)`/`!<integer>` words and go
+    /// on, instead of stopping at the first error. The text stays re-assemblable.
+    pub keep_going: bool,
+    /// Print names for every registered extended set (DebugPrintf, DebugBreak,
+    /// user-registered sets), not only the 13 spirv-dis knows.
+    pub all_ext_inst_names: bool,
+    /// Extended sets to know; `None` = every vendored set.
+    pub registry: Option<ExtInstRegistry>,
+}
+
+impl Default for DisOptions {
+    fn default() -> Self {
+        DisOptions {
+            raw_id: false,
+            header: true,
+            indent: true,
+            nested_indent: false,
+            reorder_blocks: false,
+            comment: false,
+            offsets: false,
+            color: false,
+            keep_going: false,
+            all_ext_inst_names: false,
+            registry: None,
+        }
+    }
+}
+
+/// A disassembly error, with spirv-dis's message, the 1-based instruction index (0 for
+/// the header) and the word offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisError {
+    /// spirv-dis's message.
+    pub message: String,
+    /// 1-based instruction index, 0 for header errors (spirv-dis's convention).
+    pub instruction: usize,
+    /// Word offset from the module start.
+    pub offset: usize,
+}
+
+impl fmt::Display for DisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.instruction > 0 {
+            write!(f, "{}: {} (at word {})", self.instruction, self.message, self.offset)
+        } else {
+            f.write_str(&self.message)
+        }
+    }
+}
+
+impl std::error::Error for DisError {}
+
+/// Disassembles into a byte vector (text is bytes: strings are printed raw).
+///
+/// # Errors
+/// The binary is malformed; see [`DisError`].
+pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<Vec<u8>, DisError> {
+    let mut out = Vec::with_capacity(words.len() * 12);
+    disassemble_into(words, opts, &mut out)?;
+    Ok(out)
+}
+
+/// Disassembles into any writer. On error, the text before the bad instruction has
+/// been written, as spirv-dis does when printing.
+///
+/// # Errors
+/// The binary is malformed, or writing failed.
+pub fn disassemble_to(words: &[u32], opts: &DisOptions, w: &mut dyn Write) -> Result<(), DisError> {
+    let mut out = Vec::with_capacity(1 << 16);
+    let r = disassemble_into(words, opts, &mut out);
+    w.write_all(&out).map_err(|e| DisError { message: format!("write error: {e}"), instruction: 0, offset: 0 })?;
+    r
+}
+
+pub(crate) fn push_u32(out: &mut Vec<u8>, mut v: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+fn header_error(message: String) -> DisError {
+    DisError { message, instruction: 0, offset: 0 }
+}
+
+/// Colours of spirv-dis's `--color`.
+const BLUE: &[u8] = b"\x1b[34m";
+const YELLOW: &[u8] = b"\x1b[33m";
+const RED: &[u8] = b"\x1b[31m";
+const GREEN: &[u8] = b"\x1b[32m";
+const GREY: &[u8] = b"\x1b[1;30m";
+const RESET: &[u8] = b"\x1b[0m";
+
+/// Human name of an operand kind in messages: `StorageClass` → `storage class`.
+fn kind_words(kind: &str) -> String {
+    let mut s = String::new();
+    for (i, c) in kind.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 && !kind[..i].ends_with(|p: char| p.is_ascii_uppercase()) {
+            s.push(' ');
+        }
+        s.push(c.to_ascii_lowercase());
+    }
+    s
+}
+
+/// One instruction's outcome in the first pass.
+#[derive(Clone, Copy)]
+struct Bad {
+    message_index: usize,
+}
+
+struct State<'a> {
+    opts: &'a DisOptions,
+    registry: ExtInstRegistry,
+    ids: Ids,
+    names: Option<Names>,
+    parsed: Vec<Parsed>,
+}
+
+fn spirv_tools_registry(base: &ExtInstRegistry, all: bool) -> ExtInstRegistry {
+    if all {
+        return base.clone();
+    }
+    let mut r = ExtInstRegistry::empty();
+    for g in base.sets() {
+        let known = SPIRV_TOOLS_KNOWN_SETS.iter().any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
+        if known {
+            r.register(g);
+        }
+    }
+    r
+}
+
+fn message_for(kind: &DecodeErrorKind, opname: &str, offset: usize, operand_words: usize, word_count: usize) -> String {
+    match kind {
+        DecodeErrorKind::ZeroWordCount => "Invalid instruction word count: 0".into(),
+        DecodeErrorKind::UnknownOpcode { opcode } => format!("Invalid opcode: {opcode}"),
+        DecodeErrorKind::ExtraOperands { .. } => format!(
+            "Invalid instruction {opname} starting at word {offset}: expected no more operands after {} words, but stated word count is {word_count}.",
+            operand_words + 1
+        ),
+        DecodeErrorKind::MissingOperand { .. } | DecodeErrorKind::UnterminatedString => format!(
+            "End of input reached while decoding {opname} starting at word {offset}: expected more operands after {word_count} words."
+        ),
+        DecodeErrorKind::InstructionPastEnd { word_count, available } => format!(
+            "End of input reached while decoding {opname} starting at word {offset}: instruction word count {word_count} but only {available} words left."
+        ),
+        DecodeErrorKind::UnknownEnumerant { kind, value } => format!("Invalid {} operand: {value}", kind_words(kind)),
+        DecodeErrorKind::IdRedefined { id } => format!("Id {id} is defined more than once"),
+        DecodeErrorKind::NotANumericType { id } if opname == "OpSwitch" => format!("Invalid OpSwitch: selector id {id} has no type"),
+        DecodeErrorKind::NotANumericType { id } => format!("Type Id {id} is not a scalar numeric type"),
+        DecodeErrorKind::UnknownExtInstSetId { id } => format!("OpExtInst set Id {id} does not reference an OpExtInstImport result Id"),
+        other => other.to_string(),
+    }
+}
+
+fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Result<(), DisError> {
+    if input.is_empty() {
+        return Err(header_error("Missing module.".into()));
+    }
+    let swapped: Vec<u32>;
+    let words = if input[0] == spirv_core::binary::MAGIC.swap_bytes() {
+        swapped = input.iter().map(|w| w.swap_bytes()).collect();
+        &swapped[..]
+    } else {
+        input
+    };
+    if words.len() < 5 {
+        return Err(header_error(format!("Module has incomplete header: only {} words instead of 5", words.len())));
+    }
+    if words[0] != spirv_core::binary::MAGIC {
+        return Err(header_error(format!("Invalid SPIR-V magic number '{:x}'.", words[0])));
+    }
+    let version = words[1];
+    let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
+    if version & 0xff00_00ff != 0 || major != 1 || minor > 6 {
+        return Err(header_error("Internal error: unhandled header parse failure".into()));
+    }
+    let base = opts.registry.clone().unwrap_or_default();
+    let mut st = State {
+        opts,
+        registry: spirv_tools_registry(&base, opts.all_ext_inst_names),
+        ids: Ids::new(words.len()),
+        names: (!opts.raw_id).then(|| Names::new(words.len())),
+        parsed: Vec::with_capacity(16),
+    };
+    // Pass 1: validate, record id facts and names.
+    let mut bad: Vec<(usize, Bad)> = Vec::new();
+    let mut messages: Vec<DisError> = Vec::new();
+    let mut pos = 5;
+    let mut index = 0;
+    while pos < words.len() {
+        index += 1;
+        let first = words[pos];
+        let count = (first >> 16) as usize;
+        let opcode = first as u16;
+        let info = spv::GRAMMAR.instruction(u32::from(opcode));
+        let opname = info.map_or("", |i| i.opname);
+        let fail = |kind: DecodeErrorKind, ops: usize| DisError { message: message_for(&kind, opname, pos, ops, count), instruction: index, offset: pos };
+        let (err, advance) = if count == 0 {
+            (Some(fail(DecodeErrorKind::ZeroWordCount, 0)), 1)
+        } else if pos + count > words.len() {
+            let k = DecodeErrorKind::InstructionPastEnd { word_count: count as u32, available: words.len() - pos };
+            // spirv-dis reports a short last instruction as running out of operands.
+            let e = match info {
+                Some(_) => DisError {
+                    message: format!("End of input reached while decoding {opname} starting at word {pos}: expected more operands after {} words.", words.len() - pos),
+                    instruction: index,
+                    offset: pos,
+                },
+                None => fail(k, 0),
+            };
+            (Some(e), words.len() - pos)
+        } else {
+            let ops = &words[pos + 1..pos + count];
+            (first_pass(&mut st, info, opcode, ops, &fail), count)
+        };
+        if let Some(e) = err {
+            if !opts.keep_going {
+                messages.push(e);
+                bad.push((pos, Bad { message_index: messages.len() - 1 }));
+                break;
+            }
+            messages.push(e);
+            bad.push((pos, Bad { message_index: messages.len() - 1 }));
+        }
+        pos += advance;
+    }
+    // Pass 2: print.
+    if opts.header {
+        let generator = words[2];
+        out.extend_from_slice(b"; SPIR-V\n; Version: ");
+        push_u32(out, major);
+        out.push(b'.');
+        push_u32(out, minor);
+        out.extend_from_slice(b"\n; Generator: ");
+        out.extend_from_slice(crate::generator::generator_name(generator >> 16).as_bytes());
+        out.extend_from_slice(b"; ");
+        push_u32(out, generator & 0xffff);
+        out.extend_from_slice(b"\n; Bound: ");
+        push_u32(out, words[3]);
+        out.extend_from_slice(b"\n; Schema: ");
+        push_u32(out, words[4]);
+        out.push(b'\n');
+    }
+    let mut printer = Printer::new(&st, words);
+    let mut pos = 5;
+    let mut bad_iter = bad.iter().peekable();
+    while pos < words.len() {
+        if let Some(&&(bpos, b)) = bad_iter.peek() {
+            if bpos == pos {
+                bad_iter.next();
+                if !opts.keep_going {
+                    printer.finish(out);
+                    return Err(messages[b.message_index].clone());
+                }
+                pos = printer.raw(out, pos);
+                continue;
+            }
+        }
+        pos = printer.instruction(&mut st, out, pos);
+    }
+    printer.finish(out);
+    Ok(())
+}
+
+fn first_pass(
+    st: &mut State<'_>,
+    info: Option<&'static spirv_core::grammar::InstructionInfo>,
+    opcode: u16,
+    ops: &[u32],
+    fail: &dyn Fn(DecodeErrorKind, usize) -> DisError,
+) -> Option<DisError> {
+    let Some(info) = info else {
+        return Some(fail(DecodeErrorKind::UnknownOpcode { opcode: u32::from(opcode) }, 0));
+    };
+    st.parsed.clear();
+    let parsed = &mut st.parsed;
+    let summary = match walk::walk(info, ops, &st.ids, WalkOptions { strict: true }, &mut |p| parsed.push(*p)) {
+        Ok(s) => s,
+        Err((kind, at)) => return Some(fail(kind, at)),
+    };
+    if let Err(kind) = walk::observe(&mut st.ids, &st.registry, opcode, ops, &summary) {
+        return Some(fail(kind, 0));
+    }
+    if opcode == spv::Opcode::ExtInstImport.0 {
+        if let Some(set) = st.ids.ext_sets.last() {
+            if set.grammar.is_none() && !set.non_semantic {
+                let mut name = Vec::new();
+                if let Some((w, len, _)) = spirv_core::codec::decode_string(ops.get(1..).unwrap_or(&[])) {
+                    spirv_core::codec::string_bytes(w, len, &mut name);
+                }
+                return Some(DisError {
+                    message: format!("Invalid extended instruction import '{}'", String::from_utf8_lossy(&name)),
+                    instruction: 0,
+                    offset: 0,
+                })
+                .map(|mut e| {
+                    let f = fail(DecodeErrorKind::UnknownExtInstImport, 0);
+                    e.instruction = f.instruction;
+                    e.offset = f.offset;
+                    e
+                });
+            }
+        }
+    }
+    if let Some(names) = &mut st.names {
+        let parsed = &st.parsed;
+        names.observe(spv::Opcode(opcode), ops, summary.result_id, |s| {
+            if let Some(p) = parsed.iter().find(|p| p.kind.class == KindClass::ContextNumber) {
+                if let Some(t) = p.number {
+                    number::fmt_typed(s, &ops[p.start..p.start + p.len], t);
+                }
+            }
+        });
+    }
+    None
+}
+
+struct Printer<'w> {
+    words: &'w [u32],
+    line: Vec<u8>,
+    scratch: String,
+    /// Column of the trailing-comment block in progress, if the previous line had one.
+    comment_column: Option<usize>,
+}
+
+impl<'w> Printer<'w> {
+    fn new(_st: &State<'_>, words: &'w [u32]) -> Self {
+        Printer { words, line: Vec::with_capacity(256), scratch: String::new(), comment_column: None }
+    }
+
+    fn finish(&mut self, _out: &mut Vec<u8>) {}
+
+    fn emit_line(&mut self, out: &mut Vec<u8>, visible: usize, comment: Option<&[u8]>, color: bool) {
+        out.extend_from_slice(&self.line);
+        match comment {
+            Some(c) => {
+                let col = (visible + 2).max(self.comment_column.unwrap_or(0)).max(50).next_multiple_of(4);
+                self.comment_column = Some(col);
+                out.resize(out.len() + (col - visible), b' ');
+                if color {
+                    out.extend_from_slice(GREY);
+                }
+                out.extend_from_slice(b"; ");
+                out.extend_from_slice(c);
+                if color {
+                    out.extend_from_slice(RESET);
+                }
+            }
+            None => self.comment_column = None,
+        }
+        out.push(b'\n');
+    }
+
+    /// Prints an instruction that did not parse, as re-assemblable raw words.
+    fn raw(&mut self, out: &mut Vec<u8>, pos: usize) -> usize {
+        let first = self.words[pos];
+        let count = (first >> 16) as usize;
+        self.line.clear();
+        self.line.extend_from_slice(b"               ");
+        if count == 0 || pos + count > self.words.len() {
+            // Not an instruction: emit the remaining words one by one.
+            let end = if count == 0 { pos + 1 } else { self.words.len() };
+            for (i, w) in self.words[pos..end].iter().enumerate() {
+                if i > 0 {
+                    self.line.push(b' ');
+                }
+                self.line.extend_from_slice(format!("!0x{w:08x}").as_bytes());
+            }
+            let v = self.line.len();
+            self.emit_line(out, v, None, false);
+            return end;
+        }
+        self.line.extend_from_slice(format!("OpUnknown({}, {count})", first & 0xffff).as_bytes());
+        for w in &self.words[pos + 1..pos + count] {
+            self.line.extend_from_slice(format!(" 0x{w:08x}").as_bytes());
+        }
+        let v = self.line.len();
+        self.emit_line(out, v, None, false);
+        pos + count
+    }
+
+    fn instruction(&mut self, st: &mut State<'_>, out: &mut Vec<u8>, pos: usize) -> usize {
+        let first = self.words[pos];
+        let count = (first >> 16) as usize;
+        let opcode = first as u16;
+        let ops = &self.words[pos + 1..pos + count];
+        let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
+            return self.raw(out, pos);
+        };
+        st.parsed.clear();
+        let parsed = &mut st.parsed;
+        if walk::walk(info, ops, &st.ids, WalkOptions { strict: false }, &mut |p| parsed.push(*p)).is_err() {
+            return self.raw(out, pos);
+        }
+        let opts = st.opts;
+        let color = opts.color;
+        self.line.clear();
+        let mut invisible = 0usize;
+        let result = st.parsed.iter().find(|p| p.kind.class == KindClass::Result).map(|p| ops[p.start]);
+        match result {
+            Some(id) => {
+                if color {
+                    self.line.extend_from_slice(BLUE);
+                    invisible += BLUE.len();
+                }
+                let start = self.line.len();
+                self.line.push(b'%');
+                match &st.names {
+                    Some(n) => n.write(id, &mut self.line),
+                    None => push_u32(&mut self.line, id),
+                }
+                if opts.indent {
+                    let len = self.line.len() - start;
+                    if len < 12 {
+                        self.line.splice(start..start, std::iter::repeat_n(b' ', 12 - len));
+                    }
+                }
+                if color {
+                    self.line.extend_from_slice(RESET);
+                    invisible += RESET.len();
+                }
+                self.line.extend_from_slice(b" = ");
+            }
+            None => {
+                if opts.indent {
+                    self.line.extend_from_slice(b"               ");
+                }
+            }
+        }
+        self.line.extend_from_slice(info.opname.as_bytes());
+        for p in &st.parsed {
+            if p.kind.class == KindClass::Result {
+                continue;
+            }
+            self.line.push(b' ');
+            invisible += self.operand(st, ops, p);
+        }
+        let visible = self.line.len() - invisible;
+        let mut comment: Option<Vec<u8>> = None;
+        if opts.offsets {
+            comment = Some(format!("0x{:08x}", pos * 4).into_bytes());
+        }
+        self.emit_line(out, visible, comment.as_deref(), color);
+        pos + count
+    }
+
+    /// Appends one operand; returns how many invisible (colour) bytes it added.
+    fn operand(&mut self, st: &State<'_>, ops: &[u32], p: &Parsed) -> usize {
+        let color = st.opts.color;
+        let words = &ops[p.start..p.start + p.len];
+        let w = words[0];
+        let line = &mut self.line;
+        let before = line.len();
+        let mut invisible = 0;
+        let mut paint = |line: &mut Vec<u8>, c: &[u8]| {
+            if color {
+                line.extend_from_slice(c);
+                invisible += c.len();
+            }
+        };
+        match p.kind.class {
+            KindClass::ResultType | KindClass::Id | KindClass::Result => {
+                paint(line, YELLOW);
+                line.push(b'%');
+                match &st.names {
+                    Some(n) => n.write(w, line),
+                    None => push_u32(line, w),
+                }
+            }
+            KindClass::Integer | KindClass::ContextNumber | KindClass::Float => {
+                paint(line, RED);
+                self.scratch.clear();
+                match (p.number, p.kind.class) {
+                    (Some(t), _) => number::fmt_typed(&mut self.scratch, words, t),
+                    (None, KindClass::Float) => number::fmt_typed(&mut self.scratch, words, walk::NumberType::Float { width: 32, encoding: None }),
+                    _ => {
+                        push_u32(line, w);
+                    }
+                }
+                line.extend_from_slice(self.scratch.as_bytes());
+            }
+            KindClass::String => {
+                line.push(b'"');
+                paint(line, GREEN);
+                if let Some((sw, len, _)) = spirv_core::codec::decode_string(words) {
+                    let bytes = sw.iter().flat_map(|w| w.to_le_bytes()).take(len);
+                    for b in bytes {
+                        if b == b'"' || b == b'\\' {
+                            line.push(b'\\');
+                        }
+                        line.push(b);
+                    }
+                }
+                paint(line, RESET);
+                line.push(b'"');
+            }
+            KindClass::ExtInstNumber => {
+                paint(line, RED);
+                match p.ext_set.and_then(|g: &'static Grammar| g.instruction(w)) {
+                    Some(i) => line.extend_from_slice(i.opname.as_bytes()),
+                    None => push_u32(line, w),
+                }
+            }
+            KindClass::SpecConstantOpcode => {
+                paint(line, RED);
+                match spv::GRAMMAR.instruction(w) {
+                    Some(i) => line.extend_from_slice(i.opname.trim_start_matches("Op").as_bytes()),
+                    None => push_u32(line, w),
+                }
+            }
+            KindClass::ValueEnum => match p.kind.enumerant(w) {
+                Some(e) => line.extend_from_slice(e.name.as_bytes()),
+                None => push_u32(line, w),
+            },
+            KindClass::BitEnum => {
+                if w == 0 {
+                    if let Some(e) = p.kind.enumerant(0) {
+                        line.extend_from_slice(e.name.as_bytes());
+                    }
+                } else {
+                    let mut bits = w;
+                    let mut first = true;
+                    while bits != 0 {
+                        let bit = bits & bits.wrapping_neg();
+                        bits &= !bit;
+                        if !first {
+                            line.push(b'|');
+                        }
+                        first = false;
+                        match p.kind.enumerant(bit) {
+                            Some(e) => line.extend_from_slice(e.name.as_bytes()),
+                            None => line.extend_from_slice(format!("0x{bit:x}").as_bytes()),
+                        }
+                    }
+                }
+            }
+            KindClass::Composite => {}
+        }
+        if color {
+            line.extend_from_slice(RESET);
+            invisible += RESET.len();
+        }
+        let _ = before;
+        invisible
+    }
+}

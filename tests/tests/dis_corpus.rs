@@ -1,0 +1,88 @@
+//! The disassembler against spirv-dis 2025.5's gold output for every corpus binary.
+
+use spirv_asm::{disassemble, DisOptions};
+use spirv_tests::{corpus_dir, files, read_words, stem};
+use std::path::Path;
+
+fn first_difference(got: &[u8], want: &[u8]) -> String {
+    let g: Vec<&[u8]> = got.split(|&b| b == b'\n').collect();
+    let w: Vec<&[u8]> = want.split(|&b| b == b'\n').collect();
+    for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+        if a != b {
+            return format!("line {}:\n  got:  {}\n  want: {}", i + 1, String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+        }
+    }
+    format!("line counts differ: got {} want {}", g.len(), w.len())
+}
+
+fn check(dir: &Path, gold: &str, opts: &DisOptions, names: Option<&[(String, String)]>) {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    let list: Vec<(String, String)> = match names {
+        Some(n) => n.to_vec(),
+        None => files(&dir.join("bin"), "spv").iter().map(|p| (stem(p), format!("{}.spvasm", stem(p)))).collect(),
+    };
+    for (name, gold_file) in &list {
+        let words = read_words(&dir.join("bin").join(format!("{name}.spv")));
+        let want = std::fs::read(dir.join(gold).join(gold_file)).expect("gold");
+        count += 1;
+        match disassemble(&words, opts) {
+            Ok(got) if got == want => {}
+            Ok(got) => failures.push(format!("{name}: {}", first_difference(&got, &want))),
+            Err(e) => failures.push(format!("{name}: error {e}")),
+        }
+    }
+    println!("{gold}: {} of {count} identical", count - failures.len());
+    assert!(failures.is_empty(), "{} of {count} differ:\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+}
+
+#[test]
+fn default_options_match_dis() {
+    let Some(dir) = corpus_dir() else { return };
+    check(&dir, "dis", &DisOptions::default(), None);
+}
+
+#[test]
+fn raw_ids_match_dis_raw() {
+    let Some(dir) = corpus_dir() else { return };
+    check(&dir, "dis-raw", &DisOptions { raw_id: true, ..DisOptions::default() }, None);
+}
+
+#[test]
+fn no_indent_no_header_match() {
+    let Some(dir) = corpus_dir() else { return };
+    let names: Vec<(String, String)> =
+        files(&dir.join("dis-noindent"), "spvasm").iter().map(|p| (stem(p), format!("{}.spvasm", stem(p)))).collect();
+    check(&dir, "dis-noindent", &DisOptions { indent: false, header: false, ..DisOptions::default() }, Some(&names));
+}
+
+fn opts_sample(option: &str, opts: DisOptions) {
+    let Some(dir) = corpus_dir() else { return };
+    let suffix = format!(".{option}");
+    let names: Vec<(String, String)> = files(&dir.join("dis-opts"), "spvasm")
+        .iter()
+        .filter_map(|p| stem(p).strip_suffix(&suffix).map(|n| (n.to_owned(), format!("{}.spvasm", stem(p)))))
+        .collect();
+    assert!(!names.is_empty());
+    check(&dir, "dis-opts", &opts, Some(&names));
+}
+
+#[test]
+fn offsets_sample_matches() {
+    opts_sample("offsets", DisOptions { offsets: true, ..DisOptions::default() });
+}
+
+#[test]
+fn comment_sample_matches() {
+    opts_sample("comment", DisOptions { comment: true, ..DisOptions::default() });
+}
+
+#[test]
+fn nested_indent_sample_matches() {
+    opts_sample("nested-indent", DisOptions { nested_indent: true, ..DisOptions::default() });
+}
+
+#[test]
+fn reorder_blocks_sample_matches() {
+    opts_sample("reorder-blocks", DisOptions { reorder_blocks: true, ..DisOptions::default() });
+}
