@@ -300,6 +300,9 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
         out.push(b'\n');
     }
     let mut printer = Printer::new(&st, words);
+    if opts.comment {
+        printer.collect_decorations(&mut st);
+    }
     let mut pos = 5;
     let mut bad_iter = bad.iter().peekable();
     while pos < words.len() {
@@ -375,6 +378,11 @@ fn first_pass(
 
 struct Printer<'w> {
     words: &'w [u32],
+    /// `--comment`: decoration text per target id.
+    decorations: std::collections::HashMap<u32, Vec<u8>>,
+    inserted_decoration: bool,
+    inserted_debug: bool,
+    inserted_type: bool,
     line: Vec<u8>,
     scratch: String,
     /// Column of the trailing-comment block in progress, if the previous line had one.
@@ -383,16 +391,113 @@ struct Printer<'w> {
 
 impl<'w> Printer<'w> {
     fn new(_st: &State<'_>, words: &'w [u32]) -> Self {
-        Printer { words, line: Vec::with_capacity(256), scratch: String::new(), comment_column: None }
+        Printer {
+            words,
+            decorations: Default::default(),
+            inserted_decoration: false,
+            inserted_debug: false,
+            inserted_type: false,
+            line: Vec::with_capacity(256),
+            scratch: String::new(),
+            comment_column: None,
+        }
     }
 
     fn finish(&mut self, _out: &mut Vec<u8>) {}
+
+    /// `--comment`: formats every `OpDecorate`'s operands after the target, joined by
+    /// `, ` per target, for the comment on the target's defining line.
+    fn collect_decorations(&mut self, st: &mut State<'_>) {
+        let mut pos = 5;
+        let words = self.words;
+        while pos < words.len() {
+            let first = words[pos];
+            let count = (first >> 16) as usize;
+            if count == 0 || pos + count > words.len() {
+                break;
+            }
+            if first as u16 == spv::Opcode::Decorate.0 && count > 2 {
+                let ops = &words[pos + 1..pos + count];
+                if let Some(info) = spv::GRAMMAR.instruction(u32::from(spv::Opcode::Decorate.0)) {
+                    st.parsed.clear();
+                    let parsed = &mut st.parsed;
+                    if walk::walk(info, ops, &st.ids, WalkOptions::default(), &mut |p| parsed.push(*p)).is_ok() {
+                        self.line.clear();
+                        let parsed = std::mem::take(&mut st.parsed);
+                        for (i, p) in parsed.iter().enumerate().skip(1) {
+                            if i > 1 {
+                                self.line.push(b' ');
+                            }
+                            self.operand_plain(st, ops, p);
+                        }
+                        st.parsed = parsed;
+                        let text = std::mem::take(&mut self.line);
+                        let entry = self.decorations.entry(ops[0]).or_default();
+                        if !entry.is_empty() {
+                            entry.extend_from_slice(b", ");
+                        }
+                        entry.extend_from_slice(&text);
+                    }
+                }
+            }
+            pos += count;
+        }
+    }
+
+    fn operand_plain(&mut self, st: &State<'_>, ops: &[u32], p: &Parsed) {
+        self.operand(st, ops, p, false);
+    }
+
+    /// `--comment`: blank line and a heading before (headings leave the trailing-comment
+    /// column as it was) the first instruction of a group.
+    fn section_comment(&mut self, st: &State<'_>, out: &mut Vec<u8>, opcode: u16, info: &spirv_core::grammar::InstructionInfo, ops: &[u32]) {
+        use spv::Opcode as O;
+        let indent: &[u8] = if st.opts.indent { b"               " } else { b"" };
+        let op = spv::Opcode(opcode);
+        let mut heading = |out: &mut Vec<u8>, text: &[u8]| {
+            out.push(b'\n');
+            out.extend_from_slice(indent);
+            out.extend_from_slice(text);
+            out.push(b'\n');
+        };
+        if op == O::Function {
+            let mut t = b"; Function ".to_vec();
+            let id = ops.get(1).copied().unwrap_or(0);
+            match &st.names {
+                Some(n) => n.write(id, &mut t),
+                None => push_u32(&mut t, id),
+            }
+            heading(out, &t);
+        }
+        let is_decoration = matches!(
+            op,
+            O::Decorate | O::DecorateId | O::MemberDecorate | O::GroupDecorate | O::GroupMemberDecorate | O::DecorateString | O::MemberDecorateString
+        );
+        if !self.inserted_decoration && is_decoration {
+            self.inserted_decoration = true;
+            heading(out, b"; Annotations");
+        }
+        let is_debug = matches!(
+            op,
+            O::Name | O::MemberName | O::Source | O::SourceContinued | O::SourceExtension | O::String | O::Line | O::NoLine | O::ModuleProcessed
+        );
+        if !self.inserted_debug && is_debug {
+            self.inserted_debug = true;
+            heading(out, b"; Debug Information");
+        }
+        let generates_type = info.class == "Type-Declaration" && op != O::TypeForwardPointer;
+        if !self.inserted_type && generates_type {
+            self.inserted_type = true;
+            heading(out, b"; Types, variables and constants");
+        }
+    }
 
     fn emit_line(&mut self, out: &mut Vec<u8>, visible: usize, comment: Option<&[u8]>, color: bool) {
         out.extend_from_slice(&self.line);
         match comment {
             Some(c) => {
-                let col = (visible + 2).max(self.comment_column.unwrap_or(0)).max(50).next_multiple_of(4);
+                // The column carries over from the previous commented line, but at most 256.
+                let col = (visible + 2).max(self.comment_column.unwrap_or(0).min(256)).max(50).next_multiple_of(4);
                 self.comment_column = Some(col);
                 out.resize(out.len() + (col - visible), b' ');
                 if color {
@@ -452,6 +557,9 @@ impl<'w> Printer<'w> {
         }
         let opts = st.opts;
         let color = opts.color;
+        if opts.comment {
+            self.section_comment(st, out, opcode, info, ops);
+        }
         self.line.clear();
         let mut invisible = 0usize;
         let result = st.parsed.iter().find(|p| p.kind.class == KindClass::Result).map(|p| ops[p.start]);
@@ -491,20 +599,36 @@ impl<'w> Printer<'w> {
                 continue;
             }
             self.line.push(b' ');
-            invisible += self.operand(st, ops, p);
+            invisible += self.operand(st, ops, p, color);
         }
         let visible = self.line.len() - invisible;
         let mut comment: Option<Vec<u8>> = None;
+        if opts.comment {
+            if opcode == spv::Opcode::Name.0 {
+                let mut c = b"id %".to_vec();
+                push_u32(&mut c, ops.first().copied().unwrap_or(0));
+                comment = Some(c);
+            } else if let Some(d) = result.and_then(|id| self.decorations.get(&id)) {
+                comment = Some(d.clone());
+            }
+        }
         if opts.offsets {
-            comment = Some(format!("0x{:08x}", pos * 4).into_bytes());
+            let text = format!("0x{:08x}", pos * 4).into_bytes();
+            comment = Some(match comment {
+                Some(mut c) => {
+                    c.extend_from_slice(b", ");
+                    c.extend_from_slice(&text);
+                    c
+                }
+                None => text,
+            });
         }
         self.emit_line(out, visible, comment.as_deref(), color);
         pos + count
     }
 
     /// Appends one operand; returns how many invisible (colour) bytes it added.
-    fn operand(&mut self, st: &State<'_>, ops: &[u32], p: &Parsed) -> usize {
-        let color = st.opts.color;
+    fn operand(&mut self, st: &State<'_>, ops: &[u32], p: &Parsed, color: bool) -> usize {
         let words = &ops[p.start..p.start + p.len];
         let w = words[0];
         let line = &mut self.line;
