@@ -454,7 +454,7 @@ impl<'w> Printer<'w> {
         use spv::Opcode as O;
         let indent: &[u8] = if st.opts.indent { b"               " } else { b"" };
         let op = spv::Opcode(opcode);
-        let mut heading = |out: &mut Vec<u8>, text: &[u8]| {
+        let heading = |out: &mut Vec<u8>, text: &[u8]| {
             out.push(b'\n');
             out.extend_from_slice(indent);
             out.extend_from_slice(text);

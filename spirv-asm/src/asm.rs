@@ -1,0 +1,946 @@
+//! The assembler: SPIR-V assembly text → binary, byte for byte as spirv-as 2025.5
+//! produces it. Operand layouts come from the generated grammar tables; the
+//! context-dependent operands (typed literals, OpSwitch, OpExtInst, OpSpecConstantOp)
+//! are named hooks.
+
+use crate::number::{self, FloatFormat};
+use spirv_core::grammar::{InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier};
+use spirv_core::walk::{self, ExtInstRegistry, Ids, NumberType, Summary};
+use spirv_core::spv;
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+
+/// The generator word our assembler writes by default: tool id 0xFFFF (no tool id is
+/// registered for this toolkit in `spir-v.xml`), version 1. Set
+/// [`AsmOptions::generator`] to [`SPIRV_TOOLS_GENERATOR`] to match spirv-as exactly.
+pub const GENERATOR: u32 = 0xFFFF_0001;
+
+/// spirv-as's generator word: Khronos SPIR-V Tools Assembler, version 0.
+pub const SPIRV_TOOLS_GENERATOR: u32 = 0x0007_0000;
+
+/// Assembler options; the defaults match plain `spirv-as` except the generator word.
+#[derive(Debug, Clone)]
+pub struct AsmOptions {
+    /// SPIR-V version of the header and of opcode gating. `None`: a leading
+    /// `; Version: 1.X` comment, else 1.6.
+    pub version: Option<(u8, u8)>,
+    /// `--preserve-numeric-ids`: `%N` keeps N; named ids fill the gaps.
+    pub preserve_numeric_ids: bool,
+    /// The header's generator word.
+    pub generator: u32,
+    /// Accept extended-instruction names for every registered set (DebugPrintf,
+    /// DebugBreak, user sets), not only the 13 spirv-as knows.
+    pub all_ext_inst_names: bool,
+    /// Extended sets to know; `None` = every vendored set.
+    pub registry: Option<ExtInstRegistry>,
+}
+
+impl Default for AsmOptions {
+    fn default() -> Self {
+        AsmOptions { version: None, preserve_numeric_ids: false, generator: GENERATOR, all_ext_inst_names: false, registry: None }
+    }
+}
+
+/// Maps a `--target-env` name to the SPIR-V version it implies, as spirv-as does.
+pub fn target_env_version(name: &str) -> Option<(u8, u8)> {
+    Some(match name {
+        "spv1.0" | "vulkan1.0" | "opencl1.2" | "opencl1.2embedded" | "opencl2.0" | "opencl2.0embedded" | "opencl2.1"
+        | "opencl2.1embedded" | "opengl4.0" | "opengl4.1" | "opengl4.2" | "opengl4.3" | "opengl4.5" => (1, 0),
+        "spv1.1" => (1, 1),
+        "spv1.2" | "opencl2.2" | "opencl2.2embedded" => (1, 2),
+        "spv1.3" | "vulkan1.1" => (1, 3),
+        "spv1.4" | "vulkan1.1spv1.4" => (1, 4),
+        "spv1.5" | "vulkan1.2" => (1, 5),
+        "spv1.6" | "vulkan1.3" | "vulkan1.4" => (1, 6),
+        _ => return None,
+    })
+}
+
+/// The version a leading `; Version: 1.X` comment names, as spirv-as reads it: only in
+/// the comment lines before any other text, single digit, at most 1.6.
+pub fn version_from_comment(text: &[u8]) -> Option<(u8, u8)> {
+    let mut rest = text;
+    loop {
+        while let [b' ' | b'\t' | b'\r' | b'\n', tail @ ..] = rest {
+            rest = tail;
+        }
+        if rest.first() != Some(&b';') {
+            return None;
+        }
+        let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let line = &rest[..line_end];
+        if let Some(v) = line.strip_prefix(b"; Version: 1.") {
+            if let Some(&d) = v.first() {
+                if d.is_ascii_digit() && d - b'0' <= 6 {
+                    return Some((1, d - b'0'));
+                }
+            }
+        }
+        rest = &rest[line_end..];
+    }
+}
+
+/// The class of an assembly error; the CLI maps it to spirv-as's exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsmErrorKind {
+    /// Malformed text (exit 251).
+    InvalidText,
+    /// An unknown name: opcode, enumerant (exit 247).
+    InvalidLookup,
+    /// A bad id (exit 246).
+    InvalidId,
+}
+
+/// An assembly error: message, byte span, and spirv-as's line:column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsmError {
+    /// spirv-as's message (plus a suggestion where we have one).
+    pub message: String,
+    /// The byte range the error points at.
+    pub span: Range<usize>,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The error class.
+    pub kind: AsmErrorKind,
+}
+
+impl AsmError {
+    /// spirv-as's exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self.kind {
+            AsmErrorKind::InvalidText => 251,
+            AsmErrorKind::InvalidLookup => 247,
+            AsmErrorKind::InvalidId => 246,
+        }
+    }
+    /// `error: LINE: COL: message`, then the source line and a caret.
+    pub fn render(&self, text: &[u8]) -> String {
+        let start = text[..self.span.start.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let end = text[start..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| start + p);
+        let line = String::from_utf8_lossy(&text[start..end]);
+        let caret_at = self.span.start.saturating_sub(start);
+        let width = self.span.end.saturating_sub(self.span.start).clamp(1, end.saturating_sub(self.span.start).max(1));
+        format!("{self}\n{line}\n{}{}", " ".repeat(caret_at), "^".repeat(width))
+    }
+}
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: {}: {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for AsmError {}
+
+/// The result of assembling: the words and the id each name received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assembled {
+    /// The module's words, header included.
+    pub words: Vec<u32>,
+    /// Every `%name` in the text with the id it was given, in order of first mention.
+    pub ids: Vec<(String, u32)>,
+}
+
+/// Assembles text (bytes, since string literals may hold any bytes).
+///
+/// # Errors
+/// The first error, located by line and column.
+pub fn assemble(text: &[u8], opts: &AsmOptions) -> Result<Vec<u32>, AsmError> {
+    assemble_with_ids(text, opts).map(|a| a.words)
+}
+
+/// Like [`assemble`], for `&str`.
+///
+/// # Errors
+/// See [`assemble`].
+pub fn assemble_str(text: &str, opts: &AsmOptions) -> Result<Vec<u32>, AsmError> {
+    assemble(text.as_bytes(), opts)
+}
+
+/// Assembles and also returns the name → id map.
+///
+/// # Errors
+/// See [`assemble`].
+pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, AsmError> {
+    let version = opts.version.or_else(|| version_from_comment(text)).unwrap_or((1, 6));
+    let base = opts.registry.clone().unwrap_or_default();
+    let registry = if opts.all_ext_inst_names {
+        base
+    } else {
+        let mut r = ExtInstRegistry::empty();
+        for g in base.sets() {
+            if crate::dis::SPIRV_TOOLS_KNOWN_SETS.iter().any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n)) {
+                r.register(g);
+            }
+        }
+        r
+    };
+    let mut a = Asm {
+        text,
+        pos: 0,
+        version,
+        registry,
+        names: HashMap::new(),
+        order: Vec::new(),
+        next_id: 1,
+        reserved: Vec::new(),
+        max_id: 0,
+        ids: Ids::new(text.len() / 4 + 16),
+        out: Vec::with_capacity(text.len() / 3 + 8),
+        inst_ops: Vec::new(),
+    };
+    if opts.preserve_numeric_ids {
+        a.reserve_numeric_ids();
+    }
+    a.out.extend_from_slice(&[spirv_core::binary::MAGIC, spirv_core::Header::version_word(version.0, version.1), opts.generator, 0, 0]);
+    if text.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(a.error_at(0, 0, "Missing assembly text.", AsmErrorKind::InvalidText));
+    }
+    while a.skip_ws() {
+        a.instruction()?;
+    }
+    a.out[3] = a.max_id + 1;
+    let ids = a.order.iter().map(|(n, id)| (String::from_utf8_lossy(n).into_owned(), *id)).collect();
+    Ok(Assembled { words: a.out, ids })
+}
+
+/// An expected operand on the parse stack.
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    /// One operand of a kind; `optional` ends the instruction quietly when absent.
+    One { kind: &'static OperandKind, optional: bool },
+    /// Zero or more operands of a kind.
+    Many { kind: &'static OperandKind },
+    /// Alternate parsing mode after `!<integer>`: any id, number or string, repeated.
+    Raw,
+    /// Where the result id goes in alternate mode.
+    ResultSlot,
+}
+
+struct Asm<'t> {
+    text: &'t [u8],
+    pos: usize,
+    version: (u8, u8),
+    registry: ExtInstRegistry,
+    names: HashMap<&'t [u8], u32>,
+    order: Vec<(&'t [u8], u32)>,
+    next_id: u32,
+    /// `--preserve-numeric-ids`: numeric ids in use, sorted.
+    reserved: Vec<u32>,
+    max_id: u32,
+    ids: Ids,
+    out: Vec<u32>,
+    inst_ops: Vec<u32>,
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+fn kind_words(kind: &str) -> String {
+    let mut s = String::new();
+    for (i, c) in kind.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 && !kind[..i].ends_with(|p: char| p.is_ascii_uppercase()) {
+            s.push(' ');
+        }
+        s.push(c.to_ascii_lowercase());
+    }
+    s
+}
+
+/// The name closest to `word` among `names` (edit distance), for suggestions.
+fn nearest<'n>(word: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    fn dist(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut cur = vec![i + 1; b.len() + 1];
+            for (j, &cb) in b.iter().enumerate() {
+                let sub = prev[j] + usize::from(!ca.eq_ignore_ascii_case(&cb));
+                cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+    let limit = (word.len() / 3).max(2);
+    names.map(|n| (dist(word, n), n)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, n)| n)
+}
+
+impl<'t> Asm<'t> {
+    fn line_col(&self, at: usize) -> (usize, usize) {
+        let before = &self.text[..at.min(self.text.len())];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        (line, col)
+    }
+
+    #[cold]
+    fn error_at(&self, start: usize, end: usize, msg: impl Into<String>, kind: AsmErrorKind) -> AsmError {
+        let (line, column) = self.line_col(start);
+        AsmError { message: msg.into(), span: start..end.max(start), line, column, kind }
+    }
+
+    /// Skips whitespace and comments; false at the end of the text.
+    fn skip_ws(&mut self) -> bool {
+        let t = self.text;
+        while self.pos < t.len() {
+            match t[self.pos] {
+                b if is_ws(b) => self.pos += 1,
+                b';' => {
+                    while self.pos < t.len() && t[self.pos] != b'\n' {
+                        self.pos += 1;
+                    }
+                }
+                _ => return true,
+            }
+        }
+        false
+    }
+
+    /// The word starting at `at`: it ends at whitespace, `;`, `,`, `(` or `)` outside
+    /// quotes and not after a backslash.
+    fn word_end(&self, at: usize) -> usize {
+        let t = self.text;
+        let mut i = at;
+        let mut quoting = false;
+        let mut escaping = false;
+        while i < t.len() {
+            let c = t[i];
+            if c == b'\\' {
+                escaping = !escaping;
+            } else {
+                match c {
+                    b'"' if !escaping => quoting = !quoting,
+                    b' ' | b';' | b',' | b'(' | b')' | b'\t' | b'\n' | b'\r' if !escaping && !quoting => return i,
+                    b'\0' => return i,
+                    _ => {}
+                }
+                escaping = false;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    fn starts_with_op(&self, at: usize) -> bool {
+        matches!(self.text.get(at..at + 3), Some([b'O', b'p', c]) if c.is_ascii_uppercase())
+    }
+
+    /// Whether the next token starts an instruction: `Op[A-Z]…`, or `%id` then `=`.
+    fn is_start_of_new_inst(&self) -> bool {
+        let mut p = Asm { text: self.text, pos: self.pos, ..self.shallow() };
+        if !p.skip_ws() {
+            return false;
+        }
+        if p.starts_with_op(p.pos) {
+            return true;
+        }
+        if p.text[p.pos] != b'%' {
+            return false;
+        }
+        p.pos = p.word_end(p.pos);
+        if !p.skip_ws() {
+            return false;
+        }
+        let e = p.word_end(p.pos);
+        &p.text[p.pos..e] == b"="
+    }
+
+    fn shallow(&self) -> Asm<'t> {
+        Asm {
+            text: self.text,
+            pos: self.pos,
+            version: self.version,
+            registry: ExtInstRegistry::empty(),
+            names: HashMap::new(),
+            order: Vec::new(),
+            next_id: 0,
+            reserved: Vec::new(),
+            max_id: 0,
+            ids: Ids::default(),
+            out: Vec::new(),
+            inst_ops: Vec::new(),
+        }
+    }
+
+    fn reserve_numeric_ids(&mut self) {
+        let mut p = self.shallow();
+        let mut seen = Vec::new();
+        while p.skip_ws() {
+            let e = p.word_end(p.pos);
+            let w = &p.text[p.pos..e];
+            if let Some(digits) = w.strip_prefix(b"%") {
+                if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+                    if let Ok(v) = std::str::from_utf8(digits).unwrap_or("x").parse::<u32>() {
+                        seen.push(v);
+                    }
+                }
+            }
+            p.pos = if e == p.pos { e + 1 } else { e };
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        self.reserved = seen;
+    }
+
+    /// The id for `%name` (`word` includes the `%`), assigning one at first mention.
+    fn id(&mut self, start: usize, end: usize) -> Result<u32, AsmError> {
+        let word = &self.text[start..end];
+        let name = &word[1..];
+        if name.is_empty() || !name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(self.error_at(start, end, format!("Invalid ID {}", String::from_utf8_lossy(name)), AsmErrorKind::InvalidId));
+        }
+        if let Some(&id) = self.names.get(name) {
+            return Ok(id);
+        }
+        let numeric = if self.reserved.is_empty() {
+            None
+        } else {
+            std::str::from_utf8(name).ok().filter(|s| s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<u32>().ok())
+        };
+        let id = match numeric {
+            Some(n) => n,
+            None => {
+                while self.reserved.binary_search(&self.next_id).is_ok() {
+                    self.next_id += 1;
+                }
+                let id = self.next_id;
+                self.next_id += 1;
+                id
+            }
+        };
+        if id == u32::MAX || id == 0 {
+            return Err(self.error_at(start, end, format!("Invalid ID {}", String::from_utf8_lossy(name)), AsmErrorKind::InvalidId));
+        }
+        self.max_id = self.max_id.max(id);
+        self.names.insert(name, id);
+        self.order.push((name, id));
+        Ok(id)
+    }
+
+    fn instruction(&mut self) -> Result<(), AsmError> {
+        let start = self.pos;
+        let mut end = self.word_end(start);
+        let mut result: Option<(usize, usize)> = None;
+        if self.text[start] == b'%' {
+            result = Some((start, end));
+            self.pos = end;
+            if !self.skip_ws() {
+                return Err(self.error_at(self.pos, self.pos, "Expected '=', found end of stream.", AsmErrorKind::InvalidText));
+            }
+            let e = self.word_end(self.pos);
+            if &self.text[self.pos..e] != b"=" {
+                let w = String::from_utf8_lossy(&self.text[self.pos..e]).into_owned();
+                return Err(self.error_at(self.pos, e, format!("'=' expected after result id but found '{w}'."), AsmErrorKind::InvalidText));
+            }
+            self.pos = e;
+            if !self.skip_ws() {
+                return Err(self.error_at(self.pos, self.pos, "Expected opcode, found end of stream.", AsmErrorKind::InvalidText));
+            }
+            end = self.word_end(self.pos);
+        }
+        let op_start = self.pos;
+        let op_word = &self.text[op_start..end];
+        self.inst_ops.clear();
+        let inst_start = self.out.len();
+
+        if op_word.first() == Some(&b'!') {
+            if let Some((rs, re)) = result {
+                let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
+                return Err(self.error_at(op_start, end, format!("Cannot set ID {name} because the opcode is an immediate value."), AsmErrorKind::InvalidText));
+            }
+            // The whole leading word is given: no word-count fix-up.
+            let w = self.immediate(op_start, end)?;
+            self.out.push(w);
+            self.pos = end;
+            let mut stack = vec![Expect::Raw];
+            self.operands(None, &mut stack, "")?;
+            let ops = std::mem::take(&mut self.inst_ops);
+            self.out.extend_from_slice(&ops);
+            self.inst_ops = ops;
+            return Ok(());
+        }
+        if op_word == b"OpUnknown" {
+            return self.op_unknown(result, op_start, end);
+        }
+        if !op_word.starts_with(b"Op") {
+            let w = String::from_utf8_lossy(op_word).into_owned();
+            let msg = if result.is_some() {
+                format!("Invalid Opcode prefix '{w}'.")
+            } else {
+                format!("Expected <opcode> or <result-id> at the beginning of an instruction, found '{w}'.")
+            };
+            return Err(self.error_at(op_start, end, msg, AsmErrorKind::InvalidText));
+        }
+        let info = spv::GRAMMAR.instruction_by_name_bytes(op_word).filter(|i| self.available(i));
+        let Some(info) = info else {
+            let w = String::from_utf8_lossy(op_word).into_owned();
+            let mut msg = format!("Invalid Opcode name '{w}'");
+            if let Some(n) = nearest(&w, spv::GRAMMAR.instructions.iter().map(|i| i.opname)) {
+                msg.push_str(&format!(" (did you mean '{n}'?)"));
+            }
+            return Err(self.error_at(op_start, end, msg, AsmErrorKind::InvalidLookup));
+        };
+        let has_result = info.has_result();
+        match (result, has_result) {
+            (None, true) => {
+                return Err(self.error_at(
+                    op_start,
+                    end,
+                    format!("Expected <result-id> at the beginning of an instruction, found '{}'.", info.opname),
+                    AsmErrorKind::InvalidText,
+                ));
+            }
+            (Some((rs, re)), false) => {
+                let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
+                return Err(self.error_at(rs, re, format!("Cannot set ID {name} because {} does not produce a result ID.", info.opname), AsmErrorKind::InvalidText));
+            }
+            _ => {}
+        }
+        self.pos = end;
+        self.out.push(u32::from(info.opcode as u16));
+        let mut stack: Vec<Expect> = Vec::with_capacity(8);
+        push_layout(&mut stack, info.operands);
+        self.operands(result, &mut stack, info.opname)?;
+        let ops = std::mem::take(&mut self.inst_ops);
+        self.out.extend_from_slice(&ops);
+        self.inst_ops = ops;
+        let count = self.out.len() - inst_start;
+        if count > 0xffff {
+            return Err(self.error_at(op_start, end, format!("Instruction too long: {count} words, but the limit is 65535"), AsmErrorKind::InvalidText));
+        }
+        self.out[inst_start] |= (count as u32) << 16;
+        // Record what it defines (types, imports, value types).
+        let ops = &self.out[inst_start + 1..];
+        let summary = Summary {
+            result_type: if info.has_result_type() { ops.first().copied() } else { None },
+            result_id: info.operands.iter().position(|o| o.kind.class == KindClass::Result).and_then(|p| ops.get(p).copied()),
+            saw_unknown: false,
+        };
+        let opcode = info.opcode as u16;
+        if let Err(spirv_core::DecodeErrorKind::IdRedefined { id }) = walk::observe(&mut self.ids, &self.registry, opcode, ops, &summary) {
+            let (rs, re) = result.unwrap_or((op_start, end));
+            return Err(self.error_at(rs, re, format!("Id {id} is defined more than once"), AsmErrorKind::InvalidId));
+        }
+        Ok(())
+    }
+
+    /// Opcode gating by the target version, as spirv-as does: instructions enabled by a
+    /// capability or extension are always available.
+    fn available(&self, info: &InstructionInfo) -> bool {
+        if !info.capabilities.is_empty() || !info.extensions.is_empty() {
+            return true;
+        }
+        info.version.is_none_or(|v| v <= self.version) && info.last_version.is_none_or(|v| self.version <= v)
+    }
+
+    fn immediate(&self, start: usize, end: usize) -> Result<u32, AsmError> {
+        let text = std::str::from_utf8(&self.text[start + 1..end]).unwrap_or("");
+        number::parse_u32(text).or_else(|_| number::parse_int(text, 32, true).map(|v| v as u32)).map_err(|_| {
+            self.error_at(start, end, format!("Invalid immediate integer: !{text}"), AsmErrorKind::InvalidText)
+        })
+    }
+
+    /// `OpUnknown(opcode, wordcount)` then raw operands.
+    fn op_unknown(&mut self, result: Option<(usize, usize)>, start: usize, end: usize) -> Result<(), AsmError> {
+        if let Some((rs, re)) = result {
+            let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
+            return Err(self.error_at(rs, re, format!("Cannot set ID {name} because OpUnknown does not produce a result ID."), AsmErrorKind::InvalidText));
+        }
+        let t = self.text;
+        let mut p = end;
+        let expect = |p: &mut usize, c: u8, what: &str| -> Result<(), AsmError> {
+            while *p < t.len() && is_ws(t[*p]) {
+                *p += 1;
+            }
+            if t.get(*p) == Some(&c) {
+                *p += 1;
+                Ok(())
+            } else {
+                Err(self.error_at(*p, *p + 1, format!("Expected '{}' {what}.", c as char), AsmErrorKind::InvalidText))
+            }
+        };
+        let num = |p: &mut usize| -> Result<u32, AsmError> {
+            while *p < t.len() && is_ws(t[*p]) {
+                *p += 1;
+            }
+            let s = *p;
+            while *p < t.len() && t[*p].is_ascii_alphanumeric() {
+                *p += 1;
+            }
+            let w = std::str::from_utf8(&t[s..*p]).unwrap_or("");
+            number::parse_u32(w).map_err(|_| self.error_at(s, *p, format!("Invalid unsigned integer literal: {w}"), AsmErrorKind::InvalidText))
+        };
+        expect(&mut p, b'(', "after OpUnknown")?;
+        let opcode = num(&mut p)?;
+        expect(&mut p, b',', "after the opcode")?;
+        let count = num(&mut p)?;
+        expect(&mut p, b')', "after the word count")?;
+        if opcode > 0xffff || count > 0xffff {
+            return Err(self.error_at(start, p, "OpUnknown opcode and word count must fit in 16 bits", AsmErrorKind::InvalidText));
+        }
+        self.pos = p;
+        self.out.push((count << 16) | opcode);
+        let mut stack = vec![Expect::Raw];
+        self.operands(None, &mut stack, "OpUnknown")?;
+        let ops = std::mem::take(&mut self.inst_ops);
+        self.out.extend_from_slice(&ops);
+        self.inst_ops = ops;
+        Ok(())
+    }
+
+    fn operands(&mut self, result: Option<(usize, usize)>, stack: &mut Vec<Expect>, opname: &str) -> Result<(), AsmError> {
+        // OpSwitch hook: case literals are sized by the selector's type.
+        let mut switch_type: Option<NumberType> = None;
+        let is_switch = opname == "OpSwitch";
+        while let Some(e) = stack.pop() {
+            let (kind, optional) = match e {
+                Expect::One { kind, optional } => (kind, optional),
+                Expect::Many { kind } => {
+                    stack.push(Expect::Many { kind });
+                    (kind, true)
+                }
+                Expect::ResultSlot => {
+                    if let Some((rs, re)) = result {
+                        let id = self.id(rs, re)?;
+                        self.inst_ops.push(id);
+                    }
+                    continue;
+                }
+                Expect::Raw => {
+                    if !self.skip_ws() || self.is_start_of_new_inst() {
+                        // Alternate mode ends quietly, but a pending result slot must still be filled.
+                        if let Some(i) = stack.iter().position(|e| matches!(e, Expect::ResultSlot)) {
+                            stack.truncate(i + 1);
+                            continue;
+                        }
+                        break;
+                    }
+                    stack.push(Expect::Raw);
+                    self.raw_operand()?;
+                    continue;
+                }
+            };
+            if kind.class == KindClass::Composite {
+                // Components of one occurrence: the first keeps the optionality.
+                for (i, b) in kind.bases.iter().enumerate().rev() {
+                    stack.push(Expect::One { kind: b, optional: optional && i == 0 });
+                }
+                continue;
+            }
+            if kind.class == KindClass::Result {
+                if let Some((rs, re)) = result {
+                    let id = self.id(rs, re)?;
+                    self.inst_ops.push(id);
+                }
+                continue;
+            }
+            if !self.skip_ws() {
+                if optional {
+                    break;
+                }
+                return Err(self.error_at(
+                    self.pos,
+                    self.pos,
+                    format!("Expected operand for {opname} instruction, but found the end of the stream."),
+                    AsmErrorKind::InvalidText,
+                ));
+            }
+            if self.is_start_of_new_inst() {
+                if optional {
+                    break;
+                }
+                return Err(self.error_at(
+                    self.pos,
+                    self.word_end(self.pos),
+                    format!("Expected operand for {opname} instruction, but found the next instruction instead."),
+                    AsmErrorKind::InvalidText,
+                ));
+            }
+            let ws = self.pos;
+            let we = self.word_end(ws);
+            if self.text[ws] == b'!' {
+                let v = self.immediate(ws, we)?;
+                self.inst_ops.push(v);
+                self.pos = we;
+                // Alternate mode; keep a result slot if the result id is still to come.
+                let pending = result.is_some() && stack.iter().any(|e| matches!(e, Expect::One { kind, .. } if kind.class == KindClass::Result));
+                let before_result = stack
+                    .iter()
+                    .rev()
+                    .take_while(|e| !matches!(e, Expect::One { kind, .. } if kind.class == KindClass::Result))
+                    .count();
+                stack.clear();
+                stack.push(Expect::Raw);
+                if pending {
+                    stack.push(Expect::ResultSlot);
+                    for _ in 0..before_result {
+                        stack.push(Expect::One { kind: &spv::kinds::LiteralInteger, optional: true });
+                    }
+                }
+                continue;
+            }
+            if ws == we {
+                let c = self.text[ws] as char;
+                return Err(self.error_at(ws, ws + 1, format!("Expected operand for {opname} instruction, but found '{c}'."), AsmErrorKind::InvalidText));
+            }
+            if is_switch && switch_type.is_none() && kind.class == KindClass::Id && self.inst_ops.is_empty() {
+                // The selector: its type sizes the case literals.
+                self.pos = we;
+                let id = self.id(ws, we)?;
+                self.inst_ops.push(id);
+                match self.ids.value_number_type(id) {
+                    Some(t @ NumberType::Int { .. }) => switch_type = Some(t),
+                    _ => {
+                        return Err(self.error_at(
+                            ws,
+                            we,
+                            "The selector operand for OpSwitch must be the result of an instruction that generates an integer scalar",
+                            AsmErrorKind::InvalidText,
+                        ));
+                    }
+                }
+                continue;
+            }
+            self.pos = we;
+            if is_switch && kind.class == KindClass::Integer {
+                if let Some(t) = switch_type {
+                    self.typed_literal(ws, we, t)?;
+                    continue;
+                }
+            }
+            self.operand(kind, ws, we, stack, opname)?;
+        }
+        Ok(())
+    }
+
+    /// Alternate mode: an id, a string, or a number as one 32-bit word.
+    fn raw_operand(&mut self) -> Result<(), AsmError> {
+        let ws = self.pos;
+        let we = self.word_end(ws);
+        self.pos = we.max(ws + 1);
+        let w = &self.text[ws..we];
+        match w.first() {
+            Some(b'%') => {
+                let id = self.id(ws, we)?;
+                self.inst_ops.push(id);
+            }
+            Some(b'"') => self.string(ws, we)?,
+            Some(b'!') => {
+                let v = self.immediate(ws, we)?;
+                self.inst_ops.push(v);
+            }
+            _ => {
+                let t = std::str::from_utf8(w).unwrap_or("");
+                let v = number::parse_u32(t)
+                    .or_else(|_| number::parse_int(t, 32, true).map(|v| v as u32))
+                    .or_else(|_| number::parse_float(t, 32, FloatFormat::F32).map(|v| v as u32))
+                    .map_err(|_| self.error_at(ws, we, format!("Invalid operand '{t}' in alternate parsing mode: expected an id, a number or a string."), AsmErrorKind::InvalidText))?;
+                self.inst_ops.push(v);
+            }
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, ws: usize, we: usize) -> Result<(), AsmError> {
+        let w = &self.text[ws..we];
+        if w.len() < 2 || w[0] != b'"' || w[w.len() - 1] != b'"' || (w.len() >= 3 && w[w.len() - 2] == b'\\' && !even_backslashes(&w[1..w.len() - 1])) {
+            let shown = String::from_utf8_lossy(w).into_owned();
+            if w.first() == Some(&b'"') {
+                return Err(self.error_at(ws, we, format!("Invalid literal string '{shown}': missing the closing quote."), AsmErrorKind::InvalidText));
+            }
+            return Err(self.error_at(ws, we, format!("Expected literal string, found '{shown}'."), AsmErrorKind::InvalidText));
+        }
+        let mut bytes = Vec::with_capacity(w.len());
+        let mut esc = false;
+        for &b in &w[1..w.len() - 1] {
+            if esc {
+                bytes.push(b);
+                esc = false;
+            } else if b == b'\\' {
+                esc = true;
+            } else {
+                bytes.push(b);
+            }
+        }
+        // One word-count field holds the whole instruction: strings longer than that are rejected.
+        if bytes.len() >= 0xffff * 4 {
+            return Err(self.error_at(ws, we, "Literal string is too long", AsmErrorKind::InvalidText));
+        }
+        spirv_core::codec::encode_string(&bytes, &mut self.inst_ops);
+        Ok(())
+    }
+
+    fn typed_literal(&mut self, ws: usize, we: usize, t: NumberType) -> Result<(), AsmError> {
+        let text = std::str::from_utf8(&self.text[ws..we]).unwrap_or("");
+        let bits = match t {
+            NumberType::Int { width, signed } => number::parse_int(text, width, signed),
+            NumberType::Float { width, encoding } => {
+                let enc = encoding.and_then(|e| spv::kinds::FPEncoding.enumerant(e)).map(|e| e.name);
+                let fmt = match (width, enc) {
+                    (16, Some("BFloat16KHR")) => Some(FloatFormat::BF16),
+                    (8, Some("Float8E4M3EXT")) => Some(FloatFormat::E4M3),
+                    (8, Some("Float8E5M2EXT")) => Some(FloatFormat::E5M2),
+                    (16, _) => Some(FloatFormat::F16),
+                    (32, _) => Some(FloatFormat::F32),
+                    (64, _) => Some(FloatFormat::F64),
+                    _ => None,
+                };
+                match fmt {
+                    Some(f) => number::parse_float(text, width, f),
+                    None => Err(format!("Unsupported {width}-bit float literals")),
+                }
+            }
+        }
+        .map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?;
+        self.inst_ops.push(bits as u32);
+        if t.width() > 32 {
+            self.inst_ops.push((bits >> 32) as u32);
+        }
+        Ok(())
+    }
+
+    fn operand(&mut self, kind: &'static OperandKind, ws: usize, we: usize, stack: &mut Vec<Expect>, opname: &str) -> Result<(), AsmError> {
+        let word = &self.text[ws..we];
+        let text = || String::from_utf8_lossy(word).into_owned();
+        match kind.class {
+            KindClass::ResultType | KindClass::Id | KindClass::Result => {
+                if word[0] != b'%' {
+                    return Err(self.error_at(ws, we, "Expected id to start with %.", AsmErrorKind::InvalidText));
+                }
+                let id = self.id(ws, we)?;
+                self.inst_ops.push(id);
+            }
+            KindClass::Integer => {
+                let t = text();
+                let v = number::parse_u32(&t).map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?;
+                self.inst_ops.push(v);
+            }
+            KindClass::Float => self.typed_literal(ws, we, NumberType::Float { width: 32, encoding: None })?,
+            KindClass::String => self.string(ws, we)?,
+            KindClass::ContextNumber => {
+                let ty = self.inst_ops.first().copied().unwrap_or(0);
+                match self.ids.number_type(ty) {
+                    Some(t) => self.typed_literal(ws, we, t)?,
+                    None => {
+                        return Err(self.error_at(
+                            ws,
+                            we,
+                            format!("Type for {} must be a scalar floating point or integer type", opname.trim_start_matches("Op")),
+                            AsmErrorKind::InvalidText,
+                        ));
+                    }
+                }
+            }
+            KindClass::ExtInstNumber => self.ext_inst_number(ws, we, stack)?,
+            KindClass::SpecConstantOpcode => {
+                let mut name = b"Op".to_vec();
+                name.extend_from_slice(word);
+                let Some(info) = spv::GRAMMAR.instruction_by_name_bytes(&name) else {
+                    return Err(self.error_at(ws, we, format!("Invalid Opcode name '{}'", text()), AsmErrorKind::InvalidLookup));
+                };
+                self.inst_ops.push(info.opcode);
+                let skip = info.operands.iter().take_while(|o| matches!(o.kind.class, KindClass::ResultType | KindClass::Result)).count();
+                push_layout(stack, &info.operands[skip..]);
+            }
+            KindClass::ValueEnum => {
+                let Some(e) = kind.enumerant_by_name_bytes(word) else {
+                    let t = text();
+                    let mut msg = format!("Invalid {} '{t}'.", kind_words(kind.name));
+                    if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
+                        msg.push_str(&format!(" Did you mean '{n}'?"));
+                    }
+                    return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidLookup));
+                };
+                self.inst_ops.push(e.value);
+                push_layout(stack, e.parameters);
+            }
+            KindClass::BitEnum => {
+                let mut value = 0u32;
+                let mut at = ws;
+                for part in word.split(|&b| b == b'|') {
+                    match kind.enumerant_by_name_bytes(part) {
+                        Some(e) => value |= e.value,
+                        None => {
+                            let t = String::from_utf8_lossy(part).into_owned();
+                            let mut msg = format!("Invalid {} operand '{t}'.", kind_words(kind.name));
+                            if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
+                                msg.push_str(&format!(" Did you mean '{n}'?"));
+                            }
+                            return Err(self.error_at(at, at + part.len(), msg, AsmErrorKind::InvalidLookup));
+                        }
+                    }
+                    at += part.len() + 1;
+                }
+                self.inst_ops.push(value);
+                // Parameters of set bits, lowest bit first.
+                let mut params: Vec<&'static [OperandInfo]> = Vec::new();
+                let mut bits = value;
+                while bits != 0 {
+                    let bit = bits & bits.wrapping_neg();
+                    bits &= !bit;
+                    if let Some(e) = kind.enumerant(bit) {
+                        if !e.parameters.is_empty() {
+                            params.push(e.parameters);
+                        }
+                    }
+                }
+                for p in params.iter().rev() {
+                    push_layout(stack, p);
+                }
+            }
+            KindClass::Composite => {}
+        }
+        Ok(())
+    }
+
+    /// OpExtInst hook: the instruction name is looked up in the set the `%set` operand
+    /// imports, and the set's layout replaces the rest of the core layout.
+    fn ext_inst_number(&mut self, ws: usize, we: usize, stack: &mut Vec<Expect>) -> Result<(), AsmError> {
+        let word = &self.text[ws..we];
+        let set_id = self.inst_ops.last().copied().unwrap_or(0);
+        let Some(set) = self.ids.ext_set(set_id) else {
+            return Err(self.error_at(ws, we, format!("Invalid extended instruction import Id {set_id}"), AsmErrorKind::InvalidId));
+        };
+        stack.clear();
+        if let Some(g) = set.grammar {
+            if let Some(info) = g.instruction_by_name_bytes(word) {
+                self.inst_ops.push(info.opcode);
+                push_layout(stack, info.operands);
+                return Ok(());
+            }
+        }
+        let t = String::from_utf8_lossy(word).into_owned();
+        if set.non_semantic {
+            if let Ok(n) = number::parse_u32(&t) {
+                self.inst_ops.push(n);
+                stack.push(Expect::Many { kind: &spv::kinds::IdRef });
+                return Ok(());
+            }
+        }
+        let mut msg = format!("Invalid extended instruction name '{t}'.");
+        if let Some(n) = set.grammar.and_then(|g| nearest(&t, g.instructions.iter().map(|i| i.opname))) {
+            msg.push_str(&format!(" Did you mean '{n}'?"));
+        }
+        Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidLookup))
+    }
+}
+
+fn even_backslashes(inner: &[u8]) -> bool {
+    inner.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0
+}
+
+/// Pushes a layout so that its first operand is popped first.
+fn push_layout(stack: &mut Vec<Expect>, ops: &'static [OperandInfo]) {
+    for op in ops.iter().rev() {
+        stack.push(match op.quantifier {
+            Quantifier::One => Expect::One { kind: op.kind, optional: false },
+            Quantifier::Optional => Expect::One { kind: op.kind, optional: true },
+            Quantifier::Variadic => Expect::Many { kind: op.kind },
+        });
+    }
+}
