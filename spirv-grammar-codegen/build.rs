@@ -7,17 +7,25 @@ fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
     let path = std::path::Path::new(&manifest).join("../grammar/spirv.core.grammar.json");
     println!("cargo::rerun-if-changed={}", path.display());
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let json: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
     let mut out = String::from("&[\n");
     for k in json["operand_kinds"].as_array().into_iter().flatten() {
         let name = k["kind"].as_str().unwrap_or_default();
         let cat = k["category"].as_str().unwrap_or_default();
-        let params = k["enumerants"]
+        let params = k["enumerants"].as_array().is_some_and(|es| {
+            es.iter()
+                .any(|e| e["parameters"].as_array().is_some_and(|p| !p.is_empty()))
+        });
+        let bases: Vec<String> = k["bases"]
             .as_array()
-            .is_some_and(|es| es.iter().any(|e| e["parameters"].as_array().is_some_and(|p| !p.is_empty())));
-        let bases: Vec<String> =
-            k["bases"].as_array().into_iter().flatten().filter_map(|b| b.as_str()).map(|b| format!("{b:?}")).collect();
+            .into_iter()
+            .flatten()
+            .filter_map(|b| b.as_str())
+            .map(|b| format!("{b:?}"))
+            .collect();
         let _ = writeln!(
             out,
             "    ExternalKind {{ name: {name:?}, category: Category::{cat}, has_parameters: {params}, bases: &[{}] }},",
@@ -25,6 +33,7 @@ fn main() {
         );
     }
     out.push(']');
-    let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap_or_default()).join("core_kinds.rs");
+    let dest =
+        std::path::Path::new(&std::env::var("OUT_DIR").unwrap_or_default()).join("core_kinds.rs");
     std::fs::write(&dest, out).unwrap_or_else(|e| panic!("writing {}: {e}", dest.display()));
 }

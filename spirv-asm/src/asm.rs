@@ -5,8 +5,8 @@
 
 use crate::number::{self, FloatFormat};
 use spirv_core::grammar::{InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier};
-use spirv_core::walk::{self, ExtInstRegistry, Ids, NumberType, Summary};
 use spirv_core::spv;
+use spirv_core::walk::{self, ExtInstRegistry, Ids, NumberType, Summary};
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
@@ -38,15 +38,22 @@ pub struct AsmOptions {
 
 impl Default for AsmOptions {
     fn default() -> Self {
-        AsmOptions { version: None, preserve_numeric_ids: false, generator: GENERATOR, all_ext_inst_names: false, registry: None }
+        AsmOptions {
+            version: None,
+            preserve_numeric_ids: false,
+            generator: GENERATOR,
+            all_ext_inst_names: false,
+            registry: None,
+        }
     }
 }
 
 /// Maps a `--target-env` name to the SPIR-V version it implies, as spirv-as does.
 pub fn target_env_version(name: &str) -> Option<(u8, u8)> {
     Some(match name {
-        "spv1.0" | "vulkan1.0" | "opencl1.2" | "opencl1.2embedded" | "opencl2.0" | "opencl2.0embedded" | "opencl2.1"
-        | "opencl2.1embedded" | "opengl4.0" | "opengl4.1" | "opengl4.2" | "opengl4.3" | "opengl4.5" => (1, 0),
+        "spv1.0" | "vulkan1.0" | "opencl1.2" | "opencl1.2embedded" | "opencl2.0"
+        | "opencl2.0embedded" | "opencl2.1" | "opencl2.1embedded" | "opengl4.0" | "opengl4.1"
+        | "opengl4.2" | "opengl4.3" | "opengl4.5" => (1, 0),
         "spv1.1" => (1, 1),
         "spv1.2" | "opencl2.2" | "opencl2.2embedded" => (1, 2),
         "spv1.3" | "vulkan1.1" => (1, 3),
@@ -118,12 +125,26 @@ impl AsmError {
     }
     /// `error: LINE: COL: message`, then the source line and a caret.
     pub fn render(&self, text: &[u8]) -> String {
-        let start = text[..self.span.start.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let end = text[start..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| start + p);
+        let start = text[..self.span.start.min(text.len())]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let end = text[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |p| start + p);
         let line = String::from_utf8_lossy(&text[start..end]);
         let caret_at = self.span.start.saturating_sub(start);
-        let width = self.span.end.saturating_sub(self.span.start).clamp(1, end.saturating_sub(self.span.start).max(1));
-        format!("{self}\n{line}\n{}{}", " ".repeat(caret_at), "^".repeat(width))
+        let width = self
+            .span
+            .end
+            .saturating_sub(self.span.start)
+            .clamp(1, end.saturating_sub(self.span.start).max(1));
+        format!(
+            "{self}\n{line}\n{}{}",
+            " ".repeat(caret_at),
+            "^".repeat(width)
+        )
     }
 }
 
@@ -165,14 +186,20 @@ pub fn assemble_str(text: &str, opts: &AsmOptions) -> Result<Vec<u32>, AsmError>
 /// # Errors
 /// See [`assemble`].
 pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, AsmError> {
-    let version = opts.version.or_else(|| version_from_comment(text)).unwrap_or((1, 6));
+    let version = opts
+        .version
+        .or_else(|| version_from_comment(text))
+        .unwrap_or((1, 6));
     let base = opts.registry.clone().unwrap_or_default();
     let registry = if opts.all_ext_inst_names {
         base
     } else {
         let mut r = ExtInstRegistry::empty();
         for g in base.sets() {
-            if crate::dis::SPIRV_TOOLS_KNOWN_SETS.iter().any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n)) {
+            if crate::dis::SPIRV_TOOLS_KNOWN_SETS
+                .iter()
+                .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n))
+            {
                 r.register(g);
             }
         }
@@ -195,7 +222,13 @@ pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, As
     if opts.preserve_numeric_ids {
         a.reserve_numeric_ids();
     }
-    a.out.extend_from_slice(&[spirv_core::binary::MAGIC, spirv_core::Header::version_word(version.0, version.1), opts.generator, 0, 0]);
+    a.out.extend_from_slice(&[
+        spirv_core::binary::MAGIC,
+        spirv_core::Header::version_word(version.0, version.1),
+        opts.generator,
+        0,
+        0,
+    ]);
     if text.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(a.error_at(0, 0, "Missing assembly text.", AsmErrorKind::InvalidText));
     }
@@ -203,7 +236,11 @@ pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, As
         a.instruction()?;
     }
     a.out[3] = a.max_id + 1;
-    let ids = a.order.iter().map(|(n, id)| (String::from_utf8_lossy(n).into_owned(), *id)).collect();
+    let ids = a
+        .order
+        .iter()
+        .map(|(n, id)| (String::from_utf8_lossy(n).into_owned(), *id))
+        .collect();
     Ok(Assembled { words: a.out, ids })
 }
 
@@ -211,7 +248,10 @@ pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, As
 #[derive(Debug, Clone, Copy)]
 enum Expect {
     /// One operand of a kind; `optional` ends the instruction quietly when absent.
-    One { kind: &'static OperandKind, optional: bool },
+    One {
+        kind: &'static OperandKind,
+        optional: bool,
+    },
     /// Zero or more operands of a kind.
     Many { kind: &'static OperandKind },
     /// Alternate parsing mode after `!<integer>`: any id, number or string, repeated.
@@ -240,17 +280,6 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
-fn kind_words(kind: &str) -> String {
-    let mut s = String::new();
-    for (i, c) in kind.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 && !kind[..i].ends_with(|p: char| p.is_ascii_uppercase()) {
-            s.push(' ');
-        }
-        s.push(c.to_ascii_lowercase());
-    }
-    s
-}
-
 /// The name closest to `word` among `names` (edit distance), for suggestions.
 fn nearest<'n>(word: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
     fn dist(a: &str, b: &str) -> usize {
@@ -267,21 +296,42 @@ fn nearest<'n>(word: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n s
         prev[b.len()]
     }
     let limit = (word.len() / 3).max(2);
-    names.map(|n| (dist(word, n), n)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, n)| n)
+    names
+        .map(|n| (dist(word, n), n))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n)
 }
 
 impl<'t> Asm<'t> {
     fn line_col(&self, at: usize) -> (usize, usize) {
         let before = &self.text[..at.min(self.text.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        let col = at
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1)
+            + 1;
         (line, col)
     }
 
     #[cold]
-    fn error_at(&self, start: usize, end: usize, msg: impl Into<String>, kind: AsmErrorKind) -> AsmError {
+    fn error_at(
+        &self,
+        start: usize,
+        end: usize,
+        msg: impl Into<String>,
+        kind: AsmErrorKind,
+    ) -> AsmError {
         let (line, column) = self.line_col(start);
-        AsmError { message: msg.into(), span: start..end.max(start), line, column, kind }
+        AsmError {
+            message: msg.into(),
+            span: start..end.max(start),
+            line,
+            column,
+            kind,
+        }
     }
 
     /// Skips whitespace and comments; false at the end of the text.
@@ -315,7 +365,11 @@ impl<'t> Asm<'t> {
             } else {
                 match c {
                     b'"' if !escaping => quoting = !quoting,
-                    b' ' | b';' | b',' | b'(' | b')' | b'\t' | b'\n' | b'\r' if !escaping && !quoting => return i,
+                    b' ' | b';' | b',' | b'(' | b')' | b'\t' | b'\n' | b'\r'
+                        if !escaping && !quoting =>
+                    {
+                        return i;
+                    }
                     b'\0' => return i,
                     _ => {}
                 }
@@ -332,7 +386,11 @@ impl<'t> Asm<'t> {
 
     /// Whether the next token starts an instruction: `Op[A-Z]…`, or `%id` then `=`.
     fn is_start_of_new_inst(&self) -> bool {
-        let mut p = Asm { text: self.text, pos: self.pos, ..self.shallow() };
+        let mut p = Asm {
+            text: self.text,
+            pos: self.pos,
+            ..self.shallow()
+        };
         if !p.skip_ws() {
             return false;
         }
@@ -392,7 +450,12 @@ impl<'t> Asm<'t> {
         let word = &self.text[start..end];
         let name = &word[1..];
         if name.is_empty() || !name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(self.error_at(start, end, format!("Invalid ID {}", String::from_utf8_lossy(name)), AsmErrorKind::InvalidId));
+            return Err(self.error_at(
+                start,
+                end,
+                format!("Invalid ID {}", String::from_utf8_lossy(name)),
+                AsmErrorKind::InvalidId,
+            ));
         }
         if let Some(&id) = self.names.get(name) {
             return Ok(id);
@@ -400,7 +463,10 @@ impl<'t> Asm<'t> {
         let numeric = if self.reserved.is_empty() {
             None
         } else {
-            std::str::from_utf8(name).ok().filter(|s| s.bytes().all(|b| b.is_ascii_digit())).and_then(|s| s.parse::<u32>().ok())
+            std::str::from_utf8(name)
+                .ok()
+                .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|s| s.parse::<u32>().ok())
         };
         let id = match numeric {
             Some(n) => n,
@@ -414,7 +480,12 @@ impl<'t> Asm<'t> {
             }
         };
         if id == u32::MAX || id == 0 {
-            return Err(self.error_at(start, end, format!("Invalid ID {}", String::from_utf8_lossy(name)), AsmErrorKind::InvalidId));
+            return Err(self.error_at(
+                start,
+                end,
+                format!("Invalid ID {}", String::from_utf8_lossy(name)),
+                AsmErrorKind::InvalidId,
+            ));
         }
         self.max_id = self.max_id.max(id);
         self.names.insert(name, id);
@@ -430,16 +501,31 @@ impl<'t> Asm<'t> {
             result = Some((start, end));
             self.pos = end;
             if !self.skip_ws() {
-                return Err(self.error_at(self.pos, self.pos, "Expected '=', found end of stream.", AsmErrorKind::InvalidText));
+                return Err(self.error_at(
+                    self.pos,
+                    self.pos,
+                    "Expected '=', found end of stream.",
+                    AsmErrorKind::InvalidText,
+                ));
             }
             let e = self.word_end(self.pos);
             if &self.text[self.pos..e] != b"=" {
                 let w = String::from_utf8_lossy(&self.text[self.pos..e]).into_owned();
-                return Err(self.error_at(self.pos, e, format!("'=' expected after result id but found '{w}'."), AsmErrorKind::InvalidText));
+                return Err(self.error_at(
+                    self.pos,
+                    e,
+                    format!("'=' expected after result id but found '{w}'."),
+                    AsmErrorKind::InvalidText,
+                ));
             }
             self.pos = e;
             if !self.skip_ws() {
-                return Err(self.error_at(self.pos, self.pos, "Expected opcode, found end of stream.", AsmErrorKind::InvalidText));
+                return Err(self.error_at(
+                    self.pos,
+                    self.pos,
+                    "Expected opcode, found end of stream.",
+                    AsmErrorKind::InvalidText,
+                ));
             }
             end = self.word_end(self.pos);
         }
@@ -451,7 +537,12 @@ impl<'t> Asm<'t> {
         if op_word.first() == Some(&b'!') {
             if let Some((rs, re)) = result {
                 let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
-                return Err(self.error_at(op_start, end, format!("Cannot set ID {name} because the opcode is an immediate value."), AsmErrorKind::InvalidText));
+                return Err(self.error_at(
+                    op_start,
+                    end,
+                    format!("Cannot set ID {name} because the opcode is an immediate value."),
+                    AsmErrorKind::InvalidText,
+                ));
             }
             // The whole leading word is given: no word-count fix-up.
             let w = self.immediate(op_start, end)?;
@@ -472,11 +563,15 @@ impl<'t> Asm<'t> {
             let msg = if result.is_some() {
                 format!("Invalid Opcode prefix '{w}'.")
             } else {
-                format!("Expected <opcode> or <result-id> at the beginning of an instruction, found '{w}'.")
+                format!(
+                    "Expected <opcode> or <result-id> at the beginning of an instruction, found '{w}'."
+                )
             };
             return Err(self.error_at(op_start, end, msg, AsmErrorKind::InvalidText));
         }
-        let info = spv::GRAMMAR.instruction_by_name_bytes(op_word).filter(|i| self.available(i));
+        let info = spv::GRAMMAR
+            .instruction_by_name_bytes(op_word)
+            .filter(|i| self.available(i));
         let Some(info) = info else {
             let w = String::from_utf8_lossy(op_word).into_owned();
             let mut msg = format!("Invalid Opcode name '{w}'");
@@ -491,13 +586,24 @@ impl<'t> Asm<'t> {
                 return Err(self.error_at(
                     op_start,
                     end,
-                    format!("Expected <result-id> at the beginning of an instruction, found '{}'.", info.opname),
+                    format!(
+                        "Expected <result-id> at the beginning of an instruction, found '{}'.",
+                        info.opname
+                    ),
                     AsmErrorKind::InvalidText,
                 ));
             }
             (Some((rs, re)), false) => {
                 let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
-                return Err(self.error_at(rs, re, format!("Cannot set ID {name} because {} does not produce a result ID.", info.opname), AsmErrorKind::InvalidText));
+                return Err(self.error_at(
+                    rs,
+                    re,
+                    format!(
+                        "Cannot set ID {name} because {} does not produce a result ID.",
+                        info.opname
+                    ),
+                    AsmErrorKind::InvalidText,
+                ));
             }
             _ => {}
         }
@@ -511,20 +617,40 @@ impl<'t> Asm<'t> {
         self.inst_ops = ops;
         let count = self.out.len() - inst_start;
         if count > 0xffff {
-            return Err(self.error_at(op_start, end, format!("Instruction too long: {count} words, but the limit is 65535"), AsmErrorKind::InvalidText));
+            return Err(self.error_at(
+                op_start,
+                end,
+                format!("Instruction too long: {count} words, but the limit is 65535"),
+                AsmErrorKind::InvalidText,
+            ));
         }
         self.out[inst_start] |= (count as u32) << 16;
         // Record what it defines (types, imports, value types).
         let ops = &self.out[inst_start + 1..];
         let summary = Summary {
-            result_type: if info.has_result_type() { ops.first().copied() } else { None },
-            result_id: info.operands.iter().position(|o| o.kind.class == KindClass::Result).and_then(|p| ops.get(p).copied()),
+            result_type: if info.has_result_type() {
+                ops.first().copied()
+            } else {
+                None
+            },
+            result_id: info
+                .operands
+                .iter()
+                .position(|o| o.kind.class == KindClass::Result)
+                .and_then(|p| ops.get(p).copied()),
             saw_unknown: false,
         };
         let opcode = info.opcode as u16;
-        if let Err(spirv_core::DecodeErrorKind::IdRedefined { id }) = walk::observe(&mut self.ids, &self.registry, opcode, ops, &summary) {
+        if let Err(spirv_core::DecodeErrorKind::IdRedefined { id }) =
+            walk::observe(&mut self.ids, &self.registry, opcode, ops, &summary)
+        {
             let (rs, re) = result.unwrap_or((op_start, end));
-            return Err(self.error_at(rs, re, format!("Id {id} is defined more than once"), AsmErrorKind::InvalidId));
+            return Err(self.error_at(
+                rs,
+                re,
+                format!("Id {id} is defined more than once"),
+                AsmErrorKind::InvalidId,
+            ));
         }
         Ok(())
     }
@@ -535,21 +661,39 @@ impl<'t> Asm<'t> {
         if !info.capabilities.is_empty() || !info.extensions.is_empty() {
             return true;
         }
-        info.version.is_none_or(|v| v <= self.version) && info.last_version.is_none_or(|v| self.version <= v)
+        info.version.is_none_or(|v| v <= self.version)
+            && info.last_version.is_none_or(|v| self.version <= v)
     }
 
     fn immediate(&self, start: usize, end: usize) -> Result<u32, AsmError> {
         let text = std::str::from_utf8(&self.text[start + 1..end]).unwrap_or("");
-        number::parse_u32(text).or_else(|_| number::parse_int(text, 32, true).map(|v| v as u32)).map_err(|_| {
-            self.error_at(start, end, format!("Invalid immediate integer: !{text}"), AsmErrorKind::InvalidText)
-        })
+        number::parse_u32(text)
+            .or_else(|_| number::parse_int(text, 32, true).map(|v| v as u32))
+            .map_err(|_| {
+                self.error_at(
+                    start,
+                    end,
+                    format!("Invalid immediate integer: !{text}"),
+                    AsmErrorKind::InvalidText,
+                )
+            })
     }
 
     /// `OpUnknown(opcode, wordcount)` then raw operands.
-    fn op_unknown(&mut self, result: Option<(usize, usize)>, start: usize, end: usize) -> Result<(), AsmError> {
+    fn op_unknown(
+        &mut self,
+        result: Option<(usize, usize)>,
+        start: usize,
+        end: usize,
+    ) -> Result<(), AsmError> {
         if let Some((rs, re)) = result {
             let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
-            return Err(self.error_at(rs, re, format!("Cannot set ID {name} because OpUnknown does not produce a result ID."), AsmErrorKind::InvalidText));
+            return Err(self.error_at(
+                rs,
+                re,
+                format!("Cannot set ID {name} because OpUnknown does not produce a result ID."),
+                AsmErrorKind::InvalidText,
+            ));
         }
         let t = self.text;
         let mut p = end;
@@ -561,7 +705,12 @@ impl<'t> Asm<'t> {
                 *p += 1;
                 Ok(())
             } else {
-                Err(self.error_at(*p, *p + 1, format!("Expected '{}' {what}.", c as char), AsmErrorKind::InvalidText))
+                Err(self.error_at(
+                    *p,
+                    *p + 1,
+                    format!("Expected '{}' {what}.", c as char),
+                    AsmErrorKind::InvalidText,
+                ))
             }
         };
         let num = |p: &mut usize| -> Result<u32, AsmError> {
@@ -573,7 +722,14 @@ impl<'t> Asm<'t> {
                 *p += 1;
             }
             let w = std::str::from_utf8(&t[s..*p]).unwrap_or("");
-            number::parse_u32(w).map_err(|_| self.error_at(s, *p, format!("Invalid unsigned integer literal: {w}"), AsmErrorKind::InvalidText))
+            number::parse_u32(w).map_err(|_| {
+                self.error_at(
+                    s,
+                    *p,
+                    format!("Invalid unsigned integer literal: {w}"),
+                    AsmErrorKind::InvalidText,
+                )
+            })
         };
         expect(&mut p, b'(', "after OpUnknown")?;
         let opcode = num(&mut p)?;
@@ -581,7 +737,12 @@ impl<'t> Asm<'t> {
         let count = num(&mut p)?;
         expect(&mut p, b')', "after the word count")?;
         if opcode > 0xffff || count > 0xffff {
-            return Err(self.error_at(start, p, "OpUnknown opcode and word count must fit in 16 bits", AsmErrorKind::InvalidText));
+            return Err(self.error_at(
+                start,
+                p,
+                "OpUnknown opcode and word count must fit in 16 bits",
+                AsmErrorKind::InvalidText,
+            ));
         }
         self.pos = p;
         self.out.push((count << 16) | opcode);
@@ -593,7 +754,12 @@ impl<'t> Asm<'t> {
         Ok(())
     }
 
-    fn operands(&mut self, result: Option<(usize, usize)>, stack: &mut Vec<Expect>, opname: &str) -> Result<(), AsmError> {
+    fn operands(
+        &mut self,
+        result: Option<(usize, usize)>,
+        stack: &mut Vec<Expect>,
+        opname: &str,
+    ) -> Result<(), AsmError> {
         // OpSwitch hook: case literals are sized by the selector's type.
         let mut switch_type: Option<NumberType> = None;
         let is_switch = opname == "OpSwitch";
@@ -614,7 +780,8 @@ impl<'t> Asm<'t> {
                 Expect::Raw => {
                     if !self.skip_ws() || self.is_start_of_new_inst() {
                         // Alternate mode ends quietly, but a pending result slot must still be filled.
-                        if let Some(i) = stack.iter().position(|e| matches!(e, Expect::ResultSlot)) {
+                        if let Some(i) = stack.iter().position(|e| matches!(e, Expect::ResultSlot))
+                        {
                             stack.truncate(i + 1);
                             continue;
                         }
@@ -628,7 +795,10 @@ impl<'t> Asm<'t> {
             if kind.class == KindClass::Composite {
                 // Components of one occurrence: the first keeps the optionality.
                 for (i, b) in kind.bases.iter().enumerate().rev() {
-                    stack.push(Expect::One { kind: b, optional: optional && i == 0 });
+                    stack.push(Expect::One {
+                        kind: b,
+                        optional: optional && i == 0,
+                    });
                 }
                 continue;
             }
@@ -679,16 +849,28 @@ impl<'t> Asm<'t> {
                 if pending {
                     stack.push(Expect::ResultSlot);
                     for _ in 0..before_result {
-                        stack.push(Expect::One { kind: &spv::kinds::LiteralInteger, optional: true });
+                        stack.push(Expect::One {
+                            kind: &spv::kinds::LiteralInteger,
+                            optional: true,
+                        });
                     }
                 }
                 continue;
             }
             if ws == we {
                 let c = self.text[ws] as char;
-                return Err(self.error_at(ws, ws + 1, format!("Expected operand for {opname} instruction, but found '{c}'."), AsmErrorKind::InvalidText));
+                return Err(self.error_at(
+                    ws,
+                    ws + 1,
+                    format!("Expected operand for {opname} instruction, but found '{c}'."),
+                    AsmErrorKind::InvalidText,
+                ));
             }
-            if is_switch && switch_type.is_none() && kind.class == KindClass::Id && self.inst_ops.is_empty() {
+            if is_switch
+                && switch_type.is_none()
+                && kind.class == KindClass::Id
+                && self.inst_ops.is_empty()
+            {
                 // The selector: its type sizes the case literals.
                 self.pos = we;
                 let id = self.id(ws, we)?;
@@ -748,12 +930,26 @@ impl<'t> Asm<'t> {
 
     fn string(&mut self, ws: usize, we: usize) -> Result<(), AsmError> {
         let w = &self.text[ws..we];
-        if w.len() < 2 || w[0] != b'"' || w[w.len() - 1] != b'"' || (w.len() >= 3 && w[w.len() - 2] == b'\\' && !even_backslashes(&w[1..w.len() - 1])) {
+        if w.len() < 2
+            || w[0] != b'"'
+            || w[w.len() - 1] != b'"'
+            || (w.len() >= 3 && w[w.len() - 2] == b'\\' && !even_backslashes(&w[1..w.len() - 1]))
+        {
             let shown = String::from_utf8_lossy(w).into_owned();
             if w.first() == Some(&b'"') {
-                return Err(self.error_at(ws, we, format!("Invalid literal string '{shown}': missing the closing quote."), AsmErrorKind::InvalidText));
+                return Err(self.error_at(
+                    ws,
+                    we,
+                    format!("Invalid literal string '{shown}': missing the closing quote."),
+                    AsmErrorKind::InvalidText,
+                ));
             }
-            return Err(self.error_at(ws, we, format!("Expected literal string, found '{shown}'."), AsmErrorKind::InvalidText));
+            return Err(self.error_at(
+                ws,
+                we,
+                format!("Expected literal string, found '{shown}'."),
+                AsmErrorKind::InvalidText,
+            ));
         }
         let mut bytes = Vec::with_capacity(w.len());
         let mut esc = false;
@@ -769,7 +965,12 @@ impl<'t> Asm<'t> {
         }
         // One word-count field holds the whole instruction: strings longer than that are rejected.
         if bytes.len() >= 0xffff * 4 {
-            return Err(self.error_at(ws, we, "Literal string is too long", AsmErrorKind::InvalidText));
+            return Err(self.error_at(
+                ws,
+                we,
+                "Literal string is too long",
+                AsmErrorKind::InvalidText,
+            ));
         }
         spirv_core::codec::encode_string(&bytes, &mut self.inst_ops);
         Ok(())
@@ -780,7 +981,9 @@ impl<'t> Asm<'t> {
         let bits = match t {
             NumberType::Int { width, signed } => number::parse_int(text, width, signed),
             NumberType::Float { width, encoding } => {
-                let enc = encoding.and_then(|e| spv::kinds::FPEncoding.enumerant(e)).map(|e| e.name);
+                let enc = encoding
+                    .and_then(|e| spv::kinds::FPEncoding.enumerant(e))
+                    .map(|e| e.name);
                 let fmt = match (width, enc) {
                     (16, Some("BFloat16KHR")) => Some(FloatFormat::BF16),
                     (8, Some("Float8E4M3EXT")) => Some(FloatFormat::E4M3),
@@ -804,23 +1007,43 @@ impl<'t> Asm<'t> {
         Ok(())
     }
 
-    fn operand(&mut self, kind: &'static OperandKind, ws: usize, we: usize, stack: &mut Vec<Expect>, opname: &str) -> Result<(), AsmError> {
+    fn operand(
+        &mut self,
+        kind: &'static OperandKind,
+        ws: usize,
+        we: usize,
+        stack: &mut Vec<Expect>,
+        opname: &str,
+    ) -> Result<(), AsmError> {
         let word = &self.text[ws..we];
         let text = || String::from_utf8_lossy(word).into_owned();
         match kind.class {
             KindClass::ResultType | KindClass::Id | KindClass::Result => {
                 if word[0] != b'%' {
-                    return Err(self.error_at(ws, we, "Expected id to start with %.", AsmErrorKind::InvalidText));
+                    return Err(self.error_at(
+                        ws,
+                        we,
+                        "Expected id to start with %.",
+                        AsmErrorKind::InvalidText,
+                    ));
                 }
                 let id = self.id(ws, we)?;
                 self.inst_ops.push(id);
             }
             KindClass::Integer => {
                 let t = text();
-                let v = number::parse_u32(&t).map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?;
+                let v = number::parse_u32(&t)
+                    .map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?;
                 self.inst_ops.push(v);
             }
-            KindClass::Float => self.typed_literal(ws, we, NumberType::Float { width: 32, encoding: None })?,
+            KindClass::Float => self.typed_literal(
+                ws,
+                we,
+                NumberType::Float {
+                    width: 32,
+                    encoding: None,
+                },
+            )?,
             KindClass::String => self.string(ws, we)?,
             KindClass::ContextNumber => {
                 let ty = self.inst_ops.first().copied().unwrap_or(0);
@@ -830,7 +1053,10 @@ impl<'t> Asm<'t> {
                         return Err(self.error_at(
                             ws,
                             we,
-                            format!("Type for {} must be a scalar floating point or integer type", opname.trim_start_matches("Op")),
+                            format!(
+                                "Type for {} must be a scalar floating point or integer type",
+                                opname.trim_start_matches("Op")
+                            ),
                             AsmErrorKind::InvalidText,
                         ));
                     }
@@ -841,16 +1067,27 @@ impl<'t> Asm<'t> {
                 let mut name = b"Op".to_vec();
                 name.extend_from_slice(word);
                 let Some(info) = spv::GRAMMAR.instruction_by_name_bytes(&name) else {
-                    return Err(self.error_at(ws, we, format!("Invalid Opcode name '{}'", text()), AsmErrorKind::InvalidLookup));
+                    return Err(self.error_at(
+                        ws,
+                        we,
+                        format!("Invalid Opcode name '{}'", text()),
+                        AsmErrorKind::InvalidLookup,
+                    ));
                 };
                 self.inst_ops.push(info.opcode);
-                let skip = info.operands.iter().take_while(|o| matches!(o.kind.class, KindClass::ResultType | KindClass::Result)).count();
+                let skip = info
+                    .operands
+                    .iter()
+                    .take_while(|o| {
+                        matches!(o.kind.class, KindClass::ResultType | KindClass::Result)
+                    })
+                    .count();
                 push_layout(stack, &info.operands[skip..]);
             }
             KindClass::ValueEnum => {
                 let Some(e) = kind.enumerant_by_name_bytes(word) else {
                     let t = text();
-                    let mut msg = format!("Invalid {} '{t}'.", kind_words(kind.name));
+                    let mut msg = format!("Invalid {} '{t}'.", crate::dis::kind_words(kind.name));
                     if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
                         msg.push_str(&format!(" Did you mean '{n}'?"));
                     }
@@ -867,11 +1104,19 @@ impl<'t> Asm<'t> {
                         Some(e) => value |= e.value,
                         None => {
                             let t = String::from_utf8_lossy(part).into_owned();
-                            let mut msg = format!("Invalid {} operand '{t}'.", kind_words(kind.name));
+                            let mut msg = format!(
+                                "Invalid {} operand '{t}'.",
+                                crate::dis::kind_words(kind.name)
+                            );
                             if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
                                 msg.push_str(&format!(" Did you mean '{n}'?"));
                             }
-                            return Err(self.error_at(at, at + part.len(), msg, AsmErrorKind::InvalidLookup));
+                            return Err(self.error_at(
+                                at,
+                                at + part.len(),
+                                msg,
+                                AsmErrorKind::InvalidLookup,
+                            ));
                         }
                     }
                     at += part.len() + 1;
@@ -900,11 +1145,21 @@ impl<'t> Asm<'t> {
 
     /// OpExtInst hook: the instruction name is looked up in the set the `%set` operand
     /// imports, and the set's layout replaces the rest of the core layout.
-    fn ext_inst_number(&mut self, ws: usize, we: usize, stack: &mut Vec<Expect>) -> Result<(), AsmError> {
+    fn ext_inst_number(
+        &mut self,
+        ws: usize,
+        we: usize,
+        stack: &mut Vec<Expect>,
+    ) -> Result<(), AsmError> {
         let word = &self.text[ws..we];
         let set_id = self.inst_ops.last().copied().unwrap_or(0);
         let Some(set) = self.ids.ext_set(set_id) else {
-            return Err(self.error_at(ws, we, format!("Invalid extended instruction import Id {set_id}"), AsmErrorKind::InvalidId));
+            return Err(self.error_at(
+                ws,
+                we,
+                format!("Invalid extended instruction import Id {set_id}"),
+                AsmErrorKind::InvalidId,
+            ));
         };
         stack.clear();
         if let Some(g) = set.grammar {
@@ -918,12 +1173,17 @@ impl<'t> Asm<'t> {
         if set.non_semantic {
             if let Ok(n) = number::parse_u32(&t) {
                 self.inst_ops.push(n);
-                stack.push(Expect::Many { kind: &spv::kinds::IdRef });
+                stack.push(Expect::Many {
+                    kind: &spv::kinds::IdRef,
+                });
                 return Ok(());
             }
         }
         let mut msg = format!("Invalid extended instruction name '{t}'.");
-        if let Some(n) = set.grammar.and_then(|g| nearest(&t, g.instructions.iter().map(|i| i.opname))) {
+        if let Some(n) = set
+            .grammar
+            .and_then(|g| nearest(&t, g.instructions.iter().map(|i| i.opname)))
+        {
             msg.push_str(&format!(" Did you mean '{n}'?"));
         }
         Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidLookup))
@@ -938,8 +1198,14 @@ fn even_backslashes(inner: &[u8]) -> bool {
 fn push_layout(stack: &mut Vec<Expect>, ops: &'static [OperandInfo]) {
     for op in ops.iter().rev() {
         stack.push(match op.quantifier {
-            Quantifier::One => Expect::One { kind: op.kind, optional: false },
-            Quantifier::Optional => Expect::One { kind: op.kind, optional: true },
+            Quantifier::One => Expect::One {
+                kind: op.kind,
+                optional: false,
+            },
+            Quantifier::Optional => Expect::One {
+                kind: op.kind,
+                optional: true,
+            },
             Quantifier::Variadic => Expect::Many { kind: op.kind },
         });
     }

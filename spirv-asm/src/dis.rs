@@ -6,7 +6,7 @@ use crate::names::Names;
 use crate::number;
 use spirv_core::grammar::{Grammar, KindClass};
 use spirv_core::walk::{self, ExtInstRegistry, Ids, Parsed, WalkOptions};
-use spirv_core::{spv, DecodeErrorKind};
+use spirv_core::{DecodeErrorKind, spv};
 use std::fmt;
 use std::io::Write;
 
@@ -90,7 +90,11 @@ pub struct DisError {
 impl fmt::Display for DisError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.instruction > 0 {
-            write!(f, "{}: {} (at word {})", self.instruction, self.message, self.offset)
+            write!(
+                f,
+                "{}: {} (at word {})",
+                self.instruction, self.message, self.offset
+            )
         } else {
             f.write_str(&self.message)
         }
@@ -117,7 +121,11 @@ pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<Vec<u8>, DisError
 pub fn disassemble_to(words: &[u32], opts: &DisOptions, w: &mut dyn Write) -> Result<(), DisError> {
     let mut out = Vec::with_capacity(1 << 16);
     let r = disassemble_into(words, opts, &mut out);
-    w.write_all(&out).map_err(|e| DisError { message: format!("write error: {e}"), instruction: 0, offset: 0 })?;
+    w.write_all(&out).map_err(|e| DisError {
+        message: format!("write error: {e}"),
+        instruction: 0,
+        offset: 0,
+    })?;
     r
 }
 
@@ -136,7 +144,11 @@ pub(crate) fn push_u32(out: &mut Vec<u8>, mut v: u32) {
 }
 
 fn header_error(message: String) -> DisError {
-    DisError { message, instruction: 0, offset: 0 }
+    DisError {
+        message,
+        instruction: 0,
+        offset: 0,
+    }
 }
 
 /// Colours of spirv-dis's `--color`.
@@ -148,12 +160,14 @@ const GREY: &[u8] = b"\x1b[1;30m";
 const RESET: &[u8] = b"\x1b[0m";
 
 /// Human name of an operand kind in messages: `StorageClass` → `storage class`.
-fn kind_words(kind: &str) -> String {
+pub(crate) fn kind_words(kind: &str) -> String {
     let mut s = String::new();
-    for (i, c) in kind.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 && !kind[..i].ends_with(|p: char| p.is_ascii_uppercase()) {
+    let mut prev_upper = false;
+    for (i, c) in kind.char_indices() {
+        if c.is_ascii_uppercase() && i > 0 && !prev_upper {
             s.push(' ');
         }
+        prev_upper = c.is_ascii_uppercase();
         s.push(c.to_ascii_lowercase());
     }
     s
@@ -179,7 +193,9 @@ fn spirv_tools_registry(base: &ExtInstRegistry, all: bool) -> ExtInstRegistry {
     }
     let mut r = ExtInstRegistry::empty();
     for g in base.sets() {
-        let known = SPIRV_TOOLS_KNOWN_SETS.iter().any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
+        let known = SPIRV_TOOLS_KNOWN_SETS
+            .iter()
+            .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
         if known {
             r.register(g);
         }
@@ -187,7 +203,13 @@ fn spirv_tools_registry(base: &ExtInstRegistry, all: bool) -> ExtInstRegistry {
     r
 }
 
-fn message_for(kind: &DecodeErrorKind, opname: &str, offset: usize, operand_words: usize, word_count: usize) -> String {
+fn message_for(
+    kind: &DecodeErrorKind,
+    opname: &str,
+    offset: usize,
+    operand_words: usize,
+    word_count: usize,
+) -> String {
     match kind {
         DecodeErrorKind::ZeroWordCount => "Invalid instruction word count: 0".into(),
         DecodeErrorKind::UnknownOpcode { opcode } => format!("Invalid opcode: {opcode}"),
@@ -198,14 +220,25 @@ fn message_for(kind: &DecodeErrorKind, opname: &str, offset: usize, operand_word
         DecodeErrorKind::MissingOperand { .. } | DecodeErrorKind::UnterminatedString => format!(
             "End of input reached while decoding {opname} starting at word {offset}: expected more operands after {word_count} words."
         ),
-        DecodeErrorKind::InstructionPastEnd { word_count, available } => format!(
+        DecodeErrorKind::InstructionPastEnd {
+            word_count,
+            available,
+        } => format!(
             "End of input reached while decoding {opname} starting at word {offset}: instruction word count {word_count} but only {available} words left."
         ),
-        DecodeErrorKind::UnknownEnumerant { kind, value } => format!("Invalid {} operand: {value}", kind_words(kind)),
+        DecodeErrorKind::UnknownEnumerant { kind, value } => {
+            format!("Invalid {} operand: {value}", kind_words(kind))
+        }
         DecodeErrorKind::IdRedefined { id } => format!("Id {id} is defined more than once"),
-        DecodeErrorKind::NotANumericType { id } if opname == "OpSwitch" => format!("Invalid OpSwitch: selector id {id} has no type"),
-        DecodeErrorKind::NotANumericType { id } => format!("Type Id {id} is not a scalar numeric type"),
-        DecodeErrorKind::UnknownExtInstSetId { id } => format!("OpExtInst set Id {id} does not reference an OpExtInstImport result Id"),
+        DecodeErrorKind::NotANumericType { id } if opname == "OpSwitch" => {
+            format!("Invalid OpSwitch: selector id {id} has no type")
+        }
+        DecodeErrorKind::NotANumericType { id } => {
+            format!("Type Id {id} is not a scalar numeric type")
+        }
+        DecodeErrorKind::UnknownExtInstSetId { id } => {
+            format!("OpExtInst set Id {id} does not reference an OpExtInstImport result Id")
+        }
         other => other.to_string(),
     }
 }
@@ -222,15 +255,23 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
         input
     };
     if words.len() < 5 {
-        return Err(header_error(format!("Module has incomplete header: only {} words instead of 5", words.len())));
+        return Err(header_error(format!(
+            "Module has incomplete header: only {} words instead of 5",
+            words.len()
+        )));
     }
     if words[0] != spirv_core::binary::MAGIC {
-        return Err(header_error(format!("Invalid SPIR-V magic number '{:x}'.", words[0])));
+        return Err(header_error(format!(
+            "Invalid SPIR-V magic number '{:x}'.",
+            words[0]
+        )));
     }
     let version = words[1];
     let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
     if version & 0xff00_00ff != 0 || major != 1 || minor > 6 {
-        return Err(header_error("Internal error: unhandled header parse failure".into()));
+        return Err(header_error(
+            "Internal error: unhandled header parse failure".into(),
+        ));
     }
     let base = opts.registry.clone().unwrap_or_default();
     let mut st = State {
@@ -252,15 +293,25 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
         let opcode = first as u16;
         let info = spv::GRAMMAR.instruction(u32::from(opcode));
         let opname = info.map_or("", |i| i.opname);
-        let fail = |kind: DecodeErrorKind, ops: usize| DisError { message: message_for(&kind, opname, pos, ops, count), instruction: index, offset: pos };
+        let fail = |kind: DecodeErrorKind, ops: usize| DisError {
+            message: message_for(&kind, opname, pos, ops, count),
+            instruction: index,
+            offset: pos,
+        };
         let (err, advance) = if count == 0 {
             (Some(fail(DecodeErrorKind::ZeroWordCount, 0)), 1)
         } else if pos + count > words.len() {
-            let k = DecodeErrorKind::InstructionPastEnd { word_count: count as u32, available: words.len() - pos };
+            let k = DecodeErrorKind::InstructionPastEnd {
+                word_count: count as u32,
+                available: words.len() - pos,
+            };
             // spirv-dis reports a short last instruction as running out of operands.
             let e = match info {
                 Some(_) => DisError {
-                    message: format!("End of input reached while decoding {opname} starting at word {pos}: expected more operands after {} words.", words.len() - pos),
+                    message: format!(
+                        "End of input reached while decoding {opname} starting at word {pos}: expected more operands after {} words.",
+                        words.len() - pos
+                    ),
                     instruction: index,
                     offset: pos,
                 },
@@ -274,11 +325,21 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
         if let Some(e) = err {
             if !opts.keep_going {
                 messages.push(e);
-                bad.push((pos, Bad { message_index: messages.len() - 1 }));
+                bad.push((
+                    pos,
+                    Bad {
+                        message_index: messages.len() - 1,
+                    },
+                ));
                 break;
             }
             messages.push(e);
-            bad.push((pos, Bad { message_index: messages.len() - 1 }));
+            bad.push((
+                pos,
+                Bad {
+                    message_index: messages.len() - 1,
+                },
+            ));
         }
         pos += advance;
     }
@@ -331,11 +392,18 @@ fn first_pass(
     fail: &dyn Fn(DecodeErrorKind, usize) -> DisError,
 ) -> Option<DisError> {
     let Some(info) = info else {
-        return Some(fail(DecodeErrorKind::UnknownOpcode { opcode: u32::from(opcode) }, 0));
+        return Some(fail(
+            DecodeErrorKind::UnknownOpcode {
+                opcode: u32::from(opcode),
+            },
+            0,
+        ));
     };
     st.parsed.clear();
     let parsed = &mut st.parsed;
-    let summary = match walk::walk(info, ops, &st.ids, WalkOptions { strict: true }, &mut |p| parsed.push(*p)) {
+    let summary = match walk::walk(info, ops, &st.ids, WalkOptions { strict: true }, &mut |p| {
+        parsed.push(*p)
+    }) {
         Ok(s) => s,
         Err((kind, at)) => return Some(fail(kind, at)),
     };
@@ -346,11 +414,16 @@ fn first_pass(
         if let Some(set) = st.ids.ext_sets.last() {
             if set.grammar.is_none() && !set.non_semantic {
                 let mut name = Vec::new();
-                if let Some((w, len, _)) = spirv_core::codec::decode_string(ops.get(1..).unwrap_or(&[])) {
+                if let Some((w, len, _)) =
+                    spirv_core::codec::decode_string(ops.get(1..).unwrap_or(&[]))
+                {
                     spirv_core::codec::string_bytes(w, len, &mut name);
                 }
                 return Some(DisError {
-                    message: format!("Invalid extended instruction import '{}'", String::from_utf8_lossy(&name)),
+                    message: format!(
+                        "Invalid extended instruction import '{}'",
+                        String::from_utf8_lossy(&name)
+                    ),
                     instruction: 0,
                     offset: 0,
                 })
@@ -366,7 +439,10 @@ fn first_pass(
     if let Some(names) = &mut st.names {
         let parsed = &st.parsed;
         names.observe(spv::Opcode(opcode), ops, summary.result_id, |s| {
-            if let Some(p) = parsed.iter().find(|p| p.kind.class == KindClass::ContextNumber) {
+            if let Some(p) = parsed
+                .iter()
+                .find(|p| p.kind.class == KindClass::ContextNumber)
+            {
                 if let Some(t) = p.number {
                     number::fmt_typed(s, &ops[p.start..p.start + p.len], t);
                 }
@@ -421,7 +497,11 @@ impl<'w> Printer<'w> {
                 if let Some(info) = spv::GRAMMAR.instruction(u32::from(spv::Opcode::Decorate.0)) {
                     st.parsed.clear();
                     let parsed = &mut st.parsed;
-                    if walk::walk(info, ops, &st.ids, WalkOptions::default(), &mut |p| parsed.push(*p)).is_ok() {
+                    if walk::walk(info, ops, &st.ids, WalkOptions::default(), &mut |p| {
+                        parsed.push(*p)
+                    })
+                    .is_ok()
+                    {
                         self.line.clear();
                         let parsed = std::mem::take(&mut st.parsed);
                         for (i, p) in parsed.iter().enumerate().skip(1) {
@@ -450,9 +530,20 @@ impl<'w> Printer<'w> {
 
     /// `--comment`: blank line and a heading before (headings leave the trailing-comment
     /// column as it was) the first instruction of a group.
-    fn section_comment(&mut self, st: &State<'_>, out: &mut Vec<u8>, opcode: u16, info: &spirv_core::grammar::InstructionInfo, ops: &[u32]) {
+    fn section_comment(
+        &mut self,
+        st: &State<'_>,
+        out: &mut Vec<u8>,
+        opcode: u16,
+        info: &spirv_core::grammar::InstructionInfo,
+        ops: &[u32],
+    ) {
         use spv::Opcode as O;
-        let indent: &[u8] = if st.opts.indent { b"               " } else { b"" };
+        let indent: &[u8] = if st.opts.indent {
+            b"               "
+        } else {
+            b""
+        };
         let op = spv::Opcode(opcode);
         let heading = |out: &mut Vec<u8>, text: &[u8]| {
             out.push(b'\n');
@@ -471,7 +562,13 @@ impl<'w> Printer<'w> {
         }
         let is_decoration = matches!(
             op,
-            O::Decorate | O::DecorateId | O::MemberDecorate | O::GroupDecorate | O::GroupMemberDecorate | O::DecorateString | O::MemberDecorateString
+            O::Decorate
+                | O::DecorateId
+                | O::MemberDecorate
+                | O::GroupDecorate
+                | O::GroupMemberDecorate
+                | O::DecorateString
+                | O::MemberDecorateString
         );
         if !self.inserted_decoration && is_decoration {
             self.inserted_decoration = true;
@@ -479,7 +576,15 @@ impl<'w> Printer<'w> {
         }
         let is_debug = matches!(
             op,
-            O::Name | O::MemberName | O::Source | O::SourceContinued | O::SourceExtension | O::String | O::Line | O::NoLine | O::ModuleProcessed
+            O::Name
+                | O::MemberName
+                | O::Source
+                | O::SourceContinued
+                | O::SourceExtension
+                | O::String
+                | O::Line
+                | O::NoLine
+                | O::ModuleProcessed
         );
         if !self.inserted_debug && is_debug {
             self.inserted_debug = true;
@@ -492,12 +597,21 @@ impl<'w> Printer<'w> {
         }
     }
 
-    fn emit_line(&mut self, out: &mut Vec<u8>, visible: usize, comment: Option<&[u8]>, color: bool) {
+    fn emit_line(
+        &mut self,
+        out: &mut Vec<u8>,
+        visible: usize,
+        comment: Option<&[u8]>,
+        color: bool,
+    ) {
         out.extend_from_slice(&self.line);
         match comment {
             Some(c) => {
                 // The column carries over from the previous commented line, but at most 256.
-                let col = (visible + 2).max(self.comment_column.unwrap_or(0).min(256)).max(50).next_multiple_of(4);
+                let col = (visible + 2)
+                    .max(self.comment_column.unwrap_or(0).min(256))
+                    .max(50)
+                    .next_multiple_of(4);
                 self.comment_column = Some(col);
                 out.resize(out.len() + (col - visible), b' ');
                 if color {
@@ -522,20 +636,27 @@ impl<'w> Printer<'w> {
         self.line.extend_from_slice(b"               ");
         if count == 0 || pos + count > self.words.len() {
             // Not an instruction: emit the remaining words one by one.
-            let end = if count == 0 { pos + 1 } else { self.words.len() };
+            let end = if count == 0 {
+                pos + 1
+            } else {
+                self.words.len()
+            };
             for (i, w) in self.words[pos..end].iter().enumerate() {
                 if i > 0 {
                     self.line.push(b' ');
                 }
-                self.line.extend_from_slice(format!("!0x{w:08x}").as_bytes());
+                self.line
+                    .extend_from_slice(format!("!0x{w:08x}").as_bytes());
             }
             let v = self.line.len();
             self.emit_line(out, v, None, false);
             return end;
         }
-        self.line.extend_from_slice(format!("OpUnknown({}, {count})", first & 0xffff).as_bytes());
+        self.line
+            .extend_from_slice(format!("OpUnknown({}, {count})", first & 0xffff).as_bytes());
         for w in &self.words[pos + 1..pos + count] {
-            self.line.extend_from_slice(format!(" 0x{w:08x}").as_bytes());
+            self.line
+                .extend_from_slice(format!(" 0x{w:08x}").as_bytes());
         }
         let v = self.line.len();
         self.emit_line(out, v, None, false);
@@ -552,7 +673,15 @@ impl<'w> Printer<'w> {
         };
         st.parsed.clear();
         let parsed = &mut st.parsed;
-        if walk::walk(info, ops, &st.ids, WalkOptions { strict: false }, &mut |p| parsed.push(*p)).is_err() {
+        if walk::walk(
+            info,
+            ops,
+            &st.ids,
+            WalkOptions { strict: false },
+            &mut |p| parsed.push(*p),
+        )
+        .is_err()
+        {
             return self.raw(out, pos);
         }
         let opts = st.opts;
@@ -562,7 +691,11 @@ impl<'w> Printer<'w> {
         }
         self.line.clear();
         let mut invisible = 0usize;
-        let result = st.parsed.iter().find(|p| p.kind.class == KindClass::Result).map(|p| ops[p.start]);
+        let result = st
+            .parsed
+            .iter()
+            .find(|p| p.kind.class == KindClass::Result)
+            .map(|p| ops[p.start]);
         match result {
             Some(id) => {
                 if color {
@@ -578,7 +711,8 @@ impl<'w> Printer<'w> {
                 if opts.indent {
                     let len = self.line.len() - start;
                     if len < 12 {
-                        self.line.splice(start..start, std::iter::repeat_n(b' ', 12 - len));
+                        self.line
+                            .splice(start..start, std::iter::repeat_n(b' ', 12 - len));
                     }
                 }
                 if color {
@@ -654,7 +788,14 @@ impl<'w> Printer<'w> {
                 self.scratch.clear();
                 match (p.number, p.kind.class) {
                     (Some(t), _) => number::fmt_typed(&mut self.scratch, words, t),
-                    (None, KindClass::Float) => number::fmt_typed(&mut self.scratch, words, walk::NumberType::Float { width: 32, encoding: None }),
+                    (None, KindClass::Float) => number::fmt_typed(
+                        &mut self.scratch,
+                        words,
+                        walk::NumberType::Float {
+                            width: 32,
+                            encoding: None,
+                        },
+                    ),
                     _ => {
                         push_u32(line, w);
                     }

@@ -12,7 +12,9 @@ fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
 /// The tool name spirv-dis prints for a generator's tool id (the high 16 bits):
 /// `"vendor tool"`, `"vendor"` when the registry lists no tool, or `Unknown(id)`.
 pub fn generator_name(tool: u32) -> String {
-    let Some(start) = XML.find("<ids type=\"vendor\"") else { return format!("Unknown({tool})") };
+    let Some(start) = XML.find("<ids type=\"vendor\"") else {
+        return format!("Unknown({tool})");
+    };
     let section = &XML[start..];
     let section = &section[..section.find("</ids>").unwrap_or(section.len())];
     for tag in section.split("<id ").skip(1) {
@@ -33,7 +35,10 @@ pub fn generator_name(tool: u32) -> String {
 mod tests {
     #[test]
     fn known_and_unknown() {
-        assert_eq!(super::generator_name(8), "Khronos Glslang Reference Front End");
+        assert_eq!(
+            super::generator_name(8),
+            "Khronos Glslang Reference Front End"
+        );
         assert_eq!(super::generator_name(0), "Khronos");
         assert_eq!(super::generator_name(65000), "Unknown(65000)");
     }

@@ -8,5 +8,7 @@ pub mod generator;
 pub mod names;
 pub mod number;
 
-pub use asm::{assemble, assemble_str, assemble_with_ids, AsmError, AsmErrorKind, AsmOptions, Assembled};
-pub use dis::{disassemble, disassemble_to, DisError, DisOptions};
+pub use asm::{
+    AsmError, AsmErrorKind, AsmOptions, Assembled, assemble, assemble_str, assemble_with_ids,
+};
+pub use dis::{DisError, DisOptions, disassemble, disassemble_to};

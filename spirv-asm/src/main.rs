@@ -1,1 +1,39 @@
-fn main() {}
+//! `spirv-asm`: the SPIR-V assembler (`as`) and disassembler (`dis`) command line,
+//! argument- and output-compatible with SPIRV-Tools 2025.5's `spirv-as` and `spirv-dis`.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cli;
+
+/// SPIR-V assembler and disassembler compatible with SPIRV-Tools 2025.5.
+#[derive(Parser)]
+#[command(name = "spirv-asm", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Assemble SPIR-V assembly text into a binary (like `spirv-as`).
+    As(cli::as_cmd::Args),
+    /// Disassemble a SPIR-V binary into assembly text (like `spirv-dis`).
+    Dis(cli::dis_cmd::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 1 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::As(a) => cli::as_cmd::run(a),
+        Command::Dis(d) => cli::dis_cmd::run(d),
+    };
+    ExitCode::from(code)
+}

@@ -61,7 +61,10 @@ const BUILTIN_NAMES: &[(BuiltIn, &str)] = &[
     (BuiltIn::NumSubgroups, "NumSubgroups"),
     (BuiltIn::NumEnqueuedSubgroups, "NumEnqueuedSubgroups"),
     (BuiltIn::SubgroupId, "SubgroupId"),
-    (BuiltIn::SubgroupLocalInvocationId, "SubgroupLocalInvocationId"),
+    (
+        BuiltIn::SubgroupLocalInvocationId,
+        "SubgroupLocalInvocationId",
+    ),
     (BuiltIn::VertexIndex, "gl_VertexIndex"),
     (BuiltIn::InstanceIndex, "gl_InstanceIndex"),
     (BuiltIn::SubgroupEqMask, "SubgroupEqMaskKHR"),
@@ -76,13 +79,22 @@ fn sanitize(s: &[u8], out: &mut String) {
         out.push('_');
         return;
     }
-    out.extend(s.iter().map(|&b| if b.is_ascii_alphanumeric() || b == b'_' { b as char } else { '_' }));
+    out.extend(s.iter().map(|&b| {
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            b as char
+        } else {
+            '_'
+        }
+    }));
 }
 
 impl Names {
     /// An empty map for an input of `words` words.
     pub fn new(words: usize) -> Self {
-        Names { limit: words.saturating_mul(2).max(1024), ..Default::default() }
+        Names {
+            limit: words.saturating_mul(2).max(1024),
+            ..Default::default()
+        }
     }
 
     /// The name of `id`, if one was saved.
@@ -154,12 +166,24 @@ impl Names {
 
     /// Looks at one instruction, in binary order. `constant` formats an `OpConstant`'s
     /// value as the disassembler prints it.
-    pub fn observe(&mut self, opcode: Opcode, ops: &[u32], result_id: Option<u32>, constant: impl FnOnce(&mut String)) {
+    pub fn observe(
+        &mut self,
+        opcode: Opcode,
+        ops: &[u32],
+        result_id: Option<u32>,
+        constant: impl FnOnce(&mut String),
+    ) {
         let w = |i: usize| ops.get(i).copied().unwrap_or(0);
         let rid = result_id.unwrap_or(0);
         match opcode {
             Opcode::Name => {
-                let bytes: Vec<u8> = ops.get(1..).unwrap_or(&[]).iter().flat_map(|w| w.to_le_bytes()).take_while(|&b| b != 0).collect();
+                let bytes: Vec<u8> = ops
+                    .get(1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .take_while(|&b| b != 0)
+                    .collect();
                 self.save(w(0), &bytes);
             }
             Opcode::Decorate => {
@@ -186,7 +210,10 @@ impl Names {
                 self.save(rid, format!("{sign}{root}").as_bytes());
             }
             Opcode::TypeFloat => {
-                let enc = ops.get(2).and_then(|&e| spv::kinds::FPEncoding.enumerant(e)).map(|e| e.name);
+                let enc = ops
+                    .get(2)
+                    .and_then(|&e| spv::kinds::FPEncoding.enumerant(e))
+                    .map(|e| e.name);
                 let name = match (w(1), enc) {
                     (_, Some("BFloat16KHR")) => "bfloat16".to_owned(),
                     (_, Some("Float8E4M3EXT")) => "fp8e4m3".to_owned(),
@@ -207,7 +234,11 @@ impl Names {
                 self.save(rid, n.as_bytes());
             }
             Opcode::TypeArray => {
-                let n = format!("_arr_{}_{}", self.name_or_number(w(1)), self.name_or_number(w(2)));
+                let n = format!(
+                    "_arr_{}_{}",
+                    self.name_or_number(w(1)),
+                    self.name_or_number(w(2))
+                );
                 self.save(rid, n.as_bytes());
             }
             Opcode::TypeRuntimeArray => {
@@ -227,7 +258,9 @@ impl Names {
                 self.save(rid, n.as_bytes());
             }
             Opcode::TypePipe => {
-                let q = spv::kinds::AccessQualifier.enumerant(w(1)).map_or_else(|| format!("AccessQualifier{}", w(1)), |e| e.name.to_owned());
+                let q = spv::kinds::AccessQualifier
+                    .enumerant(w(1))
+                    .map_or_else(|| format!("AccessQualifier{}", w(1)), |e| e.name.to_owned());
                 self.save(rid, format!("Pipe{q}").as_bytes());
             }
             Opcode::TypeEvent => self.save(rid, b"Event"),
@@ -235,7 +268,13 @@ impl Names {
             Opcode::TypeReserveId => self.save(rid, b"ReserveId"),
             Opcode::TypeQueue => self.save(rid, b"Queue"),
             Opcode::TypeOpaque => {
-                let bytes: Vec<u8> = ops.get(1..).unwrap_or(&[]).iter().flat_map(|w| w.to_le_bytes()).take_while(|&b| b != 0).collect();
+                let bytes: Vec<u8> = ops
+                    .get(1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .take_while(|&b| b != 0)
+                    .collect();
                 let mut n = String::from("Opaque_");
                 sanitize(&bytes, &mut n);
                 self.save(rid, n.as_bytes());
@@ -262,7 +301,9 @@ impl Names {
 }
 
 fn storage_class(v: u32) -> String {
-    spv::kinds::StorageClass.enumerant(v).map_or_else(|| format!("StorageClass{v}"), |e| e.name.to_owned())
+    spv::kinds::StorageClass
+        .enumerant(v)
+        .map_or_else(|| format!("StorageClass{v}"), |e| e.name.to_owned())
 }
 
 /// Formats a constant's literal as the disassembler prints it (for constant names).

@@ -28,7 +28,11 @@ pub fn fmt_g(out: &mut String, v: f64, precision: usize) {
 }
 
 fn trim_fraction(s: &str) -> &str {
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
 }
 
 /// Formats a float given as raw bits in SPIRV-Tools' hex-float style:
@@ -65,12 +69,19 @@ pub fn fmt_hex_float(out: &mut String, bits: u64, exp_bits: u32, frac_bits: u32)
         out.push('.');
         out.push_str(s.trim_end_matches('0'));
     }
-    let _ = write!(out, "p{}{}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs());
+    let _ = write!(
+        out,
+        "p{}{}",
+        if exp < 0 { '-' } else { '+' },
+        exp.unsigned_abs()
+    );
 }
 
 /// `OpTypeFloat` FP encodings, by their grammar names.
 fn float_layout(width: u32, encoding: Option<u32>) -> Option<(u32, u32)> {
-    let enc = encoding.and_then(|e| spirv_core::spv::kinds::FPEncoding.enumerant(e)).map(|e| e.name);
+    let enc = encoding
+        .and_then(|e| spirv_core::spv::kinds::FPEncoding.enumerant(e))
+        .map(|e| e.name);
     match (width, enc) {
         (16, Some("BFloat16KHR")) => Some((8, 7)),
         (8, Some("Float8E4M3EXT")) => Some((4, 3)),
@@ -86,7 +97,11 @@ fn float_layout(width: u32, encoding: Option<u32>) -> Option<(u32, u32)> {
 /// Literals wider than 64 bits print nothing, as in spirv-dis.
 pub fn fmt_typed(out: &mut String, words: &[u32], ty: NumberType) {
     let lo = u64::from(words.first().copied().unwrap_or(0));
-    let v = if words.len() >= 2 { lo | (u64::from(words[1]) << 32) } else { lo };
+    let v = if words.len() >= 2 {
+        lo | (u64::from(words[1]) << 32)
+    } else {
+        lo
+    };
     match ty {
         NumberType::Int { width, signed } => {
             if width > 64 {
@@ -179,13 +194,14 @@ fn parse_c_integer(text: &str) -> Option<(u64, bool)> {
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    let (radix, digits) = if let Some(h) = rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X")) {
-        (16, h)
-    } else if rest.len() > 1 && rest.starts_with('0') {
-        (8, &rest[1..])
-    } else {
-        (10, rest)
-    };
+    let (radix, digits) =
+        if let Some(h) = rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X")) {
+            (16, h)
+        } else if rest.len() > 1 && rest.starts_with('0') {
+            (8, &rest[1..])
+        } else {
+            (10, rest)
+        };
     if digits.is_empty() || !digits.bytes().all(|b| (b as char).is_digit(radix)) {
         return None;
     }
@@ -199,7 +215,8 @@ fn parse_c_integer(text: &str) -> Option<(u64, bool)> {
 pub fn parse_u32(text: &str) -> Result<u32, String> {
     match parse_c_integer(text) {
         Some((_, true)) => Err("Cannot put a negative number in an unsigned literal".into()),
-        Some((v, false)) => u32::try_from(v).map_err(|_| format!("Integer {text} does not fit in a 32-bit unsigned integer")),
+        Some((v, false)) => u32::try_from(v)
+            .map_err(|_| format!("Integer {text} does not fit in a 32-bit unsigned integer")),
         None => Err(format!("Invalid unsigned integer literal: {text}")),
     }
 }
@@ -222,7 +239,11 @@ pub fn parse_int(text: &str, width: u32, signed: bool) -> Result<u64, String> {
     let does_not_fit = || format!("Integer {text} does not fit in a {width}-bit {kind} integer");
     let is_hex = text.starts_with("0x") || text.starts_with("0X");
     let Some((magnitude, neg)) = parse_c_integer(text) else {
-        return Err(if negative { format!("Invalid signed integer literal: {text}") } else { format!("Invalid unsigned integer literal: {text}") });
+        return Err(if negative {
+            format!("Invalid signed integer literal: {text}")
+        } else {
+            format!("Invalid unsigned integer literal: {text}")
+        });
     };
     if neg {
         // Parsed as a signed 64-bit value first.
@@ -238,7 +259,11 @@ pub fn parse_int(text: &str, width: u32, signed: bool) -> Result<u64, String> {
     if width == 64 {
         return Ok(magnitude);
     }
-    let limit = if signed && !is_hex { 1u64 << (width - 1) } else { 1u64 << width };
+    let limit = if signed && !is_hex {
+        1u64 << (width - 1)
+    } else {
+        1u64 << width
+    };
     if magnitude >= limit {
         return Err(does_not_fit());
     }
@@ -300,17 +325,35 @@ pub struct FloatFormat {
 
 impl FloatFormat {
     /// IEEE binary16.
-    pub const F16: FloatFormat = FloatFormat { exp_bits: 5, frac_bits: 10 };
+    pub const F16: FloatFormat = FloatFormat {
+        exp_bits: 5,
+        frac_bits: 10,
+    };
     /// IEEE binary32.
-    pub const F32: FloatFormat = FloatFormat { exp_bits: 8, frac_bits: 23 };
+    pub const F32: FloatFormat = FloatFormat {
+        exp_bits: 8,
+        frac_bits: 23,
+    };
     /// IEEE binary64.
-    pub const F64: FloatFormat = FloatFormat { exp_bits: 11, frac_bits: 52 };
+    pub const F64: FloatFormat = FloatFormat {
+        exp_bits: 11,
+        frac_bits: 52,
+    };
     /// bfloat16.
-    pub const BF16: FloatFormat = FloatFormat { exp_bits: 8, frac_bits: 7 };
+    pub const BF16: FloatFormat = FloatFormat {
+        exp_bits: 8,
+        frac_bits: 7,
+    };
     /// FP8 E4M3.
-    pub const E4M3: FloatFormat = FloatFormat { exp_bits: 4, frac_bits: 3 };
+    pub const E4M3: FloatFormat = FloatFormat {
+        exp_bits: 4,
+        frac_bits: 3,
+    };
     /// FP8 E5M2.
-    pub const E5M2: FloatFormat = FloatFormat { exp_bits: 5, frac_bits: 2 };
+    pub const E5M2: FloatFormat = FloatFormat {
+        exp_bits: 5,
+        frac_bits: 2,
+    };
 
     fn bias(self) -> i64 {
         (1i64 << (self.exp_bits - 1)) - 1
@@ -330,7 +373,11 @@ impl FloatFormat {
         // Fraction bits below the leading 1, truncated to `fb` bits.
         let frac_of = |sig: u128| -> u64 {
             let below = sig & ((1u128 << sig_top) - 1);
-            if sig_top >= fb { (below >> (sig_top - fb)) as u64 } else { (below << (fb - sig_top)) as u64 }
+            if sig_top >= fb {
+                (below >> (sig_top - fb)) as u64
+            } else {
+                (below << (fb - sig_top)) as u64
+            }
         };
         if biased > self.max_exp_field() {
             return sign_bit | ((self.max_exp_field() as u64) << fb);
@@ -362,14 +409,22 @@ fn parse_hex_float(text: &str, fmt: FloatFormat) -> Option<u64> {
     if int_part.is_empty() && frac_part.is_empty() {
         return None;
     }
-    if !int_part.bytes().chain(frac_part.bytes()).all(|b| b.is_ascii_hexdigit()) {
+    if !int_part
+        .bytes()
+        .chain(frac_part.bytes())
+        .all(|b| b.is_ascii_hexdigit())
+    {
         return None;
     }
     let exp_digits = exp.strip_prefix(['+', '-']).unwrap_or(exp);
     if exp_digits.is_empty() || !exp_digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let exp_val: i64 = exp.parse::<i64>().unwrap_or(if exp.starts_with('-') { i64::MIN / 4 } else { i64::MAX / 4 });
+    let exp_val: i64 = exp.parse::<i64>().unwrap_or(if exp.starts_with('-') {
+        i64::MIN / 4
+    } else {
+        i64::MAX / 4
+    });
     // Significant hex digits: skip leading zeros, keep up to 30 (120 bits); later digits
     // only matter for truncation, which drops them anyway.
     let mut sig: u128 = 0;
@@ -422,7 +477,11 @@ pub fn parse_float(text: &str, width: u32, fmt: FloatFormat) -> Result<u64, Stri
     }
     if fmt == FloatFormat::F64 {
         let v: f64 = text.parse().map_err(|_| err())?;
-        return if v.is_finite() { Ok(v.to_bits()) } else { Err(err()) };
+        return if v.is_finite() {
+            Ok(v.to_bits())
+        } else {
+            Err(err())
+        };
     }
     let v: f32 = text.parse().map_err(|_| err())?;
     if !v.is_finite() {
@@ -457,19 +516,42 @@ mod parse_tests {
         assert_eq!(parse_u32("0X10"), Ok(16));
         assert_eq!(parse_u32("010"), Ok(8));
         assert!(parse_u32("08").is_err());
-        assert_eq!(parse_u32("-0").unwrap_err(), "Cannot put a negative number in an unsigned literal");
+        assert_eq!(
+            parse_u32("-0").unwrap_err(),
+            "Cannot put a negative number in an unsigned literal"
+        );
         assert!(parse_u32("1.0").is_err());
         assert!(parse_u32("1e3").is_err());
         assert_eq!(parse_int("0x80000000", 32, true), Ok(0xffff_ffff_8000_0000));
-        assert!(parse_int("2147483648", 32, true).unwrap_err().contains("does not fit in a 32-bit signed integer"));
-        assert_eq!(parse_int("0xffff", 16, true).map(|v| v as u32), Ok(0xffff_ffff));
-        assert_eq!(parse_int("-0x8000", 16, true).map(|v| v as u32), Ok(0xffff_8000));
-        assert_eq!(parse_int("-0x7fff", 16, true).map(|v| v as u32), Ok(0xffff_8001));
+        assert!(
+            parse_int("2147483648", 32, true)
+                .unwrap_err()
+                .contains("does not fit in a 32-bit signed integer")
+        );
+        assert_eq!(
+            parse_int("0xffff", 16, true).map(|v| v as u32),
+            Ok(0xffff_ffff)
+        );
+        assert_eq!(
+            parse_int("-0x8000", 16, true).map(|v| v as u32),
+            Ok(0xffff_8000)
+        );
+        assert_eq!(
+            parse_int("-0x7fff", 16, true).map(|v| v as u32),
+            Ok(0xffff_8001)
+        );
         assert!(parse_int("65536", 16, false).is_err());
-        assert_eq!(parse_int("0xff", 8, true).map(|v| v as u32), Ok(0xffff_ffff));
+        assert_eq!(
+            parse_int("0xff", 8, true).map(|v| v as u32),
+            Ok(0xffff_ffff)
+        );
         assert!(parse_int("128", 8, true).is_err());
         assert_eq!(parse_int("0xffffffffffffffff", 64, true), Ok(u64::MAX));
-        assert!(parse_int("18446744073709551616", 64, false).unwrap_err().starts_with("Invalid unsigned integer literal"));
+        assert!(
+            parse_int("18446744073709551616", 64, false)
+                .unwrap_err()
+                .starts_with("Invalid unsigned integer literal")
+        );
     }
 
     #[test]

@@ -1,1 +1,216 @@
-fn main() {}
+//! `cargo bench -p spirv-core`: throughput over every corpus binary, in MB of input per
+//! second (median of several runs), next to rspirv measured in the same run.
+//!
+//! A plain harness rather than criterion because the figures that matter are same-run
+//! ratios to rspirv, which it prints directly.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn corpus() -> Option<Vec<Vec<u32>>> {
+    let dir = std::env::var_os("SPIRV_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join("bin"))
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    paths.sort();
+    Some(
+        paths
+            .iter()
+            .filter_map(|p| std::fs::read(p).ok())
+            .map(|b| {
+                b.chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+fn median_mbps(bytes: usize, runs: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut t: Vec<f64> = (0..runs)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    bytes as f64 / 1e6 / t[t.len() / 2]
+}
+
+struct Nop;
+impl rspirv::binary::Consumer for Nop {
+    fn initialize(&mut self) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn finalize(&mut self) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn consume_header(&mut self, _: rspirv::dr::ModuleHeader) -> rspirv::binary::ParseAction {
+        rspirv::binary::ParseAction::Continue
+    }
+    fn consume_instruction(&mut self, i: rspirv::dr::Instruction) -> rspirv::binary::ParseAction {
+        black_box(i);
+        rspirv::binary::ParseAction::Continue
+    }
+}
+
+fn main() {
+    let Some(mods) = corpus() else {
+        println!("SKIP: corpus not found (set SPIRV_CORPUS)");
+        return;
+    };
+    let bytes: usize = mods.iter().map(|m| m.len() * 4).sum();
+    let runs = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(15);
+    println!(
+        "corpus: {} modules, {:.2} MB, median of {runs} runs",
+        mods.len(),
+        bytes as f64 / 1e6
+    );
+
+    let walk = median_mbps(bytes, runs, || {
+        for m in &mods {
+            let mut i = 5;
+            let mut n = 0u32;
+            while i < m.len() {
+                let c = (m[i] >> 16) as usize;
+                if c == 0 {
+                    break;
+                }
+                n = n.wrapping_add(m[i] & 0xffff);
+                i += c;
+            }
+            black_box(n);
+        }
+    });
+    let raw = median_mbps(bytes, runs, || {
+        for m in &mods {
+            if let Ok((_, it)) = spirv_core::RawInstructions::module(m) {
+                let mut n = 0u32;
+                for inst in it.flatten() {
+                    n = n
+                        .wrapping_add(u32::from(inst.opcode))
+                        .wrapping_add(inst.operands.len() as u32);
+                }
+                black_box(n);
+            }
+        }
+    });
+    let decoded: Vec<spirv_core::Module> = mods
+        .iter()
+        .filter_map(|m| spirv_core::Module::from_words(m).ok())
+        .collect();
+    let module = median_mbps(bytes, runs, || {
+        for m in &mods {
+            black_box(spirv_core::Module::from_words(m).ok());
+        }
+    });
+    let encode = median_mbps(bytes, runs, || {
+        for m in &decoded {
+            black_box(m.to_words());
+        }
+    });
+    let typed = median_mbps(bytes, runs.min(5), || {
+        for m in &decoded {
+            for i in m.instructions() {
+                black_box(i.decode().ok());
+            }
+        }
+    });
+    let typed_encode_input: Vec<Vec<spirv_core::spv::Instruction>> = decoded
+        .iter()
+        .map(|m| m.instructions().map(|i| i.decode_lossless()).collect())
+        .collect();
+    let typed_encode = median_mbps(bytes, runs.min(5), || {
+        for insts in &typed_encode_input {
+            let mut w = Vec::new();
+            for i in insts {
+                i.encode(&mut w);
+            }
+            black_box(w);
+        }
+    });
+    let rs_parse = median_mbps(bytes, runs.min(7), || {
+        for m in &mods {
+            let _ = rspirv::binary::parse_words(m, &mut Nop);
+        }
+    });
+    let mut rs_fail = 0;
+    let rs_loaded: Vec<rspirv::dr::Module> = mods
+        .iter()
+        .filter_map(|m| {
+            let r = rspirv::dr::load_words(m).ok();
+            rs_fail += usize::from(r.is_none());
+            r
+        })
+        .collect();
+    let rs_load = median_mbps(bytes, runs.min(7), || {
+        for m in &mods {
+            black_box(rspirv::dr::load_words(m).ok());
+        }
+    });
+    let rs_bytes: usize = rs_loaded
+        .iter()
+        .map(|m| {
+            use rspirv::binary::Assemble;
+            m.assemble().len() * 4
+        })
+        .sum();
+    let rs_assemble = median_mbps(rs_bytes, runs.min(7), || {
+        use rspirv::binary::Assemble;
+        for m in &rs_loaded {
+            black_box(m.assemble());
+        }
+    });
+    println!("{:<44}{:>10}{:>12}", "", "MB/s", "ratio");
+    println!("{:<44}{walk:>10.0}", "header walk (word counts only)");
+    println!(
+        "{:<44}{raw:>10.0}{:>11.2}x of walk",
+        "raw iteration",
+        raw / walk
+    );
+    println!(
+        "{:<44}{module:>10.0}{:>11.2}x rspirv load_words",
+        "Module::from_words (validating decode)",
+        module / rs_load
+    );
+    println!(
+        "{:<44}{typed:>10.0}{:>11.2}x rspirv load_words",
+        "typed decode of every instruction (extra)",
+        typed / rs_load
+    );
+    println!(
+        "{:<44}{encode:>10.0}{:>11.2}x rspirv Assemble",
+        "Module::to_words (encode)",
+        encode / rs_assemble
+    );
+    println!(
+        "{:<44}{typed_encode:>10.0}{:>11.2}x rspirv Assemble",
+        "typed Instruction::encode (extra)",
+        typed_encode / rs_assemble
+    );
+    println!(
+        "{:<44}{rs_parse:>10.0}",
+        "rspirv binary::parse_words (no-op consumer)"
+    );
+    println!(
+        "{:<44}{rs_load:>10.0}   ({rs_fail} of {} modules fail)",
+        "rspirv dr::load_words",
+        mods.len()
+    );
+    println!("{:<44}{rs_assemble:>10.0}", "rspirv Assemble (DR -> words)");
+    println!(
+        "{:<44}{:>10}{:>11.2}x rspirv parse_words",
+        "raw iteration vs rspirv parse",
+        "",
+        raw / rs_parse
+    );
+}

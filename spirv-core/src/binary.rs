@@ -52,7 +52,11 @@ pub enum Endian {
 /// The length is not a multiple of 4, the header is short, or the magic is wrong.
 pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), DecodeError> {
     if bytes.len() % 4 != 0 {
-        return Err(DecodeError::new(DecodeErrorKind::ByteLengthNotMultipleOf4 { len: bytes.len() }, bytes.len() / 4, 0));
+        return Err(DecodeError::new(
+            DecodeErrorKind::ByteLengthNotMultipleOf4 { len: bytes.len() },
+            bytes.len() / 4,
+            0,
+        ));
     }
     let endian = match bytes.get(..4) {
         Some([0x03, 0x02, 0x23, 0x07]) => Endian::Little,
@@ -61,7 +65,13 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), DecodeError>
             let found = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             return Err(DecodeError::new(DecodeErrorKind::BadMagic { found }, 0, 0));
         }
-        None => return Err(DecodeError::new(DecodeErrorKind::TruncatedHeader { words: 0 }, 0, 0)),
+        None => {
+            return Err(DecodeError::new(
+                DecodeErrorKind::TruncatedHeader { words: 0 },
+                0,
+                0,
+            ));
+        }
     };
     let words = bytes
         .chunks_exact(4)
@@ -94,11 +104,26 @@ pub fn parse_header(words: &[u32]) -> Result<Header, DecodeError> {
     match words.first() {
         Some(&MAGIC) => {}
         Some(&found) => return Err(DecodeError::new(DecodeErrorKind::BadMagic { found }, 0, 0)),
-        None => return Err(DecodeError::new(DecodeErrorKind::TruncatedHeader { words: 0 }, 0, 0)),
+        None => {
+            return Err(DecodeError::new(
+                DecodeErrorKind::TruncatedHeader { words: 0 },
+                0,
+                0,
+            ));
+        }
     }
     match *words {
-        [_, version, generator, bound, schema, ..] => Ok(Header { version, generator, bound, schema }),
-        _ => Err(DecodeError::new(DecodeErrorKind::TruncatedHeader { words: words.len() }, words.len(), 0)),
+        [_, version, generator, bound, schema, ..] => Ok(Header {
+            version,
+            generator,
+            bound,
+            schema,
+        }),
+        _ => Err(DecodeError::new(
+            DecodeErrorKind::TruncatedHeader { words: words.len() },
+            words.len(),
+            0,
+        )),
     }
 }
 
@@ -137,7 +162,12 @@ impl<'a> RawInstructions<'a> {
     /// the module (5 after the header).
     pub fn new(words: &'a [u32], base: usize) -> Self {
         let _ = base;
-        RawInstructions { words, pos: 0, index: 0, failed: false }
+        RawInstructions {
+            words,
+            pos: 0,
+            index: 0,
+            failed: false,
+        }
     }
     /// Iterates a whole module's words, header included; offsets count from the module start.
     ///
@@ -145,7 +175,15 @@ impl<'a> RawInstructions<'a> {
     /// The header is malformed.
     pub fn module(words: &'a [u32]) -> Result<(Header, Self), DecodeError> {
         let h = parse_header(words)?;
-        Ok((h, RawInstructions { words, pos: 5, index: 0, failed: false }))
+        Ok((
+            h,
+            RawInstructions {
+                words,
+                pos: 5,
+                index: 0,
+                failed: false,
+            },
+        ))
     }
 }
 
@@ -162,18 +200,30 @@ impl<'a> Iterator for RawInstructions<'a> {
         let index = self.index;
         if count == 0 {
             self.failed = true;
-            return Some(Err(DecodeError::new(DecodeErrorKind::ZeroWordCount, offset, index)));
+            return Some(Err(DecodeError::new(
+                DecodeErrorKind::ZeroWordCount,
+                offset,
+                index,
+            )));
         }
         match self.words.get(offset + 1..offset + count) {
             Some(operands) => {
                 self.pos += count;
                 self.index += 1;
-                Some(Ok(RawInst { opcode: first as u16, operands, offset, index }))
+                Some(Ok(RawInst {
+                    opcode: first as u16,
+                    operands,
+                    offset,
+                    index,
+                }))
             }
             None => {
                 self.failed = true;
                 Some(Err(DecodeError::new(
-                    DecodeErrorKind::InstructionPastEnd { word_count: first >> 16, available: self.words.len() - offset },
+                    DecodeErrorKind::InstructionPastEnd {
+                        word_count: first >> 16,
+                        available: self.words.len() - offset,
+                    },
                     offset,
                     index,
                 )))

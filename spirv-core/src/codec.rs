@@ -92,7 +92,9 @@ impl<'a> Reader<'a> {
     /// Words are left over.
     pub fn finish(&self) -> Result<(), DecodeError> {
         if self.pos < self.words.len() {
-            Err(self.error(DecodeErrorKind::ExtraOperands { count: self.words.len() - self.pos }))
+            Err(self.error(DecodeErrorKind::ExtraOperands {
+                count: self.words.len() - self.pos,
+            }))
         } else {
             Ok(())
         }
@@ -100,7 +102,11 @@ impl<'a> Reader<'a> {
     /// The error for an unknown opcode.
     #[cold]
     pub fn unknown_opcode(&self, opcode: u32) -> DecodeError {
-        DecodeError::new(DecodeErrorKind::UnknownOpcode { opcode }, self.ctx.offset, self.ctx.instruction)
+        DecodeError::new(
+            DecodeErrorKind::UnknownOpcode { opcode },
+            self.ctx.offset,
+            self.ctx.instruction,
+        )
     }
     /// Hook for `OpSwitch`: the `(literal, label)` pairs, each literal sized by
     /// [`DecodeContext::switch_literal_words`].
@@ -112,7 +118,9 @@ impl<'a> Reader<'a> {
         let mut out = Vec::new();
         while !self.is_empty() {
             let Some(lit) = self.words.get(self.pos..self.pos + n) else {
-                return Err(self.error(DecodeErrorKind::MissingOperand { kind: "LiteralContextDependentNumber" }));
+                return Err(self.error(DecodeErrorKind::MissingOperand {
+                    kind: "LiteralContextDependentNumber",
+                }));
             };
             let lit = LiteralNumber::from_words(lit).unwrap_or_default();
             self.pos += n;
@@ -215,7 +223,9 @@ impl Operand for LiteralString {
                 r.pos += used;
                 Ok(LiteralString(bytes))
             }
-            None if r.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand { kind: "LiteralString" })),
+            None if r.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand {
+                kind: "LiteralString",
+            })),
             None => Err(r.error(DecodeErrorKind::UnterminatedString)),
         }
     }
@@ -234,8 +244,12 @@ impl Operand for LiteralNumber {
                 r.pos += rest.len();
                 Ok(n)
             }
-            None if rest.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand { kind: "LiteralContextDependentNumber" })),
-            None => Err(r.error(DecodeErrorKind::BadLiteralWidth { width: rest.len() as u32 })),
+            None if rest.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand {
+                kind: "LiteralContextDependentNumber",
+            })),
+            None => Err(r.error(DecodeErrorKind::BadLiteralWidth {
+                width: rest.len() as u32,
+            })),
         }
     }
     fn encode(&self, w: &mut Vec<u32>) {
@@ -255,7 +269,11 @@ impl<T: Enum> Operand for T {
 
 impl<T: Operand> Operand for Option<T> {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        if r.is_empty() { Ok(None) } else { T::decode(r).map(Some) }
+        if r.is_empty() {
+            Ok(None)
+        } else {
+            T::decode(r).map(Some)
+        }
     }
     fn encode(&self, w: &mut Vec<u32>) {
         if let Some(v) = self {
@@ -318,4 +336,3 @@ impl<A: Operand, B: Operand, C: Operand> Operand for (A, B, C) {
         self.2.visit_ids_mut(f);
     }
 }
-

@@ -101,7 +101,11 @@ impl DecodeError {
     /// Makes an error.
     #[cold]
     pub fn new(kind: DecodeErrorKind, offset: usize, instruction: usize) -> Self {
-        DecodeError { kind, offset, instruction }
+        DecodeError {
+            kind,
+            offset,
+            instruction,
+        }
     }
 }
 
@@ -109,22 +113,43 @@ impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use DecodeErrorKind::*;
         match self {
-            ByteLengthNotMultipleOf4 { len } => write!(f, "byte length {len} is not a multiple of 4"),
-            TruncatedHeader { words } => write!(f, "module has incomplete header: only {words} words instead of 5"),
+            ByteLengthNotMultipleOf4 { len } => {
+                write!(f, "byte length {len} is not a multiple of 4")
+            }
+            TruncatedHeader { words } => write!(
+                f,
+                "module has incomplete header: only {words} words instead of 5"
+            ),
             BadMagic { found } => write!(f, "invalid SPIR-V magic number {found:#010x}"),
             ZeroWordCount => f.write_str("invalid instruction word count: 0"),
-            InstructionPastEnd { word_count, available } => {
-                write!(f, "instruction word count {word_count} runs past the end ({available} words left)")
+            InstructionPastEnd {
+                word_count,
+                available,
+            } => {
+                write!(
+                    f,
+                    "instruction word count {word_count} runs past the end ({available} words left)"
+                )
             }
-            MissingOperand { kind } => write!(f, "expected an operand of kind {kind}, but the instruction ended"),
-            ExtraOperands { count } => write!(f, "{count} word(s) left over after the last operand"),
+            MissingOperand { kind } => write!(
+                f,
+                "expected an operand of kind {kind}, but the instruction ended"
+            ),
+            ExtraOperands { count } => {
+                write!(f, "{count} word(s) left over after the last operand")
+            }
             UnterminatedString => f.write_str("literal string has no NUL terminator"),
             UnknownOpcode { opcode } => write!(f, "invalid opcode: {opcode}"),
             UnknownEnumerant { kind, value } => write!(f, "invalid {kind} operand: {value}"),
             IdOutOfBounds { id, bound } => write!(f, "id {id} is not below the bound {bound}"),
-            NotANumericType { id } => write!(f, "id {id} is not a scalar integer or floating-point type"),
+            NotANumericType { id } => {
+                write!(f, "id {id} is not a scalar integer or floating-point type")
+            }
             BadLiteralWidth { width } => write!(f, "unsupported literal width {width}"),
-            UnknownExtInstSetId { id } => write!(f, "OpExtInst set id {id} does not reference an OpExtInstImport"),
+            UnknownExtInstSetId { id } => write!(
+                f,
+                "OpExtInst set id {id} does not reference an OpExtInstImport"
+            ),
             UnknownExtInstImport => f.write_str("unknown extended instruction set import"),
             IdRedefined { id } => write!(f, "id {id} is defined more than once"),
         }
@@ -133,7 +158,11 @@ impl fmt::Display for DecodeErrorKind {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (instruction {}) at word {}", self.kind, self.instruction, self.offset)
+        write!(
+            f,
+            "{} (instruction {}) at word {}",
+            self.kind, self.instruction, self.offset
+        )
     }
 }
 

@@ -73,7 +73,10 @@ pub struct NameIndex {
 
 impl NameIndex {
     /// No names.
-    pub const EMPTY: NameIndex = NameIndex { slots: &[], names: &[] };
+    pub const EMPTY: NameIndex = NameIndex {
+        slots: &[],
+        names: &[],
+    };
 
     /// The hash the table was built with.
     pub fn hash(name: &[u8]) -> u32 {
@@ -191,7 +194,9 @@ impl OperandKind {
     /// The enumerant with exactly this value.
     pub fn enumerant(&self, value: u32) -> Option<&'static Enumerant> {
         let e = self.enumerants;
-        e.binary_search_by_key(&value, |e| e.value).ok().map(|i| &e[i])
+        e.binary_search_by_key(&value, |e| e.value)
+            .ok()
+            .map(|i| &e[i])
     }
 
     /// The enumerant with this name or alias.
@@ -206,7 +211,10 @@ impl OperandKind {
 
     /// Whether the kind is an id kind.
     pub fn is_id(&self) -> bool {
-        matches!(self.class, KindClass::ResultType | KindClass::Result | KindClass::Id)
+        matches!(
+            self.class,
+            KindClass::ResultType | KindClass::Result | KindClass::Id
+        )
     }
 }
 
@@ -252,11 +260,15 @@ impl InstructionInfo {
 
     /// Whether the instruction has a result id.
     pub fn has_result(&self) -> bool {
-        self.operands.iter().any(|o| o.kind.class == KindClass::Result)
+        self.operands
+            .iter()
+            .any(|o| o.kind.class == KindClass::Result)
     }
     /// Whether the instruction has a result type.
     pub fn has_result_type(&self) -> bool {
-        self.operands.first().is_some_and(|o| o.kind.class == KindClass::ResultType)
+        self.operands
+            .first()
+            .is_some_and(|o| o.kind.class == KindClass::ResultType)
     }
 }
 
@@ -293,7 +305,9 @@ impl Grammar {
     /// The instruction with this opcode.
     pub fn instruction(&self, opcode: u32) -> Option<&'static InstructionInfo> {
         let i = self.instructions;
-        i.binary_search_by_key(&opcode, |i| i.opcode).ok().map(|k| &i[k])
+        i.binary_search_by_key(&opcode, |i| i.opcode)
+            .ok()
+            .map(|k| &i[k])
     }
     /// The instruction with this name or alias.
     pub fn instruction_by_name(&self, name: &str) -> Option<&'static InstructionInfo> {
@@ -309,7 +323,10 @@ impl Grammar {
     }
     /// Whether an `OpExtInstImport` name selects this set.
     pub fn matches_import(&self, name: &[u8]) -> bool {
-        self.import_name.is_some_and(|n| n.as_bytes() == name) || self.import_prefix.is_some_and(|p| name.starts_with(p.as_bytes()))
+        self.import_name.is_some_and(|n| n.as_bytes() == name)
+            || self
+                .import_prefix
+                .is_some_and(|p| name.starts_with(p.as_bytes()))
     }
 }
 
@@ -331,7 +348,9 @@ pub trait Enum: Copy {
     }
     /// Looks a canonical name or alias up.
     fn from_name(name: &str) -> Option<Self> {
-        Self::KIND.enumerant_by_name(name).map(|e| Self::from_u32(e.value))
+        Self::KIND
+            .enumerant_by_name(name)
+            .map(|e| Self::from_u32(e.value))
     }
 }
 
@@ -353,7 +372,13 @@ pub trait Mask: Enum {
                 rest &= !e.value;
             }
         }
-        (MaskBits { kind: Self::KIND, bits: self.to_u32() & !rest }, rest)
+        (
+            MaskBits {
+                kind: Self::KIND,
+                bits: self.to_u32() & !rest,
+            },
+            rest,
+        )
     }
 }
 

@@ -17,8 +17,8 @@ mod module;
 mod types;
 pub mod walk;
 
-pub use error::{DecodeError, DecodeErrorKind};
 pub use binary::{Endian, Header, RawInst, RawInstructions};
+pub use error::{DecodeError, DecodeErrorKind};
 pub use module::{Block, Function, InstRef, Module, ReadOptions, Requirements, Section};
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};
 pub use walk::ExtInstRegistry;

@@ -191,7 +191,9 @@ impl Module {
             blocks: Vec::new(),
             ids: Ids::new(words.len()),
         };
-        let wopts = WalkOptions { strict: opts.strict };
+        let wopts = WalkOptions {
+            strict: opts.strict,
+        };
         let mut current = Section::Capability;
         let mut function_start: Option<(u32, u32)> = None;
         for raw in iter {
@@ -219,7 +221,13 @@ impl Module {
                             if let Some((id, at)) = bad_id {
                                 return Err(err(DecodeErrorKind::IdOutOfBounds { id, bound }, at));
                             }
-                            if let Err(kind) = walk::observe(&mut m.ids, registry, raw.opcode, raw.operands, &summary) {
+                            if let Err(kind) = walk::observe(
+                                &mut m.ids,
+                                registry,
+                                raw.opcode,
+                                raw.operands,
+                                &summary,
+                            ) {
                                 return Err(err(kind, 1));
                             }
                             if opts.strict && opcode == spv::Opcode::ExtInstImport {
@@ -237,7 +245,13 @@ impl Module {
                     }
                 }
                 None if opts.strict => {
-                    return Err(DecodeError::new(DecodeErrorKind::UnknownOpcode { opcode: u32::from(raw.opcode) }, raw.offset, raw.index));
+                    return Err(DecodeError::new(
+                        DecodeErrorKind::UnknownOpcode {
+                            opcode: u32::from(raw.opcode),
+                        },
+                        raw.offset,
+                        raw.index,
+                    ));
                 }
                 None => {}
             }
@@ -258,7 +272,10 @@ impl Module {
                 m.blocks.push(index);
             } else if opcode == spv::Opcode::FunctionEnd {
                 if let Some((start, b)) = function_start.take() {
-                    m.functions.push(FunctionRec { insts: start..index + 1, blocks: b..m.blocks.len() as u32 });
+                    m.functions.push(FunctionRec {
+                        insts: start..index + 1,
+                        blocks: b..m.blocks.len() as u32,
+                    });
                 }
             }
             m.offsets.push(raw.offset as u32);
@@ -292,7 +309,12 @@ impl Module {
     /// The module as little-endian bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.words.len() * 4);
-        for w in self.header.to_words().iter().chain(self.words.get(5..).unwrap_or(&[])) {
+        for w in self
+            .header
+            .to_words()
+            .iter()
+            .chain(self.words.get(5..).unwrap_or(&[]))
+        {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out
@@ -310,16 +332,25 @@ impl Module {
 
     /// The instruction at `index`.
     pub fn instruction(&self, index: usize) -> Option<InstRef<'_>> {
-        (index < self.offsets.len()).then_some(InstRef { module: self, index })
+        (index < self.offsets.len()).then_some(InstRef {
+            module: self,
+            index,
+        })
     }
 
     /// All instructions in order.
     pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'_>> + '_ {
-        (0..self.offsets.len()).map(move |index| InstRef { module: self, index })
+        (0..self.offsets.len()).map(move |index| InstRef {
+            module: self,
+            index,
+        })
     }
 
     fn range(&self, r: Range<usize>) -> impl ExactSizeIterator<Item = InstRef<'_>> + '_ {
-        r.map(move |index| InstRef { module: self, index })
+        r.map(move |index| InstRef {
+            module: self,
+            index,
+        })
     }
 
     /// The instructions of one section.
@@ -330,7 +361,10 @@ impl Module {
 
     /// The functions, in order.
     pub fn functions(&self) -> impl ExactSizeIterator<Item = Function<'_>> + '_ {
-        self.functions.iter().map(move |f| Function { module: self, rec: f })
+        self.functions.iter().map(move |f| Function {
+            module: self,
+            rec: f,
+        })
     }
 
     /// What is known about ids (types of values, number types, imported sets).
@@ -345,7 +379,9 @@ impl Module {
             let off = self.offsets[i] as usize;
             let count = (self.words[off] >> 16) as usize;
             let opcode = self.words[off] as u16;
-            let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else { continue };
+            let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
+                continue;
+            };
             let mut at: Vec<usize> = Vec::new();
             let ops = &self.words[off + 1..off + count];
             if walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut |p| {
@@ -373,7 +409,11 @@ impl Module {
     /// Capabilities, extensions and minimum version that the instructions and enumerants
     /// used require, from the grammar's metadata.
     pub fn requirements(&self) -> Requirements {
-        let mut r = Requirements { capabilities: Vec::new(), extensions: Vec::new(), min_version: (1, 0) };
+        let mut r = Requirements {
+            capabilities: Vec::new(),
+            extensions: Vec::new(),
+            min_version: (1, 0),
+        };
         for inst in self.instructions() {
             let Some(info) = inst.info() else { continue };
             r.add(info.capabilities, info.extensions, info.version);
@@ -416,7 +456,12 @@ pub struct Requirements {
 }
 
 impl Requirements {
-    fn add(&mut self, caps: &'static [&'static str], exts: &'static [&'static str], version: Option<Version>) {
+    fn add(
+        &mut self,
+        caps: &'static [&'static str],
+        exts: &'static [&'static str],
+        version: Option<Version>,
+    ) {
         if !caps.is_empty() && !self.capabilities.contains(&caps) {
             self.capabilities.push(caps);
         }
@@ -432,7 +477,9 @@ impl Requirements {
 
     /// Whether declaring `declared` capabilities satisfies every capability entry.
     pub fn capabilities_met_by(&self, declared: &[&str]) -> bool {
-        self.capabilities.iter().all(|alts| alts.iter().any(|c| declared.contains(c)))
+        self.capabilities
+            .iter()
+            .all(|alts| alts.iter().any(|c| declared.contains(c)))
     }
 }
 
@@ -452,7 +499,10 @@ impl<'m> Function<'m> {
     }
     /// The `OpFunction` instruction.
     pub fn def(&self) -> InstRef<'m> {
-        InstRef { module: self.module, index: self.rec.insts.start as usize }
+        InstRef {
+            module: self.module,
+            index: self.rec.insts.start as usize,
+        }
     }
     /// The blocks: each from its `OpLabel` to the instruction before the next label or
     /// the `OpFunctionEnd`.
@@ -460,13 +510,21 @@ impl<'m> Function<'m> {
         let m = self.module;
         let starts = &m.blocks[self.rec.blocks.start as usize..self.rec.blocks.end as usize];
         let end = self.rec.insts.end - 1;
-        starts.iter().enumerate().map(move |(i, &s)| Block { module: m, range: s..starts.get(i + 1).copied().unwrap_or(end) })
+        starts.iter().enumerate().map(move |(i, &s)| Block {
+            module: m,
+            range: s..starts.get(i + 1).copied().unwrap_or(end),
+        })
     }
     /// The instructions between `OpFunction` and the first label (parameters, debug info).
     pub fn header_instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
         let m = self.module;
         let start = self.rec.insts.start + 1;
-        let end = m.blocks.get(self.rec.blocks.start as usize).copied().filter(|_| self.rec.blocks.start < self.rec.blocks.end).unwrap_or(self.rec.insts.end - 1);
+        let end = m
+            .blocks
+            .get(self.rec.blocks.start as usize)
+            .copied()
+            .filter(|_| self.rec.blocks.start < self.rec.blocks.end)
+            .unwrap_or(self.rec.insts.end - 1);
         (start as usize..end as usize).map(move |index| InstRef { module: m, index })
     }
 }
@@ -482,11 +540,15 @@ impl<'m> Block<'m> {
     /// Its instructions, `OpLabel` first.
     pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
         let m = self.module;
-        (self.range.start as usize..self.range.end as usize).map(move |index| InstRef { module: m, index })
+        (self.range.start as usize..self.range.end as usize)
+            .map(move |index| InstRef { module: m, index })
     }
     /// The label's id.
     pub fn label(&self) -> u32 {
-        self.instructions().next().and_then(|i| i.operands().first().copied()).unwrap_or(0)
+        self.instructions()
+            .next()
+            .and_then(|i| i.operands().first().copied())
+            .unwrap_or(0)
     }
 }
 
@@ -527,7 +589,10 @@ impl<'m> InstRef<'m> {
     /// The result id, if the instruction has one.
     pub fn result_id(&self) -> Option<u32> {
         let info = self.info()?;
-        let at = info.operands.iter().position(|o| o.kind.class == KindClass::Result)?;
+        let at = info
+            .operands
+            .iter()
+            .position(|o| o.kind.class == KindClass::Result)?;
         self.operands().get(at).copied()
     }
     /// Decodes into the typed instruction. `OpSwitch` case literals are sized by the
@@ -537,9 +602,16 @@ impl<'m> InstRef<'m> {
     /// The instruction does not decode (unknown opcode, or operands the layout rejects).
     pub fn decode(&self) -> Result<spv::Instruction, DecodeError> {
         let ops = self.operands();
-        let mut ctx = DecodeContext { offset: self.offset(), instruction: self.index, switch_literal_words: 1 };
+        let mut ctx = DecodeContext {
+            offset: self.offset(),
+            instruction: self.index,
+            switch_literal_words: 1,
+        };
         if self.opcode() == spv::Opcode::Switch {
-            if let Some(t) = ops.first().and_then(|&s| self.module.ids.value_number_type(s)) {
+            if let Some(t) = ops
+                .first()
+                .and_then(|&s| self.module.ids.value_number_type(s))
+            {
                 ctx.switch_literal_words = t.words().unwrap_or(2) as u32;
             }
         }
@@ -547,21 +619,34 @@ impl<'m> InstRef<'m> {
     }
     /// Like [`Self::decode`], keeping anything that does not decode as raw words.
     pub fn decode_lossless(&self) -> spv::Instruction {
-        self.decode().unwrap_or_else(|_| spv::Instruction::Unknown(crate::RawInstruction::new(u32::from(self.opcode().0), self.operands())))
+        self.decode().unwrap_or_else(|_| {
+            spv::Instruction::Unknown(crate::RawInstruction::new(
+                u32::from(self.opcode().0),
+                self.operands(),
+            ))
+        })
     }
     /// Calls `f(class, id)` for every id the instruction defines or uses.
     pub fn visit_ids(&self, mut f: impl FnMut(KindClass, u32)) {
         let Some(info) = self.info() else { return };
         let ops = self.operands();
-        let _ = walk::walk(info, ops, &self.module.ids, WalkOptions::default(), &mut |p| {
-            if p.kind.is_id() {
-                f(p.kind.class, ops[p.start]);
-            }
-        });
+        let _ = walk::walk(
+            info,
+            ops,
+            &self.module.ids,
+            WalkOptions::default(),
+            &mut |p| {
+                if p.kind.is_id() {
+                    f(p.kind.class, ops[p.start]);
+                }
+            },
+        );
     }
     /// The number type of the literal in `OpConstant`/`OpSpecConstant`.
     pub fn constant_type(&self) -> Option<NumberType> {
-        self.operands().first().and_then(|&t| self.module.ids.number_type(t))
+        self.operands()
+            .first()
+            .and_then(|&t| self.module.ids.number_type(t))
     }
 }
 

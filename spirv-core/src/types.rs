@@ -83,17 +83,26 @@ pub struct LiteralNumber {
 impl LiteralNumber {
     /// A one-word number.
     pub fn from_u32(v: u32) -> Self {
-        LiteralNumber { words: [v, 0], len: 1 }
+        LiteralNumber {
+            words: [v, 0],
+            len: 1,
+        }
     }
     /// A two-word number, low word first.
     pub fn from_u64(v: u64) -> Self {
-        LiteralNumber { words: [v as u32, (v >> 32) as u32], len: 2 }
+        LiteralNumber {
+            words: [v as u32, (v >> 32) as u32],
+            len: 2,
+        }
     }
     /// From one or two words; `None` for any other count.
     pub fn from_words(words: &[u32]) -> Option<Self> {
         match *words {
             [a] => Some(Self::from_u32(a)),
-            [a, b] => Some(LiteralNumber { words: [a, b], len: 2 }),
+            [a, b] => Some(LiteralNumber {
+                words: [a, b],
+                len: 2,
+            }),
             _ => None,
         }
     }
@@ -109,7 +118,12 @@ impl LiteralNumber {
 
 impl fmt::Debug for LiteralNumber {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "LiteralNumber({:#x}, {} word(s))", self.as_u64(), self.len)
+        write!(
+            f,
+            "LiteralNumber({:#x}, {} word(s))",
+            self.as_u64(),
+            self.len
+        )
     }
 }
 
@@ -125,6 +139,9 @@ pub struct RawInstruction {
 impl RawInstruction {
     /// Copies the operand words.
     pub fn new(opcode: u32, operands: &[u32]) -> Self {
-        RawInstruction { opcode, operands: operands.to_vec() }
+        RawInstruction {
+            opcode,
+            operands: operands.to_vec(),
+        }
     }
 }

@@ -22,7 +22,9 @@ pub struct ExtInstRegistry {
 
 impl Default for ExtInstRegistry {
     fn default() -> Self {
-        ExtInstRegistry { sets: crate::ext::VENDORED.to_vec() }
+        ExtInstRegistry {
+            sets: crate::ext::VENDORED.to_vec(),
+        }
     }
 }
 
@@ -38,7 +40,11 @@ impl ExtInstRegistry {
     }
     /// The set an `OpExtInstImport` name selects.
     pub fn lookup(&self, import_name: &[u8]) -> Option<&'static Grammar> {
-        self.sets.iter().rev().copied().find(|g| g.matches_import(import_name))
+        self.sets
+            .iter()
+            .rev()
+            .copied()
+            .find(|g| g.matches_import(import_name))
     }
     /// All sets, in registration order.
     pub fn sets(&self) -> &[&'static Grammar] {
@@ -123,7 +129,12 @@ pub struct Ids {
 impl Ids {
     /// A table for an input of `words` words.
     pub fn new(words: usize) -> Self {
-        Ids { dense: Vec::new(), sparse: BTreeMap::new(), limit: words.saturating_mul(2).max(1024), ext_sets: Vec::new() }
+        Ids {
+            dense: Vec::new(),
+            sparse: BTreeMap::new(),
+            limit: words.saturating_mul(2).max(1024),
+            ext_sets: Vec::new(),
+        }
     }
     /// What is known about `id`.
     #[inline]
@@ -231,7 +242,15 @@ pub fn walk<F: FnMut(&Parsed)>(
     opts: WalkOptions,
     f: &mut F,
 ) -> Result<Summary, (DecodeErrorKind, usize)> {
-    let mut w = Walker { words, pos: 0, ids, opts, f, summary: Summary::default(), switch_type: None };
+    let mut w = Walker {
+        words,
+        pos: 0,
+        ids,
+        opts,
+        f,
+        summary: Summary::default(),
+        switch_type: None,
+    };
     if info.opcode == u32::from(spv::Opcode::Switch.0) {
         let selector = words.first().copied().unwrap_or(0);
         match ids.value_number_type(selector) {
@@ -242,15 +261,34 @@ pub fn walk<F: FnMut(&Parsed)>(
     }
     w.list(info.operands, info)?;
     if w.pos < words.len() {
-        return Err((DecodeErrorKind::ExtraOperands { count: words.len() - w.pos }, w.pos));
+        return Err((
+            DecodeErrorKind::ExtraOperands {
+                count: words.len() - w.pos,
+            },
+            w.pos,
+        ));
     }
     Ok(w.summary)
 }
 
 impl<F: FnMut(&Parsed)> Walker<'_, F> {
     #[inline]
-    fn emit(&mut self, kind: &'static OperandKind, len: usize, number: Option<NumberType>, ext_set: Option<&'static Grammar>, unknown: bool) {
-        (self.f)(&Parsed { kind, start: self.pos, len, number, ext_set, unknown });
+    fn emit(
+        &mut self,
+        kind: &'static OperandKind,
+        len: usize,
+        number: Option<NumberType>,
+        ext_set: Option<&'static Grammar>,
+        unknown: bool,
+    ) {
+        (self.f)(&Parsed {
+            kind,
+            start: self.pos,
+            len,
+            number,
+            ext_set,
+            unknown,
+        });
         self.pos += len;
     }
 
@@ -281,10 +319,17 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
     }
 
     /// Walks one operand; returns true when a hook consumed the rest of the instruction.
-    fn one(&mut self, kind: &'static OperandKind, info: &'static InstructionInfo) -> Result<bool, (DecodeErrorKind, usize)> {
+    fn one(
+        &mut self,
+        kind: &'static OperandKind,
+        info: &'static InstructionInfo,
+    ) -> Result<bool, (DecodeErrorKind, usize)> {
         let rest = self.words.len() - self.pos.min(self.words.len());
         if rest == 0 {
-            return Err((DecodeErrorKind::MissingOperand { kind: kind.name }, self.pos));
+            return Err((
+                DecodeErrorKind::MissingOperand { kind: kind.name },
+                self.pos,
+            ));
         }
         let word = self.words[self.pos];
         match kind.class {
@@ -302,7 +347,10 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                 Some(t) => {
                     let n = t.words().unwrap_or(2);
                     if rest < n {
-                        return Err((DecodeErrorKind::MissingOperand { kind: kind.name }, self.pos));
+                        return Err((
+                            DecodeErrorKind::MissingOperand { kind: kind.name },
+                            self.pos,
+                        ));
                     }
                     self.emit(kind, n, Some(t), None, false);
                 }
@@ -320,17 +368,29 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                 };
                 let n = t.words().unwrap_or(rest);
                 if rest < n {
-                    return Err((DecodeErrorKind::MissingOperand { kind: kind.name }, self.pos));
+                    return Err((
+                        DecodeErrorKind::MissingOperand { kind: kind.name },
+                        self.pos,
+                    ));
                 }
                 self.emit(kind, n, Some(t), None, false);
             }
             KindClass::ExtInstNumber => {
                 // OpExtInst hook: the rest is laid out by the imported set's grammar.
-                let set_id = if self.pos > 0 { self.words[self.pos - 1] } else { 0 };
-                let Some(set) = self.ids.ext_set(set_id) else {
-                    return Err((DecodeErrorKind::UnknownExtInstSetId { id: set_id }, self.pos - 1));
+                let set_id = if self.pos > 0 {
+                    self.words[self.pos - 1]
+                } else {
+                    0
                 };
-                let ext = set.grammar.and_then(|g| g.instruction(word).map(|i| (g, i)));
+                let Some(set) = self.ids.ext_set(set_id) else {
+                    return Err((
+                        DecodeErrorKind::UnknownExtInstSetId { id: set_id },
+                        self.pos - 1,
+                    ));
+                };
+                let ext = set
+                    .grammar
+                    .and_then(|g| g.instruction(word).map(|i| (g, i)));
                 match ext {
                     Some((g, ext_info)) => {
                         self.emit(kind, 1, None, Some(g), false);
@@ -338,7 +398,10 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                     }
                     None => {
                         if self.opts.strict && !(set.grammar.is_none() && set.non_semantic) {
-                            return Err((DecodeErrorKind::UnknownOpcode { opcode: word }, self.pos));
+                            return Err((
+                                DecodeErrorKind::UnknownOpcode { opcode: word },
+                                self.pos,
+                            ));
                         }
                         let unknown = set.grammar.is_some();
                         self.summary.saw_unknown |= unknown;
@@ -355,12 +418,20 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
             KindClass::SpecConstantOpcode => {
                 // OpSpecConstantOp hook: the embedded opcode's operands follow, minus
                 // its result type and result id.
-                let inner = u16::try_from(word).ok().and_then(|op| spv::GRAMMAR.instruction(u32::from(op)));
+                let inner = u16::try_from(word)
+                    .ok()
+                    .and_then(|op| spv::GRAMMAR.instruction(u32::from(op)));
                 let Some(inner) = inner else {
                     return Err((DecodeErrorKind::UnknownOpcode { opcode: word }, self.pos));
                 };
                 self.emit(kind, 1, None, None, false);
-                let skip = inner.operands.iter().take_while(|o| matches!(o.kind.class, KindClass::ResultType | KindClass::Result)).count();
+                let skip = inner
+                    .operands
+                    .iter()
+                    .take_while(|o| {
+                        matches!(o.kind.class, KindClass::ResultType | KindClass::Result)
+                    })
+                    .count();
                 self.list(&inner.operands[skip..], inner)?;
                 return Ok(true);
             }
@@ -408,7 +479,13 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
 
     fn unknown_enum(&mut self, kind: &'static OperandKind, value: u32) -> WalkResult {
         if self.opts.strict {
-            return Err((DecodeErrorKind::UnknownEnumerant { kind: kind.name, value }, self.pos));
+            return Err((
+                DecodeErrorKind::UnknownEnumerant {
+                    kind: kind.name,
+                    value,
+                },
+                self.pos,
+            ));
         }
         self.summary.saw_unknown = true;
         self.emit(kind, 1, None, None, true);
@@ -420,21 +497,38 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
 ///
 /// # Errors
 /// The result id was already defined.
-pub fn observe(ids: &mut Ids, registry: &ExtInstRegistry, opcode: u16, operands: &[u32], summary: &Summary) -> Result<(), DecodeErrorKind> {
-    let Some(id) = summary.result_id else { return Ok(()) };
+pub fn observe(
+    ids: &mut Ids,
+    registry: &ExtInstRegistry,
+    opcode: u16,
+    operands: &[u32],
+    summary: &Summary,
+) -> Result<(), DecodeErrorKind> {
+    let Some(id) = summary.result_id else {
+        return Ok(());
+    };
     let info = if let Some(t) = summary.result_type {
         IdInfo::Value(t)
     } else if opcode == spv::Opcode::TypeInt.0 {
-        IdInfo::Number(NumberType::Int { width: operands.get(1).copied().unwrap_or(0), signed: operands.get(2).is_some_and(|&s| s != 0) })
+        IdInfo::Number(NumberType::Int {
+            width: operands.get(1).copied().unwrap_or(0),
+            signed: operands.get(2).is_some_and(|&s| s != 0),
+        })
     } else if opcode == spv::Opcode::TypeFloat.0 {
-        IdInfo::Number(NumberType::Float { width: operands.get(1).copied().unwrap_or(0), encoding: operands.get(2).copied() })
+        IdInfo::Number(NumberType::Float {
+            width: operands.get(1).copied().unwrap_or(0),
+            encoding: operands.get(2).copied(),
+        })
     } else if opcode == spv::Opcode::ExtInstImport.0 {
         let mut name = Vec::new();
         if let Some((words, len, _)) = decode_string(operands.get(1..).unwrap_or(&[])) {
             crate::codec::string_bytes(words, len, &mut name);
         }
         let index = ids.ext_sets.len() as u32;
-        ids.ext_sets.push(ImportedSet { grammar: registry.lookup(&name), non_semantic: name.starts_with(b"NonSemantic.") });
+        ids.ext_sets.push(ImportedSet {
+            grammar: registry.lookup(&name),
+            non_semantic: name.starts_with(b"NonSemantic."),
+        });
         IdInfo::ExtSet(index)
     } else {
         IdInfo::Other

@@ -6,9 +6,9 @@
 //! its `__private` re-exports, so the expansion works in crates without
 //! `extern crate alloc`.
 
+use crate::Options;
 use crate::model::{Category, Enumerant, Grammar, Instruction, Kind, Meta, Operand, Quantifier};
 use crate::naming;
-use crate::Options;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -148,7 +148,13 @@ impl<'a> Emitter<'a> {
                 },
             );
         }
-        Emitter { g, krate: &opts.krate, kinds, out: String::with_capacity(1 << 20), errors: Vec::new() }
+        Emitter {
+            g,
+            krate: &opts.krate,
+            kinds,
+            out: String::with_capacity(1 << 20),
+            errors: Vec::new(),
+        }
     }
 
     fn kind(&self, name: &str) -> &KindRef {
@@ -284,11 +290,19 @@ impl<'a> Emitter<'a> {
     }
 
     /// Emits everything, or returns the naming clashes found.
-    pub fn run(mut self, opts: &Options, path_for_tracking: Option<&str>) -> Result<String, Vec<String>> {
+    pub fn run(
+        mut self,
+        opts: &Options,
+        path_for_tracking: Option<&str>,
+    ) -> Result<String, Vec<String>> {
         let kr = self.krate.to_owned();
         let g = self.g;
         if let Some(p) = path_for_tracking {
-            w!(self.out, "const _: &[u8] = ::core::include_bytes!({});\n", escape(p));
+            w!(
+                self.out,
+                "const _: &[u8] = ::core::include_bytes!({});\n",
+                escape(p)
+            );
         }
         // Top-level names must not collide with kind types.
         let mut top: Vec<(String, String)> = vec![
@@ -302,7 +316,10 @@ impl<'a> Emitter<'a> {
             if matches!(k.category, Category::ValueEnum | Category::BitEnum) {
                 top.push((naming::kind(&k.name), k.name.clone()));
                 if k.has_parameters() {
-                    top.push((format!("{}Data", naming::kind(&k.name)), format!("{} (with parameters)", k.name)));
+                    top.push((
+                        format!("{}Data", naming::kind(&k.name)),
+                        format!("{} (with parameters)", k.name),
+                    ));
                 }
             } else if k.category == Category::Composite {
                 top.push((naming::kind(&k.name), k.name.clone()));
@@ -320,7 +337,11 @@ impl<'a> Emitter<'a> {
         self.emit_instruction_enum();
         self.emit_grammar(opts);
         let _ = kr;
-        if self.errors.is_empty() { Ok(self.out) } else { Err(self.errors) }
+        if self.errors.is_empty() {
+            Ok(self.out)
+        } else {
+            Err(self.errors)
+        }
     }
 
     fn emit_header(&mut self, opts: &Options) {
@@ -328,13 +349,22 @@ impl<'a> Emitter<'a> {
         let o = &mut self.out;
         if g.is_core {
             if let Some(m) = g.magic_number {
-                w!(o, "/// The SPIR-V magic number, from the grammar.\npub const MAGIC_NUMBER: u32 = {m:#010x};\n");
+                w!(
+                    o,
+                    "/// The SPIR-V magic number, from the grammar.\npub const MAGIC_NUMBER: u32 = {m:#010x};\n"
+                );
             }
             if let Some(v) = g.major_version {
-                w!(o, "/// The grammar's major SPIR-V version.\npub const MAJOR_VERSION: u32 = {v};\n");
+                w!(
+                    o,
+                    "/// The grammar's major SPIR-V version.\npub const MAJOR_VERSION: u32 = {v};\n"
+                );
             }
             if let Some(v) = g.minor_version {
-                w!(o, "/// The grammar's minor SPIR-V version.\npub const MINOR_VERSION: u32 = {v};\n");
+                w!(
+                    o,
+                    "/// The grammar's minor SPIR-V version.\npub const MINOR_VERSION: u32 = {v};\n"
+                );
             }
         } else {
             w!(
@@ -346,11 +376,17 @@ impl<'a> Emitter<'a> {
                 }
             );
             if let Some(v) = g.version {
-                w!(o, "/// The set's `version` key.\npub const VERSION: u32 = {v};\n");
+                w!(
+                    o,
+                    "/// The set's `version` key.\npub const VERSION: u32 = {v};\n"
+                );
             }
         }
         if let Some(v) = g.revision {
-            w!(o, "/// The grammar's revision.\npub const REVISION: u32 = {v};\n");
+            w!(
+                o,
+                "/// The grammar's revision.\npub const REVISION: u32 = {v};\n"
+            );
         }
     }
 
@@ -381,7 +417,12 @@ impl<'a> Emitter<'a> {
                 s.push_str(" enumerants: &[\n");
                 let mut names = Vec::new();
                 for (i, e) in sorted.iter().enumerate() {
-                    w!(s, "        {kr}::grammar::Enumerant {{ name: {}, value: {:#x},", escape(&e.name), e.value);
+                    w!(
+                        s,
+                        "        {kr}::grammar::Enumerant {{ name: {}, value: {:#x},",
+                        escape(&e.name),
+                        e.value
+                    );
                     if !e.parameters.is_empty() {
                         w!(s, " parameters: {},", self.operand_table(&e.parameters));
                     }
@@ -395,7 +436,11 @@ impl<'a> Emitter<'a> {
                 w!(s, "    ], index: {},", name_index(&kr, &names));
             }
             if !k.bases.is_empty() {
-                let bases: Vec<String> = k.bases.iter().map(|b| self.kind_table(b).replace("&self::", "&super::")).collect();
+                let bases: Vec<String> = k
+                    .bases
+                    .iter()
+                    .map(|b| self.kind_table(b).replace("&self::", "&super::"))
+                    .collect();
                 w!(s, " bases: &[{}],", bases.join(", "));
             }
             w!(s, " ..{kr}::grammar::OperandKind::EMPTY }};\n");
@@ -431,9 +476,16 @@ impl<'a> Emitter<'a> {
                     ))
                 );
                 let mut consts = Vec::new();
-                w!(o, "#[allow(non_upper_case_globals, clippy::upper_case_acronyms)]\nimpl {ident} {{\n");
+                w!(
+                    o,
+                    "#[allow(non_upper_case_globals, clippy::upper_case_acronyms)]\nimpl {ident} {{\n"
+                );
                 for e in &sorted {
-                    let cname = if is_mask { naming::mask_bit(&e.name, &k.name) } else { naming::enumerant(&e.name, &k.name) };
+                    let cname = if is_mask {
+                        naming::mask_bit(&e.name, &k.name)
+                    } else {
+                        naming::enumerant(&e.name, &k.name)
+                    };
                     consts.push((cname.clone(), e.name.clone()));
                     let params = if e.parameters.is_empty() {
                         String::new()
@@ -451,12 +503,21 @@ impl<'a> Emitter<'a> {
                     w!(
                         o,
                         "    #[doc = {}]\n{}    pub const {cname}: Self = Self({:#x});\n",
-                        escape(&format!("`{}` = {}.{params}{}", e.name, e.value, Self::meta_doc(&e.meta))),
+                        escape(&format!(
+                            "`{}` = {}.{params}{}",
+                            e.name,
+                            e.value,
+                            Self::meta_doc(&e.meta)
+                        )),
                         alias_attr(&cname, &e.name, "    "),
                         e.value
                     );
                     for a in &e.meta.aliases {
-                        let aname = if is_mask { naming::mask_bit(a, &k.name) } else { naming::enumerant(a, &k.name) };
+                        let aname = if is_mask {
+                            naming::mask_bit(a, &k.name)
+                        } else {
+                            naming::enumerant(a, &k.name)
+                        };
                         consts.push((aname.clone(), a.clone()));
                         w!(
                             o,
@@ -495,7 +556,11 @@ impl<'a> Emitter<'a> {
                 w!(
                     self.out,
                     "#[doc = {}]\npub type {ident} = {t};\n",
-                    escape(&format!("{doc}The composite operand kind `{}` ({}).", k.name, k.bases.join(", ")))
+                    escape(&format!(
+                        "{doc}The composite operand kind `{}` ({}).",
+                        k.name,
+                        k.bases.join(", ")
+                    ))
                 );
             }
             Category::Id | Category::Literal => {}
@@ -504,7 +569,11 @@ impl<'a> Emitter<'a> {
 
     fn param_type(&self, params: &[Operand]) -> String {
         let parts: Vec<String> = params.iter().map(|p| self.operand_type(p)).collect();
-        if parts.len() == 1 { parts[0].clone() } else { format!("({})", parts.join(", ")) }
+        if parts.len() == 1 {
+            parts[0].clone()
+        } else {
+            format!("({})", parts.join(", "))
+        }
     }
 
     fn emit_value_data(&mut self, k: &Kind, ident: &str, sorted: &[&Enumerant]) {
@@ -516,19 +585,38 @@ impl<'a> Emitter<'a> {
         let mut val = String::new();
         for e in sorted {
             let v = naming::enumerant(&e.name, &k.name);
-            w!(variants, "    #[doc = {}]\n", escape(&format!("`{}` = {}.", e.name, e.value)));
-            w!(val, "            Self::{v}{} => {ident}::{v},\n", if e.parameters.is_empty() { "" } else { "(..)" });
+            w!(
+                variants,
+                "    #[doc = {}]\n",
+                escape(&format!("`{}` = {}.", e.name, e.value))
+            );
+            w!(
+                val,
+                "            Self::{v}{} => {ident}::{v},\n",
+                if e.parameters.is_empty() { "" } else { "(..)" }
+            );
             if e.parameters.is_empty() {
                 w!(variants, "    {v},\n");
                 w!(dec, "            {:#x} => Self::{v},\n", e.value);
                 w!(enc, "            Self::{v} => w.push({:#x}),\n", e.value);
             } else {
-                let types: Vec<String> = e.parameters.iter().map(|p| self.operand_type(p)).collect();
+                let types: Vec<String> =
+                    e.parameters.iter().map(|p| self.operand_type(p)).collect();
                 w!(variants, "    {v}({}),\n", types.join(", "));
                 let reads: Vec<&str> = types.iter().map(|_| "r.read()?").collect();
-                w!(dec, "            {:#x} => Self::{v}({}),\n", e.value, reads.join(", "));
+                w!(
+                    dec,
+                    "            {:#x} => Self::{v}({}),\n",
+                    e.value,
+                    reads.join(", ")
+                );
                 let binds: Vec<String> = (0..types.len()).map(|i| format!("p{i}")).collect();
-                w!(enc, "            Self::{v}({}) => {{ w.push({:#x});", binds.join(", "), e.value);
+                w!(
+                    enc,
+                    "            Self::{v}({}) => {{ w.push({:#x});",
+                    binds.join(", "),
+                    e.value
+                );
                 for b in &binds {
                     w!(enc, " {kr}::codec::Operand::encode({b}, w);");
                 }
@@ -544,7 +632,10 @@ impl<'a> Emitter<'a> {
         w!(
             o,
             "#[doc = {}]\n#[derive(Debug, Clone, PartialEq, Eq)]\n#[non_exhaustive]\n#[allow(clippy::upper_case_acronyms)]\npub enum {ident}Data {{\n{variants}    /// A value this grammar does not know; it must take no parameters.\n    Unknown(u32),\n}}\n",
-            escape(&format!("`{}` with the parameters its enumerants take.", k.name))
+            escape(&format!(
+                "`{}` with the parameters its enumerants take.",
+                k.name
+            ))
         );
         w!(
             o,
@@ -567,21 +658,38 @@ impl<'a> Emitter<'a> {
             let f = naming::fix_keyword(heck_snake(&e.name));
             names.push((f.clone(), e.name.clone()));
             let t = self.param_type(&e.parameters);
-            w!(fields, "    #[doc = {}]\n    pub {f}: ::core::option::Option<{t}>,\n", escape(&format!("Parameters of `{}`, present when its bit is set.", e.name)));
-            w!(dec, "            {f}: if mask.0 & {v:#x} == {v:#x} {{ Some(r.read()?) }} else {{ None }},\n", v = e.value);
+            w!(
+                fields,
+                "    #[doc = {}]\n    pub {f}: ::core::option::Option<{t}>,\n",
+                escape(&format!(
+                    "Parameters of `{}`, present when its bit is set.",
+                    e.name
+                ))
+            );
+            w!(
+                dec,
+                "            {f}: if mask.0 & {v:#x} == {v:#x} {{ Some(r.read()?) }} else {{ None }},\n",
+                v = e.value
+            );
             w!(
                 enc,
                 "        if self.mask.0 & {v:#x} == {v:#x} {{ if let Some(p) = &self.{f} {{ {kr}::codec::Operand::encode(p, w); }} }}\n",
                 v = e.value
             );
-            w!(ids, "        {kr}::codec::Operand::visit_ids_mut(&mut self.{f}, f);\n");
+            w!(
+                ids,
+                "        {kr}::codec::Operand::visit_ids_mut(&mut self.{f}, f);\n"
+            );
         }
         self.check_unique(&format!("fields of {ident}Data"), &names);
         let o = &mut self.out;
         w!(
             o,
             "#[doc = {}]\n#[derive(Debug, Clone, PartialEq, Eq, Default)]\npub struct {ident}Data {{\n    /// The mask word; it decides which parameters are read and written.\n    pub mask: {ident},\n{fields}}}\n",
-            escape(&format!("`{}` with the parameters of its set bits, which follow the mask in ascending bit order.", k.name))
+            escape(&format!(
+                "`{}` with the parameters of its set bits, which follow the mask in ascending bit order.",
+                k.name
+            ))
         );
         w!(
             o,
@@ -593,15 +701,24 @@ impl<'a> Emitter<'a> {
         let kr = self.krate.to_owned();
         let g = self.g;
         let repr = if g.is_core { "u16" } else { "u32" };
-        let what = if g.is_core { "opcode" } else { "extended instruction number" };
+        let what = if g.is_core {
+            "opcode"
+        } else {
+            "extended instruction number"
+        };
         let o = &mut self.out;
         w!(
             o,
             "#[doc = {}]\n#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]\n#[repr(transparent)]\npub struct Opcode(pub {repr});\n",
-            escape(&format!("An {what}: an open type that holds any value, with the grammar's instructions as associated constants."))
+            escape(&format!(
+                "An {what}: an open type that holds any value, with the grammar's instructions as associated constants."
+            ))
         );
         let mut consts = Vec::new();
-        w!(o, "#[allow(non_upper_case_globals, clippy::upper_case_acronyms)]\nimpl Opcode {{\n");
+        w!(
+            o,
+            "#[allow(non_upper_case_globals, clippy::upper_case_acronyms)]\nimpl Opcode {{\n"
+        );
         for i in &g.instructions {
             let n = naming::instruction(&i.opname);
             consts.push((n.clone(), i.opname.clone()));
@@ -630,10 +747,16 @@ impl<'a> Emitter<'a> {
             .operands
             .iter()
             .map(|op| {
-                if g.is_core && class_of(&op.kind, self.kind(&op.kind).category) == "SpecConstantOpcode" {
+                if g.is_core
+                    && class_of(&op.kind, self.kind(&op.kind).category) == "SpecConstantOpcode"
+                {
                     "operation".to_owned()
                 } else {
-                    naming::field(op.name.as_deref(), &op.kind, op.quantifier == Quantifier::Variadic)
+                    naming::field(
+                        op.name.as_deref(),
+                        &op.kind,
+                        op.quantifier == Quantifier::Variadic,
+                    )
                 }
             })
             .collect();
@@ -643,7 +766,10 @@ impl<'a> Emitter<'a> {
             .zip(&inst.operands)
             .map(|(n, op)| {
                 let t = if self.is_switch_targets(inst, op) {
-                    format!("{}::__private::Vec<({}::LiteralNumber, {}::Id)>", self.krate, self.krate, self.krate)
+                    format!(
+                        "{}::__private::Vec<({}::LiteralNumber, {}::Id)>",
+                        self.krate, self.krate, self.krate
+                    )
                 } else if self.is_spec_op(op) {
                     format!("{}::__private::Box<Instruction>", self.krate)
                 } else {
@@ -656,7 +782,10 @@ impl<'a> Emitter<'a> {
 
     /// Hook: OpSwitch's case literals are sized by the selector's type.
     fn is_switch_targets(&self, inst: &Instruction, op: &Operand) -> bool {
-        self.g.is_core && inst.opname == "OpSwitch" && op.quantifier == Quantifier::Variadic && self.kind(&op.kind).category == Category::Composite
+        self.g.is_core
+            && inst.opname == "OpSwitch"
+            && op.quantifier == Quantifier::Variadic
+            && self.kind(&op.kind).category == Category::Composite
     }
 
     /// Hook: OpSpecConstantOp embeds another instruction's operands.
@@ -668,11 +797,22 @@ impl<'a> Emitter<'a> {
         let kr = self.krate.to_owned();
         let g = self.g;
         let mut s = String::new();
-        w!(s, "/// One struct per instruction, with a typed field per operand.\npub mod inst {{\n");
+        w!(
+            s,
+            "/// One struct per instruction, with a typed field per operand.\npub mod inst {{\n"
+        );
         for inst in &g.instructions {
             let ident = naming::instruction(&inst.opname);
             let fields = self.fields_of(inst);
-            let check: Vec<(String, String)> = fields.iter().map(|(n, _, op)| (n.clone(), op.name.clone().unwrap_or_else(|| op.kind.clone()))).collect();
+            let check: Vec<(String, String)> = fields
+                .iter()
+                .map(|(n, _, op)| {
+                    (
+                        n.clone(),
+                        op.name.clone().unwrap_or_else(|| op.kind.clone()),
+                    )
+                })
+                .collect();
             self.check_unique(&format!("fields of {}", inst.opname), &check);
             let ops: Vec<String> = inst
                 .operands
@@ -704,7 +844,11 @@ impl<'a> Emitter<'a> {
             }
             doc.push_str(&Self::meta_doc(&inst.meta));
             if g.is_core {
-                w!(doc, "\n\n[Specification](https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html#{})", inst.opname);
+                w!(
+                    doc,
+                    "\n\n[Specification](https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html#{})",
+                    inst.opname
+                );
             }
             w!(
                 s,
@@ -719,12 +863,22 @@ impl<'a> Emitter<'a> {
                     Some(name) => format!("`{}` {}", op.kind, name.replace('\n', " ")),
                     None => format!("`{}`", op.kind),
                 };
-                w!(s, "        #[doc = {}]\n        pub {n}: {t},\n", escape(&d));
+                w!(
+                    s,
+                    "        #[doc = {}]\n        pub {n}: {t},\n",
+                    escape(&d)
+                );
             }
             s.push_str("    }\n");
             // Codec.
-            w!(s, "    #[automatically_derived]\n    impl {kr}::codec::Operand for {ident} {{\n");
-            w!(s, "        fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n");
+            w!(
+                s,
+                "    #[automatically_derived]\n    impl {kr}::codec::Operand for {ident} {{\n"
+            );
+            w!(
+                s,
+                "        fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n"
+            );
             if fields.is_empty() {
                 s.push_str("            let _ = r;\n            Ok(Self {})\n");
             } else {
@@ -742,7 +896,10 @@ impl<'a> Emitter<'a> {
                 s.push_str("            })\n");
             }
             s.push_str("        }\n");
-            w!(s, "        fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n");
+            w!(
+                s,
+                "        fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n"
+            );
             if fields.is_empty() {
                 s.push_str("            let _ = w;\n");
             }
@@ -750,22 +907,36 @@ impl<'a> Emitter<'a> {
                 if self.is_spec_op(op) {
                     w!(s, "            self.{n}.encode_spec_constant_op(w);\n");
                 } else {
-                    w!(s, "            {kr}::codec::Operand::encode(&self.{n}, w);\n");
+                    w!(
+                        s,
+                        "            {kr}::codec::Operand::encode(&self.{n}, w);\n"
+                    );
                 }
             }
             s.push_str("        }\n");
             let id_fields: Vec<&String> = fields
                 .iter()
-                .filter(|(_, t, op)| t.contains("Id") || t.contains("Data") || self.kind(&op.kind).category == Category::Composite || self.is_spec_op(op))
+                .filter(|(_, t, op)| {
+                    t.contains("Id")
+                        || t.contains("Data")
+                        || self.kind(&op.kind).category == Category::Composite
+                        || self.is_spec_op(op)
+                })
                 .map(|(n, _, _)| n)
                 .collect();
             if !id_fields.is_empty() {
-                w!(s, "        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n");
+                w!(
+                    s,
+                    "        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n"
+                );
                 for (n, _, op) in fields.iter().filter(|(n, _, _)| id_fields.contains(&n)) {
                     if self.is_spec_op(op) {
                         w!(s, "            self.{n}.visit_ids_mut(f);\n");
                     } else {
-                        w!(s, "            {kr}::codec::Operand::visit_ids_mut(&mut self.{n}, f);\n");
+                        w!(
+                            s,
+                            "            {kr}::codec::Operand::visit_ids_mut(&mut self.{n}, f);\n"
+                        );
                     }
                 }
                 s.push_str("        }\n");
@@ -779,7 +950,11 @@ impl<'a> Emitter<'a> {
     fn emit_instruction_enum(&mut self) {
         let kr = self.krate.to_owned();
         let g = self.g;
-        let num = if g.is_core { "opcode" } else { "extended instruction number" };
+        let num = if g.is_core {
+            "opcode"
+        } else {
+            "extended instruction number"
+        };
         let mut variants = String::new();
         let mut dec = String::new();
         let mut enc = String::new();
@@ -787,14 +962,32 @@ impl<'a> Emitter<'a> {
         let mut ids = String::new();
         for inst in &g.instructions {
             let n = naming::instruction(&inst.opname);
-            w!(variants, "    #[doc = {}]\n    {n}(inst::{n}),\n", escape(&format!("`{}`.", inst.opname)));
-            w!(dec, "            {} => Self::{n}({kr}::codec::Operand::decode(r)?),\n", inst.opcode);
-            w!(enc, "            Self::{n}(i) => {kr}::codec::Operand::encode(i, w),\n");
+            w!(
+                variants,
+                "    #[doc = {}]\n    {n}(inst::{n}),\n",
+                escape(&format!("`{}`.", inst.opname))
+            );
+            w!(
+                dec,
+                "            {} => Self::{n}({kr}::codec::Operand::decode(r)?),\n",
+                inst.opcode
+            );
+            w!(
+                enc,
+                "            Self::{n}(i) => {kr}::codec::Operand::encode(i, w),\n"
+            );
             w!(op, "            Self::{n}(_) => Opcode::{n},\n");
-            w!(ids, "            Self::{n}(i) => {kr}::codec::Operand::visit_ids_mut(i, f),\n");
+            w!(
+                ids,
+                "            Self::{n}(i) => {kr}::codec::Operand::visit_ids_mut(i, f),\n"
+            );
         }
         let repr = if g.is_core { "u16" } else { "u32" };
-        let unknown_opcode = if g.is_core { "r.opcode" } else { "r.opcode as u32" };
+        let unknown_opcode = if g.is_core {
+            "r.opcode"
+        } else {
+            "r.opcode as u32"
+        };
         let o = &mut self.out;
         w!(
             o,
@@ -847,7 +1040,12 @@ impl<'a> Emitter<'a> {
         );
         let mut names = Vec::new();
         for (i, inst) in sorted.iter().enumerate() {
-            w!(s, "        {kr}::grammar::InstructionInfo {{ opname: {}, opcode: {},", escape(&inst.opname), inst.opcode);
+            w!(
+                s,
+                "        {kr}::grammar::InstructionInfo {{ opname: {}, opcode: {},",
+                escape(&inst.opname),
+                inst.opcode
+            );
             if let Some(c) = &inst.class {
                 w!(s, " class: {},", escape(c));
             }
@@ -907,11 +1105,18 @@ fn qualify_local(t: &str) -> String {
 fn heck_snake(s: &str) -> String {
     use heck::ToSnakeCase;
     let s = s.to_snake_case();
-    if s.starts_with(|c: char| c.is_ascii_digit()) { format!("bit_{s}") } else { s }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("bit_{s}")
+    } else {
+        s
+    }
 }
-
 
 /// `#[doc(alias = "…")]` with the grammar spelling, when it differs from the Rust name.
 fn alias_attr(rust: &str, grammar: &str, indent: &str) -> String {
-    if rust.trim_start_matches("r#") == grammar { String::new() } else { format!("{indent}#[doc(alias = {})]\n", escape(grammar)) }
+    if rust.trim_start_matches("r#") == grammar {
+        String::new()
+    } else {
+        format!("{indent}#[doc(alias = {})]\n", escape(grammar))
+    }
 }

@@ -37,7 +37,12 @@ pub struct Options {
 impl Options {
     /// Defaults: runtime crate `::spirv_core`, no import name.
     pub fn new(name: &str) -> Self {
-        Options { krate: "::spirv_core".into(), name: name.into(), import: None, import_prefix: None }
+        Options {
+            krate: "::spirv_core".into(),
+            name: name.into(),
+            import: None,
+            import_prefix: None,
+        }
     }
 }
 
@@ -47,8 +52,13 @@ impl Options {
 ///
 /// # Errors
 /// Every problem found, each a message naming its JSON location.
-pub fn expand_source(json: &str, opts: &Options, tracked_path: Option<&str>) -> Result<String, Vec<String>> {
-    let grammar = model::parse(json, CORE_KINDS).map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+pub fn expand_source(
+    json: &str,
+    opts: &Options,
+    tracked_path: Option<&str>,
+) -> Result<String, Vec<String>> {
+    let grammar = model::parse(json, CORE_KINDS)
+        .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     emit::Emitter::new(&grammar, opts, CORE_KINDS).run(opts, tracked_path)
 }
 

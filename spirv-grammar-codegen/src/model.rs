@@ -202,7 +202,12 @@ impl fmt::Display for ModelError {
 struct Errors(Vec<ModelError>);
 
 impl Errors {
-    fn push(&mut self, location: impl Into<String>, context: Option<&str>, message: impl Into<String>) {
+    fn push(
+        &mut self,
+        location: impl Into<String>,
+        context: Option<&str>,
+        message: impl Into<String>,
+    ) {
         self.0.push(ModelError {
             location: location.into(),
             context: context.map(str::to_owned),
@@ -229,10 +234,18 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
     let is_core = obj.contains_key("magic_number");
     let magic_number = match obj.get("magic_number") {
         None => None,
-        Some(v) => match v.as_str().and_then(parse_u32_str).or_else(|| v.as_u64().and_then(|n| u32::try_from(n).ok())) {
+        Some(v) => match v
+            .as_str()
+            .and_then(parse_u32_str)
+            .or_else(|| v.as_u64().and_then(|n| u32::try_from(n).ok()))
+        {
             Some(n) => Some(n),
             None => {
-                errs.push("/magic_number", None, "expected a hexadecimal string such as \"0x07230203\"");
+                errs.push(
+                    "/magic_number",
+                    None,
+                    "expected a hexadecimal string such as \"0x07230203\"",
+                );
                 None
             }
         },
@@ -254,7 +267,11 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
     if is_core {
         for key in ["major_version", "minor_version"] {
             if !obj.contains_key(key) {
-                errs.push("", None, format!("missing key \"{key}\" (a core grammar has a magic_number)"));
+                errs.push(
+                    "",
+                    None,
+                    format!("missing key \"{key}\" (a core grammar has a magic_number)"),
+                );
             }
         }
     }
@@ -294,20 +311,33 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
             errs.push(
                 format!("/operand_kinds/{i}/kind"),
                 Some(&k.name),
-                format!("operand kind \"{}\" is defined twice (first at /operand_kinds/{prev})", k.name),
+                format!(
+                    "operand kind \"{}\" is defined twice (first at /operand_kinds/{prev})",
+                    k.name
+                ),
             );
         }
     }
     // Kind references.
-    let known = |name: &str| kinds.iter().any(|k| k.name == name) || (!is_core && external.iter().any(|k| k.name == name));
-    let expectation = if is_core { "a kind defined in this file" } else { "a kind defined in this file or in the core grammar" };
+    let known = |name: &str| {
+        kinds.iter().any(|k| k.name == name)
+            || (!is_core && external.iter().any(|k| k.name == name))
+    };
+    let expectation = if is_core {
+        "a kind defined in this file"
+    } else {
+        "a kind defined in this file or in the core grammar"
+    };
     for (i, inst) in &instructions {
         for (j, op) in inst.operands.iter().enumerate() {
             if !known(&op.kind) {
                 errs.push(
                     format!("/instructions/{i}/operands/{j}/kind"),
                     Some(&inst.opname),
-                    format!("unknown operand kind \"{}\"; expected {expectation}", op.kind),
+                    format!(
+                        "unknown operand kind \"{}\"; expected {expectation}",
+                        op.kind
+                    ),
                 );
             }
         }
@@ -319,7 +349,10 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
                     errs.push(
                         format!("/operand_kinds/{i}/enumerants/{j}/parameters/{p}/kind"),
                         Some(&format!("{}::{}", k.name, e.name)),
-                        format!("unknown operand kind \"{}\"; expected {expectation}", op.kind),
+                        format!(
+                            "unknown operand kind \"{}\"; expected {expectation}",
+                            op.kind
+                        ),
                     );
                 }
             }
@@ -345,7 +378,9 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
                 errs.push(
                     format!("/instructions/{i}"),
                     Some(&inst.opname),
-                    format!("instruction name \"{n}\" is used twice (also at /instructions/{prev})"),
+                    format!(
+                        "instruction name \"{n}\" is used twice (also at /instructions/{prev})"
+                    ),
                 );
             }
         }
@@ -371,7 +406,10 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
                     errs.push(
                         format!("/operand_kinds/{ki}"),
                         Some(&k.name),
-                        format!("enumerant name \"{n}\" is used twice in kind \"{}\"", k.name),
+                        format!(
+                            "enumerant name \"{n}\" is used twice in kind \"{}\"",
+                            k.name
+                        ),
                     );
                 }
             }
@@ -426,7 +464,11 @@ fn parse_version(errs: &mut Errors, at: &str, ctx: &str, v: Option<&Value>) -> O
     match parsed {
         Some(x) => x,
         None => {
-            errs.push(at, Some(ctx), "expected a version string such as \"1.3\" or \"None\"");
+            errs.push(
+                at,
+                Some(ctx),
+                "expected a version string such as \"1.3\" or \"None\"",
+            );
             None
         }
     }
@@ -458,21 +500,41 @@ fn parse_meta(errs: &mut Errors, at: &str, ctx: &str, o: &serde_json::Map<String
         None => false,
         Some(Value::Bool(b)) => *b,
         Some(_) => {
-            errs.push(format!("{at}/provisional"), Some(ctx), "expected true or false");
+            errs.push(
+                format!("{at}/provisional"),
+                Some(ctx),
+                "expected true or false",
+            );
             false
         }
     };
     Meta {
-        capabilities: string_list(errs, &format!("{at}/capabilities"), ctx, o.get("capabilities")),
+        capabilities: string_list(
+            errs,
+            &format!("{at}/capabilities"),
+            ctx,
+            o.get("capabilities"),
+        ),
         extensions: string_list(errs, &format!("{at}/extensions"), ctx, o.get("extensions")),
         version: parse_version(errs, &format!("{at}/version"), ctx, o.get("version")),
-        last_version: parse_version(errs, &format!("{at}/lastVersion"), ctx, o.get("lastVersion")),
+        last_version: parse_version(
+            errs,
+            &format!("{at}/lastVersion"),
+            ctx,
+            o.get("lastVersion"),
+        ),
         provisional,
         aliases: string_list(errs, &format!("{at}/aliases"), ctx, o.get("aliases")),
     }
 }
 
-fn get_str<'a>(errs: &mut Errors, at: &str, ctx: Option<&str>, o: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a str> {
+fn get_str<'a>(
+    errs: &mut Errors,
+    at: &str,
+    ctx: Option<&str>,
+    o: &'a serde_json::Map<String, Value>,
+    key: &str,
+) -> Option<&'a str> {
     match o.get(key) {
         Some(Value::String(s)) => Some(s),
         Some(_) => {
@@ -509,7 +571,11 @@ fn parse_operands(errs: &mut Errors, at: &str, ctx: &str, v: Option<&Value>) -> 
             Some(Value::String(q)) if q == "?" => Some(Quantifier::Optional),
             Some(Value::String(q)) if q == "*" => Some(Quantifier::Variadic),
             Some(q) => {
-                errs.push(format!("{here}/quantifier"), Some(ctx), format!("bad quantifier {q}; expected \"?\" or \"*\""));
+                errs.push(
+                    format!("{here}/quantifier"),
+                    Some(ctx),
+                    format!("bad quantifier {q}; expected \"?\" or \"*\""),
+                );
                 None
             }
         };
@@ -522,7 +588,11 @@ fn parse_operands(errs: &mut Errors, at: &str, ctx: &str, v: Option<&Value>) -> 
             }
         };
         if let (Some(kind), Some(quantifier)) = (kind, quantifier) {
-            out.push(Operand { kind: kind.to_owned(), quantifier, name });
+            out.push(Operand {
+                kind: kind.to_owned(),
+                quantifier,
+                name,
+            });
         }
     }
     out
@@ -539,7 +609,11 @@ fn parse_instruction(errs: &mut Errors, at: &str, v: &Value) -> Option<Instructi
         Some(v) => match v.as_u64().and_then(|n| u32::try_from(n).ok()) {
             Some(n) => Some(n),
             None => {
-                errs.push(format!("{at}/opcode"), Some(ctx), "expected an unsigned 32-bit integer");
+                errs.push(
+                    format!("{at}/opcode"),
+                    Some(ctx),
+                    "expected an unsigned 32-bit integer",
+                );
                 None
             }
         },
@@ -554,7 +628,13 @@ fn parse_instruction(errs: &mut Errors, at: &str, v: &Value) -> Option<Instructi
     };
     let operands = parse_operands(errs, &format!("{at}/operands"), ctx, o.get("operands"));
     let meta = parse_meta(errs, at, ctx, o);
-    Some(Instruction { opname: opname?.to_owned(), opcode: opcode?, class, operands, meta })
+    Some(Instruction {
+        opname: opname?.to_owned(),
+        opcode: opcode?,
+        class,
+        operands,
+        meta,
+    })
 }
 
 fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind> {
@@ -602,12 +682,26 @@ fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind> {
                         }
                     };
                     if value.is_none() {
-                        errs.push(format!("{here}/value"), Some(&ectx), "expected an unsigned 32-bit integer or a hex string");
+                        errs.push(
+                            format!("{here}/value"),
+                            Some(&ectx),
+                            "expected an unsigned 32-bit integer or a hex string",
+                        );
                     }
-                    let parameters = parse_operands(errs, &format!("{here}/parameters"), &ectx, e.get("parameters"));
+                    let parameters = parse_operands(
+                        errs,
+                        &format!("{here}/parameters"),
+                        &ectx,
+                        e.get("parameters"),
+                    );
                     let meta = parse_meta(errs, &here, &ectx, e);
                     if let (Some(n), Some(value)) = (ename, value) {
-                        enumerants.push(Enumerant { name: n.to_owned(), value, parameters, meta });
+                        enumerants.push(Enumerant {
+                            name: n.to_owned(),
+                            value,
+                            parameters,
+                            meta,
+                        });
                     }
                 }
             }
@@ -624,7 +718,13 @@ fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind> {
     } else {
         Vec::new()
     };
-    Some(Kind { name: name?.to_owned(), category: category?, doc, enumerants, bases })
+    Some(Kind {
+        name: name?.to_owned(),
+        category: category?,
+        doc,
+        enumerants,
+        bases,
+    })
 }
 
 #[cfg(test)]

@@ -52,16 +52,71 @@ pub fn is_keyword(name: &str) -> bool {
     // The one list of Rust's reserved words; it changes only with a new edition.
     matches!(
         name,
-        "as" | "break" | "const" | "continue" | "crate" | "else" | "enum" | "extern" | "false" | "fn" | "for"
-            | "if" | "impl" | "in" | "let" | "loop" | "match" | "mod" | "move" | "mut" | "pub" | "ref" | "return"
-            | "self" | "Self" | "static" | "struct" | "super" | "trait" | "true" | "type" | "unsafe" | "use"
-            | "where" | "while" | "async" | "await" | "dyn" | "abstract" | "become" | "box" | "do" | "final"
-            | "macro" | "override" | "priv" | "typeof" | "unsized" | "virtual" | "yield" | "try" | "gen" | "_"
+        "as" | "break"
+            | "const"
+            | "continue"
+            | "crate"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "self"
+            | "Self"
+            | "static"
+            | "struct"
+            | "super"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "async"
+            | "await"
+            | "dyn"
+            | "abstract"
+            | "become"
+            | "box"
+            | "do"
+            | "final"
+            | "macro"
+            | "override"
+            | "priv"
+            | "typeof"
+            | "unsized"
+            | "virtual"
+            | "yield"
+            | "try"
+            | "gen"
+            | "_"
     )
 }
 
 fn sanitize(name: &str) -> String {
-    name.chars().map(|c| if c == '_' || c.is_ascii_alphanumeric() { c } else { '_' }).collect()
+    name.chars()
+        .map(|c| {
+            if c == '_' || c.is_ascii_alphanumeric() {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Rule 2 for a name in the scope `scope` (a kind name, or `Op`).
@@ -120,7 +175,9 @@ fn clean(name: &str) -> String {
         }
     }
     s.push_str(rest);
-    s.chars().filter(|c| !matches!(c, '\'' | '"' | '~')).collect()
+    s.chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '~'))
+        .collect()
 }
 
 /// Rule 4: the field name of an operand, before de-duplication.
@@ -128,9 +185,16 @@ pub fn field(name: Option<&str>, kind: &str, variadic: bool) -> String {
     let from_name = name.map(clean).and_then(|n| {
         let base = if variadic {
             let first = n.split(',').next().unwrap_or(&n);
-            let no_digits: String = first.chars().filter(|c| !c.is_ascii_digit() && *c != '.' && *c != '+').collect();
+            let no_digits: String = first
+                .chars()
+                .filter(|c| !c.is_ascii_digit() && *c != '.' && *c != '+')
+                .collect();
             let snake = no_digits.to_snake_case();
-            if snake.is_empty() || snake.ends_with('s') { snake } else { format!("{snake}s") }
+            if snake.is_empty() || snake.ends_with('s') {
+                snake
+            } else {
+                format!("{snake}s")
+            }
         } else {
             n.to_snake_case()
         };
@@ -151,7 +215,11 @@ pub fn field(name: Option<&str>, kind: &str, variadic: bool) -> String {
         }
         s
     });
-    let base = if base.starts_with(|c: char| c.is_ascii_digit()) { format!("operand_{base}") } else { base };
+    let base = if base.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("operand_{base}")
+    } else {
+        base
+    };
     fix_keyword(base)
 }
 
@@ -162,7 +230,10 @@ pub fn dedup(names: &mut [String]) {
         while names[..i].contains(&names[i]) {
             n += 1;
             let base = names[i].trim_start_matches("r#").to_owned();
-            let base = base.rsplit_once('_').filter(|(_, d)| d.parse::<u32>().is_ok()).map_or(base.clone(), |(b, _)| b.to_owned());
+            let base = base
+                .rsplit_once('_')
+                .filter(|(_, d)| d.parse::<u32>().is_ok())
+                .map_or(base.clone(), |(b, _)| b.to_owned());
             names[i] = format!("{base}_{n}");
         }
     }
@@ -185,33 +256,89 @@ mod tests {
             ("ARGMAX", instruction("ARGMAX"), "ARGMAX"),
             ("OpenCL-style", instruction("Op"), "Op"),
             ("Dim 1D", enumerant("1D", "Dim"), "Dim1D"),
-            ("2x2", enumerant("2x2", "CooperativeMatrixReduce"), "CooperativeMatrixReduce2x2"),
+            (
+                "2x2",
+                enumerant("2x2", "CooperativeMatrixReduce"),
+                "CooperativeMatrixReduce2x2",
+            ),
             ("GLSL450", enumerant("GLSL450", "MemoryModel"), "GLSL450"),
-            ("SkipAABBsKHR", mask_bit("SkipAABBsKHR", "RayFlags"), "SKIP_AAB_BS_KHR"),
+            (
+                "SkipAABBsKHR",
+                mask_bit("SkipAABBsKHR", "RayFlags"),
+                "SKIP_AAB_BS_KHR",
+            ),
             ("NotNaN", mask_bit("NotNaN", "FPFastMathMode"), "NOT_NA_N"),
             ("None", mask_bit("None", "ImageOperands"), "NONE"),
-            ("Result Type", field(Some("Result Type"), "IdRef", false), "result_type"),
-            ("'Result Type'", field(Some("'Result Type'"), "IdRef", false), "result_type"),
+            (
+                "Result Type",
+                field(Some("Result Type"), "IdRef", false),
+                "result_type",
+            ),
+            (
+                "'Result Type'",
+                field(Some("'Result Type'"), "IdRef", false),
+                "result_type",
+            ),
             ("D~ref~", field(Some("D~ref~"), "IdRef", false), "dref"),
-            ("invocations", field(Some("Number of <<Invocation,invocations>>"), "IdRef", false), "number_of_invocations"),
-            ("list", field(Some("Operand 1, Operand 2, ..."), "IdRef", true), "operands"),
-            ("members", field(Some("Member 0 type, member 1 type, ..."), "IdRef", true), "member_types"),
-            ("conditions", field(Some("Condition 0, Operand 0, +\nCondition 1, Operand 1, +\n..."), "IdRef", true), "conditions"),
-            ("Operands ...", field(Some("Operands ..."), "IdRef", true), "operands"),
-            ("IdResultType", field(None, "IdResultType", false), "result_type"),
+            (
+                "invocations",
+                field(Some("Number of <<Invocation,invocations>>"), "IdRef", false),
+                "number_of_invocations",
+            ),
+            (
+                "list",
+                field(Some("Operand 1, Operand 2, ..."), "IdRef", true),
+                "operands",
+            ),
+            (
+                "members",
+                field(Some("Member 0 type, member 1 type, ..."), "IdRef", true),
+                "member_types",
+            ),
+            (
+                "conditions",
+                field(
+                    Some("Condition 0, Operand 0, +\nCondition 1, Operand 1, +\n..."),
+                    "IdRef",
+                    true,
+                ),
+                "conditions",
+            ),
+            (
+                "Operands ...",
+                field(Some("Operands ..."), "IdRef", true),
+                "operands",
+            ),
+            (
+                "IdResultType",
+                field(None, "IdResultType", false),
+                "result_type",
+            ),
             ("IdResult", field(None, "IdResult", false), "result_id"),
             ("IdRef", field(None, "IdRef", false), "ref_id"),
             ("IdRef*", field(None, "IdRef", true), "ref_ids"),
-            ("LiteralInteger", field(None, "LiteralInteger", false), "literal_integer"),
+            (
+                "LiteralInteger",
+                field(None, "LiteralInteger", false),
+                "literal_integer",
+            ),
             ("type", field(Some("Type"), "IdRef", false), "r#type"),
             ("default", field(Some("Default"), "IdRef", false), "default"),
             ("self", fix_keyword("self".into()), "self_"),
-            ("opaque", field(Some("The name of the opaque type."), "LiteralString", false), "the_name_of_the_opaque_type"),
+            (
+                "opaque",
+                field(Some("The name of the opaque type."), "LiteralString", false),
+                "the_name_of_the_opaque_type",
+            ),
         ];
         for (what, got, want) in cases {
             assert_eq!(got, want, "{what}");
         }
-        let mut v = vec!["memory_access".to_string(), "memory_access".to_string(), "memory_access".to_string()];
+        let mut v = vec![
+            "memory_access".to_string(),
+            "memory_access".to_string(),
+            "memory_access".to_string(),
+        ];
         dedup(&mut v);
         assert_eq!(v, ["memory_access", "memory_access_2", "memory_access_3"]);
     }

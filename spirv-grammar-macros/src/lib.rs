@@ -56,7 +56,13 @@ struct Args {
 impl Parse for Args {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let file: LitStr = input.parse()?;
-        let mut args = Args { file, krate: None, import: None, import_prefix: None, name: None };
+        let mut args = Args {
+            file,
+            krate: None,
+            import: None,
+            import_prefix: None,
+            name: None,
+        };
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
@@ -72,7 +78,9 @@ impl Parse for Args {
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
-                        format!("unknown option `{other}`; expected `crate`, `import`, `import_prefix` or `name`"),
+                        format!(
+                            "unknown option `{other}`; expected `crate`, `import`, `import_prefix` or `name`"
+                        ),
                     ));
                 }
             }
@@ -91,7 +99,11 @@ pub fn include_grammar(input: TokenStream) -> TokenStream {
     };
     let out = expand(&args);
     if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some() {
-        eprintln!("include_grammar!({}): expanded in {:.1} ms", args.file.value(), start.elapsed().as_secs_f64() * 1e3);
+        eprintln!(
+            "include_grammar!({}): expanded in {:.1} ms",
+            args.file.value(),
+            start.elapsed().as_secs_f64() * 1e3
+        );
     }
     out
 }
@@ -100,12 +112,19 @@ fn expand(args: &Args) -> TokenStream {
     let rel = args.file.value();
     let base = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
     let path = std::path::Path::new(&base).join(&rel);
-    let err = |msg: String| -> TokenStream { syn::Error::new(args.file.span(), msg).to_compile_error().into() };
+    let err = |msg: String| -> TokenStream {
+        syn::Error::new(args.file.span(), msg)
+            .to_compile_error()
+            .into()
+    };
     let json = match std::fs::read_to_string(&path) {
         Ok(s) => s,
         Err(e) => return err(format!("cannot read grammar file {}: {e}", path.display())),
     };
-    let file_name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| rel.clone());
+    let file_name = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| rel.clone());
     let mut opts = spirv_grammar_codegen::Options::new(&file_name);
     if let Some(k) = &args.krate {
         opts.krate = quote::quote!(#k).to_string().replace(' ', "");
@@ -121,7 +140,9 @@ fn expand(args: &Args) -> TokenStream {
     match spirv_grammar_codegen::expand_source(&json, &opts, abs.to_str()) {
         Ok(code) => match code.parse::<TokenStream>() {
             Ok(ts) => ts,
-            Err(e) => err(format!("internal error: generated code for {rel} does not lex: {e}")),
+            Err(e) => err(format!(
+                "internal error: generated code for {rel} does not lex: {e}"
+            )),
         },
         Err(errors) => {
             let mut all: Option<syn::Error> = None;

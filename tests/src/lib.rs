@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// The corpus directory: `$SPIRV_CORPUS`, else `../shared/corpus` beside the workspace.
@@ -17,8 +20,14 @@ pub fn corpus_dir() -> Option<PathBuf> {
     if dir.join("bin").is_dir() {
         Some(dir)
     } else {
-        eprintln!("SKIP: SPIR-V corpus not found at {} (set SPIRV_CORPUS=dir)", dir.display());
-        println!("SKIP: SPIR-V corpus not found at {} (set SPIRV_CORPUS=dir)", dir.display());
+        eprintln!(
+            "SKIP: SPIR-V corpus not found at {} (set SPIRV_CORPUS=dir)",
+            dir.display()
+        );
+        println!(
+            "SKIP: SPIR-V corpus not found at {} (set SPIRV_CORPUS=dir)",
+            dir.display()
+        );
         None
     }
 }
@@ -26,7 +35,12 @@ pub fn corpus_dir() -> Option<PathBuf> {
 /// Sorted file paths in `dir` with extension `ext`.
 pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == ext)).collect())
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
@@ -35,10 +49,15 @@ pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 /// Reads little-endian words.
 pub fn read_words(path: &Path) -> Vec<u32> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 /// The file stem as a string.
 pub fn stem(path: &Path) -> String {
-    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }

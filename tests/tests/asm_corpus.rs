@@ -1,7 +1,7 @@
 //! The assembler against spirv-as 2025.5's gold binaries.
 
-use spirv_asm::asm::{target_env_version, SPIRV_TOOLS_GENERATOR};
-use spirv_asm::{assemble, AsmOptions};
+use spirv_asm::asm::{SPIRV_TOOLS_GENERATOR, target_env_version};
+use spirv_asm::{AsmOptions, assemble};
 use spirv_tests::{corpus_dir, files, read_words, stem};
 use std::path::Path;
 
@@ -38,8 +38,18 @@ fn run(dir: &Path, text_dir: &str, gold_dir: &str, opts: &AsmOptions, skip_bound
             Err(e) => failures.push(format!("{name}: {}", e.render(&text))),
         }
     }
-    println!("{text_dir} -> {gold_dir}: {} of {} identical", texts.len() - failures.len(), texts.len());
-    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), texts.len(), failures[..failures.len().min(15)].join("\n"));
+    println!(
+        "{text_dir} -> {gold_dir}: {} of {} identical",
+        texts.len() - failures.len(),
+        texts.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        texts.len(),
+        failures[..failures.len().min(15)].join("\n")
+    );
 }
 
 #[test]
@@ -51,7 +61,10 @@ fn dis_text_assembles_to_gold_as() {
 #[test]
 fn dis_text_with_spirv_tools_generator_is_byte_identical() {
     let Some(dir) = corpus_dir() else { return };
-    let opts = AsmOptions { generator: SPIRV_TOOLS_GENERATOR, ..AsmOptions::default() };
+    let opts = AsmOptions {
+        generator: SPIRV_TOOLS_GENERATOR,
+        ..AsmOptions::default()
+    };
     let mut bad = 0;
     for path in files(&dir.join("dis"), "spvasm").iter().take(200) {
         let got = assemble(&std::fs::read(path).expect("read"), &opts).expect("assembles");
@@ -73,7 +86,16 @@ fn dis_raw_text_with_preserved_ids_gives_the_original() {
         .filter(|l| !l.is_empty())
         .map(String::from)
         .collect();
-    run(&dir, "dis-raw", "bin", &AsmOptions { preserve_numeric_ids: true, ..AsmOptions::default() }, &bound);
+    run(
+        &dir,
+        "dis-raw",
+        "bin",
+        &AsmOptions {
+            preserve_numeric_ids: true,
+            ..AsmOptions::default()
+        },
+        &bound,
+    );
 }
 
 #[test]
@@ -89,7 +111,10 @@ fn hand_written_asm_matches_manifest_commands() {
         }
         let (name, kind, command) = (cols[0], cols[1], cols[6]);
         let args: Vec<&str> = command.split_whitespace().collect();
-        let mut opts = AsmOptions { preserve_numeric_ids: args.contains(&"--preserve-numeric-ids"), ..AsmOptions::default() };
+        let mut opts = AsmOptions {
+            preserve_numeric_ids: args.contains(&"--preserve-numeric-ids"),
+            ..AsmOptions::default()
+        };
         if let Some(i) = args.iter().position(|a| *a == "--target-env") {
             opts.version = target_env_version(args[i + 1]);
         }
@@ -105,7 +130,15 @@ fn hand_written_asm_matches_manifest_commands() {
             Err(e) => failures.push(format!("{kind}/{name}: {}", e.render(&text))),
         }
     }
-    println!("asm + asm-alt: {} of {count} identical", count - failures.len());
+    println!(
+        "asm + asm-alt: {} of {count} identical",
+        count - failures.len()
+    );
     assert!(count > 100);
-    assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -7,7 +7,11 @@ use spirv_tests::{corpus_dir, files, read_words, stem};
 fn every_corpus_module_round_trips_byte_for_byte() {
     let Some(dir) = corpus_dir() else { return };
     let bins = files(&dir.join("bin"), "spv");
-    assert!(bins.len() >= 1000, "expected the full corpus, found {}", bins.len());
+    assert!(
+        bins.len() >= 1000,
+        "expected the full corpus, found {}",
+        bins.len()
+    );
     let mut failures = Vec::new();
     let mut typed_raw = 0usize;
     let mut total = 0usize;
@@ -26,7 +30,12 @@ fn every_corpus_module_round_trips_byte_for_byte() {
                             let mut w = Vec::new();
                             t.encode(&mut w);
                             if w != inst.words() {
-                                failures.push(format!("{}: typed re-encode of instruction {} ({:?}) differs", stem(path), inst.index(), inst.opcode()));
+                                failures.push(format!(
+                                    "{}: typed re-encode of instruction {} ({:?}) differs",
+                                    stem(path),
+                                    inst.index(),
+                                    inst.opcode()
+                                ));
                             }
                         }
                         Err(_) => typed_raw += 1,
@@ -36,8 +45,16 @@ fn every_corpus_module_round_trips_byte_for_byte() {
             Err(e) => failures.push(format!("{}: {e}", stem(path))),
         }
     }
-    println!("{} modules, {total} instructions, {typed_raw} without a typed decode", bins.len());
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
+    println!(
+        "{} modules, {total} instructions, {typed_raw} without a typed decode",
+        bins.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
 }
 
 #[test]
@@ -46,9 +63,20 @@ fn strict_mode_accepts_the_corpus() {
     let mut failures = Vec::new();
     for path in files(&dir.join("bin"), "spv") {
         let words = read_words(&path);
-        if let Err(e) = Module::read(&words, &ReadOptions { strict: true, registry: None }) {
+        if let Err(e) = Module::read(
+            &words,
+            &ReadOptions {
+                strict: true,
+                registry: None,
+            },
+        ) {
             failures.push(format!("{}: {e}", stem(&path)));
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(30)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
 }

@@ -1,6 +1,6 @@
 //! The disassembler against spirv-dis 2025.5's gold output for every corpus binary.
 
-use spirv_asm::{disassemble, DisOptions};
+use spirv_asm::{DisOptions, disassemble};
 use spirv_tests::{corpus_dir, files, read_words, stem};
 use std::path::Path;
 
@@ -9,7 +9,12 @@ fn first_difference(got: &[u8], want: &[u8]) -> String {
     let w: Vec<&[u8]> = want.split(|&b| b == b'\n').collect();
     for (i, (a, b)) in g.iter().zip(&w).enumerate() {
         if a != b {
-            return format!("line {}:\n  got:  {}\n  want: {}", i + 1, String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+            return format!(
+                "line {}:\n  got:  {}\n  want: {}",
+                i + 1,
+                String::from_utf8_lossy(a),
+                String::from_utf8_lossy(b)
+            );
         }
     }
     format!("line counts differ: got {} want {}", g.len(), w.len())
@@ -20,7 +25,10 @@ fn check(dir: &Path, gold: &str, opts: &DisOptions, names: Option<&[(String, Str
     let mut count = 0;
     let list: Vec<(String, String)> = match names {
         Some(n) => n.to_vec(),
-        None => files(&dir.join("bin"), "spv").iter().map(|p| (stem(p), format!("{}.spvasm", stem(p)))).collect(),
+        None => files(&dir.join("bin"), "spv")
+            .iter()
+            .map(|p| (stem(p), format!("{}.spvasm", stem(p))))
+            .collect(),
     };
     for (name, gold_file) in &list {
         let words = read_words(&dir.join("bin").join(format!("{name}.spv")));
@@ -33,7 +41,12 @@ fn check(dir: &Path, gold: &str, opts: &DisOptions, names: Option<&[(String, Str
         }
     }
     println!("{gold}: {} of {count} identical", count - failures.len());
-    assert!(failures.is_empty(), "{} of {count} differ:\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
 }
 
 #[test]
@@ -45,15 +58,34 @@ fn default_options_match_dis() {
 #[test]
 fn raw_ids_match_dis_raw() {
     let Some(dir) = corpus_dir() else { return };
-    check(&dir, "dis-raw", &DisOptions { raw_id: true, ..DisOptions::default() }, None);
+    check(
+        &dir,
+        "dis-raw",
+        &DisOptions {
+            raw_id: true,
+            ..DisOptions::default()
+        },
+        None,
+    );
 }
 
 #[test]
 fn no_indent_no_header_match() {
     let Some(dir) = corpus_dir() else { return };
-    let names: Vec<(String, String)> =
-        files(&dir.join("dis-noindent"), "spvasm").iter().map(|p| (stem(p), format!("{}.spvasm", stem(p)))).collect();
-    check(&dir, "dis-noindent", &DisOptions { indent: false, header: false, ..DisOptions::default() }, Some(&names));
+    let names: Vec<(String, String)> = files(&dir.join("dis-noindent"), "spvasm")
+        .iter()
+        .map(|p| (stem(p), format!("{}.spvasm", stem(p))))
+        .collect();
+    check(
+        &dir,
+        "dis-noindent",
+        &DisOptions {
+            indent: false,
+            header: false,
+            ..DisOptions::default()
+        },
+        Some(&names),
+    );
 }
 
 fn opts_sample(option: &str, opts: DisOptions) {
@@ -61,7 +93,11 @@ fn opts_sample(option: &str, opts: DisOptions) {
     let suffix = format!(".{option}");
     let names: Vec<(String, String)> = files(&dir.join("dis-opts"), "spvasm")
         .iter()
-        .filter_map(|p| stem(p).strip_suffix(&suffix).map(|n| (n.to_owned(), format!("{}.spvasm", stem(p)))))
+        .filter_map(|p| {
+            stem(p)
+                .strip_suffix(&suffix)
+                .map(|n| (n.to_owned(), format!("{}.spvasm", stem(p))))
+        })
         .collect();
     assert!(!names.is_empty());
     check(&dir, "dis-opts", &opts, Some(&names));
@@ -69,20 +105,44 @@ fn opts_sample(option: &str, opts: DisOptions) {
 
 #[test]
 fn offsets_sample_matches() {
-    opts_sample("offsets", DisOptions { offsets: true, ..DisOptions::default() });
+    opts_sample(
+        "offsets",
+        DisOptions {
+            offsets: true,
+            ..DisOptions::default()
+        },
+    );
 }
 
 #[test]
 fn comment_sample_matches() {
-    opts_sample("comment", DisOptions { comment: true, ..DisOptions::default() });
+    opts_sample(
+        "comment",
+        DisOptions {
+            comment: true,
+            ..DisOptions::default()
+        },
+    );
 }
 
 #[test]
 fn nested_indent_sample_matches() {
-    opts_sample("nested-indent", DisOptions { nested_indent: true, ..DisOptions::default() });
+    opts_sample(
+        "nested-indent",
+        DisOptions {
+            nested_indent: true,
+            ..DisOptions::default()
+        },
+    );
 }
 
 #[test]
 fn reorder_blocks_sample_matches() {
-    opts_sample("reorder-blocks", DisOptions { reorder_blocks: true, ..DisOptions::default() });
+    opts_sample(
+        "reorder-blocks",
+        DisOptions {
+            reorder_blocks: true,
+            ..DisOptions::default()
+        },
+    );
 }

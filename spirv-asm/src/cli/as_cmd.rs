@@ -1,0 +1,82 @@
+//! `spirv-asm as`: assembly text → binary.
+
+use spirv_asm::asm::{GENERATOR, target_env_version};
+use spirv_asm::{AsmOptions, assemble};
+
+/// Arguments of `spirv-asm as`, the same as `spirv-as` 2025.5's plus extensions.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  spirv-asm as shader.spvasm -o shader.spv\n  spirv-asm as --target-env vulkan1.1 - -o - < in.spvasm > out.spv\n  spirv-asm as --generator 0x00070000 in.spvasm   # spirv-as's exact bytes"
+)]
+pub struct Args {
+    /// Input file; `-` or none reads standard input.
+    input: Option<String>,
+    /// Output file; `-` writes standard output.
+    #[arg(short = 'o', default_value = "out.spv")]
+    output: String,
+    /// Target environment (spv1.0 … spv1.6, vulkan1.0 … vulkan1.4, vulkan1.1spv1.4,
+    /// opencl1.2 … opencl2.2, opengl4.0 … opengl4.5). Default: a leading `; Version:`
+    /// comment, else spv1.6.
+    #[arg(long = "target-env")]
+    target_env: Option<String>,
+    /// Keep numeric ids (`%12` stays 12); named ids fill the gaps.
+    #[arg(long = "preserve-numeric-ids")]
+    preserve_numeric_ids: bool,
+    /// Generator word of the header (default: ours, 0xffff0001; spirv-as writes 0x00070000).
+    #[arg(long, value_parser = parse_word)]
+    generator: Option<u32>,
+    /// Accept names for every extended set we know (DebugPrintf, DebugBreak), not only spirv-as's 13.
+    #[arg(long = "all-ext-inst-names")]
+    all_ext_inst_names: bool,
+}
+
+fn parse_word(s: &str) -> Result<u32, String> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    r.map_err(|e| e.to_string())
+}
+
+/// Runs the subcommand; returns the process exit code (spirv-as's codes).
+pub fn run(args: Args) -> u8 {
+    let version = match &args.target_env {
+        Some(t) => match target_env_version(t) {
+            Some(v) => Some(v),
+            None => {
+                eprintln!("error: Unrecognized target env: {t}");
+                return 1;
+            }
+        },
+        None => None,
+    };
+    let text = match super::read_input(args.input.as_deref()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let opts = AsmOptions {
+        version,
+        preserve_numeric_ids: args.preserve_numeric_ids,
+        generator: args.generator.unwrap_or(GENERATOR),
+        all_ext_inst_names: args.all_ext_inst_names,
+        registry: None,
+    };
+    match assemble(&text, &opts) {
+        Ok(words) => {
+            match super::write_output(&args.output, &spirv_core::binary::words_to_bytes(&words)) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("{e}");
+                    1
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("{}", e.render(&text));
+            e.exit_code() as u8
+        }
+    }
+}

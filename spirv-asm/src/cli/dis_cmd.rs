@@ -1,0 +1,168 @@
+//! `spirv-asm dis`: binary → assembly text.
+
+use spirv_asm::{DisOptions, disassemble};
+use std::io::IsTerminal;
+
+/// Arguments of `spirv-asm dis`, the same as `spirv-dis` 2025.5's plus extensions.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  spirv-asm dis shader.spv\n  spirv-asm dis --raw-id --no-indent shader.spv -o shader.spvasm\n  spirv-asm dis --keep-going broken.spv"
+)]
+pub struct Args {
+    /// Input file; `-` or none reads standard input. Hex text (`0x07230203 …` words or
+    /// `03 02 23 07 …` bytes) is accepted too.
+    input: Option<String>,
+    /// Output file; `-` (the default) writes standard output.
+    #[arg(short = 'o', default_value = "-")]
+    output: String,
+    /// Print `%N` ids instead of friendly names.
+    #[arg(long = "raw-id")]
+    raw_id: bool,
+    /// Leave out the `; SPIR-V` header comment.
+    #[arg(long = "no-header")]
+    no_header: bool,
+    /// Do not align result ids.
+    #[arg(long = "no-indent")]
+    no_indent: bool,
+    /// Indent by structured control-flow depth.
+    #[arg(long = "nested-indent")]
+    nested_indent: bool,
+    /// Print blocks in structured order.
+    #[arg(long = "reorder-blocks")]
+    reorder_blocks: bool,
+    /// Add section comments, OpName ids and decoration hints.
+    #[arg(long)]
+    comment: bool,
+    /// Print each instruction's byte offset.
+    #[arg(long)]
+    offsets: bool,
+    /// Force ANSI colours (default: when writing to a terminal).
+    #[arg(long, conflicts_with = "no_color")]
+    color: bool,
+    /// Never use colours.
+    #[arg(long = "no-color")]
+    no_color: bool,
+    /// Print instructions that do not parse as `OpUnknown(…)`/`!<integer>` words and go on.
+    #[arg(long = "keep-going")]
+    keep_going: bool,
+    /// Print names for every extended set we know (DebugPrintf, DebugBreak), not only spirv-dis's 13.
+    #[arg(long = "all-ext-inst-names")]
+    all_ext_inst_names: bool,
+}
+
+/// Parses spirv-dis's hex-text input: words (`0x07230203`) or bytes (`03 02 23 07`),
+/// with or without `0x`/`x` prefixes, separated by whitespace or commas.
+fn parse_hex_text(text: &[u8]) -> Option<Vec<u8>> {
+    let s = std::str::from_utf8(text).ok()?;
+    let tokens: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .collect();
+    let digits: Vec<&str> = tokens
+        .iter()
+        .map(|t| {
+            t.strip_prefix("0x")
+                .or_else(|| t.strip_prefix("0X"))
+                .or_else(|| t.strip_prefix('x'))
+                .unwrap_or(t)
+        })
+        .collect();
+    if digits.is_empty()
+        || !digits
+            .iter()
+            .all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return None;
+    }
+    if digits.iter().all(|d| d.len() <= 2) {
+        return digits
+            .iter()
+            .map(|d| u8::from_str_radix(d, 16).ok())
+            .collect();
+    }
+    let mut out = Vec::new();
+    for d in digits {
+        out.extend_from_slice(&u32::from_str_radix(d, 16).ok()?.to_le_bytes());
+    }
+    Some(out)
+}
+
+/// Runs the subcommand; returns the process exit code (spirv-dis's codes).
+pub fn run(args: Args) -> u8 {
+    let mut bytes = match super::read_input(args.input.as_deref()) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    if matches!(
+        bytes.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'0' | b'x' | b'X')
+    ) {
+        match parse_hex_text(&bytes) {
+            Some(b) => bytes = b,
+            None => {
+                eprintln!("error: input is neither a binary nor hex text");
+                return 1;
+            }
+        }
+    }
+    if bytes.len() % 4 != 0 {
+        eprintln!(
+            "error: file size should be a multiple of 4; file '{}' corrupt",
+            args.input.as_deref().unwrap_or("-")
+        );
+        return 1;
+    }
+    let mut words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if words.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
+        for w in &mut words {
+            *w = w.swap_bytes();
+        }
+    }
+    let to_stdout = args.output == "-";
+    let color = !args.no_color && (args.color || (to_stdout && std::io::stdout().is_terminal()));
+    let opts = DisOptions {
+        raw_id: args.raw_id,
+        header: !args.no_header,
+        indent: !args.no_indent,
+        nested_indent: args.nested_indent,
+        reorder_blocks: args.reorder_blocks,
+        comment: args.comment,
+        offsets: args.offsets,
+        color,
+        keep_going: args.keep_going,
+        all_ext_inst_names: args.all_ext_inst_names,
+        registry: None,
+    };
+    if to_stdout {
+        let stdout = std::io::stdout();
+        let mut lock = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+        let r = spirv_asm::disassemble_to(&words, &opts, &mut lock);
+        drop(lock);
+        return match r {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: {e}");
+                252
+            }
+        };
+    }
+    match disassemble(&words, &opts) {
+        Ok(text) => match super::write_output(&args.output, &text) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        },
+        Err(e) => {
+            eprintln!("error: {e}");
+            252
+        }
+    }
+}
