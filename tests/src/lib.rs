@@ -61,3 +61,5 @@ pub fn stem(path: &Path) -> String {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
+
+pub mod example_set;
