@@ -71,3 +71,34 @@ pub fn is_core_kind(name: &str) -> bool {
 pub fn _category_name(c: Category) -> &'static str {
     c.as_str()
 }
+
+/// A table of every Rust name the expansion gives, next to its grammar name: one line
+/// per instruction (`inst`), kind (`kind`), value enumerant (`value`) and mask bit
+/// (`bit`). Used to review naming changes.
+///
+/// # Errors
+/// The grammar does not parse.
+pub fn names_table(json: &str) -> Result<String, Vec<String>> {
+    use std::fmt::Write;
+    let g = model::parse(json, CORE_KINDS).map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let mut s = String::new();
+    for i in &g.instructions {
+        let _ = writeln!(s, "inst\t{}\t{}", i.opname, naming::instruction(&i.opname));
+    }
+    for k in &g.kinds {
+        let _ = writeln!(s, "kind\t{}\t{}", k.name, naming::kind(&k.name));
+        for e in &k.enumerants {
+            for n in std::iter::once(&e.name).chain(&e.meta.aliases) {
+                match k.category {
+                    Category::BitEnum => {
+                        let _ = writeln!(s, "bit\t{}::{n}\t{}", k.name, naming::mask_bit(n, &k.name));
+                    }
+                    _ => {
+                        let _ = writeln!(s, "value\t{}::{n}\t{}", k.name, naming::enumerant(n, &k.name));
+                    }
+                }
+            }
+        }
+    }
+    Ok(s)
+}
