@@ -4,6 +4,7 @@
 
 pub mod asm;
 pub mod dis;
+pub mod fuzz;
 pub mod generator;
 pub mod names;
 pub mod number;

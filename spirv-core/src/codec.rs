@@ -218,6 +218,11 @@ impl Operand for LiteralString {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         match decode_string(r.rest()) {
             Some((words, len, used)) => {
+                let last = words[used - 1];
+                let kept_bytes = len % 4 + 1; // bytes of the last word up to and including the NUL
+                if kept_bytes < 4 && last >> (8 * kept_bytes) != 0 {
+                    return Err(r.error(DecodeErrorKind::NonZeroPadding));
+                }
                 let mut bytes = Vec::with_capacity(len);
                 string_bytes(words, len, &mut bytes);
                 r.pos += used;

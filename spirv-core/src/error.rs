@@ -78,6 +78,9 @@ pub enum DecodeErrorKind {
     },
     /// An `OpExtInstImport` names a set no registry entry matches (strict mode).
     UnknownExtInstImport,
+    /// Bytes after a literal string's NUL are not zero; typed decode rejects them so
+    /// that a re-encode cannot silently change the words (the raw words are kept).
+    NonZeroPadding,
     /// An id is defined twice.
     IdRedefined {
         /// The id.
@@ -151,6 +154,7 @@ impl fmt::Display for DecodeErrorKind {
                 "OpExtInst set id {id} does not reference an OpExtInstImport"
             ),
             UnknownExtInstImport => f.write_str("unknown extended instruction set import"),
+            NonZeroPadding => f.write_str("literal string padding after the NUL is not zero"),
             IdRedefined { id } => write!(f, "id {id} is defined more than once"),
         }
     }

@@ -9,14 +9,17 @@ extern crate std;
 extern crate self as spirv_core;
 
 pub mod binary;
+mod builder;
 pub mod codec;
 mod error;
 pub mod ext;
+pub mod fuzz;
 pub mod grammar;
 mod module;
 mod types;
 pub mod walk;
 
+pub use builder::{BuildError, Builder};
 pub use binary::{Endian, Header, RawInst, RawInstructions};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use module::{Block, Function, InstRef, Module, ReadOptions, Requirements, Section};

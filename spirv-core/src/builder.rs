@@ -1,0 +1,221 @@
+//! Building modules: id allocation, instructions placed into their logical-layout
+//! section, functions with parameters and blocks, and the bound recorded.
+//!
+//! ```
+//! use spirv_core::{spv, spv::inst, Builder, Id};
+//! let mut b = Builder::new((1, 0));
+//! b.push(spv::Instruction::Capability(inst::Capability { capability: spv::Capability::Shader })).unwrap();
+//! let void = b.id();
+//! b.push(spv::Instruction::TypeVoid(inst::TypeVoid { result_id: void })).unwrap();
+//! // Sections are ordered no matter the push order.
+//! b.push(spv::Instruction::MemoryModel(inst::MemoryModel {
+//!     addressing_model: spv::AddressingModel::Logical,
+//!     memory_model: spv::MemoryModel::GLSL450,
+//! })).unwrap();
+//! let module = b.module().unwrap();
+//! assert_eq!(module.header().bound, 2);
+//! assert_eq!(module.instruction(1).unwrap().opcode(), spv::Opcode::MemoryModel);
+//! ```
+
+use crate::__private::Vec;
+use crate::binary::Header;
+use crate::error::DecodeError;
+use crate::module::{Module, Section};
+use crate::spv;
+use crate::types::Id;
+use core::fmt;
+
+/// The generator word the builder writes by default: tool id 0xFFFF (unregistered),
+/// version 1 — the same as the `spirv-asm` assembler's.
+pub const GENERATOR: u32 = 0xFFFF_0001;
+
+/// A misuse of the builder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// An instruction that belongs in a function was pushed outside one.
+    OutsideFunction(spv::Opcode),
+    /// A function or block was begun inside another, or ended when none was open.
+    Nesting(&'static str),
+    /// An instruction longer than 65535 words.
+    TooLong(spv::Opcode),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::OutsideFunction(op) => write!(f, "{op:?} must be inside a function"),
+            BuildError::Nesting(what) => f.write_str(what),
+            BuildError::TooLong(op) => write!(f, "{op:?} is longer than 65535 words"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for BuildError {}
+
+/// Builds a module section by section. See the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct Builder {
+    version: (u8, u8),
+    generator: u32,
+    next_id: u32,
+    max_id: u32,
+    sections: [Vec<u32>; 11],
+    functions: Vec<u32>,
+    in_function: bool,
+}
+
+impl Builder {
+    /// A builder for SPIR-V `version` (`(1, 0)` … `(1, 6)`).
+    pub fn new(version: (u8, u8)) -> Self {
+        Builder {
+            version,
+            generator: GENERATOR,
+            next_id: 1,
+            max_id: 0,
+            sections: Default::default(),
+            functions: Vec::new(),
+            in_function: false,
+        }
+    }
+
+    /// Sets the generator word.
+    pub fn generator(&mut self, word: u32) -> &mut Self {
+        self.generator = word;
+        self
+    }
+
+    /// Allocates a fresh id.
+    pub fn id(&mut self) -> Id {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.max_id = self.max_id.max(id);
+        Id(id)
+    }
+
+    /// Appends an instruction to its section (or to the current function).
+    ///
+    /// # Errors
+    /// A function-only instruction outside a function, `OpFunction` inside one,
+    /// `OpFunctionEnd` outside one, or an instruction that is too long.
+    pub fn push(&mut self, mut inst: spv::Instruction) -> Result<(), BuildError> {
+        let opcode = inst.opcode();
+        let mut max = 0;
+        inst.visit_ids_mut(&mut |id| max = max.max(id.0));
+        self.max_id = self.max_id.max(max);
+        self.next_id = self.next_id.max(max.saturating_add(1));
+        let target = match (opcode, Section::of(opcode, opcode.info())) {
+            (spv::Opcode::Function, _) => {
+                if self.in_function {
+                    return Err(BuildError::Nesting("OpFunction inside a function"));
+                }
+                self.in_function = true;
+                None
+            }
+            (spv::Opcode::FunctionEnd, _) => {
+                if !self.in_function {
+                    return Err(BuildError::Nesting("OpFunctionEnd outside a function"));
+                }
+                self.in_function = false;
+                None
+            }
+            (_, Some(Section::Function)) => None,
+            (spv::Opcode::Variable, _) if self.in_function => None,
+            (_, Some(s)) => Some(s as usize),
+            (_, None) if self.in_function => None,
+            (_, None) => {
+                // Instructions without a fixed section (OpLine, OpExtInst, OpUndef, …)
+                // go with the globals outside functions; block-only ones need a function.
+                let global_ok = matches!(
+                    opcode,
+                    spv::Opcode::Line | spv::Opcode::NoLine | spv::Opcode::ExtInst | spv::Opcode::Undef | spv::Opcode::Nop
+                ) || opcode.info().is_some_and(|i| matches!(i.class, "Type-Declaration" | "Constant-Creation"));
+                if !global_ok {
+                    return Err(BuildError::OutsideFunction(opcode));
+                }
+                Some(Section::Global as usize)
+            }
+        };
+        let out = match target {
+            Some(i) => &mut self.sections[i],
+            None => &mut self.functions,
+        };
+        let start = out.len();
+        inst.encode(out);
+        if out.len() - start > 0xffff {
+            out.truncate(start);
+            return Err(BuildError::TooLong(opcode));
+        }
+        Ok(())
+    }
+
+    /// Begins a function: `OpFunction`, returning its id.
+    ///
+    /// # Errors
+    /// A function is already open.
+    pub fn begin_function(&mut self, result_type: Id, control: spv::FunctionControl, function_type: Id) -> Result<Id, BuildError> {
+        let id = self.id();
+        self.push(spv::Instruction::Function(spv::inst::Function { result_type, result_id: id, function_control: control, function_type }))?;
+        Ok(id)
+    }
+
+    /// Adds an `OpFunctionParameter` of type `ty`, returning its id.
+    ///
+    /// # Errors
+    /// No function is open.
+    pub fn parameter(&mut self, ty: Id) -> Result<Id, BuildError> {
+        if !self.in_function {
+            return Err(BuildError::OutsideFunction(spv::Opcode::FunctionParameter));
+        }
+        let id = self.id();
+        self.push(spv::Instruction::FunctionParameter(spv::inst::FunctionParameter { result_type: ty, result_id: id }))?;
+        Ok(id)
+    }
+
+    /// Begins a block with a fresh label, returning the label's id.
+    ///
+    /// # Errors
+    /// No function is open.
+    pub fn begin_block(&mut self) -> Result<Id, BuildError> {
+        if !self.in_function {
+            return Err(BuildError::OutsideFunction(spv::Opcode::Label));
+        }
+        let id = self.id();
+        self.push(spv::Instruction::Label(spv::inst::Label { result_id: id }))?;
+        Ok(id)
+    }
+
+    /// Ends the function: `OpFunctionEnd`.
+    ///
+    /// # Errors
+    /// No function is open.
+    pub fn end_function(&mut self) -> Result<(), BuildError> {
+        self.push(spv::Instruction::FunctionEnd(spv::inst::FunctionEnd {}))
+    }
+
+    /// The header the module will get; the bound is the largest id used plus one.
+    pub fn header(&self) -> Header {
+        Header { version: Header::version_word(self.version.0, self.version.1), generator: self.generator, bound: self.max_id + 1, schema: 0 }
+    }
+
+    /// The module's words.
+    pub fn words(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(5 + self.sections.iter().map(Vec::len).sum::<usize>() + self.functions.len());
+        out.extend_from_slice(&self.header().to_words());
+        for s in &self.sections {
+            out.extend_from_slice(s);
+        }
+        out.extend_from_slice(&self.functions);
+        out
+    }
+
+    /// The module, read back through the validating reader.
+    ///
+    /// # Errors
+    /// The instructions pushed do not form a readable module (for example an
+    /// `OpConstant` whose type was never declared).
+    pub fn module(&self) -> Result<Module, DecodeError> {
+        Module::from_words(&self.words())
+    }
+}

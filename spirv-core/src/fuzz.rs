@@ -1,0 +1,32 @@
+//! Fuzz bodies: library functions that must never panic or loop forever on any input.
+//!
+//! `cargo test` runs them over a fixed number of mutated corpus inputs
+//! (`tests/tests/fuzz.rs`). To run them longer, raise `FUZZ_CASES`
+//! (`FUZZ_CASES=1000000 cargo test --release -p spirv-tests --test fuzz`), or call them
+//! from a cargo-fuzz target (`fuzz_target!(|d: &[u8]| spirv_core::fuzz::module(d));`)
+//! on a nightly toolchain.
+
+use crate::module::{Module, ReadOptions};
+
+/// Reads `data` as a module in lenient and strict mode; when it reads, checks the byte
+/// round trip and decodes, re-encodes and re-reads every instruction.
+pub fn module(data: &[u8]) {
+    let Ok(m) = Module::from_bytes(data) else { return };
+    let words = m.to_words();
+    assert_eq!(words.len() * 4, data.len(), "a module that reads must write back to the same length");
+    let _ = Module::read(&words, &ReadOptions { strict: true, registry: None });
+    for inst in m.instructions() {
+        if let Ok(t) = inst.decode() {
+            let mut w = crate::__private::Vec::new();
+            t.encode(&mut w);
+            assert_eq!(w, inst.words(), "typed re-encode of {:?}", inst.opcode());
+        }
+        inst.visit_ids(|_, _| {});
+    }
+    let _ = m.requirements();
+    for f in m.functions() {
+        for b in f.blocks() {
+            let _ = b.label();
+        }
+    }
+}
