@@ -421,6 +421,9 @@ impl Module {
             let _ = walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut |p| {
                 let v = ops[p.start];
                 match p.kind.class {
+                    // A Capability enumerant's `capabilities` are those it implicitly
+                    // declares, not requirements.
+                    KindClass::ValueEnum if core::ptr::eq(p.kind, &spv::kinds::Capability) => {}
                     KindClass::ValueEnum => {
                         if let Some(e) = p.kind.enumerant(v) {
                             r.add(e.capabilities, e.extensions, e.version);
