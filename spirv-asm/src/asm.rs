@@ -95,8 +95,10 @@ pub enum AsmErrorKind {
     InvalidText,
     /// An unknown name: opcode, enumerant (exit 247).
     InvalidLookup,
-    /// A bad id (exit 246).
+        /// A bad id (exit 246).
     InvalidId,
+    /// Something spirv-as does not support, such as 128-bit literals (exit 255).
+    Unsupported,
 }
 
 /// An assembly error: message, byte span, and spirv-as's line:column.
@@ -121,6 +123,7 @@ impl AsmError {
             AsmErrorKind::InvalidText => 251,
             AsmErrorKind::InvalidLookup => 247,
             AsmErrorKind::InvalidId => 246,
+            AsmErrorKind::Unsupported => 255,
         }
     }
     /// `error: LINE: COL: message`, then the source line and a caret.
@@ -218,6 +221,7 @@ pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, As
         ids: Ids::new(text.len() / 4 + 16),
         out: Vec::with_capacity(text.len() / 3 + 8),
         inst_ops: Vec::new(),
+        last_operand: 0,
     };
     if opts.preserve_numeric_ids {
         a.reserve_numeric_ids();
@@ -274,6 +278,8 @@ struct Asm<'t> {
     ids: Ids,
     out: Vec<u32>,
     inst_ops: Vec<u32>,
+    /// Start of the last operand word, for errors found after the instruction.
+    last_operand: usize,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -422,6 +428,7 @@ impl<'t> Asm<'t> {
             ids: Ids::default(),
             out: Vec::new(),
             inst_ops: Vec::new(),
+            last_operand: 0,
         }
     }
 
@@ -454,7 +461,7 @@ impl<'t> Asm<'t> {
                 start,
                 end,
                 format!("Invalid ID {}", String::from_utf8_lossy(name)),
-                AsmErrorKind::InvalidId,
+                AsmErrorKind::InvalidText,
             ));
         }
         if let Some(&id) = self.names.get(name) {
@@ -484,7 +491,7 @@ impl<'t> Asm<'t> {
                 start,
                 end,
                 format!("Invalid ID {}", String::from_utf8_lossy(name)),
-                AsmErrorKind::InvalidId,
+                AsmErrorKind::InvalidText,
             ));
         }
         self.max_id = self.max_id.max(id);
@@ -595,9 +602,10 @@ impl<'t> Asm<'t> {
             }
             (Some((rs, re)), false) => {
                 let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
+                let _ = re;
                 return Err(self.error_at(
-                    rs,
-                    re,
+                    op_start,
+                    end,
                     format!(
                         "Cannot set ID {name} because {} does not produce a result ID.",
                         info.opname
@@ -641,16 +649,33 @@ impl<'t> Asm<'t> {
             saw_unknown: false,
         };
         let opcode = info.opcode as u16;
+        let previous = summary.result_id.map(|id| self.ids.get(id));
         if let Err(spirv_core::DecodeErrorKind::IdRedefined { id }) =
             walk::observe(&mut self.ids, &self.registry, opcode, ops, &summary)
         {
-            let (rs, re) = result.unwrap_or((op_start, end));
-            return Err(self.error_at(
-                rs,
-                re,
-                format!("Id {id} is defined more than once"),
-                AsmErrorKind::InvalidId,
-            ));
+            // spirv-as rejects a redefined type; it accepts a redefined value, which we
+            // also reject (spirv-dis would reject the binary).
+            let is_type = info.class == "Type-Declaration"
+                || matches!(previous, Some(walk::IdInfo::Number(_) | walk::IdInfo::Other));
+            let (msg, kind) = if is_type {
+                (format!("Value {id} has already been used to generate a type"), AsmErrorKind::InvalidText)
+            } else {
+                (format!("Id {id} is defined more than once"), AsmErrorKind::InvalidId)
+            };
+            let _ = result;
+            return Err(self.error_at(self.pos, self.pos, msg, kind));
+        }
+        if opcode == spv::Opcode::ExtInstImport.0 {
+            if let Some(set) = self.ids.ext_sets.last() {
+                if set.grammar.is_none() && !set.non_semantic {
+                    let mut name = Vec::new();
+                    if let Some((w, len, _)) = spirv_core::codec::decode_string(ops.get(1..).unwrap_or(&[])) {
+                        spirv_core::codec::string_bytes(w, len, &mut name);
+                    }
+                    let msg = format!("Invalid extended instruction import '{}'", String::from_utf8_lossy(&name));
+                    return Err(self.error_at(self.last_operand, self.pos, msg, AsmErrorKind::InvalidText));
+                }
+            }
         }
         Ok(())
     }
@@ -697,45 +722,40 @@ impl<'t> Asm<'t> {
         }
         let t = self.text;
         let mut p = end;
-        let expect = |p: &mut usize, c: u8, what: &str| -> Result<(), AsmError> {
-            while *p < t.len() && is_ws(t[*p]) {
-                *p += 1;
+        // spirv-as's messages: "'(' expected after OpUnknown but found '…'." and so on.
+        let next_word = |p: usize| -> (usize, usize) {
+            let mut s = p;
+            while s < t.len() && is_ws(t[s]) {
+                s += 1;
             }
-            if t.get(*p) == Some(&c) {
-                *p += 1;
+            let mut e = s;
+            while e < t.len() && !is_ws(t[e]) && !matches!(t[e], b',' | b'(' | b')' | b';') {
+                e += 1;
+            }
+            (s, e)
+        };
+        let expect = |p: &mut usize, c: u8, after: &str| -> Result<(), AsmError> {
+            let (s, e) = next_word(*p);
+            if t.get(s) == Some(&c) {
+                *p = s + 1;
                 Ok(())
             } else {
-                Err(self.error_at(
-                    *p,
-                    *p + 1,
-                    format!("Expected '{}' {what}.", c as char),
-                    AsmErrorKind::InvalidText,
-                ))
+                let found = String::from_utf8_lossy(&t[s..e]).into_owned();
+                let msg = format!("'{}' expected after {after} but found '{found}'.", c as char);
+                Err(self.error_at(s, e, msg, AsmErrorKind::InvalidText))
             }
         };
-        let num = |p: &mut usize| -> Result<u32, AsmError> {
-            while *p < t.len() && is_ws(t[*p]) {
-                *p += 1;
-            }
-            let s = *p;
-            while *p < t.len() && t[*p].is_ascii_alphanumeric() {
-                *p += 1;
-            }
-            let w = std::str::from_utf8(&t[s..*p]).unwrap_or("");
-            number::parse_u32(w).map_err(|_| {
-                self.error_at(
-                    s,
-                    *p,
-                    format!("Invalid unsigned integer literal: {w}"),
-                    AsmErrorKind::InvalidText,
-                )
-            })
+        let num = |p: &mut usize, what: &str| -> Result<u32, AsmError> {
+            let (s, e) = next_word(*p);
+            *p = e;
+            let w = std::str::from_utf8(&t[s..e]).unwrap_or("");
+            number::parse_u32(w).map_err(|_| self.error_at(s, e, format!("Invalid {what}: {w}"), AsmErrorKind::InvalidText))
         };
-        expect(&mut p, b'(', "after OpUnknown")?;
-        let opcode = num(&mut p)?;
-        expect(&mut p, b',', "after the opcode")?;
-        let count = num(&mut p)?;
-        expect(&mut p, b')', "after the word count")?;
+        expect(&mut p, b'(', "OpUnknown")?;
+        let opcode = num(&mut p, "opcode enumerant")?;
+        expect(&mut p, b',', "opcode enumerant")?;
+        let count = num(&mut p, "word count")?;
+        expect(&mut p, b')', "word count")?;
         if opcode > 0xffff || count > 0xffff {
             return Err(self.error_at(
                 start,
@@ -762,6 +782,7 @@ impl<'t> Asm<'t> {
     ) -> Result<(), AsmError> {
         // OpSwitch hook: case literals are sized by the selector's type.
         let mut switch_type: Option<NumberType> = None;
+        let mut selector_seen = false;
         let is_switch = opname == "OpSwitch";
         while let Some(e) = stack.pop() {
             let (kind, optional) = match e {
@@ -833,6 +854,7 @@ impl<'t> Asm<'t> {
             }
             let ws = self.pos;
             let we = self.word_end(ws);
+            self.last_operand = ws;
             if self.text[ws] == b'!' {
                 let v = self.immediate(ws, we)?;
                 self.inst_ops.push(v);
@@ -866,34 +888,32 @@ impl<'t> Asm<'t> {
                     AsmErrorKind::InvalidText,
                 ));
             }
-            if is_switch
-                && switch_type.is_none()
-                && kind.class == KindClass::Id
-                && self.inst_ops.is_empty()
-            {
+            if is_switch && !selector_seen && kind.class == KindClass::Id && self.inst_ops.is_empty() {
+                selector_seen = true;
                 // The selector: its type sizes the case literals.
                 self.pos = we;
                 let id = self.id(ws, we)?;
                 self.inst_ops.push(id);
-                match self.ids.value_number_type(id) {
-                    Some(t @ NumberType::Int { .. }) => switch_type = Some(t),
-                    _ => {
-                        return Err(self.error_at(
-                            ws,
-                            we,
-                            "The selector operand for OpSwitch must be the result of an instruction that generates an integer scalar",
-                            AsmErrorKind::InvalidText,
-                        ));
-                    }
-                }
+                // A selector of no integer type is reported at the first case literal,
+                // where spirv-as reports it.
+                switch_type = match self.ids.value_number_type(id) {
+                    Some(t @ NumberType::Int { .. }) => Some(t),
+                    _ => None,
+                };
                 continue;
             }
             self.pos = we;
             if is_switch && kind.class == KindClass::Integer {
-                if let Some(t) = switch_type {
-                    self.typed_literal(ws, we, t)?;
-                    continue;
-                }
+                let Some(t) = switch_type else {
+                    return Err(self.error_at(
+                        ws,
+                        we,
+                        "The selector operand for OpSwitch must be the result of an instruction that generates an integer scalar",
+                        AsmErrorKind::InvalidText,
+                    ));
+                };
+                self.typed_literal(ws, we, t)?;
+                continue;
             }
             self.operand(kind, ws, we, stack, opname)?;
         }
@@ -940,14 +960,14 @@ impl<'t> Asm<'t> {
                 return Err(self.error_at(
                     ws,
                     we,
-                    format!("Invalid literal string '{shown}': missing the closing quote."),
+                    format!("Invalid literal string '{shown}'."),
                     AsmErrorKind::InvalidText,
                 ));
             }
             return Err(self.error_at(
                 ws,
                 we,
-                format!("Expected literal string, found '{shown}'."),
+                format!("Invalid literal string '{shown}'."),
                 AsmErrorKind::InvalidText,
             ));
         }
@@ -999,7 +1019,10 @@ impl<'t> Asm<'t> {
                 }
             }
         }
-        .map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?;
+        .map_err(|m| {
+            let kind = if m.starts_with("Unsupported") { AsmErrorKind::Unsupported } else { AsmErrorKind::InvalidText };
+            self.error_at(ws, we, m, kind)
+        })?;
         self.inst_ops.push(bits as u32);
         if t.width() > 32 {
             self.inst_ops.push((bits >> 32) as u32);
@@ -1067,12 +1090,12 @@ impl<'t> Asm<'t> {
                 let mut name = b"Op".to_vec();
                 name.extend_from_slice(word);
                 let Some(info) = spv::GRAMMAR.instruction_by_name_bytes(&name) else {
-                    return Err(self.error_at(
-                        ws,
-                        we,
-                        format!("Invalid Opcode name '{}'", text()),
-                        AsmErrorKind::InvalidLookup,
-                    ));
+                    let mut msg = format!("Invalid OpSpecConstantOp opcode '{}'.", text());
+                    let guess = format!("Op{}", text());
+                    if let Some(n) = nearest(&guess, spv::GRAMMAR.instructions.iter().map(|i| i.opname)) {
+                        msg.push_str(&format!(" Did you mean '{}'?", n.trim_start_matches("Op")));
+                    }
+                    return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText));
                 };
                 self.inst_ops.push(info.opcode);
                 let skip = info
@@ -1091,7 +1114,7 @@ impl<'t> Asm<'t> {
                     if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
                         msg.push_str(&format!(" Did you mean '{n}'?"));
                     }
-                    return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidLookup));
+                    return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText));
                 };
                 self.inst_ops.push(e.value);
                 push_layout(stack, e.parameters);
@@ -1104,19 +1127,16 @@ impl<'t> Asm<'t> {
                         Some(e) => value |= e.value,
                         None => {
                             let t = String::from_utf8_lossy(part).into_owned();
+                            let whole = String::from_utf8_lossy(word).into_owned();
                             let mut msg = format!(
-                                "Invalid {} operand '{t}'.",
+                                "Invalid {} operand '{whole}'.",
                                 crate::dis::kind_words(kind.name)
                             );
                             if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
-                                msg.push_str(&format!(" Did you mean '{n}'?"));
+                                msg.push_str(&format!(" Did you mean '{n}' for '{t}'?"));
                             }
-                            return Err(self.error_at(
-                                at,
-                                at + part.len(),
-                                msg,
-                                AsmErrorKind::InvalidLookup,
-                            ));
+                            let _ = at;
+                            return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidLookup));
                         }
                     }
                     at += part.len() + 1;
@@ -1186,7 +1206,7 @@ impl<'t> Asm<'t> {
         {
             msg.push_str(&format!(" Did you mean '{n}'?"));
         }
-        Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidLookup))
+        Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText))
     }
 }
 
