@@ -95,7 +95,7 @@ pub enum AsmErrorKind {
     InvalidText,
     /// An unknown name: opcode, enumerant (exit 247).
     InvalidLookup,
-        /// A bad id (exit 246).
+    /// A bad id (exit 246).
     InvalidId,
     /// Something spirv-as does not support, such as 128-bit literals (exit 255).
     Unsupported,
@@ -656,11 +656,20 @@ impl<'t> Asm<'t> {
             // spirv-as rejects a redefined type; it accepts a redefined value, which we
             // also reject (spirv-dis would reject the binary).
             let is_type = info.class == "Type-Declaration"
-                || matches!(previous, Some(walk::IdInfo::Number(_) | walk::IdInfo::Other));
+                || matches!(
+                    previous,
+                    Some(walk::IdInfo::Number(_) | walk::IdInfo::Other)
+                );
             let (msg, kind) = if is_type {
-                (format!("Value {id} has already been used to generate a type"), AsmErrorKind::InvalidText)
+                (
+                    format!("Value {id} has already been used to generate a type"),
+                    AsmErrorKind::InvalidText,
+                )
             } else {
-                (format!("Id {id} is defined more than once"), AsmErrorKind::InvalidId)
+                (
+                    format!("Id {id} is defined more than once"),
+                    AsmErrorKind::InvalidId,
+                )
             };
             let _ = result;
             return Err(self.error_at(self.pos, self.pos, msg, kind));
@@ -669,11 +678,21 @@ impl<'t> Asm<'t> {
             if let Some(set) = self.ids.ext_sets.last() {
                 if set.grammar.is_none() && !set.non_semantic {
                     let mut name = Vec::new();
-                    if let Some((w, len, _)) = spirv_core::codec::decode_string(ops.get(1..).unwrap_or(&[])) {
+                    if let Some((w, len, _)) =
+                        spirv_core::codec::decode_string(ops.get(1..).unwrap_or(&[]))
+                    {
                         spirv_core::codec::string_bytes(w, len, &mut name);
                     }
-                    let msg = format!("Invalid extended instruction import '{}'", String::from_utf8_lossy(&name));
-                    return Err(self.error_at(self.last_operand, self.pos, msg, AsmErrorKind::InvalidText));
+                    let msg = format!(
+                        "Invalid extended instruction import '{}'",
+                        String::from_utf8_lossy(&name)
+                    );
+                    return Err(self.error_at(
+                        self.last_operand,
+                        self.pos,
+                        msg,
+                        AsmErrorKind::InvalidText,
+                    ));
                 }
             }
         }
@@ -741,7 +760,10 @@ impl<'t> Asm<'t> {
                 Ok(())
             } else {
                 let found = String::from_utf8_lossy(&t[s..e]).into_owned();
-                let msg = format!("'{}' expected after {after} but found '{found}'.", c as char);
+                let msg = format!(
+                    "'{}' expected after {after} but found '{found}'.",
+                    c as char
+                );
                 Err(self.error_at(s, e, msg, AsmErrorKind::InvalidText))
             }
         };
@@ -749,7 +771,14 @@ impl<'t> Asm<'t> {
             let (s, e) = next_word(*p);
             *p = e;
             let w = std::str::from_utf8(&t[s..e]).unwrap_or("");
-            number::parse_u32(w).map_err(|_| self.error_at(s, e, format!("Invalid {what}: {w}"), AsmErrorKind::InvalidText))
+            number::parse_u32(w).map_err(|_| {
+                self.error_at(
+                    s,
+                    e,
+                    format!("Invalid {what}: {w}"),
+                    AsmErrorKind::InvalidText,
+                )
+            })
         };
         expect(&mut p, b'(', "OpUnknown")?;
         let opcode = num(&mut p, "opcode enumerant")?;
@@ -888,7 +917,11 @@ impl<'t> Asm<'t> {
                     AsmErrorKind::InvalidText,
                 ));
             }
-            if is_switch && !selector_seen && kind.class == KindClass::Id && self.inst_ops.is_empty() {
+            if is_switch
+                && !selector_seen
+                && kind.class == KindClass::Id
+                && self.inst_ops.is_empty()
+            {
                 selector_seen = true;
                 // The selector: its type sizes the case literals.
                 self.pos = we;
@@ -1020,7 +1053,11 @@ impl<'t> Asm<'t> {
             }
         }
         .map_err(|m| {
-            let kind = if m.starts_with("Unsupported") { AsmErrorKind::Unsupported } else { AsmErrorKind::InvalidText };
+            let kind = if m.starts_with("Unsupported") {
+                AsmErrorKind::Unsupported
+            } else {
+                AsmErrorKind::InvalidText
+            };
             self.error_at(ws, we, m, kind)
         })?;
         self.inst_ops.push(bits as u32);
@@ -1092,7 +1129,9 @@ impl<'t> Asm<'t> {
                 let Some(info) = spv::GRAMMAR.instruction_by_name_bytes(&name) else {
                     let mut msg = format!("Invalid OpSpecConstantOp opcode '{}'.", text());
                     let guess = format!("Op{}", text());
-                    if let Some(n) = nearest(&guess, spv::GRAMMAR.instructions.iter().map(|i| i.opname)) {
+                    if let Some(n) =
+                        nearest(&guess, spv::GRAMMAR.instructions.iter().map(|i| i.opname))
+                    {
                         msg.push_str(&format!(" Did you mean '{}'?", n.trim_start_matches("Op")));
                     }
                     return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText));

@@ -85,6 +85,8 @@ pub struct DisError {
     pub instruction: usize,
     /// Word offset from the module start.
     pub offset: usize,
+    /// spirv-dis's exit code: 252 invalid binary, 246 bad id, 255 bad header version.
+    pub exit_code: u8,
 }
 
 impl fmt::Display for DisError {
@@ -122,9 +124,8 @@ pub fn disassemble_to(words: &[u32], opts: &DisOptions, w: &mut dyn Write) -> Re
     let mut out = Vec::with_capacity(1 << 16);
     let r = disassemble_into(words, opts, &mut out);
     w.write_all(&out).map_err(|e| DisError {
-        message: format!("write error: {e}"),
-        instruction: 0,
-        offset: 0,
+        exit_code: 1,
+        ..header_error(format!("write error: {e}"))
     })?;
     r
 }
@@ -148,6 +149,7 @@ fn header_error(message: String) -> DisError {
         message,
         instruction: 0,
         offset: 0,
+        exit_code: 252,
     }
 }
 
@@ -217,8 +219,12 @@ fn message_for(
             "Invalid instruction {opname} starting at word {offset}: expected no more operands after {} words, but stated word count is {word_count}.",
             operand_words + 1
         ),
-        DecodeErrorKind::MissingOperand { .. } | DecodeErrorKind::UnterminatedString => format!(
+        DecodeErrorKind::MissingOperand { .. } => format!(
             "End of input reached while decoding {opname} starting at word {offset}: expected more operands after {word_count} words."
+        ),
+        DecodeErrorKind::UnterminatedString => format!(
+            "End of input reached while decoding {opname} starting at word {offset}: truncated literal string operand at word offset {}.",
+            operand_words + 1
         ),
         DecodeErrorKind::InstructionPastEnd {
             word_count,
@@ -240,6 +246,22 @@ fn message_for(
             format!("OpExtInst set Id {id} does not reference an OpExtInstImport result Id")
         }
         other => other.to_string(),
+    }
+}
+
+/// spirv-dis's description of an operand kind in "missing … operand" messages.
+fn operand_description(kind: &str) -> String {
+    match kind {
+        "IdResultType" => "type ID".into(),
+        "IdResult" => "result ID".into(),
+        "IdRef" | "IdScope" | "IdMemorySemantics" => "ID".into(),
+        "LiteralInteger"
+        | "LiteralContextDependentNumber"
+        | "LiteralExtInstInteger"
+        | "LiteralSpecConstantOpInteger"
+        | "LiteralFloat" => "literal number".into(),
+        "LiteralString" => "literal string".into(),
+        other => kind_words(other),
     }
 }
 
@@ -269,9 +291,10 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
     let version = words[1];
     let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
     if version & 0xff00_00ff != 0 || major != 1 || minor > 6 {
-        return Err(header_error(
-            "Internal error: unhandled header parse failure".into(),
-        ));
+        return Err(DisError {
+            exit_code: 255,
+            ..header_error("Internal error: unhandled header parse failure".into())
+        });
     }
     let base = opts.registry.clone().unwrap_or_default();
     let mut st = State {
@@ -294,6 +317,11 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
         let info = spv::GRAMMAR.instruction(u32::from(opcode));
         let opname = info.map_or("", |i| i.opname);
         let fail = |kind: DecodeErrorKind, ops: usize| DisError {
+            exit_code: match kind {
+                DecodeErrorKind::IdRedefined { .. }
+                | DecodeErrorKind::UnknownExtInstSetId { .. } => 246,
+                _ => 252,
+            },
             message: message_for(&kind, opname, pos, ops, count),
             instruction: index,
             offset: pos,
@@ -301,21 +329,41 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
         let (err, advance) = if count == 0 {
             (Some(fail(DecodeErrorKind::ZeroWordCount, 0)), 1)
         } else if pos + count > words.len() {
-            let k = DecodeErrorKind::InstructionPastEnd {
-                word_count: count as u32,
-                available: words.len() - pos,
-            };
-            // spirv-dis reports a short last instruction as running out of operands.
+            // spirv-dis parses the operands that are there first: it reports what the
+            // layout finds wrong with them, or the end of the input.
+            let available = &words[pos + 1..];
             let e = match info {
-                Some(_) => DisError {
-                    message: format!(
-                        "End of input reached while decoding {opname} starting at word {pos}: expected more operands after {} words.",
-                        words.len() - pos
-                    ),
-                    instruction: index,
-                    offset: pos,
+                Some(info) => match walk::walk(
+                    info,
+                    available,
+                    &st.ids,
+                    WalkOptions { strict: true },
+                    &mut |_| {},
+                ) {
+                    Err((DecodeErrorKind::MissingOperand { kind }, at)) => DisError {
+                        message: format!(
+                            "End of input reached while decoding {opname} starting at word {pos}: missing {} operand at word offset {}.",
+                            operand_description(kind),
+                            at + 1
+                        ),
+                        ..fail(DecodeErrorKind::ZeroWordCount, 0)
+                    },
+                    Err((DecodeErrorKind::UnterminatedString, at)) => DisError {
+                        message: format!(
+                            "End of input reached while decoding {opname} starting at word {pos}: truncated literal string operand at word offset {}.",
+                            at + 1
+                        ),
+                        ..fail(DecodeErrorKind::ZeroWordCount, 0)
+                    },
+                    Err((kind, at)) => fail(kind, at),
+                    Ok(_) => fail(DecodeErrorKind::ExtraOperands { count: 0 }, available.len()),
                 },
-                None => fail(k, 0),
+                None => fail(
+                    DecodeErrorKind::UnknownOpcode {
+                        opcode: u32::from(opcode),
+                    },
+                    0,
+                ),
             };
             (Some(e), words.len() - pos)
         } else {
@@ -424,14 +472,7 @@ fn first_pass(
                         "Invalid extended instruction import '{}'",
                         String::from_utf8_lossy(&name)
                     ),
-                    instruction: 0,
-                    offset: 0,
-                })
-                .map(|mut e| {
-                    let f = fail(DecodeErrorKind::UnknownExtInstImport, 0);
-                    e.instruction = f.instruction;
-                    e.offset = f.offset;
-                    e
+                    ..fail(DecodeErrorKind::UnknownExtInstImport, 0)
                 });
             }
         }

@@ -2,23 +2,47 @@
 //! `tests/tests/fuzz.rs` runs them over mutated corpus inputs; raise `FUZZ_CASES` to
 //! run longer.
 
-use crate::{assemble, disassemble, AsmOptions, DisOptions};
+use crate::{AsmOptions, DisOptions, assemble, disassemble};
 
 /// Disassembles `words` with several option sets, including `--keep-going`, whose text
 /// must assemble again.
 pub fn disassemble_words(words: &[u32]) {
     let _ = disassemble(words, &DisOptions::default());
-    let _ = disassemble(words, &DisOptions { comment: true, offsets: true, color: true, ..DisOptions::default() });
-    let raw = DisOptions { raw_id: true, keep_going: true, ..DisOptions::default() };
+    let _ = disassemble(
+        words,
+        &DisOptions {
+            comment: true,
+            offsets: true,
+            color: true,
+            ..DisOptions::default()
+        },
+    );
+    let raw = DisOptions {
+        raw_id: true,
+        keep_going: true,
+        ..DisOptions::default()
+    };
     if let Ok(text) = disassemble(words, &raw) {
-        let _ = assemble(&text, &AsmOptions { preserve_numeric_ids: true, ..AsmOptions::default() });
+        let _ = assemble(
+            &text,
+            &AsmOptions {
+                preserve_numeric_ids: true,
+                ..AsmOptions::default()
+            },
+        );
     }
 }
 
 /// Assembles `text` with default and preserved ids; whatever assembles must disassemble.
 pub fn assemble_text(text: &[u8]) {
     for preserve in [false, true] {
-        if let Ok(words) = assemble(text, &AsmOptions { preserve_numeric_ids: preserve, ..AsmOptions::default() }) {
+        if let Ok(words) = assemble(
+            text,
+            &AsmOptions {
+                preserve_numeric_ids: preserve,
+                ..AsmOptions::default()
+            },
+        ) {
             let _ = disassemble(&words, &DisOptions::default());
         }
     }

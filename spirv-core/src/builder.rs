@@ -129,8 +129,14 @@ impl Builder {
                 // go with the globals outside functions; block-only ones need a function.
                 let global_ok = matches!(
                     opcode,
-                    spv::Opcode::Line | spv::Opcode::NoLine | spv::Opcode::ExtInst | spv::Opcode::Undef | spv::Opcode::Nop
-                ) || opcode.info().is_some_and(|i| matches!(i.class, "Type-Declaration" | "Constant-Creation"));
+                    spv::Opcode::Line
+                        | spv::Opcode::NoLine
+                        | spv::Opcode::ExtInst
+                        | spv::Opcode::Undef
+                        | spv::Opcode::Nop
+                ) || opcode
+                    .info()
+                    .is_some_and(|i| matches!(i.class, "Type-Declaration" | "Constant-Creation"));
                 if !global_ok {
                     return Err(BuildError::OutsideFunction(opcode));
                 }
@@ -154,9 +160,19 @@ impl Builder {
     ///
     /// # Errors
     /// A function is already open.
-    pub fn begin_function(&mut self, result_type: Id, control: spv::FunctionControl, function_type: Id) -> Result<Id, BuildError> {
+    pub fn begin_function(
+        &mut self,
+        result_type: Id,
+        control: spv::FunctionControl,
+        function_type: Id,
+    ) -> Result<Id, BuildError> {
         let id = self.id();
-        self.push(spv::Instruction::Function(spv::inst::Function { result_type, result_id: id, function_control: control, function_type }))?;
+        self.push(spv::Instruction::Function(spv::inst::Function {
+            result_type,
+            result_id: id,
+            function_control: control,
+            function_type,
+        }))?;
         Ok(id)
     }
 
@@ -169,7 +185,12 @@ impl Builder {
             return Err(BuildError::OutsideFunction(spv::Opcode::FunctionParameter));
         }
         let id = self.id();
-        self.push(spv::Instruction::FunctionParameter(spv::inst::FunctionParameter { result_type: ty, result_id: id }))?;
+        self.push(spv::Instruction::FunctionParameter(
+            spv::inst::FunctionParameter {
+                result_type: ty,
+                result_id: id,
+            },
+        ))?;
         Ok(id)
     }
 
@@ -196,12 +217,19 @@ impl Builder {
 
     /// The header the module will get; the bound is the largest id used plus one.
     pub fn header(&self) -> Header {
-        Header { version: Header::version_word(self.version.0, self.version.1), generator: self.generator, bound: self.max_id + 1, schema: 0 }
+        Header {
+            version: Header::version_word(self.version.0, self.version.1),
+            generator: self.generator,
+            bound: self.max_id + 1,
+            schema: 0,
+        }
     }
 
     /// The module's words.
     pub fn words(&self) -> Vec<u32> {
-        let mut out = Vec::with_capacity(5 + self.sections.iter().map(Vec::len).sum::<usize>() + self.functions.len());
+        let mut out = Vec::with_capacity(
+            5 + self.sections.iter().map(Vec::len).sum::<usize>() + self.functions.len(),
+        );
         out.extend_from_slice(&self.header().to_words());
         for s in &self.sections {
             out.extend_from_slice(s);

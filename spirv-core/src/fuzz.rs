@@ -11,10 +11,22 @@ use crate::module::{Module, ReadOptions};
 /// Reads `data` as a module in lenient and strict mode; when it reads, checks the byte
 /// round trip and decodes, re-encodes and re-reads every instruction.
 pub fn module(data: &[u8]) {
-    let Ok(m) = Module::from_bytes(data) else { return };
+    let Ok(m) = Module::from_bytes(data) else {
+        return;
+    };
     let words = m.to_words();
-    assert_eq!(words.len() * 4, data.len(), "a module that reads must write back to the same length");
-    let _ = Module::read(&words, &ReadOptions { strict: true, registry: None });
+    assert_eq!(
+        words.len() * 4,
+        data.len(),
+        "a module that reads must write back to the same length"
+    );
+    let _ = Module::read(
+        &words,
+        &ReadOptions {
+            strict: true,
+            registry: None,
+        },
+    );
     for inst in m.instructions() {
         if let Ok(t) = inst.decode() {
             let mut w = crate::__private::Vec::new();

@@ -19,8 +19,8 @@ mod module;
 mod types;
 pub mod walk;
 
-pub use builder::{BuildError, Builder};
 pub use binary::{Endian, Header, RawInst, RawInstructions};
+pub use builder::{BuildError, Builder};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use module::{Block, Function, InstRef, Module, ReadOptions, Requirements, Section};
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};

@@ -80,7 +80,8 @@ pub fn _category_name(c: Category) -> &'static str {
 /// The grammar does not parse.
 pub fn names_table(json: &str) -> Result<String, Vec<String>> {
     use std::fmt::Write;
-    let g = model::parse(json, CORE_KINDS).map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let g = model::parse(json, CORE_KINDS)
+        .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     let mut s = String::new();
     for i in &g.instructions {
         let _ = writeln!(s, "inst\t{}\t{}", i.opname, naming::instruction(&i.opname));
@@ -91,10 +92,16 @@ pub fn names_table(json: &str) -> Result<String, Vec<String>> {
             for n in std::iter::once(&e.name).chain(&e.meta.aliases) {
                 match k.category {
                     Category::BitEnum => {
-                        let _ = writeln!(s, "bit\t{}::{n}\t{}", k.name, naming::mask_bit(n, &k.name));
+                        let _ =
+                            writeln!(s, "bit\t{}::{n}\t{}", k.name, naming::mask_bit(n, &k.name));
                     }
                     _ => {
-                        let _ = writeln!(s, "value\t{}::{n}\t{}", k.name, naming::enumerant(n, &k.name));
+                        let _ = writeln!(
+                            s,
+                            "value\t{}::{n}\t{}",
+                            k.name,
+                            naming::enumerant(n, &k.name)
+                        );
                     }
                 }
             }

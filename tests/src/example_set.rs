@@ -3,4 +3,7 @@
 //! a synonym opcode (`ExampleEnd`/`ExampleFinish`) and a synonym enumerant
 //! (`Fast`/`Quick`), and is registered with spirv-core's registry in the tests.
 
-spirv_grammar_macros::include_grammar!("fixtures/nonsemantic.example.grammar.json", import = "NonSemantic.Example");
+spirv_grammar_macros::include_grammar!(
+    "fixtures/nonsemantic.example.grammar.json",
+    import = "NonSemantic.Example"
+);

@@ -5,7 +5,7 @@
 //! when spirv-as 2025.5 is on PATH.
 
 use spirv_asm::asm::target_env_version;
-use spirv_asm::{assemble, AsmOptions};
+use spirv_asm::{AsmOptions, assemble};
 use spirv_tests::{files, stem, workspace_root};
 
 fn spirv_as_2025_5() -> bool {
@@ -23,14 +23,26 @@ fn errors_match_spirv_as_line_column_and_exit_code() {
             let name = stem(&path);
             let expected_path = dir.join(format!("{name}.expected"));
             let old = std::fs::read_to_string(&expected_path).unwrap_or_default();
-            let args = old.lines().nth(1).unwrap_or("args:").trim_start_matches("args:").trim().to_owned();
+            let args = old
+                .lines()
+                .nth(1)
+                .unwrap_or("args:")
+                .trim_start_matches("args:")
+                .trim()
+                .to_owned();
             let out = std::process::Command::new("spirv-as")
                 .args(args.split_whitespace())
                 .arg(&path)
                 .args(["-o", "/dev/null"])
                 .output()
                 .expect("spirv-as runs");
-            let mut text = format!("{}\nargs:{}{}\n", out.status.code().unwrap_or(-1), if args.is_empty() { "" } else { " " }, args).into_bytes();
+            let mut text = format!(
+                "{}\nargs:{}{}\n",
+                out.status.code().unwrap_or(-1),
+                if args.is_empty() { "" } else { " " },
+                args
+            )
+            .into_bytes();
             text.extend_from_slice(&out.stderr);
             std::fs::write(&expected_path, text).expect("bless");
         }
@@ -45,8 +57,16 @@ fn errors_match_spirv_as_line_column_and_exit_code() {
         let expected = std::fs::read(dir.join(format!("{name}.expected"))).expect("golden");
         let expected = String::from_utf8_lossy(&expected).into_owned();
         let mut lines = expected.splitn(3, '\n');
-        let code: i32 = lines.next().and_then(|l| l.trim().parse().ok()).expect("exit code");
-        let args = lines.next().unwrap_or("").trim_start_matches("args:").trim().to_owned();
+        let code: i32 = lines
+            .next()
+            .and_then(|l| l.trim().parse().ok())
+            .expect("exit code");
+        let args = lines
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("args:")
+            .trim()
+            .to_owned();
         let stderr = lines.next().unwrap_or("");
         let rest = stderr.strip_prefix("error: ").expect("spirv-as error line");
         let mut parts = rest.splitn(3, ": ");
@@ -61,8 +81,17 @@ fn errors_match_spirv_as_line_column_and_exit_code() {
         match assemble(&text, &opts) {
             Ok(_) => failures.push(format!("{name}: assembled, spirv-as said {stderr}")),
             Err(e) => {
-                if (e.exit_code(), e.line, e.column) != (code, line, col) || !e.message.starts_with(msg) {
-                    failures.push(format!("{name}: got {} [{}] {}:{}: {}\n   want [{code}] {line}:{col}: {msg}", name, e.exit_code(), e.line, e.column, e.message));
+                if (e.exit_code(), e.line, e.column) != (code, line, col)
+                    || !e.message.starts_with(msg)
+                {
+                    failures.push(format!(
+                        "{name}: got {} [{}] {}:{}: {}\n   want [{code}] {line}:{col}: {msg}",
+                        name,
+                        e.exit_code(),
+                        e.line,
+                        e.column,
+                        e.message
+                    ));
                 }
                 exact += usize::from(e.message == msg);
                 // The rendered form has the caret line.
@@ -70,6 +99,9 @@ fn errors_match_spirv_as_line_column_and_exit_code() {
             }
         }
     }
-    println!("{} cases, {exact} with spirv-as's exact message", cases.len());
+    println!(
+        "{} cases, {exact} with spirv-as's exact message",
+        cases.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -3,12 +3,19 @@
 //! against spirv-as 2025.5 when it is on PATH.
 
 use spirv_asm::asm::SPIRV_TOOLS_GENERATOR;
-use spirv_asm::{assemble_str, AsmOptions};
+use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::grammar::{KindClass, OperandKind, Quantifier};
 use spirv_core::{ext, spv};
 
 fn asm(text: &str) -> Vec<u32> {
-    assemble_str(text, &AsmOptions { preserve_numeric_ids: true, ..Default::default() }).unwrap_or_else(|e| panic!("{}", e.render(text.as_bytes())))
+    assemble_str(
+        text,
+        &AsmOptions {
+            preserve_numeric_ids: true,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(text.as_bytes())))
 }
 
 /// The words of the last instruction.
@@ -27,7 +34,9 @@ fn last(text: &str) -> Vec<u32> {
 fn masks_and_their_parameters_in_bit_order() {
     // MemoryAccess: Aligned (0x2) takes a literal, Volatile (0x1) none; the text order of
     // names does not matter, parameters follow in ascending bit order.
-    let w = last("%1 = OpTypeInt 32 0\n%2 = OpTypePointer Function %1\n%3 = OpVariable %2 Function\n%4 = OpLoad %1 %3 Aligned|Volatile 4");
+    let w = last(
+        "%1 = OpTypeInt 32 0\n%2 = OpTypePointer Function %1\n%3 = OpVariable %2 Function\n%4 = OpLoad %1 %3 Aligned|Volatile 4",
+    );
     assert_eq!(&w[4..], &[0x3, 4]);
     // ImageOperands with two parameterised bits: Bias (0x1) then Offset (0x10).
     let w = last("%9 = OpImageSampleImplicitLod %1 %2 %3 Offset|Bias %4 %5");
@@ -35,19 +44,44 @@ fn masks_and_their_parameters_in_bit_order() {
     // A value enumerant with parameters: Decoration SpecId.
     assert_eq!(&last("OpDecorate %1 SpecId 7")[2..], &[1, 7]);
     // None is 0.
-    assert_eq!(last("%1 = OpTypeVoid\n%2 = OpTypeFunction %1\n%3 = OpFunction %1 None %2")[3], 0);
+    assert_eq!(
+        last("%1 = OpTypeVoid\n%2 = OpTypeFunction %1\n%3 = OpFunction %1 None %2")[3],
+        0
+    );
 }
 
 #[test]
 fn immediates_and_alternate_parsing_mode() {
-    assert_eq!(last("OpCapability !0x0000FF00"), vec![(2 << 16) | 17, 0xff00]);
+    assert_eq!(
+        last("OpCapability !0x0000FF00"),
+        vec![(2 << 16) | 17, 0xff00]
+    );
     // An opcode given as a word: no word-count fix-up, operands raw.
     let w = asm("!262187 %1 %2 \"abc\" !327739 %1 %3 6 %2");
-    assert_eq!(&w[5..], &[262_187, 1, 2, u32::from_le_bytes(*b"abc\0"), 327_739, 1, 3, 6, 2]);
+    assert_eq!(
+        &w[5..],
+        &[
+            262_187,
+            1,
+            2,
+            u32::from_le_bytes(*b"abc\0"),
+            327_739,
+            1,
+            3,
+            6,
+            2
+        ]
+    );
     // `!` in operand position switches to alternate mode for the rest.
-    assert_eq!(last("OpExecutionMode %1 !17 1 2 3"), vec![(6 << 16) | 16, 1, 17, 1, 2, 3]);
+    assert_eq!(
+        last("OpExecutionMode %1 !17 1 2 3"),
+        vec![(6 << 16) | 16, 1, 17, 1, 2, 3]
+    );
     // OpUnknown(opcode, wordcount).
-    assert_eq!(last("OpUnknown(9999, 3) 1 %2"), vec![(3 << 16) | 9999, 1, 2]);
+    assert_eq!(
+        last("OpUnknown(9999, 3) 1 %2"),
+        vec![(3 << 16) | 9999, 1, 2]
+    );
 }
 
 #[test]
@@ -62,30 +96,61 @@ fn switch_literals_take_the_selector_width() {
 fn spec_constant_op_uses_the_embedded_layout() {
     let w = last("%1 = OpTypeInt 32 0\n%2 = OpConstant %1 1\n%3 = OpSpecConstantOp %1 IAdd %2 %2");
     assert_eq!(&w[1..], &[1, 3, u32::from(spv::Opcode::IAdd.0), 2, 2]);
-    let w = last("%1 = OpTypeInt 32 0\n%2 = OpConstant %1 1\n%3 = OpSpecConstantOp %1 CompositeExtract %2 0 1");
-    assert_eq!(&w[3..], &[u32::from(spv::Opcode::CompositeExtract.0), 2, 0, 1]);
+    let w = last(
+        "%1 = OpTypeInt 32 0\n%2 = OpConstant %1 1\n%3 = OpSpecConstantOp %1 CompositeExtract %2 0 1",
+    );
+    assert_eq!(
+        &w[3..],
+        &[u32::from(spv::Opcode::CompositeExtract.0), 2, 0, 1]
+    );
 }
 
 #[test]
 fn aliases_are_accepted() {
-    assert_eq!(last("OpDecorateStringGOOGLE %1 UserSemantic \"x\"")[0] & 0xffff, u32::from(spv::Opcode::DecorateString.0));
-    assert_eq!(last("OpMemoryModel Logical VulkanKHR")[2], spv::MemoryModel::Vulkan.0);
+    assert_eq!(
+        last("OpDecorateStringGOOGLE %1 UserSemantic \"x\"")[0] & 0xffff,
+        u32::from(spv::Opcode::DecorateString.0)
+    );
+    assert_eq!(
+        last("OpMemoryModel Logical VulkanKHR")[2],
+        spv::MemoryModel::Vulkan.0
+    );
 }
 
 #[test]
 fn every_known_extended_set_accepts_its_instruction_names() {
     let mut checked = 0;
     for g in ext::VENDORED {
-        let import = g.import_name.map(str::to_owned).or_else(|| g.import_prefix.map(|p| format!("{p}5"))).expect("named");
-        let known = spirv_asm::dis::SPIRV_TOOLS_KNOWN_SETS.iter().any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
+        let import = g
+            .import_name
+            .map(str::to_owned)
+            .or_else(|| g.import_prefix.map(|p| format!("{p}5")))
+            .expect("named");
+        let known = spirv_asm::dis::SPIRV_TOOLS_KNOWN_SETS
+            .iter()
+            .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
         for info in g.instructions {
-            let mut text = format!("%1 = OpExtInstImport \"{import}\"\n%2 = OpTypeVoid\n%3 = OpExtInst %2 %1 {}", info.opname);
+            let mut text = format!(
+                "%1 = OpExtInstImport \"{import}\"\n%2 = OpTypeVoid\n%3 = OpExtInst %2 %1 {}",
+                info.opname
+            );
             let mut words = vec![2, 3, 1, info.opcode];
             operand_text(info.operands, &mut text, &mut words);
-            let opts = AsmOptions { preserve_numeric_ids: true, all_ext_inst_names: !known, ..Default::default() };
-            let got = assemble_str(&text, &opts).unwrap_or_else(|e| panic!("{}: {}", g.name, e.render(text.as_bytes())));
+            let opts = AsmOptions {
+                preserve_numeric_ids: true,
+                all_ext_inst_names: !known,
+                ..Default::default()
+            };
+            let got = assemble_str(&text, &opts)
+                .unwrap_or_else(|e| panic!("{}: {}", g.name, e.render(text.as_bytes())));
             let n = got.len();
-            assert_eq!(&got[n - words.len()..], &words[..], "{} {}", g.name, info.opname);
+            assert_eq!(
+                &got[n - words.len()..],
+                &words[..],
+                "{} {}",
+                g.name,
+                info.opname
+            );
             checked += 1;
         }
     }
@@ -93,7 +158,11 @@ fn every_known_extended_set_accepts_its_instruction_names() {
 }
 
 /// Writes one value per required operand (ids as %4, literals 5, enums by first name).
-fn operand_text(ops: &'static [spirv_core::grammar::OperandInfo], text: &mut String, words: &mut Vec<u32>) {
+fn operand_text(
+    ops: &'static [spirv_core::grammar::OperandInfo],
+    text: &mut String,
+    words: &mut Vec<u32>,
+) {
     for op in ops {
         if op.quantifier != Quantifier::One {
             continue;
@@ -143,26 +212,49 @@ impl Rng {
         self.0
     }
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 }
 
 fn random_operand(rng: &mut Rng, kind: &'static OperandKind, out: &mut String) {
     match kind.class {
         KindClass::Id | KindClass::ResultType => out.push_str(&format!(" %a{}", rng.below(12))),
-        KindClass::Integer => out.push_str(&format!(" {}", [0u32, 1, 7, 4_294_967_295, 65536][rng.below(5)])),
+        KindClass::Integer => out.push_str(&format!(
+            " {}",
+            [0u32, 1, 7, 4_294_967_295, 65536][rng.below(5)]
+        )),
         KindClass::Float => out.push_str([" 1.5", " -0.25", " 0x1.8p+3", " 1e10"][rng.below(4)]),
-        KindClass::String => out.push_str([" \"\"", " \"abc\"", " \"a\\\"b\"", " \"abcd\"", " \"x\\\\y z\""][rng.below(5)]),
+        KindClass::String => out.push_str(
+            [
+                " \"\"",
+                " \"abc\"",
+                " \"a\\\"b\"",
+                " \"abcd\"",
+                " \"x\\\\y z\"",
+            ][rng.below(5)],
+        ),
         KindClass::ValueEnum => {
             let e = &kind.enumerants[rng.below(kind.enumerants.len())];
             // Sometimes spell it by an alias.
-            let name = if !e.aliases.is_empty() && rng.below(2) == 0 { e.aliases[0] } else { e.name };
+            let name = if !e.aliases.is_empty() && rng.below(2) == 0 {
+                e.aliases[0]
+            } else {
+                e.name
+            };
             out.push(' ');
             out.push_str(name);
             random_layout(rng, e.parameters, out);
         }
         KindClass::BitEnum => {
-            let bits: Vec<_> = kind.enumerants.iter().filter(|e| e.value.is_power_of_two()).collect();
+            let bits: Vec<_> = kind
+                .enumerants
+                .iter()
+                .filter(|e| e.value.is_power_of_two())
+                .collect();
             let mut chosen: Vec<_> = bits.iter().filter(|_| rng.below(3) == 0).copied().collect();
             if chosen.is_empty() {
                 out.push(' ');
@@ -186,7 +278,11 @@ fn random_operand(rng: &mut Rng, kind: &'static OperandKind, out: &mut String) {
     }
 }
 
-fn random_layout(rng: &mut Rng, ops: &'static [spirv_core::grammar::OperandInfo], out: &mut String) {
+fn random_layout(
+    rng: &mut Rng,
+    ops: &'static [spirv_core::grammar::OperandInfo],
+    out: &mut String,
+) {
     for op in ops {
         match op.quantifier {
             Quantifier::One => random_operand(rng, op.kind, out),
@@ -205,7 +301,10 @@ fn random_layout(rng: &mut Rng, ops: &'static [spirv_core::grammar::OperandInfo]
 }
 
 fn spirv_as_2025_5() -> bool {
-    std::process::Command::new("spirv-as").arg("--version").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("v2025.5"))
+    std::process::Command::new("spirv-as")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("v2025.5"))
 }
 
 #[test]
@@ -220,12 +319,20 @@ fn random_instructions_assemble_like_spirv_as() {
         .iter()
         .filter(|i| {
             !i.operands.iter().any(|o| {
-                matches!(o.kind.class, KindClass::ContextNumber | KindClass::ExtInstNumber | KindClass::SpecConstantOpcode)
+                matches!(
+                    o.kind.class,
+                    KindClass::ContextNumber
+                        | KindClass::ExtInstNumber
+                        | KindClass::SpecConstantOpcode
+                )
             }) && i.opcode != u32::from(spv::Opcode::Switch.0)
         })
         .collect();
     let mut rng = Rng(0x00c0_ffee_1234_5678);
-    let rounds: usize = std::env::var("DIFF_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(6);
+    let rounds: usize = std::env::var("DIFF_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
     let mut total = 0;
     for round in 0..rounds {
         let mut text = String::new();
@@ -267,14 +374,26 @@ fn random_instructions_assemble_like_spirv_as() {
         // 'A|B'"); we accept them. Such lines are dropped and counted, then retried.
         let mut dropped = 0;
         loop {
-            let path = std::env::temp_dir().join(format!("diff-{}-{round}.spvasm", std::process::id()));
+            let path =
+                std::env::temp_dir().join(format!("diff-{}-{round}.spvasm", std::process::id()));
             let out_path = path.with_extension("spv");
             std::fs::write(&path, &text).expect("write");
-            let status = std::process::Command::new("spirv-as").arg(&path).arg("-o").arg(&out_path).output().expect("spirv-as");
+            let status = std::process::Command::new("spirv-as")
+                .arg(&path)
+                .arg("-o")
+                .arg(&out_path)
+                .output()
+                .expect("spirv-as");
             let theirs = std::fs::read(&out_path).ok();
             let _ = std::fs::remove_file(&path);
             let _ = std::fs::remove_file(&out_path);
-            let ours = assemble_str(&text, &AsmOptions { generator: SPIRV_TOOLS_GENERATOR, ..Default::default() });
+            let ours = assemble_str(
+                &text,
+                &AsmOptions {
+                    generator: SPIRV_TOOLS_GENERATOR,
+                    ..Default::default()
+                },
+            );
             match (theirs, ours) {
                 (Some(t), Ok(o)) if status.status.success() => {
                     let o = spirv_core::binary::words_to_bytes(&o);
@@ -282,30 +401,53 @@ fn random_instructions_assemble_like_spirv_as() {
                         let tw = asm_words(&t);
                         let ow = asm_words(&o);
                         let i = tw.iter().zip(&ow).position(|(a, b)| a != b).unwrap_or(0);
-                        panic!("round {round}: words differ first at word {i}: spirv-as {:x?} ours {:x?}\n{text}", &tw[i.saturating_sub(3)..(i + 3).min(tw.len())], &ow[i.saturating_sub(3)..(i + 3).min(ow.len())]);
+                        panic!(
+                            "round {round}: words differ first at word {i}: spirv-as {:x?} ours {:x?}\n{text}",
+                            &tw[i.saturating_sub(3)..(i + 3).min(tw.len())],
+                            &ow[i.saturating_sub(3)..(i + 3).min(ow.len())]
+                        );
                     }
                     break;
                 }
-                (_, Err(e)) if status.status.success() => panic!("round {round}: we reject what spirv-as accepts: {}", e.render(text.as_bytes())),
+                (_, Err(e)) if status.status.success() => panic!(
+                    "round {round}: we reject what spirv-as accepts: {}",
+                    e.render(text.as_bytes())
+                ),
                 (_, Ok(_)) => {
                     let err = String::from_utf8_lossy(&status.stderr).into_owned();
-                    let line: usize = err.split(':').nth(1).and_then(|l| l.trim().parse().ok()).unwrap_or(1);
+                    let line: usize = err
+                        .split(':')
+                        .nth(1)
+                        .and_then(|l| l.trim().parse().ok())
+                        .unwrap_or(1);
                     let bad = text.lines().nth(line - 1).unwrap_or("").to_owned();
-                    assert!(err.contains("Invalid") && err.contains('|'), "round {round}: spirv-as rejects what we accept: {err}{bad}");
+                    assert!(
+                        err.contains("Invalid") && err.contains('|'),
+                        "round {round}: spirv-as rejects what we accept: {err}{bad}"
+                    );
                     dropped += 1;
-                    text = text.lines().enumerate().filter(|(i, _)| *i != line - 1).map(|(_, l)| format!("{l}\n")).collect();
+                    text = text
+                        .lines()
+                        .enumerate()
+                        .filter(|(i, _)| *i != line - 1)
+                        .map(|(_, l)| format!("{l}\n"))
+                        .collect();
                     total -= 1;
                 }
                 (_, Err(_)) => break,
             }
         }
         if dropped > 0 {
-            println!("round {round}: {dropped} line(s) dropped where spirv-as cannot parse a required mask with `|`");
+            println!(
+                "round {round}: {dropped} line(s) dropped where spirv-as cannot parse a required mask with `|`"
+            );
         }
     }
     println!("{total} random instructions assembled identically");
 }
 
 fn asm_words(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }

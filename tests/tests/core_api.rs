@@ -1,11 +1,14 @@
 //! spirv-core's API: the builder (validated by spirv-val when present), big-endian input,
 //! requirements, id remapping, and one test per bad-input class.
 
-use spirv_core::spv::{self, inst, Instruction as I};
+use spirv_core::spv::{self, Instruction as I, inst};
 use spirv_core::{Builder, DecodeErrorKind, Id, Module, ReadOptions};
 
 fn spirv_val() -> Option<std::path::PathBuf> {
-    let out = std::process::Command::new("spirv-val").arg("--version").output().ok()?;
+    let out = std::process::Command::new("spirv-val")
+        .arg("--version")
+        .output()
+        .ok()?;
     out.status.success().then(|| "spirv-val".into())
 }
 
@@ -13,43 +16,259 @@ fn spirv_val() -> Option<std::path::PathBuf> {
 fn compute_shader() -> Builder {
     let mut b = Builder::new((1, 3));
     let p = |b: &mut Builder, i: I| b.push(i).expect("push");
-    let (void, fnty, uint, v3uint, in_ptr, rarr, st, sb_ptr, sb_uint_ptr) =
-        (b.id(), b.id(), b.id(), b.id(), b.id(), b.id(), b.id(), b.id(), b.id());
+    let (void, fnty, uint, v3uint, in_ptr, rarr, st, sb_ptr, sb_uint_ptr) = (
+        b.id(),
+        b.id(),
+        b.id(),
+        b.id(),
+        b.id(),
+        b.id(),
+        b.id(),
+        b.id(),
+        b.id(),
+    );
     let (c0, c1, gid, buf) = (b.id(), b.id(), b.id(), b.id());
     let main = Id(1000);
-    p(&mut b, I::Capability(inst::Capability { capability: spv::Capability::Shader }));
-    p(&mut b, I::MemoryModel(inst::MemoryModel { addressing_model: spv::AddressingModel::Logical, memory_model: spv::MemoryModel::GLSL450 }));
-    p(&mut b, I::EntryPoint(inst::EntryPoint { execution_model: spv::ExecutionModel::GLCompute, entry_point: main, name: "main".into(), interfaces: vec![gid] }));
-    p(&mut b, I::ExecutionMode(inst::ExecutionMode { entry_point: main, mode: spv::ExecutionModeData::LocalSize(64, 1, 1) }));
-    p(&mut b, I::Decorate(inst::Decorate { target: gid, decoration: spv::DecorationData::BuiltIn(spv::BuiltIn::GlobalInvocationId) }));
-    p(&mut b, I::Decorate(inst::Decorate { target: rarr, decoration: spv::DecorationData::ArrayStride(4) }));
-    p(&mut b, I::MemberDecorate(inst::MemberDecorate { structure_type: st, member: 0, decoration: spv::DecorationData::Offset(0) }));
-    p(&mut b, I::Decorate(inst::Decorate { target: st, decoration: spv::DecorationData::BufferBlock }));
-    p(&mut b, I::Decorate(inst::Decorate { target: buf, decoration: spv::DecorationData::DescriptorSet(0) }));
-    p(&mut b, I::Decorate(inst::Decorate { target: buf, decoration: spv::DecorationData::Binding(0) }));
-    p(&mut b, I::Name(inst::Name { target: main, name: "main".into() }));
+    p(
+        &mut b,
+        I::Capability(inst::Capability {
+            capability: spv::Capability::Shader,
+        }),
+    );
+    p(
+        &mut b,
+        I::MemoryModel(inst::MemoryModel {
+            addressing_model: spv::AddressingModel::Logical,
+            memory_model: spv::MemoryModel::GLSL450,
+        }),
+    );
+    p(
+        &mut b,
+        I::EntryPoint(inst::EntryPoint {
+            execution_model: spv::ExecutionModel::GLCompute,
+            entry_point: main,
+            name: "main".into(),
+            interfaces: vec![gid],
+        }),
+    );
+    p(
+        &mut b,
+        I::ExecutionMode(inst::ExecutionMode {
+            entry_point: main,
+            mode: spv::ExecutionModeData::LocalSize(64, 1, 1),
+        }),
+    );
+    p(
+        &mut b,
+        I::Decorate(inst::Decorate {
+            target: gid,
+            decoration: spv::DecorationData::BuiltIn(spv::BuiltIn::GlobalInvocationId),
+        }),
+    );
+    p(
+        &mut b,
+        I::Decorate(inst::Decorate {
+            target: rarr,
+            decoration: spv::DecorationData::ArrayStride(4),
+        }),
+    );
+    p(
+        &mut b,
+        I::MemberDecorate(inst::MemberDecorate {
+            structure_type: st,
+            member: 0,
+            decoration: spv::DecorationData::Offset(0),
+        }),
+    );
+    p(
+        &mut b,
+        I::Decorate(inst::Decorate {
+            target: st,
+            decoration: spv::DecorationData::BufferBlock,
+        }),
+    );
+    p(
+        &mut b,
+        I::Decorate(inst::Decorate {
+            target: buf,
+            decoration: spv::DecorationData::DescriptorSet(0),
+        }),
+    );
+    p(
+        &mut b,
+        I::Decorate(inst::Decorate {
+            target: buf,
+            decoration: spv::DecorationData::Binding(0),
+        }),
+    );
+    p(
+        &mut b,
+        I::Name(inst::Name {
+            target: main,
+            name: "main".into(),
+        }),
+    );
     p(&mut b, I::TypeVoid(inst::TypeVoid { result_id: void }));
-    p(&mut b, I::TypeFunction(inst::TypeFunction { result_id: fnty, return_type: void, parameter_types: vec![] }));
-    p(&mut b, I::TypeInt(inst::TypeInt { result_id: uint, width: 32, signedness: 0 }));
-    p(&mut b, I::TypeVector(inst::TypeVector { result_id: v3uint, component_type: uint, component_count: 3 }));
-    p(&mut b, I::TypePointer(inst::TypePointer { result_id: in_ptr, storage_class: spv::StorageClass::Input, r#type: v3uint }));
-    p(&mut b, I::TypeRuntimeArray(inst::TypeRuntimeArray { result_id: rarr, element_type: uint }));
-    p(&mut b, I::TypeStruct(inst::TypeStruct { result_id: st, member_types: vec![rarr] }));
-    p(&mut b, I::TypePointer(inst::TypePointer { result_id: sb_ptr, storage_class: spv::StorageClass::Uniform, r#type: st }));
-    p(&mut b, I::TypePointer(inst::TypePointer { result_id: sb_uint_ptr, storage_class: spv::StorageClass::Uniform, r#type: uint }));
-    p(&mut b, I::Constant(inst::Constant { result_type: uint, result_id: c0, value: spirv_core::LiteralNumber::from_u32(0) }));
-    p(&mut b, I::Constant(inst::Constant { result_type: uint, result_id: c1, value: spirv_core::LiteralNumber::from_u32(1) }));
-    p(&mut b, I::Variable(inst::Variable { result_type: in_ptr, result_id: gid, storage_class: spv::StorageClass::Input, initializer: None }));
-    p(&mut b, I::Variable(inst::Variable { result_type: sb_ptr, result_id: buf, storage_class: spv::StorageClass::Uniform, initializer: None }));
-    p(&mut b, I::Function(inst::Function { result_type: void, result_id: main, function_control: spv::FunctionControl::NONE, function_type: fnty }));
+    p(
+        &mut b,
+        I::TypeFunction(inst::TypeFunction {
+            result_id: fnty,
+            return_type: void,
+            parameter_types: vec![],
+        }),
+    );
+    p(
+        &mut b,
+        I::TypeInt(inst::TypeInt {
+            result_id: uint,
+            width: 32,
+            signedness: 0,
+        }),
+    );
+    p(
+        &mut b,
+        I::TypeVector(inst::TypeVector {
+            result_id: v3uint,
+            component_type: uint,
+            component_count: 3,
+        }),
+    );
+    p(
+        &mut b,
+        I::TypePointer(inst::TypePointer {
+            result_id: in_ptr,
+            storage_class: spv::StorageClass::Input,
+            r#type: v3uint,
+        }),
+    );
+    p(
+        &mut b,
+        I::TypeRuntimeArray(inst::TypeRuntimeArray {
+            result_id: rarr,
+            element_type: uint,
+        }),
+    );
+    p(
+        &mut b,
+        I::TypeStruct(inst::TypeStruct {
+            result_id: st,
+            member_types: vec![rarr],
+        }),
+    );
+    p(
+        &mut b,
+        I::TypePointer(inst::TypePointer {
+            result_id: sb_ptr,
+            storage_class: spv::StorageClass::Uniform,
+            r#type: st,
+        }),
+    );
+    p(
+        &mut b,
+        I::TypePointer(inst::TypePointer {
+            result_id: sb_uint_ptr,
+            storage_class: spv::StorageClass::Uniform,
+            r#type: uint,
+        }),
+    );
+    p(
+        &mut b,
+        I::Constant(inst::Constant {
+            result_type: uint,
+            result_id: c0,
+            value: spirv_core::LiteralNumber::from_u32(0),
+        }),
+    );
+    p(
+        &mut b,
+        I::Constant(inst::Constant {
+            result_type: uint,
+            result_id: c1,
+            value: spirv_core::LiteralNumber::from_u32(1),
+        }),
+    );
+    p(
+        &mut b,
+        I::Variable(inst::Variable {
+            result_type: in_ptr,
+            result_id: gid,
+            storage_class: spv::StorageClass::Input,
+            initializer: None,
+        }),
+    );
+    p(
+        &mut b,
+        I::Variable(inst::Variable {
+            result_type: sb_ptr,
+            result_id: buf,
+            storage_class: spv::StorageClass::Uniform,
+            initializer: None,
+        }),
+    );
+    p(
+        &mut b,
+        I::Function(inst::Function {
+            result_type: void,
+            result_id: main,
+            function_control: spv::FunctionControl::NONE,
+            function_type: fnty,
+        }),
+    );
     b.begin_block().expect("block");
     let (id3, x, ptr, v, v2) = (b.id(), b.id(), b.id(), b.id(), b.id());
-    p(&mut b, I::Load(inst::Load { result_type: v3uint, result_id: id3, pointer: gid, memory_access: None }));
-    p(&mut b, I::CompositeExtract(inst::CompositeExtract { result_type: uint, result_id: x, composite: id3, indexes: vec![0] }));
-    p(&mut b, I::AccessChain(inst::AccessChain { result_type: sb_uint_ptr, result_id: ptr, base: buf, indexes: vec![c0, x] }));
-    p(&mut b, I::Load(inst::Load { result_type: uint, result_id: v, pointer: ptr, memory_access: None }));
-    p(&mut b, I::IAdd(inst::IAdd { result_type: uint, result_id: v2, operand_1: v, operand_2: c1 }));
-    p(&mut b, I::Store(inst::Store { pointer: ptr, object: v2, memory_access: None }));
+    p(
+        &mut b,
+        I::Load(inst::Load {
+            result_type: v3uint,
+            result_id: id3,
+            pointer: gid,
+            memory_access: None,
+        }),
+    );
+    p(
+        &mut b,
+        I::CompositeExtract(inst::CompositeExtract {
+            result_type: uint,
+            result_id: x,
+            composite: id3,
+            indexes: vec![0],
+        }),
+    );
+    p(
+        &mut b,
+        I::AccessChain(inst::AccessChain {
+            result_type: sb_uint_ptr,
+            result_id: ptr,
+            base: buf,
+            indexes: vec![c0, x],
+        }),
+    );
+    p(
+        &mut b,
+        I::Load(inst::Load {
+            result_type: uint,
+            result_id: v,
+            pointer: ptr,
+            memory_access: None,
+        }),
+    );
+    p(
+        &mut b,
+        I::IAdd(inst::IAdd {
+            result_type: uint,
+            result_id: v2,
+            operand_1: v,
+            operand_2: c1,
+        }),
+    );
+    p(
+        &mut b,
+        I::Store(inst::Store {
+            pointer: ptr,
+            object: v2,
+            memory_access: None,
+        }),
+    );
     p(&mut b, I::Return(inst::Return {}));
     b.end_function().expect("end");
     b
@@ -59,18 +278,31 @@ fn compute_shader() -> Builder {
 fn builder_makes_a_valid_compute_shader() {
     let b = compute_shader();
     let m = b.module().expect("reads back");
-    assert_eq!(m.header().bound, 1007, "ids after an explicit %1000 continue above it");
+    assert_eq!(
+        m.header().bound,
+        1007,
+        "ids after an explicit %1000 continue above it"
+    );
     assert_eq!(m.functions().len(), 1);
     assert_eq!(m.functions().next().map(|f| f.blocks().len()), Some(1));
     let req = m.requirements();
     assert!(req.capabilities_met_by(&["Shader"]), "{req:?}");
     match spirv_val() {
         Some(val) => {
-            let path = std::env::temp_dir().join(format!("spirv-builder-{}.spv", std::process::id()));
+            let path =
+                std::env::temp_dir().join(format!("spirv-builder-{}.spv", std::process::id()));
             std::fs::write(&path, m.to_bytes()).expect("write");
-            let out = std::process::Command::new(val).args(["--target-env", "vulkan1.1"]).arg(&path).output().expect("spirv-val runs");
+            let out = std::process::Command::new(val)
+                .args(["--target-env", "vulkan1.1"])
+                .arg(&path)
+                .output()
+                .expect("spirv-val runs");
             let _ = std::fs::remove_file(&path);
-            assert!(out.status.success(), "spirv-val rejected the module: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "spirv-val rejected the module: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         None => println!("SKIP: spirv-val not on PATH; the builder's module was not validated"),
     }
@@ -87,13 +319,21 @@ fn builder_rejects_misuse() {
 #[test]
 fn big_endian_reads_as_its_little_endian_twin() {
     let le = compute_shader().module().expect("module").to_bytes();
-    let be: Vec<u8> = le.chunks_exact(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
+    let be: Vec<u8> = le
+        .chunks_exact(4)
+        .flat_map(|c| [c[3], c[2], c[1], c[0]])
+        .collect();
     let a = Module::from_bytes(&le).expect("le");
     let b = Module::from_bytes(&be).expect("be");
     assert_eq!(a, b);
     assert_eq!(b.to_bytes(), le);
     // Strings are decoded from word values, so they survive the swap.
-    let name = b.instructions().find(|i| i.opcode() == spv::Opcode::Name).expect("OpName").decode().expect("decodes");
+    let name = b
+        .instructions()
+        .find(|i| i.opcode() == spv::Opcode::Name)
+        .expect("OpName")
+        .decode()
+        .expect("decodes");
     assert!(matches!(name, I::Name(n) if n.name.as_str() == Some("main")));
 }
 
@@ -110,44 +350,84 @@ fn remap_ids_changes_every_use_and_definition() {
 }
 
 fn words_of(text: &str) -> Vec<u32> {
-    spirv_asm::assemble_str(text, &spirv_asm::AsmOptions { preserve_numeric_ids: true, ..Default::default() }).expect("assembles")
+    spirv_asm::assemble_str(
+        text,
+        &spirv_asm::AsmOptions {
+            preserve_numeric_ids: true,
+            ..Default::default()
+        },
+    )
+    .expect("assembles")
 }
 
 fn kind_of(words: &[u32], strict: bool) -> DecodeErrorKind {
-    Module::read(words, &ReadOptions { strict, registry: None }).expect_err("must fail").kind
+    Module::read(
+        words,
+        &ReadOptions {
+            strict,
+            registry: None,
+        },
+    )
+    .expect_err("must fail")
+    .kind
 }
 
 #[test]
 fn each_bad_input_class_is_an_error() {
-    let good = words_of("OpCapability Shader\nOpMemoryModel Logical GLSL450\n%1 = OpTypeInt 32 0\n%2 = OpConstant %1 5\nOpName %1 \"int\"\n");
+    let good = words_of(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%1 = OpTypeInt 32 0\n%2 = OpConstant %1 5\nOpName %1 \"int\"\n",
+    );
     // Truncated header, bad magic.
-    assert_eq!(kind_of(&good[..3], false), DecodeErrorKind::TruncatedHeader { words: 3 });
+    assert_eq!(
+        kind_of(&good[..3], false),
+        DecodeErrorKind::TruncatedHeader { words: 3 }
+    );
     let mut w = good.clone();
     w[0] = 0x1234_5678;
-    assert_eq!(kind_of(&w, false), DecodeErrorKind::BadMagic { found: 0x1234_5678 });
-    assert!(matches!(Module::from_bytes(&[1, 2, 3]).expect_err("len").kind, DecodeErrorKind::ByteLengthNotMultipleOf4 { .. }));
+    assert_eq!(
+        kind_of(&w, false),
+        DecodeErrorKind::BadMagic { found: 0x1234_5678 }
+    );
+    assert!(matches!(
+        Module::from_bytes(&[1, 2, 3]).expect_err("len").kind,
+        DecodeErrorKind::ByteLengthNotMultipleOf4 { .. }
+    ));
     // Word count 0.
     let mut w = good.clone();
     w[5] &= 0xffff;
     let e = Module::from_words(&w).expect_err("wc 0");
-    assert_eq!((e.kind, e.offset, e.instruction), (DecodeErrorKind::ZeroWordCount, 5, 0));
+    assert_eq!(
+        (e.kind, e.offset, e.instruction),
+        (DecodeErrorKind::ZeroWordCount, 5, 0)
+    );
     // Running past the end.
     let mut w = good.clone();
     let last = w.len() - 4; // OpName is 4 words: leading, id, "int\0"... find it
     let _ = last;
     w.truncate(w.len() - 1);
-    assert!(matches!(kind_of(&w, false), DecodeErrorKind::InstructionPastEnd { .. }));
+    assert!(matches!(
+        kind_of(&w, false),
+        DecodeErrorKind::InstructionPastEnd { .. }
+    ));
     // Missing operand: OpTypeInt with one operand fewer.
     let bad = words_of("%1 = OpTypeInt 32 0");
     let mut w = bad.clone();
     w[5] = (3 << 16) | u32::from(spv::Opcode::TypeInt.0);
     w.pop();
-    assert!(matches!(kind_of(&w, false), DecodeErrorKind::MissingOperand { kind: "LiteralInteger" }));
+    assert!(matches!(
+        kind_of(&w, false),
+        DecodeErrorKind::MissingOperand {
+            kind: "LiteralInteger"
+        }
+    ));
     // Extra operand.
     let mut w = bad.clone();
     w[5] = (5 << 16) | u32::from(spv::Opcode::TypeInt.0);
     w.push(9);
-    assert_eq!(kind_of(&w, false), DecodeErrorKind::ExtraOperands { count: 1 });
+    assert_eq!(
+        kind_of(&w, false),
+        DecodeErrorKind::ExtraOperands { count: 1 }
+    );
     // A string with no NUL.
     let mut w = words_of("OpSourceExtension \"abc\"");
     let n = w.len();
@@ -156,19 +436,34 @@ fn each_bad_input_class_is_an_error() {
     // A bad enumerant: kept in lenient mode, an error in strict mode.
     let w = words_of("OpCapability !99999");
     assert!(Module::from_words(&w).is_ok());
-    assert_eq!(kind_of(&w, true), DecodeErrorKind::UnknownEnumerant { kind: "Capability", value: 99999 });
+    assert_eq!(
+        kind_of(&w, true),
+        DecodeErrorKind::UnknownEnumerant {
+            kind: "Capability",
+            value: 99999
+        }
+    );
     // An id not below the bound, in strict mode only (spirv-dis does not check it).
     let mut w = words_of("%1 = OpTypeInt 32 0");
     w[3] = 1;
     assert!(Module::from_words(&w).is_ok());
-    assert_eq!(kind_of(&w, true), DecodeErrorKind::IdOutOfBounds { id: 1, bound: 1 });
+    assert_eq!(
+        kind_of(&w, true),
+        DecodeErrorKind::IdOutOfBounds { id: 1, bound: 1 }
+    );
     // A context-dependent literal whose type is not numeric.
     let w = words_of("%1 = OpTypeBool\n%2 = OpConstant %1 !5");
-    assert_eq!(kind_of(&w, false), DecodeErrorKind::NotANumericType { id: 1 });
+    assert_eq!(
+        kind_of(&w, false),
+        DecodeErrorKind::NotANumericType { id: 1 }
+    );
     // Unknown opcodes survive lenient reads unchanged and fail strict ones.
     let w = words_of("OpUnknown(9999, 2) 7");
     assert_eq!(Module::from_words(&w).expect("lenient").to_words(), w);
-    assert_eq!(kind_of(&w, true), DecodeErrorKind::UnknownOpcode { opcode: 9999 });
+    assert_eq!(
+        kind_of(&w, true),
+        DecodeErrorKind::UnknownOpcode { opcode: 9999 }
+    );
 }
 
 #[test]
@@ -182,7 +477,9 @@ fn a_huge_bound_allocates_nothing_by_it() {
 
 #[test]
 fn unknown_extended_sets_and_numbers_round_trip() {
-    let w = words_of("%1 = OpExtInstImport \"Vendor.Unknown.7\"\n%2 = OpTypeVoid\n%3 = OpExtInst %2 %1 !42 %2 %2");
+    let w = words_of(
+        "%1 = OpExtInstImport \"Vendor.Unknown.7\"\n%2 = OpTypeVoid\n%3 = OpExtInst %2 %1 !42 %2 %2",
+    );
     let m = Module::from_words(&w).expect("lenient");
     assert_eq!(m.to_words(), w);
     assert_eq!(kind_of(&w, true), DecodeErrorKind::UnknownExtInstImport);

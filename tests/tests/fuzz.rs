@@ -14,12 +14,19 @@ impl Rng {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 }
 
 fn cases() -> usize {
-    std::env::var("FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(3000)
+    std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3000)
 }
 
 fn mutate_words(rng: &mut Rng, words: &mut Vec<u32>) {
@@ -56,8 +63,14 @@ fn mutate_words(rng: &mut Rng, words: &mut Vec<u32>) {
 }
 
 fn sample_bins() -> Vec<Vec<u32>> {
-    let Some(dir) = corpus_dir() else { return Vec::new() };
-    files(&dir.join("bin"), "spv").iter().step_by(7).map(|p| read_words(p)).collect()
+    let Some(dir) = corpus_dir() else {
+        return Vec::new();
+    };
+    files(&dir.join("bin"), "spv")
+        .iter()
+        .step_by(7)
+        .map(|p| read_words(p))
+        .collect()
 }
 
 #[test]
@@ -107,10 +120,31 @@ fn disassembler_never_panics_on_mutated_modules() {
 #[test]
 fn assembler_never_panics_on_mutated_text() {
     let Some(dir) = corpus_dir() else { return };
-    let texts: Vec<Vec<u8>> = files(&dir.join("dis"), "spvasm").iter().step_by(23).filter_map(|p| std::fs::read(p).ok()).collect();
+    let texts: Vec<Vec<u8>> = files(&dir.join("dis"), "spvasm")
+        .iter()
+        .step_by(23)
+        .filter_map(|p| std::fs::read(p).ok())
+        .collect();
     let tokens: &[&[u8]] = &[
-        b" OpNop ", b" %", b" = ", b"\"", b" !", b" 99999999999999999999999 ", b" -0x8000000000000000 ", b" 0x1p+99999 ", b" OpUnknown(",
-        b" | ", b";", b"\\", b"\0", b"\xff\xfe", b" OpExtInst ", b" OpSpecConstantOp ", b" OpSwitch ", b" OpConstant ", b" %1 = ",
+        b" OpNop ",
+        b" %",
+        b" = ",
+        b"\"",
+        b" !",
+        b" 99999999999999999999999 ",
+        b" -0x8000000000000000 ",
+        b" 0x1p+99999 ",
+        b" OpUnknown(",
+        b" | ",
+        b";",
+        b"\\",
+        b"\0",
+        b"\xff\xfe",
+        b" OpExtInst ",
+        b" OpSpecConstantOp ",
+        b" OpSwitch ",
+        b" OpConstant ",
+        b" %1 = ",
     ];
     let mut rng = Rng(0xa55e_b1e5);
     for _ in 0..cases() / 3 {

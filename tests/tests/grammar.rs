@@ -3,7 +3,9 @@
 //! crate's own set works end to end.
 
 use spirv_core::codec::DecodeContext;
-use spirv_core::grammar::{Enum, Grammar, InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier};
+use spirv_core::grammar::{
+    Enum, Grammar, InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier,
+};
 use spirv_core::{ext, spv};
 use spirv_tests::example_set;
 
@@ -54,8 +56,11 @@ impl Gen {
             }
             KindClass::SpecConstantOpcode => {
                 // Embed an instruction with a result type and id, and its layout.
-                let candidates: Vec<&'static InstructionInfo> =
-                    spv::GRAMMAR.instructions.iter().filter(|i| i.has_result_type() && i.has_result()).collect();
+                let candidates: Vec<&'static InstructionInfo> = spv::GRAMMAR
+                    .instructions
+                    .iter()
+                    .filter(|i| i.has_result_type() && i.has_result())
+                    .collect();
                 let inner = candidates[self.k % candidates.len()];
                 self.words.push(inner.opcode);
                 self.layout(&inner.operands[2..]);
@@ -67,7 +72,11 @@ impl Gen {
             }
             KindClass::BitEnum => {
                 // A single bit chosen by k, or (every third time) every single bit at once.
-                let bits: Vec<_> = kind.enumerants.iter().filter(|e| e.value.is_power_of_two()).collect();
+                let bits: Vec<_> = kind
+                    .enumerants
+                    .iter()
+                    .filter(|e| e.value.is_power_of_two())
+                    .collect();
                 let chosen: Vec<_> = if bits.is_empty() {
                     vec![]
                 } else if self.k % 3 == 2 {
@@ -113,14 +122,29 @@ fn round_trip<I: PartialEq + std::fmt::Debug>(
     let mut cases = 0;
     for info in grammar.instructions {
         for k in 0..variants(info) {
-            let mut g = Gen { k, words: Vec::new(), next_id: 0 };
+            let mut g = Gen {
+                k,
+                words: Vec::new(),
+                next_id: 0,
+            };
             g.layout(info.operands);
-            let ctx = DecodeContext { switch_literal_words: 1, ..DecodeContext::default() };
-            let inst = decode(info.opcode, &g.words, &ctx)
-                .unwrap_or_else(|e| panic!("{} {}: variant {k} {:x?} does not decode: {e}", grammar.name, info.opname, g.words));
+            let ctx = DecodeContext {
+                switch_literal_words: 1,
+                ..DecodeContext::default()
+            };
+            let inst = decode(info.opcode, &g.words, &ctx).unwrap_or_else(|e| {
+                panic!(
+                    "{} {}: variant {k} {:x?} does not decode: {e}",
+                    grammar.name, info.opname, g.words
+                )
+            });
             let mut again = Vec::new();
             encode(&inst, &mut again);
-            assert_eq!(again, g.words, "{} {} variant {k}: {inst:?}", grammar.name, info.opname);
+            assert_eq!(
+                again, g.words,
+                "{} {} variant {k}: {inst:?}",
+                grammar.name, info.opname
+            );
             assert_eq!(decode(info.opcode, &again, &ctx).ok().as_ref(), Some(&inst));
             cases += 1;
         }
@@ -180,32 +204,57 @@ fn generated_counts_match_the_json() {
     all.push(&spv::GRAMMAR);
     for entry in std::fs::read_dir(&root).expect("grammar dir") {
         let path = entry.expect("entry").path();
-        let file = path.file_name().and_then(|f| f.to_str()).unwrap_or_default().to_owned();
+        let file = path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or_default()
+            .to_owned();
         if !file.ends_with(".grammar.json") {
             continue;
         }
-        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
-        let g = all.iter().find(|g| g.name == file || (file.contains("core") && g.is_core) || matches_file(g, &file));
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+        let g = all.iter().find(|g| {
+            g.name == file || (file.contains("core") && g.is_core) || matches_file(g, &file)
+        });
         let g = g.unwrap_or_else(|| panic!("no generated grammar for {file}"));
         let insts = json["instructions"].as_array().expect("instructions");
-        let mut opcodes: Vec<u64> = insts.iter().map(|i| i["opcode"].as_u64().expect("opcode")).collect();
+        let mut opcodes: Vec<u64> = insts
+            .iter()
+            .map(|i| i["opcode"].as_u64().expect("opcode"))
+            .collect();
         opcodes.sort_unstable();
         opcodes.dedup();
         assert_eq!(g.instructions.len(), opcodes.len(), "{file}: instructions");
-        let names: usize = insts.iter().map(|i| 1 + i["aliases"].as_array().map_or(0, Vec::len)).sum();
+        let names: usize = insts
+            .iter()
+            .map(|i| 1 + i["aliases"].as_array().map_or(0, Vec::len))
+            .sum();
         let gen_names: usize = g.instructions.iter().map(|i| 1 + i.aliases.len()).sum();
         assert_eq!(gen_names, names, "{file}: instruction names");
-        let kinds = json["operand_kinds"].as_array().cloned().unwrap_or_default();
+        let kinds = json["operand_kinds"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(g.operand_kinds.len(), kinds.len(), "{file}: operand kinds");
         for k in &kinds {
             let name = k["kind"].as_str().expect("kind");
-            let gk = g.kind(name).unwrap_or_else(|| panic!("{file}: kind {name}"));
+            let gk = g
+                .kind(name)
+                .unwrap_or_else(|| panic!("{file}: kind {name}"));
             let es = k["enumerants"].as_array().cloned().unwrap_or_default();
             let mut values: Vec<String> = es.iter().map(|e| e["value"].to_string()).collect();
             values.sort();
             values.dedup();
-            assert_eq!(gk.enumerants.len(), values.len(), "{file}: {name} enumerants");
-            let names: usize = es.iter().map(|e| 1 + e["aliases"].as_array().map_or(0, Vec::len)).sum();
+            assert_eq!(
+                gk.enumerants.len(),
+                values.len(),
+                "{file}: {name} enumerants"
+            );
+            let names: usize = es
+                .iter()
+                .map(|e| 1 + e["aliases"].as_array().map_or(0, Vec::len))
+                .sum();
             let gen_names: usize = gk.enumerants.iter().map(|e| 1 + e.aliases.len()).sum();
             assert_eq!(gen_names, names, "{file}: {name} enumerant names");
         }
@@ -217,15 +266,23 @@ fn generated_counts_match_the_json() {
 fn matches_file(g: &Grammar, file: &str) -> bool {
     // The vendored module list pairs each import name with its file; compare via the
     // instruction set content instead of the name.
-    let text = std::fs::read_to_string(spirv_tests::workspace_root().join("grammar").join(file)).unwrap_or_default();
+    let text = std::fs::read_to_string(spirv_tests::workspace_root().join("grammar").join(file))
+        .unwrap_or_default();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-    let first = json["instructions"].as_array().and_then(|a| a.first()).and_then(|i| i["opname"].as_str()).unwrap_or("");
-    !g.is_core && g.instructions.iter().any(|i| i.opname == first) && g.instructions.len() == json["instructions"].as_array().map_or(0, |a| {
-        let mut v: Vec<u64> = a.iter().filter_map(|i| i["opcode"].as_u64()).collect();
-        v.sort_unstable();
-        v.dedup();
-        v.len()
-    })
+    let first = json["instructions"]
+        .as_array()
+        .and_then(|a| a.first())
+        .and_then(|i| i["opname"].as_str())
+        .unwrap_or("");
+    !g.is_core
+        && g.instructions.iter().any(|i| i.opname == first)
+        && g.instructions.len()
+            == json["instructions"].as_array().map_or(0, |a| {
+                let mut v: Vec<u64> = a.iter().filter_map(|i| i["opcode"].as_u64()).collect();
+                v.sort_unstable();
+                v.dedup();
+                v.len()
+            })
 }
 
 #[test]
@@ -234,14 +291,20 @@ fn lookups_accept_aliases_and_return_canonical_names() {
     let op = spv::Opcode::from_name("OpDecorateStringGOOGLE").expect("alias");
     assert_eq!(op, spv::Opcode::DecorateString);
     assert_eq!(op.name(), Some("OpDecorateString"));
-    assert_eq!(spv::MemoryModel::from_name("VulkanKHR"), Some(spv::MemoryModel::Vulkan));
+    assert_eq!(
+        spv::MemoryModel::from_name("VulkanKHR"),
+        Some(spv::MemoryModel::Vulkan)
+    );
     assert_eq!(spv::MemoryModel::Vulkan.name(), Some("Vulkan"));
     assert_eq!(spv::Dim::Dim1D.name(), Some("1D"));
     // A fixture with synonyms listed as separate entries with the same value.
     let end = example_set::Opcode::from_name("ExampleFinish").expect("synonym");
     assert_eq!(end, example_set::Opcode::ExampleEnd);
     assert_eq!(end.name(), Some("ExampleEnd"));
-    assert_eq!(example_set::ExampleMode::from_name("Quick"), Some(example_set::ExampleMode::Fast));
+    assert_eq!(
+        example_set::ExampleMode::from_name("Quick"),
+        Some(example_set::ExampleMode::Fast)
+    );
     assert_eq!(example_set::ExampleMode::Quick.name(), Some("Fast"));
     assert_eq!(example_set::ExampleMode::ExampleMode3D.name(), Some("3D"));
     assert!(spv::Opcode::from_name("OpNoSuchThing").is_none());
@@ -249,12 +312,15 @@ fn lookups_accept_aliases_and_return_canonical_names() {
 
 #[test]
 fn downstream_set_has_typed_operands_and_works_with_the_tools() {
-    use example_set::{inst, ExampleFlags, ExampleFlagsData, ExampleModeData, Instruction};
+    use example_set::{ExampleFlags, ExampleFlagsData, ExampleModeData, Instruction, inst};
     // Typed construction and encoding.
     let begin = Instruction::ExampleBegin(inst::ExampleBegin {
         name: spirv_core::Id(5),
         mode: ExampleModeData::Careful(spirv_core::Id(6)),
-        flags: ExampleFlagsData { mask: ExampleFlags::LOUD | ExampleFlags::COUNTED, counted: Some(spirv_core::Id(7)) },
+        flags: ExampleFlagsData {
+            mask: ExampleFlags::LOUD | ExampleFlags::COUNTED,
+            counted: Some(spirv_core::Id(7)),
+        },
     });
     let mut w = Vec::new();
     begin.encode_operands(&mut w);
@@ -265,15 +331,49 @@ fn downstream_set_has_typed_operands_and_works_with_the_tools() {
     let mut registry = spirv_core::ExtInstRegistry::default();
     registry.register(&example_set::GRAMMAR);
     let text = "OpCapability Shader\nOpExtension \"SPV_KHR_non_semantic_info\"\n%1 = OpExtInstImport \"NonSemantic.Example\"\nOpMemoryModel Logical GLSL450\n%2 = OpTypeVoid\n%3 = OpExtInst %2 %1 ExampleBegin %2 Careful %2 Loud|Counted %2\n";
-    let opts = spirv_asm::AsmOptions { all_ext_inst_names: true, registry: Some(registry.clone()), ..Default::default() };
+    let opts = spirv_asm::AsmOptions {
+        all_ext_inst_names: true,
+        registry: Some(registry.clone()),
+        ..Default::default()
+    };
     let words = spirv_asm::assemble_str(text, &opts).expect("assembles");
-    let dis = spirv_asm::DisOptions { raw_id: true, header: false, all_ext_inst_names: true, registry: Some(registry.clone()), ..Default::default() };
-    let out = String::from_utf8(spirv_asm::disassemble(&words, &dis).expect("disassembles")).expect("utf8");
-    assert!(out.contains("OpExtInst %2 %1 ExampleBegin %2 Careful %2 Loud|Counted %2"), "{out}");
+    let dis = spirv_asm::DisOptions {
+        raw_id: true,
+        header: false,
+        all_ext_inst_names: true,
+        registry: Some(registry.clone()),
+        ..Default::default()
+    };
+    let out = String::from_utf8(spirv_asm::disassemble(&words, &dis).expect("disassembles"))
+        .expect("utf8");
+    assert!(
+        out.contains("OpExtInst %2 %1 ExampleBegin %2 Careful %2 Loud|Counted %2"),
+        "{out}"
+    );
     // Default options behave like SPIRV-Tools: numbers for sets it does not know.
-    let plain = String::from_utf8(spirv_asm::disassemble(&words, &spirv_asm::DisOptions { raw_id: true, ..Default::default() }).expect("dis")).expect("utf8");
-    assert!(plain.contains("OpExtInst %2 %1 1 %2 %1 %2 %3 %2"), "{plain}");
+    let plain = String::from_utf8(
+        spirv_asm::disassemble(
+            &words,
+            &spirv_asm::DisOptions {
+                raw_id: true,
+                ..Default::default()
+            },
+        )
+        .expect("dis"),
+    )
+    .expect("utf8");
+    assert!(
+        plain.contains("OpExtInst %2 %1 1 %2 %1 %2 %3 %2"),
+        "{plain}"
+    );
     // The reader decodes it with the registry.
-    let m = spirv_core::Module::read(&words, &spirv_core::ReadOptions { strict: true, registry: Some(&registry) }).expect("reads");
+    let m = spirv_core::Module::read(
+        &words,
+        &spirv_core::ReadOptions {
+            strict: true,
+            registry: Some(&registry),
+        },
+    )
+    .expect("reads");
     assert_eq!(m.len(), 6);
 }

@@ -13,7 +13,11 @@ fn cargo_run(dir: &Path, target: &Path) -> String {
         .env("CARGO_TARGET_DIR", target)
         .output()
         .expect("cargo runs");
-    assert!(out.status.success(), "scratch build failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "scratch build failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 

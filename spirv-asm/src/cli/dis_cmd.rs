@@ -148,7 +148,7 @@ pub fn run(args: Args) -> u8 {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("error: {e}");
-                252
+                e.exit_code
             }
         };
     }
@@ -162,7 +162,7 @@ pub fn run(args: Args) -> u8 {
         },
         Err(e) => {
             eprintln!("error: {e}");
-            252
+            e.exit_code
         }
     }
 }

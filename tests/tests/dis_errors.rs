@@ -1,0 +1,145 @@
+//! Disassembler errors against spirv-dis 2025.5's, recorded in `tests/fixtures/dis-errors/`
+//! (`NAME.spv` and `NAME.expected`: exit code and stderr): same exit code, same
+//! instruction index, and our message starts with spirv-dis's (we add the word offset).
+//! Also `--keep-going` and the corpus round trip through our own tools.
+
+use spirv_asm::{AsmOptions, DisOptions, assemble, disassemble};
+use spirv_tests::{corpus_dir, files, read_words, stem, workspace_root};
+
+#[test]
+fn errors_match_spirv_dis() {
+    let dir = workspace_root().join("tests/fixtures/dis-errors");
+    let cases = files(&dir, "spv");
+    assert!(cases.len() >= 15);
+    let mut failures = Vec::new();
+    for path in &cases {
+        let name = stem(path);
+        let words = read_words(path);
+        let expected =
+            std::fs::read_to_string(dir.join(format!("{name}.expected"))).expect("golden");
+        let mut lines = expected.lines();
+        let code: u8 = lines.next().and_then(|l| l.parse().ok()).expect("code");
+        let err = lines
+            .next()
+            .unwrap_or("")
+            .strip_prefix("error: ")
+            .expect("error line");
+        // "N: message" when an instruction index is given.
+        let (index, msg) = match err.split_once(": ") {
+            Some((n, m)) if n.parse::<usize>().is_ok() => (n.parse().unwrap_or(0), m),
+            _ => (0, err),
+        };
+        match disassemble(&words, &DisOptions::default()) {
+            Ok(_) => failures.push(format!("{name}: disassembled, spirv-dis said {err}")),
+            Err(e) => {
+                if e.exit_code != code || e.instruction != index || !e.message.starts_with(msg) {
+                    failures.push(format!(
+                        "{name}: got [{}] {}: {}\n   want [{code}] {index}: {msg}",
+                        e.exit_code, e.instruction, e.message
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn errors_give_instruction_index_and_word_offset() {
+    let words = read_words(&workspace_root().join("tests/fixtures/dis-errors/invalid_opcode.spv"));
+    let e = disassemble(&words, &DisOptions::default()).expect_err("invalid");
+    assert_eq!((e.instruction, e.offset), (2, 7));
+    assert_eq!(e.to_string(), "2: Invalid opcode: 65535 (at word 7)");
+}
+
+#[test]
+fn keep_going_prints_bad_instructions_as_reassemblable_words() {
+    let dir = workspace_root().join("tests/fixtures/dis-errors");
+    let opts = DisOptions {
+        keep_going: true,
+        raw_id: true,
+        ..DisOptions::default()
+    };
+    for name in [
+        "invalid_opcode",
+        "invalid_enumerant",
+        "extra_operands",
+        "zero_word_count",
+        "past_end",
+        "unknown_import",
+    ] {
+        let words = read_words(&dir.join(format!("{name}.spv")));
+        let text = disassemble(&words, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let again = assemble(
+            &text,
+            &AsmOptions {
+                preserve_numeric_ids: true,
+                ..AsmOptions::default()
+            },
+        )
+        .unwrap_or_else(|e| {
+            panic!(
+                "{name}: {}\n{}",
+                e.render(&text),
+                String::from_utf8_lossy(&text)
+            )
+        });
+        assert_eq!(
+            &again[5..],
+            &words[5..],
+            "{name}:\n{}",
+            String::from_utf8_lossy(&text)
+        );
+    }
+}
+
+/// `dis --raw-id` then `as --preserve-numeric-ids`, both ours, gives back every corpus
+/// binary on every word but the generator (and the bound for the listed 19).
+#[test]
+fn corpus_round_trips_through_our_text() {
+    let Some(dir) = corpus_dir() else { return };
+    let bound: Vec<String> = std::fs::read_to_string(dir.join("bound-exceeds-ids.txt"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().to_owned())
+        .collect();
+    let mut failures = Vec::new();
+    let bins = files(&dir.join("bin"), "spv");
+    for path in &bins {
+        let name = stem(path);
+        let words = read_words(path);
+        let text = disassemble(
+            &words,
+            &DisOptions {
+                raw_id: true,
+                ..DisOptions::default()
+            },
+        )
+        .expect("dis");
+        let again = assemble(
+            &text,
+            &AsmOptions {
+                preserve_numeric_ids: true,
+                ..AsmOptions::default()
+            },
+        )
+        .expect("as");
+        let skip_bound = bound.contains(&name);
+        let same = again.len() == words.len()
+            && again
+                .iter()
+                .zip(&words)
+                .enumerate()
+                .all(|(i, (a, b))| i == 2 || (skip_bound && i == 3) || a == b);
+        if !same {
+            failures.push(name);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ: {:?}",
+        failures.len(),
+        bins.len(),
+        &failures[..failures.len().min(10)]
+    );
+}
