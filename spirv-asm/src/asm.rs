@@ -3,11 +3,11 @@
 //! context-dependent operands (typed literals, OpSwitch, OpExtInst, OpSpecConstantOp)
 //! are named hooks.
 
+use crate::fxhash::FxHashMap;
 use crate::number::{self, FloatFormat};
 use spirv_core::grammar::{InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier};
 use spirv_core::spv;
 use spirv_core::walk::{self, ExtInstRegistry, Ids, NumberType, Summary};
-use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 
@@ -213,7 +213,7 @@ pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, As
         pos: 0,
         version,
         registry,
-        names: HashMap::new(),
+        names: FxHashMap::with_capacity_and_hasher(text.len() / 64, Default::default()),
         order: Vec::new(),
         next_id: 1,
         reserved: Vec::new(),
@@ -222,6 +222,8 @@ pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, As
         out: Vec::with_capacity(text.len() / 3 + 8),
         inst_ops: Vec::new(),
         last_operand: 0,
+        stack: Vec::with_capacity(16),
+        numeric: Vec::new(),
     };
     if opts.preserve_numeric_ids {
         a.reserve_numeric_ids();
@@ -269,7 +271,7 @@ struct Asm<'t> {
     pos: usize,
     version: (u8, u8),
     registry: ExtInstRegistry,
-    names: HashMap<&'t [u8], u32>,
+    names: FxHashMap<&'t [u8], u32>,
     order: Vec<(&'t [u8], u32)>,
     next_id: u32,
     /// `--preserve-numeric-ids`: numeric ids in use, sorted.
@@ -280,10 +282,100 @@ struct Asm<'t> {
     inst_ops: Vec<u32>,
     /// Start of the last operand word, for errors found after the instruction.
     last_operand: usize,
+    stack: Vec<Expect>,
+    /// Ids of numeric names, indexed by the number.
+    numeric: Vec<u32>,
 }
 
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Skips whitespace and `;` comments from `pos`.
+#[inline]
+fn skip_ws(t: &[u8], mut pos: usize) -> usize {
+    while pos < t.len() {
+        match t[pos] {
+            b' ' | b'\t' | b'\r' | b'\n' => pos += 1,
+            b';' => {
+                pos += t[pos..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(t.len() - pos);
+            }
+            _ => break,
+        }
+    }
+    pos
+}
+
+/// Bytes that end a word outside quotes: whitespace, `;`, `,`, `(`, `)`, NUL.
+const ENDS_WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    let ends = b" \t\r\n;,()\0";
+    while i < ends.len() {
+        t[ends[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// The end of the word starting at `at` (spirv-as's `getWord`): quotes and backslash
+/// escapes keep terminators inside the word; NUL always ends it.
+#[inline]
+fn word_end(t: &[u8], at: usize) -> usize {
+    let mut i = at;
+    // Fast path: plain words without quotes or backslashes.
+    while i < t.len() {
+        let c = t[i];
+        if ENDS_WORD[c as usize] {
+            return i;
+        }
+        if c == b'"' || c == b'\\' {
+            break;
+        }
+        i += 1;
+    }
+    let mut quoting = false;
+    let mut escaping = false;
+    while i < t.len() {
+        let c = t[i];
+        if c == b'\\' {
+            escaping = !escaping;
+        } else {
+            match c {
+                b'"' if !escaping => quoting = !quoting,
+                b'\0' => return i,
+                _ if ENDS_WORD[c as usize] && !escaping && !quoting => return i,
+                _ => {}
+            }
+            escaping = false;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// A name made of 1 to 9 decimal digits without a leading zero, as a number. Names such
+/// as `%007` keep their spelling as a key (they are different names from `%7`).
+#[inline]
+fn small_number(name: &[u8]) -> Option<u32> {
+    if name.is_empty() || name.len() > 9 || (name[0] == b'0' && name.len() > 1) {
+        return None;
+    }
+    let mut v = 0u32;
+    for &b in name {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + u32::from(b - b'0');
+    }
+    Some(v)
+}
+
+fn starts_with_op(t: &[u8], at: usize) -> bool {
+    matches!(t.get(at..at + 3), Some([b'O', b'p', c]) if c.is_ascii_uppercase())
 }
 
 /// The name closest to `word` among `names` (edit distance), for suggestions.
@@ -341,111 +433,71 @@ impl<'t> Asm<'t> {
     }
 
     /// Skips whitespace and comments; false at the end of the text.
+    #[inline]
     fn skip_ws(&mut self) -> bool {
-        let t = self.text;
-        while self.pos < t.len() {
-            match t[self.pos] {
-                b if is_ws(b) => self.pos += 1,
-                b';' => {
-                    while self.pos < t.len() && t[self.pos] != b'\n' {
-                        self.pos += 1;
-                    }
-                }
-                _ => return true,
-            }
-        }
-        false
+        self.pos = skip_ws(self.text, self.pos);
+        self.pos < self.text.len()
     }
 
     /// The word starting at `at`: it ends at whitespace, `;`, `,`, `(` or `)` outside
     /// quotes and not after a backslash.
+    #[inline]
     fn word_end(&self, at: usize) -> usize {
-        let t = self.text;
-        let mut i = at;
-        let mut quoting = false;
-        let mut escaping = false;
-        while i < t.len() {
-            let c = t[i];
-            if c == b'\\' {
-                escaping = !escaping;
-            } else {
-                match c {
-                    b'"' if !escaping => quoting = !quoting,
-                    b' ' | b';' | b',' | b'(' | b')' | b'\t' | b'\n' | b'\r'
-                        if !escaping && !quoting =>
-                    {
-                        return i;
-                    }
-                    b'\0' => return i,
-                    _ => {}
-                }
-                escaping = false;
-            }
-            i += 1;
-        }
-        i
-    }
-
-    fn starts_with_op(&self, at: usize) -> bool {
-        matches!(self.text.get(at..at + 3), Some([b'O', b'p', c]) if c.is_ascii_uppercase())
+        word_end(self.text, at)
     }
 
     /// Whether the next token starts an instruction: `Op[A-Z]…`, or `%id` then `=`.
     fn is_start_of_new_inst(&self) -> bool {
-        let mut p = Asm {
-            text: self.text,
-            pos: self.pos,
-            ..self.shallow()
-        };
-        if !p.skip_ws() {
+        let t = self.text;
+        let p = skip_ws(t, self.pos);
+        if p >= t.len() {
             return false;
         }
-        if p.starts_with_op(p.pos) {
+        if starts_with_op(t, p) {
             return true;
         }
-        if p.text[p.pos] != b'%' {
+        if t[p] != b'%' {
             return false;
         }
-        p.pos = p.word_end(p.pos);
-        if !p.skip_ws() {
-            return false;
-        }
-        let e = p.word_end(p.pos);
-        &p.text[p.pos..e] == b"="
+        let p = skip_ws(t, word_end(t, p));
+        p < t.len() && t[p] == b'=' && word_end(t, p) == p + 1
     }
 
-    fn shallow(&self) -> Asm<'t> {
-        Asm {
-            text: self.text,
-            pos: self.pos,
-            version: self.version,
-            registry: ExtInstRegistry::empty(),
-            names: HashMap::new(),
-            order: Vec::new(),
-            next_id: 0,
-            reserved: Vec::new(),
-            max_id: 0,
-            ids: Ids::default(),
-            out: Vec::new(),
-            inst_ops: Vec::new(),
-            last_operand: 0,
+    /// Like [`Self::is_start_of_new_inst`] for a word already found at `ws..we`.
+    #[inline]
+    fn starts_new_inst(&self, ws: usize, we: usize) -> bool {
+        let t = self.text;
+        if starts_with_op(t, ws) {
+            return true;
         }
+        if t[ws] != b'%' {
+            return false;
+        }
+        let p = skip_ws(t, we);
+        p < t.len() && t[p] == b'=' && word_end(t, p) == p + 1
     }
 
     fn reserve_numeric_ids(&mut self) {
-        let mut p = self.shallow();
+        let t = self.text;
+        let mut p = 0;
         let mut seen = Vec::new();
-        while p.skip_ws() {
-            let e = p.word_end(p.pos);
-            let w = &p.text[p.pos..e];
-            if let Some(digits) = w.strip_prefix(b"%") {
+        loop {
+            p = skip_ws(t, p);
+            if p >= t.len() {
+                break;
+            }
+            let e = word_end(t, p);
+            if let Some(digits) = t[p..e].strip_prefix(b"%") {
                 if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
-                    if let Ok(v) = std::str::from_utf8(digits).unwrap_or("x").parse::<u32>() {
+                    if let Some(v) = std::str::from_utf8(digits)
+                        .ok()
+                        .and_then(|d| d.parse::<u32>().ok())
+                    {
                         seen.push(v);
                     }
                 }
             }
-            p.pos = if e == p.pos { e + 1 } else { e };
+            p = if e == p { e + 1 } else { e };
         }
         seen.sort_unstable();
         seen.dedup();
@@ -454,20 +506,49 @@ impl<'t> Asm<'t> {
 
     /// The id for `%name` (`word` includes the `%`), assigning one at first mention.
     fn id(&mut self, start: usize, end: usize) -> Result<u32, AsmError> {
-        let word = &self.text[start..end];
-        let name = &word[1..];
-        if name.is_empty() || !name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(self.error_at(
-                start,
-                end,
-                format!("Invalid ID {}", String::from_utf8_lossy(name)),
-                AsmErrorKind::InvalidText,
-            ));
-        }
-        if let Some(&id) = self.names.get(name) {
+        let text: &'t [u8] = self.text;
+        let name = &text[start + 1..end];
+        // Numeric names (`%1565`, most ids in disassembled text) index a vector instead of
+        // the hash map; the vector is bounded by the text's length.
+        if let Some(v) = small_number(name).filter(|&v| (v as usize) < text.len()) {
+            if let Some(&id) = self.numeric.get(v as usize) {
+                if id != 0 {
+                    return Ok(id);
+                }
+            }
+            let id = if self.reserved.is_empty() {
+                let id = self.next_id;
+                self.next_id += 1;
+                id
+            } else {
+                v
+            };
+            if id == 0 || id == u32::MAX {
+                return Err(self.error_at(
+                    start,
+                    end,
+                    format!("Invalid ID {}", String::from_utf8_lossy(name)),
+                    AsmErrorKind::InvalidText,
+                ));
+            }
+            if v as usize >= self.numeric.len() {
+                let grow = (v as usize + 1).max(self.numeric.len() * 2).min(text.len());
+                self.numeric.resize(grow, 0);
+            }
+            self.numeric[v as usize] = id;
+            self.max_id = self.max_id.max(id);
+            self.order.push((name, id));
             return Ok(id);
         }
-        let numeric = if self.reserved.is_empty() {
+        // One hash per mention: look up and insert through the entry.
+        let vacant = match self.names.entry(name) {
+            std::collections::hash_map::Entry::Occupied(e) => return Ok(*e.get()),
+            std::collections::hash_map::Entry::Vacant(v) => v,
+        };
+        // First mention: check the spelling and give it a number.
+        let invalid =
+            name.is_empty() || !name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
+        let numeric = if self.reserved.is_empty() || invalid {
             None
         } else {
             std::str::from_utf8(name)
@@ -481,12 +562,11 @@ impl<'t> Asm<'t> {
                 while self.reserved.binary_search(&self.next_id).is_ok() {
                     self.next_id += 1;
                 }
-                let id = self.next_id;
-                self.next_id += 1;
-                id
+                self.next_id
             }
         };
-        if id == u32::MAX || id == 0 {
+        if invalid || id == u32::MAX || id == 0 {
+            let _ = vacant;
             return Err(self.error_at(
                 start,
                 end,
@@ -494,8 +574,11 @@ impl<'t> Asm<'t> {
                 AsmErrorKind::InvalidText,
             ));
         }
+        vacant.insert(id);
+        if numeric.is_none() {
+            self.next_id += 1;
+        }
         self.max_id = self.max_id.max(id);
-        self.names.insert(name, id);
         self.order.push((name, id));
         Ok(id)
     }
@@ -617,9 +700,13 @@ impl<'t> Asm<'t> {
         }
         self.pos = end;
         self.out.push(u32::from(info.opcode as u16));
-        let mut stack: Vec<Expect> = Vec::with_capacity(8);
+        // The parse stack is reused across instructions.
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
         push_layout(&mut stack, info.operands);
-        self.operands(result, &mut stack, info.opname)?;
+        let r = self.operands(result, &mut stack, info.opname);
+        self.stack = stack;
+        r?;
         let ops = std::mem::take(&mut self.inst_ops);
         self.out.extend_from_slice(&ops);
         self.inst_ops = ops;
@@ -870,19 +957,19 @@ impl<'t> Asm<'t> {
                     AsmErrorKind::InvalidText,
                 ));
             }
-            if self.is_start_of_new_inst() {
+            let ws = self.pos;
+            let we = self.word_end(ws);
+            if self.starts_new_inst(ws, we) {
                 if optional {
                     break;
                 }
                 return Err(self.error_at(
-                    self.pos,
-                    self.word_end(self.pos),
+                    ws,
+                    we,
                     format!("Expected operand for {opname} instruction, but found the next instruction instead."),
                     AsmErrorKind::InvalidText,
                 ));
             }
-            let ws = self.pos;
-            let we = self.word_end(ws);
             self.last_operand = ws;
             if self.text[ws] == b'!' {
                 let v = self.immediate(ws, we)?;
@@ -1091,9 +1178,13 @@ impl<'t> Asm<'t> {
                 self.inst_ops.push(id);
             }
             KindClass::Integer => {
-                let t = text();
-                let v = number::parse_u32(&t)
-                    .map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?;
+                // Small decimal literals take the fast path; everything else goes through
+                // spirv-as's full number rules.
+                let v = match small_number(word) {
+                    Some(v) => v,
+                    None => number::parse_u32(&text())
+                        .map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?,
+                };
                 self.inst_ops.push(v);
             }
             KindClass::Float => self.typed_literal(

@@ -121,12 +121,14 @@ pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<Vec<u8>, DisError
 /// # Errors
 /// The binary is malformed, or writing failed.
 pub fn disassemble_to(words: &[u32], opts: &DisOptions, w: &mut dyn Write) -> Result<(), DisError> {
-    let mut out = Vec::with_capacity(1 << 16);
-    let r = disassemble_into(words, opts, &mut out);
-    w.write_all(&out).map_err(|e| DisError {
-        exit_code: 1,
-        ..header_error(format!("write error: {e}"))
-    })?;
+    let mut out = Vec::with_capacity(1 << 17);
+    let r = disassemble_streaming(words, opts, &mut out, Some(&mut *w));
+    if !out.is_empty() {
+        w.write_all(&out).map_err(|e| DisError {
+            exit_code: 1,
+            ..header_error(format!("write error: {e}"))
+        })?;
+    }
     r
 }
 
@@ -266,6 +268,27 @@ fn operand_description(kind: &str) -> String {
 }
 
 fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Result<(), DisError> {
+    disassemble_streaming(input, opts, out, None)
+}
+
+/// Writes `out` to `sink` and empties it, so that output is streamed in chunks.
+fn drain(out: &mut Vec<u8>, sink: &mut Option<&mut dyn Write>) -> Result<(), DisError> {
+    if let Some(w) = sink {
+        w.write_all(out).map_err(|e| DisError {
+            exit_code: 1,
+            ..header_error(format!("write error: {e}"))
+        })?;
+        out.clear();
+    }
+    Ok(())
+}
+
+fn disassemble_streaming(
+    input: &[u32],
+    opts: &DisOptions,
+    out: &mut Vec<u8>,
+    mut sink: Option<&mut dyn Write>,
+) -> Result<(), DisError> {
     if input.is_empty() {
         return Err(header_error("Missing module.".into()));
     }
@@ -420,6 +443,7 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
                 bad_iter.next();
                 if !opts.keep_going {
                     printer.finish(out);
+                    drain(out, &mut sink)?;
                     return Err(messages[b.message_index].clone());
                 }
                 pos = printer.raw(out, pos);
@@ -427,9 +451,12 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
             }
         }
         pos = printer.instruction(&mut st, out, pos);
+        if out.len() >= 1 << 16 {
+            drain(out, &mut sink)?;
+        }
     }
     printer.finish(out);
-    Ok(())
+    drain(out, &mut sink)
 }
 
 fn first_pass(
@@ -495,6 +522,7 @@ fn first_pass(
 
 struct Printer<'w> {
     words: &'w [u32],
+    idbuf: Vec<u8>,
     /// `--comment`: decoration text per target id.
     decorations: std::collections::HashMap<u32, Vec<u8>>,
     inserted_decoration: bool,
@@ -510,6 +538,7 @@ impl<'w> Printer<'w> {
     fn new(_st: &State<'_>, words: &'w [u32]) -> Self {
         Printer {
             words,
+            idbuf: Vec::with_capacity(64),
             decorations: Default::default(),
             inserted_decoration: false,
             inserted_debug: false,
@@ -743,19 +772,19 @@ impl<'w> Printer<'w> {
                     self.line.extend_from_slice(BLUE);
                     invisible += BLUE.len();
                 }
-                let start = self.line.len();
-                self.line.push(b'%');
+                // Right-align `%name` in 12 columns: measure it first, then pad.
+                let mut idbuf = std::mem::take(&mut self.idbuf);
+                idbuf.clear();
+                idbuf.push(b'%');
                 match &st.names {
-                    Some(n) => n.write(id, &mut self.line),
-                    None => push_u32(&mut self.line, id),
+                    Some(n) => n.write(id, &mut idbuf),
+                    None => push_u32(&mut idbuf, id),
                 }
-                if opts.indent {
-                    let len = self.line.len() - start;
-                    if len < 12 {
-                        self.line
-                            .splice(start..start, std::iter::repeat_n(b' ', 12 - len));
-                    }
+                if opts.indent && idbuf.len() < 12 {
+                    self.line.resize(self.line.len() + 12 - idbuf.len(), b' ');
                 }
+                self.line.extend_from_slice(&idbuf);
+                self.idbuf = idbuf;
                 if color {
                     self.line.extend_from_slice(RESET);
                     invisible += RESET.len();

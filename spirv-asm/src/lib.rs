@@ -5,6 +5,7 @@
 pub mod asm;
 pub mod dis;
 pub mod fuzz;
+mod fxhash;
 pub mod generator;
 pub mod names;
 pub mod number;

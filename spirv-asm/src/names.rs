@@ -6,19 +6,20 @@
 //! it has none yet). Names are sanitized to `[A-Za-z0-9_]` and made unique with `_0`,
 //! `_1`, … suffixes.
 
+use crate::fxhash::{FxHashMap, FxHashSet};
 use spirv_core::spv::{self, BuiltIn, Opcode};
 use spirv_core::walk::NumberType;
-use std::collections::{HashMap, HashSet};
 
 /// Names by id. Ids below a limit tied to the input's length live in a vector.
 #[derive(Debug, Default)]
 pub struct Names {
     dense: Vec<u32>,
-    sparse: HashMap<u32, u32>,
+    sparse: FxHashMap<u32, u32>,
     limit: usize,
     spans: Vec<(u32, u32)>,
     arena: String,
-    used: HashSet<Box<str>>,
+    used: FxHashSet<Box<str>>,
+    used_numbers: Vec<bool>,
 }
 
 /// The built-ins that get a name: GL-style ones with `gl_`, OpenCL and subgroup ones plain.
@@ -79,13 +80,18 @@ fn sanitize(s: &[u8], out: &mut String) {
         out.push('_');
         return;
     }
-    out.extend(s.iter().map(|&b| {
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            b as char
-        } else {
-            '_'
-        }
-    }));
+    let bytes: Vec<u8> = s
+        .iter()
+        .map(|&b| {
+            if b.is_ascii_alphanumeric() || b == b'_' {
+                b
+            } else {
+                b'_'
+            }
+        })
+        .collect();
+    // Every byte is ASCII now.
+    out.push_str(std::str::from_utf8(&bytes).unwrap_or_default());
 }
 
 impl Names {
@@ -135,11 +141,11 @@ impl Names {
         }
         let mut base = String::with_capacity(suggested.len() + 4);
         sanitize(suggested, &mut base);
-        let name = if self.used.contains(base.as_str()) {
+        let name = if self.is_used(&base) {
             let mut i = 0u32;
             loop {
                 let candidate = format!("{base}_{i}");
-                if !self.used.contains(candidate.as_str()) {
+                if !self.is_used(&candidate) {
                     break candidate;
                 }
                 i += 1;
@@ -147,11 +153,11 @@ impl Names {
         } else {
             base
         };
+        self.mark_used(&name);
         let start = self.arena.len() as u32;
         self.arena.push_str(&name);
         self.spans.push((start, name.len() as u32));
         let slot = self.spans.len() as u32;
-        self.used.insert(name.into_boxed_str());
         let i = id as usize;
         if i < self.limit {
             if i >= self.dense.len() {
@@ -161,6 +167,43 @@ impl Names {
             self.dense[i] = slot;
         } else {
             self.sparse.insert(id, slot);
+        }
+    }
+
+    /// Most names in a large module are plain numbers (an id's own); they are tracked in
+    /// a bit vector instead of the set of strings.
+    fn numeric(&self, name: &str) -> Option<usize> {
+        let b = name.as_bytes();
+        if b.is_empty()
+            || b.len() > 9
+            || (b[0] == b'0' && b.len() > 1)
+            || !b.iter().all(u8::is_ascii_digit)
+        {
+            return None;
+        }
+        let v: usize = name.parse().ok()?;
+        (v < self.limit).then_some(v)
+    }
+
+    fn is_used(&self, name: &str) -> bool {
+        match self.numeric(name) {
+            Some(v) => self.used_numbers.get(v).copied().unwrap_or(false),
+            None => self.used.contains(name),
+        }
+    }
+
+    fn mark_used(&mut self, name: &str) {
+        match self.numeric(name) {
+            Some(v) => {
+                if v >= self.used_numbers.len() {
+                    let grow = (v + 1).max(self.used_numbers.len() * 2).min(self.limit);
+                    self.used_numbers.resize(grow, false);
+                }
+                self.used_numbers[v] = true;
+            }
+            None => {
+                self.used.insert(name.into());
+            }
         }
     }
 

@@ -295,6 +295,9 @@ pub struct Grammar {
     pub revision: Option<u32>,
     /// Instructions sorted by opcode.
     pub instructions: &'static [InstructionInfo],
+    /// Opcode → position in `instructions` (`u16::MAX` = none); empty when opcodes do
+    /// not fit 16 bits, in which case lookups use binary search.
+    pub opcode_index: &'static [u16],
     /// The kinds this grammar defines.
     pub operand_kinds: &'static [&'static OperandKind],
     /// Name lookup over opnames and aliases.
@@ -303,8 +306,13 @@ pub struct Grammar {
 
 impl Grammar {
     /// The instruction with this opcode.
+    #[inline]
     pub fn instruction(&self, opcode: u32) -> Option<&'static InstructionInfo> {
         let i = self.instructions;
+        if !self.opcode_index.is_empty() {
+            let at = *self.opcode_index.get(opcode as usize)?;
+            return i.get(usize::from(at));
+        }
         i.binary_search_by_key(&opcode, |i| i.opcode)
             .ok()
             .map(|k| &i[k])

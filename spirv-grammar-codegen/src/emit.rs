@@ -1059,7 +1059,21 @@ impl<'a> Emitter<'a> {
                 names.push((a.clone(), i));
             }
         }
-        s.push_str("    ],\n    operand_kinds: &[");
+        // Dense opcode → position table, so that lookups by opcode are one load.
+        s.push_str("    ],\n    opcode_index: &[");
+        if let Some(max) = sorted.last().map(|i| i.opcode).filter(|&m| m < 0x1_0000) {
+            let mut dense = vec![u16::MAX; max as usize + 1];
+            for (i, inst) in sorted.iter().enumerate() {
+                dense[inst.opcode as usize] = i as u16;
+            }
+            for (i, v) in dense.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                w!(s, "{v}");
+            }
+        }
+        s.push_str("],\n    operand_kinds: &[");
         for (i, k) in g.kinds.iter().enumerate() {
             if i > 0 {
                 s.push_str(", ");

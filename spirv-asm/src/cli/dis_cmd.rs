@@ -1,6 +1,6 @@
 //! `spirv-asm dis`: binary → assembly text.
 
-use spirv_asm::{DisOptions, disassemble};
+use spirv_asm::DisOptions;
 use std::io::IsTerminal;
 
 /// Arguments of `spirv-asm dis`, the same as `spirv-dis` 2025.5's plus extensions.
@@ -152,17 +152,25 @@ pub fn run(args: Args) -> u8 {
             }
         };
     }
-    match disassemble(&words, &opts) {
-        Ok(text) => match super::write_output(&args.output, &text) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("{e}");
-                1
-            }
-        },
+    let file = match std::fs::File::create(&args.output) {
+        Ok(f) => f,
         Err(e) => {
+            eprintln!("error: cannot write output file '{}': {e}", args.output);
+            return 1;
+        }
+    };
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
+    let r = spirv_asm::disassemble_to(&words, &opts, &mut w);
+    let flushed = std::io::Write::flush(&mut w);
+    match (r, flushed) {
+        (Ok(()), Ok(())) => 0,
+        (Err(e), _) => {
             eprintln!("error: {e}");
             e.exit_code
+        }
+        (Ok(()), Err(e)) => {
+            eprintln!("error: cannot write output file '{}': {e}", args.output);
+            1
         }
     }
 }

