@@ -218,6 +218,38 @@ impl OperandKind {
     }
 }
 
+/// A precomputed summary of a layout whose operands are single words without
+/// parameters or hooks, shaped `One* Optional*` or `One* Variadic`: readers check such
+/// an instruction's length and find its result without walking the operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    /// Words of the required operands.
+    pub fixed: u8,
+    /// Number of optional one-word operands after them.
+    pub optional: u8,
+    /// Word width of the trailing variadic operand, 0 if none.
+    pub repeat: u8,
+    /// Word index of the result type, `u8::MAX` if none.
+    pub result_type: u8,
+    /// Word index of the result id, `u8::MAX` if none.
+    pub result: u8,
+}
+
+impl Shape {
+    /// Whether `n` operand words fit the shape.
+    #[inline]
+    pub fn accepts(&self, n: usize) -> bool {
+        let fixed = usize::from(self.fixed);
+        if n < fixed {
+            return false;
+        }
+        match self.repeat {
+            0 => n <= fixed + usize::from(self.optional),
+            k => (n - fixed) % usize::from(k) == 0,
+        }
+    }
+}
+
 /// One instruction of a grammar.
 #[derive(Debug, Clone, Copy)]
 pub struct InstructionInfo {
@@ -241,6 +273,8 @@ pub struct InstructionInfo {
     pub provisional: bool,
     /// Other names.
     pub aliases: &'static [&'static str],
+    /// The fast-path shape, if the layout has one.
+    pub shape: Option<Shape>,
 }
 
 impl InstructionInfo {
@@ -256,6 +290,7 @@ impl InstructionInfo {
         last_version: None,
         provisional: false,
         aliases: &[],
+        shape: None,
     };
 
     /// Whether the instruction has a result id.

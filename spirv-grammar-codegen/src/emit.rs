@@ -1010,6 +1010,58 @@ impl<'a> Emitter<'a> {
         o.push_str("}\n");
     }
 
+    /// Word width of one occurrence of a kind whose operands are all single words with
+    /// no parameters and no hooks, or `None`.
+    fn simple_width(&self, kind: &str) -> Option<u8> {
+        let k = self.kind(kind);
+        match k.category {
+            Category::Id => Some(1),
+            Category::Literal => matches!(class_of(kind, k.category), "Integer" | "Float").then_some(1),
+            Category::ValueEnum | Category::BitEnum => (!k.has_parameters).then_some(1),
+            Category::Composite => {
+                let bases = k.bases.clone();
+                let mut n = 0u8;
+                for b in &bases {
+                    n = n.checked_add(self.simple_width(b)?)?;
+                }
+                Some(n)
+            }
+        }
+    }
+
+    /// The layout shape for the runtime's fast path (`grammar::Shape`), for layouts of
+    /// simple operands shaped `One* Optional*` or `One* Variadic`; `None` otherwise.
+    fn shape(&self, inst: &Instruction) -> Option<String> {
+        if self.g.is_core && inst.opname == "OpSwitch" {
+            return None;
+        }
+        let (mut fixed, mut optional, mut repeat) = (0u32, 0u32, 0u32);
+        let (mut result_type, mut result) = (u8::MAX, u8::MAX);
+        for (i, op) in inst.operands.iter().enumerate() {
+            let w = u32::from(self.simple_width(&op.kind)?);
+            match op.quantifier {
+                Quantifier::One if optional == 0 && repeat == 0 => {
+                    match class_of(&op.kind, self.kind(&op.kind).category) {
+                        "ResultType" if i == 0 => result_type = fixed as u8,
+                        "Result" => result = u8::try_from(fixed).ok()?,
+                        _ => {}
+                    }
+                    fixed += w;
+                }
+                Quantifier::Optional if repeat == 0 && w == 1 => optional += 1,
+                Quantifier::Variadic if repeat == 0 && optional == 0 => repeat = w,
+                _ => return None,
+            }
+        }
+        if fixed > 250 {
+            return None;
+        }
+        Some(format!(
+            "{}::grammar::Shape {{ fixed: {fixed}, optional: {optional}, repeat: {repeat}, result_type: {result_type}, result: {result} }}",
+            self.krate
+        ))
+    }
+
     fn emit_grammar(&mut self, opts: &Options) {
         let kr = self.krate.to_owned();
         let g = self.g;
@@ -1053,6 +1105,9 @@ impl<'a> Emitter<'a> {
                 w!(s, " operands: {},", self.operand_table(&inst.operands));
             }
             s.push_str(&self.meta_fields(&inst.meta));
+            if let Some(shape) = self.shape(inst) {
+                w!(s, " shape: Some({shape}),");
+            }
             w!(s, " ..{kr}::grammar::InstructionInfo::EMPTY }},\n");
             names.push((inst.opname.clone(), i));
             for a in &inst.meta.aliases {
