@@ -57,9 +57,15 @@ pub fn expand_source(
     opts: &Options,
     tracked_path: Option<&str>,
 ) -> Result<String, Vec<String>> {
+    let t0 = std::time::Instant::now();
     let grammar = model::parse(json, CORE_KINDS)
         .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    emit::Emitter::new(&grammar, opts, CORE_KINDS).run(opts, tracked_path)
+    let t1 = t0.elapsed();
+    let out = emit::Emitter::new(&grammar, opts, CORE_KINDS).run(opts, tracked_path);
+    if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some_and(|v| v == "2") {
+        eprintln!("  model {:.1} ms, emit {:.1} ms", t1.as_secs_f64() * 1e3, (t0.elapsed() - t1).as_secs_f64() * 1e3);
+    }
+    out
 }
 
 /// Whether a kind name is one of the core grammar's.

@@ -137,12 +137,23 @@ fn expand(args: &Args) -> TokenStream {
         opts.name = i;
     }
     let abs = std::fs::canonicalize(&path).unwrap_or(path.clone());
-    match spirv_grammar_codegen::expand_source(&json, &opts, abs.to_str()) {
+    let t0 = std::time::Instant::now();
+    let expanded = spirv_grammar_codegen::expand_source(&json, &opts, abs.to_str());
+    let t1 = t0.elapsed();
+    match expanded {
         Ok(code) => match code.parse::<TokenStream>() {
-            Ok(ts) => ts,
-            Err(e) => err(format!(
-                "internal error: generated code for {rel} does not lex: {e}"
-            )),
+            Ok(ts) => {
+                if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some_and(|v| v == "2") {
+                    eprintln!(
+                        "include_grammar!({rel}): model+emit {:.1} ms, lex {:.1} ms, {} bytes",
+                        t1.as_secs_f64() * 1e3,
+                        (t0.elapsed() - t1).as_secs_f64() * 1e3,
+                        code.len()
+                    );
+                }
+                ts
+            }
+            Err(e) => err(format!("internal error: generated code for {rel} does not lex: {e}")),
         },
         Err(errors) => {
             let mut all: Option<syn::Error> = None;
