@@ -122,6 +122,33 @@ pub struct OperandInfo {
     pub name: &'static str,
 }
 
+impl OperandInfo {
+    /// An operand that occurs exactly once (used by generated tables).
+    pub const fn one(kind: &'static OperandKind, name: &'static str) -> Self {
+        OperandInfo {
+            kind,
+            quantifier: Quantifier::One,
+            name,
+        }
+    }
+    /// A `?` operand (used by generated tables).
+    pub const fn opt(kind: &'static OperandKind, name: &'static str) -> Self {
+        OperandInfo {
+            kind,
+            quantifier: Quantifier::Optional,
+            name,
+        }
+    }
+    /// A `*` operand (used by generated tables).
+    pub const fn many(kind: &'static OperandKind, name: &'static str) -> Self {
+        OperandInfo {
+            kind,
+            quantifier: Quantifier::Variadic,
+            name,
+        }
+    }
+}
+
 /// One enumerant of a ValueEnum or BitEnum kind.
 #[derive(Debug, Clone, Copy)]
 pub struct Enumerant {

@@ -204,11 +204,20 @@ impl Module {
             let err = |kind, at: usize| DecodeError::new(kind, raw.offset + 1 + at, raw.index);
             match info {
                 // Fast path: a layout of plain words needs only a length check.
-                Some(info) if !opts.strict && info.shape.is_some_and(|s| s.accepts(raw.operands.len())) => {
+                Some(info)
+                    if !opts.strict
+                        && info.shape.is_some_and(|s| s.accepts(raw.operands.len())) =>
+                {
                     if let Some(shape) = info.shape {
                         let at = |i: u8| (i != u8::MAX).then(|| raw.operands[usize::from(i)]);
-                        let summary = walk::Summary { result_type: at(shape.result_type), result_id: at(shape.result), saw_unknown: false };
-                        if let Err(kind) = walk::observe(&mut m.ids, registry, raw.opcode, raw.operands, &summary) {
+                        let summary = walk::Summary {
+                            result_type: at(shape.result_type),
+                            result_id: at(shape.result),
+                            saw_unknown: false,
+                        };
+                        if let Err(kind) =
+                            walk::observe(&mut m.ids, registry, raw.opcode, raw.operands, &summary)
+                        {
                             return Err(err(kind, 1));
                         }
                     }

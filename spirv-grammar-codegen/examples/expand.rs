@@ -11,9 +11,17 @@ fn main() {
         std::process::exit(1);
     });
     let start = std::time::Instant::now();
-    match spirv_grammar_codegen::expand_source(&json, &spirv_grammar_codegen::Options::new("dump"), None) {
+    match spirv_grammar_codegen::expand_source(
+        &json,
+        &spirv_grammar_codegen::Options::new("dump"),
+        None,
+    ) {
         Ok(code) => {
-            eprintln!("expanded in {:.1} ms, {} bytes", start.elapsed().as_secs_f64() * 1e3, code.len());
+            eprintln!(
+                "expanded in {:.1} ms, {} bytes",
+                start.elapsed().as_secs_f64() * 1e3,
+                code.len()
+            );
             println!("{code}");
         }
         Err(errors) => {

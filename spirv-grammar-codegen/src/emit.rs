@@ -101,7 +101,9 @@ fn name_index(krate: &str, entries: &[(String, usize)]) -> String {
         }
         slots[at] = u16::try_from(i + 1).unwrap_or(u16::MAX);
     }
-    let mut s = format!("{krate}::grammar::NameIndex {{ slots: &[");
+    let _ = krate;
+    // `__NI` is the table modules' local name for `grammar::NameIndex`.
+    let mut s = String::from("__NI { slots: &[");
     for (i, v) in slots.iter().enumerate() {
         if i > 0 {
             s.push(',');
@@ -171,10 +173,26 @@ impl<'a> Emitter<'a> {
     }
 
     /// The path of a kind's table static.
+    /// Valid in the generated modules that open with [`Self::table_prelude`].
     fn kind_table(&self, name: &str) -> String {
         let k = self.kind(name);
-        let local = if k.prefix.is_empty() { "self::" } else { "" };
-        format!("&{local}{}kinds::{}", k.prefix, naming::kind(name))
+        let module = if k.prefix.is_empty() { "__k" } else { "__ck" };
+        format!("&{module}::{}", naming::kind(name))
+    }
+
+    /// Short local names for the table types, in the generated table modules.
+    fn table_prelude(&self) -> String {
+        let kr = self.krate;
+        let mut s = format!(
+            "    #[allow(unused_imports)]\n    use {kr}::grammar::{{Enumerant as __E, InstructionInfo as __II, NameIndex as __NI, OperandInfo as __OI, OperandKind as __OK}};\n    #[allow(unused_imports)]\n    use super::kinds as __k;\n"
+        );
+        if !self.g.is_core {
+            w!(
+                s,
+                "    #[allow(unused_imports)]\n    use {kr}::spv::kinds as __ck;\n"
+            );
+        }
+        s
     }
 
     /// The Rust type of one occurrence of an operand of kind `name`.
@@ -210,20 +228,19 @@ impl<'a> Emitter<'a> {
     }
 
     fn operand_table(&self, ops: &[Operand]) -> String {
-        let kr = self.krate;
         let mut s = String::from("&[");
         for (i, op) in ops.iter().enumerate() {
             if i > 0 {
                 s.push_str(", ");
             }
             let q = match op.quantifier {
-                Quantifier::One => "One",
-                Quantifier::Optional => "Optional",
-                Quantifier::Variadic => "Variadic",
+                Quantifier::One => "one",
+                Quantifier::Optional => "opt",
+                Quantifier::Variadic => "many",
             };
             w!(
                 s,
-                "{kr}::grammar::OperandInfo {{ kind: {}, quantifier: {kr}::grammar::Quantifier::{q}, name: {} }}",
+                "__OI::{q}({}, {})",
                 self.kind_table(&op.kind),
                 escape(op.name.as_deref().unwrap_or(""))
             );
@@ -311,6 +328,7 @@ impl<'a> Emitter<'a> {
             ("GRAMMAR".into(), "(grammar table)".into()),
             ("inst".into(), "(instruction module)".into()),
             ("kinds".into(), "(kind tables)".into()),
+            ("tables".into(), "(instruction tables)".into()),
         ];
         for k in &g.kinds {
             if matches!(k.category, Category::ValueEnum | Category::BitEnum) {
@@ -396,14 +414,15 @@ impl<'a> Emitter<'a> {
         let mut s = String::new();
         w!(
             s,
-            "/// Grammar tables of the operand kinds this grammar defines, one static per kind.\n#[allow(non_upper_case_globals)]\npub mod kinds {{\n"
+            "/// Grammar tables of the operand kinds this grammar defines, one static per kind.\n#[allow(non_upper_case_globals)]\npub mod kinds {{\n{}",
+            self.table_prelude()
         );
         for k in &g.kinds {
             let ident = naming::kind(&k.name);
             let class = class_of(&k.name, k.category);
             w!(
                 s,
-                "    #[doc = {}]\n    pub static {ident}: {kr}::grammar::OperandKind = {kr}::grammar::OperandKind {{ name: {}, category: {kr}::grammar::Category::{}, class: {kr}::grammar::KindClass::{class},",
+                "    #[doc = {}]\n    pub static {ident}: __OK = __OK {{ name: {}, category: {kr}::grammar::Category::{}, class: {kr}::grammar::KindClass::{class},",
                 escape(&format!("The grammar table of `{}`.", k.name)),
                 escape(&k.name),
                 k.category.as_str()
@@ -419,7 +438,7 @@ impl<'a> Emitter<'a> {
                 for (i, e) in sorted.iter().enumerate() {
                     w!(
                         s,
-                        "        {kr}::grammar::Enumerant {{ name: {}, value: {:#x},",
+                        "        __E {{ name: {}, value: {:#x},",
                         escape(&e.name),
                         e.value
                     );
@@ -427,7 +446,7 @@ impl<'a> Emitter<'a> {
                         w!(s, " parameters: {},", self.operand_table(&e.parameters));
                     }
                     s.push_str(&self.meta_fields(&e.meta));
-                    w!(s, " ..{kr}::grammar::Enumerant::EMPTY }},\n");
+                    w!(s, " ..__E::EMPTY }},\n");
                     names.push((e.name.clone(), i));
                     for a in &e.meta.aliases {
                         names.push((a.clone(), i));
@@ -436,18 +455,12 @@ impl<'a> Emitter<'a> {
                 w!(s, "    ], index: {},", name_index(&kr, &names));
             }
             if !k.bases.is_empty() {
-                let bases: Vec<String> = k
-                    .bases
-                    .iter()
-                    .map(|b| self.kind_table(b).replace("&self::", "&super::"))
-                    .collect();
+                let bases: Vec<String> = k.bases.iter().map(|b| self.kind_table(b)).collect();
                 w!(s, " bases: &[{}],", bases.join(", "));
             }
-            w!(s, " ..{kr}::grammar::OperandKind::EMPTY }};\n");
+            w!(s, " ..__OK::EMPTY }};\n");
         }
         s.push_str("}\n");
-        // Inside `mod kinds`, sibling tables are reached through `self::kinds::` → `super::kinds::`.
-        let s = s.replace("&self::kinds::", "&super::kinds::");
         self.out.push_str(&s);
     }
 
@@ -799,7 +812,7 @@ impl<'a> Emitter<'a> {
         let mut s = String::new();
         w!(
             s,
-            "/// One struct per instruction, with a typed field per operand.\npub mod inst {{\n"
+            "/// One struct per instruction, with a typed field per operand.\npub mod inst {{\n    #[allow(unused_imports)]\n    use {kr}::codec::{{Operand as __O, Reader as __R}};\n"
         );
         for inst in &g.instructions {
             let ident = naming::instruction(&inst.opname);
@@ -873,11 +886,11 @@ impl<'a> Emitter<'a> {
             // Codec.
             w!(
                 s,
-                "    #[automatically_derived]\n    impl {kr}::codec::Operand for {ident} {{\n"
+                "    #[automatically_derived]\n    impl __O for {ident} {{\n"
             );
             w!(
                 s,
-                "        fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n"
+                "        fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n"
             );
             if fields.is_empty() {
                 s.push_str("            let _ = r;\n            Ok(Self {})\n");
@@ -907,10 +920,7 @@ impl<'a> Emitter<'a> {
                 if self.is_spec_op(op) {
                     w!(s, "            self.{n}.encode_spec_constant_op(w);\n");
                 } else {
-                    w!(
-                        s,
-                        "            {kr}::codec::Operand::encode(&self.{n}, w);\n"
-                    );
+                    w!(s, "            __O::encode(&self.{n}, w);\n");
                 }
             }
             s.push_str("        }\n");
@@ -933,10 +943,7 @@ impl<'a> Emitter<'a> {
                     if self.is_spec_op(op) {
                         w!(s, "            self.{n}.visit_ids_mut(f);\n");
                     } else {
-                        w!(
-                            s,
-                            "            {kr}::codec::Operand::visit_ids_mut(&mut self.{n}, f);\n"
-                        );
+                        w!(s, "            __O::visit_ids_mut(&mut self.{n}, f);\n");
                     }
                 }
                 s.push_str("        }\n");
@@ -969,17 +976,14 @@ impl<'a> Emitter<'a> {
             );
             w!(
                 dec,
-                "            {} => Self::{n}({kr}::codec::Operand::decode(r)?),\n",
+                "            {} => Self::{n}(__O::decode(r)?),\n",
                 inst.opcode
             );
-            w!(
-                enc,
-                "            Self::{n}(i) => {kr}::codec::Operand::encode(i, w),\n"
-            );
+            w!(enc, "            Self::{n}(i) => __O::encode(i, w),\n");
             w!(op, "            Self::{n}(_) => Opcode::{n},\n");
             w!(
                 ids,
-                "            Self::{n}(i) => {kr}::codec::Operand::visit_ids_mut(i, f),\n"
+                "            Self::{n}(i) => __O::visit_ids_mut(i, f),\n"
             );
         }
         let repr = if g.is_core { "u16" } else { "u32" };
@@ -995,11 +999,11 @@ impl<'a> Emitter<'a> {
         );
         w!(
             o,
-            "impl Instruction {{\n    /// Decodes operand words (without the leading word-count/opcode word) of the instruction `opcode`.\n    ///\n    /// # Errors\n    /// An unknown {num}, missing or extra operands, or a malformed literal.\n    pub fn decode(opcode: Opcode, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        let r = &mut {kr}::codec::Reader::new(operands, ctx);\n        let inst = match opcode.0 {{\n{dec}            _ => return Err(r.unknown_opcode(u32::from(opcode.0))),\n        }};\n        r.finish()?;\n        Ok(inst)\n    }}\n"
+            "impl Instruction {{\n    /// Decodes operand words (without the leading word-count/opcode word) of the instruction `opcode`.\n    ///\n    /// # Errors\n    /// An unknown {num}, missing or extra operands, or a malformed literal.\n    pub fn decode(opcode: Opcode, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        use {kr}::codec::Operand as __O;\n        let r = &mut {kr}::codec::Reader::new(operands, ctx);\n        let inst = match opcode.0 {{\n{dec}            _ => return Err(r.unknown_opcode(u32::from(opcode.0))),\n        }};\n        r.finish()?;\n        Ok(inst)\n    }}\n"
         );
         w!(
             o,
-            "    /// Like [`Self::decode`], but keeps anything that does not decode as [`Self::Unknown`], so that nothing is lost.\n    pub fn decode_lossless(opcode: Opcode, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> Self {{\n        Self::decode(opcode, operands, ctx).unwrap_or_else(|_| Self::Unknown({kr}::RawInstruction::new(opcode.0 as u32, operands)))\n    }}\n    /// Appends the operand words (no leading word).\n    pub fn encode_operands(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        match self {{\n{enc}            Self::Unknown(r) => w.extend_from_slice(&r.operands),\n        }}\n    }}\n    /// The {num}.\n    pub fn opcode(&self) -> Opcode {{\n        match self {{\n{op}            Self::Unknown(r) => Opcode({unknown_opcode} as {repr}),\n        }}\n    }}\n    /// Calls `f` on every id the instruction defines or uses, allowing it to be changed.\n    pub fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n        match self {{\n{ids}            Self::Unknown(_) => {{}}\n        }}\n    }}\n"
+            "    /// Like [`Self::decode`], but keeps anything that does not decode as [`Self::Unknown`], so that nothing is lost.\n    pub fn decode_lossless(opcode: Opcode, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> Self {{\n        Self::decode(opcode, operands, ctx).unwrap_or_else(|_| Self::Unknown({kr}::RawInstruction::new(opcode.0 as u32, operands)))\n    }}\n    /// Appends the operand words (no leading word).\n    pub fn encode_operands(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        use {kr}::codec::Operand as __O;\n        match self {{\n{enc}            Self::Unknown(r) => w.extend_from_slice(&r.operands),\n        }}\n    }}\n    /// The {num}.\n    pub fn opcode(&self) -> Opcode {{\n        match self {{\n{op}            Self::Unknown(r) => Opcode({unknown_opcode} as {repr}),\n        }}\n    }}\n    /// Calls `f` on every id the instruction defines or uses, allowing it to be changed.\n    pub fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n        use {kr}::codec::Operand as __O;\n        match self {{\n{ids}            Self::Unknown(_) => {{}}\n        }}\n    }}\n"
         );
         if g.is_core {
             w!(
@@ -1016,7 +1020,9 @@ impl<'a> Emitter<'a> {
         let k = self.kind(kind);
         match k.category {
             Category::Id => Some(1),
-            Category::Literal => matches!(class_of(kind, k.category), "Integer" | "Float").then_some(1),
+            Category::Literal => {
+                matches!(class_of(kind, k.category), "Integer" | "Float").then_some(1)
+            }
             Category::ValueEnum | Category::BitEnum => (!k.has_parameters).then_some(1),
             Category::Composite => {
                 let bases = k.bases.clone();
@@ -1076,25 +1082,21 @@ impl<'a> Emitter<'a> {
             Some(v) => format!("Some({})", escape(v)),
             None => "None".into(),
         };
+        // The instruction table, opcode index and name index live in `tables`, where the
+        // table types have short local names.
         w!(
             s,
-            "/// The grammar tables: instructions sorted by {}, operand kinds, and name lookups.\npub static GRAMMAR: {kr}::grammar::Grammar = {kr}::grammar::Grammar {{\n    name: {},\n    is_core: {},\n    import_name: {},\n    import_prefix: {},\n    magic_number: {},\n    major_version: {},\n    minor_version: {},\n    version: {},\n    revision: {},\n    instructions: &[\n",
+            "/// The instruction table behind [`GRAMMAR`], sorted by {}.\n#[allow(non_upper_case_globals)]\npub mod tables {{\n{}    /// Every instruction, sorted by {}.\n    pub static INSTRUCTIONS: [__II; {}] = [\n",
             if g.is_core { "opcode" } else { "number" },
-            escape(&opts.name),
-            g.is_core,
-            opt_s(&opts.import),
-            opt_s(&opts.import_prefix),
-            opt(g.magic_number),
-            opt(g.major_version),
-            opt(g.minor_version),
-            opt(g.version),
-            opt(g.revision),
+            self.table_prelude(),
+            if g.is_core { "opcode" } else { "number" },
+            sorted.len()
         );
         let mut names = Vec::new();
         for (i, inst) in sorted.iter().enumerate() {
             w!(
                 s,
-                "        {kr}::grammar::InstructionInfo {{ opname: {}, opcode: {},",
+                "        __II {{ opname: {}, opcode: {},",
                 escape(&inst.opname),
                 inst.opcode
             );
@@ -1108,35 +1110,56 @@ impl<'a> Emitter<'a> {
             if let Some(shape) = self.shape(inst) {
                 w!(s, " shape: Some({shape}),");
             }
-            w!(s, " ..{kr}::grammar::InstructionInfo::EMPTY }},\n");
+            s.push_str(" ..__II::EMPTY },\n");
             names.push((inst.opname.clone(), i));
             for a in &inst.meta.aliases {
                 names.push((a.clone(), i));
             }
         }
+        s.push_str("    ];\n");
         // Dense opcode → position table, so that lookups by opcode are one load.
-        s.push_str("    ],\n    opcode_index: &[");
+        let mut dense_len = 0;
+        let mut dense_text = String::new();
         if let Some(max) = sorted.last().map(|i| i.opcode).filter(|&m| m < 0x1_0000) {
             let mut dense = vec![u16::MAX; max as usize + 1];
             for (i, inst) in sorted.iter().enumerate() {
                 dense[inst.opcode as usize] = i as u16;
             }
+            dense_len = dense.len();
             for (i, v) in dense.iter().enumerate() {
                 if i > 0 {
-                    s.push(',');
+                    dense_text.push(',');
                 }
-                w!(s, "{v}");
+                w!(dense_text, "{v}");
             }
         }
-        s.push_str("],\n    operand_kinds: &[");
+        w!(
+            s,
+            "    /// Opcode → position in [`INSTRUCTIONS`] (`u16::MAX` = none).\n    pub static OPCODE_INDEX: [u16; {dense_len}] = [{dense_text}];\n    /// Names and aliases → position in [`INSTRUCTIONS`].\n    pub const NAMES: __NI = {};\n}}\n",
+            name_index("", &names)
+        );
+        w!(
+            s,
+            "/// The grammar tables: instructions sorted by {}, operand kinds, and name lookups.\npub static GRAMMAR: {kr}::grammar::Grammar = {kr}::grammar::Grammar {{\n    name: {},\n    is_core: {},\n    import_name: {},\n    import_prefix: {},\n    magic_number: {},\n    major_version: {},\n    minor_version: {},\n    version: {},\n    revision: {},\n    instructions: &tables::INSTRUCTIONS,\n    opcode_index: &tables::OPCODE_INDEX,\n    operand_kinds: &[",
+            if g.is_core { "opcode" } else { "number" },
+            escape(&opts.name),
+            g.is_core,
+            opt_s(&opts.import),
+            opt_s(&opts.import_prefix),
+            opt(g.magic_number),
+            opt(g.major_version),
+            opt(g.minor_version),
+            opt(g.version),
+            opt(g.revision),
+        );
         for (i, k) in g.kinds.iter().enumerate() {
             if i > 0 {
                 s.push_str(", ");
             }
             w!(s, "&kinds::{}", naming::kind(&k.name));
         }
-        w!(s, "],\n    names: {},\n}};\n", name_index(&kr, &names));
-        self.out.push_str(&s.replace("&self::kinds::", "&kinds::"));
+        s.push_str("],\n    names: tables::NAMES,\n};\n");
+        self.out.push_str(&s);
     }
 }
 

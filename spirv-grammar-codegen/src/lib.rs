@@ -63,7 +63,11 @@ pub fn expand_source(
     let t1 = t0.elapsed();
     let out = emit::Emitter::new(&grammar, opts, CORE_KINDS).run(opts, tracked_path);
     if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some_and(|v| v == "2") {
-        eprintln!("  model {:.1} ms, emit {:.1} ms", t1.as_secs_f64() * 1e3, (t0.elapsed() - t1).as_secs_f64() * 1e3);
+        eprintln!(
+            "  model {:.1} ms, emit {:.1} ms",
+            t1.as_secs_f64() * 1e3,
+            (t0.elapsed() - t1).as_secs_f64() * 1e3
+        );
     }
     out
 }

@@ -153,7 +153,9 @@ fn expand(args: &Args) -> TokenStream {
                 }
                 ts
             }
-            Err(e) => err(format!("internal error: generated code for {rel} does not lex: {e}")),
+            Err(e) => err(format!(
+                "internal error: generated code for {rel} does not lex: {e}"
+            )),
         },
         Err(errors) => {
             let mut all: Option<syn::Error> = None;
