@@ -251,6 +251,91 @@ fn message_for(
     }
 }
 
+/// `--nested-indent` levels of the blocks of the function starting at word `start`,
+/// as spirv-dis assigns them: a depth-first walk from the entry block (a stack, so the
+/// last successor is visited first) gives each block a level when it is first reached.
+/// A header's merge block gets the header's level, its continue target one more, and
+/// its branch targets two more; elsewhere an unconditional branch keeps the level and
+/// conditional ones add two. Unreachable blocks are at level 0.
+fn block_levels(words: &[u32], start: usize, ids: &Ids) -> crate::fxhash::FxHashMap<u32, u32> {
+    use spv::Opcode as O;
+    struct Block {
+        label: u32,
+        merge: Option<u32>,
+        cont: Option<u32>,
+        targets: Vec<u32>,
+        conditional: bool,
+    }
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut pos = start;
+    while pos < words.len() {
+        let count = (words[pos] >> 16) as usize;
+        if count == 0 || pos + count > words.len() {
+            break;
+        }
+        let op = spv::Opcode(words[pos] as u16);
+        let ops = &words[pos + 1..pos + count];
+        let first = ops.first().copied().unwrap_or(0);
+        match (op, blocks.last_mut()) {
+            (O::Label, _) => blocks.push(Block { label: first, merge: None, cont: None, targets: Vec::new(), conditional: false }),
+            (O::SelectionMerge, Some(b)) => b.merge = Some(first),
+            (O::LoopMerge, Some(b)) => {
+                b.merge = Some(first);
+                b.cont = ops.get(1).copied();
+            }
+            (O::Branch, Some(b)) => b.targets.push(first),
+            (O::BranchConditional, Some(b)) => {
+                b.targets.extend_from_slice(ops.get(1..3).unwrap_or(&[]));
+                b.conditional = true;
+            }
+            (O::Switch, Some(b)) => {
+                if let Some(info) = spv::GRAMMAR.instruction(u32::from(op.0)) {
+                    let _ = walk::walk(info, ops, ids, WalkOptions::default(), &mut |p| {
+                        if p.kind.is_id() && p.start > 0 {
+                            b.targets.push(ops[p.start]);
+                        }
+                    });
+                }
+                b.conditional = true;
+            }
+            (O::FunctionEnd, _) => break,
+            _ => {}
+        }
+        pos += count;
+    }
+    let index: crate::fxhash::FxHashMap<u32, usize> = blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    let mut levels: crate::fxhash::FxHashMap<u32, u32> = crate::fxhash::FxHashMap::default();
+    let mut visited = vec![false; blocks.len()];
+    let Some(entry) = blocks.first() else { return levels };
+    levels.insert(entry.label, 0);
+    let mut stack = vec![0usize];
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut visited[i], true) {
+            continue;
+        }
+        let b = &blocks[i];
+        let level = levels.get(&b.label).copied().unwrap_or(0);
+        let header = b.merge.is_some();
+        let mut reach = |id: u32, l: u32, stack: &mut Vec<usize>| {
+            levels.entry(id).or_insert(l);
+            if let Some(&j) = index.get(&id) {
+                stack.push(j);
+            }
+        };
+        if let Some(m) = b.merge {
+            reach(m, level, &mut stack);
+        }
+        if let Some(c) = b.cont {
+            reach(c, level + 1, &mut stack);
+        }
+        let step = if header || b.conditional { 2 } else { 0 };
+        for &t in &b.targets {
+            reach(t, level + step, &mut stack);
+        }
+    }
+    levels
+}
+
 /// spirv-dis's description of an operand kind in "missing … operand" messages.
 fn operand_description(kind: &str) -> String {
     match kind {
@@ -522,6 +607,10 @@ fn first_pass(
 
 struct Printer<'w> {
     words: &'w [u32],
+    /// `--nested-indent`: levels of the current function's blocks, by label.
+    levels: crate::fxhash::FxHashMap<u32, u32>,
+    in_body: bool,
+    level: u32,
     idbuf: Vec<u8>,
     /// `--comment`: decoration text per target id.
     decorations: std::collections::HashMap<u32, Vec<u8>>,
@@ -538,6 +627,9 @@ impl<'w> Printer<'w> {
     fn new(_st: &State<'_>, words: &'w [u32]) -> Self {
         Printer {
             words,
+            levels: Default::default(),
+            in_body: false,
+            level: 0,
             idbuf: Vec::with_capacity(64),
             decorations: Default::default(),
             inserted_decoration: false,
@@ -622,6 +714,9 @@ impl<'w> Printer<'w> {
             out.push(b'\n');
         };
         if op == O::Function {
+            if st.opts.nested_indent {
+                out.push(b'\n');
+            }
             let mut t = b"; Function ".to_vec();
             let id = ops.get(1).copied().unwrap_or(0);
             match &st.names {
@@ -759,6 +854,24 @@ impl<'w> Printer<'w> {
         if opts.comment {
             self.section_comment(st, out, opcode, info, ops);
         }
+        // `--nested-indent`: extra spaces by the block's structured nesting level.
+        let mut extra = 0usize;
+        if opts.nested_indent {
+            let op = spv::Opcode(opcode);
+            if op == spv::Opcode::Function {
+                self.levels = block_levels(self.words, pos, &st.ids);
+                self.in_body = false;
+            } else if op == spv::Opcode::FunctionEnd {
+                self.in_body = false;
+            } else if op == spv::Opcode::Label {
+                self.in_body = true;
+                self.level = ops.first().and_then(|l| self.levels.get(l)).copied().unwrap_or(0);
+                out.push(b'\n');
+                extra = 2 * self.level as usize;
+            } else if self.in_body {
+                extra = 2 * self.level as usize + 2;
+            }
+        }
         self.line.clear();
         let mut invisible = 0usize;
         let result = st
@@ -797,6 +910,7 @@ impl<'w> Printer<'w> {
                 }
             }
         }
+        self.line.resize(self.line.len() + extra, b' ');
         self.line.extend_from_slice(info.opname.as_bytes());
         for p in &st.parsed {
             if p.kind.class == KindClass::Result {
