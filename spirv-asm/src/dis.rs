@@ -251,22 +251,23 @@ fn message_for(
     }
 }
 
-/// `--nested-indent` levels of the blocks of the function starting at word `start`,
-/// as spirv-dis assigns them: a depth-first walk from the entry block (a stack, so the
-/// last successor is visited first) gives each block a level when it is first reached.
-/// A header's merge block gets the header's level, its continue target one more, and
-/// its branch targets two more; elsewhere an unconditional branch keeps the level and
-/// conditional ones add two. Unreachable blocks are at level 0.
-fn block_levels(words: &[u32], start: usize, ids: &Ids) -> crate::fxhash::FxHashMap<u32, u32> {
+/// A basic block as the structured-order and nesting computations see it.
+struct BlockInfo {
+    label: u32,
+    /// Word range of the block, `OpLabel` to terminator inclusive.
+    start: usize,
+    end: usize,
+    merge: Option<u32>,
+    cont: Option<u32>,
+    targets: Vec<u32>,
+    conditional: bool,
+}
+
+/// The blocks of the function whose `OpFunction` is at word `start`, and the word
+/// offset of its `OpFunctionEnd` (if the function is complete).
+fn scan_blocks(words: &[u32], start: usize, ids: &Ids) -> (Vec<BlockInfo>, Option<usize>) {
     use spv::Opcode as O;
-    struct Block {
-        label: u32,
-        merge: Option<u32>,
-        cont: Option<u32>,
-        targets: Vec<u32>,
-        conditional: bool,
-    }
-    let mut blocks: Vec<Block> = Vec::new();
+    let mut blocks: Vec<BlockInfo> = Vec::new();
     let mut pos = start;
     while pos < words.len() {
         let count = (words[pos] >> 16) as usize;
@@ -276,8 +277,21 @@ fn block_levels(words: &[u32], start: usize, ids: &Ids) -> crate::fxhash::FxHash
         let op = spv::Opcode(words[pos] as u16);
         let ops = &words[pos + 1..pos + count];
         let first = ops.first().copied().unwrap_or(0);
+        if let Some(b) = blocks.last_mut() {
+            if op != O::Label && op != O::FunctionEnd {
+                b.end = pos + count;
+            }
+        }
         match (op, blocks.last_mut()) {
-            (O::Label, _) => blocks.push(Block { label: first, merge: None, cont: None, targets: Vec::new(), conditional: false }),
+            (O::Label, _) => blocks.push(BlockInfo {
+                label: first,
+                start: pos,
+                end: pos + count,
+                merge: None,
+                cont: None,
+                targets: Vec::new(),
+                conditional: false,
+            }),
             (O::SelectionMerge, Some(b)) => b.merge = Some(first),
             (O::LoopMerge, Some(b)) => {
                 b.merge = Some(first);
@@ -298,15 +312,32 @@ fn block_levels(words: &[u32], start: usize, ids: &Ids) -> crate::fxhash::FxHash
                 }
                 b.conditional = true;
             }
-            (O::FunctionEnd, _) => break,
+            (O::FunctionEnd, _) => return (blocks, Some(pos)),
             _ => {}
         }
         pos += count;
     }
-    let index: crate::fxhash::FxHashMap<u32, usize> = blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    (blocks, None)
+}
+
+/// `--nested-indent` levels of a function's blocks, as spirv-dis assigns them: a
+/// depth-first walk from the entry block (a stack, so the last successor is visited
+/// first) gives each block a level when it is first reached. A header's merge block
+/// gets the header's level, its continue target one more, and its branch targets two
+/// more; elsewhere an unconditional branch keeps the level and conditional ones add
+/// two. Unreachable blocks are at level 0.
+fn block_levels(words: &[u32], start: usize, ids: &Ids) -> crate::fxhash::FxHashMap<u32, u32> {
+    let (blocks, _) = scan_blocks(words, start, ids);
+    let index: crate::fxhash::FxHashMap<u32, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label, i))
+        .collect();
     let mut levels: crate::fxhash::FxHashMap<u32, u32> = crate::fxhash::FxHashMap::default();
     let mut visited = vec![false; blocks.len()];
-    let Some(entry) = blocks.first() else { return levels };
+    let Some(entry) = blocks.first() else {
+        return levels;
+    };
     levels.insert(entry.label, 0);
     let mut stack = vec![0usize];
     while let Some(i) = stack.pop() {
@@ -334,6 +365,60 @@ fn block_levels(words: &[u32], start: usize, ids: &Ids) -> crate::fxhash::FxHash
         }
     }
     levels
+}
+
+/// `--reorder-blocks`: the blocks in structured order, as word ranges. It is the
+/// reverse post-order of a depth-first walk that visits a header's merge block, then
+/// its continue target, then its branch targets from last to first, so constructs come
+/// before their merge blocks; unreachable blocks follow in binary order.
+fn structured_order(blocks: &[BlockInfo]) -> Vec<(usize, usize)> {
+    let index: crate::fxhash::FxHashMap<u32, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label, i))
+        .collect();
+    let mut state = vec![0u8; blocks.len()]; // 0 new, 1 open, 2 done
+    let mut post: Vec<usize> = Vec::with_capacity(blocks.len());
+    let successors = |b: &BlockInfo| -> Vec<usize> {
+        let mut s: Vec<u32> = Vec::new();
+        s.extend(b.merge);
+        s.extend(b.cont);
+        s.extend(b.targets.iter().rev());
+        s.iter().filter_map(|id| index.get(id).copied()).collect()
+    };
+    if !blocks.is_empty() {
+        // Iterative DFS: (block, its successors, next successor index).
+        let mut stack: Vec<(usize, Vec<usize>, usize)> = vec![(0, successors(&blocks[0]), 0)];
+        state[0] = 1;
+        while let Some(top) = stack.last_mut() {
+            if top.2 < top.1.len() {
+                let next = top.1[top.2];
+                top.2 += 1;
+                if state[next] == 0 {
+                    state[next] = 1;
+                    let succ = successors(&blocks[next]);
+                    stack.push((next, succ, 0));
+                }
+            } else {
+                state[top.0] = 2;
+                post.push(top.0);
+                stack.pop();
+            }
+        }
+    }
+    let mut order: Vec<(usize, usize)> = post
+        .iter()
+        .rev()
+        .map(|&i| (blocks[i].start, blocks[i].end))
+        .collect();
+    order.extend(
+        blocks
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| state[*i] == 0)
+            .map(|(_, b)| (b.start, b.end)),
+    );
+    order
 }
 
 /// spirv-dis's description of an operand kind in "missing … operand" messages.
@@ -532,6 +617,29 @@ fn disassemble_streaming(
                     return Err(messages[b.message_index].clone());
                 }
                 pos = printer.raw(out, pos);
+                continue;
+            }
+        }
+        if opts.reorder_blocks && words[pos] as u16 == spv::Opcode::Function.0 {
+            // Print the function header, then its blocks in structured order. Functions
+            // with an instruction that did not parse are printed as they are.
+            let (blocks, end) = scan_blocks(words, pos, &st.ids);
+            let clean = end.is_some_and(|e| !bad.iter().any(|(b, _)| *b >= pos && *b <= e));
+            if let (true, Some(end), Some(first)) = (clean, end, blocks.first()) {
+                let mut p = pos;
+                while p < first.start {
+                    p = printer.instruction(&mut st, out, p);
+                }
+                for (s, e) in structured_order(&blocks) {
+                    let mut p = s;
+                    while p < e {
+                        p = printer.instruction(&mut st, out, p);
+                    }
+                    if out.len() >= 1 << 16 {
+                        drain(out, &mut sink)?;
+                    }
+                }
+                pos = printer.instruction(&mut st, out, end);
                 continue;
             }
         }
@@ -865,7 +973,11 @@ impl<'w> Printer<'w> {
                 self.in_body = false;
             } else if op == spv::Opcode::Label {
                 self.in_body = true;
-                self.level = ops.first().and_then(|l| self.levels.get(l)).copied().unwrap_or(0);
+                self.level = ops
+                    .first()
+                    .and_then(|l| self.levels.get(l))
+                    .copied()
+                    .unwrap_or(0);
                 out.push(b'\n');
                 extra = 2 * self.level as usize;
             } else if self.in_body {
