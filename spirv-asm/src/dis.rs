@@ -794,8 +794,9 @@ impl<'w> Printer<'w> {
         }
     }
 
+    /// Decoration comments are coloured like operands (spirv-dis formats them the same way).
     fn operand_plain(&mut self, st: &State<'_>, ops: &[u32], p: &Parsed) {
-        self.operand(st, ops, p, false);
+        self.operand(st, ops, p, st.opts.color);
     }
 
     /// `--comment`: blank line and a heading before (headings leave the trailing-comment
@@ -875,7 +876,7 @@ impl<'w> Printer<'w> {
         out: &mut Vec<u8>,
         visible: usize,
         comment: Option<&[u8]>,
-        color: bool,
+        _color: bool,
     ) {
         out.extend_from_slice(&self.line);
         match comment {
@@ -887,14 +888,8 @@ impl<'w> Printer<'w> {
                     .next_multiple_of(4);
                 self.comment_column = Some(col);
                 out.resize(out.len() + (col - visible), b' ');
-                if color {
-                    out.extend_from_slice(GREY);
-                }
                 out.extend_from_slice(b"; ");
                 out.extend_from_slice(c);
-                if color {
-                    out.extend_from_slice(RESET);
-                }
             }
             None => self.comment_column = None,
         }
@@ -1043,15 +1038,20 @@ impl<'w> Printer<'w> {
             }
         }
         if opts.offsets {
-            let text = format!("0x{:08x}", pos * 4).into_bytes();
-            comment = Some(match comment {
-                Some(mut c) => {
-                    c.extend_from_slice(b", ");
-                    c.extend_from_slice(&text);
-                    c
-                }
-                None => text,
-            });
+            // The offset comes first, in grey; other comment parts follow.
+            let mut text = Vec::with_capacity(32);
+            if color {
+                text.extend_from_slice(GREY);
+            }
+            text.extend_from_slice(format!("0x{:08x}", pos * 4).as_bytes());
+            if color {
+                text.extend_from_slice(RESET);
+            }
+            if let Some(c) = comment {
+                text.extend_from_slice(b", ");
+                text.extend_from_slice(&c);
+            }
+            comment = Some(text);
         }
         self.emit_line(out, visible, comment.as_deref(), color);
         pos + count
@@ -1097,6 +1097,8 @@ impl<'w> Printer<'w> {
                     }
                 }
                 line.extend_from_slice(self.scratch.as_bytes());
+                // spirv-dis resets after a number and again after every operand.
+                paint(line, RESET);
             }
             KindClass::String => {
                 line.push(b'"');
