@@ -173,7 +173,7 @@ pub struct Assembled {
 /// # Errors
 /// The first error, located by line and column.
 pub fn assemble(text: &[u8], opts: &AsmOptions) -> Result<Vec<u32>, AsmError> {
-    assemble_with_ids(text, opts).map(|a| a.words)
+    assemble_impl(text, opts, false).map(|a| a.words)
 }
 
 /// Like [`assemble`], for `&str`.
@@ -189,6 +189,10 @@ pub fn assemble_str(text: &str, opts: &AsmOptions) -> Result<Vec<u32>, AsmError>
 /// # Errors
 /// See [`assemble`].
 pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, AsmError> {
+    assemble_impl(text, opts, true)
+}
+
+fn assemble_impl(text: &[u8], opts: &AsmOptions, want_ids: bool) -> Result<Assembled, AsmError> {
     let version = opts
         .version
         .or_else(|| version_from_comment(text))
@@ -224,6 +228,7 @@ pub fn assemble_with_ids(text: &[u8], opts: &AsmOptions) -> Result<Assembled, As
         last_operand: 0,
         stack: Vec::with_capacity(16),
         numeric: Vec::new(),
+        want_ids,
     };
     if opts.preserve_numeric_ids {
         a.reserve_numeric_ids();
@@ -285,6 +290,8 @@ struct Asm<'t> {
     stack: Vec<Expect>,
     /// Ids of numeric names, indexed by the number.
     numeric: Vec<u32>,
+    /// Whether to record the name → id list.
+    want_ids: bool,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -537,7 +544,11 @@ impl<'t> Asm<'t> {
             }
             self.numeric[v as usize] = id;
             self.max_id = self.max_id.max(id);
-            self.order.push((name, id));
+            if self.want_ids {
+                if self.want_ids {
+                    self.order.push((name, id));
+                }
+            }
             return Ok(id);
         }
         // One hash per mention: look up and insert through the entry.
@@ -579,7 +590,9 @@ impl<'t> Asm<'t> {
             self.next_id += 1;
         }
         self.max_id = self.max_id.max(id);
-        self.order.push((name, id));
+        if self.want_ids {
+            self.order.push((name, id));
+        }
         Ok(id)
     }
 
