@@ -545,9 +545,7 @@ impl<'t> Asm<'t> {
             self.numeric[v as usize] = id;
             self.max_id = self.max_id.max(id);
             if self.want_ids {
-                if self.want_ids {
-                    self.order.push((name, id));
-                }
+                self.order.push((name, id));
             }
             return Ok(id);
         }

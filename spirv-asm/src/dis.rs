@@ -497,6 +497,25 @@ fn disassemble_streaming(
         names: (!opts.raw_id).then(|| Names::new(words.len())),
         parsed: Vec::with_capacity(16),
     };
+    if opts.header {
+        let generator = words[2];
+        out.extend_from_slice(b"; SPIR-V\n; Version: ");
+        push_u32(out, major);
+        out.push(b'.');
+        push_u32(out, minor);
+        out.extend_from_slice(b"\n; Generator: ");
+        out.extend_from_slice(crate::generator::generator_name(generator >> 16).as_bytes());
+        out.extend_from_slice(b"; ");
+        push_u32(out, generator & 0xffff);
+        out.extend_from_slice(b"\n; Bound: ");
+        push_u32(out, words[3]);
+        out.extend_from_slice(b"\n; Schema: ");
+        push_u32(out, words[4]);
+        out.push(b'\n');
+    }
+    // Without friendly names or whole-module comments, one pass validates and prints.
+    let single = opts.raw_id && !opts.comment && !opts.reorder_blocks;
+    let mut single_printer = Printer::new(&st, words);
     // Pass 1: validate, record id facts and names.
     let mut bad: Vec<(usize, Bad)> = Vec::new();
     let mut messages: Vec<DisError> = Vec::new();
@@ -563,6 +582,20 @@ fn disassemble_streaming(
             let ops = &words[pos + 1..pos + count];
             (first_pass(&mut st, info, opcode, ops, &fail), count)
         };
+        if single {
+            match &err {
+                None => {
+                    single_printer.instruction_with(&mut st, out, pos, true);
+                }
+                Some(_) if opts.keep_going => {
+                    single_printer.raw(out, pos);
+                }
+                Some(_) => {}
+            }
+            if out.len() >= 1 << 16 {
+                drain(out, &mut sink)?;
+            }
+        }
         if let Some(e) = err {
             if !opts.keep_going {
                 messages.push(e);
@@ -584,23 +617,15 @@ fn disassemble_streaming(
         }
         pos += advance;
     }
-    // Pass 2: print.
-    if opts.header {
-        let generator = words[2];
-        out.extend_from_slice(b"; SPIR-V\n; Version: ");
-        push_u32(out, major);
-        out.push(b'.');
-        push_u32(out, minor);
-        out.extend_from_slice(b"\n; Generator: ");
-        out.extend_from_slice(crate::generator::generator_name(generator >> 16).as_bytes());
-        out.extend_from_slice(b"; ");
-        push_u32(out, generator & 0xffff);
-        out.extend_from_slice(b"\n; Bound: ");
-        push_u32(out, words[3]);
-        out.extend_from_slice(b"\n; Schema: ");
-        push_u32(out, words[4]);
-        out.push(b'\n');
+    if single {
+        single_printer.finish(out);
+        drain(out, &mut sink)?;
+        return match (opts.keep_going, messages.first()) {
+            (false, Some(e)) => Err(e.clone()),
+            _ => Ok(()),
+        };
     }
+    // Pass 2: print.
     let mut printer = Printer::new(&st, words);
     if opts.comment {
         printer.collect_decorations(&mut st);
@@ -932,6 +957,18 @@ impl<'w> Printer<'w> {
     }
 
     fn instruction(&mut self, st: &mut State<'_>, out: &mut Vec<u8>, pos: usize) -> usize {
+        self.instruction_with(st, out, pos, false)
+    }
+
+    /// Prints the instruction at `pos`; with `parsed`, `st.parsed` already holds its
+    /// operands (the single-pass mode walked them while validating).
+    fn instruction_with(
+        &mut self,
+        st: &mut State<'_>,
+        out: &mut Vec<u8>,
+        pos: usize,
+        parsed_already: bool,
+    ) -> usize {
         let first = self.words[pos];
         let count = (first >> 16) as usize;
         let opcode = first as u16;
@@ -939,18 +976,20 @@ impl<'w> Printer<'w> {
         let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
             return self.raw(out, pos);
         };
-        st.parsed.clear();
-        let parsed = &mut st.parsed;
-        if walk::walk(
-            info,
-            ops,
-            &st.ids,
-            WalkOptions { strict: false },
-            &mut |p| parsed.push(*p),
-        )
-        .is_err()
-        {
-            return self.raw(out, pos);
+        if !parsed_already {
+            st.parsed.clear();
+            let parsed = &mut st.parsed;
+            if walk::walk(
+                info,
+                ops,
+                &st.ids,
+                WalkOptions { strict: false },
+                &mut |p| parsed.push(*p),
+            )
+            .is_err()
+            {
+                return self.raw(out, pos);
+            }
         }
         let opts = st.opts;
         let color = opts.color;
