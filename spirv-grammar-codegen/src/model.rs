@@ -216,6 +216,16 @@ impl Errors {
     }
 }
 
+/// The literal operand kinds the SPIR-V specification defines (section 2.2.2).
+const SPEC_LITERAL_KINDS: &[&str] = &[
+    "LiteralInteger",
+    "LiteralString",
+    "LiteralFloat",
+    "LiteralContextDependentNumber",
+    "LiteralExtInstInteger",
+    "LiteralSpecConstantOpInteger",
+];
+
 /// Parses and checks a grammar. `external` lists kinds an extended grammar may use
 /// without defining them (the core grammar's kinds).
 pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<ModelError>> {
@@ -302,6 +312,39 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
             }
         }
         Some(_) => errs.push("/instructions", None, "expected an array"),
+    }
+
+    // The literal kinds are defined by the specification itself; some revisions of the
+    // core grammar use one without listing it (1.3.261's `LiteralFloat`). Those are
+    // added as plain literal kinds instead of being rejected.
+    if is_core {
+        let mut referenced: Vec<&str> = instructions
+            .iter()
+            .flat_map(|(_, i)| i.operands.iter().map(|o| o.kind.as_str()))
+            .collect();
+        for k in &kinds {
+            for e in &k.enumerants {
+                referenced.extend(e.parameters.iter().map(|p| p.kind.as_str()));
+            }
+        }
+        let mut implicit: Vec<String> = Vec::new();
+        for name in referenced {
+            if SPEC_LITERAL_KINDS.contains(&name)
+                && !kinds.iter().any(|k| k.name == name)
+                && !implicit.iter().any(|n| n == name)
+            {
+                implicit.push(name.to_owned());
+            }
+        }
+        for name in implicit {
+            kinds.push(Kind {
+                doc: Some(format!("{name}: a literal kind the specification defines; this grammar uses it without listing it.")),
+                name,
+                category: Category::Literal,
+                enumerants: Vec::new(),
+                bases: Vec::new(),
+            });
+        }
     }
 
     // Duplicate kind names.
