@@ -13,7 +13,9 @@ fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
 fn table() -> &'static [(u32, String)] {
     static TABLE: std::sync::OnceLock<Vec<(u32, String)>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let Some(start) = XML.find("<ids type=\"vendor\"") else { return Vec::new() };
+        let Some(start) = XML.find("<ids type=\"vendor\"") else {
+            return Vec::new();
+        };
         let section = &XML[start..];
         let section = &section[..section.find("</ids>").unwrap_or(section.len())];
         section

@@ -664,6 +664,19 @@ impl<'m> InstRef<'m> {
             },
         );
     }
+    /// For `OpExtInst`: the imported set's grammar (if the registry used for reading knows
+    /// it), the extended instruction number and its operand words, ready for the set's
+    /// typed decode (`spirv_core::ext::glsl_std_450::Instruction::decode`, or a set
+    /// generated in another crate).
+    pub fn ext_inst(&self) -> Option<(Option<&'static crate::grammar::Grammar>, u32, &'m [u32])> {
+        if self.opcode() != spv::Opcode::ExtInst {
+            return None;
+        }
+        let ops = self.operands();
+        let set = self.module.ids.ext_set(*ops.get(2)?)?;
+        Some((set.grammar, *ops.get(3)?, ops.get(4..)?))
+    }
+
     /// The number type of the literal in `OpConstant`/`OpSpecConstant`.
     pub fn constant_type(&self) -> Option<NumberType> {
         self.operands()

@@ -484,3 +484,27 @@ fn unknown_extended_sets_and_numbers_round_trip() {
     assert_eq!(m.to_words(), w);
     assert_eq!(kind_of(&w, true), DecodeErrorKind::UnknownExtInstImport);
 }
+
+#[test]
+fn ext_inst_operands_decode_with_the_imported_set() {
+    let w = words_of(
+        "%1 = OpExtInstImport \"GLSL.std.450\"\n%2 = OpTypeFloat 32\n%3 = OpConstant %2 2\n%4 = OpExtInst %2 %1 Sqrt %3",
+    );
+    let m = Module::from_words(&w).expect("reads");
+    let inst = m
+        .instructions()
+        .find(|i| i.opcode() == spv::Opcode::ExtInst)
+        .expect("OpExtInst");
+    let (set, number, ops) = inst.ext_inst().expect("ext inst");
+    assert_eq!(set.map(|g| g.name), Some("GLSL.std.450"));
+    use spirv_core::ext::glsl_std_450 as glsl;
+    let typed =
+        glsl::Instruction::decode(glsl::Opcode(number), ops, &Default::default()).expect("typed");
+    assert!(
+        matches!(
+            typed,
+            glsl::Instruction::Sqrt(glsl::inst::Sqrt { x: Id(3) })
+        ),
+        "{typed:?}"
+    );
+}
