@@ -1,5 +1,23 @@
 //! SPIR-V assembler and disassembler, compatible with SPIRV-Tools 2025.5's `spirv-as`
-//! and `spirv-dis`.
+//! and `spirv-dis`: the same bytes from the same text, the same text from the same
+//! bytes. Both are driven by the grammar tables spirv-core generates.
+//!
+//! ```
+//! use spirv_asm::{assemble_str, disassemble, AsmOptions, DisOptions};
+//!
+//! let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%int = OpTypeInt 32 1\n%c = OpConstant %int -7\n";
+//! let words = assemble_str(text, &AsmOptions::default()).unwrap();
+//! assert_eq!(words[3], 3, "bound: two ids plus one");
+//!
+//! let out = disassemble(&words, &DisOptions { header: false, ..DisOptions::default() }).unwrap();
+//! assert_eq!(
+//!     String::from_utf8(out).unwrap(),
+//!     "               OpCapability Shader\n               OpMemoryModel Logical GLSL450\n        %int = OpTypeInt 32 1\n     %int_n7 = OpConstant %int -7\n"
+//! );
+//! ```
+//!
+//! Errors carry positions: [`AsmError`] a line and column (rendered like spirv-as, with
+//! a caret), [`DisError`] the instruction index and word offset.
 #![deny(missing_docs)]
 
 pub mod asm;

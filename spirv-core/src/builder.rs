@@ -54,7 +54,8 @@ impl fmt::Display for BuildError {
 #[cfg(feature = "std")]
 impl std::error::Error for BuildError {}
 
-/// Builds a module section by section. See the [module docs](self).
+/// Builds a module section by section: ids are allocated, each instruction goes to
+/// its logical-layout section whatever the order of pushes, and the bound is recorded.
 #[derive(Debug, Clone)]
 pub struct Builder {
     version: (u8, u8),

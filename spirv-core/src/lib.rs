@@ -1,4 +1,39 @@
-//! Read, write and build SPIR-V modules.
+//! Read, write and build SPIR-V modules, with every opcode, operand kind and layout
+//! generated from the Khronos grammar by `include_grammar!`.
+//!
+//! ```
+//! use spirv_core::{spv, Builder, Module};
+//! use spirv_core::spv::{inst, Instruction as I};
+//!
+//! // Build a module; instructions land in their logical-layout section.
+//! let mut b = Builder::new((1, 3));
+//! let int = b.id();
+//! b.push(I::TypeInt(inst::TypeInt { result_id: int, width: 32, signedness: 1 })).unwrap();
+//! b.push(I::Capability(inst::Capability { capability: spv::Capability::Shader })).unwrap();
+//! let c = b.id();
+//! b.push(I::Constant(inst::Constant { result_type: int, result_id: c, value: spirv_core::LiteralNumber::from_u32(7) })).unwrap();
+//! let bytes = b.module().unwrap().to_bytes();
+//!
+//! // Read it back: byte-exact round trip, typed views on demand.
+//! let m = Module::from_bytes(&bytes).unwrap();
+//! assert_eq!(m.to_bytes(), bytes);
+//! assert_eq!(m.instruction(0).unwrap().opcode(), spv::Opcode::Capability);
+//! match m.instruction(2).unwrap().decode().unwrap() {
+//!     I::Constant(k) => assert_eq!(k.value.as_u64(), 7),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+//!
+//! # Features
+//! - `std` (default): `std::error::Error` for the error types. Without it the crate is
+//!   `no_std` + `alloc`.
+//!
+//! # Layout
+//! - [`spv`]: the core grammar's generated types and tables; [`ext`]: one module per
+//!   vendored extended instruction set; [`grammar`]: the table types and lookups.
+//! - [`binary`]: header, byte order, the zero-copy [`RawInstructions`] iterator.
+//! - [`Module`], [`InstRef`], [`Builder`]; [`walk`]: the table-driven operand walker
+//!   and the [`ExtInstRegistry`] that user-generated sets join.
 #![no_std]
 #![deny(missing_docs)]
 

@@ -118,7 +118,18 @@ struct FunctionRec {
     blocks: Range<u32>,
 }
 
-/// A SPIR-V module. See the [module docs](self) for the representation.
+/// A SPIR-V module: words plus typed views.
+///
+/// The module keeps its words in one vector (header included, host order) with an
+/// index of instruction offsets and the boundaries of the logical-layout sections,
+/// functions and blocks. Reading validates every operand against the grammar tables
+/// and records id types, but builds no per-instruction objects; [`InstRef::decode`]
+/// gives the typed [`spv::Instruction`] on demand. Reading stays fast and memory near
+/// the binary's size, the round trip is byte-exact by construction (unknown opcodes,
+/// enumerants and sets included), and typed access is one call away.
+///
+/// Sections are assigned in file order and only move forward, so an out-of-place
+/// instruction stays where it was and writing reproduces the input exactly.
 #[derive(Debug, Clone)]
 pub struct Module {
     header: Header,
