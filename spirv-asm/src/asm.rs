@@ -1285,10 +1285,7 @@ impl<'t> Asm<'t> {
                 self.inst_ops.push(value);
                 // Parameters of set bits, lowest bit first.
                 let mut params: Vec<&'static [OperandInfo]> = Vec::new();
-                let mut bits = value;
-                while bits != 0 {
-                    let bit = bits & bits.wrapping_neg();
-                    bits &= !bit;
+                for bit in spirv_core::grammar::set_bits(value) {
                     if let Some(e) = kind.enumerant(bit) {
                         if !e.parameters.is_empty() {
                             params.push(e.parameters);

@@ -1178,11 +1178,8 @@ impl<'w> Printer<'w> {
                         line.extend_from_slice(e.name.as_bytes());
                     }
                 } else {
-                    let mut bits = w;
                     let mut first = true;
-                    while bits != 0 {
-                        let bit = bits & bits.wrapping_neg();
-                        bits &= !bit;
+                    for bit in spirv_core::grammar::set_bits(w) {
                         if !first {
                             line.push(b'|');
                         }

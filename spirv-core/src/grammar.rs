@@ -473,6 +473,20 @@ impl Iterator for MaskBits {
     }
 }
 
+/// The single bits set in `mask`, lowest first: the order in which mask parameters
+/// follow the mask word.
+pub fn set_bits(mask: u32) -> impl Iterator<Item = u32> {
+    let mut bits = mask;
+    core::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let bit = bits & bits.wrapping_neg();
+        bits &= !bit;
+        Some(bit)
+    })
+}
+
 /// `Debug` for generated value types: the canonical name, or `Kind(value)`.
 pub fn fmt_value(kind: &OperandKind, value: u32, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     match kind.enumerant(value) {
@@ -491,10 +505,7 @@ pub fn fmt_mask(kind: &OperandKind, value: u32, f: &mut fmt::Formatter<'_>) -> f
     }
     let mut first = true;
     let mut rest = value;
-    let mut bits = value;
-    while bits != 0 {
-        let bit = bits & bits.wrapping_neg();
-        bits &= !bit;
+    for bit in set_bits(value) {
         if let Some(e) = kind.enumerant(bit) {
             if !first {
                 f.write_str("|")?;

@@ -460,10 +460,7 @@ impl Module {
                         }
                     }
                     KindClass::BitEnum => {
-                        let mut bits = v;
-                        while bits != 0 {
-                            let bit = bits & bits.wrapping_neg();
-                            bits &= !bit;
+                        for bit in crate::grammar::set_bits(v) {
                             if let Some(e) = p.kind.enumerant(bit) {
                                 r.add(e.capabilities, e.extensions, e.version);
                             }

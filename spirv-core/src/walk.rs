@@ -444,10 +444,7 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
             },
             KindClass::BitEnum => {
                 let mut unknown_bits = false;
-                let mut bits = word;
-                while bits != 0 {
-                    let bit = bits & bits.wrapping_neg();
-                    bits &= !bit;
+                for bit in crate::grammar::set_bits(word) {
                     if kind.enumerant(bit).is_none() {
                         unknown_bits = true;
                     }
@@ -457,10 +454,7 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                 } else {
                     self.emit(kind, 1, None, None, false);
                 }
-                let mut bits = word;
-                while bits != 0 {
-                    let bit = bits & bits.wrapping_neg();
-                    bits &= !bit;
+                for bit in crate::grammar::set_bits(word) {
                     if let Some(e) = kind.enumerant(bit) {
                         self.list(e.parameters, info)?;
                     }
