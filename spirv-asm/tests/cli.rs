@@ -65,7 +65,7 @@ fn scratch(tag: &str) -> PathBuf {
 
 #[test]
 fn as_and_dis_behave_like_spirv_as_and_spirv_dis() {
-    let dir = scratch();
+    let dir = scratch("basic");
     std::fs::write(
         dir.join("in.spvasm"),
         "; Version: 1.3\nOpCapability Shader\nOpMemoryModel Logical GLSL450\n%1 = OpTypeVoid\n",
