@@ -859,32 +859,14 @@ impl<'w> Printer<'w> {
             }
             heading(out, &t);
         }
-        let is_decoration = matches!(
-            op,
-            O::Decorate
-                | O::DecorateId
-                | O::MemberDecorate
-                | O::GroupDecorate
-                | O::GroupMemberDecorate
-                | O::DecorateString
-                | O::MemberDecorateString
-        );
+        // The grammar's classes: decorations are its Annotation class except the
+        // group declaration itself; debug instructions are its Debug class.
+        let is_decoration = info.class == "Annotation" && op != O::DecorationGroup;
         if !self.inserted_decoration && is_decoration {
             self.inserted_decoration = true;
             heading(out, b"; Annotations");
         }
-        let is_debug = matches!(
-            op,
-            O::Name
-                | O::MemberName
-                | O::Source
-                | O::SourceContinued
-                | O::SourceExtension
-                | O::String
-                | O::Line
-                | O::NoLine
-                | O::ModuleProcessed
-        );
+        let is_debug = info.class == "Debug";
         if !self.inserted_debug && is_debug {
             self.inserted_debug = true;
             heading(out, b"; Debug Information");

@@ -83,17 +83,11 @@ impl Section {
             O::String | O::SourceExtension | O::Source | O::SourceContinued => Section::DebugSource,
             O::Name | O::MemberName => Section::DebugName,
             O::ModuleProcessed => Section::DebugModuleProcessed,
-            O::Decorate
-            | O::MemberDecorate
-            | O::DecorationGroup
-            | O::GroupDecorate
-            | O::GroupMemberDecorate
-            | O::DecorateId
-            | O::DecorateString
-            | O::MemberDecorateString => Section::Annotation,
             O::Variable => Section::Global,
             O::Function => Section::Function,
+            // The rest by the grammar's instruction classes.
             _ => match info.map(|i| i.class) {
+                Some("Annotation") => Section::Annotation,
                 Some("Type-Declaration" | "Constant-Creation") => Section::Global,
                 _ => return None,
             },
