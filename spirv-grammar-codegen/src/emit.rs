@@ -10,6 +10,31 @@ use crate::Options;
 use crate::model::{Category, Enumerant, Grammar, Instruction, Kind, Meta, Operand, Quantifier};
 use crate::naming;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// FNV-1a for the emitter's small string-keyed maps: SipHash is slow at opt-level 0,
+/// where proc macros are built by default.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 use std::fmt::Write;
 
 macro_rules! w {
@@ -52,7 +77,7 @@ struct KindRef {
 pub struct Emitter<'a> {
     g: &'a Grammar,
     krate: &'a str,
-    kinds: HashMap<String, KindRef>,
+    kinds: FnvMap<String, KindRef>,
     out: String,
     errors: Vec<String>,
 }
@@ -124,7 +149,7 @@ fn name_index(krate: &str, entries: &[(String, usize)]) -> String {
 impl<'a> Emitter<'a> {
     /// Prepares an emitter; `external` are the core kinds an extended grammar may use.
     pub fn new(g: &'a Grammar, opts: &'a Options, external: &[crate::model::ExternalKind]) -> Self {
-        let mut kinds = HashMap::new();
+        let mut kinds = FnvMap::default();
         let core_prefix = format!("{}::spv::", opts.krate);
         if !g.is_core {
             for k in external {
@@ -296,7 +321,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn check_unique(&mut self, scope: &str, names: &[(String, String)]) {
-        let mut seen: HashMap<&str, &str> = HashMap::new();
+        let mut seen: FnvMap<&str, &str> = FnvMap::default();
         for (rust, grammar) in names {
             if let Some(prev) = seen.insert(rust, grammar) {
                 self.errors.push(format!(
