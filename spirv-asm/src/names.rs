@@ -220,13 +220,7 @@ impl Names {
         let rid = result_id.unwrap_or(0);
         match opcode {
             Opcode::Name => {
-                let bytes: Vec<u8> = ops
-                    .get(1..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .take_while(|&b| b != 0)
-                    .collect();
+                let bytes = string_operand(ops.get(1..).unwrap_or(&[]));
                 self.save(w(0), &bytes);
             }
             Opcode::Decorate => {
@@ -311,13 +305,7 @@ impl Names {
             Opcode::TypeReserveId => self.save(rid, b"ReserveId"),
             Opcode::TypeQueue => self.save(rid, b"Queue"),
             Opcode::TypeOpaque => {
-                let bytes: Vec<u8> = ops
-                    .get(1..)
-                    .unwrap_or(&[])
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .take_while(|&b| b != 0)
-                    .collect();
+                let bytes = string_operand(ops.get(1..).unwrap_or(&[]));
                 let mut n = String::from("Opaque_");
                 sanitize(&bytes, &mut n);
                 self.save(rid, n.as_bytes());
@@ -341,6 +329,15 @@ impl Names {
             }
         }
     }
+}
+
+/// The bytes of a literal string operand up to its NUL.
+fn string_operand(words: &[u32]) -> Vec<u8> {
+    words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take_while(|&b| b != 0)
+        .collect()
 }
 
 fn storage_class(v: u32) -> String {

@@ -32,6 +32,14 @@ pub fn corpus_dir() -> Option<PathBuf> {
     }
 }
 
+/// Whether the `spirv-as` on PATH is SPIRV-Tools v2025.5 (Debian's is v2023.1 and differs).
+pub fn spirv_as_2025_5() -> bool {
+    std::process::Command::new("spirv-as")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("v2025.5"))
+}
+
 /// Sorted file paths in `dir` with extension `ext`.
 pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)

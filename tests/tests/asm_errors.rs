@@ -8,17 +8,10 @@ use spirv_asm::asm::target_env_version;
 use spirv_asm::{AsmOptions, assemble};
 use spirv_tests::{files, stem, workspace_root};
 
-fn spirv_as_2025_5() -> bool {
-    std::process::Command::new("spirv-as")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("v2025.5"))
-}
-
 #[test]
 fn errors_match_spirv_as_line_column_and_exit_code() {
     let dir = workspace_root().join("tests/fixtures/asm-errors");
-    if std::env::var_os("BLESS").is_some() && spirv_as_2025_5() {
+    if std::env::var_os("BLESS").is_some() && spirv_tests::spirv_as_2025_5() {
         for path in files(&dir, "spvasm") {
             let name = stem(&path);
             let expected_path = dir.join(format!("{name}.expected"));

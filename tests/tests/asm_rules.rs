@@ -300,16 +300,9 @@ fn random_layout(
     }
 }
 
-fn spirv_as_2025_5() -> bool {
-    std::process::Command::new("spirv-as")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("v2025.5"))
-}
-
 #[test]
 fn random_instructions_assemble_like_spirv_as() {
-    if !spirv_as_2025_5() {
+    if !spirv_tests::spirv_as_2025_5() {
         println!("SKIP: spirv-as v2025.5 is not on PATH; differential test not run");
         eprintln!("SKIP: spirv-as v2025.5 is not on PATH; differential test not run");
         return;
