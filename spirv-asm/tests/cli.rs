@@ -205,7 +205,9 @@ fn option_combinations_match_spirv_dis() {
 
 /// Constructs outside the corpus: bfloat16/FP8 constants, NaN/subnormal/max floats, odd
 /// integer widths, forward-referenced OpSpecConstantOp, escaped strings with newlines,
-/// DebugPrintf and an unknown NonSemantic set. Assembled and disassembled by both tools.
+/// DebugPrintf and an unknown NonSemantic set; then ClspvReflection (versioned import),
+/// Shader.DebugInfo with OpExtInstWithForwardRefsKHR, a 64-bit OpSwitch, OpLine between
+/// globals, OpDecorateString. Assembled and disassembled by both tools.
 #[test]
 fn edge_cases_match_spirv_tools() {
     let Some(st) = spirv_tools_bin() else {
@@ -217,9 +219,16 @@ fn edge_cases_match_spirv_tools() {
         );
         return;
     };
-    let text_path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/edge-cases.spvasm");
-    let dir = scratch("edge");
+    for fixture in ["edge-cases.spvasm", "edge-cases-2.spvasm"] {
+        edge_case(&st, fixture);
+    }
+}
+
+fn edge_case(st: &std::path::Path, fixture: &str) {
+    let text_path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(fixture);
+    let dir = scratch(fixture);
     let theirs_bin = dir.join("theirs.spv");
     let out = Command::new(st.join("spirv-as"))
         .arg(&text_path)
@@ -254,7 +263,8 @@ fn edge_cases_match_spirv_tools() {
     for opts in [
         &[][..],
         &["--raw-id"][..],
-        &["--comment", "--nested-indent"][..],
+        &["--comment", "--nested-indent", "--reorder-blocks"][..],
+        &["--color", "--offsets"][..],
     ] {
         let t = Command::new(st.join("spirv-dis"))
             .args(opts)
@@ -270,7 +280,7 @@ fn edge_cases_match_spirv_tools() {
         assert_eq!(
             String::from_utf8_lossy(&o),
             String::from_utf8_lossy(&t.stdout),
-            "{opts:?}"
+            "{fixture} {opts:?}"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
