@@ -839,6 +839,7 @@ impl<'a> Emitter<'a> {
             s,
             "/// One struct per instruction, with a typed field per operand.\npub mod inst {{\n    #[allow(unused_imports)]\n    use {kr}::codec::{{Operand as __O, Reader as __R}};\n"
         );
+        let mut qualified: FnvMap<String, String> = FnvMap::default();
         for inst in &g.instructions {
             let ident = naming::instruction(&inst.opname);
             let fields = self.fields_of(inst);
@@ -895,8 +896,10 @@ impl<'a> Emitter<'a> {
                 alias_attr(&ident, &inst.opname, "    ")
             );
             for (n, t, op) in &fields {
-                let t = t.replace("Box<Instruction>", "Box<super::Instruction>");
-                let t = qualify_local(&t);
+                // Few distinct types recur across thousands of fields: qualify each once.
+                let t = qualified.entry(t.clone()).or_insert_with(|| {
+                    qualify_local(&t.replace("Box<Instruction>", "Box<super::Instruction>"))
+                });
                 let d = match &op.name {
                     Some(name) => format!("`{}` {}", op.kind, name.replace('\n', " ")),
                     None => format!("`{}`", op.kind),
