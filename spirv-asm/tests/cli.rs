@@ -135,6 +135,11 @@ fn as_and_dis_behave_like_spirv_as_and_spirv_dis() {
         "{err}"
     );
     assert!(run(&["--version"], None, &dir).1.starts_with(b"spirv-asm"));
+    for sub in ["as", "dis"] {
+        let (code, out, _) = run(&[sub, "--version"], None, &dir);
+        assert_eq!(code, 0);
+        assert!(String::from_utf8_lossy(&out).contains("SPIRV-Tools v2025.5"));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -9,6 +9,9 @@ use spirv_asm::{AsmOptions, assemble};
     after_help = "Examples:\n  spirv-asm as shader.spvasm -o shader.spv\n  spirv-asm as --target-env vulkan1.1 - -o - < in.spvasm > out.spv\n  spirv-asm as --generator 0x00070000 in.spvasm   # spirv-as's exact bytes"
 )]
 pub struct Args {
+    /// Print the version and exit, like spirv-as/spirv-dis's `--version`.
+    #[arg(long)]
+    version: bool,
     /// Input file; `-` or none reads standard input.
     input: Option<String>,
     /// Output file; `-` writes standard output.
@@ -40,6 +43,10 @@ fn parse_word(s: &str) -> Result<u32, String> {
 
 /// Runs the subcommand; returns the process exit code (spirv-as's codes).
 pub fn run(args: Args) -> u8 {
+    if args.version {
+        super::print_version();
+        return 0;
+    }
     let version = match &args.target_env {
         Some(t) => match target_env_version(t) {
             Some(v) => Some(v),

@@ -9,6 +9,9 @@ use std::io::IsTerminal;
     after_help = "Examples:\n  spirv-asm dis shader.spv\n  spirv-asm dis --raw-id --no-indent shader.spv -o shader.spvasm\n  spirv-asm dis --keep-going broken.spv"
 )]
 pub struct Args {
+    /// Print the version and exit, like spirv-as/spirv-dis's `--version`.
+    #[arg(long)]
+    version: bool,
     /// Input file; `-` or none reads standard input. Hex text (`0x07230203 …` words or
     /// `03 02 23 07 …` bytes) is accepted too.
     input: Option<String>,
@@ -89,6 +92,10 @@ fn parse_hex_text(text: &[u8]) -> Option<Vec<u8>> {
 
 /// Runs the subcommand; returns the process exit code (spirv-dis's codes).
 pub fn run(args: Args) -> u8 {
+    if args.version {
+        super::print_version();
+        return 0;
+    }
     let mut bytes = match super::read_input(args.input.as_deref()) {
         Ok(b) => b,
         Err(e) => {

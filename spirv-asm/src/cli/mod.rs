@@ -34,3 +34,12 @@ pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), String> {
             .map_err(|e| format!("error: cannot write output file '{path}': {e}"))
     }
 }
+
+/// The `--version` text of both subcommands.
+pub fn print_version() {
+    println!(
+        "spirv-asm {} (compatible with SPIRV-Tools v2025.5 spirv-as/spirv-dis)",
+        env!("CARGO_PKG_VERSION")
+    );
+    println!("Target: SPIR-V 1.6");
+}
