@@ -137,6 +137,7 @@ impl AsmError {
             .position(|&b| b == b'\n')
             .map_or(text.len(), |p| start + p);
         let line = String::from_utf8_lossy(&text[start..end]);
+        let line = line.trim_end_matches('\r');
         let caret_at = self.span.start.saturating_sub(start);
         let width = self
             .span
