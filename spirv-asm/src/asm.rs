@@ -1133,18 +1133,8 @@ impl<'t> Asm<'t> {
         let bits = match t {
             NumberType::Int { width, signed } => number::parse_int(text, width, signed),
             NumberType::Float { width, encoding } => {
-                let enc = encoding
-                    .and_then(|e| spv::kinds::FPEncoding.enumerant(e))
-                    .map(|e| e.name);
-                let fmt = match (width, enc) {
-                    (16, Some("BFloat16KHR")) => Some(FloatFormat::BF16),
-                    (8, Some("Float8E4M3EXT")) => Some(FloatFormat::E4M3),
-                    (8, Some("Float8E5M2EXT")) => Some(FloatFormat::E5M2),
-                    (16, _) => Some(FloatFormat::F16),
-                    (32, _) => Some(FloatFormat::F32),
-                    (64, _) => Some(FloatFormat::F64),
-                    _ => None,
-                };
+                // An encoding this grammar does not know reads as the plain IEEE format.
+                let fmt = FloatFormat::of(width, encoding).or_else(|| FloatFormat::of(width, None));
                 match fmt {
                     Some(f) => number::parse_float(text, width, f),
                     None => Err(format!("Unsupported {width}-bit float literals")),

@@ -78,21 +78,6 @@ pub fn fmt_hex_float(out: &mut String, bits: u64, exp_bits: u32, frac_bits: u32)
 }
 
 /// `OpTypeFloat` FP encodings, by their grammar names.
-fn float_layout(width: u32, encoding: Option<u32>) -> Option<(u32, u32)> {
-    let enc = encoding
-        .and_then(|e| spirv_core::spv::kinds::FPEncoding.enumerant(e))
-        .map(|e| e.name);
-    match (width, enc) {
-        (16, Some("BFloat16KHR")) => Some((8, 7)),
-        (8, Some("Float8E4M3EXT")) => Some((4, 3)),
-        (8, Some("Float8E5M2EXT")) => Some((5, 2)),
-        (16, None) => Some((5, 10)),
-        (32, None) => Some((8, 23)),
-        (64, None) => Some((11, 52)),
-        _ => None,
-    }
-}
-
 /// Appends a typed literal (one or two words, low first) as spirv-dis prints it.
 /// Literals wider than 64 bits print nothing, as in spirv-dis.
 pub fn fmt_typed(out: &mut String, words: &[u32], ty: NumberType) {
@@ -136,8 +121,11 @@ pub fn fmt_typed(out: &mut String, words: &[u32], ty: NumberType) {
                     fmt_hex_float(out, v, 11, 52);
                 }
             }
-            _ => match float_layout(width, encoding) {
-                Some((e, m)) => fmt_hex_float(out, v & ((1u64 << (e + m + 1)) - 1), e, m),
+            _ => match FloatFormat::of(width, encoding) {
+                Some(FloatFormat {
+                    exp_bits: e,
+                    frac_bits: m,
+                }) => fmt_hex_float(out, v & ((1u64 << (e + m + 1)) - 1), e, m),
                 None => {
                     let _ = write!(out, "{v}");
                 }
@@ -354,6 +342,25 @@ impl FloatFormat {
         exp_bits: 5,
         frac_bits: 2,
     };
+
+    /// The format of an `OpTypeFloat` of `width` bits with its FP-encoding operand (by
+    /// the grammar's enumerant name), or `None` for a width or encoding it cannot be.
+    pub fn of(width: u32, encoding: Option<u32>) -> Option<FloatFormat> {
+        let enc = encoding.map(|e| {
+            spirv_core::spv::kinds::FPEncoding
+                .enumerant(e)
+                .map(|e| e.name)
+        });
+        Some(match (width, enc) {
+            (16, Some(Some("BFloat16KHR"))) => FloatFormat::BF16,
+            (8, Some(Some("Float8E4M3EXT"))) => FloatFormat::E4M3,
+            (8, Some(Some("Float8E5M2EXT"))) => FloatFormat::E5M2,
+            (16, None) => FloatFormat::F16,
+            (32, None) => FloatFormat::F32,
+            (64, None) => FloatFormat::F64,
+            _ => return None,
+        })
+    }
 
     fn bias(self) -> i64 {
         (1i64 << (self.exp_bits - 1)) - 1
