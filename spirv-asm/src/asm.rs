@@ -386,7 +386,14 @@ fn starts_with_op(t: &[u8], at: usize) -> bool {
     matches!(t.get(at..at + 3), Some([b'O', b'p', c]) if c.is_ascii_uppercase())
 }
 
-/// The name closest to `word` among `names` (edit distance), for suggestions.
+/// Tokens longer than this get no "did you mean" suggestion. The edit distance costs
+/// the product of the two lengths for every name, and no grammar name is half as long
+/// (the longest has 71 bytes), so a longer token has no near match anyway.
+const SUGGEST_MAX_LEN: usize = 160;
+
+/// The name closest to `word` among `names` (edit distance), for suggestions. Names
+/// whose length differs from the token's by more than the allowed distance are skipped
+/// without computing it.
 fn nearest<'n>(word: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
     fn dist(a: &str, b: &str) -> usize {
         let b: Vec<char> = b.chars().collect();
@@ -401,8 +408,12 @@ fn nearest<'n>(word: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n s
         }
         prev[b.len()]
     }
+    if word.len() > SUGGEST_MAX_LEN {
+        return None;
+    }
     let limit = (word.len() / 3).max(2);
     names
+        .filter(|n| n.len().abs_diff(word.len()) <= limit)
         .map(|n| (dist(word, n), n))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
@@ -1219,12 +1230,17 @@ impl<'t> Asm<'t> {
             KindClass::SpecConstantOpcode => {
                 let mut name = b"Op".to_vec();
                 name.extend_from_slice(word);
-                let Some(info) = spv::GRAMMAR.instruction_by_name_bytes(&name) else {
+                let found = spv::GRAMMAR.instruction_by_name_bytes(&name);
+                let Some(info) = found.filter(|i| spirv_core::spec_constant_op::allows(i.opcode))
+                else {
                     let mut msg = format!("Invalid OpSpecConstantOp opcode '{}'.", text());
+                    // A misspelling gets the nearest name OpSpecConstantOp accepts; an
+                    // opcode it may not embed gets none.
+                    let allowed = spirv_core::spec_constant_op::OPCODES
+                        .iter()
+                        .filter_map(|o| o.name());
                     let guess = format!("Op{}", text());
-                    if let Some(n) =
-                        nearest(&guess, spv::GRAMMAR.instructions.iter().map(|i| i.opname))
-                    {
+                    if let Some(n) = found.is_none().then(|| nearest(&guess, allowed)).flatten() {
                         msg.push_str(&format!(" Did you mean '{}'?", n.trim_start_matches("Op")));
                     }
                     return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText));

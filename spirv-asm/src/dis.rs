@@ -217,6 +217,9 @@ fn message_for(
     match kind {
         DecodeErrorKind::ZeroWordCount => "Invalid instruction word count: 0".into(),
         DecodeErrorKind::UnknownOpcode { opcode } => format!("Invalid opcode: {opcode}"),
+        DecodeErrorKind::InvalidSpecConstantOpcode { opcode } => {
+            format!("Invalid OpSpecConstantOp opcode: {opcode}")
+        }
         DecodeErrorKind::ExtraOperands { .. } => format!(
             "Invalid instruction {opname} starting at word {offset}: expected no more operands after {} words, but stated word count is {word_count}.",
             operand_words + 1

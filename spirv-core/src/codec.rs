@@ -133,12 +133,17 @@ impl<'a> Reader<'a> {
     /// and id) followed by the rest.
     ///
     /// # Errors
-    /// The opcode word is missing or does not fit 16 bits.
+    /// The opcode word is missing or is not one `OpSpecConstantOp` may embed (see
+    /// [`crate::spec_constant_op`]); so the embedded instruction never embeds another.
     pub fn spec_constant_op_words(&mut self) -> Result<(u16, Vec<u32>), DecodeError> {
         let prefix = self.words.get(..self.pos).unwrap_or(&[]);
         let opcode = self.word()?;
-        let Ok(op) = u16::try_from(opcode) else {
-            return Err(self.error(DecodeErrorKind::UnknownOpcode { opcode }));
+        let op = match u16::try_from(opcode) {
+            Ok(op) if crate::spec_constant_op::allows(opcode) => op,
+            _ => {
+                self.pos -= 1;
+                return Err(self.error(DecodeErrorKind::InvalidSpecConstantOpcode { opcode }));
+            }
         };
         let mut words = Vec::with_capacity(self.words.len());
         words.extend_from_slice(prefix);

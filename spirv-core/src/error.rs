@@ -47,6 +47,12 @@ pub enum DecodeErrorKind {
         /// The opcode.
         opcode: u32,
     },
+    /// `OpSpecConstantOp` embeds an opcode it may not embed (see
+    /// [`crate::spec_constant_op`]).
+    InvalidSpecConstantOpcode {
+        /// The embedded opcode.
+        opcode: u32,
+    },
     /// A ValueEnum/BitEnum operand has a value the grammar does not know.
     UnknownEnumerant {
         /// The operand kind.
@@ -143,6 +149,9 @@ impl fmt::Display for DecodeErrorKind {
             }
             UnterminatedString => f.write_str("literal string has no NUL terminator"),
             UnknownOpcode { opcode } => write!(f, "invalid opcode: {opcode}"),
+            InvalidSpecConstantOpcode { opcode } => {
+                write!(f, "invalid OpSpecConstantOp opcode: {opcode}")
+            }
             UnknownEnumerant { kind, value } => write!(f, "invalid {kind} operand: {value}"),
             IdOutOfBounds { id, bound } => write!(f, "id {id} is not below the bound {bound}"),
             NotANumericType { id } => {

@@ -7,10 +7,10 @@
 //!
 //! // Build a module; instructions land in their logical-layout section.
 //! let mut b = Builder::new((1, 3));
-//! let int = b.id();
+//! let int = b.id().unwrap();
 //! b.push(I::TypeInt(inst::TypeInt { result_id: int, width: 32, signedness: 1 })).unwrap();
 //! b.push(I::Capability(inst::Capability { capability: spv::Capability::Shader })).unwrap();
-//! let c = b.id();
+//! let c = b.id().unwrap();
 //! b.push(I::Constant(inst::Constant { result_type: int, result_id: c, value: spirv_core::LiteralNumber::from_u32(7) })).unwrap();
 //! let bytes = b.module().unwrap().to_bytes();
 //!
@@ -51,6 +51,7 @@ pub mod ext;
 pub mod fuzz;
 pub mod grammar;
 mod module;
+pub mod spec_constant_op;
 mod types;
 pub mod walk;
 

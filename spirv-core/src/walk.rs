@@ -228,6 +228,10 @@ struct Walker<'w, F> {
     summary: Summary,
     /// OpSwitch hook: the type of the case literals.
     switch_type: Option<NumberType>,
+    /// Inside an OpExtInst or OpSpecConstantOp layout, where another embedding hook is
+    /// invalid. With it, the walk's recursion depth is bounded by the grammar's own
+    /// nesting (enumerant parameters, composite bases), never by the input.
+    embedded: bool,
 }
 
 /// Walks the operands of instruction `info` over `words` (no leading word), calling `f`
@@ -250,6 +254,7 @@ pub fn walk<F: FnMut(&Parsed)>(
         f,
         summary: Summary::default(),
         switch_type: None,
+        embedded: false,
     };
     if info.opcode == u32::from(spv::Opcode::Switch.0) {
         let selector = words.first().copied().unwrap_or(0);
@@ -293,7 +298,7 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
     }
 
     fn list(&mut self, ops: &'static [OperandInfo], info: &'static InstructionInfo) -> WalkResult {
-        for (i, op) in ops.iter().enumerate() {
+        for op in ops {
             match op.quantifier {
                 Quantifier::One => {
                     if self.one(op.kind, info)? {
@@ -313,7 +318,6 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                     }
                 }
             }
-            let _ = i;
         }
         Ok(())
     }
@@ -375,6 +379,15 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                 }
                 self.emit(kind, n, Some(t), None, false);
             }
+            KindClass::ExtInstNumber if self.embedded => {
+                return Err((DecodeErrorKind::UnknownOpcode { opcode: word }, self.pos));
+            }
+            KindClass::SpecConstantOpcode if self.embedded => {
+                return Err((
+                    DecodeErrorKind::InvalidSpecConstantOpcode { opcode: word },
+                    self.pos,
+                ));
+            }
             KindClass::ExtInstNumber => {
                 // OpExtInst hook: the rest is laid out by the imported set's grammar.
                 let set_id = if self.pos > 0 {
@@ -394,6 +407,7 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                 match ext {
                     Some((g, ext_info)) => {
                         self.emit(kind, 1, None, Some(g), false);
+                        self.embedded = true;
                         self.list(ext_info.operands, ext_info)?;
                     }
                     None => {
@@ -417,14 +431,19 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
             }
             KindClass::SpecConstantOpcode => {
                 // OpSpecConstantOp hook: the embedded opcode's operands follow, minus
-                // its result type and result id.
-                let inner = u16::try_from(word)
-                    .ok()
-                    .and_then(|op| spv::GRAMMAR.instruction(u32::from(op)));
+                // its result type and result id. Only the opcodes the specification
+                // lists may be embedded, as spirv-dis checks.
+                let inner = Some(word)
+                    .filter(|&op| crate::spec_constant_op::allows(op))
+                    .and_then(|op| spv::GRAMMAR.instruction(op));
                 let Some(inner) = inner else {
-                    return Err((DecodeErrorKind::UnknownOpcode { opcode: word }, self.pos));
+                    return Err((
+                        DecodeErrorKind::InvalidSpecConstantOpcode { opcode: word },
+                        self.pos,
+                    ));
                 };
                 self.emit(kind, 1, None, None, false);
+                self.embedded = true;
                 let skip = inner
                     .operands
                     .iter()

@@ -55,13 +55,11 @@ impl Gen {
                 spirv_core::codec::encode_string(s, &mut self.words);
             }
             KindClass::SpecConstantOpcode => {
-                // Embed an instruction with a result type and id, and its layout.
-                let candidates: Vec<&'static InstructionInfo> = spv::GRAMMAR
-                    .instructions
-                    .iter()
-                    .filter(|i| i.has_result_type() && i.has_result())
-                    .collect();
-                let inner = candidates[self.k % candidates.len()];
+                // Embed one of the opcodes OpSpecConstantOp allows, and its layout.
+                let allowed = &spirv_core::spec_constant_op::OPCODES;
+                let inner = allowed[self.k % allowed.len()]
+                    .info()
+                    .expect("an allowed opcode is in the grammar");
                 self.words.push(inner.opcode);
                 self.layout(&inner.operands[2..]);
             }
@@ -105,6 +103,9 @@ fn variants(info: &'static InstructionInfo) -> usize {
     let mut n = 3;
     for op in info.operands {
         n = n.max(op.kind.enumerants.len());
+        if op.kind.class == KindClass::SpecConstantOpcode {
+            n = n.max(spirv_core::spec_constant_op::OPCODES.len());
+        }
         for e in op.kind.enumerants {
             for p in e.parameters {
                 n = n.max(p.kind.enumerants.len());
