@@ -5,7 +5,7 @@
 //! use spirv_core::{spv, spv::inst, Builder, Id};
 //! let mut b = Builder::new((1, 0));
 //! b.push(spv::Instruction::Capability(inst::Capability { capability: spv::Capability::Shader })).unwrap();
-//! let void = b.id();
+//! let void = b.id().unwrap();
 //! b.push(spv::Instruction::TypeVoid(inst::TypeVoid { result_id: void })).unwrap();
 //! // Sections are ordered no matter the push order.
 //! b.push(spv::Instruction::MemoryModel(inst::MemoryModel {
@@ -39,6 +39,9 @@ pub enum BuildError {
     Nesting(&'static str),
     /// An instruction longer than 65535 words.
     TooLong(spv::Opcode),
+    /// An id of `u32::MAX`, or an id allocation past it: the header's bound (the
+    /// largest id plus one) would not fit 32 bits.
+    IdOverflow,
 }
 
 impl fmt::Display for BuildError {
@@ -47,6 +50,9 @@ impl fmt::Display for BuildError {
             BuildError::OutsideFunction(op) => write!(f, "{op:?} must be inside a function"),
             BuildError::Nesting(what) => f.write_str(what),
             BuildError::TooLong(op) => write!(f, "{op:?} is longer than 65535 words"),
+            BuildError::IdOverflow => {
+                f.write_str("id out of range: the bound (largest id + 1) must fit 32 bits")
+            }
         }
     }
 }
@@ -87,38 +93,48 @@ impl Builder {
         self
     }
 
-    /// Allocates a fresh id.
-    pub fn id(&mut self) -> Id {
+    /// Allocates a fresh id, one above every id allocated or pushed so far.
+    ///
+    /// # Errors
+    /// [`BuildError::IdOverflow`] when that id would be `u32::MAX` (after an instruction
+    /// with id `u32::MAX - 1` was pushed, say).
+    pub fn id(&mut self) -> Result<Id, BuildError> {
         let id = self.next_id;
+        if id == u32::MAX {
+            return Err(BuildError::IdOverflow);
+        }
         self.next_id += 1;
         self.max_id = self.max_id.max(id);
-        Id(id)
+        Ok(Id(id))
     }
 
     /// Appends an instruction to its section (or to the current function).
     ///
     /// # Errors
     /// A function-only instruction outside a function, `OpFunction` inside one,
-    /// `OpFunctionEnd` outside one, or an instruction that is too long.
+    /// `OpFunctionEnd` outside one, an instruction that is too long, or an id of
+    /// `u32::MAX`. On error the builder is unchanged.
     pub fn push(&mut self, mut inst: spv::Instruction) -> Result<(), BuildError> {
         let opcode = inst.opcode();
         let mut max = 0;
         inst.visit_ids_mut(&mut |id| max = max.max(id.0));
-        self.max_id = self.max_id.max(max);
-        self.next_id = self.next_id.max(max.saturating_add(1));
+        if max == u32::MAX {
+            return Err(BuildError::IdOverflow);
+        }
+        let mut in_function = self.in_function;
         let target = match (opcode, Section::of(opcode, opcode.info())) {
             (spv::Opcode::Function, _) => {
                 if self.in_function {
                     return Err(BuildError::Nesting("OpFunction inside a function"));
                 }
-                self.in_function = true;
+                in_function = true;
                 None
             }
             (spv::Opcode::FunctionEnd, _) => {
                 if !self.in_function {
                     return Err(BuildError::Nesting("OpFunctionEnd outside a function"));
                 }
-                self.in_function = false;
+                in_function = false;
                 None
             }
             (_, Some(Section::Function)) => None,
@@ -154,6 +170,9 @@ impl Builder {
             out.truncate(start);
             return Err(BuildError::TooLong(opcode));
         }
+        self.in_function = in_function;
+        self.max_id = self.max_id.max(max);
+        self.next_id = self.next_id.max(max + 1);
         Ok(())
     }
 
@@ -167,7 +186,7 @@ impl Builder {
         control: spv::FunctionControl,
         function_type: Id,
     ) -> Result<Id, BuildError> {
-        let id = self.id();
+        let id = self.id()?;
         self.push(spv::Instruction::Function(spv::inst::Function {
             result_type,
             result_id: id,
@@ -185,7 +204,7 @@ impl Builder {
         if !self.in_function {
             return Err(BuildError::OutsideFunction(spv::Opcode::FunctionParameter));
         }
-        let id = self.id();
+        let id = self.id()?;
         self.push(spv::Instruction::FunctionParameter(
             spv::inst::FunctionParameter {
                 result_type: ty,
@@ -203,7 +222,7 @@ impl Builder {
         if !self.in_function {
             return Err(BuildError::OutsideFunction(spv::Opcode::Label));
         }
-        let id = self.id();
+        let id = self.id()?;
         self.push(spv::Instruction::Label(spv::inst::Label { result_id: id }))?;
         Ok(id)
     }

@@ -12,22 +12,17 @@ fn spirv_val() -> Option<std::path::PathBuf> {
     out.status.success().then(|| "spirv-val".into())
 }
 
+/// `N` fresh ids.
+fn ids<const N: usize>(b: &mut Builder) -> [Id; N] {
+    std::array::from_fn(|_| b.id().expect("ids left"))
+}
+
 /// A compute shader that increments every element of a storage buffer.
 fn compute_shader() -> Builder {
     let mut b = Builder::new((1, 3));
     let p = |b: &mut Builder, i: I| b.push(i).expect("push");
-    let (void, fnty, uint, v3uint, in_ptr, rarr, st, sb_ptr, sb_uint_ptr) = (
-        b.id(),
-        b.id(),
-        b.id(),
-        b.id(),
-        b.id(),
-        b.id(),
-        b.id(),
-        b.id(),
-        b.id(),
-    );
-    let (c0, c1, gid, buf) = (b.id(), b.id(), b.id(), b.id());
+    let (void, fnty, uint, v3uint, in_ptr, rarr, st, sb_ptr, sb_uint_ptr) = ids(&mut b).into();
+    let (c0, c1, gid, buf) = ids(&mut b).into();
     let main = Id(1000);
     p(
         &mut b,
@@ -215,7 +210,7 @@ fn compute_shader() -> Builder {
         }),
     );
     b.begin_block().expect("block");
-    let (id3, x, ptr, v, v2) = (b.id(), b.id(), b.id(), b.id(), b.id());
+    let (id3, x, ptr, v, v2) = ids(&mut b).into();
     p(
         &mut b,
         I::Load(inst::Load {
@@ -314,6 +309,27 @@ fn builder_rejects_misuse() {
     assert!(b.push(I::Return(inst::Return {})).is_err());
     assert!(b.end_function().is_err());
     assert!(b.begin_block().is_err());
+}
+
+#[test]
+fn builder_ids_never_overflow_the_bound() {
+    use spirv_core::BuildError;
+    let mut b = Builder::new((1, 0));
+    // An id of u32::MAX would need a bound of 2^32: refused, and the builder unchanged.
+    let max = I::TypeVoid(inst::TypeVoid {
+        result_id: Id(u32::MAX),
+    });
+    assert_eq!(b.push(max), Err(BuildError::IdOverflow));
+    assert_eq!(b.header().bound, 1);
+    // The largest id that fits is accepted; allocation past it is refused.
+    let last = I::TypeVoid(inst::TypeVoid {
+        result_id: Id(u32::MAX - 1),
+    });
+    assert_eq!(b.push(last), Ok(()));
+    assert_eq!(b.header().bound, u32::MAX);
+    assert_eq!(b.id(), Err(BuildError::IdOverflow));
+    assert_eq!(b.id(), Err(BuildError::IdOverflow));
+    assert_eq!(b.header().bound, u32::MAX);
 }
 
 #[test]
