@@ -1,8 +1,13 @@
 //! A small, fast, non-cryptographic hasher (the Fx multiply-rotate scheme) for the
-//! name tables: names come from the input, but a collision attack only slows a run,
-//! and SipHash showed as a tenth of the assembler's time.
+//! id and name tables; SipHash showed as a tenth of the assembler's time.
+//!
+//! Keys come from the input, and with a fixed seed the keys that share a bucket can be
+//! computed offline (for a `u32` key the hash is a bijection), which makes every table
+//! operation linear and the run quadratic. Each table therefore starts from a random
+//! seed, drawn from the standard library's per-process hash keys. No output depends on
+//! a table's iteration order.
 
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, Hasher};
 
 /// Multiply-rotate hasher over 8-byte chunks.
 #[derive(Default, Clone, Copy)]
@@ -60,7 +65,37 @@ impl Hasher for FxHasher {
     }
 }
 
-/// `HashMap` with [`FxHasher`].
-pub type FxHashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
-/// `HashSet` with [`FxHasher`].
-pub type FxHashSet<K> = std::collections::HashSet<K, BuildHasherDefault<FxHasher>>;
+/// Makes [`FxHasher`]s that start from a seed drawn at random when it is created.
+#[derive(Clone, Copy, Debug)]
+pub struct FxBuildHasher {
+    seed: u64,
+}
+
+impl Default for FxBuildHasher {
+    fn default() -> Self {
+        FxBuildHasher {
+            seed: std::collections::hash_map::RandomState::new().hash_one(SEED),
+        }
+    }
+}
+
+impl BuildHasher for FxBuildHasher {
+    type Hasher = FxHasher;
+    #[inline]
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(self.seed)
+    }
+}
+
+impl FxBuildHasher {
+    /// The hash of a byte string, for tables that store their keys elsewhere.
+    #[inline]
+    pub fn hash_bytes(&self, bytes: &[u8]) -> u64 {
+        let mut h = self.build_hasher();
+        h.write(bytes);
+        h.finish()
+    }
+}
+
+/// `HashMap` with [`FxHasher`], randomly seeded.
+pub type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuildHasher>;

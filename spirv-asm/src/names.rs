@@ -5,10 +5,30 @@
 //! name built from a component uses the component's name at that point (its number if
 //! it has none yet). Names are sanitized to `[A-Za-z0-9_]` and made unique with `_0`,
 //! `_1`, … suffixes.
+//!
+//! Two departures from spirv-dis keep the work and the output linear in the input, and
+//! no real module reaches them:
+//! - A name longer than [`MAX_NAME_LEN`] bytes (an `OpName` string, say), or a name
+//!   built from other names (`_ptr_…`, `_arr_…`, `v4…`, constants) longer than
+//!   [`MAX_DERIVED_LEN`] bytes, is replaced by the id's number, as for any id without
+//!   a name. Without this, a chain of nested types has names whose total length grows
+//!   with the square of the chain, and one long name used by every operand multiplies
+//!   the output; spirv-dis runs out of memory on both.
+//! - The suffix search resumes where it stopped last time for the same base name
+//!   instead of starting again at `_0`. The names are the same (suffixes are only ever
+//!   taken, never freed), but n equal names cost n steps instead of n²/2.
 
-use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::fxhash::{FxBuildHasher, FxHashMap};
 use spirv_core::spv::{self, BuiltIn, Opcode};
-use spirv_core::walk::NumberType;
+use std::fmt::Write;
+
+/// The longest friendly name, in bytes, before the uniqueness suffix. The longest in
+/// the 1179 corpus modules has 122 bytes.
+pub const MAX_NAME_LEN: usize = 1024;
+
+/// The longest name built from other names (types, constants), in bytes. The longest
+/// in the corpus has 90 bytes.
+pub const MAX_DERIVED_LEN: usize = 256;
 
 /// Names by id. Ids below a limit tied to the input's length live in a vector.
 #[derive(Debug, Default)]
@@ -16,10 +36,22 @@ pub struct Names {
     dense: Vec<u32>,
     sparse: FxHashMap<u32, u32>,
     limit: usize,
+    /// Every name saved, as `(start, len)` in `arena`; ids refer to them 1-based.
     spans: Vec<(u32, u32)>,
     arena: String,
-    used: FxHashSet<Box<str>>,
+    /// Open-addressing set of the names in use, so each name is stored once: 0 empty,
+    /// else a 1-based index into `spans`. At most half full.
+    table: Vec<u32>,
+    /// Names that are plain numbers below `limit` (most are an id's own): a bit each.
     used_numbers: Vec<bool>,
+    /// For each base name that needed a suffix, the next suffix to try.
+    next_suffix: FxHashMap<Box<str>, u32>,
+    /// Candidate names tried, for the tests that check the work stays linear.
+    probes: usize,
+    /// Scratch for building names.
+    buf: String,
+    /// The table's hash, randomly seeded (see [`crate::fxhash`]).
+    hasher: FxBuildHasher,
 }
 
 /// The built-ins that get a name: GL-style ones with `gl_`, OpenCL and subgroup ones plain.
@@ -75,23 +107,19 @@ const BUILTIN_NAMES: &[(BuiltIn, &str)] = &[
     (BuiltIn::SubgroupLtMask, "SubgroupLtMaskKHR"),
 ];
 
+/// Appends `s` with every byte outside `[A-Za-z0-9_]` replaced by `_`; `_` if empty.
 fn sanitize(s: &[u8], out: &mut String) {
     if s.is_empty() {
         out.push('_');
         return;
     }
-    let bytes: Vec<u8> = s
-        .iter()
-        .map(|&b| {
-            if b.is_ascii_alphanumeric() || b == b'_' {
-                b
-            } else {
-                b'_'
-            }
-        })
-        .collect();
-    // Every byte is ASCII now.
-    out.push_str(std::str::from_utf8(&bytes).unwrap_or_default());
+    out.extend(s.iter().map(|&b| {
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            char::from(b)
+        } else {
+            '_'
+        }
+    }));
 }
 
 impl Names {
@@ -114,8 +142,12 @@ impl Names {
         if slot == 0 {
             return None;
         }
+        Some(self.span(slot))
+    }
+
+    fn span(&self, slot: u32) -> &str {
         let (start, len) = self.spans[slot as usize - 1];
-        Some(&self.arena[start as usize..(start + len) as usize])
+        &self.arena[start as usize..(start + len) as usize]
     }
 
     /// Appends the name of `id`, or its number.
@@ -127,37 +159,53 @@ impl Names {
         }
     }
 
-    fn name_or_number(&self, id: u32) -> String {
+    /// Appends the name of `id`, or its number, to `out`.
+    fn push_name(&self, id: u32, out: &mut String) {
         match self.get(id) {
-            Some(n) => n.to_owned(),
-            None => id.to_string(),
+            Some(n) => out.push_str(n),
+            None => {
+                let _ = write!(out, "{id}");
+            }
         }
     }
 
-    /// Saves a name for `id` unless it has one: sanitized, then made unique.
-    pub fn save(&mut self, id: u32, suggested: &[u8]) {
+    /// Candidate work done so far: names tried while making names unique.
+    pub fn probes(&self) -> usize {
+        self.probes
+    }
+
+    /// Saves a name for `id` unless it has one: sanitized, replaced by the id's number
+    /// if longer than `max_len`, then made unique.
+    fn save(&mut self, id: u32, suggested: &[u8], max_len: usize) {
         if self.get(id).is_some() {
             return;
         }
-        let mut base = String::with_capacity(suggested.len() + 4);
-        sanitize(suggested, &mut base);
-        let name = if self.is_used(&base) {
-            let mut i = 0u32;
+        let mut base = std::mem::take(&mut self.buf);
+        base.clear();
+        if suggested.len() > max_len {
+            let _ = write!(base, "{id}");
+        } else {
+            sanitize(suggested, &mut base);
+        }
+        self.probes += 1;
+        if self.is_used(&base) {
+            let first = self.next_suffix.get(base.as_str()).copied().unwrap_or(0);
+            let stem = base.len();
+            let mut i = first;
             loop {
-                let candidate = format!("{base}_{i}");
-                if !self.is_used(&candidate) {
-                    break candidate;
+                base.truncate(stem);
+                let _ = write!(base, "_{i}");
+                self.probes += 1;
+                if !self.is_used(&base) {
+                    break;
                 }
                 i += 1;
             }
-        } else {
-            base
-        };
-        self.mark_used(&name);
-        let start = self.arena.len() as u32;
-        self.arena.push_str(&name);
-        self.spans.push((start, name.len() as u32));
-        let slot = self.spans.len() as u32;
+            let key: Box<str> = base[..stem].into();
+            self.next_suffix.insert(key, i + 1);
+        }
+        let slot = self.insert(&base);
+        self.buf = base;
         let i = id as usize;
         if i < self.limit {
             if i >= self.dense.len() {
@@ -170,8 +218,13 @@ impl Names {
         }
     }
 
+    /// A name built from other names: saved like any other, with the shorter limit.
+    fn save_derived(&mut self, id: u32, name: &str) {
+        self.save(id, name.as_bytes(), MAX_DERIVED_LEN);
+    }
+
     /// Most names in a large module are plain numbers (an id's own); they are tracked in
-    /// a bit vector instead of the set of strings.
+    /// a bit vector instead of the table.
     fn numeric(&self, name: &str) -> Option<usize> {
         let b = name.as_bytes();
         if b.is_empty()
@@ -186,24 +239,58 @@ impl Names {
     }
 
     fn is_used(&self, name: &str) -> bool {
-        match self.numeric(name) {
-            Some(v) => self.used_numbers.get(v).copied().unwrap_or(false),
-            None => self.used.contains(name),
+        if let Some(v) = self.numeric(name) {
+            return self.used_numbers.get(v).copied().unwrap_or(false);
+        }
+        if self.table.is_empty() {
+            return false;
+        }
+        let mask = self.table.len() - 1;
+        let mut at = self.hasher.hash_bytes(name.as_bytes()) as usize & mask;
+        loop {
+            match self.table[at] {
+                0 => return false,
+                slot if self.span(slot) == name => return true,
+                _ => at = (at + 1) & mask,
+            }
         }
     }
 
-    fn mark_used(&mut self, name: &str) {
-        match self.numeric(name) {
-            Some(v) => {
-                if v >= self.used_numbers.len() {
-                    let grow = (v + 1).max(self.used_numbers.len() * 2).min(self.limit);
-                    self.used_numbers.resize(grow, false);
-                }
-                self.used_numbers[v] = true;
+    /// Stores a name known to be unused; returns its 1-based span index.
+    fn insert(&mut self, name: &str) -> u32 {
+        let start = self.arena.len() as u32;
+        self.arena.push_str(name);
+        self.spans.push((start, name.len() as u32));
+        let slot = self.spans.len() as u32;
+        if let Some(v) = self.numeric(name) {
+            if v >= self.used_numbers.len() {
+                let grow = (v + 1).max(self.used_numbers.len() * 2).min(self.limit);
+                self.used_numbers.resize(grow, false);
             }
-            None => {
-                self.used.insert(name.into());
-            }
+            self.used_numbers[v] = true;
+            return slot;
+        }
+        if self.table.len() < 2 * (self.spans.len() + 1) {
+            self.grow_table();
+        }
+        self.place(slot);
+        slot
+    }
+
+    fn place(&mut self, slot: u32) {
+        let mask = self.table.len() - 1;
+        let mut at = self.hasher.hash_bytes(self.span(slot).as_bytes()) as usize & mask;
+        while self.table[at] != 0 {
+            at = (at + 1) & mask;
+        }
+        self.table[at] = slot;
+    }
+
+    fn grow_table(&mut self) {
+        let old = std::mem::take(&mut self.table);
+        self.table = vec![0; (old.len() * 2).max(64)];
+        for slot in old.into_iter().filter(|&s| s != 0) {
+            self.place(slot);
         }
     }
 
@@ -218,116 +305,126 @@ impl Names {
     ) {
         let w = |i: usize| ops.get(i).copied().unwrap_or(0);
         let rid = result_id.unwrap_or(0);
+        // Names made from other names are built here, then saved with the shorter limit.
+        let mut n = String::new();
         match opcode {
             Opcode::Name => {
                 let bytes = string_operand(ops.get(1..).unwrap_or(&[]));
-                self.save(w(0), &bytes);
+                self.save(w(0), &bytes, MAX_NAME_LEN);
+                return;
             }
             Opcode::Decorate => {
                 if w(1) == spv::Decoration::BuiltIn.0 && ops.len() > 2 {
-                    if let Some((_, n)) = BUILTIN_NAMES.iter().find(|(b, _)| b.0 == w(2)) {
-                        self.save(w(0), n.as_bytes());
+                    if let Some((_, name)) = BUILTIN_NAMES.iter().find(|(b, _)| b.0 == w(2)) {
+                        self.save(w(0), name.as_bytes(), MAX_NAME_LEN);
+                    }
+                }
+                return;
+            }
+            Opcode::TypeOpaque => {
+                let bytes = string_operand(ops.get(1..).unwrap_or(&[]));
+                let mut name = b"Opaque_".to_vec();
+                name.extend_from_slice(&bytes);
+                self.save(rid, &name, MAX_NAME_LEN);
+                return;
+            }
+            Opcode::TypeVoid => n.push_str("void"),
+            Opcode::TypeBool => n.push_str("bool"),
+            Opcode::TypeInt => {
+                if w(2) == 0 {
+                    n.push('u');
+                }
+                match w(1) {
+                    8 => n.push_str("char"),
+                    16 => n.push_str("short"),
+                    32 => n.push_str("int"),
+                    64 => n.push_str("long"),
+                    width => {
+                        if w(2) != 0 {
+                            n.push('i');
+                        }
+                        let _ = write!(n, "{width}");
                     }
                 }
             }
-            Opcode::TypeVoid => self.save(rid, b"void"),
-            Opcode::TypeBool => self.save(rid, b"bool"),
-            Opcode::TypeInt => {
-                let width = w(1);
-                let (mut sign, root) = match width {
-                    8 => ("", "char".to_owned()),
-                    16 => ("", "short".to_owned()),
-                    32 => ("", "int".to_owned()),
-                    64 => ("", "long".to_owned()),
-                    n => ("i", n.to_string()),
-                };
-                if w(2) == 0 {
-                    sign = "u";
-                }
-                self.save(rid, format!("{sign}{root}").as_bytes());
-            }
             Opcode::TypeFloat => {
-                let enc = ops
-                    .get(2)
-                    .and_then(|&e| spv::kinds::FPEncoding.enumerant(e))
-                    .map(|e| e.name);
-                let name = match (w(1), enc) {
-                    (_, Some("BFloat16KHR")) => "bfloat16".to_owned(),
-                    (_, Some("Float8E4M3EXT")) => "fp8e4m3".to_owned(),
-                    (_, Some("Float8E5M2EXT")) => "fp8e5m2".to_owned(),
-                    (16, _) => "half".to_owned(),
-                    (32, _) => "float".to_owned(),
-                    (64, _) => "double".to_owned(),
-                    (n, _) => format!("fp{n}"),
+                let name = match (w(1), ops.get(2).map(|&e| spv::FPEncoding(e))) {
+                    (_, Some(spv::FPEncoding::BFloat16KHR)) => "bfloat16",
+                    (_, Some(spv::FPEncoding::Float8E4M3EXT)) => "fp8e4m3",
+                    (_, Some(spv::FPEncoding::Float8E5M2EXT)) => "fp8e5m2",
+                    (16, _) => "half",
+                    (32, _) => "float",
+                    (64, _) => "double",
+                    (width, _) => {
+                        let _ = write!(n, "fp{width}");
+                        ""
+                    }
                 };
-                self.save(rid, name.as_bytes());
+                n.push_str(name);
             }
             Opcode::TypeVector => {
-                let n = format!("v{}{}", w(2), self.name_or_number(w(1)));
-                self.save(rid, n.as_bytes());
+                let _ = write!(n, "v{}", w(2));
+                self.push_name(w(1), &mut n);
             }
             Opcode::TypeMatrix => {
-                let n = format!("mat{}{}", w(2), self.name_or_number(w(1)));
-                self.save(rid, n.as_bytes());
+                let _ = write!(n, "mat{}", w(2));
+                self.push_name(w(1), &mut n);
             }
             Opcode::TypeArray => {
-                let n = format!(
-                    "_arr_{}_{}",
-                    self.name_or_number(w(1)),
-                    self.name_or_number(w(2))
-                );
-                self.save(rid, n.as_bytes());
+                n.push_str("_arr_");
+                self.push_name(w(1), &mut n);
+                n.push('_');
+                self.push_name(w(2), &mut n);
             }
             Opcode::TypeRuntimeArray => {
-                let n = format!("_runtimearr_{}", self.name_or_number(w(1)));
-                self.save(rid, n.as_bytes());
+                n.push_str("_runtimearr_");
+                self.push_name(w(1), &mut n);
             }
             Opcode::TypeNodePayloadArrayAMDX => {
-                let n = format!("_payloadarr_{}", self.name_or_number(w(1)));
-                self.save(rid, n.as_bytes());
+                n.push_str("_payloadarr_");
+                self.push_name(w(1), &mut n);
             }
             Opcode::TypePointer => {
-                let n = format!("_ptr_{}_{}", storage_class(w(1)), self.name_or_number(w(2)));
-                self.save(rid, n.as_bytes());
+                n.push_str("_ptr_");
+                push_enumerant(&mut n, &spv::kinds::StorageClass, w(1));
+                n.push('_');
+                self.push_name(w(2), &mut n);
             }
             Opcode::TypeUntypedPointerKHR => {
-                let n = format!("_ptr_{}", storage_class(w(1)));
-                self.save(rid, n.as_bytes());
+                n.push_str("_ptr_");
+                push_enumerant(&mut n, &spv::kinds::StorageClass, w(1));
             }
             Opcode::TypePipe => {
-                let q = spv::kinds::AccessQualifier
-                    .enumerant(w(1))
-                    .map_or_else(|| format!("AccessQualifier{}", w(1)), |e| e.name.to_owned());
-                self.save(rid, format!("Pipe{q}").as_bytes());
+                n.push_str("Pipe");
+                push_enumerant(&mut n, &spv::kinds::AccessQualifier, w(1));
             }
-            Opcode::TypeEvent => self.save(rid, b"Event"),
-            Opcode::TypeDeviceEvent => self.save(rid, b"DeviceEvent"),
-            Opcode::TypeReserveId => self.save(rid, b"ReserveId"),
-            Opcode::TypeQueue => self.save(rid, b"Queue"),
-            Opcode::TypeOpaque => {
-                let bytes = string_operand(ops.get(1..).unwrap_or(&[]));
-                let mut n = String::from("Opaque_");
-                sanitize(&bytes, &mut n);
-                self.save(rid, n.as_bytes());
+            Opcode::TypeEvent => n.push_str("Event"),
+            Opcode::TypeDeviceEvent => n.push_str("DeviceEvent"),
+            Opcode::TypeReserveId => n.push_str("ReserveId"),
+            Opcode::TypeQueue => n.push_str("Queue"),
+            Opcode::TypePipeStorage => n.push_str("PipeStorage"),
+            Opcode::TypeNamedBarrier => n.push_str("NamedBarrier"),
+            Opcode::TypeStruct => {
+                let _ = write!(n, "_struct_{rid}");
             }
-            Opcode::TypePipeStorage => self.save(rid, b"PipeStorage"),
-            Opcode::TypeNamedBarrier => self.save(rid, b"NamedBarrier"),
-            Opcode::TypeStruct => self.save(rid, format!("_struct_{rid}").as_bytes()),
-            Opcode::ConstantTrue => self.save(rid, b"true"),
-            Opcode::ConstantFalse => self.save(rid, b"false"),
+            Opcode::ConstantTrue => n.push_str("true"),
+            Opcode::ConstantFalse => n.push_str("false"),
             Opcode::Constant => {
-                let mut value = String::new();
-                constant(&mut value);
-                let value = value.replace('-', "n");
-                let n = format!("{}_{value}", self.name_or_number(w(0)));
-                self.save(rid, n.as_bytes());
+                self.push_name(w(0), &mut n);
+                n.push('_');
+                let at = n.len();
+                constant(&mut n);
+                // `-` becomes `n`: `int_n7`.
+                n.replace_range(at.., &n[at..].replace('-', "n"));
             }
             _ => {
-                if result_id.is_some() && self.get(rid).is_none() {
-                    self.save(rid, rid.to_string().as_bytes());
+                if result_id.is_none() || self.get(rid).is_some() {
+                    return;
                 }
+                let _ = write!(n, "{rid}");
             }
         }
+        self.save_derived(rid, &n);
     }
 }
 
@@ -340,15 +437,13 @@ fn string_operand(words: &[u32]) -> Vec<u8> {
         .collect()
 }
 
-fn storage_class(v: u32) -> String {
-    spv::kinds::StorageClass
-        .enumerant(v)
-        .map_or_else(|| format!("StorageClass{v}"), |e| e.name.to_owned())
-}
-
-/// Formats a constant's literal as the disassembler prints it (for constant names).
-pub fn constant_text(out: &mut String, words: &[u32], ty: Option<NumberType>) {
-    if let Some(t) = ty {
-        crate::number::fmt_typed(out, words, t);
+/// Appends an enumerant's name, or the kind's name and the number if it is unknown
+/// (`StorageClass99`).
+fn push_enumerant(out: &mut String, kind: &spirv_core::grammar::OperandKind, v: u32) {
+    match kind.enumerant(v) {
+        Some(e) => out.push_str(e.name),
+        None => {
+            let _ = write!(out, "{}{v}", kind.name);
+        }
     }
 }
