@@ -266,16 +266,18 @@ struct BlockInfo {
     conditional: bool,
 }
 
-/// The blocks of the function whose `OpFunction` is at word `start`, and the word
-/// offset of its `OpFunctionEnd` (if the function is complete).
-fn scan_blocks(words: &[u32], start: usize, ids: &Ids) -> (Vec<BlockInfo>, Option<usize>) {
+/// The blocks of the function whose `OpFunction` is at word `start`, and where the
+/// scan ended: `Ok` with the word offset of its `OpFunctionEnd`, or `Err` with the
+/// offset where the module ended or stopped parsing. As in spirv-dis, the function runs
+/// to the first `OpFunctionEnd`; an `OpFunction` before it is an ordinary instruction.
+fn scan_blocks(words: &[u32], start: usize, ids: &Ids) -> (Vec<BlockInfo>, Result<usize, usize>) {
     use spv::Opcode as O;
     let mut blocks: Vec<BlockInfo> = Vec::new();
     let mut pos = start;
     while pos < words.len() {
         let count = (words[pos] >> 16) as usize;
         if count == 0 || pos + count > words.len() {
-            break;
+            return (blocks, Err(pos));
         }
         let op = spv::Opcode(words[pos] as u16);
         let ops = &words[pos + 1..pos + count];
@@ -315,12 +317,12 @@ fn scan_blocks(words: &[u32], start: usize, ids: &Ids) -> (Vec<BlockInfo>, Optio
                 }
                 b.conditional = true;
             }
-            (O::FunctionEnd, _) => return (blocks, Some(pos)),
+            (O::FunctionEnd, _) => return (blocks, Ok(pos)),
             _ => {}
         }
         pos += count;
     }
-    (blocks, None)
+    (blocks, Err(pos))
 }
 
 /// `--nested-indent` levels of a function's blocks, as spirv-dis assigns them: a
@@ -635,6 +637,10 @@ fn disassemble_streaming(
     }
     let mut pos = 5;
     let mut bad_iter = bad.iter().peekable();
+    // `--reorder-blocks`: instructions before this offset belong to a function that was
+    // scanned and is printed in binary order (it has a bad instruction or no end), so an
+    // `OpFunction` among them starts no new scan.
+    let mut plain_until = 0;
     while pos < words.len() {
         if let Some(&&(bpos, b)) = bad_iter.peek() {
             if bpos == pos {
@@ -648,12 +654,17 @@ fn disassemble_streaming(
                 continue;
             }
         }
-        if opts.reorder_blocks && words[pos] as u16 == spv::Opcode::Function.0 {
+        if opts.reorder_blocks && pos >= plain_until && words[pos] as u16 == spv::Opcode::Function.0
+        {
             // Print the function header, then its blocks in structured order. Functions
-            // with an instruction that did not parse are printed as they are.
+            // with an instruction that did not parse, or without an end, are printed as
+            // they are.
             let (blocks, end) = scan_blocks(words, pos, &st.ids);
-            let clean = end.is_some_and(|e| !bad.iter().any(|(b, _)| *b >= pos && *b <= e));
-            if let (true, Some(end), Some(first)) = (clean, end, blocks.first()) {
+            let last = end.unwrap_or_else(|stop| stop);
+            let first_bad = bad.partition_point(|(b, _)| *b < pos);
+            let clean = end.is_ok() && bad.get(first_bad).is_none_or(|(b, _)| *b > last);
+            plain_until = last;
+            if let (true, Ok(end), Some(first)) = (clean, end, blocks.first()) {
                 let mut p = pos;
                 while p < first.start {
                     p = printer.instruction(&mut st, out, p);
@@ -745,6 +756,11 @@ struct Printer<'w> {
     words: &'w [u32],
     /// `--nested-indent`: levels of the current function's blocks, by label.
     levels: crate::fxhash::FxHashMap<u32, u32>,
+    /// Between an `OpFunction` and the next `OpFunctionEnd`.
+    in_function: bool,
+    /// `--comment`: instructions before this offset had their section comments printed
+    /// already (see [`Printer::body_comments`]).
+    comments_until: usize,
     in_body: bool,
     level: u32,
     idbuf: Vec<u8>,
@@ -764,6 +780,8 @@ impl<'w> Printer<'w> {
         Printer {
             words,
             levels: Default::default(),
+            in_function: false,
+            comments_until: 0,
             in_body: false,
             level: 0,
             idbuf: Vec::with_capacity(64),
@@ -978,14 +996,23 @@ impl<'w> Printer<'w> {
         }
         let opts = st.opts;
         let color = opts.color;
-        if opts.comment {
+        let op = spv::Opcode(opcode);
+        // A function runs from an `OpFunction` to the next `OpFunctionEnd`; an
+        // `OpFunction` inside one is an ordinary instruction there, as in spirv-dis. So
+        // each function's blocks are scanned once.
+        let starts_function = op == spv::Opcode::Function && !self.in_function;
+        if starts_function {
+            self.in_function = true;
+        } else if op == spv::Opcode::FunctionEnd {
+            self.in_function = false;
+        }
+        if opts.comment && pos >= self.comments_until {
             self.section_comment(st, out, opcode, info, ops);
         }
         // `--nested-indent`: extra spaces by the block's structured nesting level.
         let mut extra = 0usize;
         if opts.nested_indent {
-            let op = spv::Opcode(opcode);
-            if op == spv::Opcode::Function {
+            if starts_function {
                 self.levels = block_levels(self.words, pos, &st.ids);
                 self.in_body = false;
             } else if op == spv::Opcode::FunctionEnd {
@@ -1078,7 +1105,32 @@ impl<'w> Printer<'w> {
             comment = Some(text);
         }
         self.emit_line(out, visible, comment.as_deref(), color);
+        if starts_function && opts.comment && (opts.nested_indent || opts.reorder_blocks) {
+            self.body_comments(st, out, pos + count);
+        }
         pos + count
+    }
+
+    /// `--comment` with `--nested-indent` or `--reorder-blocks`: spirv-dis holds a
+    /// function's body back until its `OpFunctionEnd` but prints section comments as it
+    /// reads, so the headings the body gets (an inner `OpFunction`'s, say) come right
+    /// after the `OpFunction` line, and the body prints none.
+    fn body_comments(&mut self, st: &State<'_>, out: &mut Vec<u8>, from: usize) {
+        let words = self.words;
+        let mut pos = from;
+        while pos < words.len() {
+            let first = words[pos];
+            let count = (first >> 16) as usize;
+            let opcode = first as u16;
+            if count == 0 || pos + count > words.len() || opcode == spv::Opcode::FunctionEnd.0 {
+                break;
+            }
+            if let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) {
+                self.section_comment(st, out, opcode, info, &words[pos + 1..pos + count]);
+            }
+            pos += count;
+        }
+        self.comments_until = pos;
     }
 
     /// Appends one operand; returns how many invisible (colour) bytes it added.
