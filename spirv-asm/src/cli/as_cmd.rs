@@ -73,7 +73,10 @@ pub fn run(args: Args) -> u8 {
     };
     match assemble(&text, &opts) {
         Ok(words) => {
-            match super::write_output(&args.output, &spirv_core::binary::words_to_bytes(&words)) {
+            let bytes = spirv_core::binary::words_to_bytes(&words);
+            let written = super::output::Output::open(&args.output)
+                .and_then(|mut out| out.write_all(&bytes).and_then(|()| out.commit()));
+            match written {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("{e}");

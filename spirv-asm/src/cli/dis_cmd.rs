@@ -146,38 +146,29 @@ pub fn run(args: Args) -> u8 {
         all_ext_inst_names: args.all_ext_inst_names,
         registry: None,
     };
-    if to_stdout {
-        let stdout = std::io::stdout();
-        let mut lock = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-        let r = spirv_asm::disassemble_to(&words, &opts, &mut lock);
-        drop(lock);
-        return match r {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("error: {e}");
-                e.exit_code
-            }
-        };
-    }
-    let file = match std::fs::File::create(&args.output) {
-        Ok(f) => f,
+    let mut out = match super::output::Output::open(&args.output) {
+        Ok(o) => o,
         Err(e) => {
-            eprintln!("error: cannot write output file '{}': {e}", args.output);
+            eprintln!("{e}");
             return 1;
         }
     };
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
-    let r = spirv_asm::disassemble_to(&words, &opts, &mut w);
-    let flushed = std::io::Write::flush(&mut w);
-    match (r, flushed) {
-        (Ok(()), Ok(())) => 0,
-        (Err(e), _) => {
+    match spirv_asm::disassemble_to(&words, &opts, out.writer()) {
+        Ok(()) => match out.commit() {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        },
+        Err(e) => {
+            // Like spirv-dis: standard output keeps the text before the bad instruction;
+            // a file is left as it was.
+            if to_stdout {
+                let _ = out.commit();
+            }
             eprintln!("error: {e}");
             e.exit_code
-        }
-        (Ok(()), Err(e)) => {
-            eprintln!("error: cannot write output file '{}': {e}", args.output);
-            1
         }
     }
 }

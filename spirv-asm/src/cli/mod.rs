@@ -2,6 +2,7 @@
 
 pub mod as_cmd;
 pub mod dis_cmd;
+pub mod output;
 
 use std::io::Read;
 
@@ -18,20 +19,6 @@ pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, String> {
         Some(p) => {
             std::fs::read(p).map_err(|e| format!("error: cannot open input file '{p}': {e}"))
         }
-    }
-}
-
-/// Writes to a file, or standard output for `-`.
-pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), String> {
-    use std::io::Write;
-    if path == "-" {
-        let mut out = std::io::stdout().lock();
-        out.write_all(bytes)
-            .and_then(|()| out.flush())
-            .map_err(|e| format!("error: cannot write standard output: {e}"))
-    } else {
-        std::fs::write(path, bytes)
-            .map_err(|e| format!("error: cannot write output file '{path}': {e}"))
     }
 }
 

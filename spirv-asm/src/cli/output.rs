@@ -1,0 +1,149 @@
+//! Where a subcommand's output goes: standard output, or a file that changes only when
+//! the whole output was written.
+//!
+//! A file target is written through a temporary file beside it, which is renamed over
+//! the target on success and removed on failure, so an error halfway (a bad
+//! instruction, a full disk) leaves the old file as it was; spirv-dis also writes its
+//! file only after success. Targets that are not regular files (`/dev/null`, a pipe)
+//! cannot be replaced and are written directly. Every write and flush error is
+//! reported.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// An open output.
+pub struct Output {
+    name: String,
+    w: BufWriter<Sink>,
+    /// The temporary file and the target it replaces on [`Output::commit`].
+    replace: Option<(PathBuf, PathBuf)>,
+}
+
+enum Sink {
+    Stdout(std::io::Stdout),
+    File(File),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::Stdout(s) => s.write(buf),
+            Sink::File(f) => f.write(buf),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::Stdout(s) => s.flush(),
+            Sink::File(f) => f.flush(),
+        }
+    }
+}
+
+impl Output {
+    /// Opens `path`, or standard output for `-`.
+    ///
+    /// # Errors
+    /// The message to print: the temporary file cannot be created.
+    pub fn open(path: &str) -> Result<Output, String> {
+        let name = if path == "-" {
+            "standard output".to_owned()
+        } else {
+            format!("output file '{path}'")
+        };
+        let fail = |e: std::io::Error| format!("error: cannot write {name}: {e}");
+        if path == "-" {
+            return Ok(Output {
+                w: BufWriter::with_capacity(1 << 16, Sink::Stdout(std::io::stdout())),
+                name,
+                replace: None,
+            });
+        }
+        // Replace what the path names: through a symlink, its target.
+        let target = std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path));
+        let existing = std::fs::metadata(&target).ok();
+        if existing.as_ref().is_some_and(|m| !m.is_file()) {
+            let f = File::create(&target).map_err(fail)?;
+            return Ok(Output {
+                w: BufWriter::with_capacity(1 << 16, Sink::File(f)),
+                name,
+                replace: None,
+            });
+        }
+        let (tmp, f) = temp_beside(&target).map_err(fail)?;
+        if let Some(m) = existing {
+            // Keep the target's permissions.
+            let _ = std::fs::set_permissions(&tmp, m.permissions());
+        }
+        Ok(Output {
+            w: BufWriter::with_capacity(1 << 16, Sink::File(f)),
+            name,
+            replace: Some((tmp, target)),
+        })
+    }
+
+    /// The writer.
+    pub fn writer(&mut self) -> &mut dyn Write {
+        &mut self.w
+    }
+
+    /// Writes all of `bytes`.
+    ///
+    /// # Errors
+    /// The message to print.
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let r = self.w.write_all(bytes);
+        r.map_err(|e| self.message(&e))
+    }
+
+    /// Flushes everything and, for a file, puts it in place of the target.
+    ///
+    /// # Errors
+    /// The message to print; the target is unchanged.
+    pub fn commit(mut self) -> Result<(), String> {
+        let r = self.w.flush();
+        r.map_err(|e| self.message(&e))?;
+        if let Some((tmp, target)) = self.replace.take() {
+            let renamed = std::fs::rename(&tmp, &target);
+            if let Err(e) = renamed {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(self.message(&e));
+            }
+        }
+        Ok(())
+    }
+
+    fn message(&self, e: &std::io::Error) -> String {
+        format!("error: cannot write {}: {e}", self.name)
+    }
+}
+
+impl Drop for Output {
+    /// Not committed: the temporary file goes, the target stays as it was.
+    fn drop(&mut self) {
+        if let Some((tmp, _)) = self.replace.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Creates a new file beside `target`, named after it, that no other process is using.
+fn temp_beside(target: &Path) -> std::io::Result<(PathBuf, File)> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let base = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut n = 0u32;
+    loop {
+        let tmp = dir.join(format!(".{base}.{}.{n}.tmp", std::process::id()));
+        match File::create_new(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
