@@ -1,0 +1,287 @@
+//! Crafted inputs that once crashed, stalled or exhausted the tools (issue 8). These
+//! check behaviour and the work done, never time: the scaling itself is measured by
+//! `cargo run --release -p spirv-tests --example adversarial`.
+
+use spirv_asm::names::{MAX_DERIVED_LEN, MAX_NAME_LEN, Names};
+use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
+use spirv_core::codec::DecodeContext;
+use spirv_core::spv::{self, Opcode};
+use spirv_core::{DecodeErrorKind, Module};
+use spirv_tests::{files, stem, workspace_root};
+
+/// A module from `(opcode, operands)` pairs.
+fn module(insts: &[(Opcode, Vec<u32>)], bound: u32) -> Vec<u32> {
+    let mut w = vec![spirv_core::binary::MAGIC, 0x0001_0600, 0, bound, 0];
+    for (op, ops) in insts {
+        w.push(((ops.len() as u32 + 1) << 16) | u32::from(op.0));
+        w.extend_from_slice(ops);
+    }
+    w
+}
+
+/// Runs `f` on a thread with a 1 MB stack: a walk one level deep fits (a debug build's
+/// typed decode takes over 128 KB for one level, its frame being large), a walk whose
+/// depth follows the input's 65,532 words does not.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(f)
+        .expect("thread")
+        .join()
+        .expect("no stack overflow, no panic")
+}
+
+/// The issue's 262 KB module: one `OpSpecConstantOp` whose 65,532 operand words all
+/// embed `OpSpecConstantOp` again.
+fn nested_spec_constant_op() -> Vec<u32> {
+    let mut ops = vec![1, 2];
+    ops.resize(65_534, u32::from(Opcode::SpecConstantOp.0));
+    module(&[(Opcode::SpecConstantOp, ops)], 100)
+}
+
+#[test]
+fn nested_spec_constant_op_is_rejected_without_recursion() {
+    let words = nested_spec_constant_op();
+    let (read, dis) = on_small_stack(move || {
+        let read = Module::from_words(&words).map(|_| ());
+        let dis = disassemble(&words, &DisOptions::default()).map(|_| ());
+        (read, dis)
+    });
+    let e = read.expect_err("rejected");
+    assert_eq!(
+        (e.kind, e.offset),
+        (DecodeErrorKind::InvalidSpecConstantOpcode { opcode: 52 }, 8)
+    );
+    let e = dis.expect_err("rejected");
+    assert_eq!(
+        (e.exit_code, e.message.as_str()),
+        (252, "Invalid OpSpecConstantOp opcode: 52")
+    );
+}
+
+#[test]
+fn typed_decode_of_nested_spec_constant_op_is_an_error() {
+    let words = nested_spec_constant_op();
+    let r = on_small_stack(move || {
+        spv::Instruction::decode(
+            Opcode::SpecConstantOp,
+            &words[6..],
+            &DecodeContext::default(),
+        )
+        .map(|_| ())
+    });
+    assert_eq!(
+        r.expect_err("rejected").kind,
+        DecodeErrorKind::InvalidSpecConstantOpcode { opcode: 52 }
+    );
+}
+
+#[test]
+fn the_assembler_refuses_what_the_disassembler_would_refuse() {
+    let e = assemble_str(
+        "%1 = OpTypeInt 32 0\n%2 = OpSpecConstantOp %1 SpecConstantOp SpecConstantOp IAdd %1 %1\n",
+        &AsmOptions::default(),
+    )
+    .expect_err("rejected");
+    assert_eq!((e.line, e.column, e.exit_code()), (2, 26, 251));
+    assert_eq!(
+        e.message,
+        "Invalid OpSpecConstantOp opcode 'SpecConstantOp'."
+    );
+}
+
+#[test]
+fn every_allowed_spec_constant_opcode_reads_and_none_embeds_another() {
+    for op in spirv_core::spec_constant_op::OPCODES {
+        let info = op.info().expect("in the grammar");
+        assert!(info.has_result_type() && info.has_result(), "{op:?}");
+        assert!(
+            !info.operands.iter().any(|o| matches!(
+                o.kind.class,
+                spirv_core::grammar::KindClass::SpecConstantOpcode
+                    | spirv_core::grammar::KindClass::ExtInstNumber
+            )),
+            "{op:?} embeds an instruction"
+        );
+    }
+    // And one of them end to end, text to binary to text.
+    let text = "%1 = OpTypeInt 32 0\n%2 = OpConstant %1 5\n%3 = OpSpecConstantOp %1 IAdd %2 %2\n";
+    let words = assemble_str(text, &AsmOptions::default()).expect("assembles");
+    Module::from_words(&words).expect("reads");
+}
+
+/// n equal names: linear work, the same names as spirv-dis gives.
+#[test]
+fn equal_names_take_linear_work() {
+    let n = 5000u32;
+    let mut names = Names::new(10 * n as usize);
+    for id in 1..=n {
+        names.observe(Opcode::TypeInt, &[id, 32, 0], Some(id), |_| {});
+    }
+    for id in 1..=n {
+        let name = b"x";
+        let mut ops = vec![n + id];
+        spirv_core::codec::encode_string(name, &mut ops);
+        names.observe(Opcode::Name, &ops, None, |_| {});
+    }
+    assert_eq!(names.get(1), Some("uint"));
+    assert_eq!(names.get(2), Some("uint_0"));
+    assert_eq!(names.get(n), Some(format!("uint_{}", n - 2).as_str()));
+    assert_eq!(names.get(n + 2), Some("x_0"));
+    // Probing from `_0` each time would try n²/2 candidates.
+    assert!(names.probes() <= 3 * 2 * n as usize, "{}", names.probes());
+}
+
+/// A name an earlier `OpName` already took is skipped once, not once per later name.
+#[test]
+fn taken_suffixes_are_skipped_in_order() {
+    let mut names = Names::new(100);
+    let mut name = |id: u32, s: &[u8]| {
+        let mut ops = vec![id];
+        spirv_core::codec::encode_string(s, &mut ops);
+        names.observe(Opcode::Name, &ops, None, |_| {});
+    };
+    name(1, b"a");
+    name(2, b"a_1");
+    name(3, b"a");
+    name(4, b"a");
+    name(5, b"a");
+    name(6, b"a.0");
+    assert_eq!(names.get(3), Some("a_0"));
+    assert_eq!(names.get(4), Some("a_2"));
+    assert_eq!(names.get(5), Some("a_3"));
+    // `a.0` sanitizes to `a_0`, which is taken: its own suffix follows.
+    assert_eq!(names.get(6), Some("a_0_0"));
+}
+
+/// Chains of nested types: every name stays under the documented limit, so the text
+/// stays proportional to the binary.
+#[test]
+fn nested_type_names_stay_bounded() {
+    let n = 3000u32;
+    let mut insts = vec![
+        (Opcode::TypeInt, vec![1, 32, 0]),
+        (Opcode::Constant, vec![1, 2, 5]),
+    ];
+    for i in 0..n {
+        insts.push((
+            Opcode::TypeArray,
+            vec![3 + i, if i == 0 { 1 } else { 2 + i }, 2],
+        ));
+    }
+    for i in 0..n {
+        let id = 3 + n + i;
+        let pointee = if i == 0 { 3 + n - 1 } else { id - 1 };
+        insts.push((Opcode::TypePointer, vec![id, 7, pointee]));
+    }
+    let words = module(&insts, 3 + 2 * n);
+    let text = disassemble(&words, &DisOptions::default()).expect("disassembles");
+    let longest = text
+        .split(|&b| b == b' ' || b == b'\n')
+        .map(<[u8]>::len)
+        .max()
+        .unwrap_or(0);
+    assert!(longest <= MAX_DERIVED_LEN + 16, "{longest}");
+    assert!(text.len() <= 200 * words.len() * 4, "{} bytes", text.len());
+    // Below the limit, names are spirv-dis's.
+    let s = String::from_utf8_lossy(&text);
+    assert!(s.contains("%_arr__arr_uint_uint_5_uint_5 = OpTypeArray"));
+}
+
+/// One long `OpName` used by every operand would multiply the output; past the limit
+/// the id's number stands in.
+#[test]
+fn overlong_names_fall_back_to_the_id() {
+    let mut ops = vec![1];
+    spirv_core::codec::encode_string(&vec![b'n'; MAX_NAME_LEN + 1], &mut ops);
+    let mut names = Names::new(100);
+    names.observe(Opcode::Name, &ops, None, |_| {});
+    assert_eq!(names.get(1), Some("1"));
+    let mut ops = vec![2];
+    spirv_core::codec::encode_string(&vec![b'n'; MAX_NAME_LEN], &mut ops);
+    names.observe(Opcode::Name, &ops, None, |_| {});
+    assert_eq!(names.get(2).map(str::len), Some(MAX_NAME_LEN));
+}
+
+/// A 2 MB unknown token gets its error (no suggestion) instead of an edit distance
+/// over its whole length against every name.
+#[test]
+fn huge_unknown_tokens_get_no_suggestion() {
+    let token = format!("Op{}", "x".repeat(2_000_000));
+    let e = assemble_str(&token, &AsmOptions::default()).expect_err("unknown");
+    assert_eq!(e.message, format!("Invalid Opcode name '{token}'"));
+    let e = assemble_str(
+        &format!("OpCapability Shaderr{}", "r".repeat(2_000_000)),
+        &AsmOptions::default(),
+    )
+    .expect_err("unknown");
+    assert!(!e.message.contains("Did you mean"));
+    // Normal tokens keep theirs.
+    let e = assemble_str("OpCapability Shaderr", &AsmOptions::default()).expect_err("unknown");
+    assert!(
+        e.message.ends_with("Did you mean 'Shader'?"),
+        "{}",
+        e.message
+    );
+}
+
+/// An `OpFunction` before the open function's end belongs to that function, as in
+/// spirv-dis; goldens from spirv-dis 2025.5 in `tests/fixtures/nested-function/`.
+#[test]
+fn a_function_inside_a_function_prints_like_spirv_dis() {
+    let dir = workspace_root().join("tests/fixtures/nested-function");
+    let text = std::fs::read_to_string(dir.join("nested-function.spvasm")).expect("fixture");
+    let words = assemble_str(&text, &AsmOptions::default()).expect("assembles");
+    let mut compared = 0;
+    for gold in files(&dir, "spvasm") {
+        let name = stem(&gold);
+        if name == "nested-function" {
+            continue;
+        }
+        let mut opts = DisOptions {
+            header: false,
+            ..DisOptions::default()
+        };
+        for option in name.split('+') {
+            match option {
+                "nested-indent" => opts.nested_indent = true,
+                "reorder-blocks" => opts.reorder_blocks = true,
+                "comment" => opts.comment = true,
+                other => panic!("unknown option {other} in {name}"),
+            }
+        }
+        let got = disassemble(&words, &opts).expect("disassembles");
+        let want = std::fs::read(&gold).expect("golden");
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&want),
+            "{name}"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 6);
+}
+
+/// Thousands of functions that never end: each region is scanned once, and nothing is
+/// dropped (spirv-dis drops the text of a function without an end).
+#[test]
+fn unterminated_functions_print_in_binary_order() {
+    let n = 2000;
+    let mut insts = vec![
+        (Opcode::TypeVoid, vec![1]),
+        (Opcode::TypeFunction, vec![2, 1]),
+    ];
+    for i in 0..n {
+        insts.push((Opcode::Function, vec![1, 3 + i, 0, 2]));
+    }
+    let words = module(&insts, 3 + n);
+    let opts = DisOptions {
+        nested_indent: true,
+        reorder_blocks: true,
+        comment: true,
+        ..DisOptions::default()
+    };
+    let text = disassemble(&words, &opts).expect("disassembles");
+    let s = String::from_utf8_lossy(&text);
+    assert_eq!(s.matches("OpFunction %void None").count(), n as usize);
+}
