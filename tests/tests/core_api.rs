@@ -4,14 +4,6 @@
 use spirv_core::spv::{self, Instruction as I, inst};
 use spirv_core::{Builder, DecodeErrorKind, Id, Module, ReadOptions};
 
-fn spirv_val() -> Option<std::path::PathBuf> {
-    let out = std::process::Command::new("spirv-val")
-        .arg("--version")
-        .output()
-        .ok()?;
-    out.status.success().then(|| "spirv-val".into())
-}
-
 /// `N` fresh ids.
 fn ids<const N: usize>(b: &mut Builder) -> [Id; N] {
     std::array::from_fn(|_| b.id().expect("ids left"))
@@ -282,24 +274,22 @@ fn builder_makes_a_valid_compute_shader() {
     assert_eq!(m.functions().next().map(|f| f.blocks().len()), Some(1));
     let req = m.requirements();
     assert!(req.capabilities_met_by(&["Shader"]), "{req:?}");
-    match spirv_val() {
-        Some(val) => {
-            let path =
-                std::env::temp_dir().join(format!("spirv-builder-{}.spv", std::process::id()));
-            std::fs::write(&path, m.to_bytes()).expect("write");
-            let out = std::process::Command::new(val)
-                .args(["--target-env", "vulkan1.1"])
-                .arg(&path)
-                .output()
-                .expect("spirv-val runs");
-            let _ = std::fs::remove_file(&path);
-            assert!(
-                out.status.success(),
-                "spirv-val rejected the module: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        None => println!("SKIP: spirv-val not on PATH; the builder's module was not validated"),
+    if let Some(tools) =
+        spirv_tests::require_spirv_tools("validating the builder's module with spirv-val")
+    {
+        let path = std::env::temp_dir().join(format!("spirv-builder-{}.spv", std::process::id()));
+        std::fs::write(&path, m.to_bytes()).expect("write");
+        let out = std::process::Command::new(tools.join("spirv-val"))
+            .args(["--target-env", "vulkan1.1"])
+            .arg(&path)
+            .output()
+            .expect("spirv-val runs");
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            out.status.success(),
+            "spirv-val rejected the module: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 

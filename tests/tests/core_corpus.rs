@@ -1,11 +1,13 @@
 //! spirv-core over every corpus binary: decode, byte-exact round trip, typed decode.
 
 use spirv_core::{Module, ReadOptions};
-use spirv_tests::{corpus_dir, files, read_words, stem};
+use spirv_tests::{files, read_words, require_corpus, stem};
 
 #[test]
 fn every_corpus_module_round_trips_byte_for_byte() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = require_corpus("spirv-core corpus round trip") else {
+        return;
+    };
     let bins = files(&dir.join("bin"), "spv");
     assert!(
         bins.len() >= 1000,
@@ -49,6 +51,7 @@ fn every_corpus_module_round_trips_byte_for_byte() {
         "{} modules, {total} instructions, {typed_raw} without a typed decode",
         bins.len()
     );
+    assert!(total > 100_000, "only {total} instructions decoded");
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
@@ -59,9 +62,17 @@ fn every_corpus_module_round_trips_byte_for_byte() {
 
 #[test]
 fn strict_mode_accepts_the_corpus() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = require_corpus("strict reading of the corpus") else {
+        return;
+    };
     let mut failures = Vec::new();
-    for path in files(&dir.join("bin"), "spv") {
+    let bins = files(&dir.join("bin"), "spv");
+    assert!(
+        bins.len() >= 1000,
+        "expected the full corpus, found {}",
+        bins.len()
+    );
+    for path in bins {
         let words = read_words(&path);
         if let Err(e) = Module::read(
             &words,

@@ -1,7 +1,7 @@
 //! The disassembler against spirv-dis 2025.5's gold output for every corpus binary.
 
 use spirv_asm::{DisOptions, disassemble};
-use spirv_tests::{corpus_dir, files, read_words, stem};
+use spirv_tests::{files, read_words, require_corpus, stem};
 use std::path::Path;
 
 fn first_difference(got: &[u8], want: &[u8]) -> String {
@@ -41,6 +41,7 @@ fn check(dir: &Path, gold: &str, opts: &DisOptions, names: Option<&[(String, Str
         }
     }
     println!("{gold}: {} of {count} identical", count - failures.len());
+    assert!(count > 0, "{gold}: nothing compared");
     assert!(
         failures.is_empty(),
         "{} of {count} differ:\n{}",
@@ -51,13 +52,17 @@ fn check(dir: &Path, gold: &str, opts: &DisOptions, names: Option<&[(String, Str
 
 #[test]
 fn default_options_match_dis() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = require_corpus("disassembly against spirv-dis's goldens") else {
+        return;
+    };
     check(&dir, "dis", &DisOptions::default(), None);
 }
 
 #[test]
 fn raw_ids_match_dis_raw() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = require_corpus("disassembly against spirv-dis's goldens") else {
+        return;
+    };
     check(
         &dir,
         "dis-raw",
@@ -71,7 +76,9 @@ fn raw_ids_match_dis_raw() {
 
 #[test]
 fn no_indent_no_header_match() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = require_corpus("disassembly against spirv-dis's goldens") else {
+        return;
+    };
     let names: Vec<(String, String)> = files(&dir.join("dis-noindent"), "spvasm")
         .iter()
         .map(|p| (stem(p), format!("{}.spvasm", stem(p))))
@@ -89,7 +96,9 @@ fn no_indent_no_header_match() {
 }
 
 fn opts_sample(option: &str, opts: DisOptions) {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = require_corpus("disassembly against spirv-dis's goldens") else {
+        return;
+    };
     let suffix = format!(".{option}");
     let names: Vec<(String, String)> = files(&dir.join("dis-opts"), "spvasm")
         .iter()

@@ -4,7 +4,7 @@
 //! Also `--keep-going` and the corpus round trip through our own tools.
 
 use spirv_asm::{AsmOptions, DisOptions, assemble, disassemble};
-use spirv_tests::{corpus_dir, files, read_words, stem, workspace_root};
+use spirv_tests::{files, read_words, require_corpus, stem, workspace_root};
 
 #[test]
 fn errors_match_spirv_dis() {
@@ -97,7 +97,9 @@ fn keep_going_prints_bad_instructions_as_reassemblable_words() {
 /// binary on every word but the generator (and the bound for the listed 19).
 #[test]
 fn corpus_round_trips_through_our_text() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = require_corpus("round trip through our own text") else {
+        return;
+    };
     let bound: Vec<String> = std::fs::read_to_string(dir.join("bound-exceeds-ids.txt"))
         .unwrap_or_default()
         .lines()
@@ -105,6 +107,11 @@ fn corpus_round_trips_through_our_text() {
         .collect();
     let mut failures = Vec::new();
     let bins = files(&dir.join("bin"), "spv");
+    assert!(
+        bins.len() >= 1000,
+        "expected the full corpus, found {}",
+        bins.len()
+    );
     for path in &bins {
         let name = stem(path);
         let words = read_words(path);
