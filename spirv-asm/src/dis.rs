@@ -28,6 +28,12 @@ pub const SPIRV_TOOLS_KNOWN_SETS: &[&str] = &[
     "Arm.MotionEngine.100",
 ];
 
+/// The deepest nesting level `--nested-indent` shows; deeper blocks are indented as at
+/// this level. spirv-dis has no limit, so its text grows with the square of the nesting
+/// depth (a 200 KB module of nested selections gives 160 MB); here each line has at most
+/// 202 extra spaces. The deepest level in the corpus samples is 20.
+pub const MAX_NESTED_LEVEL: u32 = 100;
+
 /// Disassembler options; the defaults match plain `spirv-dis`.
 #[derive(Debug, Clone)]
 pub struct DisOptions {
@@ -37,7 +43,8 @@ pub struct DisOptions {
     pub header: bool,
     /// Align result ids so opcodes start at column 16 (`--no-indent` turns it off).
     pub indent: bool,
-    /// `--nested-indent`: indent by structured control-flow depth.
+    /// `--nested-indent`: indent by structured control-flow depth, up to
+    /// [`MAX_NESTED_LEVEL`].
     pub nested_indent: bool,
     /// `--reorder-blocks`: print blocks in structured order.
     pub reorder_blocks: bool,
@@ -1023,7 +1030,8 @@ impl<'w> Printer<'w> {
                     .first()
                     .and_then(|l| self.levels.get(l))
                     .copied()
-                    .unwrap_or(0);
+                    .unwrap_or(0)
+                    .min(MAX_NESTED_LEVEL);
                 out.push(b'\n');
                 extra = 2 * self.level as usize;
             } else if self.in_body {

@@ -285,3 +285,57 @@ fn unterminated_functions_print_in_binary_order() {
     let s = String::from_utf8_lossy(&text);
     assert_eq!(s.matches("OpFunction %void None").count(), n as usize);
 }
+
+/// Selection constructs nested `depth` deep in one function.
+fn nested_selections(depth: u32) -> Vec<u32> {
+    let mut insts = vec![
+        (Opcode::Capability, vec![1]),
+        (Opcode::MemoryModel, vec![0, 1]),
+        (Opcode::TypeVoid, vec![2]),
+        (Opcode::TypeBool, vec![3]),
+        (Opcode::ConstantTrue, vec![3, 4]),
+        (Opcode::TypeFunction, vec![5, 2]),
+        (Opcode::Function, vec![2, 6, 0, 5]),
+    ];
+    let label = |i: u32| 10 + 2 * i;
+    let merge = |i: u32| 11 + 2 * i;
+    for i in 0..depth {
+        let inner = if i + 1 < depth {
+            label(i + 1)
+        } else {
+            merge(i)
+        };
+        insts.push((Opcode::Label, vec![label(i)]));
+        insts.push((Opcode::SelectionMerge, vec![merge(i), 0]));
+        insts.push((Opcode::BranchConditional, vec![4, inner, merge(i)]));
+    }
+    for i in (0..depth).rev() {
+        insts.push((Opcode::Label, vec![merge(i)]));
+        insts.push((Opcode::Return, vec![]));
+    }
+    insts.push((Opcode::FunctionEnd, vec![]));
+    module(&insts, 12 + 2 * depth)
+}
+
+/// `--nested-indent` stops indenting deeper at a documented level, so the text stays
+/// proportional to the binary however deep the nesting.
+#[test]
+fn nested_indent_is_bounded() {
+    use spirv_asm::dis::MAX_NESTED_LEVEL;
+    let words = nested_selections(400);
+    let opts = DisOptions {
+        nested_indent: true,
+        ..DisOptions::default()
+    };
+    let text = disassemble(&words, &opts).expect("disassembles");
+    let widest = text
+        .split(|&b| b == b'\n')
+        .map(|l| l.iter().take_while(|&&b| b == b' ').count())
+        .max()
+        .unwrap_or(0);
+    assert_eq!(widest, 15 + 2 * MAX_NESTED_LEVEL as usize + 2);
+    // Shallow nesting is indented as spirv-dis indents it.
+    let text = disassemble(&nested_selections(3), &opts).expect("disassembles");
+    let s = String::from_utf8_lossy(&text);
+    assert!(s.contains("\n         %14 =         OpLabel\n"), "{s}");
+}
