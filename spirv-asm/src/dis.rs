@@ -2,6 +2,7 @@
 //! it. Operand layouts come from the generated grammar tables through spirv-core's
 //! operand walker; nothing here lists opcodes or operand kinds by hand.
 
+use crate::cfg::Cfg;
 use crate::names::Names;
 use crate::number;
 use spirv_core::grammar::{Grammar, KindClass};
@@ -261,178 +262,6 @@ fn message_for(
     }
 }
 
-/// A basic block as the structured-order and nesting computations see it.
-struct BlockInfo {
-    label: u32,
-    /// Word range of the block, `OpLabel` to terminator inclusive.
-    start: usize,
-    end: usize,
-    merge: Option<u32>,
-    cont: Option<u32>,
-    targets: Vec<u32>,
-    conditional: bool,
-}
-
-/// The blocks of the function whose `OpFunction` is at word `start`, and where the
-/// scan ended: `Ok` with the word offset of its `OpFunctionEnd`, or `Err` with the
-/// offset where the module ended or stopped parsing. As in spirv-dis, the function runs
-/// to the first `OpFunctionEnd`; an `OpFunction` before it is an ordinary instruction.
-fn scan_blocks(words: &[u32], start: usize, ids: &Ids) -> (Vec<BlockInfo>, Result<usize, usize>) {
-    use spv::Opcode as O;
-    let mut blocks: Vec<BlockInfo> = Vec::new();
-    let mut pos = start;
-    while pos < words.len() {
-        let count = (words[pos] >> 16) as usize;
-        if count == 0 || pos + count > words.len() {
-            return (blocks, Err(pos));
-        }
-        let op = spv::Opcode(words[pos] as u16);
-        let ops = &words[pos + 1..pos + count];
-        let first = ops.first().copied().unwrap_or(0);
-        if let Some(b) = blocks.last_mut() {
-            if op != O::Label && op != O::FunctionEnd {
-                b.end = pos + count;
-            }
-        }
-        match (op, blocks.last_mut()) {
-            (O::Label, _) => blocks.push(BlockInfo {
-                label: first,
-                start: pos,
-                end: pos + count,
-                merge: None,
-                cont: None,
-                targets: Vec::new(),
-                conditional: false,
-            }),
-            (O::SelectionMerge, Some(b)) => b.merge = Some(first),
-            (O::LoopMerge, Some(b)) => {
-                b.merge = Some(first);
-                b.cont = ops.get(1).copied();
-            }
-            (O::Branch, Some(b)) => b.targets.push(first),
-            (O::BranchConditional, Some(b)) => {
-                b.targets.extend_from_slice(ops.get(1..3).unwrap_or(&[]));
-                b.conditional = true;
-            }
-            (O::Switch, Some(b)) => {
-                if let Some(info) = spv::GRAMMAR.instruction(u32::from(op.0)) {
-                    let _ = walk::walk(info, ops, ids, WalkOptions::default(), &mut |p| {
-                        if p.kind.is_id() && p.start > 0 {
-                            b.targets.push(ops[p.start]);
-                        }
-                    });
-                }
-                b.conditional = true;
-            }
-            (O::FunctionEnd, _) => return (blocks, Ok(pos)),
-            _ => {}
-        }
-        pos += count;
-    }
-    (blocks, Err(pos))
-}
-
-/// `--nested-indent` levels of a function's blocks, as spirv-dis assigns them: a
-/// depth-first walk from the entry block (a stack, so the last successor is visited
-/// first) gives each block a level when it is first reached. A header's merge block
-/// gets the header's level, its continue target one more, and its branch targets two
-/// more; elsewhere an unconditional branch keeps the level and conditional ones add
-/// two. Unreachable blocks are at level 0.
-fn block_levels(words: &[u32], start: usize, ids: &Ids) -> crate::fxhash::FxHashMap<u32, u32> {
-    let (blocks, _) = scan_blocks(words, start, ids);
-    let index: crate::fxhash::FxHashMap<u32, usize> = blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.label, i))
-        .collect();
-    let mut levels: crate::fxhash::FxHashMap<u32, u32> = crate::fxhash::FxHashMap::default();
-    let mut visited = vec![false; blocks.len()];
-    let Some(entry) = blocks.first() else {
-        return levels;
-    };
-    levels.insert(entry.label, 0);
-    let mut stack = vec![0usize];
-    while let Some(i) = stack.pop() {
-        if std::mem::replace(&mut visited[i], true) {
-            continue;
-        }
-        let b = &blocks[i];
-        let level = levels.get(&b.label).copied().unwrap_or(0);
-        let header = b.merge.is_some();
-        let mut reach = |id: u32, l: u32, stack: &mut Vec<usize>| {
-            levels.entry(id).or_insert(l);
-            if let Some(&j) = index.get(&id) {
-                stack.push(j);
-            }
-        };
-        if let Some(m) = b.merge {
-            reach(m, level, &mut stack);
-        }
-        if let Some(c) = b.cont {
-            reach(c, level + 1, &mut stack);
-        }
-        let step = if header || b.conditional { 2 } else { 0 };
-        for &t in &b.targets {
-            reach(t, level + step, &mut stack);
-        }
-    }
-    levels
-}
-
-/// `--reorder-blocks`: the blocks in structured order, as word ranges. It is the
-/// reverse post-order of a depth-first walk that visits a header's merge block, then
-/// its continue target, then its branch targets from last to first, so constructs come
-/// before their merge blocks; unreachable blocks follow in binary order.
-fn structured_order(blocks: &[BlockInfo]) -> Vec<(usize, usize)> {
-    let index: crate::fxhash::FxHashMap<u32, usize> = blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.label, i))
-        .collect();
-    let mut state = vec![0u8; blocks.len()]; // 0 new, 1 open, 2 done
-    let mut post: Vec<usize> = Vec::with_capacity(blocks.len());
-    let successors = |b: &BlockInfo| -> Vec<usize> {
-        let mut s: Vec<u32> = Vec::new();
-        s.extend(b.merge);
-        s.extend(b.cont);
-        s.extend(b.targets.iter().rev());
-        s.iter().filter_map(|id| index.get(id).copied()).collect()
-    };
-    if !blocks.is_empty() {
-        // Iterative DFS: (block, its successors, next successor index).
-        let mut stack: Vec<(usize, Vec<usize>, usize)> = vec![(0, successors(&blocks[0]), 0)];
-        state[0] = 1;
-        while let Some(top) = stack.last_mut() {
-            if top.2 < top.1.len() {
-                let next = top.1[top.2];
-                top.2 += 1;
-                if state[next] == 0 {
-                    state[next] = 1;
-                    let succ = successors(&blocks[next]);
-                    stack.push((next, succ, 0));
-                }
-            } else {
-                state[top.0] = 2;
-                post.push(top.0);
-                stack.pop();
-            }
-        }
-    }
-    let mut order: Vec<(usize, usize)> = post
-        .iter()
-        .rev()
-        .map(|&i| (blocks[i].start, blocks[i].end))
-        .collect();
-    order.extend(
-        blocks
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| state[*i] == 0)
-            .map(|(_, b)| (b.start, b.end)),
-    );
-    order
-}
-
 /// spirv-dis's description of an operand kind in "missing … operand" messages.
 fn operand_description(kind: &str) -> String {
     match kind {
@@ -666,17 +495,22 @@ fn disassemble_streaming(
             // Print the function header, then its blocks in structured order. Functions
             // with an instruction that did not parse, or without an end, are printed as
             // they are.
-            let (blocks, end) = scan_blocks(words, pos, &st.ids);
-            let last = end.unwrap_or_else(|stop| stop);
+            let cfg = Cfg::scan(words, pos, &st.ids);
+            let last = cfg.end.unwrap_or_else(|stop| stop);
             let first_bad = bad.partition_point(|(b, _)| *b < pos);
-            let clean = end.is_ok() && bad.get(first_bad).is_none_or(|(b, _)| *b > last);
+            let clean = cfg.end.is_ok() && bad.get(first_bad).is_none_or(|(b, _)| *b > last);
             plain_until = last;
-            if let (true, Ok(end), Some(first)) = (clean, end, blocks.first()) {
+            if let (true, Ok(end), Some(first)) = (clean, cfg.end, cfg.first_block_start()) {
                 let mut p = pos;
-                while p < first.start {
+                if opts.nested_indent {
+                    // The printer takes the levels from this scan instead of its own.
+                    printer.scanned = Some(cfg.levels());
+                }
+                while p < first {
                     p = printer.instruction(&mut st, out, p);
                 }
-                for (s, e) in structured_order(&blocks) {
+                for block in cfg.structured_order() {
+                    let (s, e) = cfg.range(block);
                     let mut p = s;
                     while p < e {
                         p = printer.instruction(&mut st, out, p);
@@ -763,6 +597,8 @@ struct Printer<'w> {
     words: &'w [u32],
     /// `--nested-indent`: levels of the current function's blocks, by label.
     levels: crate::fxhash::FxHashMap<u32, u32>,
+    /// Levels of the next function, when its blocks were scanned already.
+    scanned: Option<crate::fxhash::FxHashMap<u32, u32>>,
     /// Between an `OpFunction` and the next `OpFunctionEnd`.
     in_function: bool,
     /// `--comment`: instructions before this offset had their section comments printed
@@ -787,6 +623,7 @@ impl<'w> Printer<'w> {
         Printer {
             words,
             levels: Default::default(),
+            scanned: None,
             in_function: false,
             comments_until: 0,
             in_body: false,
@@ -1020,7 +857,10 @@ impl<'w> Printer<'w> {
         let mut extra = 0usize;
         if opts.nested_indent {
             if starts_function {
-                self.levels = block_levels(self.words, pos, &st.ids);
+                self.levels = match self.scanned.take() {
+                    Some(levels) => levels,
+                    None => Cfg::scan(self.words, pos, &st.ids).levels(),
+                };
                 self.in_body = false;
             } else if op == spv::Opcode::FunctionEnd {
                 self.in_body = false;

@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod asm;
+mod cfg;
 pub mod dis;
 pub mod fuzz;
 mod fxhash;

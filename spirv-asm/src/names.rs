@@ -11,9 +11,11 @@
 //! - A name longer than [`MAX_NAME_LEN`] bytes (an `OpName` string, say), or a name
 //!   built from other names (`_ptr_…`, `_arr_…`, `v4…`, constants) longer than
 //!   [`MAX_DERIVED_LEN`] bytes, is replaced by the id's number, as for any id without
-//!   a name. Without this, a chain of nested types has names whose total length grows
-//!   with the square of the chain, and one long name used by every operand multiplies
-//!   the output; spirv-dis runs out of memory on both.
+//!   a name. So are built names once those saved so far total as many bytes as the
+//!   input (64 KiB at least; in the corpus all names together take at most 0.46× the
+//!   binary). Without these limits, a chain of nested types has names whose total
+//!   length grows with the square of the chain, and one long name used by every
+//!   operand multiplies the output; spirv-dis runs out of memory on both.
 //! - The suffix search resumes where it stopped last time for the same base name
 //!   instead of starting again at `_0`. The names are the same (suffixes are only ever
 //!   taken, never freed), but n equal names cost n steps instead of n²/2.
@@ -50,6 +52,8 @@ pub struct Names {
     probes: usize,
     /// Scratch for building names.
     buf: String,
+    /// Bytes that built names may still take (see the module docs).
+    derived_budget: usize,
     /// The table's hash, randomly seeded (see [`crate::fxhash`]).
     hasher: FxBuildHasher,
 }
@@ -127,6 +131,7 @@ impl Names {
     pub fn new(words: usize) -> Self {
         Names {
             limit: words.saturating_mul(2).max(1024),
+            derived_budget: words.saturating_mul(4).max(1 << 16),
             ..Default::default()
         }
     }
@@ -218,9 +223,17 @@ impl Names {
         }
     }
 
-    /// A name built from other names: saved like any other, with the shorter limit.
+    /// A name built from other names: saved like any other, with the shorter limit,
+    /// while the budget for built names lasts.
     fn save_derived(&mut self, id: u32, name: &str) {
-        self.save(id, name.as_bytes(), MAX_DERIVED_LEN);
+        if self.get(id).is_some() {
+            return;
+        }
+        let max_len = MAX_DERIVED_LEN.min(self.derived_budget);
+        if name.len() <= max_len {
+            self.derived_budget -= name.len();
+        }
+        self.save(id, name.as_bytes(), max_len);
     }
 
     /// Most names in a large module are plain numbers (an id's own); they are tracked in
