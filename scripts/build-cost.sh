@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# What depending on spirv-core costs a downstream crate, next to rspirv 0.13 and
+# rspirv2 0.1.1, measured in the same run.
+#
+#   scripts/build-cost.sh [ROUNDS]          (default 2 rounds; modes: check debug release)
+#   MODES="check" scripts/build-cost.sh 3
+#
+# It makes three throwaway crates in a temporary folder, each with only `pub use X;` in
+# its lib.rs and one dependency (spirv-core by path, rspirv = "0.13", rspirv2 = "=0.1.1"),
+# then builds each cold (its target folder removed) with `cargo <mode> --timings`,
+# alternating crates within each round, with default profiles. For every build it
+# prints the whole tree's wall and user+sys CPU time and peak memory (/usr/bin/time), and
+# the crate's own units from the timings report (spirv-core; rspirv + spirv; rspirv2).
+# Then medians and the ratios spirv-core / peer. Registry downloads happen once, before.
+# This is a benchmark: the machine is noisy, so only same-run ratios mean much.
+set -euo pipefail
+
+rounds="${1:-2}"
+modes="${MODES:-check debug release}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/build-cost.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+make_crate() { # name, dependency line
+  mkdir -p "$work/$1/src"
+  cat > "$work/$1/Cargo.toml" <<EOF
+[package]
+name = "$1"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+$2
+
+[workspace]
+EOF
+}
+make_crate uses-spirv-core "spirv-core = { path = \"$root/spirv-core\" }"
+echo "pub use spirv_core;" > "$work/uses-spirv-core/src/lib.rs"
+make_crate uses-rspirv 'rspirv = "0.13"'
+echo "pub use rspirv;" > "$work/uses-rspirv/src/lib.rs"
+make_crate uses-rspirv2 'rspirv2 = "=0.1.1"'
+echo "pub use rspirv2;" > "$work/uses-rspirv2/src/lib.rs"
+crates="uses-spirv-core uses-rspirv uses-rspirv2"
+for c in $crates; do (cd "$work/$c" && cargo fetch -q); done
+
+results="$work/results.tsv"
+: > "$results"
+for round in $(seq 1 "$rounds"); do
+  for mode in $modes; do
+    case "$mode" in
+      check) cmd="check" ;;
+      debug) cmd="build" ;;
+      release) cmd="build --release" ;;
+      *) echo "unknown mode $mode" >&2; exit 1 ;;
+    esac
+    # Alternate the order from round to round.
+    order="$crates"
+    [ $((round % 2)) -eq 0 ] && order="$(echo "$crates" | tr ' ' '\n' | tac | tr '\n' ' ')"
+    for c in $order; do
+      dir="$work/$c"
+      rm -rf "$dir/target"
+      # shellcheck disable=SC2086
+      /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
+        cargo $cmd --quiet --timings --manifest-path "$dir/Cargo.toml" >/dev/null 2>&1
+      read -r wall user sys rss < "$work/time.txt"
+      own="$(python3 - "$dir/target/cargo-timings/cargo-timing.html" "$c" <<'EOF'
+import json, re, sys
+html = open(sys.argv[1]).read()
+data = json.loads(re.search(r"const UNIT_DATA = (\[.*?\n\]);", html, re.S).group(1))
+own = {"uses-spirv-core": {"spirv-core"}, "uses-rspirv": {"rspirv", "spirv"},
+       "uses-rspirv2": {"rspirv2"}}[sys.argv[2]]
+print(round(sum(u["duration"] for u in data
+                if u["name"] in own and "build-script" not in u["target"]), 2))
+EOF
+)"
+      cpu="$(python3 -c "print(round($user + $sys, 2))")"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$c" "$round" "$wall" "$cpu" "$rss" "$own" >> "$results"
+      printf '%-8s %-16s round %s: wall %6ss  cpu %6ss  peak %7s KB  own units %6ss\n' \
+        "$mode" "$c" "$round" "$wall" "$cpu" "$rss" "$own"
+    done
+  done
+done
+
+python3 - "$results" <<'EOF'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+med = {}
+for mode, crate, _, wall, cpu, rss, own in rows:
+    med.setdefault((mode, crate), []).append((float(wall), float(cpu), int(rss), float(own)))
+print("\nmedians                         wall      cpu   peak MB   own units")
+for (mode, crate), v in med.items():
+    m = [statistics.median(x) for x in zip(*v)]
+    med[(mode, crate)] = m
+    print(f"{mode:<8} {crate:<18} {m[0]:7.2f}s {m[1]:7.2f}s {m[2]/1024:8.0f} {m[3]:9.2f}s")
+print("\nratios spirv-core / peer        wall      cpu   peak      own units")
+for mode in dict.fromkeys(k[0] for k in med):
+    ours = med[(mode, "uses-spirv-core")]
+    for peer in ("uses-rspirv", "uses-rspirv2"):
+        p = med.get((mode, peer))
+        if p:
+            r = [a / b if b else float("nan") for a, b in zip(ours, p)]
+            print(f"{mode:<8} vs {peer[5:]:<15} {r[0]:7.2f}x {r[1]:7.2f}x {r[2]:6.2f}x {r[3]:9.2f}x")
+EOF
