@@ -140,6 +140,43 @@ fn main() {
             black_box(w);
         }
     });
+    // Typed decoding against rspirv2, Rust-GPU's typed crate, on the modules it reads:
+    // Module::from_bytes and a typed decode of every instruction, next to rspirv2's
+    // Module::from_bytes and its typed iteration.
+    let as_bytes: Vec<Vec<u8>> = mods
+        .iter()
+        .map(|m| spirv_core::binary::words_to_bytes(m))
+        .collect();
+    type Rs2 = rspirv2::module::Module<rspirv2::core::inst_set::CoreInstSet>;
+    let rs2_ok: Vec<&Vec<u8>> = as_bytes
+        .iter()
+        .filter(|b| Rs2::from_bytes(b).is_ok())
+        .collect();
+    let rs2_bytes: usize = rs2_ok.iter().map(|b| b.len()).sum();
+    let rs2_fail = as_bytes.len() - rs2_ok.len();
+    let rs2_typed = median_mbps(rs2_bytes, runs, || {
+        for b in &rs2_ok {
+            if let Ok(m) = Rs2::from_bytes(b) {
+                for i in m.iter() {
+                    black_box(i);
+                }
+            }
+        }
+    });
+    let ours_typed = median_mbps(rs2_bytes, runs, || {
+        for b in &rs2_ok {
+            if let Ok(m) = spirv_core::Module::from_bytes(b) {
+                for i in m.instructions() {
+                    black_box(i.decode().ok());
+                }
+            }
+        }
+    });
+    let ours_read = median_mbps(rs2_bytes, runs, || {
+        for b in &rs2_ok {
+            black_box(spirv_core::Module::from_bytes(b).ok());
+        }
+    });
     let rs_parse = median_mbps(bytes, runs.min(7), || {
         for m in &mods {
             let _ = rspirv::binary::parse_words(m, &mut Nop);
@@ -198,6 +235,21 @@ fn main() {
         "{:<44}{typed_encode:>10.0}{:>11.2}x rspirv Assemble",
         "typed Instruction::encode (extra)",
         typed_encode / rs_assemble
+    );
+    println!(
+        "{:<44}{ours_typed:>10.0}{:>11.2}x rspirv2 typed iteration",
+        "from_bytes + typed decode of every instr.",
+        ours_typed / rs2_typed
+    );
+    println!(
+        "{:<44}{ours_read:>10.0}{:>11.2}x rspirv2 typed iteration",
+        "Module::from_bytes alone",
+        ours_read / rs2_typed
+    );
+    println!(
+        "{:<44}{rs2_typed:>10.0}   (over the {} modules it reads; {rs2_fail} fail)",
+        "rspirv2 from_bytes + typed iteration",
+        rs2_ok.len()
     );
     println!(
         "{:<44}{rs_parse:>10.0}",

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod emit;
+pub mod json;
 pub mod model;
 pub mod naming;
 

@@ -4,7 +4,7 @@
 //! Loading is staged: [`parse`] turns JSON text into a [`Grammar`] or a list of
 //! [`ModelError`]s, each naming its JSON location. Nothing here panics on input.
 
-use serde_json::Value;
+use crate::json::{self, Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -229,9 +229,9 @@ const SPEC_LITERAL_KINDS: &[&str] = &[
 /// Parses and checks a grammar. `external` lists kinds an extended grammar may use
 /// without defining them (the core grammar's kinds).
 pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<ModelError>> {
-    let root: Value = serde_json::from_str(text).map_err(|e| {
+    let root: Value = json::parse(text).map_err(|e| {
         vec![ModelError {
-            location: format!("{}:{}", e.line(), e.column()),
+            location: format!("{}:{}", e.line, e.column),
             context: None,
             message: format!("invalid JSON: {e}"),
         }]
@@ -538,7 +538,7 @@ fn string_list(errs: &mut Errors, at: &str, ctx: &str, v: Option<&Value>) -> Vec
     }
 }
 
-fn parse_meta(errs: &mut Errors, at: &str, ctx: &str, o: &serde_json::Map<String, Value>) -> Meta {
+fn parse_meta(errs: &mut Errors, at: &str, ctx: &str, o: &Map) -> Meta {
     let provisional = match o.get("provisional") {
         None => false,
         Some(Value::Bool(b)) => *b,
@@ -575,7 +575,7 @@ fn get_str<'a>(
     errs: &mut Errors,
     at: &str,
     ctx: Option<&str>,
-    o: &'a serde_json::Map<String, Value>,
+    o: &'a Map,
     key: &str,
 ) -> Option<&'a str> {
     match o.get(key) {

@@ -40,133 +40,271 @@
 //! Editing the grammar file rebuilds the invoking crate: the expansion holds an
 //! `include_bytes!` of it. Set `SPIRV_GRAMMAR_TIMING=1` to print each expansion's time.
 
-use proc_macro::TokenStream;
-use syn::ext::IdentExt;
-use syn::parse::{Parse, ParseStream};
-use syn::{Ident, LitStr, Path, Token};
+use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 
-struct Args {
-    file: LitStr,
-    krate: Option<Path>,
-    import: Option<LitStr>,
-    import_prefix: Option<LitStr>,
-    name: Option<LitStr>,
+// The arguments are parsed with `proc_macro` alone: syn, quote and proc-macro2 would
+// stand in front of every downstream build for a few lines of parsing.
+
+/// A string argument and where it was written.
+struct Str {
+    value: String,
+    span: Span,
 }
 
-impl Parse for Args {
-    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let file: LitStr = input.parse()?;
-        let mut args = Args {
-            file,
-            krate: None,
-            import: None,
-            import_prefix: None,
-            name: None,
-        };
-        while !input.is_empty() {
-            input.parse::<Token![,]>()?;
-            if input.is_empty() {
-                break;
+struct Args {
+    file: Str,
+    krate: Option<String>,
+    import: Option<Str>,
+    import_prefix: Option<Str>,
+    name: Option<Str>,
+}
+
+/// An error at a span, to become `compile_error!`.
+struct Error(Vec<(Span, String)>);
+
+impl Error {
+    fn new(span: Span, message: impl Into<String>) -> Self {
+        Error(vec![(span, message.into())])
+    }
+    /// One `compile_error!` per message, each pointing at its span.
+    fn into_tokens(self) -> TokenStream {
+        self.0
+            .into_iter()
+            .flat_map(|(span, message)| {
+                let mut lit = Literal::string(&message);
+                lit.set_span(span);
+                let mut bang = Punct::new('!', Spacing::Alone);
+                bang.set_span(span);
+                let mut group = Group::new(
+                    Delimiter::Parenthesis,
+                    TokenStream::from(TokenTree::Literal(lit)),
+                );
+                group.set_span(span);
+                let mut semi = Punct::new(';', Spacing::Alone);
+                semi.set_span(span);
+                [
+                    TokenTree::Ident(Ident::new("compile_error", span)),
+                    TokenTree::Punct(bang),
+                    TokenTree::Group(group),
+                    TokenTree::Punct(semi),
+                ]
+            })
+            .collect()
+    }
+}
+
+/// The value of a string literal token (`"…"` with escapes, or raw `r#"…"#`).
+fn string_value(lit: &Literal) -> Option<String> {
+    let text = lit.to_string();
+    if let Some(raw) = text.strip_prefix('r') {
+        let hashes = raw.len() - raw.trim_start_matches('#').len();
+        let body = raw.get(hashes..raw.len().checked_sub(hashes)?)?;
+        return body.strip_prefix('"')?.strip_suffix('"').map(str::to_owned);
+    }
+    let body = text.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            '0' => out.push('\0'),
+            '\\' => out.push('\\'),
+            '\'' => out.push('\''),
+            '"' => out.push('"'),
+            'x' => {
+                let hex: String = [chars.next()?, chars.next()?].iter().collect();
+                out.push(char::from(u8::from_str_radix(&hex, 16).ok()?));
             }
-            let key = Ident::parse_any(input)?;
-            input.parse::<Token![=]>()?;
-            match key.to_string().as_str() {
-                "crate" => args.krate = Some(Path::parse_mod_style(input)?),
-                "import" => args.import = Some(input.parse()?),
-                "import_prefix" => args.import_prefix = Some(input.parse()?),
-                "name" => args.name = Some(input.parse()?),
-                other => {
-                    return Err(syn::Error::new(
-                        key.span(),
-                        format!(
-                            "unknown option `{other}`; expected `crate`, `import`, `import_prefix` or `name`"
-                        ),
-                    ));
+            'u' => {
+                if chars.next()? != '{' {
+                    return None;
+                }
+                let hex: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                out.push(char::from_u32(
+                    u32::from_str_radix(&hex.replace('_', ""), 16).ok()?,
+                )?);
+            }
+            '\n' => {
+                // A line continuation: the newline and the next line's leading blanks go.
+                while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                    chars.next();
                 }
             }
+            _ => return None,
         }
-        Ok(args)
     }
+    Some(out)
+}
+
+fn parse_str(token: Option<TokenTree>, at: Span, what: &str) -> Result<Str, Error> {
+    match token {
+        Some(TokenTree::Literal(lit)) => match string_value(&lit) {
+            Some(value) => Ok(Str {
+                value,
+                span: lit.span(),
+            }),
+            None => Err(Error::new(
+                lit.span(),
+                format!("expected a string literal: {what}"),
+            )),
+        },
+        Some(other) => Err(Error::new(
+            other.span(),
+            format!("expected a string literal: {what}"),
+        )),
+        None => Err(Error::new(at, format!("expected a string literal: {what}"))),
+    }
+}
+
+fn is_punct(t: &TokenTree, c: char) -> bool {
+    matches!(t, TokenTree::Punct(p) if p.as_char() == c)
+}
+
+fn parse_args(input: TokenStream) -> Result<Args, Error> {
+    let mut tokens = input.into_iter().peekable();
+    let call = Span::call_site();
+    let file = parse_str(tokens.next(), call, "the grammar file")?;
+    let mut args = Args {
+        file,
+        krate: None,
+        import: None,
+        import_prefix: None,
+        name: None,
+    };
+    while let Some(comma) = tokens.next() {
+        if !is_punct(&comma, ',') {
+            return Err(Error::new(comma.span(), "expected `,`"));
+        }
+        let Some(key) = tokens.next() else { break };
+        let TokenTree::Ident(key) = key else {
+            return Err(Error::new(key.span(), "expected an option name"));
+        };
+        match tokens.next() {
+            Some(eq) if is_punct(&eq, '=') => {}
+            other => {
+                let span = other.map_or(key.span(), |t| t.span());
+                return Err(Error::new(span, "expected `=`"));
+            }
+        }
+        let name = key.to_string();
+        match name.as_str() {
+            "crate" => {
+                // A path: identifiers and `::`, up to the next comma.
+                let mut path = String::new();
+                while let Some(t) = tokens.peek() {
+                    match t {
+                        TokenTree::Ident(i) => path.push_str(&i.to_string()),
+                        TokenTree::Punct(p) if p.as_char() == ':' => path.push(':'),
+                        TokenTree::Punct(p) if p.as_char() == ',' => break,
+                        other => return Err(Error::new(other.span(), "expected a path")),
+                    }
+                    tokens.next();
+                }
+                if path.is_empty() || path.ends_with(':') {
+                    return Err(Error::new(key.span(), "expected a path"));
+                }
+                args.krate = Some(path);
+            }
+            "import" => {
+                args.import = Some(parse_str(tokens.next(), key.span(), "the import name")?)
+            }
+            "import_prefix" => {
+                args.import_prefix = Some(parse_str(
+                    tokens.next(),
+                    key.span(),
+                    "the import-name prefix",
+                )?);
+            }
+            "name" => args.name = Some(parse_str(tokens.next(), key.span(), "the grammar's name")?),
+            other => {
+                return Err(Error::new(
+                    key.span(),
+                    format!(
+                        "unknown option `{other}`; expected `crate`, `import`, `import_prefix` or `name`"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(args)
 }
 
 /// Expands a SPIR-V JSON grammar into typed Rust items. See the crate docs.
 #[proc_macro]
 pub fn include_grammar(input: TokenStream) -> TokenStream {
     let start = std::time::Instant::now();
-    let args = match syn::parse::<Args>(input) {
+    let args = match parse_args(input) {
         Ok(a) => a,
-        Err(e) => return e.to_compile_error().into(),
+        Err(e) => return e.into_tokens(),
     };
-    let out = expand(&args);
+    let out = expand(&args).unwrap_or_else(Error::into_tokens);
     if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some() {
         eprintln!(
             "include_grammar!({}): expanded in {:.1} ms",
-            args.file.value(),
+            args.file.value,
             start.elapsed().as_secs_f64() * 1e3
         );
     }
     out
 }
 
-fn expand(args: &Args) -> TokenStream {
-    let rel = args.file.value();
+fn expand(args: &Args) -> Result<TokenStream, Error> {
+    let rel = &args.file.value;
+    let at = args.file.span;
     let base = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
-    let path = std::path::Path::new(&base).join(&rel);
-    let err = |msg: String| -> TokenStream {
-        syn::Error::new(args.file.span(), msg)
-            .to_compile_error()
-            .into()
-    };
-    let json = match std::fs::read_to_string(&path) {
-        Ok(s) => s,
-        Err(e) => return err(format!("cannot read grammar file {}: {e}", path.display())),
-    };
+    let path = std::path::Path::new(&base).join(rel);
+    let json = std::fs::read_to_string(&path).map_err(|e| {
+        Error::new(
+            at,
+            format!("cannot read grammar file {}: {e}", path.display()),
+        )
+    })?;
     let file_name = path
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_else(|| rel.clone());
     let mut opts = spirv_grammar_codegen::Options::new(&file_name);
     if let Some(k) = &args.krate {
-        opts.krate = quote::quote!(#k).to_string().replace(' ', "");
+        opts.krate = k.clone();
     }
-    opts.import = args.import.as_ref().map(LitStr::value);
-    opts.import_prefix = args.import_prefix.as_ref().map(LitStr::value);
+    opts.import = args.import.as_ref().map(|s| s.value.clone());
+    opts.import_prefix = args.import_prefix.as_ref().map(|s| s.value.clone());
     if let Some(n) = &args.name {
-        opts.name = n.value();
+        opts.name = n.value.clone();
     } else if let Some(i) = opts.import.clone().or_else(|| opts.import_prefix.clone()) {
         opts.name = i;
     }
     let abs = std::fs::canonicalize(&path).unwrap_or(path.clone());
     let t0 = std::time::Instant::now();
-    let expanded = spirv_grammar_codegen::expand_source(&json, &opts, abs.to_str());
+    let code =
+        spirv_grammar_codegen::expand_source(&json, &opts, abs.to_str()).map_err(|errors| {
+            Error(
+                errors
+                    .into_iter()
+                    .map(|e| (at, format!("{rel}: {e}")))
+                    .collect(),
+            )
+        })?;
     let t1 = t0.elapsed();
-    match expanded {
-        Ok(code) => match code.parse::<TokenStream>() {
-            Ok(ts) => {
-                if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some_and(|v| v == "2") {
-                    eprintln!(
-                        "include_grammar!({rel}): model+emit {:.1} ms, lex {:.1} ms, {} bytes",
-                        t1.as_secs_f64() * 1e3,
-                        (t0.elapsed() - t1).as_secs_f64() * 1e3,
-                        code.len()
-                    );
-                }
-                ts
-            }
-            Err(e) => err(format!(
-                "internal error: generated code for {rel} does not lex: {e}"
-            )),
-        },
-        Err(errors) => {
-            let mut all: Option<syn::Error> = None;
-            for e in errors {
-                let one = syn::Error::new(args.file.span(), format!("{rel}: {e}"));
-                match &mut all {
-                    Some(a) => a.combine(one),
-                    None => all = Some(one),
-                }
-            }
-            all.map(|e| e.to_compile_error().into()).unwrap_or_default()
-        }
+    let ts = code.parse::<TokenStream>().map_err(|e| {
+        Error::new(
+            at,
+            format!("internal error: generated code for {rel} does not lex: {e}"),
+        )
+    })?;
+    if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some_and(|v| v == "2") {
+        eprintln!(
+            "include_grammar!({rel}): model+emit {:.1} ms, lex {:.1} ms, {} bytes",
+            t1.as_secs_f64() * 1e3,
+            (t0.elapsed() - t1).as_secs_f64() * 1e3,
+            code.len()
+        );
     }
+    Ok(ts)
 }
