@@ -390,7 +390,10 @@ fn disassemble_streaming(
                     info,
                     available,
                     &st.ids,
-                    WalkOptions { strict: true },
+                    WalkOptions {
+                        strict: true,
+                        ..WalkOptions::default()
+                    },
                     &mut |_| {},
                 ) {
                     Err((DecodeErrorKind::MissingOperand { kind }, at)) => DisError {
@@ -549,9 +552,16 @@ fn first_pass(
     };
     st.parsed.clear();
     let parsed = &mut st.parsed;
-    let summary = match walk::walk(info, ops, &st.ids, WalkOptions { strict: true }, &mut |p| {
-        parsed.push(*p)
-    }) {
+    let summary = match walk::walk(
+        info,
+        ops,
+        &st.ids,
+        WalkOptions {
+            strict: true,
+            ..WalkOptions::default()
+        },
+        &mut |p| parsed.push(*p),
+    ) {
         Ok(s) => s,
         Err((kind, at)) => return Some(fail(kind, at)),
     };
@@ -826,13 +836,9 @@ impl<'w> Printer<'w> {
         if !parsed_already {
             st.parsed.clear();
             let parsed = &mut st.parsed;
-            if walk::walk(
-                info,
-                ops,
-                &st.ids,
-                WalkOptions { strict: false },
-                &mut |p| parsed.push(*p),
-            )
+            if walk::walk(info, ops, &st.ids, WalkOptions::default(), &mut |p| {
+                parsed.push(*p)
+            })
             .is_err()
             {
                 return self.raw(out, pos);

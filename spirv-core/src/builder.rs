@@ -114,10 +114,10 @@ impl Builder {
     /// A function-only instruction outside a function, `OpFunction` inside one,
     /// `OpFunctionEnd` outside one, an instruction that is too long, or an id of
     /// `u32::MAX`. On error the builder is unchanged.
-    pub fn push(&mut self, mut inst: spv::Instruction) -> Result<(), BuildError> {
+    pub fn push(&mut self, inst: spv::Instruction) -> Result<(), BuildError> {
         let opcode = inst.opcode();
         let mut max = 0;
-        inst.visit_ids_mut(&mut |id| max = max.max(id.0));
+        inst.visit_ids(&mut |id| max = max.max(id.0));
         if max == u32::MAX {
             return Err(BuildError::IdOverflow);
         }

@@ -302,6 +302,8 @@ pub struct InstructionInfo {
     pub aliases: &'static [&'static str],
     /// The fast-path shape, if the layout has one.
     pub shape: Option<Shape>,
+    /// The generated struct's field name of each operand, in order (for `Debug`).
+    pub fields: &'static [&'static str],
 }
 
 impl InstructionInfo {
@@ -318,6 +320,7 @@ impl InstructionInfo {
         provisional: false,
         aliases: &[],
         shape: None,
+        fields: &[],
     };
 
     /// Whether the instruction has a result id.

@@ -198,6 +198,7 @@ impl Module {
         };
         let wopts = WalkOptions {
             strict: opts.strict,
+            ..WalkOptions::default()
         };
         let mut current = Section::Capability;
         let mut function_start: Option<(u32, u32)> = None;

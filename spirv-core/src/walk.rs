@@ -196,6 +196,9 @@ pub struct Parsed {
     pub ext_set: Option<&'static Grammar>,
     /// For an enumerant value the grammar does not know (lenient mode only).
     pub unknown: bool,
+    /// Index of the instruction's top-level operand (in `InstructionInfo::operands`)
+    /// this word range belongs to; parameters and embedded layouts share their operand's.
+    pub operand: u16,
 }
 
 /// Options of a walk.
@@ -204,6 +207,14 @@ pub struct WalkOptions {
     /// Unknown enumerants and extended instructions are errors instead of being passed
     /// through with `unknown` set.
     pub strict: bool,
+    /// Walk words that a typed value encoded, with no id table: a context-dependent
+    /// literal takes the rest of the instruction, `OpSwitch` case literals take
+    /// `switch_literal_words` words (1 if 0), and `OpExtInst`'s operands after the
+    /// instruction number are walked by the core layout (ids), as the typed struct
+    /// holds them.
+    pub untyped: bool,
+    /// For `untyped` walks: the words of each `OpSwitch` case literal.
+    pub switch_literal_words: u8,
 }
 
 /// The result id and result type a walk found.
@@ -232,6 +243,10 @@ struct Walker<'w, F> {
     /// invalid. With it, the walk's recursion depth is bounded by the grammar's own
     /// nesting (enumerant parameters, composite bases), never by the input.
     embedded: bool,
+    /// Nesting of operand lists: 0 is the instruction's own layout.
+    depth: u8,
+    /// The top-level operand being walked.
+    top: u16,
 }
 
 /// Walks the operands of instruction `info` over `words` (no leading word), calling `f`
@@ -255,8 +270,15 @@ pub fn walk<F: FnMut(&Parsed)>(
         summary: Summary::default(),
         switch_type: None,
         embedded: false,
+        depth: 0,
+        top: 0,
     };
-    if info.opcode == u32::from(spv::Opcode::Switch.0) {
+    if info.opcode == u32::from(spv::Opcode::Switch.0) && opts.untyped {
+        w.switch_type = Some(NumberType::Int {
+            width: 32 * u32::from(opts.switch_literal_words.clamp(1, 2)),
+            signed: false,
+        });
+    } else if info.opcode == u32::from(spv::Opcode::Switch.0) {
         let selector = words.first().copied().unwrap_or(0);
         match ids.value_number_type(selector) {
             Some(t @ NumberType::Int { .. }) => w.switch_type = Some(t),
@@ -276,6 +298,35 @@ pub fn walk<F: FnMut(&Parsed)>(
     Ok(w.summary)
 }
 
+/// Walks one operand of `kind`, its parameters included, at the start of `words`;
+/// returns how many words it took. Every part reports operand 0.
+///
+/// # Errors
+/// The kind of the problem and the word index where it was found.
+pub fn walk_operand<F: FnMut(&Parsed)>(
+    kind: &'static OperandKind,
+    words: &[u32],
+    ids: &Ids,
+    opts: WalkOptions,
+    f: &mut F,
+) -> Result<usize, (DecodeErrorKind, usize)> {
+    static NO_INSTRUCTION: InstructionInfo = InstructionInfo::EMPTY;
+    let mut w = Walker {
+        words,
+        pos: 0,
+        ids,
+        opts,
+        f,
+        summary: Summary::default(),
+        switch_type: None,
+        embedded: false,
+        depth: 1,
+        top: 0,
+    };
+    w.one(kind, &NO_INSTRUCTION)?;
+    Ok(w.pos)
+}
+
 impl<F: FnMut(&Parsed)> Walker<'_, F> {
     #[inline]
     fn emit(
@@ -293,12 +344,29 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
             number,
             ext_set,
             unknown,
+            operand: self.top,
         });
         self.pos += len;
     }
 
     fn list(&mut self, ops: &'static [OperandInfo], info: &'static InstructionInfo) -> WalkResult {
-        for op in ops {
+        let top = self.depth == 0;
+        self.depth = self.depth.saturating_add(1);
+        let r = self.list_items(ops, info, top);
+        self.depth -= 1;
+        r
+    }
+
+    fn list_items(
+        &mut self,
+        ops: &'static [OperandInfo],
+        info: &'static InstructionInfo,
+        top: bool,
+    ) -> WalkResult {
+        for (i, op) in ops.iter().enumerate() {
+            if top {
+                self.top = i as u16;
+            }
             match op.quantifier {
                 Quantifier::One => {
                     if self.one(op.kind, info)? {
@@ -364,6 +432,9 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                 Some((_, _, used)) => self.emit(kind, used, None, None, false),
                 None => return Err((DecodeErrorKind::UnterminatedString, self.pos)),
             },
+            KindClass::ContextNumber if self.opts.untyped => {
+                self.emit(kind, rest, None, None, false)
+            }
             KindClass::ContextNumber => {
                 // OpConstant/OpSpecConstant hook: sized by the result type.
                 let ty = self.summary.result_type.unwrap_or(0);
@@ -388,6 +459,8 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                     self.pos,
                 ));
             }
+            // A typed OpExtInst holds its operands as ids: the core layout goes on.
+            KindClass::ExtInstNumber if self.opts.untyped => self.emit(kind, 1, None, None, false),
             KindClass::ExtInstNumber => {
                 // OpExtInst hook: the rest is laid out by the imported set's grammar.
                 let set_id = if self.pos > 0 {

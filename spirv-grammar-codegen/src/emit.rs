@@ -78,6 +78,8 @@ pub struct Emitter<'a> {
     g: &'a Grammar,
     krate: &'a str,
     kinds: FnvMap<String, KindRef>,
+    /// Opcode → position in the instruction table, which is sorted by opcode.
+    table_index: FnvMap<u32, usize>,
     out: String,
     errors: Vec<String>,
 }
@@ -175,10 +177,14 @@ impl<'a> Emitter<'a> {
                 },
             );
         }
+        let mut opcodes: Vec<u32> = g.instructions.iter().map(|i| i.opcode).collect();
+        opcodes.sort_unstable();
+        let table_index = opcodes.iter().enumerate().map(|(i, &op)| (op, i)).collect();
         Emitter {
             g,
             krate: &opts.krate,
             kinds,
+            table_index,
             out: String::with_capacity(1 << 20),
             errors: Vec::new(),
         }
@@ -209,7 +215,7 @@ impl<'a> Emitter<'a> {
     fn table_prelude(&self) -> String {
         let kr = self.krate;
         let mut s = format!(
-            "    #[allow(unused_imports)]\n    use {kr}::grammar::{{Enumerant as __E, InstructionInfo as __II, NameIndex as __NI, OperandInfo as __OI, OperandKind as __OK}};\n    #[allow(unused_imports)]\n    use super::kinds as __k;\n"
+            "    #[allow(unused_imports)]\n    use {kr}::grammar::{{Enumerant as __E, InstructionInfo as __II, NameIndex as __NI, OperandInfo as __OI, OperandKind as __OK, Quantifier as __Q}};\n    #[allow(unused_imports)]\n    use super::kinds as __k;\n"
         );
         if !self.g.is_core {
             w!(
@@ -258,14 +264,15 @@ impl<'a> Emitter<'a> {
             if i > 0 {
                 s.push_str(", ");
             }
+            // Struct literals, not the const constructors: cheaper to evaluate.
             let q = match op.quantifier {
-                Quantifier::One => "one",
-                Quantifier::Optional => "opt",
-                Quantifier::Variadic => "many",
+                Quantifier::One => "One",
+                Quantifier::Optional => "Optional",
+                Quantifier::Variadic => "Variadic",
             };
             w!(
                 s,
-                "__OI::{q}({}, {})",
+                "__OI {{ kind: {}, quantifier: __Q::{q}, name: {} }}",
                 self.kind_table(&op.kind),
                 escape(op.name.as_deref().unwrap_or(""))
             );
@@ -372,12 +379,14 @@ impl<'a> Emitter<'a> {
 
         self.emit_header(opts);
         self.emit_kind_tables();
-        for k in &g.kinds {
-            self.emit_kind_type(k);
+        if !opts.tables_only {
+            for k in &g.kinds {
+                self.emit_kind_type(k);
+            }
+            self.emit_opcode();
+            self.emit_structs();
+            self.emit_instruction_enum();
         }
-        self.emit_opcode();
-        self.emit_structs();
-        self.emit_instruction_enum();
         self.emit_grammar(opts);
         let _ = kr;
         if self.errors.is_empty() {
@@ -619,7 +628,6 @@ impl<'a> Emitter<'a> {
         let mut variants = String::new();
         let mut dec = String::new();
         let mut enc = String::new();
-        let mut ids = String::new();
         let mut val = String::new();
         for e in sorted {
             let v = naming::enumerant(&e.name, &k.name);
@@ -659,17 +667,12 @@ impl<'a> Emitter<'a> {
                     w!(enc, " {kr}::codec::Operand::encode({b}, w);");
                 }
                 enc.push_str(" }\n");
-                w!(ids, "            Self::{v}({}) => {{", binds.join(", "));
-                for b in &binds {
-                    w!(ids, " {kr}::codec::Operand::visit_ids_mut({b}, f);");
-                }
-                ids.push_str(" }\n");
             }
         }
         let o = &mut self.out;
         w!(
             o,
-            "#[doc = {}]\n#[derive(Debug, Clone, PartialEq, Eq)]\n#[non_exhaustive]\n#[allow(clippy::upper_case_acronyms)]\npub enum {ident}Data {{\n{variants}    /// A value this grammar does not know; it must take no parameters.\n    Unknown(u32),\n}}\n",
+            "#[doc = {}]\n#[derive(Clone)]\n#[non_exhaustive]\n#[allow(clippy::upper_case_acronyms)]\npub enum {ident}Data {{\n{variants}    /// A value this grammar does not know; it must take no parameters.\n    Unknown(u32),\n}}\n",
             escape(&format!(
                 "`{}` with the parameters its enumerants take.",
                 k.name
@@ -677,11 +680,21 @@ impl<'a> Emitter<'a> {
         );
         w!(
             o,
-            "impl {ident}Data {{\n    /// The enumerant without its parameters.\n    pub fn value(&self) -> {ident} {{\n        match self {{\n{val}            Self::Unknown(v) => {ident}(*v),\n        }}\n    }}\n}}\n"
+            "impl ::core::default::Default for {ident}Data {{\n    /// `Unknown(0)`: a placeholder, which decoders use while reading.\n    fn default() -> Self {{\n        Self::Unknown(0)\n    }}\n}}\nimpl {ident}Data {{\n    /// The enumerant without its parameters.\n    pub fn value(&self) -> {ident} {{\n        match self {{\n{val}            Self::Unknown(v) => {ident}(*v),\n        }}\n    }}\n}}\n"
         );
         w!(
             o,
-            "#[automatically_derived]\nimpl {kr}::codec::Operand for {ident}Data {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        Ok(match r.word()? {{\n{dec}            v => Self::Unknown(v),\n        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        match self {{\n{enc}            Self::Unknown(v) => w.push(*v),\n        }}\n    }}\n    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n        #[allow(unused_variables)]\n        match self {{\n{ids}            _ => {{}}\n        }}\n    }}\n}}\n"
+            "#[automatically_derived]\nimpl {kr}::codec::Operand for {ident}Data {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        Ok(match r.word()? {{\n{dec}            v => Self::Unknown(v),\n        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        match self {{\n{enc}            Self::Unknown(v) => w.push(*v),\n        }}\n    }}\n}}\n"
+        );
+        self.data_impls(ident);
+    }
+
+    /// `Debug` and `PartialEq` of a `<Kind>Data` type through the kind's table.
+    fn data_impls(&mut self, ident: &str) {
+        let kr = self.krate;
+        w!(
+            self.out,
+            "impl ::core::fmt::Debug for {ident}Data {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        {kr}::typed::fmt_data(self, &kinds::{ident}, f)\n    }}\n}}\nimpl ::core::cmp::PartialEq for {ident}Data {{\n    fn eq(&self, other: &Self) -> bool {{\n        {kr}::typed::same_encoding(self, other)\n    }}\n}}\nimpl ::core::cmp::Eq for {ident}Data {{}}\n"
         );
     }
 
@@ -690,7 +703,6 @@ impl<'a> Emitter<'a> {
         let mut fields = String::new();
         let mut dec = String::new();
         let mut enc = String::new();
-        let mut ids = String::new();
         let mut names = vec![("mask".to_owned(), "(the mask)".to_owned())];
         for e in sorted.iter().filter(|e| !e.parameters.is_empty()) {
             let f = naming::fix_keyword(heck_snake(&e.name));
@@ -714,16 +726,12 @@ impl<'a> Emitter<'a> {
                 "        if self.mask.0 & {v:#x} == {v:#x} {{ if let Some(p) = &self.{f} {{ {kr}::codec::Operand::encode(p, w); }} }}\n",
                 v = e.value
             );
-            w!(
-                ids,
-                "        {kr}::codec::Operand::visit_ids_mut(&mut self.{f}, f);\n"
-            );
         }
         self.check_unique(&format!("fields of {ident}Data"), &names);
         let o = &mut self.out;
         w!(
             o,
-            "#[doc = {}]\n#[derive(Debug, Clone, PartialEq, Eq, Default)]\npub struct {ident}Data {{\n    /// The mask word; it decides which parameters are read and written.\n    pub mask: {ident},\n{fields}}}\n",
+            "#[doc = {}]\n#[derive(Clone, Default)]\npub struct {ident}Data {{\n    /// The mask word; it decides which parameters are read and written.\n    pub mask: {ident},\n{fields}}}\n",
             escape(&format!(
                 "`{}` with the parameters of its set bits, which follow the mask in ascending bit order.",
                 k.name
@@ -731,8 +739,9 @@ impl<'a> Emitter<'a> {
         );
         w!(
             o,
-            "#[automatically_derived]\nimpl {kr}::codec::Operand for {ident}Data {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        let mask = {ident}(r.word()?);\n        Ok(Self {{\n            mask,\n{dec}        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        w.push(self.mask.0);\n{enc}    }}\n    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n{ids}        let _ = f;\n    }}\n}}\n"
+            "#[automatically_derived]\nimpl {kr}::codec::Operand for {ident}Data {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        let mask = {ident}(r.word()?);\n        Ok(Self {{\n            mask,\n{dec}        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        w.push(self.mask.0);\n{enc}    }}\n}}\n"
         );
+        self.data_impls(ident);
     }
 
     fn emit_opcode(&mut self) {
@@ -891,7 +900,7 @@ impl<'a> Emitter<'a> {
             }
             w!(
                 s,
-                "    #[doc = {}]\n{}    #[derive(Debug, Clone, PartialEq, Eq)]\n    #[allow(clippy::upper_case_acronyms)]\n    pub struct {ident} {{\n",
+                "    #[doc = {}]\n{}    #[derive(Clone)]\n    #[allow(clippy::upper_case_acronyms)]\n    pub struct {ident} {{\n",
                 escape(&doc),
                 alias_attr(&ident, &inst.opname, "    ")
             );
@@ -911,6 +920,22 @@ impl<'a> Emitter<'a> {
                 );
             }
             s.push_str("    }\n");
+            // Debug and PartialEq through the table (see spirv_core::typed): one line each
+            // instead of derived code for every field.
+            let switch = match fields
+                .iter()
+                .find(|(_, _, op)| self.is_switch_targets(inst, op))
+            {
+                Some((n, _, _)) => {
+                    format!("self.{n}.first().map_or(1, |t| t.0.words().len() as u8)")
+                }
+                None => "1".to_owned(),
+            };
+            let index = self.table_index[&inst.opcode];
+            w!(
+                s,
+                "    impl ::core::fmt::Debug for {ident} {{\n        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n            {kr}::typed::fmt_struct(self, &super::tables::INSTRUCTIONS[{index}], {switch}, f)\n        }}\n    }}\n    impl ::core::cmp::PartialEq for {ident} {{\n        fn eq(&self, other: &Self) -> bool {{\n            {kr}::typed::same_encoding(self, other)\n        }}\n    }}\n    impl ::core::cmp::Eq for {ident} {{}}\n"
+            );
             // Codec.
             w!(
                 s,
@@ -923,18 +948,18 @@ impl<'a> Emitter<'a> {
             if fields.is_empty() {
                 s.push_str("            let _ = r;\n            Ok(Self {})\n");
             } else {
-                s.push_str("            Ok(Self {\n");
+                s.push_str("            let v = Self {\n");
                 for (n, _, op) in &fields {
                     let expr = if self.is_switch_targets(inst, op) {
                         "r.read_switch_targets()?".to_owned()
                     } else if self.is_spec_op(op) {
                         "super::Instruction::decode_spec_constant_op(r)?".to_owned()
                     } else {
-                        "r.read()?".to_owned()
+                        "r.field()".to_owned()
                     };
                     w!(s, "                {n}: {expr},\n");
                 }
-                s.push_str("            })\n");
+                s.push_str("            };\n            r.fields_read().map(|()| v)\n");
             }
             s.push_str("        }\n");
             w!(
@@ -952,30 +977,6 @@ impl<'a> Emitter<'a> {
                 }
             }
             s.push_str("        }\n");
-            let id_fields: Vec<&String> = fields
-                .iter()
-                .filter(|(_, t, op)| {
-                    t.contains("Id")
-                        || t.contains("Data")
-                        || self.kind(&op.kind).category == Category::Composite
-                        || self.is_spec_op(op)
-                })
-                .map(|(n, _, _)| n)
-                .collect();
-            if !id_fields.is_empty() {
-                w!(
-                    s,
-                    "        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n"
-                );
-                for (n, _, op) in fields.iter().filter(|(n, _, _)| id_fields.contains(&n)) {
-                    if self.is_spec_op(op) {
-                        w!(s, "            self.{n}.visit_ids_mut(f);\n");
-                    } else {
-                        w!(s, "            __O::visit_ids_mut(&mut self.{n}, f);\n");
-                    }
-                }
-                s.push_str("        }\n");
-            }
             s.push_str("    }\n");
         }
         s.push_str("}\n");
@@ -994,7 +995,6 @@ impl<'a> Emitter<'a> {
         let mut dec = String::new();
         let mut enc = String::new();
         let mut op = String::new();
-        let mut ids = String::new();
         for inst in &g.instructions {
             let n = naming::instruction(&inst.opname);
             w!(
@@ -1009,10 +1009,6 @@ impl<'a> Emitter<'a> {
             );
             w!(enc, "            Self::{n}(i) => __O::encode(i, w),\n");
             w!(op, "            Self::{n}(_) => Opcode::{n},\n");
-            w!(
-                ids,
-                "            Self::{n}(i) => __O::visit_ids_mut(i, f),\n"
-            );
         }
         let repr = if g.is_core { "u16" } else { "u32" };
         let unknown_opcode = if g.is_core {
@@ -1023,7 +1019,7 @@ impl<'a> Emitter<'a> {
         let o = &mut self.out;
         w!(
             o,
-            "/// Any instruction of this grammar, decoded into its typed struct.\n#[derive(Debug, Clone, PartialEq, Eq)]\n#[non_exhaustive]\n#[allow(clippy::large_enum_variant, clippy::upper_case_acronyms)]\npub enum Instruction {{\n{variants}    /// An {num} this grammar does not know, or an instruction that did not decode, kept as raw words.\n    Unknown({kr}::RawInstruction),\n}}\n"
+            "/// Any instruction of this grammar, decoded into its typed struct.\n#[derive(Clone)]\n#[non_exhaustive]\n#[allow(clippy::large_enum_variant, clippy::upper_case_acronyms)]\npub enum Instruction {{\n{variants}    /// An {num} this grammar does not know, or an instruction that did not decode, kept as raw words.\n    Unknown({kr}::RawInstruction),\n}}\n"
         );
         w!(
             o,
@@ -1031,7 +1027,7 @@ impl<'a> Emitter<'a> {
         );
         w!(
             o,
-            "    /// Like [`Self::decode`], but keeps anything that does not decode as [`Self::Unknown`], so that nothing is lost.\n    pub fn decode_lossless(opcode: Opcode, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> Self {{\n        Self::decode(opcode, operands, ctx).unwrap_or_else(|_| Self::Unknown({kr}::RawInstruction::new(opcode.0 as u32, operands)))\n    }}\n    /// Appends the operand words (no leading word).\n    pub fn encode_operands(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        use {kr}::codec::Operand as __O;\n        match self {{\n{enc}            Self::Unknown(r) => w.extend_from_slice(&r.operands),\n        }}\n    }}\n    /// The {num}.\n    pub fn opcode(&self) -> Opcode {{\n        match self {{\n{op}            Self::Unknown(r) => Opcode({unknown_opcode} as {repr}),\n        }}\n    }}\n    /// Calls `f` on every id the instruction defines or uses, allowing it to be changed.\n    pub fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n        use {kr}::codec::Operand as __O;\n        match self {{\n{ids}            Self::Unknown(_) => {{}}\n        }}\n    }}\n"
+            "    /// Like [`Self::decode`], but keeps anything that does not decode as [`Self::Unknown`], so that nothing is lost.\n    pub fn decode_lossless(opcode: Opcode, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> Self {{\n        Self::decode(opcode, operands, ctx).unwrap_or_else(|_| Self::Unknown({kr}::RawInstruction::new(opcode.0 as u32, operands)))\n    }}\n    /// Appends the operand words (no leading word).\n    pub fn encode_operands(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        use {kr}::codec::Operand as __O;\n        match self {{\n{enc}            Self::Unknown(r) => w.extend_from_slice(&r.operands),\n        }}\n    }}\n    /// The {num}.\n    pub fn opcode(&self) -> Opcode {{\n        match self {{\n{op}            Self::Unknown(r) => Opcode({unknown_opcode} as {repr}),\n        }}\n    }}\n    /// Calls `f` on every id the instruction defines or uses, in operand order.\n    pub fn visit_ids(&self, f: &mut dyn FnMut({kr}::Id)) {{\n        {kr}::typed::visit_ids(self, f)\n    }}\n    /// Calls `f` on every id the instruction defines or uses, allowing it to be changed.\n    pub fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut {kr}::Id)) {{\n        {kr}::typed::visit_ids_mut(self, f)\n    }}\n"
         );
         if g.is_core {
             w!(
@@ -1040,6 +1036,23 @@ impl<'a> Emitter<'a> {
             );
         }
         o.push_str("}\n");
+        // The table-driven trait behind Debug, PartialEq and the id visitors.
+        let switch = match g.instructions.iter().find_map(|i| {
+            self.fields_of(i)
+                .into_iter()
+                .find(|(_, _, op)| self.is_switch_targets(i, op))
+                .map(|(n, _, _)| (naming::instruction(&i.opname), n))
+        }) {
+            Some((v, n)) => format!(
+                "    fn switch_literal_words(&self) -> u8 {{\n        match self {{\n            Self::{v}(i) => i.{n}.first().map_or(1, |t| t.0.words().len() as u8),\n            _ => 1,\n        }}\n    }}\n"
+            ),
+            None => String::new(),
+        };
+        let o = &mut self.out;
+        w!(
+            o,
+            "impl {kr}::typed::InstructionSet for Instruction {{\n    fn grammar() -> &'static {kr}::grammar::Grammar {{\n        &GRAMMAR\n    }}\n    fn number(&self) -> u32 {{\n        u32::from(self.opcode().0)\n    }}\n    fn encode_operands(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        Instruction::encode_operands(self, w)\n    }}\n    fn decode_number(number: u32, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        match {repr}::try_from(number) {{\n            Ok(n) => Self::decode(Opcode(n), operands, ctx),\n            Err(_) => Err({kr}::codec::Reader::new(operands, ctx).unknown_opcode(number)),\n        }}\n    }}\n    fn raw(&self) -> ::core::option::Option<&{kr}::RawInstruction> {{\n        match self {{\n            Self::Unknown(r) => Some(r),\n            _ => None,\n        }}\n    }}\n{switch}}}\nimpl ::core::fmt::Debug for Instruction {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        {kr}::typed::fmt_instruction(self, f)\n    }}\n}}\nimpl ::core::cmp::PartialEq for Instruction {{\n    fn eq(&self, other: &Self) -> bool {{\n        {kr}::typed::same_instruction(self, other)\n    }}\n}}\nimpl ::core::cmp::Eq for Instruction {{}}\n"
+        );
     }
 
     /// Word width of one occurrence of a kind whose operands are all single words with
@@ -1133,6 +1146,12 @@ impl<'a> Emitter<'a> {
             }
             if !inst.operands.is_empty() {
                 w!(s, " operands: {},", self.operand_table(&inst.operands));
+                let fields: Vec<String> = self
+                    .fields_of(inst)
+                    .into_iter()
+                    .map(|(n, _, _)| n)
+                    .collect();
+                w!(s, " fields: {},", str_list(&fields));
             }
             s.push_str(&self.meta_fields(&inst.meta));
             if let Some(shape) = self.shape(inst) {

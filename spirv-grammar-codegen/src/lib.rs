@@ -33,6 +33,10 @@ pub struct Options {
     pub import: Option<String>,
     /// An extended set's `OpExtInstImport` name prefix (`NonSemantic.ClspvReflection.`).
     pub import_prefix: Option<String>,
+    /// Emit only the grammar tables (`GRAMMAR`, `kinds`, `tables` and the constants),
+    /// without the typed items: enough for the reader, assembler and disassembler to
+    /// know the set, at a small part of the compile time.
+    pub tables_only: bool,
 }
 
 impl Options {
@@ -43,6 +47,7 @@ impl Options {
             name: name.into(),
             import: None,
             import_prefix: None,
+            tables_only: false,
         }
     }
 }

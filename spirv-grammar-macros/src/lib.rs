@@ -17,6 +17,11 @@
 //!   `NonSemantic.ClspvReflection.` whose name carries a version suffix.
 //! - `name = "…"` (optional): the name recorded in `GRAMMAR.name` (default: the import
 //!   name, else the file name).
+//! - `items = "all" | "tables"` (optional, default `"all"`): `"tables"` emits only the
+//!   grammar tables (`GRAMMAR`, `kinds`, `tables`, the constants), not the typed items.
+//!   Registering such a set is enough for the reader, assembler and disassembler to know
+//!   it; it costs downstream builds a small part of the full expansion. spirv-core's
+//!   vendored extended sets use it unless its `typed-ext` feature is on.
 //!
 //! # What it emits, in place
 //! - `MAGIC_NUMBER`, `MAJOR_VERSION`, `MINOR_VERSION` (core) or `IMPORT_NAME`, `VERSION`
@@ -57,6 +62,7 @@ struct Args {
     import: Option<Str>,
     import_prefix: Option<Str>,
     name: Option<Str>,
+    tables_only: bool,
 }
 
 /// An error at a span, to become `compile_error!`.
@@ -176,6 +182,7 @@ fn parse_args(input: TokenStream) -> Result<Args, Error> {
         import: None,
         import_prefix: None,
         name: None,
+        tables_only: false,
     };
     while let Some(comma) = tokens.next() {
         if !is_punct(&comma, ',') {
@@ -222,11 +229,24 @@ fn parse_args(input: TokenStream) -> Result<Args, Error> {
                 )?);
             }
             "name" => args.name = Some(parse_str(tokens.next(), key.span(), "the grammar's name")?),
+            "items" => {
+                let items = parse_str(tokens.next(), key.span(), "\"all\" or \"tables\"")?;
+                args.tables_only = match items.value.as_str() {
+                    "all" => false,
+                    "tables" => true,
+                    other => {
+                        return Err(Error::new(
+                            items.span,
+                            format!("unknown items `{other}`; expected \"all\" or \"tables\""),
+                        ));
+                    }
+                };
+            }
             other => {
                 return Err(Error::new(
                     key.span(),
                     format!(
-                        "unknown option `{other}`; expected `crate`, `import`, `import_prefix` or `name`"
+                        "unknown option `{other}`; expected `crate`, `import`, `import_prefix`, `name` or `items`"
                     ),
                 ));
             }
@@ -273,6 +293,7 @@ fn expand(args: &Args) -> Result<TokenStream, Error> {
     if let Some(k) = &args.krate {
         opts.krate = k.clone();
     }
+    opts.tables_only = args.tables_only;
     opts.import = args.import.as_ref().map(|s| s.value.clone());
     opts.import_prefix = args.import_prefix.as_ref().map(|s| s.value.clone());
     if let Some(n) = &args.name {

@@ -1,0 +1,275 @@
+//! What every generated instruction set shares, driven by the grammar tables so that no
+//! generated item repeats it per instruction: `Debug` through the grammar's names,
+//! equality, and visiting the ids of a typed instruction.
+//!
+//! Why: every item `include_grammar!` emits is type-checked and compiled by every crate
+//! that depends on spirv-core, cold. Derived `Debug` and `PartialEq` and a per-struct id
+//! visitor cost work for every field of every instruction; these helpers are compiled
+//! once, here. A generated `Instruction` enum implements [`InstructionSet`]; each
+//! instruction struct gets one-line `Debug` and `PartialEq` impls that call
+//! [`fmt_fields`] and [`same_encoding`].
+
+use crate::__private::Vec;
+use crate::codec::{DecodeContext, Encode, decode_string, string_bytes};
+use crate::error::DecodeError;
+use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandKind, Quantifier, fmt_mask};
+use crate::spv;
+use crate::types::{Id, RawInstruction};
+use crate::walk::{self, Ids, Parsed, WalkOptions};
+use core::fmt;
+
+/// A generated `Instruction` enum: what the shared helpers need to know of it.
+pub trait InstructionSet: Sized {
+    /// The grammar tables.
+    fn grammar() -> &'static Grammar;
+    /// The opcode or extended instruction number.
+    fn number(&self) -> u32;
+    /// Appends the operand words (no leading word).
+    fn encode_operands(&self, w: &mut Vec<u32>);
+    /// Decodes operand words of instruction `number`.
+    ///
+    /// # Errors
+    /// See the generated `decode`.
+    fn decode_number(
+        number: u32,
+        operands: &[u32],
+        ctx: &DecodeContext,
+    ) -> Result<Self, DecodeError>;
+    /// The words of an instruction kept undecoded (`Unknown`).
+    fn raw(&self) -> Option<&RawInstruction>;
+    /// Words of each `OpSwitch` case literal in this instruction; 1 elsewhere.
+    fn switch_literal_words(&self) -> u8 {
+        1
+    }
+}
+
+/// The operands of a typed value's encoding, split by the table with no id context.
+fn parse_untyped(info: &'static InstructionInfo, words: &[u32], switch: u8) -> Option<Vec<Parsed>> {
+    let mut parsed = Vec::new();
+    let opts = WalkOptions {
+        untyped: true,
+        switch_literal_words: switch,
+        ..WalkOptions::default()
+    };
+    walk::walk(info, words, &Ids::default(), opts, &mut |p| parsed.push(*p)).ok()?;
+    Some(parsed)
+}
+
+/// `Debug` of an instruction's operand words through its table: `OpTypeInt {
+/// result_id: %1, width: 32, signedness: 0 }`. Ids print as `%N`, enumerants and
+/// masks by name, strings quoted, optional operands that are absent as `None`, lists in
+/// brackets, and an enumerant's parameters (or an embedded instruction's operands) in
+/// parentheses after it. Words the table cannot split print as a list.
+pub fn fmt_fields(
+    info: &'static InstructionInfo,
+    words: &[u32],
+    switch_literal_words: u8,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    let Some(parsed) = parse_untyped(info, words, switch_literal_words) else {
+        return f.debug_struct(info.opname).field("words", &words).finish();
+    };
+    write!(f, "{} {{", info.opname)?;
+    for (i, op) in info.operands.iter().enumerate() {
+        let name = info
+            .fields
+            .get(i)
+            .copied()
+            .filter(|n| !n.is_empty())
+            .unwrap_or(op.kind.name);
+        f.write_str(if i == 0 { " " } else { ", " })?;
+        write!(f, "{name}: ")?;
+        let mine: Vec<&Parsed> = parsed
+            .iter()
+            .filter(|p| usize::from(p.operand) == i)
+            .collect();
+        let per_item = match op.kind.class {
+            KindClass::Composite => op.kind.bases.len().max(1),
+            _ => 1,
+        };
+        match (op.quantifier, mine.is_empty()) {
+            (Quantifier::Optional, true) => f.write_str("None")?,
+            (Quantifier::Variadic, _) => {
+                f.write_str("[")?;
+                for (k, item) in mine.chunks(per_item).enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    fmt_group(item, words, per_item > 1, f)?;
+                }
+                f.write_str("]")?;
+            }
+            _ => fmt_group(&mine, words, per_item > 1, f)?,
+        }
+    }
+    f.write_str(if info.operands.is_empty() { "}" } else { " }" })
+}
+
+/// One operand: a value and its parameters, or a composite's parts.
+fn fmt_group(
+    items: &[&Parsed],
+    words: &[u32],
+    tuple: bool,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    if tuple {
+        f.write_str("(")?;
+    }
+    for (k, p) in items.iter().enumerate() {
+        match (k, tuple) {
+            (0, _) => {}
+            (1, false) => f.write_str("(")?,
+            _ => f.write_str(", ")?,
+        }
+        fmt_one(p, &words[p.start..p.start + p.len], f)?;
+    }
+    if tuple || items.len() > 1 {
+        f.write_str(")")?;
+    }
+    Ok(())
+}
+
+fn fmt_one(p: &Parsed, w: &[u32], f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let first = w.first().copied().unwrap_or(0);
+    match p.kind.class {
+        KindClass::ResultType | KindClass::Result | KindClass::Id => write!(f, "%{first}"),
+        KindClass::Float => write!(f, "{:?}", f32::from_bits(first)),
+        KindClass::String => {
+            let mut bytes = Vec::new();
+            if let Some((sw, len, _)) = decode_string(w) {
+                string_bytes(sw, len, &mut bytes);
+            }
+            write!(f, "{:?}", alloc::string::String::from_utf8_lossy(&bytes))
+        }
+        KindClass::ValueEnum => match p.kind.enumerant(first) {
+            Some(e) => f.write_str(e.name),
+            None => write!(f, "{}({first})", p.kind.name),
+        },
+        KindClass::BitEnum => fmt_mask(p.kind, first, f),
+        KindClass::SpecConstantOpcode => match spv::GRAMMAR.instruction(first) {
+            Some(i) => f.write_str(i.opname),
+            None => write!(f, "{first}"),
+        },
+        _ => match w {
+            [one] => write!(f, "{one}"),
+            [lo, hi] => write!(f, "{}", u64::from(*lo) | (u64::from(*hi) << 32)),
+            many => write!(f, "{many:?}"),
+        },
+    }
+}
+
+/// `Debug` of a generated instruction struct: its encoding through its table entry.
+pub fn fmt_struct(
+    v: &dyn Encode,
+    info: &'static InstructionInfo,
+    switch_literal_words: u8,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    let mut w = Vec::new();
+    v.encode_words(&mut w);
+    fmt_fields(info, &w, switch_literal_words, f)
+}
+
+/// `Debug` of a generated `<Kind>Data` value: its encoding through the kind's table,
+/// as [`fmt_fields`] prints an operand (`SpecId(7)`, `Aligned|Nontemporal(8)`).
+pub fn fmt_data(
+    v: &dyn Encode,
+    kind: &'static OperandKind,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    let mut w = Vec::new();
+    v.encode_words(&mut w);
+    let mut parsed = Vec::new();
+    let opts = WalkOptions {
+        untyped: true,
+        ..WalkOptions::default()
+    };
+    match walk::walk_operand(kind, &w, &Ids::default(), opts, &mut |p| parsed.push(*p)) {
+        Ok(n) if n == w.len() => {
+            let refs: Vec<&Parsed> = parsed.iter().collect();
+            fmt_group(&refs, &w, false, f)
+        }
+        _ => write!(f, "{}({w:?})", kind.name),
+    }
+}
+
+/// `Debug` of a generated `Instruction`.
+pub fn fmt_instruction<T: InstructionSet>(i: &T, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if let Some(raw) = i.raw() {
+        return write!(f, "Unknown({raw:?})");
+    }
+    let mut w = Vec::new();
+    i.encode_operands(&mut w);
+    match T::grammar().instruction(i.number()) {
+        Some(info) => fmt_fields(info, &w, i.switch_literal_words(), f),
+        None => write!(f, "Unknown({}, {w:?})", i.number()),
+    }
+}
+
+/// Whether two typed values encode to the same words: `PartialEq` of generated structs.
+pub fn same_encoding(a: &dyn Encode, b: &dyn Encode) -> bool {
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    a.encode_words(&mut x);
+    b.encode_words(&mut y);
+    x == y
+}
+
+/// `PartialEq` of a generated `Instruction`: the same number and the same words.
+pub fn same_instruction<T: InstructionSet>(a: &T, b: &T) -> bool {
+    if a.number() != b.number() || a.raw().is_some() != b.raw().is_some() {
+        return false;
+    }
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    a.encode_operands(&mut x);
+    b.encode_operands(&mut y);
+    x == y
+}
+
+/// The word positions of the ids in an instruction's encoding.
+fn id_positions<T: InstructionSet>(i: &T, words: &[u32]) -> Vec<usize> {
+    let Some(info) = T::grammar()
+        .instruction(i.number())
+        .filter(|_| i.raw().is_none())
+    else {
+        return Vec::new();
+    };
+    parse_untyped(info, words, i.switch_literal_words())
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| p.kind.is_id())
+        .map(|p| p.start)
+        .collect()
+}
+
+/// Calls `f` on every id a typed instruction defines or uses, in operand order.
+/// Instructions kept as raw words (`Unknown`) have none that are known.
+pub fn visit_ids<T: InstructionSet>(i: &T, f: &mut dyn FnMut(Id)) {
+    let mut w = Vec::new();
+    i.encode_operands(&mut w);
+    for at in id_positions(i, &w) {
+        f(Id(w[at]));
+    }
+}
+
+/// Like [`visit_ids`], letting `f` change each id.
+pub fn visit_ids_mut<T: InstructionSet>(i: &mut T, f: &mut dyn FnMut(&mut Id)) {
+    let mut w = Vec::new();
+    i.encode_operands(&mut w);
+    let at = id_positions(i, &w);
+    if at.is_empty() {
+        return;
+    }
+    for a in at {
+        let mut id = Id(w[a]);
+        f(&mut id);
+        w[a] = id.0;
+    }
+    let ctx = DecodeContext {
+        switch_literal_words: u32::from(i.switch_literal_words()),
+        ..DecodeContext::default()
+    };
+    // The same layout with other ids decodes again; keep the value if it somehow does not.
+    if let Ok(v) = T::decode_number(i.number(), &w, &ctx) {
+        *i = v;
+    }
+}
