@@ -302,8 +302,9 @@ pub struct InstructionInfo {
     pub aliases: &'static [&'static str],
     /// The fast-path shape, if the layout has one.
     pub shape: Option<Shape>,
-    /// The generated struct's field name of each operand, in order (for `Debug`).
-    pub fields: &'static [&'static str],
+    /// The generated struct's field names, one per operand in order, separated by
+    /// spaces (for `Debug`; one string is cheaper to compile than a list).
+    pub fields: &'static str,
 }
 
 impl InstructionInfo {
@@ -320,7 +321,7 @@ impl InstructionInfo {
         provisional: false,
         aliases: &[],
         shape: None,
-        fields: &[],
+        fields: "",
     };
 
     /// Whether the instruction has a result id.

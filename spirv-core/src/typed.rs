@@ -70,11 +70,10 @@ pub fn fmt_fields(
         return f.debug_struct(info.opname).field("words", &words).finish();
     };
     write!(f, "{} {{", info.opname)?;
+    let mut fields = info.fields.split(' ');
     for (i, op) in info.operands.iter().enumerate() {
-        let name = info
-            .fields
-            .get(i)
-            .copied()
+        let name = fields
+            .next()
             .filter(|n| !n.is_empty())
             .unwrap_or(op.kind.name);
         f.write_str(if i == 0 { " " } else { ", " })?;

@@ -1151,7 +1151,7 @@ impl<'a> Emitter<'a> {
                     .into_iter()
                     .map(|(n, _, _)| n)
                     .collect();
-                w!(s, " fields: {},", str_list(&fields));
+                w!(s, " fields: {},", escape(&fields.join(" ")));
             }
             s.push_str(&self.meta_fields(&inst.meta));
             if let Some(shape) = self.shape(inst) {
