@@ -172,6 +172,17 @@ fn main() {
             }
         }
     });
+    let ours_stream = median_mbps(rs2_bytes, runs, || {
+        for b in &rs2_ok {
+            if let Ok((words, _)) = spirv_core::binary::words_from_bytes(b) {
+                if let Ok((_, insts)) = spirv_core::stream::typed(&words) {
+                    for i in insts {
+                        black_box(i.ok());
+                    }
+                }
+            }
+        }
+    });
     let ours_read = median_mbps(rs2_bytes, runs, || {
         for b in &rs2_ok {
             black_box(spirv_core::Module::from_bytes(b).ok());
@@ -240,6 +251,11 @@ fn main() {
         "{:<44}{ours_typed:>10.0}{:>11.2}x rspirv2 typed iteration",
         "from_bytes + typed decode of every instr.",
         ours_typed / rs2_typed
+    );
+    println!(
+        "{:<44}{ours_stream:>10.0}{:>11.2}x rspirv2 typed iteration",
+        "stream::typed (one pass, no Module)",
+        ours_stream / rs2_typed
     );
     println!(
         "{:<44}{ours_read:>10.0}{:>11.2}x rspirv2 typed iteration",

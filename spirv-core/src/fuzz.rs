@@ -8,9 +8,17 @@
 
 use crate::module::{Module, ReadOptions};
 
-/// Reads `data` as a module in lenient and strict mode; when it reads, checks the byte
-/// round trip and decodes, re-encodes and re-reads every instruction.
+/// Reads `data` in one typed pass, then as a module in lenient and strict mode; when it
+/// reads, checks the byte round trip and decodes, re-encodes and re-reads every
+/// instruction.
 pub fn module(data: &[u8]) {
+    if let Ok((words, _)) = crate::binary::words_from_bytes(data) {
+        if let Ok((_, insts)) = crate::stream::typed(&words) {
+            for inst in insts {
+                let _ = inst;
+            }
+        }
+    }
     let Ok(m) = Module::from_bytes(data) else {
         return;
     };

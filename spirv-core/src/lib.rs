@@ -52,6 +52,7 @@ pub mod fuzz;
 pub mod grammar;
 mod module;
 pub mod spec_constant_op;
+pub mod stream;
 pub mod typed;
 mod types;
 pub mod walk;

@@ -91,3 +91,53 @@ fn strict_mode_accepts_the_corpus() {
         failures[..failures.len().min(30)].join("\n")
     );
 }
+
+/// `stream::typed` gives, for every corpus instruction, what `Module` + `InstRef::decode`
+/// gives, in one pass.
+#[test]
+fn one_pass_typed_reading_matches_the_module_reader() {
+    let Some(dir) = require_corpus("one-pass typed reading of the corpus") else {
+        return;
+    };
+    let mut compared = 0usize;
+    for path in files(&dir.join("bin"), "spv") {
+        let words = read_words(&path);
+        let m = Module::from_words(&words).expect("reads");
+        let (header, stream) = spirv_core::stream::typed(&words).expect("header");
+        assert_eq!(&header, m.header());
+        let streamed: Vec<_> = stream.collect();
+        assert_eq!(streamed.len(), m.len(), "{}", stem(&path));
+        for (inst, s) in m.instructions().zip(&streamed) {
+            assert_eq!(
+                &inst.decode(),
+                s,
+                "{} instruction {}",
+                stem(&path),
+                inst.index()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 100_000, "only {compared} instructions compared");
+}
+
+/// Malformed input ends the stream with an error, and an id defined twice is one.
+#[test]
+fn one_pass_typed_reading_reports_errors() {
+    let mut w = vec![spirv_core::binary::MAGIC, 0x0001_0000, 0, 10, 0];
+    w.extend([(4 << 16) | 21, 1, 32, 0]); // %1 = OpTypeInt 32 0
+    w.extend([(3 << 16) | 22, 1, 32]); // %1 = OpTypeFloat 32: redefined
+    w.extend([(9 << 16) | 21, 2]); // runs past the end
+    let (_, s) = spirv_core::stream::typed(&w).expect("header");
+    let items: Vec<_> = s.collect();
+    assert_eq!(items.len(), 3);
+    assert!(items[0].is_ok());
+    assert_eq!(
+        items[1].as_ref().map_err(|e| e.kind.clone()).err(),
+        Some(spirv_core::DecodeErrorKind::IdRedefined { id: 1 })
+    );
+    assert!(matches!(
+        items[2].as_ref().map_err(|e| e.kind.clone()),
+        Err(spirv_core::DecodeErrorKind::InstructionPastEnd { .. })
+    ));
+}
