@@ -27,11 +27,16 @@
 //! # Features
 //! - `std` (default): `std::error::Error` for the error types. Without it the crate is
 //!   `no_std` + `alloc`.
+//! - `typed-ext`: the typed items of every vendored extended set ([`ext`]); without it
+//!   each set has its grammar tables only, which the reader and the tools need.
 //!
 //! # Layout
 //! - [`spv`]: the core grammar's generated types and tables; [`ext`]: one module per
-//!   vendored extended instruction set; [`grammar`]: the table types and lookups.
-//! - [`binary`]: header, byte order, the zero-copy [`RawInstructions`] iterator.
+//!   vendored extended instruction set; [`grammar`]: the table types and lookups;
+//!   [`typed`]: what all generated instruction sets share (table-driven `Debug`,
+//!   equality, id visiting); [`spec_constant_op`]: the opcodes `OpSpecConstantOp` embeds.
+//! - [`binary`]: header, byte order, the zero-copy [`RawInstructions`] iterator;
+//!   [`stream`]: typed instructions in one pass, without a [`Module`].
 //! - [`Module`], [`InstRef`], [`Builder`]; [`walk`]: the table-driven operand walker
 //!   and the [`ExtInstRegistry`] that user-generated sets join.
 #![no_std]
