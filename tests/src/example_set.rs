@@ -7,3 +7,12 @@ spirv_grammar_macros::include_grammar!(
     "fixtures/nonsemantic.example.grammar.json",
     import = "NonSemantic.Example"
 );
+
+/// The same set with `items = "tables"`: its grammar tables only, no typed items.
+pub mod tables_only {
+    spirv_grammar_macros::include_grammar!(
+        "fixtures/nonsemantic.example.grammar.json",
+        import = "NonSemantic.Example",
+        items = "tables"
+    );
+}

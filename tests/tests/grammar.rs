@@ -311,6 +311,40 @@ fn lookups_accept_aliases_and_return_canonical_names() {
     assert!(spv::Opcode::from_name("OpNoSuchThing").is_none());
 }
 
+/// `items = "tables"`: the same tables as the full expansion, and they are enough for
+/// the tools (the typed items are absent; `tests/ui/tables_only.rs` checks that).
+#[test]
+fn a_tables_only_set_works_with_the_tools() {
+    use example_set::tables_only;
+    let (full, tables) = (&example_set::GRAMMAR, &tables_only::GRAMMAR);
+    assert_eq!(full.instructions.len(), tables.instructions.len());
+    assert_eq!(full.operand_kinds.len(), tables.operand_kinds.len());
+    assert_eq!(tables_only::IMPORT_NAME, Some("NonSemantic.Example"));
+    let mut registry = spirv_core::ExtInstRegistry::default();
+    registry.register(tables);
+    let text = "%1 = OpExtInstImport \"NonSemantic.Example\"\n%2 = OpTypeVoid\n%3 = OpExtInst %2 %1 ExampleBegin %2 Careful %2 Loud|Counted %2\n";
+    let words = spirv_asm::assemble_str(
+        text,
+        &spirv_asm::AsmOptions {
+            all_ext_inst_names: true,
+            registry: Some(registry.clone()),
+            ..Default::default()
+        },
+    )
+    .expect("assembles");
+    let out = spirv_asm::disassemble(
+        &words,
+        &spirv_asm::DisOptions {
+            raw_id: true,
+            all_ext_inst_names: true,
+            registry: Some(registry),
+            ..Default::default()
+        },
+    )
+    .expect("disassembles");
+    assert!(String::from_utf8_lossy(&out).contains("ExampleBegin %2 Careful %2 Loud|Counted %2"));
+}
+
 #[test]
 fn downstream_set_has_typed_operands_and_works_with_the_tools() {
     use example_set::{ExampleFlags, ExampleFlagsData, ExampleModeData, Instruction, inst};
