@@ -73,16 +73,12 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), DecodeError>
             ));
         }
     };
-    let words = bytes
-        .chunks_exact(4)
-        .map(|c| {
-            let b = [c[0], c[1], c[2], c[3]];
-            match endian {
-                Endian::Little => u32::from_le_bytes(b),
-                Endian::Big => u32::from_be_bytes(b),
-            }
-        })
-        .collect();
+    // One loop per byte order, with no branch inside: the compiler vectorizes both.
+    let chunks = bytes.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
+    let words = match endian {
+        Endian::Little => chunks.map(u32::from_le_bytes).collect(),
+        Endian::Big => chunks.map(u32::from_be_bytes).collect(),
+    };
     Ok((words, endian))
 }
 

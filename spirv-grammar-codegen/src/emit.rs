@@ -710,20 +710,20 @@ impl<'a> Emitter<'a> {
             let t = self.param_type(&e.parameters);
             w!(
                 fields,
-                "    #[doc = {}]\n    pub {f}: ::core::option::Option<{t}>,\n",
+                "    #[doc = {}]\n    pub {f}: {t},\n",
                 escape(&format!(
-                    "Parameters of `{}`, present when its bit is set.",
+                    "Parameters of `{}`: read and written when `mask` has its bit, ignored otherwise.",
                     e.name
                 ))
             );
             w!(
                 dec,
-                "            {f}: if mask.0 & {v:#x} == {v:#x} {{ Some(r.read()?) }} else {{ None }},\n",
+                "            {f}: if mask.0 & {v:#x} == {v:#x} {{ r.read()? }} else {{ ::core::default::Default::default() }},\n",
                 v = e.value
             );
             w!(
                 enc,
-                "        if self.mask.0 & {v:#x} == {v:#x} {{ if let Some(p) = &self.{f} {{ {kr}::codec::Operand::encode(p, w); }} }}\n",
+                "        if self.mask.0 & {v:#x} == {v:#x} {{ {kr}::codec::Operand::encode(&self.{f}, w); }}\n",
                 v = e.value
             );
         }
@@ -731,9 +731,9 @@ impl<'a> Emitter<'a> {
         let o = &mut self.out;
         w!(
             o,
-            "#[doc = {}]\n#[derive(Clone, Default)]\npub struct {ident}Data {{\n    /// The mask word; it decides which parameters are read and written.\n    pub mask: {ident},\n{fields}}}\n",
+            "#[doc = {}]\n#[derive(Clone, Default)]\npub struct {ident}Data {{\n    /// The mask word: the one source of which parameters are present.\n    pub mask: {ident},\n{fields}}}\n",
             escape(&format!(
-                "`{}` with the parameters of its set bits, which follow the mask in ascending bit order.",
+                "`{}` with the parameters of its set bits, which follow the mask in ascending bit order. A parameter is present exactly when its bit is set, so the mask and the parameters cannot disagree: a field whose bit is clear is neither written nor read.",
                 k.name
             ))
         );

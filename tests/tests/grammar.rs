@@ -311,6 +311,45 @@ fn lookups_accept_aliases_and_return_canonical_names() {
     assert!(spv::Opcode::from_name("OpNoSuchThing").is_none());
 }
 
+/// A mask's parameters are written exactly when their bits are set: the mask is the one
+/// source, so a bit and its parameter cannot disagree (a set bit always has its
+/// parameter; a parameter whose bit is clear is not written), and the encoding reads
+/// back to the same value.
+#[test]
+fn mask_parameters_follow_their_bits() {
+    use spirv_core::spv::{ImageOperands, ImageOperandsData, MemoryAccess};
+    let data = ImageOperandsData {
+        mask: ImageOperands::LOD | ImageOperands::CONST_OFFSET,
+        lod: spirv_core::Id(5),
+        const_offset: spirv_core::Id(6),
+        // Its bit is clear: not written.
+        bias: spirv_core::Id(9),
+        ..Default::default()
+    };
+    let mut w = Vec::new();
+    spirv_core::codec::Operand::encode(&data, &mut w);
+    assert_eq!(w, [0x2 | 0x8, 5, 6]);
+    let ctx = Default::default();
+    let mut r = spirv_core::codec::Reader::new(&w, &ctx);
+    let back: ImageOperandsData = r.read().expect("decodes");
+    assert_eq!(back, data, "equal as encoded");
+    assert_eq!(
+        back.bias,
+        spirv_core::Id(0),
+        "a clear bit reads no parameter"
+    );
+    // Every bit of a grammar mask with parameters gets one written, in bit order.
+    let all = spirv_core::spv::MemoryAccessData {
+        mask: MemoryAccess::ALIGNED | MemoryAccess::MAKE_POINTER_AVAILABLE,
+        aligned: 16,
+        make_pointer_available: spirv_core::Id(3),
+        ..Default::default()
+    };
+    let mut w = Vec::new();
+    spirv_core::codec::Operand::encode(&all, &mut w);
+    assert_eq!(w, [0x2 | 0x8, 16, 3]);
+}
+
 /// `items = "tables"`: the same tables as the full expansion, and they are enough for
 /// the tools (the typed items are absent; `tests/ui/tables_only.rs` checks that).
 #[test]
@@ -354,7 +393,7 @@ fn downstream_set_has_typed_operands_and_works_with_the_tools() {
         mode: ExampleModeData::Careful(spirv_core::Id(6)),
         flags: ExampleFlagsData {
             mask: ExampleFlags::LOUD | ExampleFlags::COUNTED,
-            counted: Some(spirv_core::Id(7)),
+            counted: spirv_core::Id(7),
         },
     });
     let mut w = Vec::new();
