@@ -191,7 +191,8 @@ impl<'a> Emitter<'a> {
     }
 
     fn kind(&self, name: &str) -> &KindRef {
-        // The model has already checked every reference.
+        // `run` refuses a grammar with a reference to an unknown kind before emitting
+        // anything, so the fallback is never used.
         static FALLBACK: std::sync::OnceLock<KindRef> = std::sync::OnceLock::new();
         self.kinds.get(name).unwrap_or_else(|| {
             FALLBACK.get_or_init(|| KindRef {
@@ -376,6 +377,37 @@ impl<'a> Emitter<'a> {
             }
         }
         self.check_unique("top-level items", &top);
+        // Every kind a layout names must be known: emitting with a guess would give
+        // code that compiles and encodes wrongly.
+        let refs = g
+            .instructions
+            .iter()
+            .flat_map(|i| i.operands.iter().map(move |o| (&o.kind, &o.at, &i.opname)))
+            .chain(g.kinds.iter().flat_map(|k| {
+                k.enumerants
+                    .iter()
+                    .flat_map(move |e| e.parameters.iter().map(move |o| (&o.kind, &o.at, &k.name)))
+            }));
+        for (kind, at, ctx) in refs {
+            if !self.kinds.contains_key(kind.as_str()) {
+                self.errors.push(format!(
+                    "{at}/kind ({ctx}): unknown operand kind \"{kind}\"; nothing is emitted for a layout whose kinds are not all known"
+                ));
+            }
+        }
+        for k in &g.kinds {
+            for (j, b) in k.bases.iter().enumerate() {
+                if !self.kinds.contains_key(b.as_str()) {
+                    self.errors.push(format!(
+                        "{}/bases/{j} ({}): unknown operand kind \"{b}\"",
+                        k.at, k.name
+                    ));
+                }
+            }
+        }
+        if !self.errors.is_empty() {
+            return Err(self.errors);
+        }
 
         self.emit_header(opts);
         self.emit_kind_tables();
@@ -1257,5 +1289,33 @@ fn alias_attr(rust: &str, grammar: &str, indent: &str) -> String {
         String::new()
     } else {
         format!("{indent}#[doc(alias = {})]\n", escape(grammar))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Options;
+    use crate::model;
+
+    /// A model that names a kind nobody defines (one the parser would have refused)
+    /// is a located error, not code emitted with a guess.
+    #[test]
+    fn an_unknown_kind_is_a_located_error() {
+        let json = r#"{ "revision": 1, "instructions": [
+            { "opname": "A", "opcode": 1, "operands": [ { "kind": "IdRef" } ] } ] }"#;
+        let mut g = model::parse(json, crate::CORE_KINDS).expect("valid");
+        g.instructions[0].operands[0].kind = "Missing".into();
+        let opts = Options::new("t");
+        let errors = super::Emitter::new(&g, &opts, crate::CORE_KINDS)
+            .run(&opts, None)
+            .expect_err("refused");
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].starts_with(
+                "/instructions/0/operands/0/kind (A): unknown operand kind \"Missing\""
+            ),
+            "{}",
+            errors[0]
+        );
     }
 }

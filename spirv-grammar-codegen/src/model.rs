@@ -66,6 +66,8 @@ pub struct Operand {
     pub quantifier: Quantifier,
     /// The grammar's descriptive name, if any.
     pub name: Option<String>,
+    /// Its JSON pointer in the file, for messages.
+    pub at: String,
 }
 
 /// Metadata shared by instructions and enumerants.
@@ -111,6 +113,8 @@ pub struct Enumerant {
     pub parameters: Vec<Operand>,
     /// Capabilities, versions and aliases.
     pub meta: Meta,
+    /// Its JSON pointer in the file, for messages.
+    pub at: String,
 }
 
 /// One operand kind.
@@ -126,6 +130,9 @@ pub struct Kind {
     pub enumerants: Vec<Enumerant>,
     /// Component kinds of a Composite.
     pub bases: Vec<String>,
+    /// Its JSON pointer in the file (`/operand_kinds/3`), for messages; empty for a
+    /// literal kind the specification defines and the file does not list.
+    pub at: String,
 }
 
 impl Kind {
@@ -343,19 +350,21 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
                 category: Category::Literal,
                 enumerants: Vec::new(),
                 bases: Vec::new(),
+                at: String::new(),
             });
         }
     }
 
-    // Duplicate kind names.
-    let mut seen = HashMap::new();
-    for (i, k) in kinds.iter().enumerate() {
-        if let Some(prev) = seen.insert(k.name.clone(), i) {
+    // Duplicate kind names. Every location below is the element's own JSON pointer,
+    // not its position among the elements that parsed.
+    let mut seen: HashMap<&str, &str> = HashMap::new();
+    for k in &kinds {
+        if let Some(prev) = seen.insert(&k.name, &k.at) {
             errs.push(
-                format!("/operand_kinds/{i}/kind"),
+                format!("{}/kind", k.at),
                 Some(&k.name),
                 format!(
-                    "operand kind \"{}\" is defined twice (first at /operand_kinds/{prev})",
+                    "operand kind \"{}\" is defined twice (first at {prev})",
                     k.name
                 ),
             );
@@ -371,11 +380,11 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
     } else {
         "a kind defined in this file or in the core grammar"
     };
-    for (i, inst) in &instructions {
-        for (j, op) in inst.operands.iter().enumerate() {
+    for (_, inst) in &instructions {
+        for op in &inst.operands {
             if !known(&op.kind) {
                 errs.push(
-                    format!("/instructions/{i}/operands/{j}/kind"),
+                    format!("{}/kind", op.at),
                     Some(&inst.opname),
                     format!(
                         "unknown operand kind \"{}\"; expected {expectation}",
@@ -385,12 +394,12 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
             }
         }
     }
-    for (i, k) in kinds.iter().enumerate() {
-        for (j, e) in k.enumerants.iter().enumerate() {
-            for (p, op) in e.parameters.iter().enumerate() {
+    for k in &kinds {
+        for e in &k.enumerants {
+            for op in &e.parameters {
                 if !known(&op.kind) {
                     errs.push(
-                        format!("/operand_kinds/{i}/enumerants/{j}/parameters/{p}/kind"),
+                        format!("{}/kind", op.at),
                         Some(&format!("{}::{}", k.name, e.name)),
                         format!(
                             "unknown operand kind \"{}\"; expected {expectation}",
@@ -403,7 +412,7 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
         for (j, b) in k.bases.iter().enumerate() {
             if !known(b) {
                 errs.push(
-                    format!("/operand_kinds/{i}/bases/{j}"),
+                    format!("{}/bases/{j}", k.at),
                     Some(&k.name),
                     format!("unknown operand kind \"{b}\"; expected {expectation}"),
                 );
@@ -439,7 +448,7 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
             }
         }
     }
-    for (ki, k) in kinds.iter_mut().enumerate() {
+    for k in kinds.iter_mut() {
         let mut out: Vec<Enumerant> = Vec::new();
         let mut by_value: HashMap<u32, usize> = HashMap::new();
         let mut names: HashSet<String> = HashSet::new();
@@ -447,7 +456,7 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
             for n in std::iter::once(&e.name).chain(&e.meta.aliases) {
                 if !names.insert(n.clone()) {
                     errs.push(
-                        format!("/operand_kinds/{ki}"),
+                        e.at.clone(),
                         Some(&k.name),
                         format!(
                             "enumerant name \"{n}\" is used twice in kind \"{}\"",
@@ -601,6 +610,9 @@ fn parse_operands(errs: &mut Errors, at: &str, ctx: &str, v: Option<&Value>) -> 
         }
     };
     let mut out = Vec::new();
+    // What came before decides what may follow: nothing after a `*` operand is ever
+    // read, and a required operand after a `?` one cannot be told apart from it.
+    let mut before: Option<Quantifier> = None;
     for (i, o) in list.iter().enumerate() {
         let here = format!("{at}/{i}");
         let Some(o) = o.as_object() else {
@@ -630,11 +642,29 @@ fn parse_operands(errs: &mut Errors, at: &str, ctx: &str, v: Option<&Value>) -> 
                 None
             }
         };
+        match (before, quantifier) {
+            (Some(Quantifier::Variadic), Some(_)) => errs.push(
+                &here,
+                Some(ctx),
+                "an operand after a \"*\" operand is never read; a \"*\" operand must be the last",
+            ),
+            (Some(Quantifier::Optional), Some(Quantifier::One)) => errs.push(
+                &here,
+                Some(ctx),
+                "a required operand after a \"?\" operand cannot be told apart from it; optional operands must come last",
+            ),
+            _ => {}
+        }
+        if quantifier.is_some_and(|q| q != Quantifier::One) && before != Some(Quantifier::Variadic)
+        {
+            before = quantifier;
+        }
         if let (Some(kind), Some(quantifier)) = (kind, quantifier) {
             out.push(Operand {
                 kind: kind.to_owned(),
                 quantifier,
                 name,
+                at: here,
             });
         }
     }
@@ -744,6 +774,7 @@ fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind> {
                             value,
                             parameters,
                             meta,
+                            at: here,
                         });
                     }
                 }
@@ -767,6 +798,7 @@ fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind> {
         doc,
         enumerants,
         bases,
+        at: at.to_owned(),
     })
 }
 
