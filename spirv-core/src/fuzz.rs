@@ -7,6 +7,7 @@
 //! on a nightly toolchain.
 
 use crate::module::{Module, ReadOptions};
+use crate::types::Id;
 
 /// Reads `data` in one typed pass, then as a module in lenient and strict mode; when it
 /// reads, checks the byte round trip and decodes, re-encodes and re-reads every
@@ -48,5 +49,14 @@ pub fn module(data: &[u8]) {
         for b in f.blocks() {
             let _ = b.label();
         }
+    }
+    let mut remapped = m.clone();
+    let unchanged = remapped.to_words();
+    if remapped.remap_ids(|id| Id(id.0.wrapping_add(1))).is_err() {
+        assert_eq!(
+            remapped.to_words(),
+            unchanged,
+            "a failed remap changes nothing"
+        );
     }
 }

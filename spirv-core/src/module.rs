@@ -20,6 +20,7 @@ use crate::codec::DecodeContext;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::grammar::{Enum, InstructionInfo, KindClass, Version};
 use crate::spv;
+use crate::types::Id;
 use crate::walk::{self, ExtInstRegistry, Ids, NumberType, WalkOptions};
 use core::ops::Range;
 
@@ -397,38 +398,67 @@ impl Module {
         &self.ids
     }
 
-    /// Calls `f` on every id operand (uses and definitions) and stores what it returns.
-    pub fn remap_ids(&mut self, mut f: impl FnMut(u32) -> u32) {
-        let mut max = 0;
-        for i in 0..self.offsets.len() {
-            let off = self.offsets[i] as usize;
-            let count = (self.words[off] >> 16) as usize;
-            let opcode = self.words[off] as u16;
-            let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
-                continue;
+    /// Calls `f` on every id operand (uses and definitions) and stores what it returns,
+    /// then reads the result again so that every id fact is current; the bound grows to
+    /// cover the largest id.
+    ///
+    /// All or nothing: on error the module is unchanged.
+    ///
+    /// # Errors
+    /// An instruction whose ids cannot all be found (an unknown opcode, or an unknown
+    /// enumerant that may take parameters), an id of `u32::MAX` (the bound would not fit
+    /// 32 bits), or a result that does not read (two definitions of one id, say).
+    pub fn remap_ids(&mut self, mut f: impl FnMut(Id) -> Id) -> Result<(), DecodeError> {
+        // Find every id first, so that nothing changes when one cannot be found.
+        let mut positions: Vec<usize> = Vec::new();
+        for inst in self.instructions() {
+            let off = inst.offset();
+            let err = |kind| DecodeError::new(kind, off, inst.index());
+            let Some(info) = inst.info() else {
+                return Err(err(DecodeErrorKind::UnknownOpcode {
+                    opcode: u32::from(inst.opcode().0),
+                }));
             };
-            let mut at: Vec<usize> = Vec::new();
-            let ops = &self.words[off + 1..off + count];
-            if walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut |p| {
-                if p.kind.is_id() {
-                    at.push(p.start);
+            let ops = inst.operands();
+            // An unknown enumerant may hide id parameters: the first one found.
+            let mut unknown = None;
+            let walked = walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut |p| {
+                if p.unknown && unknown.is_none() {
+                    unknown = Some((p.kind.name, ops[p.start], p.start));
                 }
-            })
-            .is_err()
-            {
-                continue;
+                if p.kind.is_id() {
+                    positions.push(off + 1 + p.start);
+                }
+            });
+            if let Err((kind, at)) = walked {
+                return Err(DecodeError::new(kind, off + 1 + at, inst.index()));
             }
-            for a in at {
-                let w = &mut self.words[off + 1 + a];
-                *w = f(*w);
-                max = max.max(*w);
+            if let Some((kind, value, at)) = unknown {
+                let kind = DecodeErrorKind::UnknownEnumerant { kind, value };
+                return Err(DecodeError::new(kind, off + 1 + at, inst.index()));
             }
         }
-        self.header.bound = self.header.bound.max(max.saturating_add(1));
-        // Id facts are keyed by id: rebuild them by reading again.
-        if let Ok(m) = Module::read_owned(self.to_words(), &ReadOptions::default()) {
-            *self = m;
+        let mut words = self.to_words();
+        let mut max = 0;
+        for at in positions {
+            let id = f(Id(words[at])).0;
+            if id == u32::MAX {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::IdOutOfBounds {
+                        id,
+                        bound: u32::MAX,
+                    },
+                    at,
+                    0,
+                ));
+            }
+            words[at] = id;
+            max = max.max(id);
         }
+        words[3] = words[3].max(max + 1);
+        // Id facts are keyed by id: they are rebuilt by reading again.
+        *self = Module::read_owned(words, &ReadOptions::default())?;
+        Ok(())
     }
 
     /// Capabilities, extensions and minimum version that the instructions and enumerants
@@ -569,11 +599,12 @@ impl<'m> Block<'m> {
             .map(move |index| InstRef { module: m, index })
     }
     /// The label's id.
-    pub fn label(&self) -> u32 {
-        self.instructions()
+    pub fn label(&self) -> Id {
+        Id(self
+            .instructions()
             .next()
             .and_then(|i| i.operands().first().copied())
-            .unwrap_or(0)
+            .unwrap_or(0))
     }
 }
 
@@ -612,13 +643,13 @@ impl<'m> InstRef<'m> {
         spv::GRAMMAR.instruction(u32::from(self.opcode().0))
     }
     /// The result id, if the instruction has one.
-    pub fn result_id(&self) -> Option<u32> {
+    pub fn result_id(&self) -> Option<Id> {
         let info = self.info()?;
         let at = info
             .operands
             .iter()
             .position(|o| o.kind.class == KindClass::Result)?;
-        self.operands().get(at).copied()
+        self.operands().get(at).copied().map(Id)
     }
     /// Decodes into the typed instruction. `OpSwitch` case literals are sized by the
     /// selector's type as recorded while reading.
@@ -652,7 +683,7 @@ impl<'m> InstRef<'m> {
         })
     }
     /// Calls `f(class, id)` for every id the instruction defines or uses.
-    pub fn visit_ids(&self, mut f: impl FnMut(KindClass, u32)) {
+    pub fn visit_ids(&self, mut f: impl FnMut(KindClass, Id)) {
         let Some(info) = self.info() else { return };
         let ops = self.operands();
         let _ = walk::walk(
@@ -662,7 +693,7 @@ impl<'m> InstRef<'m> {
             WalkOptions::default(),
             &mut |p| {
                 if p.kind.is_id() {
-                    f(p.kind.class, ops[p.start]);
+                    f(p.kind.class, Id(ops[p.start]));
                 }
             },
         );

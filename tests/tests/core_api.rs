@@ -346,13 +346,47 @@ fn big_endian_reads_as_its_little_endian_twin() {
 #[test]
 fn remap_ids_changes_every_use_and_definition() {
     let mut m = compute_shader().module().expect("module");
-    m.remap_ids(|id| id + 10);
+    m.remap_ids(|id| Id(id.0 + 10)).expect("remaps");
     assert_eq!(m.header().bound, 1017);
     assert!(m.instructions().all(|i| {
         let mut ok = true;
-        i.visit_ids(|_, id| ok &= id > 10);
+        i.visit_ids(|_, id| ok &= id.0 > 10);
         ok
     }));
+}
+
+/// remap_ids changes everything or nothing: an instruction whose ids it cannot all see,
+/// an id the bound cannot cover, or a result that does not read leaves the module as
+/// it was.
+#[test]
+fn remap_ids_is_all_or_nothing() {
+    let before = |text: &str| Module::from_words(&words_of(text)).expect("reads");
+    // An unknown opcode: its ids are unknown.
+    let mut m = before("%1 = OpTypeVoid\nOpUnknown(9999, 2) %1\n%2 = OpTypeBool\n");
+    let words = m.to_words();
+    let e = m.remap_ids(|id| Id(id.0 + 1)).expect_err("refused");
+    assert_eq!(e.kind, DecodeErrorKind::UnknownOpcode { opcode: 9999 });
+    assert_eq!(m.to_words(), words);
+    // An unknown enumerant may hide id parameters.
+    let mut m = before("%1 = OpTypeVoid\nOpDecorate %1 !99999\n");
+    let e = m.remap_ids(|id| Id(id.0 + 1)).expect_err("refused");
+    assert!(
+        matches!(
+            e.kind,
+            DecodeErrorKind::UnknownEnumerant { value: 99999, .. }
+        ),
+        "{e}"
+    );
+    // Two ids mapped to one: the result does not read.
+    let mut m = before("%1 = OpTypeVoid\n%2 = OpTypeBool\n");
+    let words = m.to_words();
+    let e = m.remap_ids(|_| Id(5)).expect_err("refused");
+    assert_eq!(e.kind, DecodeErrorKind::IdRedefined { id: 5 });
+    assert_eq!(m.to_words(), words);
+    // u32::MAX: no bound covers it.
+    let e = m.remap_ids(|_| Id(u32::MAX)).expect_err("refused");
+    assert!(matches!(e.kind, DecodeErrorKind::IdOutOfBounds { .. }));
+    assert_eq!(m.to_words(), words);
 }
 
 fn words_of(text: &str) -> Vec<u32> {
