@@ -90,6 +90,7 @@ pub fn version_from_comment(text: &[u8]) -> Option<(u8, u8)> {
 
 /// The class of an assembly error; the CLI maps it to spirv-as's exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AsmErrorKind {
     /// Malformed text (exit 251).
     InvalidText,
@@ -1141,25 +1142,29 @@ impl<'t> Asm<'t> {
 
     fn typed_literal(&mut self, ws: usize, we: usize, t: NumberType) -> Result<(), AsmError> {
         let text = std::str::from_utf8(&self.text[ws..we]).unwrap_or("");
+        let unsupported = |m: String| self.error_at(ws, we, m, AsmErrorKind::Unsupported);
+        // Types spirv-as has no literals for are decided by the type, before parsing.
         let bits = match t {
+            NumberType::Int { width, .. } if width > 64 => {
+                return Err(unsupported(format!(
+                    "Unsupported {width}-bit integer literals"
+                )));
+            }
             NumberType::Int { width, signed } => number::parse_int(text, width, signed),
             NumberType::Float { width, encoding } => {
                 // An encoding this grammar does not know reads as the plain IEEE format.
                 let fmt = FloatFormat::of(width, encoding).or_else(|| FloatFormat::of(width, None));
                 match fmt {
                     Some(f) => number::parse_float(text, width, f),
-                    None => Err(format!("Unsupported {width}-bit float literals")),
+                    None => {
+                        return Err(unsupported(format!(
+                            "Unsupported {width}-bit float literals"
+                        )));
+                    }
                 }
             }
         }
-        .map_err(|m| {
-            let kind = if m.starts_with("Unsupported") {
-                AsmErrorKind::Unsupported
-            } else {
-                AsmErrorKind::InvalidText
-            };
-            self.error_at(ws, we, m, kind)
-        })?;
+        .map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?;
         self.inst_ops.push(bits as u32);
         if t.width() > 32 {
             self.inst_ops.push((bits >> 32) as u32);

@@ -83,10 +83,25 @@ impl Default for DisOptions {
     }
 }
 
-/// A disassembly error, with spirv-dis's message, the 1-based instruction index (0 for
-/// the header) and the word offset.
+/// What went wrong in a disassembly, for programs to match on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DisErrorKind {
+    /// The binary is malformed: what the reader found.
+    Decode(DecodeErrorKind),
+    /// The header's version word is not one spirv-dis 2025.5 accepts (1.0 to 1.6, with
+    /// its reserved bytes 0).
+    UnsupportedVersion(u32),
+    /// Writing the text failed.
+    Write(std::io::ErrorKind),
+}
+
+/// A disassembly error: its kind, spirv-dis's message, the 1-based instruction index
+/// (0 for the header) and the word offset.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DisError {
+    /// What went wrong.
+    pub kind: DisErrorKind,
     /// spirv-dis's message.
     pub message: String,
     /// 1-based instruction index, 0 for header errors (spirv-dis's convention).
@@ -132,12 +147,19 @@ pub fn disassemble_to(words: &[u32], opts: &DisOptions, w: &mut dyn Write) -> Re
     let mut out = Vec::with_capacity(1 << 17);
     let r = disassemble_streaming(words, opts, &mut out, Some(&mut *w));
     if !out.is_empty() {
-        w.write_all(&out).map_err(|e| DisError {
-            exit_code: 1,
-            ..header_error(format!("write error: {e}"))
-        })?;
+        w.write_all(&out).map_err(|e| write_error(&e))?;
     }
     r
+}
+
+fn write_error(e: &std::io::Error) -> DisError {
+    DisError {
+        kind: DisErrorKind::Write(e.kind()),
+        message: format!("write error: {e}"),
+        instruction: 0,
+        offset: 0,
+        exit_code: 1,
+    }
 }
 
 pub(crate) fn push_u32(out: &mut Vec<u8>, mut v: u32) {
@@ -154,8 +176,9 @@ pub(crate) fn push_u32(out: &mut Vec<u8>, mut v: u32) {
     out.extend_from_slice(&buf[i..]);
 }
 
-fn header_error(message: String) -> DisError {
+fn header_error(kind: DecodeErrorKind, message: String) -> DisError {
     DisError {
+        kind: DisErrorKind::Decode(kind),
         message,
         instruction: 0,
         offset: 0,
@@ -285,10 +308,7 @@ fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Resu
 /// Writes `out` to `sink` and empties it, so that output is streamed in chunks.
 fn drain(out: &mut Vec<u8>, sink: &mut Option<&mut dyn Write>) -> Result<(), DisError> {
     if let Some(w) = sink {
-        w.write_all(out).map_err(|e| DisError {
-            exit_code: 1,
-            ..header_error(format!("write error: {e}"))
-        })?;
+        w.write_all(out).map_err(|e| write_error(&e))?;
         out.clear();
     }
     Ok(())
@@ -300,34 +320,39 @@ fn disassemble_streaming(
     out: &mut Vec<u8>,
     mut sink: Option<&mut dyn Write>,
 ) -> Result<(), DisError> {
-    if input.is_empty() {
-        return Err(header_error("Missing module.".into()));
-    }
     let swapped: Vec<u32>;
-    let words = if input[0] == spirv_core::binary::MAGIC.swap_bytes() {
+    let words = if input.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
         swapped = input.iter().map(|w| w.swap_bytes()).collect();
         &swapped[..]
     } else {
         input
     };
-    if words.len() < 5 {
-        return Err(header_error(format!(
-            "Module has incomplete header: only {} words instead of 5",
-            words.len()
-        )));
-    }
-    if words[0] != spirv_core::binary::MAGIC {
-        return Err(header_error(format!(
-            "Invalid SPIR-V magic number '{:x}'.",
-            words[0]
-        )));
-    }
-    let version = words[1];
+    // The reader's header checks, with spirv-dis's messages.
+    let header = match spirv_core::binary::parse_header(words) {
+        Ok(h) => h,
+        Err(e) => {
+            let message = match &e.kind {
+                DecodeErrorKind::TruncatedHeader { words: 0 } => "Missing module.".to_owned(),
+                DecodeErrorKind::TruncatedHeader { words } => {
+                    format!("Module has incomplete header: only {words} words instead of 5")
+                }
+                DecodeErrorKind::BadMagic { found } => {
+                    format!("Invalid SPIR-V magic number '{found:x}'.")
+                }
+                other => other.to_string(),
+            };
+            return Err(header_error(e.kind, message));
+        }
+    };
+    let version = header.version;
     let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
     if version & 0xff00_00ff != 0 || major != 1 || minor > 6 {
         return Err(DisError {
+            kind: DisErrorKind::UnsupportedVersion(version),
+            message: "Internal error: unhandled header parse failure".into(),
+            instruction: 0,
+            offset: 0,
             exit_code: 255,
-            ..header_error("Internal error: unhandled header parse failure".into())
         });
     }
     let base = opts.registry.clone().unwrap_or_default();
@@ -339,7 +364,7 @@ fn disassemble_streaming(
         parsed: Vec::with_capacity(16),
     };
     if opts.header {
-        let generator = words[2];
+        let generator = header.generator;
         out.extend_from_slice(b"; SPIR-V\n; Version: ");
         push_u32(out, major);
         out.push(b'.');
@@ -349,9 +374,9 @@ fn disassemble_streaming(
         out.extend_from_slice(b"; ");
         push_u32(out, generator & 0xffff);
         out.extend_from_slice(b"\n; Bound: ");
-        push_u32(out, words[3]);
+        push_u32(out, header.bound);
         out.extend_from_slice(b"\n; Schema: ");
-        push_u32(out, words[4]);
+        push_u32(out, header.schema);
         out.push(b'\n');
     }
     // Without friendly names or whole-module comments, one pass validates and prints.
@@ -369,15 +394,21 @@ fn disassemble_streaming(
         let opcode = first as u16;
         let info = spv::GRAMMAR.instruction(u32::from(opcode));
         let opname = info.map_or("", |i| i.opname);
-        let fail = |kind: DecodeErrorKind, ops: usize| DisError {
+        // An error with spirv-dis's message for its kind, or with the message given.
+        let fail_with = |kind: DecodeErrorKind, message: String| DisError {
             exit_code: match kind {
                 DecodeErrorKind::IdRedefined { .. }
                 | DecodeErrorKind::UnknownExtInstSetId { .. } => 246,
                 _ => 252,
             },
-            message: message_for(&kind, opname, pos, ops, count),
+            kind: DisErrorKind::Decode(kind),
+            message,
             instruction: index,
             offset: pos,
+        };
+        let fail = |kind: DecodeErrorKind, ops: usize| {
+            let message = message_for(&kind, opname, pos, ops, count);
+            fail_with(kind, message)
         };
         let (err, advance) = if count == 0 {
             (Some(fail(DecodeErrorKind::ZeroWordCount, 0)), 1)
@@ -396,23 +427,36 @@ fn disassemble_streaming(
                     },
                     &mut |_| {},
                 ) {
-                    Err((DecodeErrorKind::MissingOperand { kind }, at)) => DisError {
-                        message: format!(
+                    Err((DecodeErrorKind::MissingOperand { kind }, at)) => fail_with(
+                        DecodeErrorKind::MissingOperand { kind },
+                        format!(
                             "End of input reached while decoding {opname} starting at word {pos}: missing {} operand at word offset {}.",
                             operand_description(kind),
                             at + 1
                         ),
-                        ..fail(DecodeErrorKind::ZeroWordCount, 0)
-                    },
-                    Err((DecodeErrorKind::UnterminatedString, at)) => DisError {
-                        message: format!(
+                    ),
+                    Err((DecodeErrorKind::UnterminatedString, at)) => fail_with(
+                        DecodeErrorKind::UnterminatedString,
+                        format!(
                             "End of input reached while decoding {opname} starting at word {pos}: truncated literal string operand at word offset {}.",
                             at + 1
                         ),
-                        ..fail(DecodeErrorKind::ZeroWordCount, 0)
-                    },
+                    ),
                     Err((kind, at)) => fail(kind, at),
-                    Ok(_) => fail(DecodeErrorKind::ExtraOperands { count: 0 }, available.len()),
+                    // The operands there parse: spirv-dis then says they are all it expects.
+                    Ok(_) => fail_with(
+                        DecodeErrorKind::InstructionPastEnd {
+                            word_count: first >> 16,
+                            available: available.len() + 1,
+                        },
+                        message_for(
+                            &DecodeErrorKind::ExtraOperands { count: 0 },
+                            opname,
+                            pos,
+                            available.len(),
+                            count,
+                        ),
+                    ),
                 },
                 None => fail(
                     DecodeErrorKind::UnknownOpcode {
@@ -577,11 +621,12 @@ fn first_pass(
                 {
                     spirv_core::codec::string_bytes(w, len, &mut name);
                 }
+                let message = format!(
+                    "Invalid extended instruction import '{}'",
+                    String::from_utf8_lossy(&name)
+                );
                 return Some(DisError {
-                    message: format!(
-                        "Invalid extended instruction import '{}'",
-                        String::from_utf8_lossy(&name)
-                    ),
+                    message,
                     ..fail(DecodeErrorKind::UnknownExtInstImport, 0)
                 });
             }

@@ -58,6 +58,15 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), DecodeError>
             0,
         ));
     }
+    if bytes.len() < 20 {
+        return Err(DecodeError::new(
+            DecodeErrorKind::TruncatedHeader {
+                words: bytes.len() / 4,
+            },
+            bytes.len() / 4,
+            0,
+        ));
+    }
     let endian = match bytes.get(..4) {
         Some([0x03, 0x02, 0x23, 0x07]) => Endian::Little,
         Some([0x07, 0x23, 0x02, 0x03]) => Endian::Big,
@@ -97,30 +106,27 @@ pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 /// # Errors
 /// Fewer than 5 words, or a wrong magic number.
 pub fn parse_header(words: &[u32]) -> Result<Header, DecodeError> {
-    match words.first() {
-        Some(&MAGIC) => {}
-        Some(&found) => return Err(DecodeError::new(DecodeErrorKind::BadMagic { found }, 0, 0)),
-        None => {
-            return Err(DecodeError::new(
-                DecodeErrorKind::TruncatedHeader { words: 0 },
-                0,
-                0,
-            ));
-        }
-    }
-    match *words {
-        [_, version, generator, bound, schema, ..] => Ok(Header {
-            version,
-            generator,
-            bound,
-            schema,
-        }),
-        _ => Err(DecodeError::new(
+    // The length first, then the magic, as spirv-dis checks them.
+    let [magic, version, generator, bound, schema, ..] = *words else {
+        return Err(DecodeError::new(
             DecodeErrorKind::TruncatedHeader { words: words.len() },
             words.len(),
             0,
-        )),
+        ));
+    };
+    if magic != MAGIC {
+        return Err(DecodeError::new(
+            DecodeErrorKind::BadMagic { found: magic },
+            0,
+            0,
+        ));
     }
+    Ok(Header {
+        version,
+        generator,
+        bound,
+        schema,
+    })
 }
 
 /// One instruction as raw words, borrowed from the module.

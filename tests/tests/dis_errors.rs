@@ -50,6 +50,20 @@ fn errors_give_instruction_index_and_word_offset() {
     let e = disassemble(&words, &DisOptions::default()).expect_err("invalid");
     assert_eq!((e.instruction, e.offset), (2, 7));
     assert_eq!(e.to_string(), "2: Invalid opcode: 65535 (at word 7)");
+    // The kind the reader found is kept for programs to match on.
+    assert_eq!(
+        e.kind,
+        spirv_asm::dis::DisErrorKind::Decode(spirv_core::DecodeErrorKind::UnknownOpcode {
+            opcode: 65535
+        })
+    );
+    let truncated = disassemble(&words[..3], &DisOptions::default()).expect_err("short");
+    assert_eq!(
+        truncated.kind,
+        spirv_asm::dis::DisErrorKind::Decode(spirv_core::DecodeErrorKind::TruncatedHeader {
+            words: 3
+        })
+    );
 }
 
 #[test]
