@@ -588,7 +588,6 @@ impl<'t> Asm<'t> {
             }
         };
         if invalid || id == u32::MAX || id == 0 {
-            let _ = vacant;
             return Err(self.error_at(
                 start,
                 end,
@@ -709,7 +708,6 @@ impl<'t> Asm<'t> {
             }
             (Some((rs, re)), false) => {
                 let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
-                let _ = re;
                 return Err(self.error_at(
                     op_start,
                     end,
@@ -782,7 +780,6 @@ impl<'t> Asm<'t> {
                     AsmErrorKind::InvalidId,
                 )
             };
-            let _ = result;
             return Err(self.error_at(self.pos, self.pos, msg, kind));
         }
         if opcode == spv::Opcode::ExtInstImport.0 {
@@ -1274,7 +1271,6 @@ impl<'t> Asm<'t> {
             }
             KindClass::BitEnum => {
                 let mut value = 0u32;
-                let mut at = ws;
                 for part in word.split(|&b| b == b'|') {
                     match kind.enumerant_by_name_bytes(part) {
                         Some(e) => value |= e.value,
@@ -1288,11 +1284,9 @@ impl<'t> Asm<'t> {
                             if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
                                 msg.push_str(&format!(" Did you mean '{n}' for '{t}'?"));
                             }
-                            let _ = at;
                             return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidLookup));
                         }
                     }
-                    at += part.len() + 1;
                 }
                 self.inst_ops.push(value);
                 // Parameters of set bits, lowest bit first.

@@ -381,7 +381,7 @@ fn disassemble_streaming(
     }
     // Without friendly names or whole-module comments, one pass validates and prints.
     let single = opts.raw_id && !opts.comment && !opts.reorder_blocks;
-    let mut single_printer = Printer::new(&st, words);
+    let mut single_printer = Printer::new(words);
     // Pass 1: validate, record id facts and names.
     let mut bad: Vec<(usize, Bad)> = Vec::new();
     let mut messages: Vec<DisError> = Vec::new();
@@ -506,7 +506,6 @@ fn disassemble_streaming(
         pos += advance;
     }
     if single {
-        single_printer.finish(out);
         drain(out, &mut sink)?;
         return match (opts.keep_going, messages.first()) {
             (false, Some(e)) => Err(e.clone()),
@@ -514,7 +513,7 @@ fn disassemble_streaming(
         };
     }
     // Pass 2: print.
-    let mut printer = Printer::new(&st, words);
+    let mut printer = Printer::new(words);
     if opts.comment {
         printer.collect_decorations(&mut st);
     }
@@ -529,7 +528,6 @@ fn disassemble_streaming(
             if bpos == pos {
                 bad_iter.next();
                 if !opts.keep_going {
-                    printer.finish(out);
                     drain(out, &mut sink)?;
                     return Err(messages[b.message_index].clone());
                 }
@@ -575,7 +573,6 @@ fn disassemble_streaming(
             drain(out, &mut sink)?;
         }
     }
-    printer.finish(out);
     drain(out, &mut sink)
 }
 
@@ -674,7 +671,7 @@ struct Printer<'w> {
 }
 
 impl<'w> Printer<'w> {
-    fn new(_st: &State<'_>, words: &'w [u32]) -> Self {
+    fn new(words: &'w [u32]) -> Self {
         Printer {
             words,
             levels: Default::default(),
@@ -693,8 +690,6 @@ impl<'w> Printer<'w> {
             comment_column: None,
         }
     }
-
-    fn finish(&mut self, _out: &mut Vec<u8>) {}
 
     /// `--comment`: formats every `OpDecorate`'s operands after the target, joined by
     /// `, ` per target, for the comment on the target's defining line.
@@ -798,13 +793,7 @@ impl<'w> Printer<'w> {
         }
     }
 
-    fn emit_line(
-        &mut self,
-        out: &mut Vec<u8>,
-        visible: usize,
-        comment: Option<&[u8]>,
-        _color: bool,
-    ) {
+    fn emit_line(&mut self, out: &mut Vec<u8>, visible: usize, comment: Option<&[u8]>) {
         out.extend_from_slice(&self.line);
         match comment {
             Some(c) => {
@@ -844,7 +833,7 @@ impl<'w> Printer<'w> {
                     .extend_from_slice(format!("!0x{w:08x}").as_bytes());
             }
             let v = self.line.len();
-            self.emit_line(out, v, None, false);
+            self.emit_line(out, v, None);
             return end;
         }
         self.line
@@ -854,7 +843,7 @@ impl<'w> Printer<'w> {
                 .extend_from_slice(format!(" 0x{w:08x}").as_bytes());
         }
         let v = self.line.len();
-        self.emit_line(out, v, None, false);
+        self.emit_line(out, v, None);
         pos + count
     }
 
@@ -1003,7 +992,7 @@ impl<'w> Printer<'w> {
             }
             comment = Some(text);
         }
-        self.emit_line(out, visible, comment.as_deref(), color);
+        self.emit_line(out, visible, comment.as_deref());
         if starts_function && opts.comment && (opts.nested_indent || opts.reorder_blocks) {
             self.body_comments(st, out, pos + count);
         }
@@ -1037,7 +1026,6 @@ impl<'w> Printer<'w> {
         let words = &ops[p.start..p.start + p.len];
         let w = words[0];
         let line = &mut self.line;
-        let before = line.len();
         let mut invisible = 0;
         let mut paint = |line: &mut Vec<u8>, c: &[u8]| {
             if color {
@@ -1133,7 +1121,6 @@ impl<'w> Printer<'w> {
             line.extend_from_slice(RESET);
             invisible += RESET.len();
         }
-        let _ = before;
         invisible
     }
 }

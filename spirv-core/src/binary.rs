@@ -155,18 +155,20 @@ impl RawInst<'_> {
 pub struct RawInstructions<'a> {
     words: &'a [u32],
     pos: usize,
+    /// Added to reported offsets: where `words` starts in the module.
+    base: usize,
     index: usize,
     failed: bool,
 }
 
 impl<'a> RawInstructions<'a> {
     /// Iterates the instruction stream `words`, whose first word sits at word `base` of
-    /// the module (5 after the header).
+    /// the module (5 after the header): offsets count from the module start.
     pub fn new(words: &'a [u32], base: usize) -> Self {
-        let _ = base;
         RawInstructions {
             words,
             pos: 0,
+            base,
             index: 0,
             failed: false,
         }
@@ -182,6 +184,7 @@ impl<'a> RawInstructions<'a> {
             RawInstructions {
                 words,
                 pos: 5,
+                base: 0,
                 index: 0,
                 failed: false,
             },
@@ -198,7 +201,8 @@ impl<'a> Iterator for RawInstructions<'a> {
             return None;
         }
         let count = (first >> 16) as usize;
-        let offset = self.pos;
+        let here = self.pos;
+        let offset = self.base + here;
         let index = self.index;
         if count == 0 {
             self.failed = true;
@@ -208,7 +212,7 @@ impl<'a> Iterator for RawInstructions<'a> {
                 index,
             )));
         }
-        match self.words.get(offset + 1..offset + count) {
+        match self.words.get(here + 1..here + count) {
             Some(operands) => {
                 self.pos += count;
                 self.index += 1;
@@ -224,7 +228,7 @@ impl<'a> Iterator for RawInstructions<'a> {
                 Some(Err(DecodeError::new(
                     DecodeErrorKind::InstructionPastEnd {
                         word_count: first >> 16,
-                        available: self.words.len() - offset,
+                        available: self.words.len() - here,
                     },
                     offset,
                     index,

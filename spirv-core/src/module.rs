@@ -18,7 +18,7 @@ use crate::__private::Vec;
 use crate::binary::{self, Header, RawInstructions};
 use crate::codec::DecodeContext;
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::grammar::{Enum, InstructionInfo, KindClass, Version};
+use crate::grammar::{InstructionInfo, KindClass, Version};
 use crate::spv;
 use crate::types::Id;
 use crate::walk::{self, ExtInstRegistry, Ids, NumberType, WalkOptions};
@@ -725,6 +725,3 @@ impl spv::Opcode {
         spv::Opcode(opcode)
     }
 }
-
-#[allow(dead_code)]
-fn _assert_enum_used<T: Enum>() {}

@@ -118,7 +118,7 @@ fn fnv1a(s: &str) -> u32 {
 
 /// A name index: an open-addressing table built here and probed by the runtime with
 /// the same FNV-1a hash (`grammar::NameIndex`).
-fn name_index(krate: &str, entries: &[(String, usize)]) -> String {
+fn name_index(entries: &[(String, usize)]) -> String {
     let size = (entries.len() * 2).next_power_of_two().max(2);
     let mut slots = vec![0u16; size];
     for (i, (name, _)) in entries.iter().enumerate() {
@@ -128,7 +128,6 @@ fn name_index(krate: &str, entries: &[(String, usize)]) -> String {
         }
         slots[at] = u16::try_from(i + 1).unwrap_or(u16::MAX);
     }
-    let _ = krate;
     // `__NI` is the table modules' local name for `grammar::NameIndex`.
     let mut s = String::from("__NI { slots: &[");
     for (i, v) in slots.iter().enumerate() {
@@ -345,7 +344,6 @@ impl<'a> Emitter<'a> {
         opts: &Options,
         path_for_tracking: Option<&str>,
     ) -> Result<String, Vec<String>> {
-        let kr = self.krate.to_owned();
         let g = self.g;
         if let Some(p) = path_for_tracking {
             w!(
@@ -420,7 +418,6 @@ impl<'a> Emitter<'a> {
             self.emit_instruction_enum();
         }
         self.emit_grammar(opts);
-        let _ = kr;
         if self.errors.is_empty() {
             Ok(self.out)
         } else {
@@ -518,7 +515,7 @@ impl<'a> Emitter<'a> {
                         names.push((a.clone(), i));
                     }
                 }
-                w!(s, "    ], index: {},", name_index(&kr, &names));
+                w!(s, "    ], index: {},", name_index(&names));
             }
             if !k.bases.is_empty() {
                 let bases: Vec<String> = k.bases.iter().map(|b| self.kind_table(b)).collect();
@@ -973,12 +970,18 @@ impl<'a> Emitter<'a> {
                 s,
                 "    #[automatically_derived]\n    impl __O for {ident} {{\n"
             );
+            // Without operands the reader and writer go unused: unnamed parameters.
+            let (r, w) = if fields.is_empty() {
+                ("_", "_")
+            } else {
+                ("r", "w")
+            };
             w!(
                 s,
-                "        fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n"
+                "        fn decode({r}: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n"
             );
             if fields.is_empty() {
-                s.push_str("            let _ = r;\n            Ok(Self {})\n");
+                s.push_str("            Ok(Self {})\n");
             } else {
                 s.push_str("            let v = Self {\n");
                 for (n, _, op) in &fields {
@@ -996,11 +999,8 @@ impl<'a> Emitter<'a> {
             s.push_str("        }\n");
             w!(
                 s,
-                "        fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n"
+                "        fn encode(&self, {w}: &mut {kr}::__private::Vec<u32>) {{\n"
             );
-            if fields.is_empty() {
-                s.push_str("            let _ = w;\n");
-            }
             for (n, _, op) in &fields {
                 if self.is_spec_op(op) {
                     w!(s, "            self.{n}.encode_spec_constant_op(w);\n");
@@ -1215,7 +1215,7 @@ impl<'a> Emitter<'a> {
         w!(
             s,
             "    /// Opcode → position in [`INSTRUCTIONS`] (`u16::MAX` = none).\n    pub static OPCODE_INDEX: [u16; {dense_len}] = [{dense_text}];\n    /// Names and aliases → position in [`INSTRUCTIONS`].\n    pub const NAMES: __NI = {};\n}}\n",
-            name_index("", &names)
+            name_index(&names)
         );
         w!(
             s,

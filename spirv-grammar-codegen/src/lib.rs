@@ -83,11 +83,6 @@ pub fn is_core_kind(name: &str) -> bool {
     CORE_KINDS.iter().any(|k| k.name == name)
 }
 
-#[doc(hidden)]
-pub fn _category_name(c: Category) -> &'static str {
-    c.as_str()
-}
-
 /// A table of every Rust name the expansion gives, next to its grammar name: one line
 /// per instruction (`inst`), kind (`kind`), value enumerant (`value`) and mask bit
 /// (`bit`). Used to review naming changes.

@@ -28,13 +28,6 @@
 
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 
-fn is_ident(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c == '_' || c.is_ascii_alphabetic())
-        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
-        && s != "_"
-}
-
 /// Applies rule 5: returns the name itself, `r#name`, or `name_`.
 pub fn fix_keyword(name: String) -> String {
     if !is_keyword(&name) {
@@ -237,11 +230,6 @@ pub fn dedup(names: &mut [String]) {
             names[i] = format!("{base}_{n}");
         }
     }
-}
-
-/// Whether a generated name is a plain identifier (used by tests and checks).
-pub fn is_plain_ident(s: &str) -> bool {
-    is_ident(s.trim_start_matches("r#"))
 }
 
 #[cfg(test)]

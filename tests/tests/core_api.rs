@@ -548,3 +548,19 @@ fn ext_inst_operands_decode_with_the_imported_set() {
         "{typed:?}"
     );
 }
+
+/// RawInstructions::new reports offsets from the module start, as its `base` says.
+#[test]
+fn raw_instructions_count_offsets_from_their_base() {
+    let words = words_of("%1 = OpTypeVoid\n%2 = OpTypeBool\n");
+    let whole: Vec<usize> = spirv_core::RawInstructions::module(&words)
+        .expect("header")
+        .1
+        .map(|r| r.expect("instruction").offset)
+        .collect();
+    let tail: Vec<usize> = spirv_core::RawInstructions::new(&words[5..], 5)
+        .map(|r| r.expect("instruction").offset)
+        .collect();
+    assert_eq!(whole, [5, 7]);
+    assert_eq!(tail, whole);
+}
