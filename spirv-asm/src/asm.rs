@@ -662,7 +662,7 @@ impl<'t> Asm<'t> {
             self.out.push(w);
             self.pos = end;
             let mut stack = vec![Expect::Raw];
-            self.operands(None, &mut stack, "")?;
+            self.operands(None, &mut stack, "", false)?;
             let ops = std::mem::take(&mut self.inst_ops);
             self.out.extend_from_slice(&ops);
             self.inst_ops = ops;
@@ -726,7 +726,7 @@ impl<'t> Asm<'t> {
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         push_layout(&mut stack, info.operands);
-        let r = self.operands(result, &mut stack, info.opname);
+        let r = self.operands(result, &mut stack, info.opname, info.switch_literals);
         self.stack = stack;
         r?;
         let ops = std::mem::take(&mut self.inst_ops);
@@ -764,7 +764,7 @@ impl<'t> Asm<'t> {
         {
             // spirv-as rejects a redefined type; it accepts a redefined value, which we
             // also reject (spirv-dis would reject the binary).
-            let is_type = info.class == "Type-Declaration"
+            let is_type = spv::Class::of(info) == Some(spv::Class::TypeDeclaration)
                 || matches!(
                     previous,
                     Some(walk::IdInfo::Number(_) | walk::IdInfo::Other)
@@ -904,7 +904,7 @@ impl<'t> Asm<'t> {
         self.pos = p;
         self.out.push((count << 16) | opcode);
         let mut stack = vec![Expect::Raw];
-        self.operands(None, &mut stack, "OpUnknown")?;
+        self.operands(None, &mut stack, "OpUnknown", false)?;
         let ops = std::mem::take(&mut self.inst_ops);
         self.out.extend_from_slice(&ops);
         self.inst_ops = ops;
@@ -916,11 +916,11 @@ impl<'t> Asm<'t> {
         result: Option<(usize, usize)>,
         stack: &mut Vec<Expect>,
         opname: &str,
+        is_switch: bool,
     ) -> Result<(), AsmError> {
         // OpSwitch hook: case literals are sized by the selector's type.
         let mut switch_type: Option<NumberType> = None;
         let mut selector_seen = false;
-        let is_switch = opname == "OpSwitch";
         while let Some(e) = stack.pop() {
             let (kind, optional) = match e {
                 Expect::One { kind, optional } => (kind, optional),

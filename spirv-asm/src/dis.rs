@@ -5,7 +5,7 @@
 use crate::cfg::Cfg;
 use crate::names::Names;
 use crate::number;
-use spirv_core::grammar::{Grammar, KindClass};
+use spirv_core::grammar::{Grammar, InstructionInfo, KindClass};
 use spirv_core::walk::{self, ExtInstRegistry, Ids, Parsed, WalkOptions};
 use spirv_core::{DecodeErrorKind, spv};
 use std::fmt;
@@ -240,11 +240,12 @@ fn spirv_tools_registry(base: &ExtInstRegistry, all: bool) -> ExtInstRegistry {
 
 fn message_for(
     kind: &DecodeErrorKind,
-    opname: &str,
+    info: Option<&InstructionInfo>,
     offset: usize,
     operand_words: usize,
     word_count: usize,
 ) -> String {
+    let opname = info.map_or("", |i| i.opname);
     match kind {
         DecodeErrorKind::ZeroWordCount => "Invalid instruction word count: 0".into(),
         DecodeErrorKind::UnknownOpcode { opcode } => format!("Invalid opcode: {opcode}"),
@@ -272,7 +273,7 @@ fn message_for(
             format!("Invalid {} operand: {value}", kind_words(kind))
         }
         DecodeErrorKind::IdRedefined { id } => format!("Id {id} is defined more than once"),
-        DecodeErrorKind::NotANumericType { id } if opname == "OpSwitch" => {
+        DecodeErrorKind::NotANumericType { id } if info.is_some_and(|i| i.switch_literals) => {
             format!("Invalid OpSwitch: selector id {id} has no type")
         }
         DecodeErrorKind::NotANumericType { id } => {
@@ -287,17 +288,20 @@ fn message_for(
 
 /// spirv-dis's description of an operand kind in "missing … operand" messages.
 fn operand_description(kind: &str) -> String {
-    match kind {
-        "IdResultType" => "type ID".into(),
-        "IdResult" => "result ID".into(),
-        "IdRef" | "IdScope" | "IdMemorySemantics" => "ID".into(),
-        "LiteralInteger"
-        | "LiteralContextDependentNumber"
-        | "LiteralExtInstInteger"
-        | "LiteralSpecConstantOpInteger"
-        | "LiteralFloat" => "literal number".into(),
-        "LiteralString" => "literal string".into(),
-        other => kind_words(other),
+    // The core grammar's kinds by their class; others by name, spaced out.
+    match spv::GRAMMAR.kind(kind).map(|k| k.class) {
+        Some(KindClass::ResultType) => "type ID".into(),
+        Some(KindClass::Result) => "result ID".into(),
+        Some(KindClass::Id) => "ID".into(),
+        Some(
+            KindClass::Integer
+            | KindClass::ContextNumber
+            | KindClass::ExtInstNumber
+            | KindClass::SpecConstantOpcode
+            | KindClass::Float,
+        ) => "literal number".into(),
+        Some(KindClass::String) => "literal string".into(),
+        _ => kind_words(kind),
     }
 }
 
@@ -407,7 +411,7 @@ fn disassemble_streaming(
             offset: pos,
         };
         let fail = |kind: DecodeErrorKind, ops: usize| {
-            let message = message_for(&kind, opname, pos, ops, count);
+            let message = message_for(&kind, info, pos, ops, count);
             fail_with(kind, message)
         };
         let (err, advance) = if count == 0 {
@@ -451,7 +455,7 @@ fn disassemble_streaming(
                         },
                         message_for(
                             &DecodeErrorKind::ExtraOperands { count: 0 },
-                            opname,
+                            Some(info),
                             pos,
                             available.len(),
                             count,
@@ -776,17 +780,19 @@ impl<'w> Printer<'w> {
         }
         // The grammar's classes: decorations are its Annotation class except the
         // group declaration itself; debug instructions are its Debug class.
-        let is_decoration = info.class == "Annotation" && op != O::DecorationGroup;
+        let class = spv::Class::of(info);
+        let is_decoration = class == Some(spv::Class::Annotation) && op != O::DecorationGroup;
         if !self.inserted_decoration && is_decoration {
             self.inserted_decoration = true;
             heading(out, b"; Annotations");
         }
-        let is_debug = info.class == "Debug";
+        let is_debug = class == Some(spv::Class::Debug);
         if !self.inserted_debug && is_debug {
             self.inserted_debug = true;
             heading(out, b"; Debug Information");
         }
-        let generates_type = info.class == "Type-Declaration" && op != O::TypeForwardPointer;
+        let generates_type =
+            class == Some(spv::Class::TypeDeclaration) && op != O::TypeForwardPointer;
         if !self.inserted_type && generates_type {
             self.inserted_type = true;
             heading(out, b"; Types, variables and constants");

@@ -346,15 +346,11 @@ impl FloatFormat {
     /// The format of an `OpTypeFloat` of `width` bits with its FP-encoding operand (by
     /// the grammar's enumerant name), or `None` for a width or encoding it cannot be.
     pub fn of(width: u32, encoding: Option<u32>) -> Option<FloatFormat> {
-        let enc = encoding.map(|e| {
-            spirv_core::spv::kinds::FPEncoding
-                .enumerant(e)
-                .map(|e| e.name)
-        });
-        Some(match (width, enc) {
-            (16, Some(Some("BFloat16KHR"))) => FloatFormat::BF16,
-            (8, Some(Some("Float8E4M3EXT"))) => FloatFormat::E4M3,
-            (8, Some(Some("Float8E5M2EXT"))) => FloatFormat::E5M2,
+        use spirv_core::spv::FPEncoding as E;
+        Some(match (width, encoding.map(E)) {
+            (16, Some(E::BFloat16KHR)) => FloatFormat::BF16,
+            (8, Some(E::Float8E4M3EXT)) => FloatFormat::E4M3,
+            (8, Some(E::Float8E5M2EXT)) => FloatFormat::E5M2,
             (16, None) => FloatFormat::F16,
             (32, None) => FloatFormat::F32,
             (64, None) => FloatFormat::F64,

@@ -141,24 +141,10 @@ impl Builder {
             (spv::Opcode::Variable, _) if self.in_function => None,
             (_, Some(s)) => Some(s as usize),
             (_, None) if self.in_function => None,
-            (_, None) => {
-                // Instructions without a fixed section (OpLine, OpExtInst, OpUndef, …)
-                // go with the globals outside functions; block-only ones need a function.
-                let global_ok = matches!(
-                    opcode,
-                    spv::Opcode::Line
-                        | spv::Opcode::NoLine
-                        | spv::Opcode::ExtInst
-                        | spv::Opcode::Undef
-                        | spv::Opcode::Nop
-                ) || opcode
-                    .info()
-                    .is_some_and(|i| matches!(i.class, "Type-Declaration" | "Constant-Creation"));
-                if !global_ok {
-                    return Err(BuildError::OutsideFunction(opcode));
-                }
-                Some(Section::Global as usize)
-            }
+            // Instructions valid in either scope go with the globals outside functions;
+            // the rest without a section need a function.
+            (_, None) if Section::either_scope(opcode) => Some(Section::Global as usize),
+            (_, None) => return Err(BuildError::OutsideFunction(opcode)),
         };
         let out = match target {
             Some(i) => &mut self.sections[i],

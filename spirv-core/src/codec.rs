@@ -156,7 +156,7 @@ impl<'a> Reader<'a> {
         while !self.is_empty() {
             let Some(lit) = self.words.get(self.pos..self.pos + n) else {
                 return Err(self.error(DecodeErrorKind::MissingOperand {
-                    kind: "LiteralContextDependentNumber",
+                    kind: crate::spv::kinds::LiteralContextDependentNumber.name,
                 }));
             };
             let lit = LiteralNumber::from_words(lit).unwrap_or_default();
@@ -268,7 +268,7 @@ impl Operand for LiteralString {
                 Ok(LiteralString(bytes))
             }
             None if r.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand {
-                kind: "LiteralString",
+                kind: crate::spv::kinds::LiteralString.name,
             })),
             None => Err(r.error(DecodeErrorKind::UnterminatedString)),
         }
@@ -289,7 +289,7 @@ impl Operand for LiteralNumber {
                 Ok(n)
             }
             None if rest.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand {
-                kind: "LiteralContextDependentNumber",
+                kind: crate::spv::kinds::LiteralContextDependentNumber.name,
             })),
             None => Err(r.error(DecodeErrorKind::BadLiteralWidth {
                 width: rest.len() as u32,

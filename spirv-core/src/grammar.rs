@@ -305,6 +305,8 @@ pub struct InstructionInfo {
     /// The generated struct's field names, one per operand in order, separated by
     /// spaces (for `Debug`; one string is cheaper to compile than a list).
     pub fields: &'static str,
+    /// `OpSwitch`: the case literals are sized by the selector's type.
+    pub switch_literals: bool,
 }
 
 impl InstructionInfo {
@@ -322,6 +324,7 @@ impl InstructionInfo {
         aliases: &[],
         shape: None,
         fields: "",
+        switch_literals: false,
     };
 
     /// Whether the instruction has a result id.

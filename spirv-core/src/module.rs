@@ -9,10 +9,10 @@
 //! size, makes the round trip byte-exact by construction (unknown opcodes, enumerants and
 //! sets included), and still offers typed access.
 //!
-//! Sections are assigned in file order and only move forward: an instruction that may
-//! appear anywhere (`OpLine`, `OpExtInst`, `OpUndef`, unknown opcodes) or that is out of
-//! place stays in the current section, so writing sections in order reproduces the
-//! input exactly.
+//! Sections are assigned in file order and only move forward: an instruction allowed in
+//! several places ([`Section::either_scope`], unknown opcodes) or that is out of place
+//! stays in the current section, so writing sections in order reproduces the input
+//! exactly.
 
 use crate::__private::Vec;
 use crate::binary::{self, Header, RawInstructions};
@@ -70,6 +70,16 @@ impl Section {
         Section::Function,
     ];
 
+    /// Whether an instruction is valid both among the globals and inside functions
+    /// (spec §2.4): debug line instructions, `OpExtInst` (non-semantic instructions are
+    /// global), `OpUndef` and `OpNop`. [`Section::of`] gives them no section; the reader
+    /// leaves them in the current one and the [`Builder`](crate::Builder) puts one given
+    /// outside a function with the globals. The one list of them.
+    pub fn either_scope(opcode: spv::Opcode) -> bool {
+        use spv::Opcode as O;
+        matches!(opcode, O::Line | O::NoLine | O::ExtInst | O::Undef | O::Nop)
+    }
+
     /// The section an instruction belongs to, or `None` for instructions allowed in
     /// several places (they stay in the current one).
     pub fn of(opcode: spv::Opcode, info: Option<&InstructionInfo>) -> Option<Section> {
@@ -87,9 +97,9 @@ impl Section {
             O::Variable => Section::Global,
             O::Function => Section::Function,
             // The rest by the grammar's instruction classes.
-            _ => match info.map(|i| i.class) {
-                Some("Annotation") => Section::Annotation,
-                Some("Type-Declaration" | "Constant-Creation") => Section::Global,
+            _ => match info.and_then(spv::Class::of) {
+                Some(spv::Class::Annotation) => Section::Annotation,
+                Some(spv::Class::TypeDeclaration | spv::Class::ConstantCreation) => Section::Global,
                 _ => return None,
             },
         })
@@ -663,7 +673,7 @@ impl<'m> InstRef<'m> {
             instruction: self.index,
             switch_literal_words: 1,
         };
-        if self.opcode() == spv::Opcode::Switch {
+        if self.info().is_some_and(|i| i.switch_literals) {
             if let Some(t) = ops
                 .first()
                 .and_then(|&s| self.module.ids.value_number_type(s))

@@ -75,14 +75,15 @@ impl Iterator for TypedInstructions<'_> {
             instruction: raw.index,
             switch_literal_words: 1,
         };
-        if raw.opcode == spv::Opcode::Switch.0 {
+        let info = spv::GRAMMAR.instruction(u32::from(raw.opcode));
+        if info.is_some_and(|i| i.switch_literals) {
             if let Some(t) = ops.first().and_then(|&s| self.ids.value_number_type(s)) {
                 ctx.switch_literal_words = t.words().unwrap_or(2) as u32;
             }
         }
         let decoded = spv::Instruction::decode(spv::Opcode(raw.opcode), ops, &ctx);
         // Record what the instruction defines, as the module reader does.
-        if let Some(info) = spv::GRAMMAR.instruction(u32::from(raw.opcode)) {
+        if let Some(info) = info {
             let class = |i: usize| info.operands.get(i).map(|o| o.kind.class);
             let summary = match (class(0), class(1)) {
                 (Some(KindClass::ResultType), Some(KindClass::Result)) => Summary {

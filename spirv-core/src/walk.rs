@@ -273,12 +273,12 @@ pub fn walk<F: FnMut(&Parsed)>(
         depth: 0,
         top: 0,
     };
-    if info.opcode == u32::from(spv::Opcode::Switch.0) && opts.untyped {
+    if info.switch_literals && opts.untyped {
         w.switch_type = Some(NumberType::Int {
             width: 32 * u32::from(opts.switch_literal_words.clamp(1, 2)),
             signed: false,
         });
-    } else if info.opcode == u32::from(spv::Opcode::Switch.0) {
+    } else if info.switch_literals {
         let selector = words.first().copied().unwrap_or(0);
         match ids.value_number_type(selector) {
             Some(t @ NumberType::Int { .. }) => w.switch_type = Some(t),

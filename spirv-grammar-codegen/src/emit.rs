@@ -49,14 +49,10 @@ fn class_of(name: &str, category: Category) -> &'static str {
             "IdResult" => "Result",
             _ => "Id",
         },
-        Category::Literal => match name {
-            "LiteralString" => "String",
-            "LiteralFloat" => "Float",
-            "LiteralContextDependentNumber" => "ContextNumber",
-            "LiteralExtInstInteger" => "ExtInstNumber",
-            "LiteralSpecConstantOpInteger" => "SpecConstantOpcode",
-            _ => "Integer",
-        },
+        Category::Literal => crate::model::SPEC_LITERAL_KINDS
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map_or("Integer", |(_, class)| class),
         Category::ValueEnum => "ValueEnum",
         Category::BitEnum => "BitEnum",
         Category::Composite => "Composite",
@@ -361,6 +357,9 @@ impl<'a> Emitter<'a> {
             ("kinds".into(), "(kind tables)".into()),
             ("tables".into(), "(instruction tables)".into()),
         ];
+        if g.instructions.iter().any(|i| i.class.is_some()) {
+            top.push(("Class".into(), "(instruction classes)".into()));
+        }
         for k in &g.kinds {
             if matches!(k.category, Category::ValueEnum | Category::BitEnum) {
                 top.push((naming::kind(&k.name), k.name.clone()));
@@ -414,6 +413,7 @@ impl<'a> Emitter<'a> {
                 self.emit_kind_type(k);
             }
             self.emit_opcode();
+            self.emit_classes();
             self.emit_structs();
             self.emit_instruction_enum();
         }
@@ -817,6 +817,42 @@ impl<'a> Emitter<'a> {
         self.check_unique("instructions", &consts);
     }
 
+    /// `Class`: the grammar's instruction classes, for grammars that have them, so that
+    /// tools match a class by a name the compiler checks.
+    fn emit_classes(&mut self) {
+        let mut classes: Vec<&str> = Vec::new();
+        for i in &self.g.instructions {
+            if let Some(c) = i.class.as_deref() {
+                if !classes.contains(&c) {
+                    classes.push(c);
+                }
+            }
+        }
+        if classes.is_empty() {
+            return;
+        }
+        let kr = self.krate;
+        let named: Vec<(String, String)> = classes
+            .iter()
+            .map(|c| (naming::class(c), (*c).to_owned()))
+            .collect();
+        self.check_unique("instruction classes", &named);
+        let (mut variants, mut names, mut parse) = (String::new(), String::new(), String::new());
+        for (v, c) in &named {
+            w!(
+                variants,
+                "    #[doc = {}]\n    {v},\n",
+                escape(&format!("`{c}`."))
+            );
+            w!(names, "            Self::{v} => {},\n", escape(c));
+            w!(parse, "            {} => Some(Self::{v}),\n", escape(c));
+        }
+        w!(
+            self.out,
+            "/// The grammar's instruction classes (the `class` key of its instructions).\n#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]\n#[non_exhaustive]\npub enum Class {{\n{variants}}}\nimpl Class {{\n    /// The grammar's spelling.\n    pub const fn name(self) -> &'static str {{\n        match self {{\n{names}        }}\n    }}\n    /// The class with this spelling.\n    pub fn from_name(name: &str) -> ::core::option::Option<Self> {{\n        match name {{\n{parse}            _ => None,\n        }}\n    }}\n    /// The class of an instruction of this grammar.\n    pub fn of(info: &{kr}::grammar::InstructionInfo) -> ::core::option::Option<Self> {{\n        Self::from_name(info.class)\n    }}\n}}\n"
+        );
+    }
+
     fn fields_of(&self, inst: &'a Instruction) -> Vec<(String, String, &'a Operand)> {
         let g: &'a Grammar = self.g;
         let mut names: Vec<String> = inst
@@ -856,10 +892,16 @@ impl<'a> Emitter<'a> {
             .collect()
     }
 
+    /// The one place that knows which instruction is `OpSwitch`: its case literals are
+    /// sized by the selector's type, a fact the grammar leaves to prose. Its table entry
+    /// says so (`InstructionInfo::switch_literals`), and tools go by that.
+    fn is_switch(&self, inst: &Instruction) -> bool {
+        self.g.is_core && inst.opname == "OpSwitch"
+    }
+
     /// Hook: OpSwitch's case literals are sized by the selector's type.
     fn is_switch_targets(&self, inst: &Instruction, op: &Operand) -> bool {
-        self.g.is_core
-            && inst.opname == "OpSwitch"
+        self.is_switch(inst)
             && op.quantifier == Quantifier::Variadic
             && self.kind(&op.kind).category == Category::Composite
     }
@@ -1111,7 +1153,7 @@ impl<'a> Emitter<'a> {
     /// The layout shape for the runtime's fast path (`grammar::Shape`), for layouts of
     /// simple operands shaped `One* Optional*` or `One* Variadic`; `None` otherwise.
     fn shape(&self, inst: &Instruction) -> Option<String> {
-        if self.g.is_core && inst.opname == "OpSwitch" {
+        if self.is_switch(inst) {
             return None;
         }
         let (mut fixed, mut optional, mut repeat) = (0u32, 0u32, 0u32);
@@ -1188,6 +1230,9 @@ impl<'a> Emitter<'a> {
             s.push_str(&self.meta_fields(&inst.meta));
             if let Some(shape) = self.shape(inst) {
                 w!(s, " shape: Some({shape}),");
+            }
+            if self.is_switch(inst) {
+                s.push_str(" switch_literals: true,");
             }
             s.push_str(" ..__II::EMPTY },\n");
             names.push((inst.opname.clone(), i));

@@ -223,14 +223,16 @@ impl Errors {
     }
 }
 
-/// The literal operand kinds the SPIR-V specification defines (section 2.2.2).
-const SPEC_LITERAL_KINDS: &[&str] = &[
-    "LiteralInteger",
-    "LiteralString",
-    "LiteralFloat",
-    "LiteralContextDependentNumber",
-    "LiteralExtInstInteger",
-    "LiteralSpecConstantOpInteger",
+/// The literal operand kinds the SPIR-V specification defines (section 2.2.2), with the
+/// `KindClass` tools treat each as: the one list of them. Other literal kinds a grammar
+/// defines are plain integers.
+pub const SPEC_LITERAL_KINDS: &[(&str, &str)] = &[
+    ("LiteralInteger", "Integer"),
+    ("LiteralString", "String"),
+    ("LiteralFloat", "Float"),
+    ("LiteralContextDependentNumber", "ContextNumber"),
+    ("LiteralExtInstInteger", "ExtInstNumber"),
+    ("LiteralSpecConstantOpInteger", "SpecConstantOpcode"),
 ];
 
 /// Parses and checks a grammar. `external` lists kinds an extended grammar may use
@@ -336,7 +338,7 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
         }
         let mut implicit: Vec<String> = Vec::new();
         for name in referenced {
-            if SPEC_LITERAL_KINDS.contains(&name)
+            if SPEC_LITERAL_KINDS.iter().any(|(k, _)| *k == name)
                 && !kinds.iter().any(|k| k.name == name)
                 && !implicit.iter().any(|n| n == name)
             {

@@ -22,11 +22,14 @@
 //!    A name repeated in one instruction gets `_2`, `_3`, … in order.
 //! 5. **Keywords**: a name that does not parse as an identifier becomes a raw
 //!    identifier (`r#type`), or gets a trailing `_` where raw is impossible (`self_`).
+//! 6. **Instruction classes** (`Class::TypeDeclaration`): UpperCamelCase of the class
+//!    (`Type-Declaration` → `TypeDeclaration`, `Relational_and_Logical` →
+//!    `RelationalAndLogical`, `@exclude` → `Exclude`), with the digit rule (scope `Class`).
 //!
 //! Names that still clash in one scope after these rules are reported as errors by the
 //! emitter, naming both grammar entries.
 
-use heck::{ToShoutySnakeCase, ToSnakeCase};
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
 /// Applies rule 5: returns the name itself, `r#name`, or `name_`.
 pub fn fix_keyword(name: String) -> String {
@@ -128,6 +131,11 @@ pub fn instruction(opname: &str) -> String {
         _ => opname,
     };
     type_like(stripped, "Op")
+}
+
+/// Rule 6: an instruction class's variant.
+pub fn class(name: &str) -> String {
+    type_like(&name.to_upper_camel_case(), "Class")
 }
 
 /// Rule 2 for an operand kind's own name.

@@ -451,3 +451,32 @@ fn downstream_set_has_typed_operands_and_works_with_the_tools() {
     .expect("reads");
     assert_eq!(m.len(), 6);
 }
+
+/// Instruction classes are a generated enum, and OpSwitch's literal rule is one flag in
+/// the table: tools match on these, not on strings.
+#[test]
+fn classes_and_the_switch_flag_come_from_the_tables() {
+    for info in spv::GRAMMAR.instructions {
+        match spv::Class::of(info) {
+            Some(c) => assert_eq!(c.name(), info.class),
+            None => assert!(info.class.is_empty(), "{} {}", info.opname, info.class),
+        }
+    }
+    assert_eq!(
+        spv::Class::of(spv::Opcode::TypeInt.info().expect("OpTypeInt")),
+        Some(spv::Class::TypeDeclaration)
+    );
+    let flagged: Vec<&str> = spv::GRAMMAR
+        .instructions
+        .iter()
+        .filter(|i| i.switch_literals)
+        .map(|i| i.opname)
+        .collect();
+    assert_eq!(flagged, ["OpSwitch"]);
+    assert!(
+        ext::glsl_std_450::GRAMMAR
+            .instructions
+            .iter()
+            .all(|i| !i.switch_literals)
+    );
+}
