@@ -11,10 +11,11 @@ use spirv_core::walk::{self, ExtInstRegistry, Ids, NumberType, Summary};
 use std::fmt;
 use std::ops::Range;
 
-/// The generator word our assembler writes by default: tool id 0xFFFF (no tool id is
-/// registered for this toolkit in `spir-v.xml`), version 1. Set
-/// [`AsmOptions::generator`] to [`SPIRV_TOOLS_GENERATOR`] to match spirv-as exactly.
-pub const GENERATOR: u32 = 0xFFFF_0001;
+/// The generator word our assembler writes by default, the one spirv-core's builder
+/// writes: tool id 0xFFFF (no tool id is registered for this toolkit in `spir-v.xml`),
+/// version 1. Set [`AsmOptions::generator`] to [`SPIRV_TOOLS_GENERATOR`] to match
+/// spirv-as exactly.
+pub use spirv_core::GENERATOR;
 
 /// spirv-as's generator word: Khronos SPIR-V Tools Assembler, version 0.
 pub const SPIRV_TOOLS_GENERATOR: u32 = 0x0007_0000;
@@ -200,20 +201,7 @@ fn assemble_impl(text: &[u8], opts: &AsmOptions, want_ids: bool) -> Result<Assem
         .or_else(|| version_from_comment(text))
         .unwrap_or((1, 6));
     let base = opts.registry.clone().unwrap_or_default();
-    let registry = if opts.all_ext_inst_names {
-        base
-    } else {
-        let mut r = ExtInstRegistry::empty();
-        for g in base.sets() {
-            if crate::dis::SPIRV_TOOLS_KNOWN_SETS
-                .iter()
-                .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n))
-            {
-                r.register(g);
-            }
-        }
-        r
-    };
+    let registry = crate::text::spirv_tools_registry(&base, opts.all_ext_inst_names);
     let mut a = Asm {
         text,
         pos: 0,
@@ -782,27 +770,13 @@ impl<'t> Asm<'t> {
             };
             return Err(self.error_at(self.pos, self.pos, msg, kind));
         }
-        if opcode == spv::Opcode::ExtInstImport.0 {
-            if let Some(set) = self.ids.ext_sets.last() {
-                if set.grammar.is_none() && !set.non_semantic {
-                    let mut name = Vec::new();
-                    if let Some((w, len, _)) =
-                        spirv_core::codec::decode_string(ops.get(1..).unwrap_or(&[]))
-                    {
-                        spirv_core::codec::string_bytes(w, len, &mut name);
-                    }
-                    let msg = format!(
-                        "Invalid extended instruction import '{}'",
-                        String::from_utf8_lossy(&name)
-                    );
-                    return Err(self.error_at(
-                        self.last_operand,
-                        self.pos,
-                        msg,
-                        AsmErrorKind::InvalidText,
-                    ));
-                }
-            }
+        if walk::unknown_import(&self.ids, opcode) {
+            let name = spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[]));
+            let msg = format!(
+                "Invalid extended instruction import '{}'",
+                String::from_utf8_lossy(&name)
+            );
+            return Err(self.error_at(self.last_operand, self.pos, msg, AsmErrorKind::InvalidText));
         }
         Ok(())
     }
@@ -1260,7 +1234,7 @@ impl<'t> Asm<'t> {
             KindClass::ValueEnum => {
                 let Some(e) = kind.enumerant_by_name_bytes(word) else {
                     let t = text();
-                    let mut msg = format!("Invalid {} '{t}'.", crate::dis::kind_words(kind.name));
+                    let mut msg = format!("Invalid {} '{t}'.", crate::text::kind_words(kind.name));
                     if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
                         msg.push_str(&format!(" Did you mean '{n}'?"));
                     }
@@ -1279,7 +1253,7 @@ impl<'t> Asm<'t> {
                             let whole = String::from_utf8_lossy(word).into_owned();
                             let mut msg = format!(
                                 "Invalid {} operand '{whole}'.",
-                                crate::dis::kind_words(kind.name)
+                                crate::text::kind_words(kind.name)
                             );
                             if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
                                 msg.push_str(&format!(" Did you mean '{n}' for '{t}'?"));

@@ -4,30 +4,13 @@
 
 use crate::cfg::Cfg;
 use crate::names::Names;
+pub use crate::names::{MAX_DERIVED_LEN, MAX_NAME_LEN};
 use crate::number;
 use spirv_core::grammar::{Grammar, InstructionInfo, KindClass};
 use spirv_core::walk::{self, ExtInstRegistry, Ids, Parsed, WalkOptions};
 use spirv_core::{DecodeErrorKind, spv};
 use std::fmt;
 use std::io::Write;
-
-/// The extended sets spirv-dis 2025.5 knows by name; others print as numbers with
-/// every operand an id, unless [`DisOptions::all_ext_inst_names`] is set.
-pub const SPIRV_TOOLS_KNOWN_SETS: &[&str] = &[
-    "GLSL.std.450",
-    "OpenCL.std",
-    "DebugInfo",
-    "OpenCL.DebugInfo.100",
-    "NonSemantic.Shader.DebugInfo.100",
-    "NonSemantic.ClspvReflection.",
-    "NonSemantic.VkspReflection.",
-    "SPV_AMD_shader_explicit_vertex_parameter",
-    "SPV_AMD_shader_trinary_minmax",
-    "SPV_AMD_gcn_shader",
-    "SPV_AMD_shader_ballot",
-    "TOSA.001000.1",
-    "Arm.MotionEngine.100",
-];
 
 /// The deepest nesting level `--nested-indent` shows; deeper blocks are indented as at
 /// this level. spirv-dis has no limit, so its text grows with the square of the nesting
@@ -162,20 +145,6 @@ fn write_error(e: &std::io::Error) -> DisError {
     }
 }
 
-pub(crate) fn push_u32(out: &mut Vec<u8>, mut v: u32) {
-    let mut buf = [0u8; 10];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
-}
-
 fn header_error(kind: DecodeErrorKind, message: String) -> DisError {
     DisError {
         kind: DisErrorKind::Decode(kind),
@@ -194,20 +163,6 @@ const GREEN: &[u8] = b"\x1b[32m";
 const GREY: &[u8] = b"\x1b[1;30m";
 const RESET: &[u8] = b"\x1b[0m";
 
-/// Human name of an operand kind in messages: `StorageClass` → `storage class`.
-pub(crate) fn kind_words(kind: &str) -> String {
-    let mut s = String::new();
-    let mut prev_upper = false;
-    for (i, c) in kind.char_indices() {
-        if c.is_ascii_uppercase() && i > 0 && !prev_upper {
-            s.push(' ');
-        }
-        prev_upper = c.is_ascii_uppercase();
-        s.push(c.to_ascii_lowercase());
-    }
-    s
-}
-
 /// One instruction's outcome in the first pass.
 #[derive(Clone, Copy)]
 struct Bad {
@@ -220,22 +175,6 @@ struct State<'a> {
     ids: Ids,
     names: Option<Names>,
     parsed: Vec<Parsed>,
-}
-
-fn spirv_tools_registry(base: &ExtInstRegistry, all: bool) -> ExtInstRegistry {
-    if all {
-        return base.clone();
-    }
-    let mut r = ExtInstRegistry::empty();
-    for g in base.sets() {
-        let known = SPIRV_TOOLS_KNOWN_SETS
-            .iter()
-            .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
-        if known {
-            r.register(g);
-        }
-    }
-    r
 }
 
 fn message_for(
@@ -270,7 +209,7 @@ fn message_for(
             "End of input reached while decoding {opname} starting at word {offset}: instruction word count {word_count} but only {available} words left."
         ),
         DecodeErrorKind::UnknownEnumerant { kind, value } => {
-            format!("Invalid {} operand: {value}", kind_words(kind))
+            format!("Invalid {} operand: {value}", crate::text::kind_words(kind))
         }
         DecodeErrorKind::IdRedefined { id } => format!("Id {id} is defined more than once"),
         DecodeErrorKind::NotANumericType { id } if info.is_some_and(|i| i.switch_literals) => {
@@ -301,7 +240,7 @@ fn operand_description(kind: &str) -> String {
             | KindClass::Float,
         ) => "literal number".into(),
         Some(KindClass::String) => "literal string".into(),
-        _ => kind_words(kind),
+        _ => crate::text::kind_words(kind),
     }
 }
 
@@ -362,7 +301,7 @@ fn disassemble_streaming(
     let base = opts.registry.clone().unwrap_or_default();
     let mut st = State {
         opts,
-        registry: spirv_tools_registry(&base, opts.all_ext_inst_names),
+        registry: crate::text::spirv_tools_registry(&base, opts.all_ext_inst_names),
         ids: Ids::new(words.len()),
         names: (!opts.raw_id).then(|| Names::new(words.len())),
         parsed: Vec::with_capacity(16),
@@ -370,17 +309,17 @@ fn disassemble_streaming(
     if opts.header {
         let generator = header.generator;
         out.extend_from_slice(b"; SPIR-V\n; Version: ");
-        push_u32(out, major);
+        crate::text::push_u32(out, major);
         out.push(b'.');
-        push_u32(out, minor);
+        crate::text::push_u32(out, minor);
         out.extend_from_slice(b"\n; Generator: ");
         out.extend_from_slice(crate::generator::generator_name(generator >> 16).as_bytes());
         out.extend_from_slice(b"; ");
-        push_u32(out, generator & 0xffff);
+        crate::text::push_u32(out, generator & 0xffff);
         out.extend_from_slice(b"\n; Bound: ");
-        push_u32(out, header.bound);
+        crate::text::push_u32(out, header.bound);
         out.extend_from_slice(b"\n; Schema: ");
-        push_u32(out, header.schema);
+        crate::text::push_u32(out, header.schema);
         out.push(b'\n');
     }
     // Without friendly names or whole-module comments, one pass validates and prints.
@@ -613,25 +552,16 @@ fn first_pass(
     if let Err(kind) = walk::observe(&mut st.ids, &st.registry, opcode, ops, &summary) {
         return Some(fail(kind, 0));
     }
-    if opcode == spv::Opcode::ExtInstImport.0 {
-        if let Some(set) = st.ids.ext_sets.last() {
-            if set.grammar.is_none() && !set.non_semantic {
-                let mut name = Vec::new();
-                if let Some((w, len, _)) =
-                    spirv_core::codec::decode_string(ops.get(1..).unwrap_or(&[]))
-                {
-                    spirv_core::codec::string_bytes(w, len, &mut name);
-                }
-                let message = format!(
-                    "Invalid extended instruction import '{}'",
-                    String::from_utf8_lossy(&name)
-                );
-                return Some(DisError {
-                    message,
-                    ..fail(DecodeErrorKind::UnknownExtInstImport, 0)
-                });
-            }
-        }
+    if walk::unknown_import(&st.ids, opcode) {
+        let name = spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[]));
+        let message = format!(
+            "Invalid extended instruction import '{}'",
+            String::from_utf8_lossy(&name)
+        );
+        return Some(DisError {
+            message,
+            ..fail(DecodeErrorKind::UnknownExtInstImport, 0)
+        });
     }
     if let Some(names) = &mut st.names {
         let parsed = &st.parsed;
@@ -774,7 +704,7 @@ impl<'w> Printer<'w> {
             let id = ops.get(1).copied().unwrap_or(0);
             match &st.names {
                 Some(n) => n.write(id, &mut t),
-                None => push_u32(&mut t, id),
+                None => crate::text::push_u32(&mut t, id),
             }
             heading(out, &t);
         }
@@ -943,7 +873,7 @@ impl<'w> Printer<'w> {
                 idbuf.push(b'%');
                 match &st.names {
                     Some(n) => n.write(id, &mut idbuf),
-                    None => push_u32(&mut idbuf, id),
+                    None => crate::text::push_u32(&mut idbuf, id),
                 }
                 if opts.indent && idbuf.len() < 12 {
                     self.line.resize(self.line.len() + 12 - idbuf.len(), b' ');
@@ -976,7 +906,7 @@ impl<'w> Printer<'w> {
         if opts.comment {
             if opcode == spv::Opcode::Name.0 {
                 let mut c = b"id %".to_vec();
-                push_u32(&mut c, ops.first().copied().unwrap_or(0));
+                crate::text::push_u32(&mut c, ops.first().copied().unwrap_or(0));
                 comment = Some(c);
             } else if let Some(d) = result.and_then(|id| self.decorations.get(&id)) {
                 comment = Some(d.clone());
@@ -1045,7 +975,7 @@ impl<'w> Printer<'w> {
                 line.push(b'%');
                 match &st.names {
                     Some(n) => n.write(w, line),
-                    None => push_u32(line, w),
+                    None => crate::text::push_u32(line, w),
                 }
             }
             KindClass::Integer | KindClass::ContextNumber | KindClass::Float => {
@@ -1062,7 +992,7 @@ impl<'w> Printer<'w> {
                         },
                     ),
                     _ => {
-                        push_u32(line, w);
+                        crate::text::push_u32(line, w);
                     }
                 }
                 line.extend_from_slice(self.scratch.as_bytes());
@@ -1088,19 +1018,19 @@ impl<'w> Printer<'w> {
                 paint(line, RED);
                 match p.ext_set.and_then(|g: &'static Grammar| g.instruction(w)) {
                     Some(i) => line.extend_from_slice(i.opname.as_bytes()),
-                    None => push_u32(line, w),
+                    None => crate::text::push_u32(line, w),
                 }
             }
             KindClass::SpecConstantOpcode => {
                 paint(line, RED);
                 match spv::GRAMMAR.instruction(w) {
                     Some(i) => line.extend_from_slice(i.opname.trim_start_matches("Op").as_bytes()),
-                    None => push_u32(line, w),
+                    None => crate::text::push_u32(line, w),
                 }
             }
             KindClass::ValueEnum => match p.kind.enumerant(w) {
                 Some(e) => line.extend_from_slice(e.name.as_bytes()),
-                None => push_u32(line, w),
+                None => crate::text::push_u32(line, w),
             },
             KindClass::BitEnum => {
                 if w == 0 {

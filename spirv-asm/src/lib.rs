@@ -23,13 +23,16 @@
 pub mod asm;
 mod cfg;
 pub mod dis;
+#[doc(hidden)]
 pub mod fuzz;
 mod fxhash;
-pub mod generator;
-pub mod names;
-pub mod number;
+mod generator;
+mod names;
+mod number;
+mod text;
 
 pub use asm::{
     AsmError, AsmErrorKind, AsmOptions, Assembled, assemble, assemble_str, assemble_with_ids,
 };
 pub use dis::{DisError, DisOptions, disassemble, disassemble_to};
+pub use text::SPIRV_TOOLS_KNOWN_SETS;

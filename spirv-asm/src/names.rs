@@ -160,7 +160,7 @@ impl Names {
     pub fn write(&self, id: u32, out: &mut Vec<u8>) {
         match self.get(id) {
             Some(n) => out.extend_from_slice(n.as_bytes()),
-            None => crate::dis::push_u32(out, id),
+            None => crate::text::push_u32(out, id),
         }
     }
 
@@ -175,7 +175,8 @@ impl Names {
     }
 
     /// Candidate work done so far: names tried while making names unique.
-    pub fn probes(&self) -> usize {
+    #[cfg(test)]
+    fn probes(&self) -> usize {
         self.probes
     }
 
@@ -322,7 +323,7 @@ impl Names {
         let mut n = String::new();
         match opcode {
             Opcode::Name => {
-                let bytes = string_operand(ops.get(1..).unwrap_or(&[]));
+                let bytes = spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[]));
                 self.save(w(0), &bytes, MAX_NAME_LEN);
                 return;
             }
@@ -335,7 +336,7 @@ impl Names {
                 return;
             }
             Opcode::TypeOpaque => {
-                let bytes = string_operand(ops.get(1..).unwrap_or(&[]));
+                let bytes = spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[]));
                 let mut name = b"Opaque_".to_vec();
                 name.extend_from_slice(&bytes);
                 self.save(rid, &name, MAX_NAME_LEN);
@@ -441,15 +442,6 @@ impl Names {
     }
 }
 
-/// The bytes of a literal string operand up to its NUL.
-fn string_operand(words: &[u32]) -> Vec<u8> {
-    words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .take_while(|&b| b != 0)
-        .collect()
-}
-
 /// Appends an enumerant's name, or the kind's name and the number if it is unknown
 /// (`StorageClass99`).
 fn push_enumerant(out: &mut String, kind: &spirv_core::grammar::OperandKind, v: u32) {
@@ -458,5 +450,69 @@ fn push_enumerant(out: &mut String, kind: &spirv_core::grammar::OperandKind, v: 
         None => {
             let _ = write!(out, "{}{v}", kind.name);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// n equal names: linear work, the same names as spirv-dis gives.
+    #[test]
+    fn equal_names_take_linear_work() {
+        let n = 5000u32;
+        let mut names = Names::new(10 * n as usize);
+        for id in 1..=n {
+            names.observe(Opcode::TypeInt, &[id, 32, 0], Some(id), |_| {});
+        }
+        for id in 1..=n {
+            let name = b"x";
+            let mut ops = vec![n + id];
+            spirv_core::codec::encode_string(name, &mut ops);
+            names.observe(Opcode::Name, &ops, None, |_| {});
+        }
+        assert_eq!(names.get(1), Some("uint"));
+        assert_eq!(names.get(2), Some("uint_0"));
+        assert_eq!(names.get(n), Some(format!("uint_{}", n - 2).as_str()));
+        assert_eq!(names.get(n + 2), Some("x_0"));
+        // Probing from `_0` each time would try n²/2 candidates.
+        assert!(names.probes() <= 3 * 2 * n as usize, "{}", names.probes());
+    }
+
+    /// A name an earlier `OpName` already took is skipped once, not once per later name.
+    #[test]
+    fn taken_suffixes_are_skipped_in_order() {
+        let mut names = Names::new(100);
+        let mut name = |id: u32, s: &[u8]| {
+            let mut ops = vec![id];
+            spirv_core::codec::encode_string(s, &mut ops);
+            names.observe(Opcode::Name, &ops, None, |_| {});
+        };
+        name(1, b"a");
+        name(2, b"a_1");
+        name(3, b"a");
+        name(4, b"a");
+        name(5, b"a");
+        name(6, b"a.0");
+        assert_eq!(names.get(3), Some("a_0"));
+        assert_eq!(names.get(4), Some("a_2"));
+        assert_eq!(names.get(5), Some("a_3"));
+        // `a.0` sanitizes to `a_0`, which is taken: its own suffix follows.
+        assert_eq!(names.get(6), Some("a_0_0"));
+    }
+
+    /// One long `OpName` used by every operand would multiply the output; past the limit
+    /// the id's number stands in.
+    #[test]
+    fn overlong_names_fall_back_to_the_id() {
+        let mut ops = vec![1];
+        spirv_core::codec::encode_string(&vec![b'n'; MAX_NAME_LEN + 1], &mut ops);
+        let mut names = Names::new(100);
+        names.observe(Opcode::Name, &ops, None, |_| {});
+        assert_eq!(names.get(1), Some("1"));
+        let mut ops = vec![2];
+        spirv_core::codec::encode_string(&vec![b'n'; MAX_NAME_LEN], &mut ops);
+        names.observe(Opcode::Name, &ops, None, |_| {});
+        assert_eq!(names.get(2).map(str::len), Some(MAX_NAME_LEN));
     }
 }

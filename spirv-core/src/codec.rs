@@ -236,6 +236,17 @@ pub fn decode_string(words: &[u32]) -> Option<(&[u32], usize, usize)> {
     None
 }
 
+/// The bytes of the literal string at the start of `words`, up to its NUL (all of them
+/// when it has none): the one way the tools read a string operand's text.
+pub fn string_operand(words: &[u32]) -> Vec<u8> {
+    let mut out = Vec::new();
+    match decode_string(words) {
+        Some((sw, len, _)) => string_bytes(sw, len, &mut out),
+        None => string_bytes(words, words.len() * 4, &mut out),
+    }
+    out
+}
+
 /// Appends the bytes of `words` (little-endian within each word) to `out`, `len` bytes in all.
 pub fn string_bytes(words: &[u32], len: usize, out: &mut Vec<u8>) {
     out.extend(words.iter().flat_map(|w| w.to_le_bytes()).take(len));

@@ -63,9 +63,9 @@ mod types;
 pub mod walk;
 
 pub use binary::{Endian, Header, RawInst, RawInstructions};
-pub use builder::{BuildError, Builder};
+pub use builder::{BuildError, Builder, GENERATOR};
 pub use error::{DecodeError, DecodeErrorKind};
-pub use module::{Block, Function, InstRef, Module, ReadOptions, Requirements, Section};
+pub use module::{Block, ExtInst, Function, InstRef, Module, ReadOptions, Requirements, Section};
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};
 pub use walk::ExtInstRegistry;
 

@@ -266,12 +266,8 @@ impl Module {
                             ) {
                                 return Err(err(kind, 1));
                             }
-                            if opts.strict && opcode == spv::Opcode::ExtInstImport {
-                                if let Some(set) = m.ids.ext_sets.last() {
-                                    if set.grammar.is_none() && !set.non_semantic {
-                                        return Err(err(DecodeErrorKind::UnknownExtInstImport, 1));
-                                    }
-                                }
+                            if opts.strict && walk::unknown_import(&m.ids, raw.opcode) {
+                                return Err(err(DecodeErrorKind::UnknownExtInstImport, 1));
                             }
                         }
                         // An unknown enumerant may have taken parameters we cannot see:
@@ -618,6 +614,19 @@ impl<'m> Block<'m> {
     }
 }
 
+/// An `OpExtInst`'s parts, from [`InstRef::ext_inst`].
+#[derive(Debug, Clone, Copy)]
+pub struct ExtInst<'m> {
+    /// The imported set's grammar, if the registry used for reading knows the set.
+    pub set: Option<&'static crate::grammar::Grammar>,
+    /// The `OpExtInstImport` result the instruction names.
+    pub set_id: Id,
+    /// The extended instruction number.
+    pub number: u32,
+    /// The operand words after the number.
+    pub operands: &'m [u32],
+}
+
 /// A view of one instruction in a module.
 #[derive(Debug, Clone, Copy)]
 pub struct InstRef<'m> {
@@ -708,17 +717,23 @@ impl<'m> InstRef<'m> {
             },
         );
     }
-    /// For `OpExtInst`: the imported set's grammar (if the registry used for reading knows
-    /// it), the extended instruction number and its operand words, ready for the set's
-    /// typed decode (`spirv_core::ext::glsl_std_450::Instruction::decode`, or a set
-    /// generated in another crate).
-    pub fn ext_inst(&self) -> Option<(Option<&'static crate::grammar::Grammar>, u32, &'m [u32])> {
+    /// For `OpExtInst`: the imported set, the extended instruction number and its
+    /// operand words, ready for the set's typed decode
+    /// (`spirv_core::ext::glsl_std_450::Instruction::decode` with the `typed-ext`
+    /// feature, or a set generated in another crate).
+    pub fn ext_inst(&self) -> Option<ExtInst<'m>> {
         if self.opcode() != spv::Opcode::ExtInst {
             return None;
         }
         let ops = self.operands();
-        let set = self.module.ids.ext_set(*ops.get(2)?)?;
-        Some((set.grammar, *ops.get(3)?, ops.get(4..)?))
+        let set_id = *ops.get(2)?;
+        let set = self.module.ids.ext_set(set_id)?;
+        Some(ExtInst {
+            set: set.grammar,
+            set_id: Id(set_id),
+            number: *ops.get(3)?,
+            operands: ops.get(4..)?,
+        })
     }
 
     /// The number type of the literal in `OpConstant`/`OpSpecConstant`.
@@ -730,7 +745,8 @@ impl<'m> InstRef<'m> {
 }
 
 impl spv::Opcode {
-    /// The typed form of a `u16` opcode, for symmetry with [`Enum::from_u32`].
+    /// The typed form of a `u16` opcode, for symmetry with
+    /// [`Enum::from_u32`](crate::grammar::Enum::from_u32).
     pub fn of(opcode: u16) -> Self {
         spv::Opcode(opcode)
     }

@@ -10,7 +10,7 @@
 //! [`fmt_fields`] and [`same_encoding`].
 
 use crate::__private::Vec;
-use crate::codec::{DecodeContext, Encode, decode_string, string_bytes};
+use crate::codec::{DecodeContext, Encode, string_operand};
 use crate::error::DecodeError;
 use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandKind, Quantifier, fmt_mask};
 use crate::spv;
@@ -134,10 +134,7 @@ fn fmt_one(p: &Parsed, w: &[u32], f: &mut fmt::Formatter<'_>) -> fmt::Result {
         KindClass::ResultType | KindClass::Result | KindClass::Id => write!(f, "%{first}"),
         KindClass::Float => write!(f, "{:?}", f32::from_bits(first)),
         KindClass::String => {
-            let mut bytes = Vec::new();
-            if let Some((sw, len, _)) = decode_string(w) {
-                string_bytes(sw, len, &mut bytes);
-            }
+            let bytes = string_operand(w);
             write!(f, "{:?}", alloc::string::String::from_utf8_lossy(&bytes))
         }
         KindClass::ValueEnum => match p.kind.enumerant(first) {

@@ -114,6 +114,22 @@ pub struct ImportedSet {
     pub non_semantic: bool,
 }
 
+impl ImportedSet {
+    /// Whether a strict reader rejects this import: no registry entry matches its name
+    /// and it is not a `NonSemantic.` set, whose instructions may always be skipped.
+    pub fn is_unknown(&self) -> bool {
+        self.grammar.is_none() && !self.non_semantic
+    }
+}
+
+/// Whether the instruction just [`observe`]d is an `OpExtInstImport` that a strict
+/// reader rejects (see [`ImportedSet::is_unknown`]): the one check the module reader,
+/// the assembler and the disassembler share.
+pub fn unknown_import(ids: &Ids, opcode: u16) -> bool {
+    opcode == spv::Opcode::ExtInstImport.0
+        && ids.ext_sets.last().is_some_and(ImportedSet::is_unknown)
+}
+
 /// Per-id facts gathered while reading. Memory follows the ids that actually occur:
 /// small ids live in a vector grown on demand up to a limit tied to the input's length,
 /// others in a map, so a huge bound or id cannot exhaust memory.
@@ -606,10 +622,7 @@ pub fn observe(
             encoding: operands.get(2).copied(),
         })
     } else if opcode == spv::Opcode::ExtInstImport.0 {
-        let mut name = Vec::new();
-        if let Some((words, len, _)) = decode_string(operands.get(1..).unwrap_or(&[])) {
-            crate::codec::string_bytes(words, len, &mut name);
-        }
+        let name = crate::codec::string_operand(operands.get(1..).unwrap_or(&[]));
         let index = ids.ext_sets.len() as u32;
         ids.ext_sets.push(ImportedSet {
             grammar: registry.lookup(&name),

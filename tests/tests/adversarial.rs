@@ -2,7 +2,7 @@
 //! check behaviour and the work done, never time: the scaling itself is measured by
 //! `cargo run --release -p spirv-tests --example adversarial`.
 
-use spirv_asm::names::{MAX_DERIVED_LEN, MAX_NAME_LEN, Names};
+use spirv_asm::dis::MAX_DERIVED_LEN;
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::codec::DecodeContext;
 use spirv_core::spv::{self, Opcode};
@@ -110,50 +110,6 @@ fn every_allowed_spec_constant_opcode_reads_and_none_embeds_another() {
     Module::from_words(&words).expect("reads");
 }
 
-/// n equal names: linear work, the same names as spirv-dis gives.
-#[test]
-fn equal_names_take_linear_work() {
-    let n = 5000u32;
-    let mut names = Names::new(10 * n as usize);
-    for id in 1..=n {
-        names.observe(Opcode::TypeInt, &[id, 32, 0], Some(id), |_| {});
-    }
-    for id in 1..=n {
-        let name = b"x";
-        let mut ops = vec![n + id];
-        spirv_core::codec::encode_string(name, &mut ops);
-        names.observe(Opcode::Name, &ops, None, |_| {});
-    }
-    assert_eq!(names.get(1), Some("uint"));
-    assert_eq!(names.get(2), Some("uint_0"));
-    assert_eq!(names.get(n), Some(format!("uint_{}", n - 2).as_str()));
-    assert_eq!(names.get(n + 2), Some("x_0"));
-    // Probing from `_0` each time would try n²/2 candidates.
-    assert!(names.probes() <= 3 * 2 * n as usize, "{}", names.probes());
-}
-
-/// A name an earlier `OpName` already took is skipped once, not once per later name.
-#[test]
-fn taken_suffixes_are_skipped_in_order() {
-    let mut names = Names::new(100);
-    let mut name = |id: u32, s: &[u8]| {
-        let mut ops = vec![id];
-        spirv_core::codec::encode_string(s, &mut ops);
-        names.observe(Opcode::Name, &ops, None, |_| {});
-    };
-    name(1, b"a");
-    name(2, b"a_1");
-    name(3, b"a");
-    name(4, b"a");
-    name(5, b"a");
-    name(6, b"a.0");
-    assert_eq!(names.get(3), Some("a_0"));
-    assert_eq!(names.get(4), Some("a_2"));
-    assert_eq!(names.get(5), Some("a_3"));
-    // `a.0` sanitizes to `a_0`, which is taken: its own suffix follows.
-    assert_eq!(names.get(6), Some("a_0_0"));
-}
-
 /// Chains of nested types: every name stays under the documented limit, so the text
 /// stays proportional to the binary.
 #[test]
@@ -186,21 +142,6 @@ fn nested_type_names_stay_bounded() {
     // Below the limit, names are spirv-dis's.
     let s = String::from_utf8_lossy(&text);
     assert!(s.contains("%_arr__arr_uint_uint_5_uint_5 = OpTypeArray"));
-}
-
-/// One long `OpName` used by every operand would multiply the output; past the limit
-/// the id's number stands in.
-#[test]
-fn overlong_names_fall_back_to_the_id() {
-    let mut ops = vec![1];
-    spirv_core::codec::encode_string(&vec![b'n'; MAX_NAME_LEN + 1], &mut ops);
-    let mut names = Names::new(100);
-    names.observe(Opcode::Name, &ops, None, |_| {});
-    assert_eq!(names.get(1), Some("1"));
-    let mut ops = vec![2];
-    spirv_core::codec::encode_string(&vec![b'n'; MAX_NAME_LEN], &mut ops);
-    names.observe(Opcode::Name, &ops, None, |_| {});
-    assert_eq!(names.get(2).map(str::len), Some(MAX_NAME_LEN));
 }
 
 /// A 2 MB unknown token gets its error (no suggestion) instead of an edit distance

@@ -126,7 +126,7 @@ fn every_known_extended_set_accepts_its_instruction_names() {
             .map(str::to_owned)
             .or_else(|| g.import_prefix.map(|p| format!("{p}5")))
             .expect("named");
-        let known = spirv_asm::dis::SPIRV_TOOLS_KNOWN_SETS
+        let known = spirv_asm::SPIRV_TOOLS_KNOWN_SETS
             .iter()
             .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
         for info in g.instructions {

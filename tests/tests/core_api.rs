@@ -535,11 +535,12 @@ fn ext_inst_operands_decode_with_the_imported_set() {
         .instructions()
         .find(|i| i.opcode() == spv::Opcode::ExtInst)
         .expect("OpExtInst");
-    let (set, number, ops) = inst.ext_inst().expect("ext inst");
-    assert_eq!(set.map(|g| g.name), Some("GLSL.std.450"));
+    let e = inst.ext_inst().expect("ext inst");
+    assert_eq!(e.set.map(|g| g.name), Some("GLSL.std.450"));
+    assert_eq!(e.set_id, Id(1));
     use spirv_core::ext::glsl_std_450 as glsl;
-    let typed =
-        glsl::Instruction::decode(glsl::Opcode(number), ops, &Default::default()).expect("typed");
+    let typed = glsl::Instruction::decode(glsl::Opcode(e.number), e.operands, &Default::default())
+        .expect("typed");
     assert!(
         matches!(
             typed,
