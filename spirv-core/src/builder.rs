@@ -2,16 +2,17 @@
 //! section, functions with parameters and blocks, and the bound recorded.
 //!
 //! ```
-//! use spirv_core::{spv, spv::inst, Builder, Id};
+//! use spirv_core::{spv, spv::inst, Builder};
 //! let mut b = Builder::new((1, 0));
-//! b.push(spv::Instruction::Capability(inst::Capability { capability: spv::Capability::Shader })).unwrap();
+//! b.push(inst::Capability { capability: spv::Capability::Shader }).unwrap();
 //! let void = b.id().unwrap();
-//! b.push(spv::Instruction::TypeVoid(inst::TypeVoid { result_id: void })).unwrap();
+//! b.push(inst::TypeVoid { result_id: void }).unwrap();
 //! // Sections are ordered no matter the push order.
-//! b.push(spv::Instruction::MemoryModel(inst::MemoryModel {
+//! b.push(inst::MemoryModel {
 //!     addressing_model: spv::AddressingModel::Logical,
 //!     memory_model: spv::MemoryModel::GLSL450,
-//! })).unwrap();
+//! })
+//! .unwrap();
 //! let module = b.module().unwrap();
 //! assert_eq!(module.header().bound, 2);
 //! assert_eq!(module.instruction(1).unwrap().opcode(), spv::Opcode::MemoryModel);
@@ -114,7 +115,8 @@ impl Builder {
     /// A function-only instruction outside a function, `OpFunction` inside one,
     /// `OpFunctionEnd` outside one, an instruction that is too long, or an id of
     /// `u32::MAX`. On error the builder is unchanged.
-    pub fn push(&mut self, inst: spv::Instruction) -> Result<(), BuildError> {
+    pub fn push(&mut self, inst: impl Into<spv::Instruction>) -> Result<(), BuildError> {
+        let inst: spv::Instruction = inst.into();
         let opcode = inst.opcode();
         let mut max = 0;
         inst.visit_ids(&mut |id| max = max.max(id.0));
@@ -173,12 +175,12 @@ impl Builder {
         function_type: Id,
     ) -> Result<Id, BuildError> {
         let id = self.id()?;
-        self.push(spv::Instruction::Function(spv::inst::Function {
+        self.push(spv::inst::Function {
             result_type,
             result_id: id,
             function_control: control,
             function_type,
-        }))?;
+        })?;
         Ok(id)
     }
 
@@ -191,12 +193,10 @@ impl Builder {
             return Err(BuildError::OutsideFunction(spv::Opcode::FunctionParameter));
         }
         let id = self.id()?;
-        self.push(spv::Instruction::FunctionParameter(
-            spv::inst::FunctionParameter {
-                result_type: ty,
-                result_id: id,
-            },
-        ))?;
+        self.push(spv::inst::FunctionParameter {
+            result_type: ty,
+            result_id: id,
+        })?;
         Ok(id)
     }
 
@@ -209,7 +209,7 @@ impl Builder {
             return Err(BuildError::OutsideFunction(spv::Opcode::Label));
         }
         let id = self.id()?;
-        self.push(spv::Instruction::Label(spv::inst::Label { result_id: id }))?;
+        self.push(spv::inst::Label { result_id: id })?;
         Ok(id)
     }
 
@@ -218,7 +218,7 @@ impl Builder {
     /// # Errors
     /// No function is open.
     pub fn end_function(&mut self) -> Result<(), BuildError> {
-        self.push(spv::Instruction::FunctionEnd(spv::inst::FunctionEnd {}))
+        self.push(spv::inst::FunctionEnd {})
     }
 
     /// The header the module will get; the bound is the largest id used plus one.

@@ -8,10 +8,11 @@
 //! // Build a module; instructions land in their logical-layout section.
 //! let mut b = Builder::new((1, 3));
 //! let int = b.id().unwrap();
-//! b.push(I::TypeInt(inst::TypeInt { result_id: int, width: 32, signedness: 1 })).unwrap();
-//! b.push(I::Capability(inst::Capability { capability: spv::Capability::Shader })).unwrap();
+//! b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 }).unwrap();
+//! b.push(inst::Capability { capability: spv::Capability::Shader }).unwrap();
 //! let c = b.id().unwrap();
-//! b.push(I::Constant(inst::Constant { result_type: int, result_id: c, value: spirv_core::LiteralNumber::from_u32(7) })).unwrap();
+//! let seven = spirv_core::LiteralNumber::from_u32(7);
+//! b.push(inst::Constant { result_type: int, result_id: c, value: seven }).unwrap();
 //! let bytes = b.module().unwrap().to_bytes();
 //!
 //! // Read it back: byte-exact round trip, typed views on demand.

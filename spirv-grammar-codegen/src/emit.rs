@@ -1069,8 +1069,13 @@ impl<'a> Emitter<'a> {
         let mut dec = String::new();
         let mut enc = String::new();
         let mut op = String::new();
+        let mut from = String::new();
         for inst in &g.instructions {
             let n = naming::instruction(&inst.opname);
+            w!(
+                from,
+                "impl ::core::convert::From<inst::{n}> for Instruction {{\n    fn from(i: inst::{n}) -> Self {{\n        Self::{n}(i)\n    }}\n}}\n"
+            );
             w!(
                 variants,
                 "    #[doc = {}]\n    {n}(inst::{n}),\n",
@@ -1084,6 +1089,7 @@ impl<'a> Emitter<'a> {
             w!(enc, "            Self::{n}(i) => __O::encode(i, w),\n");
             w!(op, "            Self::{n}(_) => Opcode::{n},\n");
         }
+        self.out.push_str(&from);
         let repr = if g.is_core { "u16" } else { "u32" };
         let unknown_opcode = if g.is_core {
             "r.opcode"

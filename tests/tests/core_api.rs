@@ -12,251 +12,253 @@ fn ids<const N: usize>(b: &mut Builder) -> [Id; N] {
 /// A compute shader that increments every element of a storage buffer.
 fn compute_shader() -> Builder {
     let mut b = Builder::new((1, 3));
-    let p = |b: &mut Builder, i: I| b.push(i).expect("push");
+    fn p(b: &mut Builder, i: impl Into<I>) {
+        b.push(i).expect("push");
+    }
     let (void, fnty, uint, v3uint, in_ptr, rarr, st, sb_ptr, sb_uint_ptr) = ids(&mut b).into();
     let (c0, c1, gid, buf) = ids(&mut b).into();
     let main = Id(1000);
     p(
         &mut b,
-        I::Capability(inst::Capability {
+        inst::Capability {
             capability: spv::Capability::Shader,
-        }),
+        },
     );
     p(
         &mut b,
-        I::MemoryModel(inst::MemoryModel {
+        inst::MemoryModel {
             addressing_model: spv::AddressingModel::Logical,
             memory_model: spv::MemoryModel::GLSL450,
-        }),
+        },
     );
     p(
         &mut b,
-        I::EntryPoint(inst::EntryPoint {
+        inst::EntryPoint {
             execution_model: spv::ExecutionModel::GLCompute,
             entry_point: main,
             name: "main".into(),
             interfaces: vec![gid],
-        }),
+        },
     );
     p(
         &mut b,
-        I::ExecutionMode(inst::ExecutionMode {
+        inst::ExecutionMode {
             entry_point: main,
             mode: spv::ExecutionModeData::LocalSize(64, 1, 1),
-        }),
+        },
     );
     p(
         &mut b,
-        I::Decorate(inst::Decorate {
+        inst::Decorate {
             target: gid,
             decoration: spv::DecorationData::BuiltIn(spv::BuiltIn::GlobalInvocationId),
-        }),
+        },
     );
     p(
         &mut b,
-        I::Decorate(inst::Decorate {
+        inst::Decorate {
             target: rarr,
             decoration: spv::DecorationData::ArrayStride(4),
-        }),
+        },
     );
     p(
         &mut b,
-        I::MemberDecorate(inst::MemberDecorate {
+        inst::MemberDecorate {
             structure_type: st,
             member: 0,
             decoration: spv::DecorationData::Offset(0),
-        }),
+        },
     );
     p(
         &mut b,
-        I::Decorate(inst::Decorate {
+        inst::Decorate {
             target: st,
             decoration: spv::DecorationData::BufferBlock,
-        }),
+        },
     );
     p(
         &mut b,
-        I::Decorate(inst::Decorate {
+        inst::Decorate {
             target: buf,
             decoration: spv::DecorationData::DescriptorSet(0),
-        }),
+        },
     );
     p(
         &mut b,
-        I::Decorate(inst::Decorate {
+        inst::Decorate {
             target: buf,
             decoration: spv::DecorationData::Binding(0),
-        }),
+        },
     );
     p(
         &mut b,
-        I::Name(inst::Name {
+        inst::Name {
             target: main,
             name: "main".into(),
-        }),
+        },
     );
-    p(&mut b, I::TypeVoid(inst::TypeVoid { result_id: void }));
+    p(&mut b, inst::TypeVoid { result_id: void });
     p(
         &mut b,
-        I::TypeFunction(inst::TypeFunction {
+        inst::TypeFunction {
             result_id: fnty,
             return_type: void,
             parameter_types: vec![],
-        }),
+        },
     );
     p(
         &mut b,
-        I::TypeInt(inst::TypeInt {
+        inst::TypeInt {
             result_id: uint,
             width: 32,
             signedness: 0,
-        }),
+        },
     );
     p(
         &mut b,
-        I::TypeVector(inst::TypeVector {
+        inst::TypeVector {
             result_id: v3uint,
             component_type: uint,
             component_count: 3,
-        }),
+        },
     );
     p(
         &mut b,
-        I::TypePointer(inst::TypePointer {
+        inst::TypePointer {
             result_id: in_ptr,
             storage_class: spv::StorageClass::Input,
             r#type: v3uint,
-        }),
+        },
     );
     p(
         &mut b,
-        I::TypeRuntimeArray(inst::TypeRuntimeArray {
+        inst::TypeRuntimeArray {
             result_id: rarr,
             element_type: uint,
-        }),
+        },
     );
     p(
         &mut b,
-        I::TypeStruct(inst::TypeStruct {
+        inst::TypeStruct {
             result_id: st,
             member_types: vec![rarr],
-        }),
+        },
     );
     p(
         &mut b,
-        I::TypePointer(inst::TypePointer {
+        inst::TypePointer {
             result_id: sb_ptr,
             storage_class: spv::StorageClass::Uniform,
             r#type: st,
-        }),
+        },
     );
     p(
         &mut b,
-        I::TypePointer(inst::TypePointer {
+        inst::TypePointer {
             result_id: sb_uint_ptr,
             storage_class: spv::StorageClass::Uniform,
             r#type: uint,
-        }),
+        },
     );
     p(
         &mut b,
-        I::Constant(inst::Constant {
+        inst::Constant {
             result_type: uint,
             result_id: c0,
             value: spirv_core::LiteralNumber::from_u32(0),
-        }),
+        },
     );
     p(
         &mut b,
-        I::Constant(inst::Constant {
+        inst::Constant {
             result_type: uint,
             result_id: c1,
             value: spirv_core::LiteralNumber::from_u32(1),
-        }),
+        },
     );
     p(
         &mut b,
-        I::Variable(inst::Variable {
+        inst::Variable {
             result_type: in_ptr,
             result_id: gid,
             storage_class: spv::StorageClass::Input,
             initializer: None,
-        }),
+        },
     );
     p(
         &mut b,
-        I::Variable(inst::Variable {
+        inst::Variable {
             result_type: sb_ptr,
             result_id: buf,
             storage_class: spv::StorageClass::Uniform,
             initializer: None,
-        }),
+        },
     );
     p(
         &mut b,
-        I::Function(inst::Function {
+        inst::Function {
             result_type: void,
             result_id: main,
             function_control: spv::FunctionControl::NONE,
             function_type: fnty,
-        }),
+        },
     );
     b.begin_block().expect("block");
     let (id3, x, ptr, v, v2) = ids(&mut b).into();
     p(
         &mut b,
-        I::Load(inst::Load {
+        inst::Load {
             result_type: v3uint,
             result_id: id3,
             pointer: gid,
             memory_access: None,
-        }),
+        },
     );
     p(
         &mut b,
-        I::CompositeExtract(inst::CompositeExtract {
+        inst::CompositeExtract {
             result_type: uint,
             result_id: x,
             composite: id3,
             indexes: vec![0],
-        }),
+        },
     );
     p(
         &mut b,
-        I::AccessChain(inst::AccessChain {
+        inst::AccessChain {
             result_type: sb_uint_ptr,
             result_id: ptr,
             base: buf,
             indexes: vec![c0, x],
-        }),
+        },
     );
     p(
         &mut b,
-        I::Load(inst::Load {
+        inst::Load {
             result_type: uint,
             result_id: v,
             pointer: ptr,
             memory_access: None,
-        }),
+        },
     );
     p(
         &mut b,
-        I::IAdd(inst::IAdd {
+        inst::IAdd {
             result_type: uint,
             result_id: v2,
             operand_1: v,
             operand_2: c1,
-        }),
+        },
     );
     p(
         &mut b,
-        I::Store(inst::Store {
+        inst::Store {
             pointer: ptr,
             object: v2,
             memory_access: None,
-        }),
+        },
     );
-    p(&mut b, I::Return(inst::Return {}));
+    p(&mut b, inst::Return {});
     b.end_function().expect("end");
     b
 }
@@ -296,7 +298,7 @@ fn builder_makes_a_valid_compute_shader() {
 #[test]
 fn builder_rejects_misuse() {
     let mut b = Builder::new((1, 0));
-    assert!(b.push(I::Return(inst::Return {})).is_err());
+    assert!(b.push(inst::Return {}).is_err());
     assert!(b.end_function().is_err());
     assert!(b.begin_block().is_err());
 }
@@ -306,15 +308,15 @@ fn builder_ids_never_overflow_the_bound() {
     use spirv_core::BuildError;
     let mut b = Builder::new((1, 0));
     // An id of u32::MAX would need a bound of 2^32: refused, and the builder unchanged.
-    let max = I::TypeVoid(inst::TypeVoid {
+    let max = inst::TypeVoid {
         result_id: Id(u32::MAX),
-    });
+    };
     assert_eq!(b.push(max), Err(BuildError::IdOverflow));
     assert_eq!(b.header().bound, 1);
     // The largest id that fits is accepted; allocation past it is refused.
-    let last = I::TypeVoid(inst::TypeVoid {
+    let last = inst::TypeVoid {
         result_id: Id(u32::MAX - 1),
-    });
+    };
     assert_eq!(b.push(last), Ok(()));
     assert_eq!(b.header().bound, u32::MAX);
     assert_eq!(b.id(), Err(BuildError::IdOverflow));

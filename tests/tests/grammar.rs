@@ -388,14 +388,15 @@ fn a_tables_only_set_works_with_the_tools() {
 fn downstream_set_has_typed_operands_and_works_with_the_tools() {
     use example_set::{ExampleFlags, ExampleFlagsData, ExampleModeData, Instruction, inst};
     // Typed construction and encoding.
-    let begin = Instruction::ExampleBegin(inst::ExampleBegin {
+    let begin: Instruction = inst::ExampleBegin {
         name: spirv_core::Id(5),
         mode: ExampleModeData::Careful(spirv_core::Id(6)),
         flags: ExampleFlagsData {
             mask: ExampleFlags::LOUD | ExampleFlags::COUNTED,
             counted: spirv_core::Id(7),
         },
-    });
+    }
+    .into();
     let mut w = Vec::new();
     begin.encode_operands(&mut w);
     assert_eq!(w, [5, 1, 6, 3, 7]);
