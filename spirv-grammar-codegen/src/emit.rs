@@ -235,8 +235,12 @@ impl<'a> Emitter<'a> {
                 _ => "u32".into(),
             },
             Category::ValueEnum | Category::BitEnum => {
-                let data = if k.has_parameters { "Data" } else { "" };
-                format!("{}{}{data}", k.prefix, naming::kind(name))
+                let ty = if k.has_parameters {
+                    naming::data(name)
+                } else {
+                    naming::kind(name)
+                };
+                format!("{}{ty}", k.prefix)
             }
             Category::Composite => {
                 let parts: Vec<String> = k.bases.iter().map(|b| self.value_type(b)).collect();
@@ -365,7 +369,7 @@ impl<'a> Emitter<'a> {
                 top.push((naming::kind(&k.name), k.name.clone()));
                 if k.has_parameters() {
                     top.push((
-                        format!("{}Data", naming::kind(&k.name)),
+                        naming::data(&k.name),
                         format!("{} (with parameters)", k.name),
                     ));
                 }
@@ -653,6 +657,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn emit_value_data(&mut self, k: &Kind, ident: &str, sorted: &[&Enumerant]) {
+        let data = naming::data(&k.name);
         let kr = self.krate.to_owned();
         let mut variants = String::new();
         let mut dec = String::new();
@@ -701,7 +706,7 @@ impl<'a> Emitter<'a> {
         let o = &mut self.out;
         w!(
             o,
-            "#[doc = {}]\n#[derive(Clone)]\n#[non_exhaustive]\n#[allow(clippy::upper_case_acronyms)]\npub enum {ident}Data {{\n{variants}    /// A value this grammar does not know; it must take no parameters.\n    Unknown(u32),\n}}\n",
+            "#[doc = {}]\n#[derive(Clone)]\n#[non_exhaustive]\n#[allow(clippy::upper_case_acronyms)]\npub enum {data} {{\n{variants}    /// A value this grammar does not know; it must take no parameters.\n    Unknown(u32),\n}}\n",
             escape(&format!(
                 "`{}` with the parameters its enumerants take.",
                 k.name
@@ -709,32 +714,33 @@ impl<'a> Emitter<'a> {
         );
         w!(
             o,
-            "impl ::core::default::Default for {ident}Data {{\n    /// `Unknown(0)`: a placeholder, which decoders use while reading.\n    fn default() -> Self {{\n        Self::Unknown(0)\n    }}\n}}\nimpl {ident}Data {{\n    /// The enumerant without its parameters.\n    pub fn value(&self) -> {ident} {{\n        match self {{\n{val}            Self::Unknown(v) => {ident}(*v),\n        }}\n    }}\n}}\n"
+            "impl ::core::default::Default for {data} {{\n    /// `Unknown(0)`: a placeholder, which decoders use while reading.\n    fn default() -> Self {{\n        Self::Unknown(0)\n    }}\n}}\nimpl {data} {{\n    /// The enumerant without its parameters.\n    pub fn value(&self) -> {ident} {{\n        match self {{\n{val}            Self::Unknown(v) => {ident}(*v),\n        }}\n    }}\n}}\n"
         );
         w!(
             o,
-            "#[automatically_derived]\nimpl {kr}::codec::Operand for {ident}Data {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        Ok(match r.word()? {{\n{dec}            v => Self::Unknown(v),\n        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        match self {{\n{enc}            Self::Unknown(v) => w.push(*v),\n        }}\n    }}\n}}\n"
+            "#[automatically_derived]\nimpl {kr}::codec::Operand for {data} {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        Ok(match r.word()? {{\n{dec}            v => Self::Unknown(v),\n        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        match self {{\n{enc}            Self::Unknown(v) => w.push(*v),\n        }}\n    }}\n}}\n"
         );
-        self.data_impls(ident);
+        self.data_impls(ident, &data);
     }
 
     /// `Debug` and `PartialEq` of a `<Kind>Data` type through the kind's table.
-    fn data_impls(&mut self, ident: &str) {
+    fn data_impls(&mut self, ident: &str, data: &str) {
         let kr = self.krate;
         w!(
             self.out,
-            "impl ::core::fmt::Debug for {ident}Data {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        {kr}::typed::fmt_data(self, &kinds::{ident}, f)\n    }}\n}}\nimpl ::core::cmp::PartialEq for {ident}Data {{\n    fn eq(&self, other: &Self) -> bool {{\n        {kr}::typed::same_encoding(self, other)\n    }}\n}}\nimpl ::core::cmp::Eq for {ident}Data {{}}\n"
+            "impl ::core::fmt::Debug for {data} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        {kr}::typed::fmt_data(self, &kinds::{ident}, f)\n    }}\n}}\nimpl ::core::cmp::PartialEq for {data} {{\n    fn eq(&self, other: &Self) -> bool {{\n        {kr}::typed::same_encoding(self, other)\n    }}\n}}\nimpl ::core::cmp::Eq for {data} {{}}\n"
         );
     }
 
     fn emit_mask_data(&mut self, k: &Kind, ident: &str, sorted: &[&Enumerant]) {
+        let data = naming::data(&k.name);
         let kr = self.krate.to_owned();
         let mut fields = String::new();
         let mut dec = String::new();
         let mut enc = String::new();
         let mut names = vec![("mask".to_owned(), "(the mask)".to_owned())];
         for e in sorted.iter().filter(|e| !e.parameters.is_empty()) {
-            let f = naming::fix_keyword(heck_snake(&e.name));
+            let f = naming::mask_field(&e.name);
             names.push((f.clone(), e.name.clone()));
             let t = self.param_type(&e.parameters);
             w!(
@@ -756,11 +762,11 @@ impl<'a> Emitter<'a> {
                 v = e.value
             );
         }
-        self.check_unique(&format!("fields of {ident}Data"), &names);
+        self.check_unique(&format!("fields of {data}"), &names);
         let o = &mut self.out;
         w!(
             o,
-            "#[doc = {}]\n#[derive(Clone, Default)]\npub struct {ident}Data {{\n    /// The mask word: the one source of which parameters are present.\n    pub mask: {ident},\n{fields}}}\n",
+            "#[doc = {}]\n#[derive(Clone, Default)]\npub struct {data} {{\n    /// The mask word: the one source of which parameters are present.\n    pub mask: {ident},\n{fields}}}\n",
             escape(&format!(
                 "`{}` with the parameters of its set bits, which follow the mask in ascending bit order. A parameter is present exactly when its bit is set, so the mask and the parameters cannot disagree: a field whose bit is clear is neither written nor read.",
                 k.name
@@ -768,9 +774,9 @@ impl<'a> Emitter<'a> {
         );
         w!(
             o,
-            "#[automatically_derived]\nimpl {kr}::codec::Operand for {ident}Data {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        let mask = {ident}(r.word()?);\n        Ok(Self {{\n            mask,\n{dec}        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        w.push(self.mask.0);\n{enc}    }}\n}}\n"
+            "#[automatically_derived]\nimpl {kr}::codec::Operand for {data} {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        let mask = {ident}(r.word()?);\n        Ok(Self {{\n            mask,\n{dec}        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        w.push(self.mask.0);\n{enc}    }}\n}}\n"
         );
-        self.data_impls(ident);
+        self.data_impls(ident, &data);
     }
 
     fn emit_opcode(&mut self) {
@@ -854,25 +860,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn fields_of(&self, inst: &'a Instruction) -> Vec<(String, String, &'a Operand)> {
-        let g: &'a Grammar = self.g;
-        let mut names: Vec<String> = inst
-            .operands
-            .iter()
-            .map(|op| {
-                if g.is_core
-                    && class_of(&op.kind, self.kind(&op.kind).category) == "SpecConstantOpcode"
-                {
-                    "operation".to_owned()
-                } else {
-                    naming::field(
-                        op.name.as_deref(),
-                        &op.kind,
-                        op.quantifier == Quantifier::Variadic,
-                    )
-                }
-            })
-            .collect();
-        naming::dedup(&mut names);
+        let names = naming::instruction_fields(&inst.operands, |kind| self.embeds(kind));
         names
             .into_iter()
             .zip(&inst.operands)
@@ -908,7 +896,12 @@ impl<'a> Emitter<'a> {
 
     /// Hook: OpSpecConstantOp embeds another instruction's operands.
     fn is_spec_op(&self, op: &Operand) -> bool {
-        self.g.is_core && class_of(&op.kind, self.kind(&op.kind).category) == "SpecConstantOpcode"
+        self.embeds(&op.kind)
+    }
+
+    /// Whether operands of `kind` embed another instruction (in a core grammar).
+    fn embeds(&self, kind: &str) -> bool {
+        self.g.is_core && class_of(kind, self.kind(kind).category) == "SpecConstantOpcode"
     }
 
     fn emit_structs(&mut self) {
@@ -1322,16 +1315,6 @@ fn qualify_local(t: &str) -> String {
     }
     flush(&mut word, &mut out, prev_colon);
     out
-}
-
-fn heck_snake(s: &str) -> String {
-    use heck::ToSnakeCase;
-    let s = s.to_snake_case();
-    if s.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("bit_{s}")
-    } else {
-        s
-    }
 }
 
 /// `#[doc(alias = "…")]` with the grammar spelling, when it differs from the Rust name.

@@ -10,8 +10,12 @@
 //!    `[A-Za-z0-9_]` becomes `_`, and a name that then starts with a digit gets the
 //!    name of its scope as a prefix: the kind for enumerants (`Dim::Dim1D`,
 //!    `CooperativeMatrixReduce::CooperativeMatrixReduce2x2`), `Op` for instructions.
-//! 3. **Mask bits** are SCREAMING_SNAKE_CASE of the enumerant name (`NotNaN` →
-//!    `NOT_NAN`), with the same digit rule using the kind in SCREAMING case.
+//! 3. **Mask bits** are SCREAMING_SNAKE_CASE of the enumerant name, words split at case
+//!    changes, except that the grammars' mixed-case terms ([`TERMS`]: `NaN`, `BFloat16`,
+//!    `TF32`) and plural acronyms (capitals then `s`: `AABBs`) stay whole words
+//!    (`NotNaN` → `NOT_NAN`, `MatrixBTF32INTEL` → `MATRIX_B_TF32_INTEL`,
+//!    `MatrixAPackedBFloat16INTEL` → `MATRIX_A_PACKED_BFLOAT16_INTEL`, `SkipAABBsKHR` →
+//!    `SKIP_AABBS_KHR`), with the same digit rule using the kind in SCREAMING case.
 //! 4. **Fields** come from the operand name: quotes, AsciiDoc markup
 //!    (`<<Invocation,invocations>>` → `invocations`, `D~ref~` → `Dref`) and punctuation are
 //!    dropped, then snake_case. A `*` operand is named after the first item of its list,
@@ -19,7 +23,10 @@
 //!    operand is named after its kind: drop a leading `Id`, snake_case, and append `_id`
 //!    for id kinds unless the name already ends in `type` (`IdResultType` → `result_type`,
 //!    `IdResult` → `result_id`, `IdRef` → `ref_id`, `LiteralInteger` → `literal_integer`).
-//!    A name repeated in one instruction gets `_2`, `_3`, … in order.
+//!    A name repeated in one instruction gets `_2`, `_3`, … in order. The operand that
+//!    embeds another instruction (`OpSpecConstantOp`'s) is `operation`. A mask
+//!    `…Data` type's parameter field is the snake_case of its bit's enumerant (`Aligned`
+//!    → `aligned`), `bit_` before a leading digit.
 //! 5. **Keywords**: a name that does not parse as an identifier becomes a raw
 //!    identifier (`r#type`), or gets a trailing `_` where raw is impossible (`self_`).
 //! 6. **Instruction classes** (`Class::TypeDeclaration`): UpperCamelCase of the class
@@ -133,6 +140,45 @@ pub fn instruction(opname: &str) -> String {
     type_like(stripped, "Op")
 }
 
+/// Rule 2: the type of a kind whose enumerants take parameters, with them (`…Data`).
+pub fn data(kind_name: &str) -> String {
+    format!("{}Data", kind(kind_name))
+}
+
+/// Rule 4: the fields of an instruction, in operand order. `embeds` says whether an
+/// operand kind embeds another instruction.
+pub fn instruction_fields(
+    operands: &[crate::model::Operand],
+    embeds: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut names: Vec<String> = operands
+        .iter()
+        .map(|op| {
+            if embeds(&op.kind) {
+                "operation".to_owned()
+            } else {
+                field(
+                    op.name.as_deref(),
+                    &op.kind,
+                    op.quantifier == crate::model::Quantifier::Variadic,
+                )
+            }
+        })
+        .collect();
+    dedup(&mut names);
+    names
+}
+
+/// Rule 4: a mask `…Data` type's field for the parameters of enumerant `name`.
+pub fn mask_field(name: &str) -> String {
+    let s = name.to_snake_case();
+    fix_keyword(if s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("bit_{s}")
+    } else {
+        s
+    })
+}
+
 /// Rule 6: an instruction class's variant.
 pub fn class(name: &str) -> String {
     type_like(&name.to_upper_camel_case(), "Class")
@@ -150,11 +196,56 @@ pub fn enumerant(name: &str, kind: &str) -> String {
 
 /// Rule 3 for a mask bit of `kind`.
 pub fn mask_bit(name: &str, kind: &str) -> String {
-    let mut s = sanitize(&name.to_shouty_snake_case());
+    let mut s = sanitize(&shouty_words(name));
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s = format!("{}_{s}", kind.to_shouty_snake_case());
     }
     fix_keyword(s)
+}
+
+/// Mixed-case terms the grammars write as one word, which splitting at case changes
+/// would cut (`NaN` → `NA_N`).
+pub const TERMS: &[&str] = &["BFloat16", "NaN", "TF32"];
+
+/// The length of a plural acronym at the start of `s`: two or more capitals, then `s`,
+/// then the end, a capital or a digit (`AABBsKHR` → 5).
+fn plural_acronym(s: &str) -> Option<usize> {
+    let caps = s.bytes().take_while(u8::is_ascii_uppercase).count();
+    let next = s.as_bytes().get(caps + 1);
+    (caps >= 2 && s.as_bytes().get(caps) == Some(&b's'))
+        .then_some(caps + 1)
+        .filter(|_| next.is_none_or(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
+}
+
+/// SCREAMING_SNAKE_CASE with [`TERMS`] and plural acronyms kept whole.
+fn shouty_words(name: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut plain = String::new();
+    let mut rest = name;
+    let mut prev_upper = false;
+    while let Some(c) = rest.chars().next() {
+        let term = TERMS
+            .iter()
+            .find(|t| rest.starts_with(**t))
+            .map(|t| t.len())
+            .or_else(|| plural_acronym(rest).filter(|_| !prev_upper));
+        if let Some(len) = term {
+            if !plain.is_empty() {
+                parts.push(std::mem::take(&mut plain).to_shouty_snake_case());
+            }
+            parts.push(rest[..len].to_ascii_uppercase());
+            rest = &rest[len..];
+            prev_upper = false;
+        } else {
+            prev_upper = c.is_ascii_uppercase();
+            plain.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    if !plain.is_empty() {
+        parts.push(plain.to_shouty_snake_case());
+    }
+    parts.join("_")
 }
 
 /// Strips AsciiDoc markup and quotes from an operand name.
@@ -261,9 +352,24 @@ mod tests {
             (
                 "SkipAABBsKHR",
                 mask_bit("SkipAABBsKHR", "RayFlags"),
-                "SKIP_AAB_BS_KHR",
+                "SKIP_AABBS_KHR",
             ),
-            ("NotNaN", mask_bit("NotNaN", "FPFastMathMode"), "NOT_NA_N"),
+            ("NotNaN", mask_bit("NotNaN", "FPFastMathMode"), "NOT_NAN"),
+            (
+                "MatrixBTF32INTEL",
+                mask_bit("MatrixBTF32INTEL", "MatrixMultiplyAccumulateOperands"),
+                "MATRIX_B_TF32_INTEL",
+            ),
+            (
+                "MatrixCBFloat16INTEL",
+                mask_bit("MatrixCBFloat16INTEL", "MatrixMultiplyAccumulateOperands"),
+                "MATRIX_C_BFLOAT16_INTEL",
+            ),
+            (
+                "SkipTrianglesKHR",
+                mask_bit("SkipTrianglesKHR", "RayFlags"),
+                "SKIP_TRIANGLES_KHR",
+            ),
             ("None", mask_bit("None", "ImageOperands"), "NONE"),
             (
                 "Result Type",
