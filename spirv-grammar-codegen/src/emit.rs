@@ -7,7 +7,9 @@
 //! `extern crate alloc`.
 
 use crate::Options;
-use crate::model::{Category, Enumerant, Grammar, Instruction, Kind, Meta, Operand, Quantifier};
+use crate::model::{
+    Category, Enumerant, Grammar, Instruction, Kind, Meta, Operand, Quantifier, class_of,
+};
 use crate::naming;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -39,24 +41,6 @@ use std::fmt::Write;
 
 macro_rules! w {
     ($o:expr, $($t:tt)*) => {{ let _ = write!($o, $($t)*); }};
-}
-
-/// The fine-grained class of a kind, as the runtime's `KindClass` spells it.
-fn class_of(name: &str, category: Category) -> &'static str {
-    match category {
-        Category::Id => match name {
-            "IdResultType" => "ResultType",
-            "IdResult" => "Result",
-            _ => "Id",
-        },
-        Category::Literal => crate::model::SPEC_LITERAL_KINDS
-            .iter()
-            .find(|(k, _)| *k == name)
-            .map_or("Integer", |(_, class)| class),
-        Category::ValueEnum => "ValueEnum",
-        Category::BitEnum => "BitEnum",
-        Category::Composite => "Composite",
-    }
 }
 
 /// What the emitter knows about a kind, whether defined here or in the core grammar.
@@ -901,7 +885,7 @@ impl<'a> Emitter<'a> {
 
     /// Whether operands of `kind` embed another instruction (in a core grammar).
     fn embeds(&self, kind: &str) -> bool {
-        self.g.is_core && class_of(kind, self.kind(kind).category) == "SpecConstantOpcode"
+        self.g.embeds(kind)
     }
 
     fn emit_structs(&mut self) {

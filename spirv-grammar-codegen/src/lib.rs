@@ -84,8 +84,9 @@ pub fn is_core_kind(name: &str) -> bool {
 }
 
 /// A table of every Rust name the expansion gives, next to its grammar name: one line
-/// per instruction (`inst`), kind (`kind`), value enumerant (`value`) and mask bit
-/// (`bit`). Used to review naming changes.
+/// per instruction (`inst`), instruction field (`field`, with the operand's kind), kind
+/// (`kind`), value enumerant (`value`), mask bit (`bit`) and mask parameter field of a
+/// `…Data` type (`param`). Used to review naming changes.
 ///
 /// # Errors
 /// The grammar does not parse.
@@ -96,6 +97,10 @@ pub fn names_table(json: &str) -> Result<String, Vec<String>> {
     let mut s = String::new();
     for i in &g.instructions {
         let _ = writeln!(s, "inst\t{}\t{}", i.opname, naming::instruction(&i.opname));
+        let fields = naming::instruction_fields(&i.operands, |kind| g.embeds(kind));
+        for (n, (op, f)) in i.operands.iter().zip(fields).enumerate() {
+            let _ = writeln!(s, "field\t{}::{n}\t{}\t{f}", i.opname, op.kind);
+        }
     }
     for k in &g.kinds {
         let _ = writeln!(s, "kind\t{}\t{}", k.name, naming::kind(&k.name));
@@ -105,6 +110,15 @@ pub fn names_table(json: &str) -> Result<String, Vec<String>> {
                     Category::BitEnum => {
                         let _ =
                             writeln!(s, "bit\t{}::{n}\t{}", k.name, naming::mask_bit(n, &k.name));
+                        if !e.parameters.is_empty() && n == &e.name {
+                            let _ = writeln!(
+                                s,
+                                "param\t{}::{n}\t{}.{}",
+                                k.name,
+                                naming::data(&k.name),
+                                naming::mask_field(n)
+                            );
+                        }
                     }
                     _ => {
                         let _ = writeln!(

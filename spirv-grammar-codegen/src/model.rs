@@ -183,6 +183,33 @@ impl Grammar {
     pub fn kind(&self, name: &str) -> Option<&Kind> {
         self.kinds.iter().find(|k| k.name == name)
     }
+
+    /// Whether an operand of `kind` embeds a whole instruction (`OpSpecConstantOp`'s
+    /// opcode, whose struct field is then the embedded instruction's operands).
+    pub fn embeds(&self, kind: &str) -> bool {
+        self.is_core
+            && self
+                .kind(kind)
+                .is_some_and(|k| class_of(&k.name, k.category) == "SpecConstantOpcode")
+    }
+}
+
+/// The fine-grained class of a kind, as the runtime's `KindClass` spells it.
+pub fn class_of(name: &str, category: Category) -> &'static str {
+    match category {
+        Category::Id => match name {
+            "IdResultType" => "ResultType",
+            "IdResult" => "Result",
+            _ => "Id",
+        },
+        Category::Literal => SPEC_LITERAL_KINDS
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map_or("Integer", |(_, class)| class),
+        Category::ValueEnum => "ValueEnum",
+        Category::BitEnum => "BitEnum",
+        Category::Composite => "Composite",
+    }
 }
 
 /// An error in the grammar, with its JSON location.
