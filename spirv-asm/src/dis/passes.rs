@@ -1,0 +1,341 @@
+//! The two passes: a first pass that checks every instruction and collects what later
+//! lines need (names, ids, types), and the printing pass that streams text out.
+
+use super::messages::{message_for, operand_description};
+use super::printer::Printer;
+use super::{DisError, DisErrorKind, DisOptions, State, drain, header_error};
+use crate::cfg::Cfg;
+use crate::names::Names;
+use crate::number;
+use spirv_core::grammar::KindClass;
+use spirv_core::walk::{self, Ids, WalkOptions};
+use spirv_core::{DecodeErrorKind, spv};
+use std::io::Write;
+
+/// One instruction's outcome in the first pass.
+#[derive(Clone, Copy)]
+struct Bad {
+    message_index: usize,
+}
+
+pub(super) fn disassemble_streaming(
+    input: &[u32],
+    opts: &DisOptions,
+    out: &mut Vec<u8>,
+    mut sink: Option<&mut dyn Write>,
+) -> Result<(), DisError> {
+    let swapped: Vec<u32>;
+    let words = if input.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
+        swapped = input.iter().map(|w| w.swap_bytes()).collect();
+        &swapped[..]
+    } else {
+        input
+    };
+    // The reader's header checks, with spirv-dis's messages.
+    let header = match spirv_core::binary::parse_header(words) {
+        Ok(h) => h,
+        Err(e) => {
+            let message = match &e.kind {
+                DecodeErrorKind::TruncatedHeader { words: 0 } => "Missing module.".to_owned(),
+                DecodeErrorKind::TruncatedHeader { words } => {
+                    format!("Module has incomplete header: only {words} words instead of 5")
+                }
+                DecodeErrorKind::BadMagic { found } => {
+                    format!("Invalid SPIR-V magic number '{found:x}'.")
+                }
+                other => other.to_string(),
+            };
+            return Err(header_error(e.kind, message));
+        }
+    };
+    let version = header.version;
+    let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
+    if version & 0xff00_00ff != 0 || major != 1 || minor > 6 {
+        return Err(DisError {
+            kind: DisErrorKind::UnsupportedVersion(version),
+            message: "Internal error: unhandled header parse failure".into(),
+            instruction: 0,
+            offset: 0,
+            exit_code: 255,
+        });
+    }
+    let base = opts.registry.clone().unwrap_or_default();
+    let mut st = State {
+        opts,
+        registry: crate::text::spirv_tools_registry(&base, opts.all_ext_inst_names),
+        ids: Ids::new(words.len()),
+        names: (!opts.raw_id).then(|| Names::new(words.len())),
+        parsed: Vec::with_capacity(16),
+    };
+    if opts.header {
+        let generator = header.generator;
+        out.extend_from_slice(b"; SPIR-V\n; Version: ");
+        crate::text::push_u32(out, major);
+        out.push(b'.');
+        crate::text::push_u32(out, minor);
+        out.extend_from_slice(b"\n; Generator: ");
+        out.extend_from_slice(crate::generator::generator_name(generator >> 16).as_bytes());
+        out.extend_from_slice(b"; ");
+        crate::text::push_u32(out, generator & 0xffff);
+        out.extend_from_slice(b"\n; Bound: ");
+        crate::text::push_u32(out, header.bound);
+        out.extend_from_slice(b"\n; Schema: ");
+        crate::text::push_u32(out, header.schema);
+        out.push(b'\n');
+    }
+    // Without friendly names or whole-module comments, one pass validates and prints.
+    let single = opts.raw_id && !opts.comment && !opts.reorder_blocks;
+    let mut single_printer = Printer::new(words);
+    // Pass 1: validate, record id facts and names.
+    let mut bad: Vec<(usize, Bad)> = Vec::new();
+    let mut messages: Vec<DisError> = Vec::new();
+    let mut pos = 5;
+    let mut index = 0;
+    while pos < words.len() {
+        index += 1;
+        let first = words[pos];
+        let count = (first >> 16) as usize;
+        let opcode = first as u16;
+        let info = spv::GRAMMAR.instruction(u32::from(opcode));
+        let opname = info.map_or("", |i| i.opname);
+        // An error with spirv-dis's message for its kind, or with the message given.
+        let fail_with = |kind: DecodeErrorKind, message: String| DisError {
+            exit_code: match kind {
+                DecodeErrorKind::IdRedefined { .. }
+                | DecodeErrorKind::UnknownExtInstSetId { .. } => 246,
+                _ => 252,
+            },
+            kind: DisErrorKind::Decode(kind),
+            message,
+            instruction: index,
+            offset: pos,
+        };
+        let fail = |kind: DecodeErrorKind, ops: usize| {
+            let message = message_for(&kind, info, pos, ops, count);
+            fail_with(kind, message)
+        };
+        let (err, advance) = if count == 0 {
+            (Some(fail(DecodeErrorKind::ZeroWordCount, 0)), 1)
+        } else if pos + count > words.len() {
+            // spirv-dis parses the operands that are there first: it reports what the
+            // layout finds wrong with them, or the end of the input.
+            let available = &words[pos + 1..];
+            let e = match info {
+                Some(info) => match walk::walk(
+                    info,
+                    available,
+                    &st.ids,
+                    WalkOptions {
+                        strict: true,
+                        ..WalkOptions::default()
+                    },
+                    &mut |_| {},
+                ) {
+                    Err((DecodeErrorKind::MissingOperand { kind }, at)) => fail_with(
+                        DecodeErrorKind::MissingOperand { kind },
+                        format!(
+                            "End of input reached while decoding {opname} starting at word {pos}: missing {} operand at word offset {}.",
+                            operand_description(kind),
+                            at + 1
+                        ),
+                    ),
+                    Err((DecodeErrorKind::UnterminatedString, at)) => fail_with(
+                        DecodeErrorKind::UnterminatedString,
+                        format!(
+                            "End of input reached while decoding {opname} starting at word {pos}: truncated literal string operand at word offset {}.",
+                            at + 1
+                        ),
+                    ),
+                    Err((kind, at)) => fail(kind, at),
+                    // The operands there parse: spirv-dis then says they are all it expects.
+                    Ok(_) => fail_with(
+                        DecodeErrorKind::InstructionPastEnd {
+                            word_count: first >> 16,
+                            available: available.len() + 1,
+                        },
+                        message_for(
+                            &DecodeErrorKind::ExtraOperands { count: 0 },
+                            Some(info),
+                            pos,
+                            available.len(),
+                            count,
+                        ),
+                    ),
+                },
+                None => fail(
+                    DecodeErrorKind::UnknownOpcode {
+                        opcode: u32::from(opcode),
+                    },
+                    0,
+                ),
+            };
+            (Some(e), words.len() - pos)
+        } else {
+            let ops = &words[pos + 1..pos + count];
+            (first_pass(&mut st, info, opcode, ops, &fail), count)
+        };
+        if single {
+            match &err {
+                None => {
+                    single_printer.instruction_with(&mut st, out, pos, true);
+                }
+                Some(_) if opts.keep_going => {
+                    single_printer.raw(out, pos);
+                }
+                Some(_) => {}
+            }
+            if out.len() >= 1 << 16 {
+                drain(out, &mut sink)?;
+            }
+        }
+        if let Some(e) = err {
+            if !opts.keep_going {
+                messages.push(e);
+                bad.push((
+                    pos,
+                    Bad {
+                        message_index: messages.len() - 1,
+                    },
+                ));
+                break;
+            }
+            messages.push(e);
+            bad.push((
+                pos,
+                Bad {
+                    message_index: messages.len() - 1,
+                },
+            ));
+        }
+        pos += advance;
+    }
+    if single {
+        drain(out, &mut sink)?;
+        return match (opts.keep_going, messages.first()) {
+            (false, Some(e)) => Err(e.clone()),
+            _ => Ok(()),
+        };
+    }
+    // Pass 2: print.
+    let mut printer = Printer::new(words);
+    if opts.comment {
+        printer.collect_decorations(&mut st);
+    }
+    let mut pos = 5;
+    let mut bad_iter = bad.iter().peekable();
+    // `--reorder-blocks`: instructions before this offset belong to a function that was
+    // scanned and is printed in binary order (it has a bad instruction or no end), so an
+    // `OpFunction` among them starts no new scan.
+    let mut plain_until = 0;
+    while pos < words.len() {
+        if let Some(&&(bpos, b)) = bad_iter.peek() {
+            if bpos == pos {
+                bad_iter.next();
+                if !opts.keep_going {
+                    drain(out, &mut sink)?;
+                    return Err(messages[b.message_index].clone());
+                }
+                pos = printer.raw(out, pos);
+                continue;
+            }
+        }
+        if opts.reorder_blocks && pos >= plain_until && words[pos] as u16 == spv::Opcode::Function.0
+        {
+            // Print the function header, then its blocks in structured order. Functions
+            // with an instruction that did not parse, or without an end, are printed as
+            // they are.
+            let cfg = Cfg::scan(words, pos, &st.ids);
+            let last = cfg.end.unwrap_or_else(|stop| stop);
+            let first_bad = bad.partition_point(|(b, _)| *b < pos);
+            let clean = cfg.end.is_ok() && bad.get(first_bad).is_none_or(|(b, _)| *b > last);
+            plain_until = last;
+            if let (true, Ok(end), Some(first)) = (clean, cfg.end, cfg.first_block_start()) {
+                let mut p = pos;
+                if opts.nested_indent {
+                    // The printer takes the levels from this scan instead of its own.
+                    printer.scanned = Some(cfg.levels());
+                }
+                while p < first {
+                    p = printer.instruction(&mut st, out, p);
+                }
+                for block in cfg.structured_order() {
+                    let (s, e) = cfg.range(block);
+                    let mut p = s;
+                    while p < e {
+                        p = printer.instruction(&mut st, out, p);
+                    }
+                    if out.len() >= 1 << 16 {
+                        drain(out, &mut sink)?;
+                    }
+                }
+                pos = printer.instruction(&mut st, out, end);
+                continue;
+            }
+        }
+        pos = printer.instruction(&mut st, out, pos);
+        if out.len() >= 1 << 16 {
+            drain(out, &mut sink)?;
+        }
+    }
+    drain(out, &mut sink)
+}
+
+pub(super) fn first_pass(
+    st: &mut State<'_>,
+    info: Option<&'static spirv_core::grammar::InstructionInfo>,
+    opcode: u16,
+    ops: &[u32],
+    fail: &dyn Fn(DecodeErrorKind, usize) -> DisError,
+) -> Option<DisError> {
+    let Some(info) = info else {
+        return Some(fail(
+            DecodeErrorKind::UnknownOpcode {
+                opcode: u32::from(opcode),
+            },
+            0,
+        ));
+    };
+    st.parsed.clear();
+    let parsed = &mut st.parsed;
+    let summary = match walk::walk(
+        info,
+        ops,
+        &st.ids,
+        WalkOptions {
+            strict: true,
+            ..WalkOptions::default()
+        },
+        &mut |p| parsed.push(*p),
+    ) {
+        Ok(s) => s,
+        Err((kind, at)) => return Some(fail(kind, at)),
+    };
+    if let Err(kind) = walk::observe(&mut st.ids, &st.registry, opcode, ops, &summary) {
+        return Some(fail(kind, 0));
+    }
+    if walk::unknown_import(&st.ids, opcode) {
+        let name = spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[]));
+        let message = format!(
+            "Invalid extended instruction import '{}'",
+            String::from_utf8_lossy(&name)
+        );
+        return Some(DisError {
+            message,
+            ..fail(DecodeErrorKind::UnknownExtInstImport, 0)
+        });
+    }
+    if let Some(names) = &mut st.names {
+        let parsed = &st.parsed;
+        names.observe(spv::Opcode(opcode), ops, summary.result_id, |s| {
+            if let Some(p) = parsed
+                .iter()
+                .find(|p| p.kind.class == KindClass::ContextNumber)
+            {
+                if let Some(t) = p.number {
+                    number::fmt_typed(s, &ops[p.start..p.start + p.len], t);
+                }
+            }
+        });
+    }
+    None
+}
