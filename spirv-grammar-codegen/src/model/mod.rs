@@ -1,0 +1,275 @@
+//! The checked grammar model: the JSON is read once into these types, and every
+//! emitter works from them.
+//!
+//! Loading is staged: [`parse`] turns JSON text into a [`Grammar`] or a list of
+//! [`ModelError`]s, each naming its JSON location. Nothing here panics on input.
+//! [`parse`] checks the whole file; `items` reads one instruction, kind or operand list.
+
+mod items;
+mod parse;
+
+pub use parse::parse;
+
+use std::fmt;
+
+/// How many times an operand occurs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantifier {
+    /// Exactly once (no `quantifier` key).
+    One,
+    /// `?`: zero or one time.
+    Optional,
+    /// `*`: zero or more times.
+    Variadic,
+}
+
+/// The category of an operand kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    /// A single enumerant value.
+    ValueEnum,
+    /// A mask of enumerant bits.
+    BitEnum,
+    /// An `<id>`.
+    Id,
+    /// A literal number or string.
+    Literal,
+    /// A tuple of other kinds.
+    Composite,
+}
+
+impl Category {
+    /// The grammar's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::ValueEnum => "ValueEnum",
+            Category::BitEnum => "BitEnum",
+            Category::Id => "Id",
+            Category::Literal => "Literal",
+            Category::Composite => "Composite",
+        }
+    }
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "ValueEnum" => Category::ValueEnum,
+            "BitEnum" => Category::BitEnum,
+            "Id" => Category::Id,
+            "Literal" => Category::Literal,
+            "Composite" => Category::Composite,
+            _ => return None,
+        })
+    }
+}
+
+/// One operand of an instruction, or one parameter of an enumerant.
+#[derive(Debug, Clone)]
+pub struct Operand {
+    /// The operand kind's name.
+    pub kind: String,
+    /// How often it occurs.
+    pub quantifier: Quantifier,
+    /// The grammar's descriptive name, if any.
+    pub name: Option<String>,
+    /// Its JSON pointer in the file, for messages.
+    pub at: String,
+}
+
+/// Metadata shared by instructions and enumerants.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    /// Capabilities, any one of which enables the item.
+    pub capabilities: Vec<String>,
+    /// Extensions that enable the item.
+    pub extensions: Vec<String>,
+    /// First core version, `None` when absent or `"None"`.
+    pub version: Option<(u8, u8)>,
+    /// Last core version, if the item was removed.
+    pub last_version: Option<(u8, u8)>,
+    /// Whether the item is provisional.
+    pub provisional: bool,
+    /// Other names of the item; the first listed name is canonical.
+    pub aliases: Vec<String>,
+}
+
+/// One instruction.
+#[derive(Debug, Clone)]
+pub struct Instruction {
+    /// The grammar's name (`OpTypeInt`, or `Sqrt` in an extended set).
+    pub opname: String,
+    /// The opcode, or the extended instruction number.
+    pub opcode: u32,
+    /// The `class` key (core only).
+    pub class: Option<String>,
+    /// The operand layout.
+    pub operands: Vec<Operand>,
+    /// Capabilities, versions and aliases.
+    pub meta: Meta,
+}
+
+/// One enumerant of a ValueEnum or BitEnum kind.
+#[derive(Debug, Clone)]
+pub struct Enumerant {
+    /// The canonical name.
+    pub name: String,
+    /// The value (a bit pattern for BitEnum).
+    pub value: u32,
+    /// Operands that follow when this enumerant is present.
+    pub parameters: Vec<Operand>,
+    /// Capabilities, versions and aliases.
+    pub meta: Meta,
+    /// Its JSON pointer in the file, for messages.
+    pub at: String,
+}
+
+/// One operand kind.
+#[derive(Debug, Clone)]
+pub struct Kind {
+    /// The kind's name (`StorageClass`).
+    pub name: String,
+    /// Its category.
+    pub category: Category,
+    /// The `doc` key.
+    pub doc: Option<String>,
+    /// Enumerants in grammar order, synonyms folded into `meta.aliases`.
+    pub enumerants: Vec<Enumerant>,
+    /// Component kinds of a Composite.
+    pub bases: Vec<String>,
+    /// Its JSON pointer in the file (`/operand_kinds/3`), for messages; empty for a
+    /// literal kind the specification defines and the file does not list.
+    pub at: String,
+}
+
+impl Kind {
+    /// Whether any enumerant takes parameters.
+    pub fn has_parameters(&self) -> bool {
+        self.enumerants.iter().any(|e| !e.parameters.is_empty())
+    }
+}
+
+/// A core kind known to an extended grammar that does not define it.
+#[derive(Debug, Clone, Copy)]
+pub struct ExternalKind {
+    /// The kind's name.
+    pub name: &'static str,
+    /// Its category.
+    pub category: Category,
+    /// Whether any enumerant has parameters.
+    pub has_parameters: bool,
+    /// Composite bases.
+    pub bases: &'static [&'static str],
+}
+
+/// A whole grammar file.
+#[derive(Debug, Clone)]
+pub struct Grammar {
+    /// True for a core grammar (it has `magic_number`).
+    pub is_core: bool,
+    /// `magic_number`, core only.
+    pub magic_number: Option<u32>,
+    /// `major_version`, core only.
+    pub major_version: Option<u32>,
+    /// `minor_version`, core only.
+    pub minor_version: Option<u32>,
+    /// `version` (extended sets) or `revision`.
+    pub version: Option<u32>,
+    /// `revision`.
+    pub revision: Option<u32>,
+    /// Instructions in grammar order, synonyms folded.
+    pub instructions: Vec<Instruction>,
+    /// Kinds defined in this file, in grammar order.
+    pub kinds: Vec<Kind>,
+    /// Number of `instructions` entries in the file (before folding synonyms).
+    pub raw_instruction_count: usize,
+}
+
+impl Grammar {
+    /// Finds a kind defined in this file.
+    pub fn kind(&self, name: &str) -> Option<&Kind> {
+        self.kinds.iter().find(|k| k.name == name)
+    }
+
+    /// Whether an operand of `kind` embeds a whole instruction (`OpSpecConstantOp`'s
+    /// opcode, whose struct field is then the embedded instruction's operands).
+    pub fn embeds(&self, kind: &str) -> bool {
+        self.is_core
+            && self
+                .kind(kind)
+                .is_some_and(|k| class_of(&k.name, k.category) == "SpecConstantOpcode")
+    }
+}
+
+/// The fine-grained class of a kind, as the runtime's `KindClass` spells it.
+pub fn class_of(name: &str, category: Category) -> &'static str {
+    match category {
+        Category::Id => match name {
+            "IdResultType" => "ResultType",
+            "IdResult" => "Result",
+            _ => "Id",
+        },
+        Category::Literal => SPEC_LITERAL_KINDS
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map_or("Integer", |(_, class)| class),
+        Category::ValueEnum => "ValueEnum",
+        Category::BitEnum => "BitEnum",
+        Category::Composite => "Composite",
+    }
+}
+
+/// An error in the grammar, with its JSON location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelError {
+    /// A JSON pointer (`/instructions/3/operands/1/kind`), or `line:column` for syntax errors.
+    pub location: String,
+    /// The instruction or kind the location belongs to, if known.
+    pub context: Option<String>,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.context {
+            Some(c) => write!(f, "{} ({}): {}", self.location, c, self.message),
+            None => write!(f, "{}: {}", self.location, self.message),
+        }
+    }
+}
+
+/// The literal operand kinds the SPIR-V specification defines (section 2.2.2), with the
+/// `KindClass` tools treat each as: the one list of them. Other literal kinds a grammar
+/// defines are plain integers.
+pub const SPEC_LITERAL_KINDS: &[(&str, &str)] = &[
+    ("LiteralInteger", "Integer"),
+    ("LiteralString", "String"),
+    ("LiteralFloat", "Float"),
+    ("LiteralContextDependentNumber", "ContextNumber"),
+    ("LiteralExtInstInteger", "ExtInstNumber"),
+    ("LiteralSpecConstantOpInteger", "SpecConstantOpcode"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_synonyms_and_reports_locations() {
+        let g = parse(
+            r#"{"magic_number":"0x07230203","major_version":1,"minor_version":0,
+            "instructions":[{"opname":"OpA","opcode":1},{"opname":"OpB","opcode":1}],
+            "operand_kinds":[{"category":"ValueEnum","kind":"K","enumerants":[
+               {"enumerant":"X","value":0},{"enumerant":"Y","value":"0x0"}]}]}"#,
+            &[],
+        )
+        .expect("valid");
+        assert_eq!(g.instructions.len(), 1);
+        assert_eq!(g.instructions[0].meta.aliases, ["OpB"]);
+        assert_eq!(g.kinds[0].enumerants[0].meta.aliases, ["Y"]);
+
+        let e = parse(r#"{"instructions":[{"opname":"A","opcode":1,"operands":[{"kind":"Nope","quantifier":"+"}]}]}"#, &[])
+            .expect_err("invalid");
+        assert_eq!(e[0].location, "/instructions/0/operands/0/quantifier");
+        let e = parse("{\n  \"instructions\": [,]}", &[]).expect_err("bad json");
+        assert!(e[0].location.starts_with("2:"), "{:?}", e);
+    }
+}
