@@ -1,0 +1,218 @@
+//! Views into a module: functions, blocks and instructions, borrowed from its words.
+
+use super::{FunctionRec, Module};
+use crate::codec::DecodeContext;
+use crate::error::DecodeError;
+use crate::grammar::{InstructionInfo, KindClass};
+use crate::spv;
+use crate::types::Id;
+use crate::walk::{self, NumberType, WalkOptions};
+use core::ops::Range;
+
+/// A function of a module.
+#[derive(Debug, Clone, Copy)]
+pub struct Function<'m> {
+    pub(super) module: &'m Module,
+    pub(super) rec: &'m FunctionRec,
+}
+
+impl<'m> Function<'m> {
+    /// Every instruction from `OpFunction` to `OpFunctionEnd`.
+    pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
+        let r = self.rec.insts.start as usize..self.rec.insts.end as usize;
+        let m = self.module;
+        r.map(move |index| InstRef { module: m, index })
+    }
+    /// The `OpFunction` instruction.
+    pub fn def(&self) -> InstRef<'m> {
+        InstRef {
+            module: self.module,
+            index: self.rec.insts.start as usize,
+        }
+    }
+    /// The blocks: each from its `OpLabel` to the instruction before the next label or
+    /// the `OpFunctionEnd`.
+    pub fn blocks(&self) -> impl ExactSizeIterator<Item = Block<'m>> + 'm {
+        let m = self.module;
+        let starts = &m.blocks[self.rec.blocks.start as usize..self.rec.blocks.end as usize];
+        let end = self.rec.insts.end - 1;
+        starts.iter().enumerate().map(move |(i, &s)| Block {
+            module: m,
+            range: s..starts.get(i + 1).copied().unwrap_or(end),
+        })
+    }
+    /// The instructions between `OpFunction` and the first label (parameters, debug info).
+    pub fn header_instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
+        let m = self.module;
+        let start = self.rec.insts.start + 1;
+        let end = m
+            .blocks
+            .get(self.rec.blocks.start as usize)
+            .copied()
+            .filter(|_| self.rec.blocks.start < self.rec.blocks.end)
+            .unwrap_or(self.rec.insts.end - 1);
+        (start as usize..end as usize).map(move |index| InstRef { module: m, index })
+    }
+}
+
+/// A basic block.
+#[derive(Debug, Clone)]
+pub struct Block<'m> {
+    module: &'m Module,
+    range: Range<u32>,
+}
+
+impl<'m> Block<'m> {
+    /// Its instructions, `OpLabel` first.
+    pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
+        let m = self.module;
+        (self.range.start as usize..self.range.end as usize)
+            .map(move |index| InstRef { module: m, index })
+    }
+    /// The label's id.
+    pub fn label(&self) -> Id {
+        Id(self
+            .instructions()
+            .next()
+            .and_then(|i| i.operands().first().copied())
+            .unwrap_or(0))
+    }
+}
+
+/// An `OpExtInst`'s parts, from [`InstRef::ext_inst`].
+#[derive(Debug, Clone, Copy)]
+pub struct ExtInst<'m> {
+    /// The imported set's grammar, if the registry used for reading knows the set.
+    pub set: Option<&'static crate::grammar::Grammar>,
+    /// The `OpExtInstImport` result the instruction names.
+    pub set_id: Id,
+    /// The extended instruction number.
+    pub number: u32,
+    /// The operand words after the number.
+    pub operands: &'m [u32],
+}
+
+/// A view of one instruction in a module.
+#[derive(Debug, Clone, Copy)]
+pub struct InstRef<'m> {
+    pub(super) module: &'m Module,
+    pub(super) index: usize,
+}
+
+impl<'m> InstRef<'m> {
+    /// Word offset of the leading word from the module start.
+    pub fn offset(&self) -> usize {
+        self.module.offsets[self.index] as usize
+    }
+    /// 0-based instruction index.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+    /// All words, leading word included.
+    pub fn words(&self) -> &'m [u32] {
+        let off = self.offset();
+        let count = (self.module.words[off] >> 16) as usize;
+        &self.module.words[off..off + count]
+    }
+    /// The opcode.
+    pub fn opcode(&self) -> spv::Opcode {
+        spv::Opcode(self.module.words[self.offset()] as u16)
+    }
+    /// The operand words.
+    pub fn operands(&self) -> &'m [u32] {
+        &self.words()[1..]
+    }
+    /// The grammar entry, if the opcode is known.
+    pub fn info(&self) -> Option<&'static InstructionInfo> {
+        spv::GRAMMAR.instruction(u32::from(self.opcode().0))
+    }
+    /// The result id, if the instruction has one.
+    pub fn result_id(&self) -> Option<Id> {
+        let info = self.info()?;
+        let at = info
+            .operands
+            .iter()
+            .position(|o| o.kind.class == KindClass::Result)?;
+        self.operands().get(at).copied().map(Id)
+    }
+    /// Decodes into the typed instruction. `OpSwitch` case literals are sized by the
+    /// selector's type as recorded while reading.
+    ///
+    /// # Errors
+    /// The instruction does not decode (unknown opcode, or operands the layout rejects).
+    pub fn decode(&self) -> Result<spv::Instruction, DecodeError> {
+        let ops = self.operands();
+        let mut ctx = DecodeContext {
+            offset: self.offset(),
+            instruction: self.index,
+            switch_literal_words: 1,
+        };
+        if self.info().is_some_and(|i| i.switch_literals) {
+            if let Some(t) = ops
+                .first()
+                .and_then(|&s| self.module.ids.value_number_type(s))
+            {
+                ctx.switch_literal_words = t.words().unwrap_or(2) as u32;
+            }
+        }
+        spv::Instruction::decode(self.opcode(), ops, &ctx)
+    }
+    /// Like [`Self::decode`], keeping anything that does not decode as raw words.
+    pub fn decode_lossless(&self) -> spv::Instruction {
+        self.decode().unwrap_or_else(|_| {
+            spv::Instruction::Unknown(crate::RawInstruction::new(
+                u32::from(self.opcode().0),
+                self.operands(),
+            ))
+        })
+    }
+    /// Calls `f(class, id)` for every id the instruction defines or uses.
+    pub fn visit_ids(&self, mut f: impl FnMut(KindClass, Id)) {
+        let Some(info) = self.info() else { return };
+        let ops = self.operands();
+        let _ = walk::walk(
+            info,
+            ops,
+            &self.module.ids,
+            WalkOptions::default(),
+            &mut |p| {
+                if p.kind.is_id() {
+                    f(p.kind.class, Id(ops[p.start]));
+                }
+            },
+        );
+    }
+    /// For `OpExtInst`: the imported set, the extended instruction number and its
+    /// operand words, ready for the set's typed decode
+    /// (`spirv_core::ext::glsl_std_450::Instruction::decode` with the `typed-ext`
+    /// feature, or a set generated in another crate).
+    pub fn ext_inst(&self) -> Option<ExtInst<'m>> {
+        if self.opcode() != spv::Opcode::ExtInst {
+            return None;
+        }
+        let ops = self.operands();
+        let set_id = *ops.get(2)?;
+        let set = self.module.ids.ext_set(set_id)?;
+        Some(ExtInst {
+            set: set.grammar,
+            set_id: Id(set_id),
+            number: *ops.get(3)?,
+            operands: ops.get(4..)?,
+        })
+    }
+
+    /// The number type of the literal in `OpConstant`/`OpSpecConstant`.
+    pub fn constant_type(&self) -> Option<NumberType> {
+        self.operands()
+            .first()
+            .and_then(|&t| self.module.ids.number_type(t))
+    }
+}
+
+impl spv::Opcode {
+    /// The typed form of a `u16` opcode, for symmetry with
+    /// [`Enum::from_u32`](crate::grammar::Enum::from_u32).
+    pub fn of(opcode: u16) -> Self {
+        spv::Opcode(opcode)
+    }
+}

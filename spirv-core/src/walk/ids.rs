@@ -1,0 +1,237 @@
+//! What the walker learns about ids: number types, imported extended sets, value
+//! types, and the registry of sets it can decode.
+
+use super::Summary;
+use crate::__private::Vec;
+use crate::error::DecodeErrorKind;
+use crate::grammar::Grammar;
+use crate::spv;
+use alloc::collections::BTreeMap;
+
+/// The registry of extended instruction sets the reader, assembler and disassembler
+/// know. It starts with every vendored set; [`ExtInstRegistry::register`] adds a set
+/// generated in another crate by `include_grammar!`.
+#[derive(Debug, Clone)]
+pub struct ExtInstRegistry {
+    sets: Vec<&'static Grammar>,
+}
+
+impl Default for ExtInstRegistry {
+    fn default() -> Self {
+        ExtInstRegistry {
+            sets: crate::ext::VENDORED.to_vec(),
+        }
+    }
+}
+
+impl ExtInstRegistry {
+    /// A registry with no sets.
+    pub fn empty() -> Self {
+        ExtInstRegistry { sets: Vec::new() }
+    }
+    /// Adds a set; it takes precedence over earlier sets with the same import name.
+    pub fn register(&mut self, grammar: &'static Grammar) -> &mut Self {
+        self.sets.push(grammar);
+        self
+    }
+    /// The set an `OpExtInstImport` name selects.
+    pub fn lookup(&self, import_name: &[u8]) -> Option<&'static Grammar> {
+        self.sets
+            .iter()
+            .rev()
+            .copied()
+            .find(|g| g.matches_import(import_name))
+    }
+    /// All sets, in registration order.
+    pub fn sets(&self) -> &[&'static Grammar] {
+        &self.sets
+    }
+}
+
+/// The type of a context-dependent number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NumberType {
+    /// An integer of `width` bits.
+    Int {
+        /// Bit width.
+        width: u32,
+        /// Signedness.
+        signed: bool,
+    },
+    /// A float of `width` bits, with the `OpTypeFloat` FP encoding operand if present.
+    Float {
+        /// Bit width.
+        width: u32,
+        /// FP encoding (`BFloat16KHR`, `Float8E4M3EXT`, …).
+        encoding: Option<u32>,
+    },
+}
+
+impl NumberType {
+    /// Bit width.
+    pub fn width(self) -> u32 {
+        match self {
+            NumberType::Int { width, .. } | NumberType::Float { width, .. } => width,
+        }
+    }
+    /// Words a literal of this type takes: 1 up to 32 bits, 2 up to 64. Wider types
+    /// take the rest of the instruction.
+    pub fn words(self) -> Option<usize> {
+        match self.width() {
+            0..=32 => Some(1),
+            33..=64 => Some(2),
+            _ => None,
+        }
+    }
+}
+
+/// What is known about an id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IdInfo {
+    /// Not defined (yet).
+    #[default]
+    Undefined,
+    /// A value of the given type id.
+    Value(u32),
+    /// A numeric scalar type.
+    Number(NumberType),
+    /// An `OpExtInstImport`; the index into [`Ids::ext_sets`].
+    ExtSet(u32),
+    /// Any other definition.
+    Other,
+}
+
+/// An extended set imported by a module.
+#[derive(Debug, Clone, Copy)]
+pub struct ImportedSet {
+    /// The grammar, if the registry knows the name.
+    pub grammar: Option<&'static Grammar>,
+    /// Whether the name starts with `NonSemantic.`.
+    pub non_semantic: bool,
+}
+
+impl ImportedSet {
+    /// Whether a strict reader rejects this import: no registry entry matches its name
+    /// and it is not a `NonSemantic.` set, whose instructions may always be skipped.
+    pub fn is_unknown(&self) -> bool {
+        self.grammar.is_none() && !self.non_semantic
+    }
+}
+
+/// Whether the instruction just [`observe`]d is an `OpExtInstImport` that a strict
+/// reader rejects (see [`ImportedSet::is_unknown`]): the one check the module reader,
+/// the assembler and the disassembler share.
+pub fn unknown_import(ids: &Ids, opcode: u16) -> bool {
+    opcode == spv::Opcode::ExtInstImport.0
+        && ids.ext_sets.last().is_some_and(ImportedSet::is_unknown)
+}
+
+/// Per-id facts gathered while reading. Memory follows the ids that actually occur:
+/// small ids live in a vector grown on demand up to a limit tied to the input's length,
+/// others in a map, so a huge bound or id cannot exhaust memory.
+#[derive(Debug, Clone, Default)]
+pub struct Ids {
+    dense: Vec<IdInfo>,
+    sparse: BTreeMap<u32, IdInfo>,
+    limit: usize,
+    /// Sets imported so far, in order.
+    pub ext_sets: Vec<ImportedSet>,
+}
+
+impl Ids {
+    /// A table for an input of `words` words.
+    pub fn new(words: usize) -> Self {
+        Ids {
+            dense: Vec::new(),
+            sparse: BTreeMap::new(),
+            limit: words.saturating_mul(2).max(1024),
+            ext_sets: Vec::new(),
+        }
+    }
+    /// What is known about `id`.
+    #[inline]
+    pub fn get(&self, id: u32) -> IdInfo {
+        match self.dense.get(id as usize) {
+            Some(&i) => i,
+            None if (id as usize) < self.limit => IdInfo::Undefined,
+            None => self.sparse.get(&id).copied().unwrap_or_default(),
+        }
+    }
+    /// Records `id`; returns what was there before.
+    pub fn set(&mut self, id: u32, info: IdInfo) -> IdInfo {
+        let i = id as usize;
+        if i < self.limit {
+            if i >= self.dense.len() {
+                let grow = (i + 1).max(self.dense.len() * 2).min(self.limit);
+                self.dense.resize(grow, IdInfo::Undefined);
+            }
+            core::mem::replace(&mut self.dense[i], info)
+        } else {
+            self.sparse.insert(id, info).unwrap_or_default()
+        }
+    }
+    /// The number type of a type id.
+    pub fn number_type(&self, type_id: u32) -> Option<NumberType> {
+        match self.get(type_id) {
+            IdInfo::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+    /// The number type of a value's type.
+    pub fn value_number_type(&self, value_id: u32) -> Option<NumberType> {
+        match self.get(value_id) {
+            IdInfo::Value(t) => self.number_type(t),
+            _ => None,
+        }
+    }
+    /// The imported set a set id names.
+    pub fn ext_set(&self, id: u32) -> Option<ImportedSet> {
+        match self.get(id) {
+            IdInfo::ExtSet(i) => self.ext_sets.get(i as usize).copied(),
+            _ => None,
+        }
+    }
+}
+
+/// Records what an instruction defines: number types, imported sets, value types.
+///
+/// # Errors
+/// The result id was already defined.
+pub fn observe(
+    ids: &mut Ids,
+    registry: &ExtInstRegistry,
+    opcode: u16,
+    operands: &[u32],
+    summary: &Summary,
+) -> Result<(), DecodeErrorKind> {
+    let Some(id) = summary.result_id else {
+        return Ok(());
+    };
+    let info = if let Some(t) = summary.result_type {
+        IdInfo::Value(t)
+    } else if opcode == spv::Opcode::TypeInt.0 {
+        IdInfo::Number(NumberType::Int {
+            width: operands.get(1).copied().unwrap_or(0),
+            signed: operands.get(2).is_some_and(|&s| s != 0),
+        })
+    } else if opcode == spv::Opcode::TypeFloat.0 {
+        IdInfo::Number(NumberType::Float {
+            width: operands.get(1).copied().unwrap_or(0),
+            encoding: operands.get(2).copied(),
+        })
+    } else if opcode == spv::Opcode::ExtInstImport.0 {
+        let name = crate::codec::string_operand(operands.get(1..).unwrap_or(&[]));
+        let index = ids.ext_sets.len() as u32;
+        ids.ext_sets.push(ImportedSet {
+            grammar: registry.lookup(&name),
+            non_semantic: name.starts_with(b"NonSemantic."),
+        });
+        IdInfo::ExtSet(index)
+    } else {
+        IdInfo::Other
+    };
+    if ids.set(id, info) != IdInfo::Undefined {
+        return Err(DecodeErrorKind::IdRedefined { id });
+    }
+    Ok(())
+}
