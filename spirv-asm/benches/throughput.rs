@@ -16,19 +16,6 @@ use std::time::Instant;
 #[path = "../../tests/src/env.rs"]
 mod env;
 
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == ext))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -89,7 +76,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(7);
-    let bins: Vec<Vec<u32>> = files(&dir.join("bin"), "spv")
+    let bins: Vec<Vec<u32>> = env::files(&dir.join("bin"), "spv")
         .iter()
         .filter_map(|p| std::fs::read(p).ok())
         .map(|b| {
@@ -99,7 +86,7 @@ fn main() {
         })
         .collect();
     let bin_bytes: usize = bins.iter().map(|b| b.len() * 4).sum();
-    let texts: Vec<Vec<u8>> = files(&dir.join("dis"), "spvasm")
+    let texts: Vec<Vec<u8>> = env::files(&dir.join("dis"), "spvasm")
         .iter()
         .filter_map(|p| std::fs::read(p).ok())
         .collect();

@@ -21,7 +21,6 @@
 #![deny(missing_docs)]
 
 pub mod asm;
-mod cfg;
 pub mod dis;
 #[doc(hidden)]
 pub mod fuzz;

@@ -15,19 +15,6 @@ fn exe() -> PathBuf {
 #[path = "../../tests/src/env.rs"]
 mod env;
 
-fn files(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == ext))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
 fn run(args: &[&str], stdin: Option<&[u8]>, dir: &std::path::Path) -> (i32, Vec<u8>, String) {
     let mut child = Command::new(exe())
         .args(args)
@@ -157,7 +144,7 @@ fn option_combinations_match_spirv_dis() {
     ];
     let mut failures = Vec::new();
     let mut n = 0;
-    for path in files(&corpus.join("bin"), "spv").iter().step_by(25) {
+    for path in env::files(&corpus.join("bin"), "spv").iter().step_by(25) {
         let p = path.to_str().unwrap_or_default();
         for combo in combos {
             n += 1;
@@ -276,7 +263,7 @@ fn error_exit_codes_and_partial_output_match_spirv_tools() {
     let fixtures = env::workspace_root().join("tests/fixtures");
     let dir = scratch("errors");
     let mut compared = 0;
-    for path in files(&fixtures.join("dis-errors"), "spv") {
+    for path in env::files(&fixtures.join("dis-errors"), "spv") {
         let p = path.to_str().unwrap_or_default();
         let theirs = Command::new(st.join("spirv-dis"))
             .arg(p)
@@ -293,7 +280,7 @@ fn error_exit_codes_and_partial_output_match_spirv_tools() {
         );
         compared += 1;
     }
-    for path in files(&fixtures.join("asm-errors"), "spvasm") {
+    for path in env::files(&fixtures.join("asm-errors"), "spvasm") {
         let p = path.to_str().unwrap_or_default();
         let expected = std::fs::read(path.with_extension("expected")).expect("golden");
         let expected = String::from_utf8_lossy(&expected);

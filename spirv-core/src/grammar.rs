@@ -339,6 +339,17 @@ impl InstructionInfo {
             .first()
             .is_some_and(|o| o.kind.class == KindClass::ResultType)
     }
+
+    /// The operands this instruction has when `OpSpecConstantOp` embeds it: its layout
+    /// without the result type and result id, which the `OpSpecConstantOp` carries.
+    pub fn embedded_operands(&self) -> &'static [OperandInfo] {
+        let skip = self
+            .operands
+            .iter()
+            .take_while(|o| matches!(o.kind.class, KindClass::ResultType | KindClass::Result))
+            .count();
+        &self.operands[skip..]
+    }
 }
 
 /// A whole grammar's tables.

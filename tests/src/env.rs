@@ -1,12 +1,12 @@
 //! Where tests and benches find what lives outside the workspace: the corpus and
-//! SPIRV-Tools 2025.5. One lookup for all of them: spirv-asm's CLI tests and the benches
+//! SPIRV-Tools 2025.5, and the files in a corpus folder. One lookup for all of them: spirv-asm's CLI tests and the benches
 //! include this file by path (they cannot depend on `spirv-tests`).
 //!
 //! A missing input is a SKIP written straight to standard error, where `cargo test` does
 //! not capture it. With `SPIRV_TESTS_REQUIRE=1` (`.ci/run` sets it) it is a failure.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -97,4 +97,18 @@ pub fn require_spirv_tools(what: &str) -> Option<PathBuf> {
         );
     }
     dir
+}
+
+/// Sorted file paths in `dir` with extension `ext`.
+pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
 }

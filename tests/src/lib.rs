@@ -1,25 +1,12 @@
 //! Shared helpers for the workspace-level integration tests in `tests/tests/`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod env;
 pub use env::{
-    REQUIRE_VAR, corpus_dir, require_corpus, require_spirv_tools, skip, spirv_tools, workspace_root,
+    REQUIRE_VAR, corpus_dir, files, require_corpus, require_spirv_tools, skip, spirv_tools,
+    workspace_root,
 };
-
-/// Sorted file paths in `dir` with extension `ext`.
-pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == ext))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
 
 /// Reads little-endian words.
 pub fn read_words(path: &Path) -> Vec<u32> {

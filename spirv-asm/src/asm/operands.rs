@@ -352,14 +352,7 @@ impl Asm<'_> {
                     return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText));
                 };
                 self.inst_ops.push(info.opcode);
-                let skip = info
-                    .operands
-                    .iter()
-                    .take_while(|o| {
-                        matches!(o.kind.class, KindClass::ResultType | KindClass::Result)
-                    })
-                    .count();
-                push_layout(stack, &info.operands[skip..]);
+                push_layout(stack, info.embedded_operands());
             }
             KindClass::ValueEnum => {
                 let Some(e) = kind.enumerant_by_name_bytes(word) else {

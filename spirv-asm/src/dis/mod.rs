@@ -2,6 +2,7 @@
 //! it. Operand layouts come from the generated grammar tables through spirv-core's
 //! operand walker; nothing here lists opcodes or operand kinds by hand.
 
+mod cfg;
 mod comments;
 mod messages;
 mod passes;

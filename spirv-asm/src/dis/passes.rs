@@ -1,10 +1,10 @@
 //! The two passes: a first pass that checks every instruction and collects what later
 //! lines need (names, ids, types), and the printing pass that streams text out.
 
+use super::cfg::Cfg;
 use super::messages::{message_for, operand_description};
 use super::printer::Printer;
 use super::{DisError, DisErrorKind, DisOptions, State, drain, header_error};
-use crate::cfg::Cfg;
 use crate::names::Names;
 use crate::number;
 use spirv_core::grammar::KindClass;

@@ -1,8 +1,8 @@
 //! The printer: one instruction per line, operands formatted by kind, with spirv-dis's
 //! indentation, colours and trailing comments.
 
+use super::cfg::Cfg;
 use super::{MAX_NESTED_LEVEL, State};
-use crate::cfg::Cfg;
 use crate::number;
 use spirv_core::grammar::{Grammar, KindClass};
 use spirv_core::spv;

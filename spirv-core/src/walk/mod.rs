@@ -94,18 +94,7 @@ pub fn walk<F: FnMut(&Parsed)>(
     opts: WalkOptions,
     f: &mut F,
 ) -> Result<Summary, (DecodeErrorKind, usize)> {
-    let mut w = Walker {
-        words,
-        pos: 0,
-        ids,
-        opts,
-        f,
-        summary: Summary::default(),
-        switch_type: None,
-        embedded: false,
-        depth: 0,
-        top: 0,
-    };
+    let mut w = Walker::new(words, ids, opts, f, 0);
     if info.switch_literals && opts.untyped {
         w.switch_type = Some(NumberType::Int {
             width: 32 * u32::from(opts.switch_literal_words.clamp(1, 2)),
@@ -144,23 +133,28 @@ pub fn walk_operand<F: FnMut(&Parsed)>(
     f: &mut F,
 ) -> Result<usize, (DecodeErrorKind, usize)> {
     static NO_INSTRUCTION: InstructionInfo = InstructionInfo::EMPTY;
-    let mut w = Walker {
-        words,
-        pos: 0,
-        ids,
-        opts,
-        f,
-        summary: Summary::default(),
-        switch_type: None,
-        embedded: false,
-        depth: 1,
-        top: 0,
-    };
+    let mut w = Walker::new(words, ids, opts, f, 1);
     w.one(kind, &NO_INSTRUCTION)?;
     Ok(w.pos)
 }
 
-impl<F: FnMut(&Parsed)> Walker<'_, F> {
+impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
+    /// A walk from the first word; `depth` 0 walks an instruction's own layout.
+    fn new(words: &'w [u32], ids: &'w Ids, opts: WalkOptions, f: &'w mut F, depth: u8) -> Self {
+        Walker {
+            words,
+            pos: 0,
+            ids,
+            opts,
+            f,
+            summary: Summary::default(),
+            switch_type: None,
+            embedded: false,
+            depth,
+            top: 0,
+        }
+    }
+
     #[inline]
     fn emit(
         &mut self,
@@ -350,14 +344,7 @@ impl<F: FnMut(&Parsed)> Walker<'_, F> {
                 };
                 self.emit(kind, 1, None, None, false);
                 self.embedded = true;
-                let skip = inner
-                    .operands
-                    .iter()
-                    .take_while(|o| {
-                        matches!(o.kind.class, KindClass::ResultType | KindClass::Result)
-                    })
-                    .count();
-                self.list(&inner.operands[skip..], inner)?;
+                self.list(inner.embedded_operands(), inner)?;
                 return Ok(true);
             }
             KindClass::ValueEnum => match kind.enumerant(word) {
