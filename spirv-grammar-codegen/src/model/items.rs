@@ -4,6 +4,7 @@
 use super::parse::Errors;
 use super::*;
 use crate::json::{Map, Value};
+use std::collections::HashMap;
 
 pub(super) fn parse_u32_str(s: &str) -> Option<u32> {
     let s = s.trim();
@@ -234,6 +235,29 @@ pub(super) fn parse_instruction(errs: &mut Errors, at: &str, v: &Value) -> Optio
     })
 }
 
+/// Which elements of `list` repeat an earlier one exactly: the same `key` name and the
+/// same content. A published SPIRV-Headers revision listed `OpArbitraryFloatPowNINTEL`
+/// twice this way; such a repeat says nothing new and is skipped. A repeated name with
+/// different content is still an error, reported where names are checked.
+pub(super) fn exact_repeats(list: &[Value], key: &str) -> Vec<bool> {
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    list.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let Some(name) = v.get(key).and_then(Value::as_str) else {
+                return false;
+            };
+            match first.get(name) {
+                Some(&j) => list[j] == *v,
+                None => {
+                    first.insert(name, i);
+                    false
+                }
+            }
+        })
+        .collect()
+}
+
 pub(super) fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind> {
     let Some(o) = v.as_object() else {
         errs.push(at, None, "expected an operand-kind object");
@@ -261,7 +285,11 @@ pub(super) fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind>
         match o.get("enumerants") {
             None => errs.push(at, Some(ctx), "missing key \"enumerants\""),
             Some(Value::Array(list)) => {
+                let repeats = exact_repeats(list, "enumerant");
                 for (i, e) in list.iter().enumerate() {
+                    if repeats[i] {
+                        continue;
+                    }
                     let here = format!("{at}/enumerants/{i}");
                     let Some(e) = e.as_object() else {
                         errs.push(here, Some(ctx), "expected an enumerant object");

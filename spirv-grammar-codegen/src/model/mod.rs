@@ -272,4 +272,38 @@ mod tests {
         let e = parse("{\n  \"instructions\": [,]}", &[]).expect_err("bad json");
         assert!(e[0].location.starts_with("2:"), "{:?}", e);
     }
+
+    #[test]
+    fn an_exact_repeat_is_skipped_and_a_different_one_is_an_error() {
+        // The shape of the published revision that listed OpArbitraryFloatPowNINTEL twice.
+        let inst = r#"{"opname":"OpPow","opcode":5,"operands":[{"kind":"IdRef","name":"'X'"}]}"#;
+        let kind = r#"{"category":"ValueEnum","kind":"K","enumerants":[
+               {"enumerant":"X","value":0},{"enumerant":"X","value":0}]}"#;
+        let g = parse(
+            &format!(r#"{{"instructions":[{inst},{inst}],"operand_kinds":[{kind}]}}"#),
+            crate::CORE_KINDS,
+        )
+        .expect("an exact repeat expands");
+        assert_eq!(g.instructions.len(), 1);
+        assert!(g.instructions[0].meta.aliases.is_empty());
+        assert_eq!(g.kinds[0].enumerants.len(), 1);
+
+        let other = r#"{"opname":"OpPow","opcode":5,"operands":[{"kind":"IdRef","name":"'Y'"}]}"#;
+        let e = parse(
+            &format!(r#"{{"instructions":[{inst},{other}]}}"#),
+            crate::CORE_KINDS,
+        )
+        .expect_err("two definitions under one name");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].location, "/instructions/1");
+        assert!(e[0].message.contains("used twice"), "{}", e[0]);
+        let kind2 = r#"{"category":"ValueEnum","kind":"K","enumerants":[
+               {"enumerant":"X","value":0},{"enumerant":"X","value":1}]}"#;
+        let e = parse(
+            &format!(r#"{{"instructions":[],"operand_kinds":[{kind2}]}}"#),
+            &[],
+        )
+        .expect_err("two values under one enumerant name");
+        assert_eq!(e[0].location, "/operand_kinds/0/enumerants/1");
+    }
 }

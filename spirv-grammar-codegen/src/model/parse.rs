@@ -1,7 +1,7 @@
 //! The grammar file as a whole: top-level fields, cross-references between
 //! instructions and kinds, and the errors collected on the way.
 
-use super::items::{parse_instruction, parse_kind, parse_u32_str};
+use super::items::{exact_repeats, parse_instruction, parse_kind, parse_u32_str};
 use super::*;
 use crate::json::{self, Value};
 use std::collections::{HashMap, HashSet};
@@ -103,7 +103,11 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
         None => errs.push("", None, "missing key \"instructions\""),
         Some(Value::Array(list)) => {
             raw_instruction_count = list.len();
+            let repeats = exact_repeats(list, "opname");
             for (i, v) in list.iter().enumerate() {
+                if repeats[i] {
+                    continue;
+                }
                 if let Some(inst) = parse_instruction(&mut errs, &format!("/instructions/{i}"), v) {
                     instructions.push((i, inst));
                 }
