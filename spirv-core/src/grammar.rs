@@ -363,6 +363,11 @@ pub struct Grammar {
     pub import_name: Option<&'static str>,
     /// `OpExtInstImport` name prefix (extended sets with versioned names).
     pub import_prefix: Option<&'static str>,
+    /// For a set vendored without a known import name: its file-name stem
+    /// (`nonsemantic.foo` of `extinst.nonsemantic.foo.grammar.json`). An import name
+    /// selects the set if it spells the stem, ignoring ASCII case, `_` and `-`, with or
+    /// without a `.<digits>` version after it: `NonSemantic.Foo`, `NonSemantic.Foo.2`.
+    pub import_stem: Option<&'static str>,
     /// `magic_number`.
     pub magic_number: Option<u32>,
     /// `major_version`.
@@ -415,6 +420,30 @@ impl Grammar {
             || self
                 .import_prefix
                 .is_some_and(|p| name.starts_with(p.as_bytes()))
+            || self
+                .import_stem
+                .is_some_and(|s| spells_stem(name, s.as_bytes()))
+    }
+}
+
+/// Whether an import name spells a file-name stem (see [`Grammar::import_stem`]).
+fn spells_stem(name: &[u8], stem: &[u8]) -> bool {
+    let ignored = |b: u8| matches!(b, b'_' | b'-');
+    let mut i = 0;
+    for &s in stem.iter().filter(|&&b| !ignored(b)) {
+        while i < name.len() && ignored(name[i]) {
+            i += 1;
+        }
+        if i == name.len() || !name[i].eq_ignore_ascii_case(&s) {
+            return false;
+        }
+        i += 1;
+    }
+    // What is left: nothing, or a version `.<digits>`.
+    match &name[i..] {
+        [] => true,
+        [b'.', digits @ ..] => !digits.is_empty() && digits.iter().all(u8::is_ascii_digit),
+        _ => false,
     }
 }
 
@@ -540,4 +569,36 @@ pub fn fmt_mask(kind: &OperandKind, value: u32, f: &mut fmt::Formatter<'_>) -> f
         write!(f, "{rest:#x}")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spells_stem;
+
+    #[test]
+    fn import_names_spell_a_file_stem_in_any_case_with_an_optional_version() {
+        for (name, stem) in [
+            ("NonSemantic.Foo", "nonsemantic.foo"),
+            ("NonSemantic.Foo.12", "nonsemantic.foo"),
+            ("SPV_AMD_gcn_shader", "spv-amd-gcn-shader"),
+            ("Arm.MotionEngine.100", "arm.motion-engine.100"),
+        ] {
+            assert!(
+                spells_stem(name.as_bytes(), stem.as_bytes()),
+                "{name} ~ {stem}"
+            );
+        }
+        for (name, stem) in [
+            ("NonSemantic.Fo", "nonsemantic.foo"),
+            ("NonSemantic.Foobar", "nonsemantic.foo"),
+            ("NonSemantic.Foo.", "nonsemantic.foo"),
+            ("NonSemantic.Foo.1a", "nonsemantic.foo"),
+            ("NonSemanticFoo", "nonsemantic.foo"),
+        ] {
+            assert!(
+                !spells_stem(name.as_bytes(), stem.as_bytes()),
+                "{name} !~ {stem}"
+            );
+        }
+    }
 }

@@ -16,6 +16,7 @@ pub mod emit;
 pub mod json;
 pub mod model;
 pub mod naming;
+pub mod vendored;
 
 use model::{Category, ExternalKind};
 
@@ -33,6 +34,9 @@ pub struct Options {
     pub import: Option<String>,
     /// An extended set's `OpExtInstImport` name prefix (`NonSemantic.ClspvReflection.`).
     pub import_prefix: Option<String>,
+    /// A file-name stem (`nonsemantic.foo`) that import names are matched against, for a
+    /// set whose import name is not known (see `Grammar::import_stem` in spirv-core).
+    pub import_stem: Option<String>,
     /// Emit only the grammar tables (`GRAMMAR`, `kinds`, `tables` and the constants),
     /// without the typed items: enough for the reader, assembler and disassembler to
     /// know the set, at a small part of the compile time.
@@ -47,6 +51,7 @@ impl Options {
             name: name.into(),
             import: None,
             import_prefix: None,
+            import_stem: None,
             tables_only: false,
         }
     }

@@ -15,6 +15,12 @@
 //! - `import = "…"` (optional): an extended set's exact `OpExtInstImport` name.
 //! - `import_prefix = "…"` (optional): an import-name prefix, for sets such as
 //!   `NonSemantic.ClspvReflection.` whose name carries a version suffix.
+//! - `import_stem = "…"` (optional): for a set whose import name is not known, its
+//!   file-name stem (`nonsemantic.foo`); import names that spell it in any case, with or
+//!   without a `.<digits>` version, select the set (`NonSemantic.Foo`, `NonSemantic.Foo.2`).
+//! - `vendored = true` (optional): the file is one of the grammars in the
+//!   `spirv-grammar-data` crate, named by file name (`"spirv.core.grammar.json"`), not a
+//!   path in the invoking crate. spirv-core's `spv` and `ext` modules use it.
 //! - `name = "…"` (optional): the name recorded in `GRAMMAR.name` (default: the import
 //!   name, else the file name).
 //! - `items = "all" | "tables"` (optional, default `"all"`): `"tables"` emits only the
@@ -61,8 +67,10 @@ struct Args {
     krate: Option<String>,
     import: Option<Str>,
     import_prefix: Option<Str>,
+    import_stem: Option<Str>,
     name: Option<Str>,
     tables_only: bool,
+    vendored: bool,
 }
 
 /// An error at a span, to become `compile_error!`.
@@ -181,8 +189,10 @@ fn parse_args(input: TokenStream) -> Result<Args, Error> {
         krate: None,
         import: None,
         import_prefix: None,
+        import_stem: None,
         name: None,
         tables_only: false,
+        vendored: false,
     };
     while let Some(comma) = tokens.next() {
         if !is_punct(&comma, ',') {
@@ -228,7 +238,24 @@ fn parse_args(input: TokenStream) -> Result<Args, Error> {
                     "the import-name prefix",
                 )?);
             }
+            "import_stem" => {
+                args.import_stem = Some(parse_str(
+                    tokens.next(),
+                    key.span(),
+                    "the file-name stem import names spell",
+                )?);
+            }
             "name" => args.name = Some(parse_str(tokens.next(), key.span(), "the grammar's name")?),
+            "vendored" => {
+                args.vendored = match tokens.next() {
+                    Some(TokenTree::Ident(b)) if b.to_string() == "true" => true,
+                    Some(TokenTree::Ident(b)) if b.to_string() == "false" => false,
+                    other => {
+                        let span = other.map_or(key.span(), |t| t.span());
+                        return Err(Error::new(span, "expected `true` or `false`"));
+                    }
+                };
+            }
             "items" => {
                 let items = parse_str(tokens.next(), key.span(), "\"all\" or \"tables\"")?;
                 args.tables_only = match items.value.as_str() {
@@ -246,7 +273,7 @@ fn parse_args(input: TokenStream) -> Result<Args, Error> {
                 return Err(Error::new(
                     key.span(),
                     format!(
-                        "unknown option `{other}`; expected `crate`, `import`, `import_prefix`, `name` or `items`"
+                        "unknown option `{other}`; expected `crate`, `import`, `import_prefix`, `import_stem`, `name`, `items` or `vendored`"
                     ),
                 ));
             }
@@ -277,7 +304,11 @@ pub fn include_grammar(input: TokenStream) -> TokenStream {
 fn expand(args: &Args) -> Result<TokenStream, Error> {
     let rel = &args.file.value;
     let at = args.file.span;
-    let base = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
+    let base = if args.vendored {
+        spirv_grammar_codegen::vendored::DIR.to_owned()
+    } else {
+        std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into())
+    };
     let path = std::path::Path::new(&base).join(rel);
     let json = std::fs::read_to_string(&path).map_err(|e| {
         Error::new(
@@ -296,9 +327,13 @@ fn expand(args: &Args) -> Result<TokenStream, Error> {
     opts.tables_only = args.tables_only;
     opts.import = args.import.as_ref().map(|s| s.value.clone());
     opts.import_prefix = args.import_prefix.as_ref().map(|s| s.value.clone());
+    opts.import_stem = args.import_stem.as_ref().map(|s| s.value.clone());
     if let Some(n) = &args.name {
         opts.name = n.value.clone();
-    } else if let Some(i) = opts.import.clone().or_else(|| opts.import_prefix.clone()) {
+    } else if let Some(i) = (opts.import.clone())
+        .or_else(|| opts.import_prefix.clone())
+        .or_else(|| opts.import_stem.clone())
+    {
         opts.name = i;
     }
     let abs = std::fs::canonicalize(&path).unwrap_or(path.clone());
@@ -328,4 +363,53 @@ fn expand(args: &Args) -> Result<TokenStream, Error> {
         );
     }
     Ok(ts)
+}
+
+/// Calls `callback!` with every extended instruction set vendored in
+/// `spirv-grammar-data`, one `module: "file", key = "value";` entry per set, where `key`
+/// is `import`, `import_prefix` or `import_stem`: the arguments of an
+/// `include_grammar!("file", vendored = true, key = "value")` for it. spirv-core's `ext`
+/// module declares its modules this way, so that a set added to the folder needs no
+/// edit anywhere.
+///
+/// ```ignore
+/// macro_rules! show { ($($module:ident: $file:tt, $key:ident = $value:tt;)*) => {
+///     const MODULES: &[&str] = &[$(stringify!($module)),*];
+/// } }
+/// spirv_grammar_macros::for_each_vendored_set!(show);
+/// ```
+#[proc_macro]
+pub fn for_each_vendored_set(input: TokenStream) -> TokenStream {
+    let mut tokens = input.into_iter();
+    let callback = match (tokens.next(), tokens.next()) {
+        (Some(TokenTree::Ident(i)), None) => i,
+        (Some(other), _) | (None, Some(other)) => {
+            return Error::new(other.span(), "expected the name of a macro").into_tokens();
+        }
+        (None, None) => {
+            return Error::new(Span::call_site(), "expected the name of a macro").into_tokens();
+        }
+    };
+    let mut body = String::new();
+    for set in spirv_grammar_codegen::vendored::SETS {
+        body.push_str(&format!(
+            "{}: {:?}, {} = {:?};\n",
+            set.module, set.file, set.import_key, set.import
+        ));
+    }
+    let body: TokenStream = match body.parse() {
+        Ok(ts) => ts,
+        Err(e) => {
+            return Error::new(callback.span(), format!("internal error: {e}")).into_tokens();
+        }
+    };
+    let mut bang = Punct::new('!', Spacing::Alone);
+    bang.set_span(callback.span());
+    [
+        TokenTree::Ident(callback),
+        TokenTree::Punct(bang),
+        TokenTree::Group(Group::new(Delimiter::Brace, body)),
+    ]
+    .into_iter()
+    .collect()
 }

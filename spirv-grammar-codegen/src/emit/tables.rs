@@ -281,12 +281,13 @@ impl<'a> Emitter<'a> {
         );
         w!(
             s,
-            "/// The grammar tables: instructions sorted by {}, operand kinds, and name lookups.\npub static GRAMMAR: {kr}::grammar::Grammar = {kr}::grammar::Grammar {{\n    name: {},\n    is_core: {},\n    import_name: {},\n    import_prefix: {},\n    magic_number: {},\n    major_version: {},\n    minor_version: {},\n    version: {},\n    revision: {},\n    instructions: &tables::INSTRUCTIONS,\n    opcode_index: &tables::OPCODE_INDEX,\n    operand_kinds: &[",
+            "/// The grammar tables: instructions sorted by {}, operand kinds, and name lookups.\npub static GRAMMAR: {kr}::grammar::Grammar = {kr}::grammar::Grammar {{\n    name: {},\n    is_core: {},\n    import_name: {},\n    import_prefix: {},\n    import_stem: {},\n    magic_number: {},\n    major_version: {},\n    minor_version: {},\n    version: {},\n    revision: {},\n    instructions: &tables::INSTRUCTIONS,\n    opcode_index: &tables::OPCODE_INDEX,\n    operand_kinds: &[",
             if g.is_core { "opcode" } else { "number" },
             escape(&opts.name),
             g.is_core,
             opt_s(&opts.import),
             opt_s(&opts.import_prefix),
+            opt_s(&opts.import_stem),
             opt(g.magic_number),
             opt(g.major_version),
             opt(g.minor_version),
