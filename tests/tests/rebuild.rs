@@ -1,18 +1,29 @@
-//! Editing a grammar file rebuilds the crate that includes it: a scratch crate is built,
-//! its grammar gains an instruction (nothing else changes), and the rebuilt binary sees
-//! it; then code using the new instruction's type compiles.
+//! Grammar changes rebuild what is generated from them, with no other edit:
+//! - a scratch crate's own grammar gains an instruction, and the rebuilt binary sees it;
+//!   then code using the new instruction's type compiles;
+//! - a copy of `grammar/` gains an extended set (as a newer SPIRV-Headers would bring)
+//!   and spirv-core, built from that copy, knows it; removing the file again rebuilds
+//!   without it.
 
 use std::path::Path;
 use std::process::Command;
 
 fn cargo_run(dir: &Path, target: &Path) -> String {
+    cargo_run_with(dir, target, None)
+}
+
+/// `cargo run` in `dir`, with the vendored grammar folder replaced by `grammars`.
+fn cargo_run_with(dir: &Path, target: &Path, grammars: Option<&Path>) -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["run", "--quiet", "--offline"])
+    let mut cmd = Command::new(cargo);
+    cmd.args(["run", "--quiet", "--offline"])
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target)
-        .output()
-        .expect("cargo runs");
+        .env("CARGO_TARGET_DIR", target);
+    match grammars {
+        Some(g) => cmd.env("SPIRV_GRAMMAR_DIR", g),
+        None => cmd.env_remove("SPIRV_GRAMMAR_DIR"),
+    };
+    let out = cmd.output().expect("cargo runs");
     assert!(
         out.status.success(),
         "scratch build failed:\n{}",
@@ -27,21 +38,29 @@ const GRAMMAR_V2: &str = r#"{ "revision": 1, "instructions": [
   { "opname": "First", "opcode": 1, "operands": [ { "kind": "IdRef", "name": "A" } ] },
   { "opname": "Second", "opcode": 2, "operands": [ { "kind": "LiteralInteger", "name": "N" } ] } ] }"#;
 
-#[test]
-fn editing_the_grammar_rebuilds_the_including_crate() {
+/// A scratch crate `name` under `target/` that depends on spirv-core and the macros by
+/// path; returns its folder.
+fn scratch_crate(name: &str) -> std::path::PathBuf {
     let root = spirv_tests::workspace_root();
-    let dir = root.join("target/rebuild-scratch");
-    let target = root.join("target/rebuild-scratch-target");
+    let dir = root.join("target").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).expect("mkdir");
     let manifest = format!(
-        "[package]\nname = \"rebuild-scratch\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n[dependencies]\nspirv-core = {{ path = {:?} }}\nspirv-grammar-macros = {{ path = {:?} }}\n",
+        "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n[dependencies]\nspirv-core = {{ path = {:?} }}\nspirv-grammar-macros = {{ path = {:?} }}\n",
         root.join("spirv-core"),
         root.join("spirv-grammar-macros")
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).expect("manifest");
     // Reuse the workspace's lock file so that the scratch build resolves offline.
     let _ = std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock"));
+    dir
+}
+
+#[test]
+fn editing_the_grammar_rebuilds_the_including_crate() {
+    let root = spirv_tests::workspace_root();
+    let dir = scratch_crate("rebuild-scratch");
+    let target = root.join("target/rebuild-scratch-target");
     std::fs::write(dir.join("my.grammar.json"), GRAMMAR_V1).expect("grammar");
     let main_v1 = "mod my { spirv_grammar_macros::include_grammar!(\"my.grammar.json\"); }\nfn main() { println!(\"{}\", my::GRAMMAR.instructions.len()); }\n";
     std::fs::write(dir.join("src/main.rs"), main_v1).expect("main");
@@ -55,4 +74,51 @@ fn editing_the_grammar_rebuilds_the_including_crate() {
     let main_v2 = "mod my { spirv_grammar_macros::include_grammar!(\"my.grammar.json\"); }\nfn main() { let s = my::inst::Second { n: 42 }; let mut w = Vec::new(); my::Instruction::Second(s).encode_operands(&mut w); println!(\"{:?}\", w); }\n";
     std::fs::write(dir.join("src/main.rs"), main_v2).expect("main v2");
     assert_eq!(cargo_run(&dir, &target), "[42]");
+}
+
+#[test]
+fn a_set_added_to_the_grammar_folder_is_generated_with_no_edit() {
+    let root = spirv_tests::workspace_root();
+    let dir = scratch_crate("grammar-update-scratch");
+    let target = root.join("target/grammar-update-scratch-target");
+    let grammars = dir.join("grammar");
+    std::fs::create_dir_all(&grammars).expect("mkdir");
+    for entry in std::fs::read_dir(root.join("grammar")).expect("grammar dir") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.ends_with(".json") || name.ends_with(".xml") {
+            std::fs::copy(&path, grammars.join(name)).expect("copy");
+        }
+    }
+    // A set no list names: its module and import name come from the file name.
+    let new_set = grammars.join("extinst.nonsemantic.scratch-set.grammar.json");
+    std::fs::copy(
+        root.join("tests/fixtures/nonsemantic.example.grammar.json"),
+        &new_set,
+    )
+    .expect("new set");
+    let main = "fn main() {\n    let r = spirv_core::ExtInstRegistry::default();\n    let n = r.lookup(b\"NonSemantic.ScratchSet.3\").map(|g| g.instructions.len());\n    println!(\"{n:?} {}\", spirv_core::ext::VENDORED.len());\n}\n";
+    std::fs::write(dir.join("src/main.rs"), main).expect("main");
+    let sets = spirv_core::ext::VENDORED.len();
+    assert_eq!(
+        cargo_run_with(&dir, &target, Some(&grammars)),
+        format!("Some(3) {}", sets + 1)
+    );
+    // The module is there, named after the file.
+    let named =
+        "fn main() { println!(\"{}\", spirv_core::ext::nonsemantic_scratch_set::GRAMMAR.name); }\n";
+    std::fs::write(dir.join("src/main.rs"), named).expect("main");
+    let out = cargo_run_with(&dir, &target, Some(&grammars));
+    assert_eq!(out, "nonsemantic.scratch-set");
+
+    // Removing the file rebuilds without the set.
+    std::fs::write(dir.join("src/main.rs"), main).expect("main");
+    std::fs::remove_file(&new_set).expect("remove");
+    assert_eq!(
+        cargo_run_with(&dir, &target, Some(&grammars)),
+        format!("None {sets}")
+    );
 }
