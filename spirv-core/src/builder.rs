@@ -213,6 +213,46 @@ impl Builder {
         Ok(id)
     }
 
+    /// Adds an `OpExtInst` of the set imported as `set` (an `OpExtInstImport` result),
+    /// with a typed instruction of that set's generated `Instruction` enum; returns its
+    /// result id.
+    ///
+    /// ```
+    /// use spirv_core::{ext::glsl_std_450 as glsl, spv, spv::inst, Builder};
+    /// # #[cfg(feature = "typed-ext")] {
+    /// let mut b = Builder::new((1, 0));
+    /// let set = b.id().unwrap();
+    /// b.push(inst::ExtInstImport { result_id: set, name: "GLSL.std.450".into() }).unwrap();
+    /// # let (float, x) = (b.id().unwrap(), b.id().unwrap());
+    /// // … types and a function; then, in a block:
+    /// # b.push(inst::TypeFloat { result_id: float, width: 32, floating_point_encoding: None }).unwrap();
+    /// let root = b.ext_inst(float, set, &glsl::Instruction::from(glsl::inst::Sqrt { x })).unwrap();
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Builder::push`], and [`BuildError::IdOverflow`].
+    pub fn ext_inst<I: crate::typed::InstructionSet>(
+        &mut self,
+        result_type: Id,
+        set: Id,
+        inst: &I,
+    ) -> Result<Id, BuildError> {
+        let mut words = Vec::new();
+        inst.encode_operands(&mut words);
+        let id = self.id()?;
+        self.push(spv::inst::ExtInst {
+            result_type,
+            result_id: id,
+            set,
+            instruction: inst.number(),
+            // The core grammar lists an OpExtInst's operands as ids; the set's own
+            // layout, literals included, is in these words.
+            operands: words.into_iter().map(Id).collect(),
+        })?;
+        Ok(id)
+    }
+
     /// Ends the function: `OpFunctionEnd`.
     ///
     /// # Errors

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds and runs examples/downstream against the packaged crates, as a user of the
+# published crates would: every workspace crate is packaged (`cargo package
+# --workspace`, which builds each package from its own .crate file), the .crate files
+# are unpacked, and the example's crates.io dependencies are patched to those unpacked
+# packages, never to the workspace folders.
+#
+#   scripts/downstream.sh            # package, then build and run the example
+#   PACKAGED=1 scripts/downstream.sh # reuse target/package/*.crate from a previous run
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+if [ "${PACKAGED:-0}" != 1 ]; then
+  cargo package --workspace --quiet
+fi
+version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
+unpacked="$root/target/package/unpacked"
+rm -rf "$unpacked"
+mkdir -p "$unpacked"
+patches=()
+for name in spirv-grammar-data spirv-grammar-codegen spirv-grammar-macros spirv-core spirv-asm; do
+  crate="target/package/$name-$version.crate"
+  [ -f "$crate" ] || { echo "missing $crate" >&2; exit 1; }
+  tar -xzf "$crate" -C "$unpacked"
+  patches+=(--config "patch.crates-io.$name.path=\"$unpacked/$name-$version\"")
+done
+cd examples/downstream
+export CARGO_TARGET_DIR="$root/target/downstream"
+cargo run --quiet "${patches[@]}"
+# What the example depends on comes from the packages, not from the workspace.
+if cargo tree "${patches[@]}" --prefix none | grep -F "$root/spirv-"; then
+  echo "the example resolved a workspace folder" >&2
+  exit 1
+fi
