@@ -25,3 +25,4 @@ pub fn stem(path: &Path) -> String {
 }
 
 pub mod example_set;
+pub mod renames;

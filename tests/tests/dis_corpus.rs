@@ -1,6 +1,7 @@
 //! The disassembler against spirv-dis 2025.5's gold output for every corpus binary.
 
 use spirv_asm::{DisOptions, disassemble};
+use spirv_tests::renames::renamed_only;
 use spirv_tests::{files, read_words, require_corpus, stem};
 use std::path::Path;
 
@@ -22,6 +23,8 @@ fn first_difference(got: &[u8], want: &[u8]) -> String {
 
 fn check(dir: &Path, gold: &str, opts: &DisOptions, names: Option<&[(String, String)]>) {
     let mut failures = Vec::new();
+    let mut renamed: Vec<(String, String)> = Vec::new();
+    let mut renamed_files = 0;
     let mut count = 0;
     let list: Vec<(String, String)> = match names {
         Some(n) => n.to_vec(),
@@ -36,11 +39,36 @@ fn check(dir: &Path, gold: &str, opts: &DisOptions, names: Option<&[(String, Str
         count += 1;
         match disassemble(&words, opts) {
             Ok(got) if got == want => {}
-            Ok(got) => failures.push(format!("{name}: {}", first_difference(&got, &want))),
+            Ok(got) => match renamed_only(&got, &want) {
+                // Only names the vendored grammar renamed since SPIRV-Tools 2025.5.
+                Some(pairs) => {
+                    renamed_files += 1;
+                    for p in pairs {
+                        if !renamed.contains(&p) {
+                            renamed.push(p);
+                        }
+                    }
+                }
+                None => failures.push(format!("{name}: {}", first_difference(&got, &want))),
+            },
             Err(e) => failures.push(format!("{name}: error {e}")),
         }
     }
-    println!("{gold}: {} of {count} identical", count - failures.len());
+    println!(
+        "{gold}: {} of {count} identical, {renamed_files} more identical but for renamed names",
+        count - failures.len() - renamed_files
+    );
+    if !renamed.is_empty() {
+        // Visible in the test output; not a failure.
+        let list: Vec<String> = renamed
+            .iter()
+            .map(|(o, t)| format!("{o} (was {t})"))
+            .collect();
+        eprintln!(
+            "{gold}: names the vendored grammar renamed since SPIRV-Tools 2025.5: {}",
+            list.join(", ")
+        );
+    }
     assert!(count > 0, "{gold}: nothing compared");
     assert!(
         failures.is_empty(),
