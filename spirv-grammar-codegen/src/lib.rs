@@ -14,6 +14,7 @@
 
 pub mod emit;
 pub mod json;
+pub mod macro_support;
 pub mod model;
 pub mod naming;
 pub mod vendored;

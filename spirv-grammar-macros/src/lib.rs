@@ -51,16 +51,8 @@
 //! Editing the grammar file rebuilds the invoking crate: the expansion holds an
 //! `include_bytes!` of it. Set `SPIRV_GRAMMAR_TIMING=1` to print each expansion's time.
 
-use proc_macro::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
-
-// The arguments are parsed with `proc_macro` alone: syn, quote and proc-macro2 would
-// stand in front of every downstream build for a few lines of parsing.
-
-/// A string argument and where it was written.
-struct Str {
-    value: String,
-    span: Span,
-}
+use proc_macro::{Delimiter, Group, Punct, Spacing, Span, TokenStream, TokenTree};
+use spirv_grammar_codegen::macro_support::{Error, Str, parse_args};
 
 struct Args {
     file: Str,
@@ -73,117 +65,8 @@ struct Args {
     vendored: bool,
 }
 
-/// An error at a span, to become `compile_error!`.
-struct Error(Vec<(Span, String)>);
-
-impl Error {
-    fn new(span: Span, message: impl Into<String>) -> Self {
-        Error(vec![(span, message.into())])
-    }
-    /// One `compile_error!` per message, each pointing at its span.
-    fn into_tokens(self) -> TokenStream {
-        self.0
-            .into_iter()
-            .flat_map(|(span, message)| {
-                let mut lit = Literal::string(&message);
-                lit.set_span(span);
-                let mut bang = Punct::new('!', Spacing::Alone);
-                bang.set_span(span);
-                let mut group = Group::new(
-                    Delimiter::Parenthesis,
-                    TokenStream::from(TokenTree::Literal(lit)),
-                );
-                group.set_span(span);
-                let mut semi = Punct::new(';', Spacing::Alone);
-                semi.set_span(span);
-                [
-                    TokenTree::Ident(Ident::new("compile_error", span)),
-                    TokenTree::Punct(bang),
-                    TokenTree::Group(group),
-                    TokenTree::Punct(semi),
-                ]
-            })
-            .collect()
-    }
-}
-
-/// The value of a string literal token (`"…"` with escapes, or raw `r#"…"#`).
-fn string_value(lit: &Literal) -> Option<String> {
-    let text = lit.to_string();
-    if let Some(raw) = text.strip_prefix('r') {
-        let hashes = raw.len() - raw.trim_start_matches('#').len();
-        let body = raw.get(hashes..raw.len().checked_sub(hashes)?)?;
-        return body.strip_prefix('"')?.strip_suffix('"').map(str::to_owned);
-    }
-    let body = text.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next()? {
-            'n' => out.push('\n'),
-            'r' => out.push('\r'),
-            't' => out.push('\t'),
-            '0' => out.push('\0'),
-            '\\' => out.push('\\'),
-            '\'' => out.push('\''),
-            '"' => out.push('"'),
-            'x' => {
-                let hex: String = [chars.next()?, chars.next()?].iter().collect();
-                out.push(char::from(u8::from_str_radix(&hex, 16).ok()?));
-            }
-            'u' => {
-                if chars.next()? != '{' {
-                    return None;
-                }
-                let hex: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                out.push(char::from_u32(
-                    u32::from_str_radix(&hex.replace('_', ""), 16).ok()?,
-                )?);
-            }
-            '\n' => {
-                // A line continuation: the newline and the next line's leading blanks go.
-                while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                    chars.next();
-                }
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
-fn parse_str(token: Option<TokenTree>, at: Span, what: &str) -> Result<Str, Error> {
-    match token {
-        Some(TokenTree::Literal(lit)) => match string_value(&lit) {
-            Some(value) => Ok(Str {
-                value,
-                span: lit.span(),
-            }),
-            None => Err(Error::new(
-                lit.span(),
-                format!("expected a string literal: {what}"),
-            )),
-        },
-        Some(other) => Err(Error::new(
-            other.span(),
-            format!("expected a string literal: {what}"),
-        )),
-        None => Err(Error::new(at, format!("expected a string literal: {what}"))),
-    }
-}
-
-fn is_punct(t: &TokenTree, c: char) -> bool {
-    matches!(t, TokenTree::Punct(p) if p.as_char() == c)
-}
-
-fn parse_args(input: TokenStream) -> Result<Args, Error> {
-    let mut tokens = input.into_iter().peekable();
-    let call = Span::call_site();
-    let file = parse_str(tokens.next(), call, "the grammar file")?;
+fn parse(input: TokenStream) -> Result<Args, Error> {
+    let (file, options) = parse_args(input, "the grammar file")?;
     let mut args = Args {
         file,
         krate: None,
@@ -194,70 +77,18 @@ fn parse_args(input: TokenStream) -> Result<Args, Error> {
         tables_only: false,
         vendored: false,
     };
-    while let Some(comma) = tokens.next() {
-        if !is_punct(&comma, ',') {
-            return Err(Error::new(comma.span(), "expected `,`"));
-        }
-        let Some(key) = tokens.next() else { break };
-        let TokenTree::Ident(key) = key else {
-            return Err(Error::new(key.span(), "expected an option name"));
-        };
-        match tokens.next() {
-            Some(eq) if is_punct(&eq, '=') => {}
-            other => {
-                let span = other.map_or(key.span(), |t| t.span());
-                return Err(Error::new(span, "expected `=`"));
-            }
-        }
-        let name = key.to_string();
-        match name.as_str() {
-            "crate" => {
-                // A path: identifiers and `::`, up to the next comma.
-                let mut path = String::new();
-                while let Some(t) = tokens.peek() {
-                    match t {
-                        TokenTree::Ident(i) => path.push_str(&i.to_string()),
-                        TokenTree::Punct(p) if p.as_char() == ':' => path.push(':'),
-                        TokenTree::Punct(p) if p.as_char() == ',' => break,
-                        other => return Err(Error::new(other.span(), "expected a path")),
-                    }
-                    tokens.next();
-                }
-                if path.is_empty() || path.ends_with(':') {
-                    return Err(Error::new(key.span(), "expected a path"));
-                }
-                args.krate = Some(path);
-            }
-            "import" => {
-                args.import = Some(parse_str(tokens.next(), key.span(), "the import name")?)
-            }
-            "import_prefix" => {
-                args.import_prefix = Some(parse_str(
-                    tokens.next(),
-                    key.span(),
-                    "the import-name prefix",
-                )?);
-            }
+    for o in options {
+        match o.name().as_str() {
+            "crate" => args.krate = Some(o.path()?),
+            "import" => args.import = Some(o.string("the import name")?),
+            "import_prefix" => args.import_prefix = Some(o.string("the import-name prefix")?),
             "import_stem" => {
-                args.import_stem = Some(parse_str(
-                    tokens.next(),
-                    key.span(),
-                    "the file-name stem import names spell",
-                )?);
+                args.import_stem = Some(o.string("the file-name stem import names spell")?);
             }
-            "name" => args.name = Some(parse_str(tokens.next(), key.span(), "the grammar's name")?),
-            "vendored" => {
-                args.vendored = match tokens.next() {
-                    Some(TokenTree::Ident(b)) if b.to_string() == "true" => true,
-                    Some(TokenTree::Ident(b)) if b.to_string() == "false" => false,
-                    other => {
-                        let span = other.map_or(key.span(), |t| t.span());
-                        return Err(Error::new(span, "expected `true` or `false`"));
-                    }
-                };
-            }
+            "name" => args.name = Some(o.string("the grammar's name")?),
+            "vendored" => args.vendored = o.boolean()?,
             "items" => {
-                let items = parse_str(tokens.next(), key.span(), "\"all\" or \"tables\"")?;
+                let items = o.string("\"all\" or \"tables\"")?;
                 args.tables_only = match items.value.as_str() {
                     "all" => false,
                     "tables" => true,
@@ -269,12 +100,9 @@ fn parse_args(input: TokenStream) -> Result<Args, Error> {
                     }
                 };
             }
-            other => {
-                return Err(Error::new(
-                    key.span(),
-                    format!(
-                        "unknown option `{other}`; expected `crate`, `import`, `import_prefix`, `import_stem`, `name`, `items` or `vendored`"
-                    ),
+            _ => {
+                return Err(o.unknown(
+                    "`crate`, `import`, `import_prefix`, `import_stem`, `name`, `items` or `vendored`",
                 ));
             }
         }
@@ -286,11 +114,11 @@ fn parse_args(input: TokenStream) -> Result<Args, Error> {
 #[proc_macro]
 pub fn include_grammar(input: TokenStream) -> TokenStream {
     let start = std::time::Instant::now();
-    let args = match parse_args(input) {
+    let args = match parse(input) {
         Ok(a) => a,
-        Err(e) => return e.into_tokens(),
+        Err(e) => return e.into_items(),
     };
-    let out = expand(&args).unwrap_or_else(Error::into_tokens);
+    let out = expand(&args).unwrap_or_else(Error::into_items);
     if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some() {
         eprintln!(
             "include_grammar!({}): expanded in {:.1} ms",
@@ -384,10 +212,10 @@ pub fn for_each_vendored_set(input: TokenStream) -> TokenStream {
     let callback = match (tokens.next(), tokens.next()) {
         (Some(TokenTree::Ident(i)), None) => i,
         (Some(other), _) | (None, Some(other)) => {
-            return Error::new(other.span(), "expected the name of a macro").into_tokens();
+            return Error::new(other.span(), "expected the name of a macro").into_items();
         }
         (None, None) => {
-            return Error::new(Span::call_site(), "expected the name of a macro").into_tokens();
+            return Error::new(Span::call_site(), "expected the name of a macro").into_items();
         }
     };
     let mut body = String::new();
@@ -400,7 +228,7 @@ pub fn for_each_vendored_set(input: TokenStream) -> TokenStream {
     let body: TokenStream = match body.parse() {
         Ok(ts) => ts,
         Err(e) => {
-            return Error::new(callback.span(), format!("internal error: {e}")).into_tokens();
+            return Error::new(callback.span(), format!("internal error: {e}")).into_items();
         }
     };
     let mut bang = Punct::new('!', Spacing::Alone);
