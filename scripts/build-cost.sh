@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What depending on spirv-core costs a downstream crate, next to rspirv 0.13 and
-# rspirv2 0.1.1, measured in the same run.
+# rspirv2 0.1.1, measured in the same run; and what spirv-asm-macros costs on top.
 #
 #   scripts/build-cost.sh [ROUNDS]          (default 2 rounds; modes: check debug release)
 #   MODES="check" scripts/build-cost.sh 3
+#   CRATES="uses-spirv-core uses-spirv-asm-macros" MODES=debug scripts/build-cost.sh
 #
 # It makes three throwaway crates in a temporary folder, each with only `pub use X;` in
 # its lib.rs and one dependency (spirv-core by path, rspirv = "0.13", rspirv2 = "=0.1.1"),
@@ -42,7 +43,11 @@ make_crate uses-rspirv 'rspirv = "0.13"'
 echo "pub use rspirv;" > "$work/uses-rspirv/src/lib.rs"
 make_crate uses-rspirv2 'rspirv2 = "=0.1.1"'
 echo "pub use rspirv2;" > "$work/uses-rspirv2/src/lib.rs"
-crates="uses-spirv-core uses-rspirv uses-rspirv2"
+# What spirv_asm! adds: its crate builds spirv-core and spirv-asm again, for the host.
+make_crate uses-spirv-asm-macros "spirv-asm-macros = { path = \"$root/spirv-asm-macros\" }"
+printf 'pub const W: &[u32] = spirv_asm_macros::spirv_asm!("OpCapability Shader\\nOpMemoryModel Logical GLSL450");\n' \
+  > "$work/uses-spirv-asm-macros/src/lib.rs"
+crates="${CRATES:-uses-spirv-core uses-rspirv uses-rspirv2 uses-spirv-asm-macros}"
 for c in $crates; do (cd "$work/$c" && cargo fetch -q); done
 
 results="$work/results.tsv"
@@ -70,7 +75,8 @@ import json, re, sys
 html = open(sys.argv[1]).read()
 data = json.loads(re.search(r"const UNIT_DATA = (\[.*?\n\]);", html, re.S).group(1))
 own = {"uses-spirv-core": {"spirv-core"}, "uses-rspirv": {"rspirv", "spirv"},
-       "uses-rspirv2": {"rspirv2"}}[sys.argv[2]]
+       "uses-rspirv2": {"rspirv2"},
+       "uses-spirv-asm-macros": {"spirv-asm-macros"}}[sys.argv[2]]
 print(round(sum(u["duration"] for u in data
                 if u["name"] in own and "build-script" not in u["target"]), 2))
 EOF
@@ -102,4 +108,9 @@ for mode in dict.fromkeys(k[0] for k in med):
         if p:
             r = [a / b if b else float("nan") for a, b in zip(ours, p)]
             print(f"{mode:<8} vs {peer[5:]:<15} {r[0]:7.2f}x {r[1]:7.2f}x {r[2]:6.2f}x {r[3]:9.2f}x")
+print("\nspirv-asm-macros (whole tree) / spirv-core alone   wall      cpu   peak")
+for mode in dict.fromkeys(k[0] for k in med):
+    a, b = med.get((mode, "uses-spirv-asm-macros")), med.get((mode, "uses-spirv-core"))
+    if a and b:
+        print(f"{mode:<8} {'':<40} {a[0] / b[0]:5.2f}x {a[1] / b[1]:7.2f}x {a[2] / b[2]:5.2f}x")
 EOF

@@ -273,6 +273,26 @@ fn edge_case(st: &std::path::Path, fixture: &str) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The disassembler error modules as files: the `.spv` ones as they are, and the
+/// `.spvasm` ones assembled into `scratch` the way `spirv_tests::dis_error_cases` embeds
+/// them (`%N` keeps id N, spirv-as's generator word).
+fn dis_error_modules(dir: &std::path::Path, scratch: &std::path::Path) -> Vec<PathBuf> {
+    let mut paths = env::files(dir, "spv");
+    for text in env::files(dir, "spvasm") {
+        let opts = spirv_asm::AsmOptions {
+            preserve_numeric_ids: true,
+            generator: spirv_asm::asm::SPIRV_TOOLS_GENERATOR,
+            ..spirv_asm::AsmOptions::default()
+        };
+        let words = spirv_asm::assemble(&std::fs::read(&text).expect("read"), &opts)
+            .unwrap_or_else(|e| panic!("{}: {e}", text.display()));
+        let out = scratch.join(text.with_extension("spv").file_name().expect("name"));
+        std::fs::write(&out, spirv_core::binary::words_to_bytes(&words)).expect("write");
+        paths.push(out);
+    }
+    paths
+}
+
 /// Every disassembler and assembler error fixture through both tools as whole
 /// processes: the same exit code, and for dis the same text on standard output (the
 /// instructions before the bad one).
@@ -284,7 +304,7 @@ fn error_exit_codes_and_partial_output_match_spirv_tools() {
     let fixtures = env::workspace_root().join("tests/fixtures");
     let dir = scratch("errors");
     let mut compared = 0;
-    for path in env::files(&fixtures.join("dis-errors"), "spv") {
+    for path in dis_error_modules(&fixtures.join("dis-errors"), &dir) {
         let p = path.to_str().unwrap_or_default();
         let theirs = Command::new(st.join("spirv-dis"))
             .arg(p)
@@ -361,7 +381,10 @@ fn output_errors_are_reported_and_files_never_half_written() {
         assert_eq!(out.status.code(), Some(1));
     }
     // A bad instruction near the end: the old file stays, no temporary file is left.
-    let bad = fixtures.join("dis-errors/spec_constant_op_nested.spv");
+    let bad = dis_error_modules(&fixtures.join("dis-errors"), &dir)
+        .into_iter()
+        .find(|p| p.ends_with("spec_constant_op_nested.spv"))
+        .expect("the nested OpSpecConstantOp case");
     std::fs::write(dir.join("out.txt"), "old").expect("write");
     let (code, _, _) = run(
         &["dis", bad.to_str().unwrap_or_default(), "-o", "out.txt"],

@@ -24,5 +24,7 @@ pub fn stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+pub mod dis_error_cases;
 pub mod example_set;
 pub mod renames;
+pub mod scratch;

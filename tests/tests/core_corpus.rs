@@ -124,11 +124,16 @@ fn one_pass_typed_reading_matches_the_module_reader() {
 /// Malformed input ends the stream with an error, and an id defined twice is one.
 #[test]
 fn one_pass_typed_reading_reports_errors() {
-    let mut w = vec![spirv_core::binary::MAGIC, 0x0001_0000, 0, 10, 0];
-    w.extend([(4 << 16) | 21, 1, 32, 0]); // %1 = OpTypeInt 32 0
-    w.extend([(3 << 16) | 22, 1, 32]); // %1 = OpTypeFloat 32: redefined
-    w.extend([(9 << 16) | 21, 2]); // runs past the end
-    let (_, s) = spirv_core::stream::typed(&w).expect("header");
+    // `!<integer>` writes a word as it is: the module may be malformed.
+    const W: &[u32] = spirv_asm_macros::spirv_asm!(
+        r#"
+        %1 = OpTypeInt 32 0
+        !0x00030016 %1 32     ; %1 = OpTypeFloat 32: redefined
+        !0x00090015 %2        ; OpTypeInt whose word count runs past the end
+        "#,
+        preserve_numeric_ids = true,
+    );
+    let (_, s) = spirv_core::stream::typed(W).expect("header");
     let items: Vec<_> = s.collect();
     assert_eq!(items.len(), 3);
     assert!(items[0].is_ok());

@@ -1,20 +1,19 @@
 //! Disassembler errors against spirv-dis 2025.5's, recorded in `tests/fixtures/dis-errors/`
-//! (`NAME.spv` and `NAME.expected`: exit code and stderr): same exit code, same
+//! (the module as `NAME.spvasm` or `NAME.spv`, see `spirv_tests::dis_error_cases`, and
+//! `NAME.expected`: exit code and stderr): same exit code, same
 //! instruction index, and our message starts with spirv-dis's (we add the word offset).
 //! Also `--keep-going` and the corpus round trip through our own tools.
 
 use spirv_asm::{AsmOptions, DisOptions, assemble, disassemble};
-use spirv_tests::{files, read_words, require_corpus, stem, workspace_root};
+use spirv_tests::{dis_error_cases, files, read_words, require_corpus, stem, workspace_root};
 
 #[test]
 fn errors_match_spirv_dis() {
     let dir = workspace_root().join("tests/fixtures/dis-errors");
-    let cases = files(&dir, "spv");
-    assert!(cases.len() >= 15);
+    let cases = dis_error_cases::all(&dir);
+    assert!(cases.len() >= 20);
     let mut failures = Vec::new();
-    for path in &cases {
-        let name = stem(path);
-        let words = read_words(path);
+    for (name, words) in &cases {
         let expected =
             std::fs::read_to_string(dir.join(format!("{name}.expected"))).expect("golden");
         let mut lines = expected.lines();
@@ -46,7 +45,7 @@ fn errors_match_spirv_dis() {
 
 #[test]
 fn errors_give_instruction_index_and_word_offset() {
-    let words = read_words(&workspace_root().join("tests/fixtures/dis-errors/invalid_opcode.spv"));
+    let words = dis_error_cases::words("invalid_opcode");
     let e = disassemble(&words, &DisOptions::default()).expect_err("invalid");
     assert_eq!((e.instruction, e.offset), (2, 7));
     assert_eq!(e.to_string(), "2: Invalid opcode: 65535 (at word 7)");
@@ -68,7 +67,6 @@ fn errors_give_instruction_index_and_word_offset() {
 
 #[test]
 fn keep_going_prints_bad_instructions_as_reassemblable_words() {
-    let dir = workspace_root().join("tests/fixtures/dis-errors");
     let opts = DisOptions {
         keep_going: true,
         raw_id: true,
@@ -82,8 +80,8 @@ fn keep_going_prints_bad_instructions_as_reassemblable_words() {
         "past_end",
         "unknown_import",
     ] {
-        let words = read_words(&dir.join(format!("{name}.spv")));
-        let text = disassemble(&words, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let words = dis_error_cases::words(name);
+        let text = disassemble(words, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
         let again = assemble(
             &text,
             &AsmOptions {

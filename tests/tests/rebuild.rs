@@ -3,58 +3,17 @@
 //!   then code using the new instruction's type compiles;
 //! - a copy of `grammar/` gains an extended set (as a newer SPIRV-Headers would bring)
 //!   and spirv-core, built from that copy, knows it; removing the file again rebuilds
-//!   without it.
+//!   without it;
+//! - a file `include_spirv_asm!` embeds is edited, and the rebuilt binary has the new
+//!   words.
 
-use std::path::Path;
-use std::process::Command;
-
-fn cargo_run(dir: &Path, target: &Path) -> String {
-    cargo_run_with(dir, target, None)
-}
-
-/// `cargo run` in `dir`, with the vendored grammar folder replaced by `grammars`.
-fn cargo_run_with(dir: &Path, target: &Path, grammars: Option<&Path>) -> String {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.args(["run", "--quiet", "--offline"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target);
-    match grammars {
-        Some(g) => cmd.env("SPIRV_GRAMMAR_DIR", g),
-        None => cmd.env_remove("SPIRV_GRAMMAR_DIR"),
-    };
-    let out = cmd.output().expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "scratch build failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
-}
+use spirv_tests::scratch::{cargo_run, cargo_run_with, scratch_crate};
 
 const GRAMMAR_V1: &str = r#"{ "revision": 1, "instructions": [
   { "opname": "First", "opcode": 1, "operands": [ { "kind": "IdRef", "name": "A" } ] } ] }"#;
 const GRAMMAR_V2: &str = r#"{ "revision": 1, "instructions": [
   { "opname": "First", "opcode": 1, "operands": [ { "kind": "IdRef", "name": "A" } ] },
   { "opname": "Second", "opcode": 2, "operands": [ { "kind": "LiteralInteger", "name": "N" } ] } ] }"#;
-
-/// A scratch crate `name` under `target/` that depends on spirv-core and the macros by
-/// path; returns its folder.
-fn scratch_crate(name: &str) -> std::path::PathBuf {
-    let root = spirv_tests::workspace_root();
-    let dir = root.join("target").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src")).expect("mkdir");
-    let manifest = format!(
-        "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n[dependencies]\nspirv-core = {{ path = {:?} }}\nspirv-grammar-macros = {{ path = {:?} }}\n",
-        root.join("spirv-core"),
-        root.join("spirv-grammar-macros")
-    );
-    std::fs::write(dir.join("Cargo.toml"), manifest).expect("manifest");
-    // Reuse the workspace's lock file so that the scratch build resolves offline.
-    let _ = std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock"));
-    dir
-}
 
 #[test]
 fn editing_the_grammar_rebuilds_the_including_crate() {
@@ -121,4 +80,23 @@ fn a_set_added_to_the_grammar_folder_is_generated_with_no_edit() {
         cargo_run_with(&dir, &target, Some(&grammars)),
         format!("None {sets}")
     );
+}
+
+#[test]
+fn editing_an_included_spvasm_file_rebuilds_the_crate() {
+    let root = spirv_tests::workspace_root();
+    let dir = scratch_crate("asm-rebuild-scratch");
+    let target = root.join("target/asm-rebuild-scratch-target");
+    std::fs::write(dir.join("shader.spvasm"), "OpCapability Shader\n").expect("text");
+    let main = "const W: &[u32] = spirv_asm_macros::include_spirv_asm!(\"shader.spvasm\");\nfn main() { println!(\"{:?}\", &W[5..]); }\n";
+    std::fs::write(dir.join("src/main.rs"), main).expect("main");
+    assert_eq!(cargo_run(&dir, &target), "[131089, 1]");
+
+    // Only the text changes: the next build must pick it up.
+    std::fs::write(
+        dir.join("shader.spvasm"),
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n",
+    )
+    .expect("text v2");
+    assert_eq!(cargo_run(&dir, &target), "[131089, 1, 196622, 0, 1]");
 }
