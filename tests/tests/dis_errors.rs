@@ -28,7 +28,7 @@ fn errors_match_spirv_dis() {
             Some((n, m)) if n.parse::<usize>().is_ok() => (n.parse().unwrap_or(0), m),
             _ => (0, err),
         };
-        match disassemble(&words, &DisOptions::default()) {
+        match disassemble(words, &DisOptions::default()) {
             Ok(_) => failures.push(format!("{name}: disassembled, spirv-dis said {err}")),
             Err(e) => {
                 if e.exit_code != code || e.instruction != index || !e.message.starts_with(msg) {
@@ -46,7 +46,7 @@ fn errors_match_spirv_dis() {
 #[test]
 fn errors_give_instruction_index_and_word_offset() {
     let words = dis_error_cases::words("invalid_opcode");
-    let e = disassemble(&words, &DisOptions::default()).expect_err("invalid");
+    let e = disassemble(words, &DisOptions::default()).expect_err("invalid");
     assert_eq!((e.instruction, e.offset), (2, 7));
     assert_eq!(e.to_string(), "2: Invalid opcode: 65535 (at word 7)");
     // The kind the reader found is kept for programs to match on.
