@@ -18,7 +18,7 @@ unpacked="$root/target/package/unpacked"
 rm -rf "$unpacked"
 mkdir -p "$unpacked"
 patches=()
-for name in spirv-grammar-data spirv-grammar-codegen spirv-grammar-macros spirv-core spirv-asm; do
+for name in spirv-grammar-data spirv-grammar-codegen spirv-grammar-macros spirv-core spirv-asm spirv-asm-macros; do
   crate="target/package/$name-$version.crate"
   [ -f "$crate" ] || { echo "missing $crate" >&2; exit 1; }
   tar -xzf "$crate" -C "$unpacked"

@@ -2,7 +2,9 @@
 //! 1. `include_grammar!` on this crate's own non-semantic instruction set, registered so
 //!    that reading, assembling and disassembling know it by name;
 //! 2. spirv-core as a library: build a module, read it back, walk its functions;
-//! 3. the assembler and disassembler as a library.
+//! 3. the assembler and disassembler as a library;
+//!
+//! and, 4., assembly text assembled at compile time by `spirv_asm!`.
 
 use spirv_asm::{AsmOptions, DisOptions};
 use spirv_core::{Builder, ExtInstRegistry, Module, ReadOptions, spv, spv::inst};
@@ -110,6 +112,26 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
     }
     assert_eq!(seen.len(), 2, "both markers are found");
+
+    // 4. A shader written as text, assembled at compile time into a constant.
+    const COMPUTE: &[u32] = spirv_asm_macros::spirv_asm!(
+        r#"
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 8 8 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+        "#,
+        target_env = "vulkan1.1",
+        validate = true,
+    );
+    let compute = Module::from_words(COMPUTE)?;
+    println!("; compile-time shader: {} words, {} function", COMPUTE.len(), compute.functions().len());
     println!("; ok: {} words, {} functions", words.len(), read.functions().len());
     Ok(())
 }
