@@ -3,15 +3,15 @@
 # published crates would: every workspace crate is packaged (`cargo package
 # --workspace`, which builds each package from its own .crate file), the .crate files
 # are unpacked, and the example's crates.io dependencies are patched to those unpacked
-# packages, never to the workspace folders.
+# packages, never to the workspace folders. `scripts/package.sh` does the packaging.
 #
 #   scripts/downstream.sh            # package, then build and run the example
-#   PACKAGED=1 scripts/downstream.sh # reuse target/package/*.crate from a previous run
+#   PACKAGED=1 scripts/downstream.sh # reuse target/package/*.crate (scripts/package.sh)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 if [ "${PACKAGED:-0}" != 1 ]; then
-  cargo package --workspace --quiet
+  scripts/package.sh --quiet
 fi
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
 unpacked="$root/target/package/unpacked"
