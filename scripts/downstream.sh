@@ -6,7 +6,7 @@
 # packages, never to the workspace folders. `scripts/package.sh` does the packaging.
 #
 #   scripts/downstream.sh            # package, then build and run the example
-#   PACKAGED=1 scripts/downstream.sh # reuse target/package/*.crate (scripts/package.sh)
+#   PACKAGED=1 scripts/downstream.sh # reuse target/pkg/package/*.crate (scripts/package.sh)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -14,12 +14,13 @@ if [ "${PACKAGED:-0}" != 1 ]; then
   scripts/package.sh --quiet
 fi
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)"
-unpacked="$root/target/package/unpacked"
+packages="$root/target/pkg/package"
+unpacked="$packages/unpacked"
 rm -rf "$unpacked"
 mkdir -p "$unpacked"
 patches=()
 for name in spirv-grammar-data spirv-grammar-codegen spirv-grammar-macros spirv-core spirv-asm spirv-asm-macros; do
-  crate="target/package/$name-$version.crate"
+  crate="$packages/$name-$version.crate"
   [ -f "$crate" ] || { echo "missing $crate" >&2; exit 1; }
   tar -xzf "$crate" -C "$unpacked"
   patches+=(--config "patch.crates-io.$name.path=\"$unpacked/$name-$version\"")
