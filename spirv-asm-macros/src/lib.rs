@@ -151,7 +151,7 @@ fn run(
         if settings.validate {
             let strict = spirv_core::ReadOptions {
                 strict: true,
-                registry: None,
+                ..spirv_core::ReadOptions::default()
             };
             spirv_core::Module::read(&words, &strict).map_err(|e| {
                 Error::new(first.span, format!("the module does not validate: {e}"))

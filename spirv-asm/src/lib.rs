@@ -28,6 +28,7 @@ mod fxhash;
 mod generator;
 mod names;
 mod number;
+pub mod reflect;
 mod text;
 
 pub use asm::{

@@ -1,5 +1,6 @@
 //! `spirv-asm`: the SPIR-V assembler (`as`) and disassembler (`dis`) command line,
-//! argument- and output-compatible with SPIRV-Tools 2025.5's `spirv-as` and `spirv-dis`.
+//! argument- and output-compatible with SPIRV-Tools 2025.5's `spirv-as` and `spirv-dis`,
+//! and `reflect` (this tool's JSON, or `spirv-cross --reflect`'s).
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -20,6 +21,8 @@ enum Command {
     As(cli::as_cmd::Args),
     /// Disassemble a SPIR-V binary into assembly text (like `spirv-dis`).
     Dis(cli::dis_cmd::Args),
+    /// Reflect a module as JSON: entry points, resources, interface, constants, types.
+    Reflect(cli::reflect_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +37,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::As(a) => cli::as_cmd::run(a),
         Command::Dis(d) => cli::dis_cmd::run(d),
+        Command::Reflect(r) => cli::reflect_cmd::run(r),
     };
     ExitCode::from(code)
 }

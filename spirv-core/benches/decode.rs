@@ -115,6 +115,24 @@ fn main() {
             black_box(spirv_core::Module::from_words(m).ok());
         }
     });
+    let reflect = median_mbps(bytes, runs, || {
+        for m in &mods {
+            if let Ok(m) = spirv_core::Module::from_words(m) {
+                black_box(spirv_core::reflect::Reflection::new(&m).resources().len());
+            }
+        }
+    });
+    let globals = spirv_core::ReadOptions {
+        globals_only: true,
+        ..Default::default()
+    };
+    let reflect_globals = median_mbps(bytes, runs, || {
+        for m in &mods {
+            if let Ok(m) = spirv_core::Module::read(m, &globals) {
+                black_box(spirv_core::reflect::Reflection::new(&m).resources().len());
+            }
+        }
+    });
     let encode = median_mbps(bytes, runs, || {
         for m in &decoded {
             black_box(m.to_words());
@@ -277,6 +295,14 @@ fn main() {
         mods.len()
     );
     println!("{:<44}{rs_assemble:>10.0}", "rspirv Assemble (DR -> words)");
+    println!(
+        "{:<44}{reflect:>10.0}",
+        "Module::from_words + Reflection::new"
+    );
+    println!(
+        "{:<44}{reflect_globals:>10.0}",
+        "Module::read(globals_only) + Reflection::new"
+    );
     println!(
         "{:<44}{:>10}{:>11.2}x rspirv parse_words",
         "raw iteration vs rspirv parse",

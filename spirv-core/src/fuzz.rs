@@ -33,7 +33,7 @@ pub fn module(data: &[u8]) {
         &words,
         &ReadOptions {
             strict: true,
-            registry: None,
+            ..ReadOptions::default()
         },
     );
     for inst in m.instructions() {
@@ -57,6 +57,42 @@ pub fn module(data: &[u8]) {
             remapped.to_words(),
             unchanged,
             "a failed remap changes nothing"
+        );
+    }
+}
+
+/// Reads `data` as a module (fully, and checking only the globals) and reflects it:
+/// every list, every struct's declared size, and each entry point's static use.
+pub fn reflect(data: &[u8]) {
+    let Ok((words, _)) = crate::binary::words_from_bytes(data) else {
+        return;
+    };
+    let globals_only = ReadOptions {
+        globals_only: true,
+        ..ReadOptions::default()
+    };
+    for m in [
+        Module::read(&words, &ReadOptions::default()),
+        Module::read(&words, &globals_only),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let r = crate::reflect::Reflection::new(&m);
+        for (id, t) in r.types() {
+            if matches!(t, crate::reflect::Type::Struct { .. }) {
+                let _ = r.declared_size(id);
+            }
+        }
+        for e in r.entry_points() {
+            let _ = r.used_variables(e);
+        }
+        let _ = (
+            r.resources(),
+            r.push_constants(),
+            r.inputs(),
+            r.outputs(),
+            r.spec_constants(),
         );
     }
 }

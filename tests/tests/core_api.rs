@@ -407,7 +407,7 @@ fn kind_of(words: &[u32], strict: bool) -> DecodeErrorKind {
         words,
         &ReadOptions {
             strict,
-            registry: None,
+            ..ReadOptions::default()
         },
     )
     .expect_err("must fail")

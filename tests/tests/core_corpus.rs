@@ -78,7 +78,7 @@ fn strict_mode_accepts_the_corpus() {
             &words,
             &ReadOptions {
                 strict: true,
-                registry: None,
+                ..ReadOptions::default()
             },
         ) {
             failures.push(format!("{}: {e}", stem(&path)));

@@ -237,6 +237,20 @@ fn core_reader_never_panics_on_mutated_modules() {
 }
 
 #[test]
+fn reflection_never_panics_on_mutated_modules() {
+    let bins = sample_bins("the reflection fuzz body");
+    if bins.is_empty() {
+        return;
+    }
+    let mut rng = Rng(0x0f1e_c7ed);
+    for _ in 0..cases() / 2 {
+        let w = mutated(&mut rng, &bins);
+        spirv_core::fuzz::reflect(&spirv_core::binary::words_to_bytes(&w));
+        spirv_asm::fuzz::reflect_words(&w);
+    }
+}
+
+#[test]
 fn disassembler_never_panics_on_mutated_modules() {
     let bins = sample_bins("the disassembler's fuzz body");
     if bins.is_empty() {

@@ -417,6 +417,7 @@ fn downstream_set_has_typed_operands_and_works_with_the_tools() {
         &spirv_core::ReadOptions {
             strict: true,
             registry: Some(&registry),
+            ..Default::default()
         },
     )
     .expect("reads");

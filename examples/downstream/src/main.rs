@@ -91,7 +91,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     // 2b. Read it back strictly (every set and instruction must be known) and walk it.
     let registry = registry();
-    let opts = ReadOptions { strict: true, registry: Some(&registry) };
+    let opts = ReadOptions { strict: true, registry: Some(&registry), ..Default::default() };
     let read = Module::read(&words, &opts)?;
     let mut seen = Vec::new();
     for function in read.functions() {

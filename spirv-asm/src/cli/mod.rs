@@ -3,6 +3,7 @@
 pub mod as_cmd;
 pub mod dis_cmd;
 pub mod output;
+pub mod reflect_cmd;
 
 use std::io::Read;
 
@@ -20,6 +21,55 @@ pub fn read_input(path: Option<&str>) -> Result<Vec<u8>, String> {
             std::fs::read(p).map_err(|e| format!("error: cannot open input file '{p}': {e}"))
         }
     }
+}
+
+/// Reads a binary as words (host order as read; a module in the other byte order is
+/// swapped by the reader). A file is read in chunks straight into the word vector, so a
+/// large module is held once, not as bytes and then as words.
+pub fn read_words(path: Option<&str>) -> Result<Vec<u32>, String> {
+    let bytes_to_words = |bytes: Vec<u8>, name: &str| -> Result<Vec<u32>, String> {
+        if bytes.len() % 4 != 0 {
+            return Err(format!(
+                "error: file size should be a multiple of 4; file '{name}' corrupt"
+            ));
+        }
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    };
+    let p = match path {
+        None | Some("-") => return bytes_to_words(read_input(path)?, "-"),
+        Some(p) => p,
+    };
+    let open_err = |e: std::io::Error| format!("error: cannot open input file '{p}': {e}");
+    let mut file = std::fs::File::open(p).map_err(open_err)?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    // The length is only a hint for the first allocation; the data decides.
+    let mut words = Vec::with_capacity(usize::try_from(len / 4).unwrap_or(0).min(1 << 28));
+    let mut buf = vec![0u8; 1 << 16];
+    let mut carry = 0usize;
+    loop {
+        let n = file.read(&mut buf[carry..]).map_err(open_err)?;
+        if n == 0 {
+            break;
+        }
+        let filled = carry + n;
+        let whole = filled / 4 * 4;
+        words.extend(
+            buf[..whole]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        );
+        buf.copy_within(whole..filled, 0);
+        carry = filled - whole;
+    }
+    if carry != 0 {
+        return Err(format!(
+            "error: file size should be a multiple of 4; file '{p}' corrupt"
+        ));
+    }
+    Ok(words)
 }
 
 /// The `--version` text of both subcommands.

@@ -119,6 +119,12 @@ pub struct ReadOptions<'r> {
     pub strict: bool,
     /// Extended sets to know; `None` = every vendored set.
     pub registry: Option<&'r ExtInstRegistry>,
+    /// Check only the global instructions: inside functions, instructions are split by
+    /// their word counts but their operands are not read, so reading costs little more
+    /// than iterating the words. For tools that look at the globals only, such as
+    /// [`reflect`](crate::reflect); a malformed function body is then not reported, and
+    /// values defined in functions have no recorded type.
+    pub globals_only: bool,
 }
 
 /// A function: its instruction range and its blocks.
@@ -224,7 +230,10 @@ impl Module {
             let opcode = spv::Opcode(raw.opcode);
             let info = spv::GRAMMAR.instruction(u32::from(raw.opcode));
             let err = |kind, at: usize| DecodeError::new(kind, raw.offset + 1 + at, raw.index);
+            let unchecked =
+                opts.globals_only && function_start.is_some() && opcode != spv::Opcode::FunctionEnd;
             match info {
+                _ if unchecked => {}
                 // Fast path: a layout of plain words needs only a length check.
                 Some(info)
                     if !opts.strict
@@ -355,6 +364,11 @@ impl Module {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out
+    }
+
+    /// The module's length in words, header included.
+    pub fn word_len(&self) -> usize {
+        self.words.len()
     }
 
     /// Number of instructions.
