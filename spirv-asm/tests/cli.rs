@@ -414,3 +414,69 @@ fn output_errors_are_reported_and_files_never_half_written() {
     assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `spirv-asm reflect`: the spirv-cross format prints the corpus's `spirv-cross
+/// --reflect` gold byte for byte (a sample; the workspace test compares all), the own
+/// format is JSON with its schema name, and failures have their own exit codes.
+#[test]
+fn reflect_prints_spirv_cross_format_and_own_json() {
+    let Some(corpus) = env::require_corpus("the reflect CLI test") else {
+        return;
+    };
+    let dir = scratch("reflect");
+    let gold = corpus.join("reflect");
+    let mut compared = 0;
+    for path in env::files(&gold, "json").iter().step_by(40) {
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        let bin = corpus.join("bin").join(format!("{name}.spv"));
+        let (code, out, err) = run(
+            &[
+                "reflect",
+                "--format",
+                "spirv-cross",
+                bin.to_str().unwrap_or(""),
+            ],
+            None,
+            &dir,
+        );
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            std::fs::read_to_string(path).expect("gold"),
+            "{name}"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 25, "only {compared} compared");
+    // The own format: JSON, read from standard input too.
+    let bin = std::fs::read(corpus.join("bin/glslang__spv.specConstant.vert.spv")).expect("bin");
+    let (code, out, _) = run(&["reflect", "-"], Some(&bin), &dir);
+    assert_eq!(code, 0);
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with('{') && text.contains("\"schema\": \"spirv-asm-reflect/1\""));
+    // A Kernel module: spirv-cross's refusal, exit 3; not a module: 2; no file: 1.
+    let kernel = env::files(&corpus.join("bin"), "spv")
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains("beehive__"))
+        .expect("an OpenCL kernel");
+    let (code, _, err) = run(
+        &[
+            "reflect",
+            "--format",
+            "spirv-cross",
+            kernel.to_str().unwrap_or(""),
+        ],
+        None,
+        &dir,
+    );
+    assert_eq!(
+        (code, err.trim()),
+        (3, "error: Kernel capability not supported.")
+    );
+    assert_eq!(run(&["reflect", "-"], Some(b"nope"), &dir).0, 2);
+    assert_eq!(run(&["reflect", "missing.spv"], None, &dir).0, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
