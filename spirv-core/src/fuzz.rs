@@ -61,6 +61,7 @@ pub fn module(data: &[u8]) {
     }
 }
 
+#[cfg(feature = "reflect")]
 /// Reads `data` as a module (fully, and checking only the globals) and reflects it:
 /// every list, every struct's declared size, and each entry point's static use.
 pub fn reflect(data: &[u8]) {

@@ -57,6 +57,7 @@ pub mod ext;
 pub mod fuzz;
 pub mod grammar;
 mod module;
+#[cfg(feature = "reflect")]
 pub mod reflect;
 pub mod spec_constant_op;
 pub mod stream;

@@ -1,7 +1,7 @@
 //! Reflection as text. [`spirv_cross_json`] prints what `spirv-cross FILE --reflect`
 //! prints (SPIRV-Cross 2021.01.15+1.3.239.0, Debian's package), for build scripts that
 //! parse that format. The reflection itself is spirv-core's
-//! [`Reflection`](spirv_core::reflect::Reflection); the CLI's own JSON format is built
+//! [`Reflection`]; the CLI's own JSON format is built
 //! on it.
 //!
 //! ```

@@ -1,6 +1,6 @@
 //! Reflection: what an engine needs to know about a shader to build its pipeline
 //! layout, read from a [`Module`] without walking function bodies (except for the
-//! per-entry-point static use, computed on request).
+//! per-entry-point static use, computed on request). Needs the `reflect` feature.
 //!
 //! - entry points, with execution modes and the workgroup size resolved to
 //!   specialization constants;
