@@ -115,24 +115,30 @@ fn main() {
             black_box(spirv_core::Module::from_words(m).ok());
         }
     });
-    let reflect = median_mbps(bytes, runs, || {
+    // Reflection is behind spirv-core's `reflect` feature; the workspace enables it
+    // through spirv-asm, `cargo bench -p spirv-core` alone does not.
+    #[cfg(feature = "reflect")]
+    let reflect = Some(median_mbps(bytes, runs, || {
         for m in &mods {
             if let Ok(m) = spirv_core::Module::from_words(m) {
                 black_box(spirv_core::reflect::Reflection::new(&m).resources().len());
             }
         }
-    });
-    let globals = spirv_core::ReadOptions {
-        globals_only: true,
-        ..Default::default()
-    };
-    let reflect_globals = median_mbps(bytes, runs, || {
+    }));
+    #[cfg(feature = "reflect")]
+    let reflect_globals = Some(median_mbps(bytes, runs, || {
+        let globals = spirv_core::ReadOptions {
+            globals_only: true,
+            ..Default::default()
+        };
         for m in &mods {
             if let Ok(m) = spirv_core::Module::read(m, &globals) {
                 black_box(spirv_core::reflect::Reflection::new(&m).resources().len());
             }
         }
-    });
+    }));
+    #[cfg(not(feature = "reflect"))]
+    let (reflect, reflect_globals): (Option<f64>, Option<f64>) = (None, None);
     let encode = median_mbps(bytes, runs, || {
         for m in &decoded {
             black_box(m.to_words());
@@ -196,6 +202,28 @@ fn main() {
                 if let Ok((_, insts)) = spirv_core::stream::typed(&words) {
                     for i in insts {
                         black_box(i.ok());
+                    }
+                }
+            }
+        }
+    });
+    // The same two, with a consumer that borrows each typed instruction instead of
+    // taking it by value (no copy of the value into the consumer's frame).
+    let rs2_typed_ref = median_mbps(rs2_bytes, runs, || {
+        for b in &rs2_ok {
+            if let Ok(m) = Rs2::from_bytes(b) {
+                for i in m.iter() {
+                    black_box(&i);
+                }
+            }
+        }
+    });
+    let ours_stream_ref = median_mbps(rs2_bytes, runs, || {
+        for b in &rs2_ok {
+            if let Ok((words, _)) = spirv_core::binary::words_from_bytes(b) {
+                if let Ok((_, insts)) = spirv_core::stream::typed(&words) {
+                    for i in insts {
+                        black_box(&i);
                     }
                 }
             }
@@ -276,6 +304,11 @@ fn main() {
         ours_stream / rs2_typed
     );
     println!(
+        "{:<44}{ours_stream_ref:>10.0}{:>11.2}x rspirv2, consumer borrows",
+        "stream::typed, consumer borrows",
+        ours_stream_ref / rs2_typed_ref
+    );
+    println!(
         "{:<44}{ours_read:>10.0}{:>11.2}x rspirv2 typed iteration",
         "Module::from_bytes alone",
         ours_read / rs2_typed
@@ -284,6 +317,10 @@ fn main() {
         "{:<44}{rs2_typed:>10.0}   (over the {} modules it reads; {rs2_fail} fail)",
         "rspirv2 from_bytes + typed iteration",
         rs2_ok.len()
+    );
+    println!(
+        "{:<44}{rs2_typed_ref:>10.0}",
+        "rspirv2 typed iteration, consumer borrows"
     );
     println!(
         "{:<44}{rs_parse:>10.0}",
@@ -295,14 +332,18 @@ fn main() {
         mods.len()
     );
     println!("{:<44}{rs_assemble:>10.0}", "rspirv Assemble (DR -> words)");
-    println!(
-        "{:<44}{reflect:>10.0}",
-        "Module::from_words + Reflection::new"
-    );
-    println!(
-        "{:<44}{reflect_globals:>10.0}",
-        "Module::read(globals_only) + Reflection::new"
-    );
+    for (what, mbps) in [
+        ("Module::from_words + Reflection::new", reflect),
+        (
+            "Module::read(globals_only) + Reflection::new",
+            reflect_globals,
+        ),
+    ] {
+        match mbps {
+            Some(v) => println!("{what:<44}{v:>10.0}"),
+            None => println!("{what:<44}{:>10}   (needs --features reflect)", "-"),
+        }
+    }
     println!(
         "{:<44}{:>10}{:>11.2}x rspirv parse_words",
         "raw iteration vs rspirv parse",

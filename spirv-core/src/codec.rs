@@ -21,6 +21,9 @@ pub struct DecodeContext {
 
 /// A value that can be read from and written to operand words.
 pub trait Operand: Sized {
+    /// Words every value takes, if that is fixed; 0 if it varies. A list of such values
+    /// is read into an allocation of the right size at once.
+    const WORDS: usize = 0;
     /// Reads one value.
     ///
     /// # Errors
@@ -108,11 +111,13 @@ impl<'a> Reader<'a> {
         }
         T::default()
     }
-    /// The first error a [`Self::field`] met.
+    /// The first error a [`Self::field`] met, or else [`Self::finish`]'s: a struct
+    /// reads all of its instruction's operands. (Checking here rather than after the
+    /// enum's `match` lets the compiler build the decoded instruction in place.)
     pub fn fields_read(&mut self) -> Result<(), DecodeError> {
         match self.failed.take() {
             Some(e) => Err(e),
-            None => Ok(()),
+            None => self.finish(),
         }
     }
     /// Reads one value of type `T`.
@@ -196,6 +201,7 @@ impl<'a> Reader<'a> {
 }
 
 impl Operand for u32 {
+    const WORDS: usize = 1;
     #[inline]
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word()
@@ -206,6 +212,7 @@ impl Operand for u32 {
 }
 
 impl Operand for Id {
+    const WORDS: usize = 1;
     #[inline]
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word().map(Id)
@@ -227,10 +234,12 @@ impl Operand for LiteralFloat {
 /// Decodes a NUL-terminated string from `words`; returns the bytes and the words used.
 pub fn decode_string(words: &[u32]) -> Option<(&[u32], usize, usize)> {
     for (i, &word) in words.iter().enumerate() {
-        for b in 0..4 {
-            if (word >> (8 * b)) & 0xff == 0 {
-                return Some((&words[..=i], i * 4 + b, i + 1));
-            }
+        // The high bit of each zero byte, a word at a time. A borrow can also mark a
+        // byte above a zero byte, never one below, so the lowest mark is the first NUL.
+        let zero = word.wrapping_sub(0x0101_0101) & !word & 0x8080_8080;
+        if zero != 0 {
+            let b = (zero.trailing_zeros() / 8) as usize;
+            return Some((&words[..=i], i * 4 + b, i + 1));
         }
     }
     None
@@ -249,7 +258,12 @@ pub fn string_operand(words: &[u32]) -> Vec<u8> {
 
 /// Appends the bytes of `words` (little-endian within each word) to `out`, `len` bytes in all.
 pub fn string_bytes(words: &[u32], len: usize, out: &mut Vec<u8>) {
-    out.extend(words.iter().flat_map(|w| w.to_le_bytes()).take(len));
+    let end = out.len() + len;
+    out.reserve(len.div_ceil(4) * 4);
+    for w in words.iter().take(len.div_ceil(4)) {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.truncate(end);
 }
 
 /// Encodes `bytes` as a literal string: NUL-terminated and zero-padded to a word.
@@ -273,7 +287,7 @@ impl Operand for LiteralString {
                 if kept_bytes < 4 && last >> (8 * kept_bytes) != 0 {
                     return Err(r.error(DecodeErrorKind::NonZeroPadding));
                 }
-                let mut bytes = Vec::with_capacity(len);
+                let mut bytes = Vec::new();
                 string_bytes(words, len, &mut bytes);
                 r.pos += used;
                 Ok(LiteralString(bytes))
@@ -339,7 +353,11 @@ impl<T: Operand> Operand for Option<T> {
 
 impl<T: Operand> Operand for Vec<T> {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let mut out = Vec::new();
+        // Sized by the words actually present, never by a count the input claims.
+        let mut out = match T::WORDS {
+            0 => Vec::new(),
+            k => Vec::with_capacity(r.rest().len() / k),
+        };
         while !r.is_empty() {
             out.push(T::decode(r)?);
         }
@@ -353,6 +371,11 @@ impl<T: Operand> Operand for Vec<T> {
 }
 
 impl<A: Operand, B: Operand> Operand for (A, B) {
+    const WORDS: usize = if A::WORDS == 0 || B::WORDS == 0 {
+        0
+    } else {
+        A::WORDS + B::WORDS
+    };
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         Ok((A::decode(r)?, B::decode(r)?))
     }
@@ -370,5 +393,38 @@ impl<A: Operand, B: Operand, C: Operand> Operand for (A, B, C) {
         self.0.encode(w);
         self.1.encode(w);
         self.2.encode(w);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode_string;
+
+    /// The word-at-a-time NUL search against a byte-at-a-time one, on every word whose
+    /// bytes are each 0x00, 0x01, 0x7f, 0x80, 0xff or a letter, alone and after a word
+    /// without NUL.
+    #[test]
+    fn nul_search_finds_the_first_zero_byte() {
+        let naive = |words: &[u32]| {
+            words
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .position(|b| b == 0)
+                .map(|n| (n, n / 4 + 1))
+        };
+        let values = [0x00u8, 0x01, 0x7f, 0x80, 0xff, b'a'];
+        for a in values {
+            for b in values {
+                for c in values {
+                    for d in values {
+                        let w = u32::from_le_bytes([a, b, c, d]);
+                        for words in [&[w][..], &[0x6161_6161, w][..]] {
+                            let got = decode_string(words).map(|(_, len, used)| (len, used));
+                            assert_eq!(got, naive(words), "{words:08x?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -248,6 +248,11 @@ impl OperandKind {
 /// A precomputed summary of a layout whose operands are single words without
 /// parameters or hooks, shaped `One* Optional*` or `One* Variadic`: readers check such
 /// an instruction's length and find its result without walking the operands.
+///
+/// A layout that goes on with optional operands of other kinds (`OpLoad`'s memory
+/// operands, an image instruction's image operands) has the shape of its instructions
+/// without them: [`Shape::accepts`] is false when they are present, and a reader walks
+/// those instructions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
     /// Words of the required operands.
@@ -263,7 +268,8 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Whether `n` operand words fit the shape.
+    /// Whether `n` operand words fit the shape (with any optional operands of other
+    /// kinds absent).
     #[inline]
     pub fn accepts(&self, n: usize) -> bool {
         let fixed = usize::from(self.fixed);

@@ -230,18 +230,14 @@ impl<'a> Emitter<'a> {
                 s,
                 "    #[automatically_derived]\n    impl __O for {ident} {{\n"
             );
-            // Without operands the reader and writer go unused: unnamed parameters.
-            let (r, w) = if fields.is_empty() {
-                ("_", "_")
-            } else {
-                ("r", "w")
-            };
+            // Without operands the writer goes unused: an unnamed parameter.
+            let w = if fields.is_empty() { "_" } else { "w" };
             w!(
                 s,
-                "        fn decode({r}: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n"
+                "        fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n"
             );
             if fields.is_empty() {
-                s.push_str("            Ok(Self {})\n");
+                s.push_str("            r.finish().map(|()| Self {})\n");
             } else {
                 s.push_str("            let v = Self {\n");
                 for (n, _, op) in &fields {
@@ -321,7 +317,7 @@ impl<'a> Emitter<'a> {
         );
         w!(
             o,
-            "impl Instruction {{\n    /// Decodes operand words (without the leading word-count/opcode word) of the instruction `opcode`.\n    ///\n    /// # Errors\n    /// An unknown {num}, missing or extra operands, or a malformed literal.\n    pub fn decode(opcode: Opcode, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        use {kr}::codec::Operand as __O;\n        let r = &mut {kr}::codec::Reader::new(operands, ctx);\n        let inst = match opcode.0 {{\n{dec}            _ => return Err(r.unknown_opcode(u32::from(opcode.0))),\n        }};\n        r.finish()?;\n        Ok(inst)\n    }}\n"
+            "impl Instruction {{\n    /// Decodes operand words (without the leading word-count/opcode word) of the instruction `opcode`.\n    ///\n    /// # Errors\n    /// An unknown {num}, missing or extra operands, or a malformed literal.\n    pub fn decode(opcode: Opcode, operands: &[u32], ctx: &{kr}::codec::DecodeContext) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        use {kr}::codec::Operand as __O;\n        let r = &mut {kr}::codec::Reader::new(operands, ctx);\n        Ok(match opcode.0 {{\n{dec}            _ => return Err(r.unknown_opcode(u32::from(opcode.0))),\n        }})\n    }}\n"
         );
         w!(
             o,

@@ -168,15 +168,30 @@ impl<'a> Emitter<'a> {
     }
 
     /// The layout shape for the runtime's fast path (`grammar::Shape`), for layouts of
-    /// simple operands shaped `One* Optional*` or `One* Variadic`; `None` otherwise.
+    /// simple operands shaped `One* Optional*` or `One* Variadic`, and for the same
+    /// followed by optional operands of any kind, which the shape covers when they are
+    /// absent; `None` otherwise.
     pub(super) fn shape(&self, inst: &Instruction) -> Option<String> {
         if self.is_switch(inst) {
             return None;
         }
         let (mut fixed, mut optional, mut repeat) = (0u32, 0u32, 0u32);
         let (mut result_type, mut result) = (u8::MAX, u8::MAX);
+        // Set at the first optional operand that is not a single plain word: from there
+        // on the operands are only counted as absent.
+        let mut absent_tail = false;
         for (i, op) in inst.operands.iter().enumerate() {
-            let w = u32::from(self.simple_width(&op.kind)?);
+            let width = self.simple_width(&op.kind);
+            let optional_kind =
+                matches!(op.quantifier, Quantifier::Optional | Quantifier::Variadic);
+            if absent_tail || (width.is_none() && optional_kind && repeat == 0) {
+                if !optional_kind {
+                    return None;
+                }
+                absent_tail = true;
+                continue;
+            }
+            let w = u32::from(width?);
             match op.quantifier {
                 Quantifier::One if optional == 0 && repeat == 0 => {
                     match class_of(&op.kind, self.kind(&op.kind).category) {
