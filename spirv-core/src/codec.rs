@@ -258,12 +258,13 @@ pub fn string_operand(words: &[u32]) -> Vec<u8> {
 
 /// Appends the bytes of `words` (little-endian within each word) to `out`, `len` bytes in all.
 pub fn string_bytes(words: &[u32], len: usize, out: &mut Vec<u8>) {
-    let end = out.len() + len;
-    out.reserve(len.div_ceil(4) * 4);
-    for w in words.iter().take(len.div_ceil(4)) {
-        out.extend_from_slice(&w.to_le_bytes());
+    let words = &words[..len.div_ceil(4).min(words.len())];
+    let start = out.len();
+    out.resize(start + words.len() * 4, 0);
+    for (bytes, w) in out[start..].chunks_exact_mut(4).zip(words) {
+        bytes.copy_from_slice(&w.to_le_bytes());
     }
-    out.truncate(end);
+    out.truncate(start + len);
 }
 
 /// Encodes `bytes` as a literal string: NUL-terminated and zero-padded to a word.
@@ -287,7 +288,7 @@ impl Operand for LiteralString {
                 if kept_bytes < 4 && last >> (8 * kept_bytes) != 0 {
                     return Err(r.error(DecodeErrorKind::NonZeroPadding));
                 }
-                let mut bytes = Vec::new();
+                let mut bytes = Vec::with_capacity(used * 4);
                 string_bytes(words, len, &mut bytes);
                 r.pos += used;
                 Ok(LiteralString(bytes))

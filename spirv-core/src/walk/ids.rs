@@ -197,6 +197,7 @@ impl Ids {
 ///
 /// # Errors
 /// The result id was already defined.
+#[inline]
 pub fn observe(
     ids: &mut Ids,
     registry: &ExtInstRegistry,
@@ -207,9 +208,22 @@ pub fn observe(
     let Some(id) = summary.result_id else {
         return Ok(());
     };
-    let info = if let Some(t) = summary.result_type {
-        IdInfo::Value(t)
-    } else if opcode == spv::Opcode::TypeInt.0 {
+    // Most definitions are values, whose type is all there is to record; the rest are
+    // read out of line.
+    let info = match summary.result_type {
+        Some(t) => IdInfo::Value(t),
+        None => definition(ids, registry, opcode, operands),
+    };
+    if ids.set(id, info) != IdInfo::Undefined {
+        return Err(DecodeErrorKind::IdRedefined { id });
+    }
+    Ok(())
+}
+
+/// What an instruction without a result type defines.
+#[inline(never)]
+fn definition(ids: &mut Ids, registry: &ExtInstRegistry, opcode: u16, operands: &[u32]) -> IdInfo {
+    if opcode == spv::Opcode::TypeInt.0 {
         IdInfo::Number(NumberType::Int {
             width: operands.get(1).copied().unwrap_or(0),
             signed: operands.get(2).is_some_and(|&s| s != 0),
@@ -229,9 +243,5 @@ pub fn observe(
         IdInfo::ExtSet(index)
     } else {
         IdInfo::Other
-    };
-    if ids.set(id, info) != IdInfo::Undefined {
-        return Err(DecodeErrorKind::IdRedefined { id });
     }
-    Ok(())
 }
