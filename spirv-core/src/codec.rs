@@ -6,6 +6,7 @@
 use crate::__private::Vec;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::grammar::Enum;
+use crate::list::List;
 use crate::types::{Id, LiteralFloat, LiteralNumber, LiteralString};
 
 /// What typed decode needs to know from outside the instruction.
@@ -288,10 +289,8 @@ impl Operand for LiteralString {
                 if kept_bytes < 4 && last >> (8 * kept_bytes) != 0 {
                     return Err(r.error(DecodeErrorKind::NonZeroPadding));
                 }
-                let mut bytes = Vec::with_capacity(used * 4);
-                string_bytes(words, len, &mut bytes);
                 r.pos += used;
-                Ok(LiteralString(bytes))
+                Ok(LiteralString::from_words(words, len))
             }
             None if r.is_empty() => Err(r.error(DecodeErrorKind::MissingOperand {
                 kind: crate::spv::kinds::LiteralString.name,
@@ -300,7 +299,7 @@ impl Operand for LiteralString {
         }
     }
     fn encode(&self, w: &mut Vec<u32>) {
-        encode_string(&self.0, w);
+        encode_string(self.as_bytes(), w);
     }
 }
 
@@ -363,6 +362,38 @@ impl<T: Operand> Operand for Vec<T> {
             out.push(T::decode(r)?);
         }
         Ok(out)
+    }
+    fn encode(&self, w: &mut Vec<u32>) {
+        for v in self {
+            v.encode(w);
+        }
+    }
+}
+
+/// A `*` operand: up to [`List::INLINE`] items are kept inline; a longer list is read
+/// into one allocation of the right size when the items' width is fixed.
+impl<T: Operand + Copy + Default> Operand for List<T> {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        if T::WORDS > 0 && r.rest().len() / T::WORDS > List::<T>::INLINE {
+            return Vec::<T>::decode(r).map(List::from);
+        }
+        // The length is the same for every item type; an array length may not name `T`.
+        let mut items = [T::default(); List::<u32>::INLINE];
+        let mut n = 0;
+        while !r.is_empty() {
+            let item = T::decode(r)?;
+            if n == items.len() {
+                let mut spilled = items.to_vec();
+                spilled.push(item);
+                while !r.is_empty() {
+                    spilled.push(T::decode(r)?);
+                }
+                return Ok(List::from(spilled));
+            }
+            items[n] = item;
+            n += 1;
+        }
+        Ok(List::inline(n, items))
     }
     fn encode(&self, w: &mut Vec<u32>) {
         for v in self {

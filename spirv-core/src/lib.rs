@@ -56,6 +56,7 @@ mod error;
 pub mod ext;
 pub mod fuzz;
 pub mod grammar;
+mod list;
 mod module;
 #[cfg(feature = "reflect")]
 pub mod reflect;
@@ -68,6 +69,7 @@ pub mod walk;
 pub use binary::{Endian, Header, RawInst, RawInstructions};
 pub use builder::{BuildError, Builder, GENERATOR};
 pub use error::{DecodeError, DecodeErrorKind};
+pub use list::List;
 pub use module::{Block, ExtInst, Function, InstRef, Module, ReadOptions, Requirements, Section};
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};
 pub use walk::ExtInstRegistry;

@@ -1,6 +1,6 @@
 //! Support types that generated code refers to: ids and literal values.
 
-use crate::__private::Vec;
+use crate::__private::{Box, Vec};
 use core::fmt;
 
 /// A SPIR-V `<id>`.
@@ -21,28 +21,122 @@ impl fmt::Display for Id {
 }
 
 /// A literal string: the bytes before the NUL. It reads as `&str` when the bytes are
-/// UTF-8 and keeps any other bytes unchanged, so every module round-trips.
-#[derive(Clone, PartialEq, Eq, Hash, Default)]
-pub struct LiteralString(pub Vec<u8>);
+/// UTF-8 and keeps any other bytes unchanged, so every module round-trips. Strings of up
+/// to [`LiteralString::INLINE`] bytes (most names) are kept without allocating.
+#[derive(Clone)]
+pub struct LiteralString(StrRepr);
+
+/// Bytes kept without allocating: what fits in the space of a boxed slice and a tag.
+const INLINE_STR: usize = 22;
+
+#[derive(Clone)]
+enum StrRepr {
+    Inline { len: u8, bytes: [u8; INLINE_STR] },
+    Heap(Box<[u8]>),
+}
 
 impl LiteralString {
+    /// Bytes kept without allocating.
+    pub const INLINE: usize = INLINE_STR;
+
+    /// The string of these bytes (without a NUL).
+    pub fn new(bytes: &[u8]) -> Self {
+        if bytes.len() <= INLINE_STR {
+            let mut inline = [0; INLINE_STR];
+            inline[..bytes.len()].copy_from_slice(bytes);
+            LiteralString(StrRepr::Inline {
+                len: bytes.len() as u8,
+                bytes: inline,
+            })
+        } else {
+            LiteralString(StrRepr::Heap(bytes.into()))
+        }
+    }
+    /// The first `len` bytes of `words` (little-endian within each word), which must
+    /// hold them.
+    pub(crate) fn from_words(words: &[u32], len: usize) -> Self {
+        // Whole words, then the bytes of a last partial one (fixed-size copies).
+        let fill = |out: &mut [u8]| {
+            let mut chunks = out.chunks_exact_mut(4);
+            let mut words = words.iter();
+            for (bytes, w) in (&mut chunks).zip(&mut words) {
+                bytes.copy_from_slice(&w.to_le_bytes());
+            }
+            if let Some(w) = words.next() {
+                for (b, v) in chunks.into_remainder().iter_mut().zip(w.to_le_bytes()) {
+                    *b = v;
+                }
+            }
+        };
+        if len <= INLINE_STR {
+            let mut inline = [0; INLINE_STR];
+            fill(&mut inline[..len]);
+            LiteralString(StrRepr::Inline {
+                len: len as u8,
+                bytes: inline,
+            })
+        } else {
+            let mut heap = alloc::vec![0; len];
+            fill(&mut heap);
+            LiteralString(StrRepr::Heap(heap.into_boxed_slice()))
+        }
+    }
     /// The text, if the bytes are UTF-8.
     pub fn as_str(&self) -> Option<&str> {
-        core::str::from_utf8(&self.0).ok()
+        core::str::from_utf8(self.as_bytes()).ok()
     }
     /// The raw bytes, without the NUL.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        match &self.0 {
+            StrRepr::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            StrRepr::Heap(b) => b,
+        }
     }
     /// Number of words the string takes when encoded (NUL and padding included).
     pub fn word_len(&self) -> usize {
-        self.0.len() / 4 + 1
+        self.as_bytes().len() / 4 + 1
+    }
+}
+
+impl Default for LiteralString {
+    fn default() -> Self {
+        LiteralString::new(&[])
+    }
+}
+
+impl PartialEq for LiteralString {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for LiteralString {}
+
+impl core::hash::Hash for LiteralString {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
     }
 }
 
 impl From<&str> for LiteralString {
     fn from(s: &str) -> Self {
-        LiteralString(s.as_bytes().to_vec())
+        LiteralString::new(s.as_bytes())
+    }
+}
+
+impl From<&[u8]> for LiteralString {
+    fn from(bytes: &[u8]) -> Self {
+        LiteralString::new(bytes)
+    }
+}
+
+impl From<Vec<u8>> for LiteralString {
+    fn from(bytes: Vec<u8>) -> Self {
+        if bytes.len() <= INLINE_STR {
+            LiteralString::new(&bytes)
+        } else {
+            LiteralString(StrRepr::Heap(bytes.into_boxed_slice()))
+        }
     }
 }
 
@@ -50,7 +144,7 @@ impl fmt::Debug for LiteralString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.as_str() {
             Some(s) => fmt::Debug::fmt(s, f),
-            None => write!(f, "LiteralString({:?})", self.0),
+            None => write!(f, "LiteralString({:?})", self.as_bytes()),
         }
     }
 }

@@ -37,7 +37,7 @@ fn compute_shader() -> Builder {
             execution_model: spv::ExecutionModel::GLCompute,
             entry_point: main,
             name: "main".into(),
-            interfaces: vec![gid],
+            interfaces: [gid].into(),
         },
     );
     p(
@@ -103,7 +103,7 @@ fn compute_shader() -> Builder {
         inst::TypeFunction {
             result_id: fnty,
             return_type: void,
-            parameter_types: vec![],
+            parameter_types: Default::default(),
         },
     );
     p(
@@ -141,7 +141,7 @@ fn compute_shader() -> Builder {
         &mut b,
         inst::TypeStruct {
             result_id: st,
-            member_types: vec![rarr],
+            member_types: [rarr].into(),
         },
     );
     p(
@@ -220,7 +220,7 @@ fn compute_shader() -> Builder {
             result_type: uint,
             result_id: x,
             composite: id3,
-            indexes: vec![0],
+            indexes: [0].into(),
         },
     );
     p(
@@ -229,7 +229,7 @@ fn compute_shader() -> Builder {
             result_type: sb_uint_ptr,
             result_id: ptr,
             base: buf,
-            indexes: vec![c0, x],
+            indexes: [c0, x].into(),
         },
     );
     p(

@@ -41,7 +41,7 @@ fn build() -> Result<Module, Box<dyn Error>> {
     b.push(inst::String { result_id: label, string: "main body".into() })?;
     let (void, fn_type, uint, one) = (b.id()?, b.id()?, b.id()?, b.id()?);
     b.push(inst::TypeVoid { result_id: void })?;
-    b.push(inst::TypeFunction { result_id: fn_type, return_type: void, parameter_types: vec![] })?;
+    b.push(inst::TypeFunction { result_id: fn_type, return_type: void, parameter_types: Default::default() })?;
     b.push(inst::TypeInt { result_id: uint, width: 32, signedness: 0 })?;
     b.push(inst::Constant {
         result_type: uint,
@@ -60,7 +60,7 @@ fn build() -> Result<Module, Box<dyn Error>> {
         execution_model: spv::ExecutionModel::GLCompute,
         entry_point: main,
         name: "main".into(),
-        interfaces: vec![],
+        interfaces: Default::default(),
     })?;
     Ok(b.module()?)
 }

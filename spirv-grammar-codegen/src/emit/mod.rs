@@ -203,6 +203,11 @@ impl<'a> Emitter<'a> {
         match op.quantifier {
             Quantifier::One => t,
             Quantifier::Optional => format!("::core::option::Option<{t}>"),
+            // Lists of plain words (ids, integers, enumerants without parameters, pairs
+            // of them) keep short lists inline; others are a Vec.
+            Quantifier::Variadic if self.simple_width(&op.kind).is_some() => {
+                format!("{}::List<{t}>", self.krate)
+            }
             Quantifier::Variadic => format!("{}::__private::Vec<{t}>", self.krate),
         }
     }
