@@ -98,6 +98,25 @@ fn as_and_dis_behave_like_spirv_as_and_spirv_dis() {
         .collect();
     let (code, text2, _) = run(&["dis", "-", "--no-color"], Some(hex.as_bytes()), &dir);
     assert_eq!((code, &text2), (0, &text));
+    // The same from files: hex text (also after leading whitespace, and in bytes),
+    // which a file read straight into words must notice.
+    let hex_bytes: String = bin.iter().map(|b| format!("{b:02x} ")).collect();
+    for (name, content) in [
+        ("hex.txt", hex.clone()),
+        ("spaced.txt", format!("\n\n   {hex}")),
+        ("bytes.txt", hex_bytes),
+    ] {
+        std::fs::write(dir.join(name), content).expect("hex file");
+        let (code, text3, _) = run(&["dis", name, "--no-color"], None, &dir);
+        assert_eq!((code, &text3), (0, &text), "{name}");
+    }
+    std::fs::write(dir.join("odd.spv"), &bin[..bin.len() - 2]).expect("odd file");
+    let (code, _, err) = run(&["dis", "odd.spv"], None, &dir);
+    assert_eq!(code, 1, "a file whose size is not a multiple of 4");
+    assert!(
+        err.contains("file size should be a multiple of 4; file 'odd.spv' corrupt"),
+        "{err}"
+    );
     // Exit codes.
     assert_eq!(run(&["as", "-"], Some(b"OpFoo"), &dir).0, 247);
     assert_eq!(

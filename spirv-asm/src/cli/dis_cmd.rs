@@ -53,6 +53,15 @@ pub struct Args {
     all_ext_inst_names: bool,
 }
 
+/// Whether the input starts like hex text (its first character a `0` or an `x`); `None`
+/// while no character other than whitespace has come.
+fn starts_as_hex(bytes: &[u8]) -> Option<bool> {
+    bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .map(|c| matches!(c, b'0' | b'x' | b'X'))
+}
+
 /// Parses spirv-dis's hex-text input: words (`0x07230203`) or bytes (`03 02 23 07`),
 /// with or without `0x`/`x` prefixes, separated by whitespace or commas.
 fn parse_hex_text(text: &[u8]) -> Option<Vec<u8>> {
@@ -96,36 +105,35 @@ pub fn run(args: Args) -> u8 {
         super::print_version();
         return 0;
     }
-    let mut bytes = match super::read_input(args.input.as_deref()) {
-        Ok(b) => b,
+    // A binary is read straight into words; hex text (its first character a `0` or an
+    // `x`, or no character yet in the first bytes read) is read as bytes and parsed.
+    let input = args.input.as_deref();
+    let maybe_text = |b: &[u8]| starts_as_hex(b) != Some(false);
+    let mut words = match super::read_binary(input, maybe_text) {
+        Ok(super::Input::Words(words)) => words,
+        Ok(super::Input::Text(mut bytes)) => {
+            if starts_as_hex(&bytes) == Some(true) {
+                match parse_hex_text(&bytes) {
+                    Some(b) => bytes = b,
+                    None => {
+                        eprintln!("error: input is neither a binary nor hex text");
+                        return 1;
+                    }
+                }
+            }
+            match super::bytes_to_words(&bytes, input.unwrap_or("-")) {
+                Ok(words) => words,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return 1;
+                }
+            }
+        }
         Err(e) => {
             eprintln!("{e}");
             return 1;
         }
     };
-    if matches!(
-        bytes.iter().find(|b| !b.is_ascii_whitespace()),
-        Some(b'0' | b'x' | b'X')
-    ) {
-        match parse_hex_text(&bytes) {
-            Some(b) => bytes = b,
-            None => {
-                eprintln!("error: input is neither a binary nor hex text");
-                return 1;
-            }
-        }
-    }
-    if bytes.len() % 4 != 0 {
-        eprintln!(
-            "error: file size should be a multiple of 4; file '{}' corrupt",
-            args.input.as_deref().unwrap_or("-")
-        );
-        return 1;
-    }
-    let mut words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
     if words.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
         for w in &mut words {
             *w = w.swap_bytes();
