@@ -257,15 +257,27 @@ pub fn string_operand(words: &[u32]) -> Vec<u8> {
     out
 }
 
-/// Appends the bytes of `words` (little-endian within each word) to `out`, `len` bytes in all.
+/// Appends the bytes of `words` (little-endian within each word) to `out`, `len` bytes in
+/// all (fewer if the words run out).
 pub fn string_bytes(words: &[u32], len: usize, out: &mut Vec<u8>) {
-    let words = &words[..len.div_ceil(4).min(words.len())];
     let start = out.len();
-    out.resize(start + words.len() * 4, 0);
-    for (bytes, w) in out[start..].chunks_exact_mut(4).zip(words) {
+    out.resize(start + len.min(words.len() * 4), 0);
+    fill_bytes(words, &mut out[start..]);
+}
+
+/// Fills `out` with the bytes of `words`, little-endian within each word: whole words,
+/// then the bytes of a last partial one (fixed-size copies, no `memcpy` call per word).
+pub(crate) fn fill_bytes(words: &[u32], out: &mut [u8]) {
+    let mut chunks = out.chunks_exact_mut(4);
+    let mut words = words.iter();
+    for (bytes, w) in (&mut chunks).zip(&mut words) {
         bytes.copy_from_slice(&w.to_le_bytes());
     }
-    out.truncate(start + len);
+    if let Some(w) = words.next() {
+        for (b, v) in chunks.into_remainder().iter_mut().zip(w.to_le_bytes()) {
+            *b = v;
+        }
+    }
 }
 
 /// Encodes `bytes` as a literal string: NUL-terminated and zero-padded to a word.

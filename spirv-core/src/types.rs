@@ -55,19 +55,7 @@ impl LiteralString {
     /// The first `len` bytes of `words` (little-endian within each word), which must
     /// hold them.
     pub(crate) fn from_words(words: &[u32], len: usize) -> Self {
-        // Whole words, then the bytes of a last partial one (fixed-size copies).
-        let fill = |out: &mut [u8]| {
-            let mut chunks = out.chunks_exact_mut(4);
-            let mut words = words.iter();
-            for (bytes, w) in (&mut chunks).zip(&mut words) {
-                bytes.copy_from_slice(&w.to_le_bytes());
-            }
-            if let Some(w) = words.next() {
-                for (b, v) in chunks.into_remainder().iter_mut().zip(w.to_le_bytes()) {
-                    *b = v;
-                }
-            }
-        };
+        let fill = |out: &mut [u8]| crate::codec::fill_bytes(words, out);
         if len <= INLINE_STR {
             let mut inline = [0; INLINE_STR];
             fill(&mut inline[..len]);
