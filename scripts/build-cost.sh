@@ -13,6 +13,12 @@
 # prints the whole tree's wall and user+sys CPU time and peak memory (/usr/bin/time), and
 # the crate's own units from the timings report (spirv-core; rspirv + spirv; rspirv2).
 # Then medians and the ratios spirv-core / peer. Registry downloads happen once, before.
+#
+# The marginal cost in a typical tree: three more crates that already depend on serde
+# (derive), serde_json and thiserror, as most real crates' trees do: `typical-base` with
+# only those, and `typical-spirv-core` / `typical-rspirv` with the peer added. What each
+# peer adds is its crate's figure minus the base's, in the same round; the script prints
+# the ratio of those increments (`CRATES` may leave the typical crates out).
 # This is a benchmark: the machine is noisy, so only same-run ratios mean much.
 set -euo pipefail
 
@@ -47,7 +53,27 @@ echo "pub use rspirv2;" > "$work/uses-rspirv2/src/lib.rs"
 make_crate uses-spirv-asm-macros "spirv-asm-macros = { path = \"$root/spirv-asm-macros\" }"
 printf 'pub const W: &[u32] = spirv_asm_macros::spirv_asm!("OpCapability Shader\\nOpMemoryModel Logical GLSL450");\n' \
   > "$work/uses-spirv-asm-macros/src/lib.rs"
-crates="${CRATES:-uses-spirv-core uses-rspirv uses-rspirv2 uses-spirv-asm-macros}"
+# A crate that already builds the ecosystem's usual derive and JSON crates.
+typical_deps='serde = { version = "1", features = ["derive"] }
+serde_json = "1"
+thiserror = "2"'
+typical_lib='#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct Config { pub name: String, pub size: u32 }
+#[derive(Debug, thiserror::Error)]
+#[error("bad config: {0}")]
+pub struct Error(String);
+pub fn parse(text: &str) -> Result<Config, Error> {
+    serde_json::from_str(text).map_err(|e| Error(e.to_string()))
+}'
+make_crate typical-base "$typical_deps"
+echo "$typical_lib" > "$work/typical-base/src/lib.rs"
+make_crate typical-spirv-core "$typical_deps
+spirv-core = { path = \"$root/spirv-core\" }"
+printf '%s\npub use spirv_core;\n' "$typical_lib" > "$work/typical-spirv-core/src/lib.rs"
+make_crate typical-rspirv "$typical_deps
+rspirv = \"0.13\""
+printf '%s\npub use rspirv;\n' "$typical_lib" > "$work/typical-rspirv/src/lib.rs"
+crates="${CRATES:-uses-spirv-core uses-rspirv uses-rspirv2 uses-spirv-asm-macros typical-base typical-spirv-core typical-rspirv}"
 for c in $crates; do (cd "$work/$c" && cargo fetch -q); done
 
 results="$work/results.tsv"
@@ -76,7 +102,9 @@ html = open(sys.argv[1]).read()
 data = json.loads(re.search(r"const UNIT_DATA = (\[.*?\n\]);", html, re.S).group(1))
 own = {"uses-spirv-core": {"spirv-core"}, "uses-rspirv": {"rspirv", "spirv"},
        "uses-rspirv2": {"rspirv2"},
-       "uses-spirv-asm-macros": {"spirv-asm-macros"}}[sys.argv[2]]
+       "uses-spirv-asm-macros": {"spirv-asm-macros"},
+       "typical-base": set(), "typical-spirv-core": {"spirv-core"},
+       "typical-rspirv": {"rspirv", "spirv"}}[sys.argv[2]]
 print(round(sum(u["duration"] for u in data
                 if u["name"] in own and "build-script" not in u["target"]), 2))
 EOF
@@ -102,7 +130,9 @@ for (mode, crate), v in med.items():
     print(f"{mode:<8} {crate:<18} {m[0]:7.2f}s {m[1]:7.2f}s {m[2]/1024:8.0f} {m[3]:9.2f}s")
 print("\nratios spirv-core / peer        wall      cpu   peak      own units")
 for mode in dict.fromkeys(k[0] for k in med):
-    ours = med[(mode, "uses-spirv-core")]
+    ours = med.get((mode, "uses-spirv-core"))
+    if not ours:
+        continue
     for peer in ("uses-rspirv", "uses-rspirv2"):
         p = med.get((mode, peer))
         if p:
@@ -113,4 +143,25 @@ for mode in dict.fromkeys(k[0] for k in med):
     a, b = med.get((mode, "uses-spirv-asm-macros")), med.get((mode, "uses-spirv-core"))
     if a and b:
         print(f"{mode:<8} {'':<40} {a[0] / b[0]:5.2f}x {a[1] / b[1]:7.2f}x {a[2] / b[2]:5.2f}x")
+# The typical tree: what adding each crate costs on top of serde, serde_json and
+# thiserror, per round (the base built in the same round), then medians.
+inc = {}
+for mode, crate, rnd, wall, cpu, rss, own in rows:
+    if crate in ("typical-spirv-core", "typical-rspirv"):
+        base = [r for r in rows if r[0] == mode and r[1] == "typical-base" and r[2] == rnd]
+        if base:
+            inc.setdefault((mode, crate), []).append(
+                (float(wall) - float(base[0][3]), float(cpu) - float(base[0][4])))
+if inc:
+    print("\ntypical tree (serde derive, serde_json, thiserror): what adding each costs")
+    print("                                 +wall     +cpu")
+    for (mode, crate), v in inc.items():
+        m = [statistics.median(x) for x in zip(*v)]
+        inc[(mode, crate)] = m
+        print(f"{mode:<8} {crate:<22} {m[0]:7.2f}s {m[1]:7.2f}s")
+    print("\nratio spirv-core / rspirv, added cost   wall      cpu")
+    for mode in dict.fromkeys(k[0] for k in inc):
+        a, b = inc.get((mode, "typical-spirv-core")), inc.get((mode, "typical-rspirv"))
+        if a and b:
+            print(f"{mode:<8} {'':<30} {a[0] / b[0]:5.2f}x {a[1] / b[1]:7.2f}x")
 EOF

@@ -7,12 +7,9 @@
 //!
 //! The folder is watched as a whole, so an added, removed or edited file reruns this
 //! script and so rebuilds everything generated from the folder.
+use serde_json::Value;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-
-#[allow(dead_code)]
-#[path = "src/json.rs"]
-mod json;
 
 fn main() {
     println!("cargo::rerun-if-env-changed=SPIRV_GRAMMAR_DIR");
@@ -34,28 +31,18 @@ fn core_kinds(dir: &Path) -> String {
     let path = dir.join(spirv_grammar_data::CORE);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    let json = json::parse(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
-    let field = |v: &json::Value, key: &str| v.get(key).cloned().unwrap_or(json::Value::Null);
+    let json: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
     let mut out = String::from("&[\n");
-    for k in field(&json, "operand_kinds")
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
-        let name = field(k, "kind").as_str().unwrap_or_default().to_owned();
-        let cat = field(k, "category").as_str().unwrap_or_default().to_owned();
-        let params = field(k, "enumerants").as_array().is_some_and(|es| {
-            es.iter().any(|e| {
-                field(e, "parameters")
-                    .as_array()
-                    .is_some_and(|p| !p.is_empty())
-            })
-        });
-        let bases: Vec<String> = field(k, "bases")
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|b| b.as_str())
+    for k in items(&json, "operand_kinds") {
+        let name = text_of(k, "kind");
+        let cat = text_of(k, "category");
+        let params = items(k, "enumerants")
+            .iter()
+            .any(|e| !items(e, "parameters").is_empty());
+        let bases: Vec<String> = items(k, "bases")
+            .iter()
+            .filter_map(Value::as_str)
             .map(|b| format!("{b:?}"))
             .collect();
         let _ = writeln!(
@@ -66,6 +53,18 @@ fn core_kinds(dir: &Path) -> String {
     }
     out.push(']');
     out
+}
+
+/// The array under `key`, or nothing.
+fn items<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The string under `key`, or "".
+fn text_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
 /// `DIR` and `SETS` of `spirv_grammar_codegen::vendored`: every `extinst.*.grammar.json`

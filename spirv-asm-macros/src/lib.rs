@@ -46,35 +46,48 @@
 //! Editing an included file rebuilds the crate. `SPIRV_ASM_TIMING=1` prints each
 //! expansion's time.
 
-use proc_macro::{Group, Ident, Literal, Span, TokenStream, TokenTree};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{quote, quote_spanned};
 use spirv_asm::{AsmError, AsmOptions};
-use spirv_grammar_codegen::macro_support::{Error, MacroOption, Str, parse_args};
+use spirv_grammar_codegen::macro_args::{self, Errors, MacroOption};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Assembles SPIR-V assembly text at compile time into `&'static [u32]`. See the crate
 /// docs for the options.
 #[proc_macro]
-pub fn spirv_asm(input: TokenStream) -> TokenStream {
-    run("spirv_asm", input, |text| {
-        Ok((text.value.clone().into_bytes(), None))
+pub fn spirv_asm(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    run("spirv_asm", input.into(), |text| {
+        Ok((text.value().into_bytes(), None))
     })
+    .into()
 }
 
 /// Assembles a SPIR-V assembly file at compile time into `&'static [u32]`. The path is
 /// relative to the calling crate's `Cargo.toml` folder (`CARGO_MANIFEST_DIR`); editing the
 /// file rebuilds the crate. See the crate docs for the options.
 #[proc_macro]
-pub fn include_spirv_asm(input: TokenStream) -> TokenStream {
-    run("include_spirv_asm", input, |path| {
+pub fn include_spirv_asm(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    run("include_spirv_asm", input.into(), |path| {
         let base = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
-        let full = Path::new(&base).join(&path.value);
-        let text = std::fs::read(&full)
-            .map_err(|e| Error::new(path.span, format!("cannot read {}: {e}", full.display())))?;
+        let full = Path::new(&base).join(path.value());
+        let text = std::fs::read(&full).map_err(|e| {
+            syn::Error::new(path.span(), format!("cannot read {}: {e}", full.display()))
+        })?;
         let full = std::fs::canonicalize(&full).unwrap_or(full);
         Ok((text, Some(full)))
     })
+    .into()
 }
+
+/// The options both macros take, in the order their errors list them.
+const OPTIONS: &[&str] = &[
+    "target_env",
+    "preserve_numeric_ids",
+    "generator",
+    "all_ext_inst_names",
+    "validate",
+];
 
 /// What a call asks for, besides the text.
 struct Settings {
@@ -82,7 +95,7 @@ struct Settings {
     validate: bool,
 }
 
-fn settings(options: &[MacroOption]) -> Result<Settings, Error> {
+fn settings(options: &[MacroOption], mut errors: Errors) -> syn::Result<Settings> {
     let mut s = Settings {
         opts: AsmOptions::default(),
         validate: false,
@@ -90,39 +103,40 @@ fn settings(options: &[MacroOption]) -> Result<Settings, Error> {
     for o in options {
         match o.name().as_str() {
             "target_env" => {
-                let env = o.string("a target environment such as \"vulkan1.2\"")?;
-                s.opts.version = Some(spirv_asm::asm::target_env_version(&env.value).ok_or_else(
-                    || {
-                        Error::new(
-                            env.span,
-                            format!(
-                                "unknown target environment `{}`; expected one of spirv-as's, such as \"spv1.4\", \"vulkan1.2\" or \"opencl2.1\"",
-                                env.value
-                            ),
-                        )
-                    },
-                )?);
+                let Some(env) =
+                    errors.check(o.string("a target environment such as \"vulkan1.2\""))
+                else {
+                    continue;
+                };
+                match spirv_asm::asm::target_env_version(&env) {
+                    Some(v) => s.opts.version = Some(v),
+                    None => errors.push(o.error(format!(
+                        "unknown target environment `{env}`; expected one of spirv-as's, such as \"spv1.4\", \"vulkan1.2\" or \"opencl2.1\""
+                    ))),
+                }
             }
-            "preserve_numeric_ids" => s.opts.preserve_numeric_ids = o.boolean()?,
+            "preserve_numeric_ids" => {
+                s.opts.preserve_numeric_ids = errors.check(o.boolean()).unwrap_or_default();
+            }
             "generator" => {
-                let g = o.integer("the generator word")?;
-                s.opts.generator = u32::try_from(g).map_err(|_| {
-                    Error::new(
-                        o.key.span(),
-                        format!("generator {g:#x} does not fit 32 bits"),
-                    )
-                })?;
+                let Some(g) = errors.check(o.integer("the generator word")) else {
+                    continue;
+                };
+                match u32::try_from(g) {
+                    Ok(g) => s.opts.generator = g,
+                    Err(_) => {
+                        errors.push(o.error(format!("generator {g:#x} does not fit 32 bits")));
+                    }
+                }
             }
-            "all_ext_inst_names" => s.opts.all_ext_inst_names = o.boolean()?,
-            "validate" => s.validate = o.boolean()?,
-            _ => {
-                return Err(o.unknown(
-                    "`target_env`, `preserve_numeric_ids`, `generator`, `all_ext_inst_names` or `validate`",
-                ));
+            "all_ext_inst_names" => {
+                s.opts.all_ext_inst_names = errors.check(o.boolean()).unwrap_or_default();
             }
+            // `validate`, the one option left: `macro_args::parse` refused any other.
+            _ => s.validate = errors.check(o.boolean()).unwrap_or_default(),
         }
     }
-    Ok(s)
+    errors.finish().map(|()| s)
 }
 
 /// Parses the arguments, gets the text (`source` reads it: the literal itself, or a file
@@ -130,7 +144,7 @@ fn settings(options: &[MacroOption]) -> Result<Settings, Error> {
 fn run(
     name: &str,
     input: TokenStream,
-    source: impl FnOnce(&Str) -> Result<(Vec<u8>, Option<PathBuf>), Error>,
+    source: impl FnOnce(&syn::LitStr) -> syn::Result<(Vec<u8>, Option<PathBuf>)>,
 ) -> TokenStream {
     let start = Instant::now();
     let what = if name == "spirv_asm" {
@@ -139,14 +153,13 @@ fn run(
         "the path of a .spvasm file"
     };
     let out = (|| {
-        let (first, options) = parse_args(input, what)?;
-        let settings = settings(&options)?;
+        let args = macro_args::parse(input, what, OPTIONS)?;
+        let first = args.first;
+        let settings = settings(&args.options, args.errors)?;
         let (text, file) = source(&first)?;
         let words = spirv_asm::assemble(&text, &settings.opts).map_err(|e| {
-            Error::new(
-                first.span,
-                located(&e, &text, file.is_some().then_some(&first.value)),
-            )
+            let path = file.is_some().then(|| first.value());
+            syn::Error::new(first.span(), located(&e, &text, path.as_deref()))
         })?;
         if settings.validate {
             let strict = spirv_core::ReadOptions {
@@ -154,12 +167,12 @@ fn run(
                 ..spirv_core::ReadOptions::default()
             };
             spirv_core::Module::read(&words, &strict).map_err(|e| {
-                Error::new(first.span, format!("the module does not validate: {e}"))
+                syn::Error::new(first.span(), format!("the module does not validate: {e}"))
             })?;
         }
         Ok(expansion(&words, file.as_deref()))
     })()
-    .unwrap_or_else(Error::into_expr);
+    .unwrap_or_else(error_expr);
     if std::env::var_os("SPIRV_ASM_TIMING").is_some() {
         eprintln!(
             "{name}!: expanded in {:.2} ms",
@@ -169,94 +182,73 @@ fn run(
     out
 }
 
+/// A block expression that raises every error: `{ compile_error!{…}; … (compile_error!{…}) }`,
+/// the last one as the block's value so that no type error follows.
+fn error_expr(e: syn::Error) -> TokenStream {
+    let mut parts: Vec<TokenStream> = e.into_iter().map(|e| e.to_compile_error()).collect();
+    let last = parts.pop();
+    quote!({ #(#parts;)* (#last) })
+}
+
 /// spirv-as's message as `line:column: message` (`path:line:column: message` for a
 /// file), then the line and a caret, as the CLI prints them.
-fn located(e: &AsmError, text: &[u8], file: Option<&String>) -> String {
+fn located(e: &AsmError, text: &[u8], file: Option<&str>) -> String {
     let rendered = e.render(text);
     let source = rendered.split_once('\n').map_or("", |(_, rest)| rest);
     let path = file.map_or(String::new(), |p| format!("{p}:"));
     format!("{path}{}:{}: {}\n{source}", e.line, e.column, e.message)
 }
 
-/// `{ const BYTES: &[u8] = b"…"; const WORDS: [u32; N] = …; const SLICE: &[u32] = &WORDS;
-/// SLICE }`: one byte-string literal, converted word by word in constant evaluation.
-/// Little-endian bytes, read as little-endian whatever the host or target.
+/// The block the macros expand to: the words as one byte-string literal, turned into
+/// `u32`s word by word in constant evaluation. Little-endian bytes, read as little-endian
+/// whatever the host or target. Every token has the `mixed_site` span, so that the
+/// block's locals cannot meet the caller's names.
 fn expansion(words: &[u32], file: Option<&Path>) -> TokenStream {
-    let n = words.len();
-    let track = file.map_or(String::new(), |f| {
-        format!(
-            "const _: &[::core::primitive::u8] = ::core::include_bytes!({:?});\n",
-            f.display().to_string()
-        )
+    let n = Literal::usize_unsuffixed(words.len());
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut literal = Literal::byte_string(&bytes);
+    literal.set_span(Span::mixed_site());
+    let track = file.map(|f| {
+        let f = f.display().to_string();
+        quote_spanned!(Span::mixed_site()=> const _: &[::core::primitive::u8] = ::core::include_bytes!(#f);)
     });
+    // `(*x0 as u32) | (*x1 as u32) << 8 | …`: word `x` from its four byte bindings.
     let word = |x: &str| {
-        format!(
-            "(*{x}0 as ::core::primitive::u32) | (*{x}1 as ::core::primitive::u32) << 8 | (*{x}2 as ::core::primitive::u32) << 16 | (*{x}3 as ::core::primitive::u32) << 24"
-        )
+        let [b0, b1, b2, b3] =
+            [0, 1, 2, 3].map(|i| Ident::new(&format!("{x}{i}"), Span::mixed_site()));
+        quote_spanned! {Span::mixed_site()=>
+            (*#b0 as ::core::primitive::u32) | (*#b1 as ::core::primitive::u32) << 8 | (*#b2 as ::core::primitive::u32) << 16 | (*#b3 as ::core::primitive::u32) << 24
+        }
     };
+    let [a, b, c, d] = ["a", "b", "c", "d"].map(word);
     // Four words per step where possible: constant evaluation is slow per operation,
     // and the loop's own bookkeeping is shared.
-    let code = format!(
-        "{{
-    {track}const __SPIRV_BYTES: &[::core::primitive::u8] = __SPIRV_LITERAL;
-    #[allow(long_running_const_eval)]
-    const __SPIRV_WORDS: [::core::primitive::u32; {n}] = {{
-        let mut words = [0; {n}];
-        let mut bytes = __SPIRV_BYTES;
-        let mut i = 0;
-        while let [a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, rest @ ..] = bytes {{
-            words[i] = {a};
-            words[i + 1] = {b};
-            words[i + 2] = {c};
-            words[i + 3] = {d};
-            bytes = rest;
-            i += 4;
-        }}
-        while let [a0, a1, a2, a3, rest @ ..] = bytes {{
-            words[i] = {a};
-            bytes = rest;
-            i += 1;
-        }}
-        words
-    }};
-    const __SPIRV_SLICE: &[::core::primitive::u32] = &__SPIRV_WORDS;
-    __SPIRV_SLICE
-}}",
-        a = word("a"),
-        b = word("b"),
-        c = word("c"),
-        d = word("d"),
-    );
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let template: TokenStream = code.parse().unwrap_or_else(|e| {
-        Error::new(Span::call_site(), format!("internal error: {e}")).into_expr()
-    });
-    substitute(template, &Literal::byte_string(&bytes))
-}
-
-/// The template with `__SPIRV_LITERAL` replaced by the literal, and every span set to
-/// `mixed_site`, so that the block's locals cannot meet the caller's names.
-fn substitute(template: TokenStream, literal: &Literal) -> TokenStream {
-    template
-        .into_iter()
-        .map(|t| match t {
-            TokenTree::Ident(i) if i.to_string() == "__SPIRV_LITERAL" => {
-                TokenTree::Literal(literal.clone())
-            }
-            TokenTree::Ident(i) => TokenTree::Ident(Ident::new(&i.to_string(), Span::mixed_site())),
-            TokenTree::Group(g) => {
-                let mut group = Group::new(g.delimiter(), substitute(g.stream(), literal));
-                group.set_span(Span::mixed_site());
-                TokenTree::Group(group)
-            }
-            TokenTree::Punct(mut p) => {
-                p.set_span(Span::mixed_site());
-                TokenTree::Punct(p)
-            }
-            TokenTree::Literal(mut l) => {
-                l.set_span(Span::mixed_site());
-                TokenTree::Literal(l)
-            }
-        })
-        .collect()
+    quote_spanned! {Span::mixed_site()=>
+        {
+            #track
+            const __SPIRV_BYTES: &[::core::primitive::u8] = #literal;
+            #[allow(long_running_const_eval)]
+            const __SPIRV_WORDS: [::core::primitive::u32; #n] = {
+                let mut words = [0; #n];
+                let mut bytes = __SPIRV_BYTES;
+                let mut i = 0;
+                while let [a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, rest @ ..] = bytes {
+                    words[i] = #a;
+                    words[i + 1] = #b;
+                    words[i + 2] = #c;
+                    words[i + 3] = #d;
+                    bytes = rest;
+                    i += 4;
+                }
+                while let [a0, a1, a2, a3, rest @ ..] = bytes {
+                    words[i] = #a;
+                    bytes = rest;
+                    i += 1;
+                }
+                words
+            };
+            const __SPIRV_SLICE: &[::core::primitive::u32] = &__SPIRV_WORDS;
+            __SPIRV_SLICE
+        }
+    }
 }

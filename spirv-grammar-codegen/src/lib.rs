@@ -1,25 +1,30 @@
 //! The engine behind `include_grammar!`: reads a SPIR-V JSON grammar into a checked
-//! [`model::Grammar`] and emits Rust source for it.
+//! [`model::Grammar`] and emits Rust items for it.
 //!
 //! It is a plain library so that benches, tests and dump tools can call it; the
 //! proc-macro crate `spirv-grammar-macros` only parses its arguments and forwards here.
+//!
+//! - serde_json reads the grammar ([`model::parse`]);
+//! - quote and proc-macro2 write the items ([`emit`]), as a [`TokenStream`];
+//! - syn parses the macros' arguments ([`macro_args`]);
+//! - heck turns grammar names into Rust names ([`naming`]).
 //!
 //! ```
 //! let json = r#"{ "revision": 1, "instructions": [
 //!     { "opname": "Hello", "opcode": 0, "operands": [ { "kind": "IdRef", "name": "Who" } ] } ] }"#;
 //! let opts = spirv_grammar_codegen::Options::new("NonSemantic.Hello");
-//! let code = spirv_grammar_codegen::expand_source(json, &opts, None).expect("a valid grammar");
-//! assert!(code.contains("pub struct Hello"));
+//! let items = spirv_grammar_codegen::expand(json, &opts, None).expect("a valid grammar");
+//! assert!(items.to_string().contains("pub struct Hello"));
 //! ```
 
 pub mod emit;
-pub mod json;
-pub mod macro_support;
+pub mod macro_args;
 pub mod model;
 pub mod naming;
 pub mod vendored;
 
 use model::{Category, ExternalKind};
+pub use proc_macro2::TokenStream;
 
 /// The core grammar's operand kinds, which extended grammars may use without defining.
 pub const CORE_KINDS: &[ExternalKind] = include!(concat!(env!("OUT_DIR"), "/core_kinds.rs"));
@@ -58,22 +63,22 @@ impl Options {
     }
 }
 
-/// Expands a grammar's JSON text into Rust source. `tracked_path`, if given, is an
+/// Expands a grammar's JSON text into Rust items. `tracked_path`, if given, is an
 /// absolute path emitted in an `include_bytes!` so that editing the file rebuilds the
 /// invoking crate.
 ///
 /// # Errors
 /// Every problem found, each a message naming its JSON location.
-pub fn expand_source(
+pub fn expand(
     json: &str,
     opts: &Options,
     tracked_path: Option<&str>,
-) -> Result<String, Vec<String>> {
+) -> Result<TokenStream, Vec<String>> {
     let t0 = std::time::Instant::now();
     let grammar = model::parse(json, CORE_KINDS)
         .map_err(|errs| errs.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     let t1 = t0.elapsed();
-    let out = emit::Emitter::new(&grammar, opts, CORE_KINDS).run(opts, tracked_path);
+    let out = emit::Emitter::new(&grammar, opts, CORE_KINDS)?.run(opts, tracked_path);
     if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some_and(|v| v == "2") {
         eprintln!(
             "  model {:.1} ms, emit {:.1} ms",
@@ -82,6 +87,18 @@ pub fn expand_source(
         );
     }
     out
+}
+
+/// [`expand`], written out as Rust source text (one line, unformatted).
+///
+/// # Errors
+/// Every problem found, each a message naming its JSON location.
+pub fn expand_source(
+    json: &str,
+    opts: &Options,
+    tracked_path: Option<&str>,
+) -> Result<String, Vec<String>> {
+    expand(json, opts, tracked_path).map(|items| items.to_string())
 }
 
 /// Whether a kind name is one of the core grammar's.

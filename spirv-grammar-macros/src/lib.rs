@@ -51,146 +51,131 @@
 //! Editing the grammar file rebuilds the invoking crate: the expansion holds an
 //! `include_bytes!` of it. Set `SPIRV_GRAMMAR_TIMING=1` to print each expansion's time.
 
-use proc_macro::{Delimiter, Group, Punct, Spacing, Span, TokenStream, TokenTree};
-use spirv_grammar_codegen::macro_support::{Error, Str, parse_args};
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use spirv_grammar_codegen::macro_args::{self, Errors};
+use syn::LitStr;
 
+/// What one invocation asks for.
 struct Args {
-    file: Str,
-    krate: Option<String>,
-    import: Option<Str>,
-    import_prefix: Option<Str>,
-    import_stem: Option<Str>,
-    name: Option<Str>,
-    tables_only: bool,
+    file: LitStr,
+    opts: spirv_grammar_codegen::Options,
     vendored: bool,
 }
 
-fn parse(input: TokenStream) -> Result<Args, Error> {
-    let (file, options) = parse_args(input, "the grammar file")?;
-    let mut args = Args {
-        file,
-        krate: None,
-        import: None,
-        import_prefix: None,
-        import_stem: None,
-        name: None,
-        tables_only: false,
-        vendored: false,
-    };
-    for o in options {
+/// The options `include_grammar!` takes, in the order its errors list them.
+const OPTIONS: &[&str] = &[
+    "crate",
+    "import",
+    "import_prefix",
+    "import_stem",
+    "name",
+    "items",
+    "vendored",
+];
+
+fn parse(input: TokenStream) -> syn::Result<Args> {
+    let macro_args::Args {
+        first: file,
+        options,
+        mut errors,
+    } = macro_args::parse(input, "the grammar file", OPTIONS)?;
+    let mut opts = spirv_grammar_codegen::Options::new("");
+    let mut vendored = false;
+    let mut name = None;
+    for o in &options {
         match o.name().as_str() {
-            "crate" => args.krate = Some(o.path()?),
-            "import" => args.import = Some(o.string("the import name")?),
-            "import_prefix" => args.import_prefix = Some(o.string("the import-name prefix")?),
+            "crate" => opts.krate = errors.check(o.path()).unwrap_or_default(),
+            "import" => opts.import = errors.check(o.string("the import name")),
+            "import_prefix" => {
+                opts.import_prefix = errors.check(o.string("the import-name prefix"));
+            }
             "import_stem" => {
-                args.import_stem = Some(o.string("the file-name stem import names spell")?);
+                opts.import_stem = errors.check(o.string("the file-name stem import names spell"));
             }
-            "name" => args.name = Some(o.string("the grammar's name")?),
-            "vendored" => args.vendored = o.boolean()?,
-            "items" => {
-                let items = o.string("\"all\" or \"tables\"")?;
-                args.tables_only = match items.value.as_str() {
-                    "all" => false,
-                    "tables" => true,
-                    other => {
-                        return Err(Error::new(
-                            items.span,
-                            format!("unknown items `{other}`; expected \"all\" or \"tables\""),
-                        ));
-                    }
-                };
-            }
-            _ => {
-                return Err(o.unknown(
-                    "`crate`, `import`, `import_prefix`, `import_stem`, `name`, `items` or `vendored`",
-                ));
-            }
+            "name" => name = errors.check(o.string("the grammar's name")),
+            "vendored" => vendored = errors.check(o.boolean()).unwrap_or_default(),
+            // `items`, the one option left: `macro_args::parse` refused any other.
+            _ => match errors.check(o.string("\"all\" or \"tables\"")).as_deref() {
+                Some("all") | None => {}
+                Some("tables") => opts.tables_only = true,
+                Some(other) => errors.push(o.error(format!(
+                    "unknown items `{other}`; expected \"all\" or \"tables\""
+                ))),
+            },
         }
     }
-    Ok(args)
+    errors.finish()?;
+    // The name in the tables: as given, else the import name, else the file name.
+    opts.name = name
+        .or_else(|| opts.import.clone())
+        .or_else(|| opts.import_prefix.clone())
+        .or_else(|| opts.import_stem.clone())
+        .unwrap_or_else(|| {
+            let file = file.value();
+            let base = file.rsplit(['/', '\\']).next().unwrap_or(&file);
+            base.to_owned()
+        });
+    Ok(Args {
+        file,
+        opts,
+        vendored,
+    })
 }
 
 /// Expands a SPIR-V JSON grammar into typed Rust items. See the crate docs.
 #[proc_macro]
-pub fn include_grammar(input: TokenStream) -> TokenStream {
+pub fn include_grammar(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     let start = std::time::Instant::now();
-    let args = match parse(input) {
+    let args = match parse(input.into()) {
         Ok(a) => a,
-        Err(e) => return e.into_items(),
+        Err(e) => return e.to_compile_error().into(),
     };
-    let out = expand(&args).unwrap_or_else(Error::into_items);
+    let out = expand(&args).unwrap_or_else(|e| e.to_compile_error().into());
     if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some() {
         eprintln!(
             "include_grammar!({}): expanded in {:.1} ms",
-            args.file.value,
+            args.file.value(),
             start.elapsed().as_secs_f64() * 1e3
         );
     }
     out
 }
 
-fn expand(args: &Args) -> Result<TokenStream, Error> {
-    let rel = &args.file.value;
-    let at = args.file.span;
+fn expand(args: &Args) -> syn::Result<proc_macro::TokenStream> {
+    let rel = args.file.value();
+    let at = args.file.span();
     let base = if args.vendored {
         spirv_grammar_codegen::vendored::DIR.to_owned()
     } else {
         std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into())
     };
-    let path = std::path::Path::new(&base).join(rel);
+    let path = std::path::Path::new(&base).join(&rel);
     let json = std::fs::read_to_string(&path).map_err(|e| {
-        Error::new(
+        syn::Error::new(
             at,
             format!("cannot read grammar file {}: {e}", path.display()),
         )
     })?;
-    let file_name = path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_else(|| rel.clone());
-    let mut opts = spirv_grammar_codegen::Options::new(&file_name);
-    if let Some(k) = &args.krate {
-        opts.krate = k.clone();
-    }
-    opts.tables_only = args.tables_only;
-    opts.import = args.import.as_ref().map(|s| s.value.clone());
-    opts.import_prefix = args.import_prefix.as_ref().map(|s| s.value.clone());
-    opts.import_stem = args.import_stem.as_ref().map(|s| s.value.clone());
-    if let Some(n) = &args.name {
-        opts.name = n.value.clone();
-    } else if let Some(i) = (opts.import.clone())
-        .or_else(|| opts.import_prefix.clone())
-        .or_else(|| opts.import_stem.clone())
-    {
-        opts.name = i;
-    }
     let abs = std::fs::canonicalize(&path).unwrap_or(path.clone());
     let t0 = std::time::Instant::now();
-    let code =
-        spirv_grammar_codegen::expand_source(&json, &opts, abs.to_str()).map_err(|errors| {
-            Error(
-                errors
-                    .into_iter()
-                    .map(|e| (at, format!("{rel}: {e}")))
-                    .collect(),
-            )
-        })?;
-    let t1 = t0.elapsed();
-    let ts = code.parse::<TokenStream>().map_err(|e| {
-        Error::new(
-            at,
-            format!("internal error: generated code for {rel} does not lex: {e}"),
-        )
+    let items = spirv_grammar_codegen::expand(&json, &args.opts, abs.to_str());
+    let items = items.map_err(|errors| {
+        let mut all = Errors::default();
+        for e in errors {
+            all.push(syn::Error::new(at, format!("{rel}: {e}")));
+        }
+        all.finish()
+            .err()
+            .unwrap_or_else(|| syn::Error::new(at, "no items"))
     })?;
     if std::env::var_os("SPIRV_GRAMMAR_TIMING").is_some_and(|v| v == "2") {
         eprintln!(
-            "include_grammar!({rel}): model+emit {:.1} ms, lex {:.1} ms, {} bytes",
-            t1.as_secs_f64() * 1e3,
-            (t0.elapsed() - t1).as_secs_f64() * 1e3,
-            code.len()
+            "include_grammar!({rel}): model+emit {:.1} ms",
+            t0.elapsed().as_secs_f64() * 1e3,
         );
     }
-    Ok(ts)
+    Ok(items.into())
 }
 
 /// Calls `callback!` with every extended instruction set vendored in
@@ -207,37 +192,19 @@ fn expand(args: &Args) -> Result<TokenStream, Error> {
 /// spirv_grammar_macros::for_each_vendored_set!(show);
 /// ```
 #[proc_macro]
-pub fn for_each_vendored_set(input: TokenStream) -> TokenStream {
-    let mut tokens = input.into_iter();
-    let callback = match (tokens.next(), tokens.next()) {
-        (Some(TokenTree::Ident(i)), None) => i,
-        (Some(other), _) | (None, Some(other)) => {
-            return Error::new(other.span(), "expected the name of a macro").into_items();
-        }
-        (None, None) => {
-            return Error::new(Span::call_site(), "expected the name of a macro").into_items();
-        }
-    };
-    let mut body = String::new();
-    for set in spirv_grammar_codegen::vendored::SETS {
-        body.push_str(&format!(
-            "{}: {:?}, {} = {:?};\n",
-            set.module, set.file, set.import_key, set.import
-        ));
-    }
-    let body: TokenStream = match body.parse() {
-        Ok(ts) => ts,
+pub fn for_each_vendored_set(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let callback: syn::Ident = match syn::parse(input) {
+        Ok(c) => c,
         Err(e) => {
-            return Error::new(callback.span(), format!("internal error: {e}")).into_items();
+            let e = syn::Error::new(e.span(), "expected the name of a macro");
+            return e.to_compile_error().into();
         }
     };
-    let mut bang = Punct::new('!', Spacing::Alone);
-    bang.set_span(callback.span());
-    [
-        TokenTree::Ident(callback),
-        TokenTree::Punct(bang),
-        TokenTree::Group(Group::new(Delimiter::Brace, body)),
-    ]
-    .into_iter()
-    .collect()
+    let sets = spirv_grammar_codegen::vendored::SETS.iter().map(|set| {
+        let module = syn::Ident::new(set.module, Span::call_site());
+        let key = syn::Ident::new(set.import_key, Span::call_site());
+        let (file, import) = (set.file, set.import);
+        quote!(#module: #file, #key = #import;)
+    });
+    quote!(#callback! { #(#sets)* }).into()
 }

@@ -108,3 +108,83 @@ fn instruction_enum_size_is_ratcheted() {
         std::mem::size_of::<spirv_core::spv::Instruction>(),
     );
 }
+
+/// FNV-1a, 64 bits: a stable digest of a text, for goldens too large to check in.
+fn fnv64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Every vendored grammar expands, item for item, as it did when the digests were
+/// blessed: the core grammar and each extended set, typed and tables-only, with the
+/// options spirv-core's invocations give. The digest is of the prettyplease dump, so a
+/// change to how the emitters are written that leaves the tokens alone keeps it, and any
+/// change to what is emitted shows here. `EXPANSION_DUMP=dir` also writes each dump, to
+/// diff two revisions.
+#[test]
+fn vendored_expansions_match_their_digests() {
+    use spirv_grammar_codegen::{Options, vendored};
+    let dump = std::env::var_os("EXPANSION_DUMP").map(std::path::PathBuf::from);
+    let mut cases: Vec<(String, String, Options)> = Vec::new();
+    let mut core = Options::new("spirv.core.grammar.json");
+    core.krate = "crate".into();
+    cases.push(("spirv.core.grammar.json".into(), "core".into(), core));
+    for set in vendored::SETS {
+        for tables_only in [false, true] {
+            let mut o = Options::new(set.import);
+            o.krate = "crate".into();
+            o.tables_only = tables_only;
+            let value = Some(set.import.to_owned());
+            match set.import_key {
+                "import" => o.import = value,
+                "import_prefix" => o.import_prefix = value,
+                _ => o.import_stem = value,
+            }
+            let mode = if tables_only { "tables" } else { "all" };
+            cases.push((set.file.into(), format!("{}.{mode}", set.module), o));
+        }
+    }
+    let mut lines = String::new();
+    for (file, label, opts) in &cases {
+        let json = std::fs::read_to_string(std::path::Path::new(vendored::DIR).join(file))
+            .expect("vendored grammar");
+        let code = spirv_grammar_codegen::expand_source(&json, opts, None).expect("expands");
+        let parsed: syn::File = syn::parse_str(&code).expect("parses as a Rust file");
+        let pretty = prettyplease::unparse(&parsed);
+        if let Some(dir) = &dump {
+            std::fs::create_dir_all(dir).expect("dump folder");
+            std::fs::write(dir.join(format!("{label}.rs")), &pretty).expect("dump");
+        }
+        lines.push_str(&format!("{label}\t{:016x}\n", fnv64(&pretty)));
+    }
+    check_golden(
+        &workspace_root().join("tests/fixtures/expansion-digests.tsv"),
+        &lines,
+    );
+}
+
+/// The keys of the vendored grammars that no reader knows, which the expansion ignores
+/// (see `spirv_grammar_codegen::model::Grammar::unknown_keys`). A grammar update that
+/// brings a new key changes this list: decide whether the expansion should read it.
+#[test]
+fn unknown_keys_of_the_vendored_grammars_match_the_golden() {
+    use spirv_grammar_codegen::vendored;
+    let mut files: Vec<&str> = vendored::SETS.iter().map(|s| s.file).collect();
+    files.push("spirv.core.grammar.json");
+    files.sort_unstable();
+    let mut lines = String::new();
+    for file in files {
+        let json = std::fs::read_to_string(std::path::Path::new(vendored::DIR).join(file))
+            .expect("vendored grammar");
+        let grammar = spirv_grammar_codegen::model::parse(&json, spirv_grammar_codegen::CORE_KINDS)
+            .expect("parses");
+        for key in &grammar.unknown_keys {
+            lines.push_str(&format!("{file}\t{key}\n"));
+        }
+    }
+    check_golden(
+        &workspace_root().join("tests/fixtures/unknown-keys.tsv"),
+        &lines,
+    );
+}

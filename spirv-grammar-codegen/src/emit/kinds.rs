@@ -3,13 +3,16 @@
 
 use super::*;
 
-impl<'a> Emitter<'a> {
-    pub(super) fn emit_kind_type(&mut self, k: &Kind) {
-        let kr = self.krate.to_owned();
-        let ident = naming::kind(&k.name);
+impl Emitter<'_> {
+    /// The type of one kind: an open newtype with its enumerants as constants (and the
+    /// `…Data` type if they take parameters), or a tuple alias for a composite.
+    pub(super) fn kind_type(&mut self, k: &Kind) -> TokenStream {
+        let kr = &self.kr.clone();
+        let name = naming::kind(&k.name);
+        let ident = ident(&name);
         let mut sorted: Vec<&Enumerant> = k.enumerants.iter().collect();
         sorted.sort_by_key(|e| e.value);
-        let doc = match &k.doc {
+        let doc_head = match &k.doc {
             Some(d) => format!("{d}\n\n"),
             None => String::new(),
         };
@@ -17,29 +20,24 @@ impl<'a> Emitter<'a> {
             Category::ValueEnum | Category::BitEnum => {
                 let is_mask = k.category == Category::BitEnum;
                 let what = if is_mask { "mask" } else { "value" };
-                let o = &mut self.out;
-                w!(
-                    o,
-                    "#[doc = {}]\n#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]\n#[repr(transparent)]\npub struct {ident}(pub u32);\n",
-                    escape(&format!(
-                        "{doc}The grammar's {} operand kind `{}`: an open {what} type that holds any `u32`, so values from newer grammars survive a round trip. Known {}s are associated constants.",
-                        k.category.as_str(),
-                        k.name,
-                        if is_mask { "bit" } else { "value" }
-                    ))
+                let doc = format!(
+                    "{doc_head}The grammar's {} operand kind `{}`: an open {what} type that holds any `u32`, so values from newer grammars survive a round trip. Known {}s are associated constants.",
+                    k.category.as_str(),
+                    k.name,
+                    if is_mask { "bit" } else { "value" }
                 );
-                let mut consts = Vec::new();
-                w!(
-                    o,
-                    "#[allow(non_upper_case_globals, clippy::upper_case_acronyms)]\nimpl {ident} {{\n"
-                );
+                let mut names = Vec::new();
+                let mut consts = TokenStream::new();
                 for e in &sorted {
-                    let cname = if is_mask {
-                        naming::mask_bit(&e.name, &k.name)
-                    } else {
-                        naming::enumerant(&e.name, &k.name)
+                    let constant = |n: &str| {
+                        if is_mask {
+                            naming::mask_bit(n, &k.name)
+                        } else {
+                            naming::enumerant(n, &k.name)
+                        }
                     };
-                    consts.push((cname.clone(), e.name.clone()));
+                    let cname = constant(&e.name);
+                    names.push((cname.clone(), e.name.clone()));
                     let params = if e.parameters.is_empty() {
                         String::new()
                     } else {
@@ -53,202 +51,273 @@ impl<'a> Emitter<'a> {
                             .collect();
                         format!("\n\nParameters: {}.", p.join(", "))
                     };
-                    w!(
-                        o,
-                        "    #[doc = {}]\n{}    pub const {cname}: Self = Self({:#x});\n",
-                        escape(&format!(
-                            "`{}` = {}.{params}{}",
-                            e.name,
-                            e.value,
-                            Self::meta_doc(&e.meta)
-                        )),
-                        alias_attr(&cname, &e.name, "    "),
-                        e.value
+                    let doc = format!(
+                        "`{}` = {}.{params}{}",
+                        e.name,
+                        e.value,
+                        Self::meta_doc(&e.meta)
                     );
+                    let alias = alias_attr(&cname, &e.name);
+                    let value = hex(e.value);
+                    let c = super::ident(&cname);
+                    consts.extend(quote! {
+                        #[doc = #doc]
+                        #alias
+                        pub const #c: Self = Self(#value);
+                    });
                     for a in &e.meta.aliases {
-                        let aname = if is_mask {
-                            naming::mask_bit(a, &k.name)
-                        } else {
-                            naming::enumerant(a, &k.name)
-                        };
-                        consts.push((aname.clone(), a.clone()));
-                        w!(
-                            o,
-                            "    #[doc = {}]\n    pub const {aname}: Self = Self::{cname};\n",
-                            escape(&format!("Alias of [`Self::{cname}`] (`{a}`)."))
-                        );
+                        let aname = constant(a);
+                        names.push((aname.clone(), a.clone()));
+                        let doc = format!("Alias of [`Self::{cname}`] (`{a}`).");
+                        let alias = super::ident(&aname);
+                        consts.extend(quote! {
+                            #[doc = #doc]
+                            pub const #alias: Self = Self::#c;
+                        });
                     }
                 }
-                o.push_str("}\n");
-                w!(
-                    o,
-                    "#[automatically_derived]\nimpl {kr}::grammar::Enum for {ident} {{\n    const KIND: &'static {kr}::grammar::OperandKind = &kinds::{ident};\n    fn from_u32(value: u32) -> Self {{ Self(value) }}\n    fn to_u32(self) -> u32 {{ self.0 }}\n}}\n"
-                );
-                if is_mask {
-                    w!(
-                        o,
-                        "#[automatically_derived]\nimpl {kr}::grammar::Mask for {ident} {{}}\n#[automatically_derived]\nimpl ::core::ops::BitOr for {ident} {{\n    type Output = Self;\n    fn bitor(self, rhs: Self) -> Self {{ Self(self.0 | rhs.0) }}\n}}\n#[automatically_derived]\nimpl ::core::ops::BitOrAssign for {ident} {{\n    fn bitor_assign(&mut self, rhs: Self) {{ self.0 |= rhs.0; }}\n}}\n"
-                    );
-                }
-                w!(
-                    o,
-                    "#[automatically_derived]\nimpl ::core::fmt::Debug for {ident} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ {kr}::grammar::{}(&kinds::{ident}, self.0, f) }}\n}}\n",
-                    if is_mask { "fmt_mask" } else { "fmt_value" }
-                );
-                self.check_unique(&format!("constants of {}", k.name), &consts);
+                let mask_impls = is_mask.then(|| {
+                    quote! {
+                        #[automatically_derived]
+                        impl #kr::grammar::Mask for #ident {}
+                        #[automatically_derived]
+                        impl ::core::ops::BitOr for #ident {
+                            type Output = Self;
+                            fn bitor(self, rhs: Self) -> Self { Self(self.0 | rhs.0) }
+                        }
+                        #[automatically_derived]
+                        impl ::core::ops::BitOrAssign for #ident {
+                            fn bitor_assign(&mut self, rhs: Self) { self.0 |= rhs.0; }
+                        }
+                    }
+                });
+                let fmt = if is_mask {
+                    quote!(fmt_mask)
+                } else {
+                    quote!(fmt_value)
+                };
+                let mut out = quote! {
+                    #[doc = #doc]
+                    #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+                    #[repr(transparent)]
+                    pub struct #ident(pub u32);
+                    #[allow(non_upper_case_globals, clippy::upper_case_acronyms)]
+                    impl #ident {
+                        #consts
+                    }
+                    #[automatically_derived]
+                    impl #kr::grammar::Enum for #ident {
+                        const KIND: &'static #kr::grammar::OperandKind = &kinds::#ident;
+                        fn from_u32(value: u32) -> Self { Self(value) }
+                        fn to_u32(self) -> u32 { self.0 }
+                    }
+                    #mask_impls
+                    #[automatically_derived]
+                    impl ::core::fmt::Debug for #ident {
+                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { #kr::grammar::#fmt(&kinds::#ident, self.0, f) }
+                    }
+                };
+                self.check_unique(&format!("constants of {}", k.name), &names);
                 if k.has_parameters() {
                     if is_mask {
-                        self.emit_mask_data(k, &ident, &sorted);
+                        out.extend(self.mask_data(k, &ident, &sorted));
                     } else {
-                        self.emit_value_data(k, &ident, &sorted);
+                        out.extend(self.value_data(k, &ident, &sorted));
+                    }
+                }
+                out
+            }
+            Category::Composite => {
+                let t = self.value_type(&k.name, Scope::Top);
+                let doc = format!(
+                    "{doc_head}The composite operand kind `{}` ({}).",
+                    k.name,
+                    k.bases.join(", ")
+                );
+                quote! {
+                    #[doc = #doc]
+                    pub type #ident = #t;
+                }
+            }
+            Category::Id | Category::Literal => TokenStream::new(),
+        }
+    }
+
+    /// The `…Data` enum of a value kind whose enumerants take parameters.
+    fn value_data(&mut self, k: &Kind, ident: &Ident, sorted: &[&Enumerant]) -> TokenStream {
+        let data = super::ident(&naming::data(&k.name));
+        let kr = &self.kr;
+        let mut variants = TokenStream::new();
+        let mut dec = TokenStream::new();
+        let mut enc = TokenStream::new();
+        let mut val = TokenStream::new();
+        for e in sorted {
+            let v = super::ident(&naming::enumerant(&e.name, &k.name));
+            let doc = format!("`{}` = {}.", e.name, e.value);
+            let value = hex(e.value);
+            if e.parameters.is_empty() {
+                variants.extend(quote! {
+                    #[doc = #doc]
+                    #v,
+                });
+                val.extend(quote!(Self::#v => #ident::#v,));
+                dec.extend(quote!(#value => Self::#v,));
+                enc.extend(quote!(Self::#v => w.push(#value),));
+            } else {
+                let types: Vec<Tokens> = e
+                    .parameters
+                    .iter()
+                    .map(|p| self.operand_type(p, Scope::Top))
+                    .collect();
+                variants.extend(quote! {
+                    #[doc = #doc]
+                    #v(#(#types),*),
+                });
+                val.extend(quote!(Self::#v(..) => #ident::#v,));
+                let reads = types.iter().map(|_| quote!(r.read()?));
+                dec.extend(quote!(#value => Self::#v(#(#reads),*),));
+                let binds: Vec<Ident> = (0..types.len())
+                    .map(|i| super::ident(&format!("p{i}")))
+                    .collect();
+                enc.extend(quote! {
+                    Self::#v(#(#binds),*) => { w.push(#value); #(#kr::codec::Operand::encode(#binds, w);)* }
+                });
+            }
+        }
+        let doc = format!("`{}` with the parameters its enumerants take.", k.name);
+        let mut out = quote! {
+            #[doc = #doc]
+            #[derive(Clone)]
+            #[non_exhaustive]
+            #[allow(clippy::upper_case_acronyms)]
+            pub enum #data {
+                #variants
+                /// A value this grammar does not know; it must take no parameters.
+                Unknown(u32),
+            }
+            impl ::core::default::Default for #data {
+                /// `Unknown(0)`: a placeholder, which decoders use while reading.
+                fn default() -> Self {
+                    Self::Unknown(0)
+                }
+            }
+            impl #data {
+                /// The enumerant without its parameters.
+                pub fn value(&self) -> #ident {
+                    match self {
+                        #val
+                        Self::Unknown(v) => #ident(*v),
                     }
                 }
             }
-            Category::Composite => {
-                let t = self.value_type(&k.name);
-                w!(
-                    self.out,
-                    "#[doc = {}]\npub type {ident} = {t};\n",
-                    escape(&format!(
-                        "{doc}The composite operand kind `{}` ({}).",
-                        k.name,
-                        k.bases.join(", ")
-                    ))
-                );
-            }
-            Category::Id | Category::Literal => {}
-        }
-    }
-
-    pub(super) fn param_type(&self, params: &[Operand]) -> String {
-        let parts: Vec<String> = params.iter().map(|p| self.operand_type(p)).collect();
-        if parts.len() == 1 {
-            parts[0].clone()
-        } else {
-            format!("({})", parts.join(", "))
-        }
-    }
-
-    pub(super) fn emit_value_data(&mut self, k: &Kind, ident: &str, sorted: &[&Enumerant]) {
-        let data = naming::data(&k.name);
-        let kr = self.krate.to_owned();
-        let mut variants = String::new();
-        let mut dec = String::new();
-        let mut enc = String::new();
-        let mut val = String::new();
-        for e in sorted {
-            let v = naming::enumerant(&e.name, &k.name);
-            w!(
-                variants,
-                "    #[doc = {}]\n",
-                escape(&format!("`{}` = {}.", e.name, e.value))
-            );
-            w!(
-                val,
-                "            Self::{v}{} => {ident}::{v},\n",
-                if e.parameters.is_empty() { "" } else { "(..)" }
-            );
-            if e.parameters.is_empty() {
-                w!(variants, "    {v},\n");
-                w!(dec, "            {:#x} => Self::{v},\n", e.value);
-                w!(enc, "            Self::{v} => w.push({:#x}),\n", e.value);
-            } else {
-                let types: Vec<String> =
-                    e.parameters.iter().map(|p| self.operand_type(p)).collect();
-                w!(variants, "    {v}({}),\n", types.join(", "));
-                let reads: Vec<&str> = types.iter().map(|_| "r.read()?").collect();
-                w!(
-                    dec,
-                    "            {:#x} => Self::{v}({}),\n",
-                    e.value,
-                    reads.join(", ")
-                );
-                let binds: Vec<String> = (0..types.len()).map(|i| format!("p{i}")).collect();
-                w!(
-                    enc,
-                    "            Self::{v}({}) => {{ w.push({:#x});",
-                    binds.join(", "),
-                    e.value
-                );
-                for b in &binds {
-                    w!(enc, " {kr}::codec::Operand::encode({b}, w);");
+            #[automatically_derived]
+            impl #kr::codec::Operand for #data {
+                fn decode(r: &mut #kr::codec::Reader<'_>) -> ::core::result::Result<Self, #kr::DecodeError> {
+                    Ok(match r.word()? {
+                        #dec
+                        v => Self::Unknown(v),
+                    })
                 }
-                enc.push_str(" }\n");
+                fn encode(&self, w: &mut #kr::__private::Vec<u32>) {
+                    match self {
+                        #enc
+                        Self::Unknown(v) => w.push(*v),
+                    }
+                }
             }
-        }
-        let o = &mut self.out;
-        w!(
-            o,
-            "#[doc = {}]\n#[derive(Clone)]\n#[non_exhaustive]\n#[allow(clippy::upper_case_acronyms)]\npub enum {data} {{\n{variants}    /// A value this grammar does not know; it must take no parameters.\n    Unknown(u32),\n}}\n",
-            escape(&format!(
-                "`{}` with the parameters its enumerants take.",
-                k.name
-            ))
-        );
-        w!(
-            o,
-            "impl ::core::default::Default for {data} {{\n    /// `Unknown(0)`: a placeholder, which decoders use while reading.\n    fn default() -> Self {{\n        Self::Unknown(0)\n    }}\n}}\nimpl {data} {{\n    /// The enumerant without its parameters.\n    pub fn value(&self) -> {ident} {{\n        match self {{\n{val}            Self::Unknown(v) => {ident}(*v),\n        }}\n    }}\n}}\n"
-        );
-        w!(
-            o,
-            "#[automatically_derived]\nimpl {kr}::codec::Operand for {data} {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        Ok(match r.word()? {{\n{dec}            v => Self::Unknown(v),\n        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        match self {{\n{enc}            Self::Unknown(v) => w.push(*v),\n        }}\n    }}\n}}\n"
-        );
-        self.data_impls(ident, &data);
+        };
+        out.extend(self.data_impls(ident, &data));
+        out
     }
 
     /// `Debug` and `PartialEq` of a `<Kind>Data` type through the kind's table.
-    pub(super) fn data_impls(&mut self, ident: &str, data: &str) {
-        let kr = self.krate;
-        w!(
-            self.out,
-            "impl ::core::fmt::Debug for {data} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        {kr}::typed::fmt_data(self, &kinds::{ident}, f)\n    }}\n}}\nimpl ::core::cmp::PartialEq for {data} {{\n    fn eq(&self, other: &Self) -> bool {{\n        {kr}::typed::same_encoding(self, other)\n    }}\n}}\nimpl ::core::cmp::Eq for {data} {{}}\n"
-        );
+    fn data_impls(&self, ident: &Ident, data: &Ident) -> TokenStream {
+        let kr = &self.kr;
+        quote! {
+            impl ::core::fmt::Debug for #data {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    #kr::typed::fmt_data(self, &kinds::#ident, f)
+                }
+            }
+            impl ::core::cmp::PartialEq for #data {
+                fn eq(&self, other: &Self) -> bool {
+                    #kr::typed::same_encoding(self, other)
+                }
+            }
+            impl ::core::cmp::Eq for #data {}
+        }
     }
 
-    pub(super) fn emit_mask_data(&mut self, k: &Kind, ident: &str, sorted: &[&Enumerant]) {
-        let data = naming::data(&k.name);
-        let kr = self.krate.to_owned();
-        let mut fields = String::new();
-        let mut dec = String::new();
-        let mut enc = String::new();
+    /// The `…Data` struct of a mask kind whose bits take parameters.
+    fn mask_data(&mut self, k: &Kind, ident: &Ident, sorted: &[&Enumerant]) -> TokenStream {
+        let data = super::ident(&naming::data(&k.name));
+        let kr = &self.kr.clone();
+        let mut fields = TokenStream::new();
+        let mut dec = TokenStream::new();
+        let mut enc = TokenStream::new();
         let mut names = vec![("mask".to_owned(), "(the mask)".to_owned())];
         for e in sorted.iter().filter(|e| !e.parameters.is_empty()) {
-            let f = naming::mask_field(&e.name);
-            names.push((f.clone(), e.name.clone()));
+            let name = naming::mask_field(&e.name);
+            names.push((name.clone(), e.name.clone()));
+            let f = super::ident(&name);
             let t = self.param_type(&e.parameters);
-            w!(
-                fields,
-                "    #[doc = {}]\n    pub {f}: {t},\n",
-                escape(&format!(
-                    "Parameters of `{}`: read and written when `mask` has its bit, ignored otherwise.",
-                    e.name
-                ))
+            let doc = format!(
+                "Parameters of `{}`: read and written when `mask` has its bit, ignored otherwise.",
+                e.name
             );
-            w!(
-                dec,
-                "            {f}: if mask.0 & {v:#x} == {v:#x} {{ r.read()? }} else {{ ::core::default::Default::default() }},\n",
-                v = e.value
-            );
-            w!(
-                enc,
-                "        if self.mask.0 & {v:#x} == {v:#x} {{ {kr}::codec::Operand::encode(&self.{f}, w); }}\n",
-                v = e.value
-            );
+            let v = hex(e.value);
+            fields.extend(quote! {
+                #[doc = #doc]
+                pub #f: #t,
+            });
+            dec.extend(quote! {
+                #f: if mask.0 & #v == #v { r.read()? } else { ::core::default::Default::default() },
+            });
+            enc.extend(quote! {
+                if self.mask.0 & #v == #v { #kr::codec::Operand::encode(&self.#f, w); }
+            });
         }
-        self.check_unique(&format!("fields of {data}"), &names);
-        let o = &mut self.out;
-        w!(
-            o,
-            "#[doc = {}]\n#[derive(Clone, Default)]\npub struct {data} {{\n    /// The mask word: the one source of which parameters are present.\n    pub mask: {ident},\n{fields}}}\n",
-            escape(&format!(
-                "`{}` with the parameters of its set bits, which follow the mask in ascending bit order. A parameter is present exactly when its bit is set, so the mask and the parameters cannot disagree: a field whose bit is clear is neither written nor read.",
-                k.name
-            ))
+        self.check_unique(&format!("fields of {}", naming::data(&k.name)), &names);
+        let doc = format!(
+            "`{}` with the parameters of its set bits, which follow the mask in ascending bit order. A parameter is present exactly when its bit is set, so the mask and the parameters cannot disagree: a field whose bit is clear is neither written nor read.",
+            k.name
         );
-        w!(
-            o,
-            "#[automatically_derived]\nimpl {kr}::codec::Operand for {data} {{\n    fn decode(r: &mut {kr}::codec::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{\n        let mask = {ident}(r.word()?);\n        Ok(Self {{\n            mask,\n{dec}        }})\n    }}\n    fn encode(&self, w: &mut {kr}::__private::Vec<u32>) {{\n        w.push(self.mask.0);\n{enc}    }}\n}}\n"
-        );
-        self.data_impls(ident, &data);
+        let mut out = quote! {
+            #[doc = #doc]
+            #[derive(Clone, Default)]
+            pub struct #data {
+                /// The mask word: the one source of which parameters are present.
+                pub mask: #ident,
+                #fields
+            }
+            #[automatically_derived]
+            impl #kr::codec::Operand for #data {
+                fn decode(r: &mut #kr::codec::Reader<'_>) -> ::core::result::Result<Self, #kr::DecodeError> {
+                    let mask = #ident(r.word()?);
+                    Ok(Self {
+                        mask,
+                        #dec
+                    })
+                }
+                fn encode(&self, w: &mut #kr::__private::Vec<u32>) {
+                    w.push(self.mask.0);
+                    #enc
+                }
+            }
+        };
+        out.extend(self.data_impls(ident, &data));
+        out
+    }
+
+    /// The type of a mask bit's parameters: the one type, or a tuple of several.
+    fn param_type(&self, params: &[Operand]) -> TokenStream {
+        let parts: Vec<Tokens> = params
+            .iter()
+            .map(|p| self.operand_type(p, Scope::Top))
+            .collect();
+        match parts.as_slice() {
+            [one] => one.to_token_stream(),
+            _ => quote!((#(#parts),*)),
+        }
     }
 }

@@ -1,8 +1,8 @@
-//! Emitters: each takes the checked [`Grammar`] and appends Rust source text.
+//! Emitters: each takes the checked [`Grammar`] and returns the Rust items for one part
+//! of it as a [`TokenStream`], written with `quote!` so that every template reads as
+//! the code it produces.
 //!
-//! The expansion is produced as source text and handed to the compiler's own lexer,
-//! which is much faster at opt-level 0 than building token trees one by one. Every
-//! path into the runtime crate is absolute (`{krate}::…`), and `Vec`/`Box` come from
+//! Every path into the runtime crate is absolute (`#kr::…`), and `Vec`/`Box` come from
 //! its `__private` re-exports, so the expansion works in crates without
 //! `extern crate alloc`.
 
@@ -11,8 +11,16 @@ use crate::model::{
     Category, Enumerant, Grammar, Instruction, Kind, Meta, Operand, Quantifier, class_of,
 };
 use crate::naming;
+use proc_macro2::{Ident, Literal, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
+
+mod instructions;
+mod kinds;
+mod tables;
 
 /// FNV-1a for the emitter's small string-keyed maps: SipHash is slow at opt-level 0,
 /// where proc macros are built by default.
@@ -37,16 +45,67 @@ impl Hasher for Fnv {
 }
 
 type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
-use std::fmt::Write;
 
-macro_rules! w {
-    ($o:expr, $($t:tt)*) => {{ let _ = write!($o, $($t)*); }};
+/// Tokens built once and written many times: the runtime crate's path, operand types,
+/// kind-table references. Inside a proc macro, writing a `TokenStream` into another
+/// costs calls into the compiler, while copying single tokens does not, so the pieces
+/// the templates repeat thousands of times are kept as token trees.
+#[derive(Clone)]
+pub(crate) struct Tokens(Rc<[TokenTree]>);
+
+impl Tokens {
+    /// One token.
+    fn one(tree: impl Into<TokenTree>) -> Self {
+        Tokens(Rc::from([tree.into()]))
+    }
 }
 
-// After `w!`, which they use.
-mod instructions;
-mod kinds;
-mod tables;
+impl From<TokenStream> for Tokens {
+    fn from(tokens: TokenStream) -> Self {
+        Tokens(tokens.into_iter().collect())
+    }
+}
+
+impl ToTokens for Tokens {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(self.0.iter().cloned());
+    }
+}
+
+/// An identifier from a name the naming rules made: `r#type` becomes a raw identifier.
+pub(crate) fn ident(name: &str) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(name, Span::call_site()),
+    }
+}
+
+/// A hexadecimal integer literal (`0x10`), as the tables spell enumerant values.
+pub(crate) fn hex(value: u32) -> Literal {
+    format!("{value:#x}")
+        .parse()
+        .unwrap_or_else(|_| Literal::u32_unsuffixed(value))
+}
+
+/// `Some((1, 3))` or `None`.
+fn version(v: Option<(u8, u8)>) -> TokenStream {
+    match v {
+        Some((a, b)) => {
+            let (a, b) = (Literal::u8_unsuffixed(a), Literal::u8_unsuffixed(b));
+            quote!(Some((#a, #b)))
+        }
+        None => quote!(None),
+    }
+}
+
+/// `#[doc(alias = "…")]` with the grammar spelling, when it differs from the Rust name.
+fn alias_attr(rust: &str, grammar: &str) -> TokenStream {
+    if rust.trim_start_matches("r#") == grammar {
+        TokenStream::new()
+    } else {
+        quote!(#[doc(alias = #grammar)])
+    }
+}
 
 /// What the emitter knows about a kind, whether defined here or in the core grammar.
 #[derive(Clone)]
@@ -54,49 +113,64 @@ struct KindRef {
     category: Category,
     has_parameters: bool,
     bases: Vec<String>,
-    /// Path prefix for the kind's type and table (`` or `{krate}::spv::`).
-    prefix: String,
+    /// Whether the core grammar defines it and this is an extended grammar: its type
+    /// and table are then reached through the runtime crate's `spv` module.
+    external: bool,
 }
 
-/// Turns one checked grammar into Rust source text.
+/// What an operand type is cached under: kind, quantifier (`None` for one value of the
+/// kind) and scope.
+type TypeKey = (String, Option<Quantifier>, Scope);
+
+/// What an operand layout is cached under: each operand's kind, quantifier and name.
+type LayoutKey = Vec<(String, Quantifier, Option<String>)>;
+
+/// Where a type is written: at the expansion's top level, or inside its `inst` module,
+/// where the top level's types are `super::…`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Scope {
+    Top,
+    Inst,
+}
+
+/// Turns one checked grammar into Rust items.
 pub struct Emitter<'a> {
     g: &'a Grammar,
-    krate: &'a str,
+    /// The runtime crate's path (`::spirv_core`, or `crate` inside it).
+    kr: Tokens,
     kinds: FnvMap<String, KindRef>,
+    /// Operand types already written.
+    types: RefCell<FnvMap<TypeKey, Tokens>>,
+    /// Kind-table references already written, by kind.
+    kind_tables: RefCell<FnvMap<String, Tokens>>,
+    /// Operand layouts already written (`&[__OI { … }, …]`), by their operands.
+    operand_tables: RefCell<FnvMap<LayoutKey, Tokens>>,
+    /// Availability fields already written, by their values.
+    meta_fields: RefCell<FnvMap<Meta, Tokens>>,
+    /// Each instruction's field names, by opcode (`naming::instruction_fields`).
+    field_names: FnvMap<u32, Vec<String>>,
     /// Opcode → position in the instruction table, which is sorted by opcode.
     table_index: FnvMap<u32, usize>,
-    out: String,
     errors: Vec<String>,
-}
-
-fn escape(s: &str) -> String {
-    format!("{s:?}")
-}
-
-fn version(v: Option<(u8, u8)>) -> String {
-    match v {
-        Some((a, b)) => format!("Some(({a}, {b}))"),
-        None => "None".into(),
-    }
-}
-
-fn str_list(list: &[String]) -> String {
-    let mut s = String::from("&[");
-    for (i, x) in list.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        s.push_str(&escape(x));
-    }
-    s.push(']');
-    s
 }
 
 impl<'a> Emitter<'a> {
     /// Prepares an emitter; `external` are the core kinds an extended grammar may use.
-    pub fn new(g: &'a Grammar, opts: &'a Options, external: &[crate::model::ExternalKind]) -> Self {
+    ///
+    /// # Errors
+    /// `opts.krate` is not a path.
+    pub fn new(
+        g: &'a Grammar,
+        opts: &'a Options,
+        external: &[crate::model::ExternalKind],
+    ) -> Result<Self, Vec<String>> {
+        let kr: TokenStream = opts.krate.parse().map_err(|e| {
+            vec![format!(
+                "the runtime crate `{}` is not a path: {e}",
+                opts.krate
+            )]
+        })?;
         let mut kinds = FnvMap::default();
-        let core_prefix = format!("{}::spv::", opts.krate);
         if !g.is_core {
             for k in external {
                 kinds.insert(
@@ -105,7 +179,7 @@ impl<'a> Emitter<'a> {
                         category: k.category,
                         has_parameters: k.has_parameters,
                         bases: k.bases.iter().map(|s| (*s).to_owned()).collect(),
-                        prefix: core_prefix.clone(),
+                        external: true,
                     },
                 );
             }
@@ -117,21 +191,40 @@ impl<'a> Emitter<'a> {
                     category: k.category,
                     has_parameters: k.has_parameters(),
                     bases: k.bases.clone(),
-                    prefix: String::new(),
+                    external: false,
                 },
             );
         }
         let mut opcodes: Vec<u32> = g.instructions.iter().map(|i| i.opcode).collect();
         opcodes.sort_unstable();
         let table_index = opcodes.iter().enumerate().map(|(i, &op)| (op, i)).collect();
-        Emitter {
+        let field_names = g
+            .instructions
+            .iter()
+            .map(|i| {
+                let names = naming::instruction_fields(&i.operands, |kind| g.embeds(kind));
+                (i.opcode, names)
+            })
+            .collect();
+        Ok(Emitter {
             g,
-            krate: &opts.krate,
+            kr: kr.into(),
             kinds,
+            types: RefCell::default(),
+            kind_tables: RefCell::default(),
+            operand_tables: RefCell::default(),
+            meta_fields: RefCell::default(),
+            field_names,
             table_index,
-            out: String::with_capacity(1 << 20),
             errors: Vec::new(),
-        }
+        })
+    }
+
+    /// An instruction's field names, in operand order.
+    fn field_names(&self, inst: &Instruction) -> &[String] {
+        self.field_names
+            .get(&inst.opcode)
+            .map_or(&[], Vec::as_slice)
     }
 
     fn kind(&self, name: &str) -> &KindRef {
@@ -143,98 +236,153 @@ impl<'a> Emitter<'a> {
                 category: Category::Literal,
                 has_parameters: false,
                 bases: Vec::new(),
-                prefix: String::new(),
+                external: false,
             })
         })
     }
 
-    /// The path of a kind's table static.
-    /// Valid in the generated modules that open with [`Self::table_prelude`].
-    fn kind_table(&self, name: &str) -> String {
-        let k = self.kind(name);
-        let module = if k.prefix.is_empty() { "__k" } else { "__ck" };
-        format!("&{module}::{}", naming::kind(name))
+    /// `&__k::Kind` (or `&__ck::Kind` for a core kind in an extended grammar): a kind's
+    /// table static, in the generated modules that open with [`Self::table_prelude`].
+    fn kind_table(&self, name: &str) -> Tokens {
+        if let Some(t) = self.kind_tables.borrow().get(name) {
+            return t.clone();
+        }
+        let module = if self.kind(name).external {
+            quote!(__ck)
+        } else {
+            quote!(__k)
+        };
+        let kind = ident(&naming::kind(name));
+        let t = Tokens::from(quote!(&#module::#kind));
+        self.kind_tables
+            .borrow_mut()
+            .insert(name.to_owned(), t.clone());
+        t
     }
 
     /// Short local names for the table types, in the generated table modules.
-    fn table_prelude(&self) -> String {
-        let kr = self.krate;
-        let mut s = format!(
-            "    #[allow(unused_imports)]\n    use {kr}::grammar::{{Enumerant as __E, InstructionInfo as __II, NameIndex as __NI, OperandInfo as __OI, OperandKind as __OK, Quantifier as __Q}};\n    #[allow(unused_imports)]\n    use super::kinds as __k;\n"
-        );
-        if !self.g.is_core {
-            w!(
-                s,
-                "    #[allow(unused_imports)]\n    use {kr}::spv::kinds as __ck;\n"
-            );
+    fn table_prelude(&self) -> TokenStream {
+        let kr = &self.kr;
+        let core_kinds = (!self.g.is_core).then(|| {
+            quote! {
+                #[allow(unused_imports)]
+                use #kr::spv::kinds as __ck;
+            }
+        });
+        quote! {
+            #[allow(unused_imports)]
+            use #kr::grammar::{Enumerant as __E, InstructionInfo as __II, NameIndex as __NI, OperandInfo as __OI, OperandKind as __OK, Quantifier as __Q};
+            #[allow(unused_imports)]
+            use super::kinds as __k;
+            #core_kinds
         }
-        s
     }
 
-    /// The Rust type of one occurrence of an operand of kind `name`.
-    fn value_type(&self, name: &str) -> String {
-        let k = self.kind(name).clone();
-        let kr = self.krate;
+    /// The Rust type of one occurrence of an operand of kind `name`, written in `scope`.
+    fn value_type(&self, name: &str, scope: Scope) -> Tokens {
+        self.cached_type(name, None, scope, || self.write_value_type(name, scope))
+    }
+
+    /// The type under `(kind, quantifier, scope)`, written by `write` the first time.
+    fn cached_type(
+        &self,
+        kind: &str,
+        quantifier: Option<Quantifier>,
+        scope: Scope,
+        write: impl FnOnce() -> TokenStream,
+    ) -> Tokens {
+        let key = (kind.to_owned(), quantifier, scope);
+        if let Some(t) = self.types.borrow().get(&key) {
+            return t.clone();
+        }
+        let t = Tokens::from(write());
+        self.types.borrow_mut().insert(key, t.clone());
+        t
+    }
+
+    fn write_value_type(&self, name: &str, scope: Scope) -> TokenStream {
+        let k = self.kind(name);
+        let kr = &self.kr;
         match k.category {
-            Category::Id => format!("{kr}::Id"),
+            Category::Id => quote!(#kr::Id),
             Category::Literal => match class_of(name, k.category) {
-                "String" => format!("{kr}::LiteralString"),
-                "Float" => format!("{kr}::LiteralFloat"),
-                "ContextNumber" => format!("{kr}::LiteralNumber"),
-                _ => "u32".into(),
+                "String" => quote!(#kr::LiteralString),
+                "Float" => quote!(#kr::LiteralFloat),
+                "ContextNumber" => quote!(#kr::LiteralNumber),
+                _ => quote!(u32),
             },
             Category::ValueEnum | Category::BitEnum => {
-                let ty = if k.has_parameters {
+                let ty = ident(&if k.has_parameters {
                     naming::data(name)
                 } else {
                     naming::kind(name)
-                };
-                format!("{}{ty}", k.prefix)
+                });
+                if k.external {
+                    quote!(#kr::spv::#ty)
+                } else if scope == Scope::Inst {
+                    quote!(super::#ty)
+                } else {
+                    ty.into_token_stream()
+                }
             }
             Category::Composite => {
-                let parts: Vec<String> = k.bases.iter().map(|b| self.value_type(b)).collect();
-                format!("({})", parts.join(", "))
+                let parts = k.bases.iter().map(|b| self.value_type(b, scope));
+                quote!((#(#parts),*))
             }
         }
     }
 
-    fn operand_type(&self, op: &Operand) -> String {
-        let t = self.value_type(&op.kind);
+    /// The type of an operand's struct field or parameter: its value type, in an
+    /// `Option` for `?`, in a list for `*`.
+    fn operand_type(&self, op: &Operand, scope: Scope) -> Tokens {
+        if op.quantifier == Quantifier::One {
+            return self.value_type(&op.kind, scope);
+        }
+        self.cached_type(&op.kind, Some(op.quantifier), scope, || {
+            self.write_operand_type(op, scope)
+        })
+    }
+
+    fn write_operand_type(&self, op: &Operand, scope: Scope) -> TokenStream {
+        let t = self.value_type(&op.kind, scope);
+        let kr = &self.kr;
         match op.quantifier {
-            Quantifier::One => t,
-            Quantifier::Optional => format!("::core::option::Option<{t}>"),
+            Quantifier::One => t.into_token_stream(),
+            Quantifier::Optional => quote!(::core::option::Option<#t>),
             // Lists of plain words (ids, integers, enumerants without parameters, pairs
             // of them) keep short lists inline; others are a Vec.
             Quantifier::Variadic if self.simple_width(&op.kind).is_some() => {
-                format!("{}::List<{t}>", self.krate)
+                quote!(#kr::List<#t>)
             }
-            Quantifier::Variadic => format!("{}::__private::Vec<{t}>", self.krate),
+            Quantifier::Variadic => quote!(#kr::__private::Vec<#t>),
         }
     }
 
+    /// The documentation lines an item's availability adds.
     fn meta_doc(m: &Meta) -> String {
         let mut s = String::new();
         if !m.capabilities.is_empty() {
-            w!(s, "\n\nCapabilities: {}.", m.capabilities.join(", "));
+            s += &format!("\n\nCapabilities: {}.", m.capabilities.join(", "));
         }
         if !m.extensions.is_empty() {
-            w!(s, "\n\nExtensions: {}.", m.extensions.join(", "));
+            s += &format!("\n\nExtensions: {}.", m.extensions.join(", "));
         }
         match (m.version, m.last_version) {
-            (Some((a, b)), Some((c, d))) => w!(s, "\n\nSPIR-V {a}.{b} to {c}.{d}."),
-            (Some((a, b)), None) => w!(s, "\n\nSPIR-V {a}.{b} and later."),
-            (None, Some((c, d))) => w!(s, "\n\nUp to SPIR-V {c}.{d}."),
+            (Some((a, b)), Some((c, d))) => s += &format!("\n\nSPIR-V {a}.{b} to {c}.{d}."),
+            (Some((a, b)), None) => s += &format!("\n\nSPIR-V {a}.{b} and later."),
+            (None, Some((c, d))) => s += &format!("\n\nUp to SPIR-V {c}.{d}."),
             (None, None) => {}
         }
         if m.provisional {
             s.push_str("\n\nProvisional.");
         }
         if !m.aliases.is_empty() {
-            w!(s, "\n\nAlso spelled: {}.", m.aliases.join(", "));
+            s += &format!("\n\nAlso spelled: {}.", m.aliases.join(", "));
         }
         s
     }
 
+    /// Records an error for every Rust name given to two grammar names in one scope.
     fn check_unique(&mut self, scope: &str, names: &[(String, String)]) {
         let mut seen: FnvMap<&str, &str> = FnvMap::default();
         for (rust, grammar) in names {
@@ -246,20 +394,10 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Emits everything, or returns the naming clashes found.
-    pub fn run(
-        mut self,
-        opts: &Options,
-        path_for_tracking: Option<&str>,
-    ) -> Result<String, Vec<String>> {
+    /// Checks the names and kind references the items depend on: `Err` with every
+    /// problem found, before anything is emitted.
+    fn check(&mut self) -> Result<(), Vec<String>> {
         let g = self.g;
-        if let Some(p) = path_for_tracking {
-            w!(
-                self.out,
-                "const _: &[u8] = ::core::include_bytes!({});\n",
-                escape(p)
-            );
-        }
         // Top-level names must not collide with kind types.
         let mut top: Vec<(String, String)> = vec![
             ("Opcode".into(), "(opcode type)".into()),
@@ -314,120 +452,219 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
-        if !self.errors.is_empty() {
-            return Err(self.errors);
-        }
-
-        self.emit_header(opts);
-        self.emit_kind_tables();
-        if !opts.tables_only {
-            for k in &g.kinds {
-                self.emit_kind_type(k);
-            }
-            self.emit_opcode();
-            self.emit_classes();
-            self.emit_structs();
-            self.emit_instruction_enum();
-        }
-        self.emit_grammar(opts);
         if self.errors.is_empty() {
-            Ok(self.out)
+            Ok(())
+        } else {
+            Err(std::mem::take(&mut self.errors))
+        }
+    }
+
+    /// Emits everything, or returns the problems found (naming clashes, unknown kinds).
+    ///
+    /// # Errors
+    /// Every problem found, each a message naming its grammar entry.
+    pub fn run(
+        mut self,
+        opts: &Options,
+        path_for_tracking: Option<&str>,
+    ) -> Result<TokenStream, Vec<String>> {
+        self.check()?;
+        let mut out = TokenStream::new();
+        if let Some(path) = path_for_tracking {
+            out.extend(quote!(
+                const _: &[u8] = ::core::include_bytes!(#path);
+            ));
+        }
+        out.extend(self.header(opts));
+        out.extend(self.kind_tables());
+        if !opts.tables_only {
+            for k in &self.g.kinds {
+                let items = self.kind_type(k);
+                out.extend(items);
+            }
+            out.extend(self.opcode());
+            out.extend(self.classes());
+            out.extend(self.structs());
+            out.extend(self.instruction_enum());
+        }
+        out.extend(self.grammar(opts));
+        if self.errors.is_empty() {
+            Ok(out)
         } else {
             Err(self.errors)
         }
     }
 
-    fn emit_header(&mut self, opts: &Options) {
+    /// The constants that say which grammar this is.
+    fn header(&self, opts: &Options) -> TokenStream {
         let g = self.g;
-        let o = &mut self.out;
+        let mut out = TokenStream::new();
         if g.is_core {
             if let Some(m) = g.magic_number {
-                w!(
-                    o,
-                    "/// The SPIR-V magic number, from the grammar.\npub const MAGIC_NUMBER: u32 = {m:#010x};\n"
-                );
+                let m: Literal = format!("{m:#010x}")
+                    .parse()
+                    .unwrap_or_else(|_| Literal::u32_unsuffixed(m));
+                out.extend(quote! {
+                    /// The SPIR-V magic number, from the grammar.
+                    pub const MAGIC_NUMBER: u32 = #m;
+                });
             }
             if let Some(v) = g.major_version {
-                w!(
-                    o,
-                    "/// The grammar's major SPIR-V version.\npub const MAJOR_VERSION: u32 = {v};\n"
-                );
+                let v = Literal::u32_unsuffixed(v);
+                out.extend(quote! {
+                    /// The grammar's major SPIR-V version.
+                    pub const MAJOR_VERSION: u32 = #v;
+                });
             }
             if let Some(v) = g.minor_version {
-                w!(
-                    o,
-                    "/// The grammar's minor SPIR-V version.\npub const MINOR_VERSION: u32 = {v};\n"
-                );
+                let v = Literal::u32_unsuffixed(v);
+                out.extend(quote! {
+                    /// The grammar's minor SPIR-V version.
+                    pub const MINOR_VERSION: u32 = #v;
+                });
             }
         } else {
-            w!(
-                o,
-                "/// The `OpExtInstImport` name of this set, if the invocation gave one.\npub const IMPORT_NAME: ::core::option::Option<&str> = {};\n",
-                match &opts.import {
-                    Some(s) => format!("Some({})", escape(s)),
-                    None => "None".into(),
-                }
-            );
+            let import = match &opts.import {
+                Some(s) => quote!(Some(#s)),
+                None => quote!(None),
+            };
+            out.extend(quote! {
+                /// The `OpExtInstImport` name of this set, if the invocation gave one.
+                pub const IMPORT_NAME: ::core::option::Option<&str> = #import;
+            });
             if let Some(v) = g.version {
-                w!(
-                    o,
-                    "/// The set's `version` key.\npub const VERSION: u32 = {v};\n"
-                );
+                let v = Literal::u32_unsuffixed(v);
+                out.extend(quote! {
+                    /// The set's `version` key.
+                    pub const VERSION: u32 = #v;
+                });
             }
         }
         if let Some(v) = g.revision {
-            w!(
-                o,
-                "/// The grammar's revision.\npub const REVISION: u32 = {v};\n"
-            );
+            let v = Literal::u32_unsuffixed(v);
+            out.extend(quote! {
+                /// The grammar's revision.
+                pub const REVISION: u32 = #v;
+            });
         }
-    }
-}
-
-/// Inside `mod inst`, local kind types are reached through `super::`.
-fn qualify_local(t: &str) -> String {
-    // Local types are bare identifiers; prefix those that are not paths or primitives.
-    let mut out = String::new();
-    let mut word = String::new();
-    let mut prev_colon = false;
-    let flush = |word: &mut String, out: &mut String, prev_colon: bool| {
-        if !word.is_empty() {
-            let local = !prev_colon
-                && word.starts_with(|c: char| c.is_ascii_uppercase())
-                && !matches!(word.as_str(), "Vec" | "Box" | "Option");
-            if local {
-                out.push_str("super::");
-            }
-            out.push_str(word);
-            word.clear();
-        }
-    };
-    for c in t.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word.push(c);
-        } else {
-            flush(&mut word, &mut out, prev_colon);
-            prev_colon = c == ':';
-            out.push(c);
-        }
-    }
-    flush(&mut word, &mut out, prev_colon);
-    out
-}
-
-/// `#[doc(alias = "…")]` with the grammar spelling, when it differs from the Rust name.
-fn alias_attr(rust: &str, grammar: &str, indent: &str) -> String {
-    if rust.trim_start_matches("r#") == grammar {
-        String::new()
-    } else {
-        format!("{indent}#[doc(alias = {})]\n", escape(grammar))
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{Emitter, Scope};
     use crate::Options;
     use crate::model;
+    use quote::quote;
+
+    /// An extended grammar with one instruction and one kind.
+    const SET: &str = r#"{ "revision": 1, "instructions": [
+        { "opname": "Mix", "opcode": 7, "operands": [
+            { "kind": "IdResultType" }, { "kind": "IdResult" },
+            { "kind": "IdRef", "name": "'Values'", "quantifier": "*" } ],
+          "capabilities": ["Shader"] } ],
+      "operand_kinds": [ { "category": "BitEnum", "kind": "Mode", "enumerants": [
+            { "enumerant": "None", "value": "0x0000" },
+            { "enumerant": "Fast", "value": "0x0001", "version": "1.4" } ] } ] }"#;
+
+    fn with_emitter<T>(f: impl FnOnce(&mut Emitter<'_>) -> T) -> T {
+        let g = model::parse(SET, crate::CORE_KINDS).expect("valid");
+        let opts = Options::new("t");
+        let mut e = Emitter::new(&g, &opts, crate::CORE_KINDS).expect("a path");
+        f(&mut e)
+    }
+
+    #[test]
+    fn an_instruction_becomes_a_struct_with_its_codec() {
+        let got = with_emitter(|e| e.instruction_struct(&e.g.instructions[0]));
+        let want = quote! {
+            #[doc = "`Mix`: extended instruction 7.\n\nOperands: `IdResultType`, `IdResult`, `IdRef*` 'Values'.\n\nCapabilities: Shader."]
+            #[derive(Clone)]
+            #[allow(clippy::upper_case_acronyms)]
+            pub struct Mix {
+                #[doc = "`IdResultType`"]
+                pub result_type: ::spirv_core::Id,
+                #[doc = "`IdResult`"]
+                pub result_id: ::spirv_core::Id,
+                #[doc = "`IdRef` 'Values'"]
+                pub values: ::spirv_core::List<::spirv_core::Id>,
+            }
+            impl ::core::fmt::Debug for Mix {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    ::spirv_core::typed::fmt_struct(self, &super::tables::INSTRUCTIONS[0], 1, f)
+                }
+            }
+            impl ::core::cmp::PartialEq for Mix {
+                fn eq(&self, other: &Self) -> bool {
+                    ::spirv_core::typed::same_encoding(self, other)
+                }
+            }
+            impl ::core::cmp::Eq for Mix {}
+            #[automatically_derived]
+            impl __O for Mix {
+                fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, ::spirv_core::DecodeError> {
+                    let v = Self {
+                        result_type: r.field(),
+                        result_id: r.field(),
+                        values: r.field(),
+                    };
+                    r.fields_read().map(|()| v)
+                }
+                fn encode(&self, w: &mut ::spirv_core::__private::Vec<u32>) {
+                    __O::encode(&self.result_type, w);
+                    __O::encode(&self.result_id, w);
+                    __O::encode(&self.values, w);
+                }
+            }
+        };
+        assert_eq!(got.to_string(), want.to_string());
+    }
+
+    #[test]
+    fn layouts_and_availability_become_table_fields() {
+        let (operands, meta, ty) = with_emitter(|e| {
+            let g = e.g;
+            let kind = &g.kinds[0];
+            (
+                e.operand_table(&g.instructions[0].operands),
+                e.meta_fields(&kind.enumerants[1].meta),
+                e.operand_type(&g.instructions[0].operands[2], Scope::Inst),
+            )
+        });
+        let want = quote! {
+            &[__OI { kind: &__ck::IdResultType, quantifier: __Q::One, name: "" },
+              __OI { kind: &__ck::IdResult, quantifier: __Q::One, name: "" },
+              __OI { kind: &__ck::IdRef, quantifier: __Q::Variadic, name: "'Values'" }]
+        };
+        assert_eq!(quote!(#operands).to_string(), want.to_string());
+        assert_eq!(
+            quote!(#meta).to_string(),
+            quote!(version: Some((1, 4)),).to_string()
+        );
+        assert_eq!(
+            quote!(#ty).to_string(),
+            quote!(::spirv_core::List<::spirv_core::Id>).to_string()
+        );
+    }
+
+    #[test]
+    fn a_name_index_probes_as_the_runtime_does() {
+        let index = super::tables::name_index(&[("A".into(), 0), ("B".into(), 0)]);
+        let mut want = [0u16; 4];
+        for (i, name) in ["A", "B"].iter().enumerate() {
+            let mut at = super::tables::fnv1a(name) as usize & 3;
+            while want[at] != 0 {
+                at = (at + 1) & 3;
+            }
+            want[at] = i as u16 + 1;
+        }
+        let want = want.map(proc_macro2::Literal::u16_unsuffixed);
+        assert_eq!(
+            index.to_string(),
+            quote!(__NI { slots: &[#(#want),*], names: &[("A", 0), ("B", 0)] }).to_string()
+        );
+    }
 
     /// A model that names a kind nobody defines (one the parser would have refused)
     /// is a located error, not code emitted with a guess.
@@ -439,7 +676,7 @@ mod tests {
         g.instructions[0].operands[0].kind = "Missing".into();
         let opts = Options::new("t");
         let errors = super::Emitter::new(&g, &opts, crate::CORE_KINDS)
-            .run(&opts, None)
+            .and_then(|e| e.run(&opts, None))
             .expect_err("refused");
         assert_eq!(errors.len(), 1);
         assert!(

@@ -3,6 +3,7 @@
 
 use super::*;
 
+/// FNV-1a, 32 bits: the hash `grammar::NameIndex` probes with at run time.
 pub(super) fn fnv1a(s: &str) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for b in s.bytes() {
@@ -13,8 +14,9 @@ pub(super) fn fnv1a(s: &str) -> u32 {
 }
 
 /// A name index: an open-addressing table built here and probed by the runtime with
-/// the same FNV-1a hash (`grammar::NameIndex`).
-pub(super) fn name_index(entries: &[(String, usize)]) -> String {
+/// the same FNV-1a hash (`grammar::NameIndex`). `__NI` is the table modules' local name
+/// for it.
+pub(super) fn name_index(entries: &[(String, usize)]) -> TokenStream {
     let size = (entries.len() * 2).next_power_of_two().max(2);
     let mut slots = vec![0u16; size];
     for (i, (name, _)) in entries.iter().enumerate() {
@@ -24,126 +26,126 @@ pub(super) fn name_index(entries: &[(String, usize)]) -> String {
         }
         slots[at] = u16::try_from(i + 1).unwrap_or(u16::MAX);
     }
-    // `__NI` is the table modules' local name for `grammar::NameIndex`.
-    let mut s = String::from("__NI { slots: &[");
-    for (i, v) in slots.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        w!(s, "{v}");
-    }
-    s.push_str("], names: &[");
-    for (i, (name, target)) in entries.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        w!(s, "({}, {target})", escape(name));
-    }
-    s.push_str("] }");
-    s
+    let slots = slots.into_iter().map(Literal::u16_unsuffixed);
+    let names = entries.iter().map(|(name, target)| {
+        let target = Literal::usize_unsuffixed(*target);
+        quote!((#name, #target))
+    });
+    quote!(__NI { slots: &[#(#slots),*], names: &[#(#names),*] })
 }
 
-impl<'a> Emitter<'a> {
-    pub(super) fn emit_kind_tables(&mut self) {
-        let kr = self.krate.to_owned();
-        let g = self.g;
-        let mut s = String::new();
-        w!(
-            s,
-            "/// Grammar tables of the operand kinds this grammar defines, one static per kind.\n#[allow(non_upper_case_globals)]\npub mod kinds {{\n{}",
-            self.table_prelude()
+impl Emitter<'_> {
+    /// `mod kinds`: one `OperandKind` static per kind this grammar defines.
+    pub(super) fn kind_tables(&self) -> TokenStream {
+        let kr = &self.kr;
+        let prelude = self.table_prelude();
+        let statics = self.g.kinds.iter().map(|k| {
+            let table = ident(&naming::kind(&k.name));
+            let doc = format!("The grammar table of `{}`.", k.name);
+            let name = &k.name;
+            let category = ident(k.category.as_str());
+            let class = ident(class_of(&k.name, k.category));
+            let kind_doc = k.doc.as_slice();
+            let enumerants = (!k.enumerants.is_empty()).then(|| self.enumerant_table(k));
+            let bases: Vec<Tokens> = k.bases.iter().map(|b| self.kind_table(b)).collect();
+            let bases = (!bases.is_empty()).then_some(bases);
+            let bases = bases.as_slice();
+            quote! {
+                #[doc = #doc]
+                pub static #table: __OK = __OK { name: #name, category: #kr::grammar::Category::#category, class: #kr::grammar::KindClass::#class, #(doc: Some(#kind_doc),)* #enumerants #(bases: &[#(#bases),*],)* ..__OK::EMPTY };
+            }
+        });
+        quote! {
+            /// Grammar tables of the operand kinds this grammar defines, one static per kind.
+            #[allow(non_upper_case_globals)]
+            pub mod kinds {
+                #prelude
+                #(#statics)*
+            }
+        }
+    }
+
+    /// `enumerants: &[__E { … }, …], index: …,`: a kind's enumerants, sorted by value,
+    /// and the index of their names and aliases.
+    fn enumerant_table(&self, k: &Kind) -> TokenStream {
+        let mut sorted: Vec<&Enumerant> = k.enumerants.iter().collect();
+        sorted.sort_by_key(|e| e.value);
+        let mut index = Vec::new();
+        for (i, e) in sorted.iter().enumerate() {
+            index.push((e.name.clone(), i));
+            index.extend(e.meta.aliases.iter().map(|a| (a.clone(), i)));
+        }
+        let index = name_index(&index);
+        let names = sorted.iter().map(|e| &e.name);
+        let values = sorted.iter().map(|e| hex(e.value));
+        let parameters: Vec<Option<Tokens>> = sorted
+            .iter()
+            .map(|e| (!e.parameters.is_empty()).then(|| self.operand_table(&e.parameters)))
+            .collect();
+        let parameters = parameters.iter().map(Option::as_slice);
+        let metas = sorted.iter().map(|e| self.meta_fields(&e.meta));
+        quote! {
+            enumerants: &[#(__E { name: #names, value: #values, #(parameters: #parameters,)* #metas ..__E::EMPTY },)*], index: #index,
+        }
+    }
+
+    /// `&[__OI { kind, quantifier, name }, …]`: an operand layout. Layouts recur (most
+    /// instructions share theirs with others), so each is written once.
+    pub(super) fn operand_table(&self, ops: &[Operand]) -> Tokens {
+        let key: LayoutKey = ops
+            .iter()
+            .map(|op| (op.kind.clone(), op.quantifier, op.name.clone()))
+            .collect();
+        if let Some(t) = self.operand_tables.borrow().get(&key) {
+            return t.clone();
+        }
+        // Struct literals, not the const constructors: cheaper to evaluate.
+        let kinds = ops.iter().map(|op| self.kind_table(&op.kind));
+        let quantifiers = ops.iter().map(|op| match op.quantifier {
+            Quantifier::One => ident("One"),
+            Quantifier::Optional => ident("Optional"),
+            Quantifier::Variadic => ident("Variadic"),
+        });
+        let names = ops.iter().map(|op| op.name.as_deref().unwrap_or(""));
+        let table = Tokens::from(quote! {
+            &[#(__OI { kind: #kinds, quantifier: __Q::#quantifiers, name: #names }),*]
+        });
+        self.operand_tables.borrow_mut().insert(key, table.clone());
+        table
+    }
+
+    /// The availability fields of a table entry that differ from `EMPTY`. Many entries
+    /// share theirs, so each set is written once.
+    pub(super) fn meta_fields(&self, m: &Meta) -> Tokens {
+        if let Some(t) = self.meta_fields.borrow().get(m) {
+            return t.clone();
+        }
+        let some = |list: &[String]| (!list.is_empty()).then(|| list.to_vec());
+        let capabilities = some(&m.capabilities);
+        let extensions = some(&m.extensions);
+        let aliases = some(&m.aliases);
+        let (capabilities, extensions, aliases) = (
+            capabilities.as_slice(),
+            extensions.as_slice(),
+            aliases.as_slice(),
         );
-        for k in &g.kinds {
-            let ident = naming::kind(&k.name);
-            let class = class_of(&k.name, k.category);
-            w!(
-                s,
-                "    #[doc = {}]\n    pub static {ident}: __OK = __OK {{ name: {}, category: {kr}::grammar::Category::{}, class: {kr}::grammar::KindClass::{class},",
-                escape(&format!("The grammar table of `{}`.", k.name)),
-                escape(&k.name),
-                k.category.as_str()
-            );
-            if let Some(d) = &k.doc {
-                w!(s, " doc: Some({}),", escape(d));
-            }
-            if !k.enumerants.is_empty() {
-                let mut sorted: Vec<&Enumerant> = k.enumerants.iter().collect();
-                sorted.sort_by_key(|e| e.value);
-                s.push_str(" enumerants: &[\n");
-                let mut names = Vec::new();
-                for (i, e) in sorted.iter().enumerate() {
-                    w!(
-                        s,
-                        "        __E {{ name: {}, value: {:#x},",
-                        escape(&e.name),
-                        e.value
-                    );
-                    if !e.parameters.is_empty() {
-                        w!(s, " parameters: {},", self.operand_table(&e.parameters));
-                    }
-                    s.push_str(&self.meta_fields(&e.meta));
-                    w!(s, " ..__E::EMPTY }},\n");
-                    names.push((e.name.clone(), i));
-                    for a in &e.meta.aliases {
-                        names.push((a.clone(), i));
-                    }
-                }
-                w!(s, "    ], index: {},", name_index(&names));
-            }
-            if !k.bases.is_empty() {
-                let bases: Vec<String> = k.bases.iter().map(|b| self.kind_table(b)).collect();
-                w!(s, " bases: &[{}],", bases.join(", "));
-            }
-            w!(s, " ..__OK::EMPTY }};\n");
-        }
-        s.push_str("}\n");
-        self.out.push_str(&s);
-    }
-
-    pub(super) fn operand_table(&self, ops: &[Operand]) -> String {
-        let mut s = String::from("&[");
-        for (i, op) in ops.iter().enumerate() {
-            if i > 0 {
-                s.push_str(", ");
-            }
-            // Struct literals, not the const constructors: cheaper to evaluate.
-            let q = match op.quantifier {
-                Quantifier::One => "One",
-                Quantifier::Optional => "Optional",
-                Quantifier::Variadic => "Variadic",
-            };
-            w!(
-                s,
-                "__OI {{ kind: {}, quantifier: __Q::{q}, name: {} }}",
-                self.kind_table(&op.kind),
-                escape(op.name.as_deref().unwrap_or(""))
-            );
-        }
-        s.push(']');
-        s
-    }
-
-    pub(super) fn meta_fields(&self, m: &Meta) -> String {
-        let mut s = String::new();
-        if !m.capabilities.is_empty() {
-            w!(s, " capabilities: {},", str_list(&m.capabilities));
-        }
-        if !m.extensions.is_empty() {
-            w!(s, " extensions: {},", str_list(&m.extensions));
-        }
-        if m.version.is_some() {
-            w!(s, " version: {},", version(m.version));
-        }
-        if m.last_version.is_some() {
-            w!(s, " last_version: {},", version(m.last_version));
-        }
-        if m.provisional {
-            s.push_str(" provisional: true,");
-        }
-        if !m.aliases.is_empty() {
-            w!(s, " aliases: {},", str_list(&m.aliases));
-        }
-        s
+        let first = m.version.map(|v| version(Some(v)));
+        let last = m.last_version.map(|v| version(Some(v)));
+        let (first, last) = (first.as_slice(), last.as_slice());
+        let provisional = m.provisional.then_some(true);
+        let provisional = provisional.as_slice();
+        let fields = Tokens::from(quote! {
+            #(capabilities: &[#(#capabilities),*],)*
+            #(extensions: &[#(#extensions),*],)*
+            #(version: #first,)*
+            #(last_version: #last,)*
+            #(provisional: #provisional,)*
+            #(aliases: &[#(#aliases),*],)*
+        });
+        self.meta_fields
+            .borrow_mut()
+            .insert(m.clone(), fields.clone());
+        fields
     }
 
     /// Word width of one occurrence of a kind whose operands are all single words with
@@ -157,9 +159,8 @@ impl<'a> Emitter<'a> {
             }
             Category::ValueEnum | Category::BitEnum => (!k.has_parameters).then_some(1),
             Category::Composite => {
-                let bases = k.bases.clone();
                 let mut n = 0u8;
-                for b in &bases {
+                for b in &k.bases {
                     n = n.checked_add(self.simple_width(b)?)?;
                 }
                 Some(n)
@@ -171,7 +172,7 @@ impl<'a> Emitter<'a> {
     /// simple operands shaped `One* Optional*` or `One* Variadic`, and for the same
     /// followed by optional operands of any kind, which the shape covers when they are
     /// absent; `None` otherwise.
-    pub(super) fn shape(&self, inst: &Instruction) -> Option<String> {
+    fn shape(&self, inst: &Instruction) -> Option<TokenStream> {
         if self.is_switch(inst) {
             return None;
         }
@@ -195,7 +196,7 @@ impl<'a> Emitter<'a> {
             match op.quantifier {
                 Quantifier::One if optional == 0 && repeat == 0 => {
                     match class_of(&op.kind, self.kind(&op.kind).category) {
-                        "ResultType" if i == 0 => result_type = fixed as u8,
+                        "ResultType" if i == 0 => result_type = u8::try_from(fixed).ok()?,
                         "Result" => result = u8::try_from(fixed).ok()?,
                         _ => {}
                     }
@@ -209,113 +210,130 @@ impl<'a> Emitter<'a> {
         if fixed > 250 {
             return None;
         }
-        Some(format!(
-            "{}::grammar::Shape {{ fixed: {fixed}, optional: {optional}, repeat: {repeat}, result_type: {result_type}, result: {result} }}",
-            self.krate
-        ))
+        let kr = &self.kr;
+        let [fixed, optional, repeat] = [fixed, optional, repeat].map(Literal::u32_unsuffixed);
+        let [result_type, result] = [result_type, result].map(Literal::u8_unsuffixed);
+        Some(quote! {
+            #kr::grammar::Shape { fixed: #fixed, optional: #optional, repeat: #repeat, result_type: #result_type, result: #result }
+        })
     }
 
-    pub(super) fn emit_grammar(&mut self, opts: &Options) {
-        let kr = self.krate.to_owned();
+    /// `mod tables` (the instruction table, the opcode index and the name index) and the
+    /// `GRAMMAR` static over them.
+    pub(super) fn grammar(&self, opts: &Options) -> TokenStream {
+        let kr = &self.kr;
         let g = self.g;
         let mut sorted: Vec<&Instruction> = g.instructions.iter().collect();
         sorted.sort_by_key(|i| i.opcode);
-        let mut s = String::new();
-        let opt = |v: Option<u32>| match v {
-            Some(v) => format!("Some({v})"),
-            None => "None".into(),
-        };
-        let opt_s = |v: &Option<String>| match v {
-            Some(v) => format!("Some({})", escape(v)),
-            None => "None".into(),
-        };
-        // The instruction table, opcode index and name index live in `tables`, where the
-        // table types have short local names.
-        w!(
-            s,
-            "/// The instruction table behind [`GRAMMAR`], sorted by {}.\n#[allow(non_upper_case_globals)]\npub mod tables {{\n{}    /// Every instruction, sorted by {}.\n    pub static INSTRUCTIONS: [__II; {}] = [\n",
-            if g.is_core { "opcode" } else { "number" },
-            self.table_prelude(),
-            if g.is_core { "opcode" } else { "number" },
-            sorted.len()
-        );
+        let order = if g.is_core { "opcode" } else { "number" };
         let mut names = Vec::new();
         for (i, inst) in sorted.iter().enumerate() {
-            w!(
-                s,
-                "        __II {{ opname: {}, opcode: {},",
-                escape(&inst.opname),
-                inst.opcode
-            );
-            if let Some(c) = &inst.class {
-                w!(s, " class: {},", escape(c));
-            }
-            if !inst.operands.is_empty() {
-                w!(s, " operands: {},", self.operand_table(&inst.operands));
-                let fields: Vec<String> = self
-                    .fields_of(inst)
-                    .into_iter()
-                    .map(|(n, _, _)| n)
-                    .collect();
-                w!(s, " fields: {},", escape(&fields.join(" ")));
-            }
-            s.push_str(&self.meta_fields(&inst.meta));
-            if let Some(shape) = self.shape(inst) {
-                w!(s, " shape: Some({shape}),");
-            }
-            if self.is_switch(inst) {
-                s.push_str(" switch_literals: true,");
-            }
-            s.push_str(" ..__II::EMPTY },\n");
             names.push((inst.opname.clone(), i));
-            for a in &inst.meta.aliases {
-                names.push((a.clone(), i));
-            }
+            names.extend(inst.meta.aliases.iter().map(|a| (a.clone(), i)));
         }
-        s.push_str("    ];\n");
+        let opnames = sorted.iter().map(|i| &i.opname);
+        let opcodes = sorted.iter().map(|i| Literal::u32_unsuffixed(i.opcode));
+        let classes = sorted.iter().map(|i| i.class.as_slice());
+        let layouts: Vec<Option<(Tokens, String)>> = sorted
+            .iter()
+            .map(|i| {
+                (!i.operands.is_empty()).then(|| {
+                    (
+                        self.operand_table(&i.operands),
+                        self.field_names(i).join(" "),
+                    )
+                })
+            })
+            .collect();
+        let operands = layouts.iter().map(|l| l.as_ref().map(|(t, _)| t.clone()));
+        let operands: Vec<Option<Tokens>> = operands.collect();
+        let fields: Vec<Option<&String>> =
+            layouts.iter().map(|l| l.as_ref().map(|(_, f)| f)).collect();
+        let (operands, fields) = (
+            operands.iter().map(Option::as_slice),
+            fields.iter().map(Option::as_slice),
+        );
+        let metas = sorted.iter().map(|i| self.meta_fields(&i.meta));
+        let shapes: Vec<Option<TokenStream>> = sorted.iter().map(|i| self.shape(i)).collect();
+        let shapes = shapes.iter().map(Option::as_slice);
+        let switches: Vec<Option<bool>> = sorted
+            .iter()
+            .map(|i| self.is_switch(i).then_some(true))
+            .collect();
+        let switches = switches.iter().map(Option::as_slice);
         // Dense opcode → position table, so that lookups by opcode are one load.
-        let mut dense_len = 0;
-        let mut dense_text = String::new();
-        if let Some(max) = sorted.last().map(|i| i.opcode).filter(|&m| m < 0x1_0000) {
-            let mut dense = vec![u16::MAX; max as usize + 1];
-            for (i, inst) in sorted.iter().enumerate() {
-                dense[inst.opcode as usize] = i as u16;
-            }
-            dense_len = dense.len();
-            for (i, v) in dense.iter().enumerate() {
-                if i > 0 {
-                    dense_text.push(',');
+        let dense: Vec<u16> = match sorted.last().map(|i| i.opcode).filter(|&m| m < 0x1_0000) {
+            Some(max) => {
+                let mut dense = vec![u16::MAX; max as usize + 1];
+                for (i, inst) in sorted.iter().enumerate() {
+                    dense[inst.opcode as usize] = u16::try_from(i).unwrap_or(u16::MAX);
                 }
-                w!(dense_text, "{v}");
+                dense
             }
-        }
-        w!(
-            s,
-            "    /// Opcode → position in [`INSTRUCTIONS`] (`u16::MAX` = none).\n    pub static OPCODE_INDEX: [u16; {dense_len}] = [{dense_text}];\n    /// Names and aliases → position in [`INSTRUCTIONS`].\n    pub const NAMES: __NI = {};\n}}\n",
-            name_index(&names)
+            None => Vec::new(),
+        };
+        let dense_len = Literal::usize_unsuffixed(dense.len());
+        let dense = dense.into_iter().map(Literal::u16_unsuffixed);
+        let count = Literal::usize_unsuffixed(sorted.len());
+        let prelude = self.table_prelude();
+        let index = name_index(&names);
+        // Doc lines start with a space, as `///` comments do.
+        let tables_doc = format!(" The instruction table behind [`GRAMMAR`], sorted by {order}.");
+        let instructions_doc = format!(" Every instruction, sorted by {order}.");
+        let grammar_doc = format!(
+            " The grammar tables: instructions sorted by {order}, operand kinds, and name lookups."
         );
-        w!(
-            s,
-            "/// The grammar tables: instructions sorted by {}, operand kinds, and name lookups.\npub static GRAMMAR: {kr}::grammar::Grammar = {kr}::grammar::Grammar {{\n    name: {},\n    is_core: {},\n    import_name: {},\n    import_prefix: {},\n    import_stem: {},\n    magic_number: {},\n    major_version: {},\n    minor_version: {},\n    version: {},\n    revision: {},\n    instructions: &tables::INSTRUCTIONS,\n    opcode_index: &tables::OPCODE_INDEX,\n    operand_kinds: &[",
-            if g.is_core { "opcode" } else { "number" },
-            escape(&opts.name),
-            g.is_core,
-            opt_s(&opts.import),
-            opt_s(&opts.import_prefix),
-            opt_s(&opts.import_stem),
-            opt(g.magic_number),
-            opt(g.major_version),
-            opt(g.minor_version),
-            opt(g.version),
-            opt(g.revision),
-        );
-        for (i, k) in g.kinds.iter().enumerate() {
-            if i > 0 {
-                s.push_str(", ");
+        let opt = |v: Option<u32>| match v {
+            Some(v) => {
+                let v = Literal::u32_unsuffixed(v);
+                quote!(Some(#v))
             }
-            w!(s, "&kinds::{}", naming::kind(&k.name));
+            None => quote!(None),
+        };
+        let opt_s = |v: &Option<String>| match v {
+            Some(v) => quote!(Some(#v)),
+            None => quote!(None),
+        };
+        let name = &opts.name;
+        let is_core = g.is_core;
+        let import_name = opt_s(&opts.import);
+        let import_prefix = opt_s(&opts.import_prefix);
+        let import_stem = opt_s(&opts.import_stem);
+        let magic_number = opt(g.magic_number);
+        let major_version = opt(g.major_version);
+        let minor_version = opt(g.minor_version);
+        let version = opt(g.version);
+        let revision = opt(g.revision);
+        let kinds = g.kinds.iter().map(|k| ident(&naming::kind(&k.name)));
+        quote! {
+            #[doc = #tables_doc]
+            #[allow(non_upper_case_globals)]
+            pub mod tables {
+                #prelude
+                #[doc = #instructions_doc]
+                pub static INSTRUCTIONS: [__II; #count] = [#(__II { opname: #opnames, opcode: #opcodes, #(class: #classes,)* #(operands: #operands, fields: #fields,)* #metas #(shape: Some(#shapes),)* #(switch_literals: #switches,)* ..__II::EMPTY },)*];
+                /// Opcode → position in [`INSTRUCTIONS`] (`u16::MAX` = none).
+                pub static OPCODE_INDEX: [u16; #dense_len] = [#(#dense),*];
+                /// Names and aliases → position in [`INSTRUCTIONS`].
+                pub const NAMES: __NI = #index;
+            }
+            #[doc = #grammar_doc]
+            pub static GRAMMAR: #kr::grammar::Grammar = #kr::grammar::Grammar {
+                name: #name,
+                is_core: #is_core,
+                import_name: #import_name,
+                import_prefix: #import_prefix,
+                import_stem: #import_stem,
+                magic_number: #magic_number,
+                major_version: #major_version,
+                minor_version: #minor_version,
+                version: #version,
+                revision: #revision,
+                instructions: &tables::INSTRUCTIONS,
+                opcode_index: &tables::OPCODE_INDEX,
+                operand_kinds: &[#(&kinds::#kinds),*],
+                names: tables::NAMES,
+            };
         }
-        s.push_str("],\n    names: tables::NAMES,\n};\n");
-        self.out.push_str(&s);
     }
 }

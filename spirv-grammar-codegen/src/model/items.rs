@@ -3,8 +3,53 @@
 
 use super::parse::Errors;
 use super::*;
-use crate::json::{Map, Value};
+use serde_json::{Map, Value};
 use std::collections::HashMap;
+
+/// The keys each kind of object may have: those the readers here use, and the few the
+/// schema defines that the expansion has no use for. Anything else is recorded in
+/// [`Grammar::unknown_keys`], not refused (see there).
+pub(super) const ROOT_KEYS: &[&str] = &[
+    "magic_number",
+    "major_version",
+    "minor_version",
+    "version",
+    "revision",
+    "instructions",
+    "operand_kinds",
+    // Not used: the licence text, and spirv-dis's grouping of opcodes for printing.
+    "copyright",
+    "instruction_printing_class",
+];
+/// See [`ROOT_KEYS`].
+pub(super) const INSTRUCTION_KEYS: &[&str] = &[
+    "opname",
+    "opcode",
+    "class",
+    "operands",
+    "capabilities",
+    "extensions",
+    "version",
+    "lastVersion",
+    "provisional",
+    "aliases",
+];
+/// See [`ROOT_KEYS`].
+pub(super) const OPERAND_KEYS: &[&str] = &["kind", "quantifier", "name"];
+/// See [`ROOT_KEYS`].
+pub(super) const KIND_KEYS: &[&str] = &["kind", "category", "doc", "enumerants", "bases"];
+/// See [`ROOT_KEYS`].
+pub(super) const ENUMERANT_KEYS: &[&str] = &[
+    "enumerant",
+    "value",
+    "parameters",
+    "capabilities",
+    "extensions",
+    "version",
+    "lastVersion",
+    "provisional",
+    "aliases",
+];
 
 pub(super) fn parse_u32_str(s: &str) -> Option<u32> {
     let s = s.trim();
@@ -67,7 +112,7 @@ pub(super) fn string_list(
     }
 }
 
-pub(super) fn parse_meta(errs: &mut Errors, at: &str, ctx: &str, o: &Map) -> Meta {
+pub(super) fn parse_meta(errs: &mut Errors, at: &str, ctx: &str, o: &Map<String, Value>) -> Meta {
     let provisional = match o.get("provisional") {
         None => false,
         Some(Value::Bool(b)) => *b,
@@ -104,7 +149,7 @@ pub(super) fn get_str<'a>(
     errs: &mut Errors,
     at: &str,
     ctx: Option<&str>,
-    o: &'a Map,
+    o: &'a Map<String, Value>,
     key: &str,
 ) -> Option<&'a str> {
     match o.get(key) {
@@ -144,6 +189,7 @@ pub(super) fn parse_operands(
             errs.push(here, Some(ctx), "expected an operand object");
             continue;
         };
+        errs.note_unknown_keys(&here, o, OPERAND_KEYS);
         let kind = get_str(errs, &here, Some(ctx), o, "kind");
         let quantifier = match o.get("quantifier") {
             None => Some(Quantifier::One),
@@ -201,6 +247,7 @@ pub(super) fn parse_instruction(errs: &mut Errors, at: &str, v: &Value) -> Optio
         errs.push(at, None, "expected an instruction object");
         return None;
     };
+    errs.note_unknown_keys(at, o, INSTRUCTION_KEYS);
     let opname = get_str(errs, at, None, o, "opname");
     let ctx = opname.unwrap_or("?");
     let opcode = match o.get("opcode") {
@@ -263,6 +310,7 @@ pub(super) fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind>
         errs.push(at, None, "expected an operand-kind object");
         return None;
     };
+    errs.note_unknown_keys(at, o, KIND_KEYS);
     let name = get_str(errs, at, None, o, "kind");
     let ctx = name.unwrap_or("?");
     let category = match get_str(errs, at, Some(ctx), o, "category") {
@@ -295,6 +343,7 @@ pub(super) fn parse_kind(errs: &mut Errors, at: &str, v: &Value) -> Option<Kind>
                         errs.push(here, Some(ctx), "expected an enumerant object");
                         continue;
                     };
+                    errs.note_unknown_keys(&here, e, ENUMERANT_KEYS);
                     let ename = get_str(errs, &here, Some(ctx), e, "enumerant");
                     let ectx = format!("{ctx}::{}", ename.unwrap_or("?"));
                     let value = match e.get("value") {

@@ -13,7 +13,7 @@ pub use parse::parse;
 use std::fmt;
 
 /// How many times an operand occurs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Quantifier {
     /// Exactly once (no `quantifier` key).
     One,
@@ -75,7 +75,7 @@ pub struct Operand {
 }
 
 /// Metadata shared by instructions and enumerants.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Meta {
     /// Capabilities, any one of which enables the item.
     pub capabilities: Vec<String>,
@@ -180,6 +180,18 @@ pub struct Grammar {
     pub kinds: Vec<Kind>,
     /// Number of `instructions` entries in the file (before folding synonyms).
     pub raw_instruction_count: usize,
+    /// JSON pointers of the keys no reader knows (`/instructions/40/capability`), objects in
+    /// file order, keys in name order within each.
+    ///
+    /// An unknown key is ignored, on purpose, not refused: the schema has grown keys over
+    /// the years (`aliases`, `provisional`, `lastVersion`), so a grammar newer than this
+    /// crate must still expand, and SPIRV-Headers has published a grammar with a misspelt
+    /// key (`capability` on an instruction of OpenCL.DebugInfo.100, which SPIRV-Tools
+    /// ignores too). Keys the schema defines but the expansion does not use (`copyright`,
+    /// `instruction_printing_class`) are known, not listed here. The workspace's tests
+    /// compare this list for every vendored grammar with a golden, so that a grammar
+    /// update that brings a new key is reviewed.
+    pub unknown_keys: Vec<String>,
 }
 
 impl Grammar {
@@ -191,7 +203,9 @@ impl Grammar {
     /// Whether an operand of `kind` embeds a whole instruction (`OpSpecConstantOp`'s
     /// opcode, whose struct field is then the embedded instruction's operands).
     pub fn embeds(&self, kind: &str) -> bool {
+        // The class test first: it rules out every other kind without a lookup.
         self.is_core
+            && class_of(kind, Category::Literal) == "SpecConstantOpcode"
             && self
                 .kind(kind)
                 .is_some_and(|k| class_of(&k.name, k.category) == "SpecConstantOpcode")
@@ -305,5 +319,38 @@ mod tests {
         )
         .expect_err("two values under one enumerant name");
         assert_eq!(e[0].location, "/operand_kinds/0/enumerants/1");
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_last_value_and_unknown_keys_are_recorded() {
+        let g = parse(
+            r#"{"instructions":[{"opname":"A","opname":"B","opcode":1,"colour":"red",
+               "operands":[{"kind":"IdRef","nme":"x"}]}],"footnote":1}"#,
+            crate::CORE_KINDS,
+        )
+        .expect("valid");
+        assert_eq!(g.instructions[0].opname, "B");
+        assert_eq!(
+            g.unknown_keys,
+            [
+                "/footnote",
+                "/instructions/0/colour",
+                "/instructions/0/operands/0/nme"
+            ]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_say_line_and_column() {
+        let e = parse("{\n  \"instructions\": [1,]\n}", &[]).expect_err("trailing comma");
+        assert_eq!(e[0].location, "2:22");
+        assert_eq!(
+            e[0].to_string(),
+            "2:22: invalid JSON: trailing comma at line 2 column 22"
+        );
+        // Nesting is bounded by serde_json's recursion limit, not by the file.
+        let deep = format!("{{\"instructions\":{}", "[".repeat(10_000));
+        let e = parse(&deep, &[]).expect_err("too deep");
+        assert!(e[0].message.contains("recursion limit"), "{}", e[0]);
     }
 }

@@ -1,22 +1,40 @@
 //! The grammar file as a whole: top-level fields, cross-references between
 //! instructions and kinds, and the errors collected on the way.
 
-use super::items::{exact_repeats, parse_instruction, parse_kind, parse_u32_str};
+use super::items::{ROOT_KEYS, exact_repeats, parse_instruction, parse_kind, parse_u32_str};
 use super::*;
-use crate::json::{self, Value};
+use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
-/// Collects errors so that one run reports all of them.
-pub(super) struct Errors(Vec<ModelError>);
+/// Collects errors so that one run reports all of them, and the keys no reader knows.
+pub(super) struct Errors {
+    errors: Vec<ModelError>,
+    unknown_keys: Vec<String>,
+}
 
 impl Errors {
+    /// Records, as JSON pointers, the keys of `o` that are not in `known` (see
+    /// [`Grammar::unknown_keys`]).
+    pub(super) fn note_unknown_keys(
+        &mut self,
+        at: &str,
+        o: &serde_json::Map<String, Value>,
+        known: &[&str],
+    ) {
+        for key in o.keys() {
+            if !known.contains(&key.as_str()) {
+                self.unknown_keys.push(format!("{at}/{key}"));
+            }
+        }
+    }
+
     pub(super) fn push(
         &mut self,
         location: impl Into<String>,
         context: Option<&str>,
         message: impl Into<String>,
     ) {
-        self.0.push(ModelError {
+        self.errors.push(ModelError {
             location: location.into(),
             context: context.map(str::to_owned),
             message: message.into(),
@@ -27,18 +45,22 @@ impl Errors {
 /// Parses and checks a grammar. `external` lists kinds an extended grammar may use
 /// without defining them (the core grammar's kinds).
 pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<ModelError>> {
-    let root: Value = json::parse(text).map_err(|e| {
+    let root: Value = serde_json::from_str(text).map_err(|e| {
         vec![ModelError {
-            location: format!("{}:{}", e.line, e.column),
+            location: format!("{}:{}", e.line(), e.column()),
             context: None,
             message: format!("invalid JSON: {e}"),
         }]
     })?;
-    let mut errs = Errors(Vec::new());
+    let mut errs = Errors {
+        errors: Vec::new(),
+        unknown_keys: Vec::new(),
+    };
     let Some(obj) = root.as_object() else {
         errs.push("", None, "expected a JSON object at the top level");
-        return Err(errs.0);
+        return Err(errs.errors);
     };
+    errs.note_unknown_keys("", obj, ROOT_KEYS);
     let is_core = obj.contains_key("magic_number");
     let magic_number = match obj.get("magic_number") {
         None => None,
@@ -274,7 +296,7 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
         k.enumerants = out;
     }
 
-    if errs.0.is_empty() {
+    if errs.errors.is_empty() {
         Ok(Grammar {
             is_core,
             magic_number,
@@ -285,8 +307,9 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
             instructions: folded,
             kinds,
             raw_instruction_count,
+            unknown_keys: errs.unknown_keys,
         })
     } else {
-        Err(errs.0)
+        Err(errs.errors)
     }
 }
