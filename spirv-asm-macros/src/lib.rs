@@ -18,7 +18,7 @@
 //!                OpFunctionEnd
 //!     "#,
 //!     target_env = "vulkan1.1",
-//!     validate = true,
+//!     strict = true,
 //! );
 //! assert_eq!(SHADER[0], 0x0723_0203);
 //! assert_eq!(SHADER[1], 0x0001_0300); // SPIR-V 1.3, from vulkan1.1
@@ -32,7 +32,7 @@
 //! - `generator = 0x0007_0000`: the header's generator word; `0x0007_0000` is spirv-as's.
 //! - `all_ext_inst_names = true`: instruction names for every vendored extended set,
 //!   not only those SPIRV-Tools knows.
-//! - `validate = true`: the words must also read back in spirv-core's strict mode
+//! - `strict = true`: the words must also read back in spirv-core's strict mode
 //!   (every opcode, operand, enumerant, set and id known and in range).
 //!
 //! # Errors
@@ -86,19 +86,19 @@ const OPTIONS: &[&str] = &[
     "preserve_numeric_ids",
     "generator",
     "all_ext_inst_names",
-    "validate",
+    "strict",
 ];
 
 /// What a call asks for, besides the text.
 struct Settings {
     opts: AsmOptions,
-    validate: bool,
+    strict: bool,
 }
 
 fn settings(options: &[MacroOption], mut errors: Errors) -> syn::Result<Settings> {
     let mut s = Settings {
         opts: AsmOptions::default(),
-        validate: false,
+        strict: false,
     };
     for o in options {
         match o.name().as_str() {
@@ -132,8 +132,8 @@ fn settings(options: &[MacroOption], mut errors: Errors) -> syn::Result<Settings
             "all_ext_inst_names" => {
                 s.opts.all_ext_inst_names = errors.check(o.boolean()).unwrap_or_default();
             }
-            // `validate`, the one option left: `macro_args::parse` refused any other.
-            _ => s.validate = errors.check(o.boolean()).unwrap_or_default(),
+            // `strict`, the one option left: `macro_args::parse` refused any other.
+            _ => s.strict = errors.check(o.boolean()).unwrap_or_default(),
         }
     }
     errors.finish().map(|()| s)
@@ -161,13 +161,16 @@ fn run(
             let path = file.is_some().then(|| first.value());
             syn::Error::new(first.span(), located(&e, &text, path.as_deref()))
         })?;
-        if settings.validate {
+        if settings.strict {
             let strict = spirv_core::ReadOptions {
                 strict: true,
                 ..spirv_core::ReadOptions::default()
             };
             spirv_core::Module::read(&words, &strict).map_err(|e| {
-                syn::Error::new(first.span(), format!("the module does not validate: {e}"))
+                syn::Error::new(
+                    first.span(),
+                    format!("the module does not read back strictly: {e}"),
+                )
             })?;
         }
         Ok(expansion(&words, file.as_deref()))

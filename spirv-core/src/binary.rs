@@ -131,7 +131,7 @@ pub fn parse_header(words: &[u32]) -> Result<Header, DecodeError> {
 
 /// One instruction as raw words, borrowed from the module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RawInst<'a> {
+pub struct RawInstRef<'a> {
     /// The opcode (low 16 bits of the leading word).
     pub opcode: u16,
     /// The operand words (the leading word excluded).
@@ -143,7 +143,7 @@ pub struct RawInst<'a> {
     pub index: usize,
 }
 
-impl RawInst<'_> {
+impl RawInstRef<'_> {
     /// Word count, leading word included.
     pub fn word_count(&self) -> usize {
         self.operands.len() + 1
@@ -193,7 +193,7 @@ impl<'a> RawInstructions<'a> {
 }
 
 impl<'a> Iterator for RawInstructions<'a> {
-    type Item = Result<RawInst<'a>, DecodeError>;
+    type Item = Result<RawInstRef<'a>, DecodeError>;
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let &first = self.words.get(self.pos)?;
@@ -216,7 +216,7 @@ impl<'a> Iterator for RawInstructions<'a> {
             Some(operands) => {
                 self.pos += count;
                 self.index += 1;
-                Some(Ok(RawInst {
+                Some(Ok(RawInstRef {
                     opcode: first as u16,
                     operands,
                     offset,

@@ -13,7 +13,7 @@
 //!     memory_model: spv::MemoryModel::GLSL450,
 //! })
 //! .unwrap();
-//! let module = b.module().unwrap();
+//! let module = b.build().unwrap();
 //! assert_eq!(module.header().bound, 2);
 //! assert_eq!(module.instruction(1).unwrap().opcode(), spv::Opcode::MemoryModel);
 //! ```
@@ -21,6 +21,7 @@
 use crate::__private::Vec;
 use crate::binary::Header;
 use crate::error::DecodeError;
+use crate::grammar::Version;
 use crate::module::{Module, Section};
 use crate::spv;
 use crate::types::Id;
@@ -28,7 +29,7 @@ use core::fmt;
 
 /// The generator word the builder writes by default: tool id 0xFFFF (unregistered),
 /// version 1 — the same as the `spirv-asm` assembler's.
-pub const GENERATOR: u32 = 0xFFFF_0001;
+pub const DEFAULT_GENERATOR: u32 = 0xFFFF_0001;
 
 /// A misuse of the builder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +66,7 @@ impl std::error::Error for BuildError {}
 /// its logical-layout section whatever the order of pushes, and the bound is recorded.
 #[derive(Debug, Clone)]
 pub struct Builder {
-    version: (u8, u8),
+    version: Version,
     generator: u32,
     next_id: u32,
     max_id: u32,
@@ -76,10 +77,10 @@ pub struct Builder {
 
 impl Builder {
     /// A builder for SPIR-V `version` (`(1, 0)` … `(1, 6)`).
-    pub fn new(version: (u8, u8)) -> Self {
+    pub fn new(version: Version) -> Self {
         Builder {
             version,
-            generator: GENERATOR,
+            generator: DEFAULT_GENERATOR,
             next_id: 1,
             max_id: 0,
             sections: Default::default(),
@@ -289,7 +290,7 @@ impl Builder {
     /// # Errors
     /// The instructions pushed do not form a readable module (for example an
     /// `OpConstant` whose type was never declared).
-    pub fn module(&self) -> Result<Module, DecodeError> {
+    pub fn build(&self) -> Result<Module, DecodeError> {
         Module::from_words(&self.words())
     }
 }

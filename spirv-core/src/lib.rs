@@ -13,7 +13,7 @@
 //! let c = b.id().unwrap();
 //! let seven = spirv_core::LiteralNumber::from_u32(7);
 //! b.push(inst::Constant { result_type: int, result_id: c, value: seven }).unwrap();
-//! let bytes = b.module().unwrap().to_bytes();
+//! let bytes = b.build().unwrap().to_bytes();
 //!
 //! // Read it back: byte-exact round trip, typed views on demand.
 //! let m = Module::from_bytes(&bytes).unwrap();
@@ -66,11 +66,13 @@ pub mod typed;
 mod types;
 pub mod walk;
 
-pub use binary::{Endian, Header, RawInst, RawInstructions};
-pub use builder::{BuildError, Builder, GENERATOR};
+pub use binary::{Endian, Header, RawInstRef, RawInstructions};
+pub use builder::{BuildError, Builder, DEFAULT_GENERATOR};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use list::List;
-pub use module::{Block, ExtInst, Function, InstRef, Module, ReadOptions, Requirements, Section};
+pub use module::{
+    BlockRef, ExtInstRef, FunctionRef, InstRef, Module, ReadOptions, Requirements, Section,
+};
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};
 pub use walk::ExtInstRegistry;
 

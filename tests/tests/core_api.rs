@@ -266,7 +266,7 @@ fn compute_shader() -> Builder {
 #[test]
 fn builder_makes_a_valid_compute_shader() {
     let b = compute_shader();
-    let m = b.module().expect("reads back");
+    let m = b.build().expect("reads back");
     assert_eq!(
         m.header().bound,
         1007,
@@ -326,7 +326,7 @@ fn builder_ids_never_overflow_the_bound() {
 
 #[test]
 fn big_endian_reads_as_its_little_endian_twin() {
-    let le = compute_shader().module().expect("module").to_bytes();
+    let le = compute_shader().build().expect("module").to_bytes();
     let be: Vec<u8> = le
         .chunks_exact(4)
         .flat_map(|c| [c[3], c[2], c[1], c[0]])
@@ -347,7 +347,7 @@ fn big_endian_reads_as_its_little_endian_twin() {
 
 #[test]
 fn remap_ids_changes_every_use_and_definition() {
-    let mut m = compute_shader().module().expect("module");
+    let mut m = compute_shader().build().expect("module");
     m.remap_ids(|id| Id(id.0 + 10)).expect("remaps");
     assert_eq!(m.header().bound, 1017);
     assert!(m.instructions().all(|i| {

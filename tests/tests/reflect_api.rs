@@ -104,7 +104,7 @@ const RESOURCES: &[u32] = spirv_asm!(
                OpFunctionEnd
 "#,
     target_env = "spv1.3",
-    validate = true,
+    strict = true,
 );
 
 #[test]

@@ -13,7 +13,7 @@ const WORDS: &[u32] = spirv_asm_macros::spirv_asm!(
     target_env = "vulkan9",
     generator = 1,
     generator = 2,
-    validate = 1,
+    strict = 1,
 );
 
 fn main() {}

@@ -62,7 +62,7 @@ fn build() -> Result<Module, Box<dyn Error>> {
         name: "main".into(),
         interfaces: Default::default(),
     })?;
-    Ok(b.module()?)
+    Ok(b.build()?)
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -128,7 +128,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                OpFunctionEnd
         "#,
         target_env = "vulkan1.1",
-        validate = true,
+        strict = true,
     );
     let compute = Module::from_words(COMPUTE)?;
     println!("; compile-time shader: {} words, {} function", COMPUTE.len(), compute.functions().len());

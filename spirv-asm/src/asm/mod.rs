@@ -19,7 +19,7 @@ use spirv_core::walk::{ExtInstRegistry, Ids};
 /// writes: tool id 0xFFFF (no tool id is registered for this toolkit in `spir-v.xml`),
 /// version 1. Set [`AsmOptions::generator`] to [`SPIRV_TOOLS_GENERATOR`] to match
 /// spirv-as exactly.
-pub use spirv_core::GENERATOR;
+pub use spirv_core::DEFAULT_GENERATOR;
 
 /// spirv-as's generator word: Khronos SPIR-V Tools Assembler, version 0.
 pub const SPIRV_TOOLS_GENERATOR: u32 = 0x0007_0000;
@@ -46,7 +46,7 @@ impl Default for AsmOptions {
         AsmOptions {
             version: None,
             preserve_numeric_ids: false,
-            generator: GENERATOR,
+            generator: DEFAULT_GENERATOR,
             all_ext_inst_names: false,
             registry: None,
         }

@@ -1,6 +1,6 @@
 //! `spirv-asm as`: assembly text → binary.
 
-use spirv_asm::asm::{GENERATOR, target_env_version};
+use spirv_asm::asm::{DEFAULT_GENERATOR, target_env_version};
 use spirv_asm::{AsmOptions, assemble};
 
 /// Arguments of `spirv-asm as`, the same as `spirv-as` 2025.5's plus extensions.
@@ -67,7 +67,7 @@ pub fn run(args: Args) -> u8 {
     let opts = AsmOptions {
         version,
         preserve_numeric_ids: args.preserve_numeric_ids,
-        generator: args.generator.unwrap_or(GENERATOR),
+        generator: args.generator.unwrap_or(DEFAULT_GENERATOR),
         all_ext_inst_names: args.all_ext_inst_names,
         registry: None,
     };

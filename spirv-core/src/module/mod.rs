@@ -18,7 +18,7 @@ mod requirements;
 mod views;
 
 pub use requirements::Requirements;
-pub use views::{Block, ExtInst, Function, InstRef};
+pub use views::{BlockRef, ExtInstRef, FunctionRef, InstRef};
 
 use crate::__private::Vec;
 use crate::binary::{self, Header, RawInstructions};
@@ -411,8 +411,8 @@ impl Module {
     }
 
     /// The functions, in order.
-    pub fn functions(&self) -> impl ExactSizeIterator<Item = Function<'_>> + '_ {
-        self.functions.iter().map(move |f| Function {
+    pub fn functions(&self) -> impl ExactSizeIterator<Item = FunctionRef<'_>> + '_ {
+        self.functions.iter().map(move |f| FunctionRef {
             module: self,
             rec: f,
         })

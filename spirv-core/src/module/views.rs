@@ -11,12 +11,12 @@ use core::ops::Range;
 
 /// A function of a module.
 #[derive(Debug, Clone, Copy)]
-pub struct Function<'m> {
+pub struct FunctionRef<'m> {
     pub(super) module: &'m Module,
     pub(super) rec: &'m FunctionRec,
 }
 
-impl<'m> Function<'m> {
+impl<'m> FunctionRef<'m> {
     /// Every instruction from `OpFunction` to `OpFunctionEnd`.
     pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
         let r = self.rec.insts.start as usize..self.rec.insts.end as usize;
@@ -32,11 +32,11 @@ impl<'m> Function<'m> {
     }
     /// The blocks: each from its `OpLabel` to the instruction before the next label or
     /// the `OpFunctionEnd`.
-    pub fn blocks(&self) -> impl ExactSizeIterator<Item = Block<'m>> + 'm {
+    pub fn blocks(&self) -> impl ExactSizeIterator<Item = BlockRef<'m>> + 'm {
         let m = self.module;
         let starts = &m.blocks[self.rec.blocks.start as usize..self.rec.blocks.end as usize];
         let end = self.rec.insts.end - 1;
-        starts.iter().enumerate().map(move |(i, &s)| Block {
+        starts.iter().enumerate().map(move |(i, &s)| BlockRef {
             module: m,
             range: s..starts.get(i + 1).copied().unwrap_or(end),
         })
@@ -57,12 +57,12 @@ impl<'m> Function<'m> {
 
 /// A basic block.
 #[derive(Debug, Clone)]
-pub struct Block<'m> {
+pub struct BlockRef<'m> {
     module: &'m Module,
     range: Range<u32>,
 }
 
-impl<'m> Block<'m> {
+impl<'m> BlockRef<'m> {
     /// Its instructions, `OpLabel` first.
     pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
         let m = self.module;
@@ -81,7 +81,7 @@ impl<'m> Block<'m> {
 
 /// An `OpExtInst`'s parts, from [`InstRef::ext_inst`].
 #[derive(Debug, Clone, Copy)]
-pub struct ExtInst<'m> {
+pub struct ExtInstRef<'m> {
     /// The imported set's grammar, if the registry used for reading knows the set.
     pub set: Option<&'static crate::grammar::Grammar>,
     /// The `OpExtInstImport` result the instruction names.
@@ -186,14 +186,14 @@ impl<'m> InstRef<'m> {
     /// operand words, ready for the set's typed decode
     /// (`spirv_core::ext::glsl_std_450::Instruction::decode` with the `typed-ext`
     /// feature, or a set generated in another crate).
-    pub fn ext_inst(&self) -> Option<ExtInst<'m>> {
+    pub fn ext_inst(&self) -> Option<ExtInstRef<'m>> {
         if self.opcode() != spv::Opcode::ExtInst {
             return None;
         }
         let ops = self.operands();
         let set_id = *ops.get(2)?;
         let set = self.module.ids.ext_set(set_id)?;
-        Some(ExtInst {
+        Some(ExtInstRef {
             set: set.grammar,
             set_id: Id(set_id),
             number: *ops.get(3)?,
