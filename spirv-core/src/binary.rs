@@ -52,19 +52,17 @@ pub enum Endian {
 /// The length is not a multiple of 4, the header is short, or the magic is wrong.
 pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), DecodeError> {
     if bytes.len() % 4 != 0 {
-        return Err(DecodeError::new(
+        return Err(DecodeError::at_word(
             DecodeErrorKind::ByteLengthNotMultipleOf4 { len: bytes.len() },
             bytes.len() / 4,
-            0,
         ));
     }
     if bytes.len() < 20 {
-        return Err(DecodeError::new(
+        return Err(DecodeError::at_word(
             DecodeErrorKind::TruncatedHeader {
                 words: bytes.len() / 4,
             },
             bytes.len() / 4,
-            0,
         ));
     }
     let endian = match bytes.get(..4) {
@@ -72,12 +70,11 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), DecodeError>
         Some([0x07, 0x23, 0x02, 0x03]) => Endian::Big,
         Some(b) => {
             let found = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            return Err(DecodeError::new(DecodeErrorKind::BadMagic { found }, 0, 0));
+            return Err(DecodeError::at_word(DecodeErrorKind::BadMagic { found }, 0));
         }
         None => {
-            return Err(DecodeError::new(
+            return Err(DecodeError::at_word(
                 DecodeErrorKind::TruncatedHeader { words: 0 },
-                0,
                 0,
             ));
         }
@@ -89,6 +86,14 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), DecodeError>
         Endian::Big => chunks.map(u32::from_be_bytes).collect(),
     };
     Ok((words, endian))
+}
+
+/// Swaps the byte order of every word in place: words read from a file of the other
+/// byte order become host values.
+pub fn swap_words(words: &mut [u32]) {
+    for w in words {
+        *w = w.swap_bytes();
+    }
 }
 
 /// Writes words as little-endian bytes.
@@ -108,16 +113,14 @@ pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 pub fn parse_header(words: &[u32]) -> Result<Header, DecodeError> {
     // The length first, then the magic, as spirv-dis checks them.
     let [magic, version, generator, bound, schema, ..] = *words else {
-        return Err(DecodeError::new(
+        return Err(DecodeError::at_word(
             DecodeErrorKind::TruncatedHeader { words: words.len() },
             words.len(),
-            0,
         ));
     };
     if magic != MAGIC {
-        return Err(DecodeError::new(
+        return Err(DecodeError::at_word(
             DecodeErrorKind::BadMagic { found: magic },
-            0,
             0,
         ));
     }

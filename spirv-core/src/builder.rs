@@ -70,9 +70,12 @@ pub struct Builder {
     generator: u32,
     next_id: u32,
     max_id: u32,
-    sections: [Vec<u32>; 11],
+    /// The words of each section before the functions.
+    sections: [Vec<u32>; Section::Function as usize],
     functions: Vec<u32>,
+    graphs: Vec<u32>,
     in_function: bool,
+    in_graph: bool,
 }
 
 impl Builder {
@@ -85,7 +88,9 @@ impl Builder {
             max_id: 0,
             sections: Default::default(),
             functions: Vec::new(),
+            graphs: Vec::new(),
             in_function: false,
+            in_graph: false,
         }
     }
 
@@ -125,33 +130,43 @@ impl Builder {
             return Err(BuildError::IdOverflow);
         }
         let mut in_function = self.in_function;
-        let target = match (opcode, Section::of(opcode, opcode.info())) {
-            (spv::Opcode::Function, _) => {
+        let section = Section::of(opcode, opcode.info());
+        let target = match opcode {
+            spv::Opcode::Function => {
                 if self.in_function {
                     return Err(BuildError::Nesting("OpFunction inside a function"));
                 }
                 in_function = true;
                 None
             }
-            (spv::Opcode::FunctionEnd, _) => {
+            spv::Opcode::FunctionEnd => {
                 if !self.in_function {
                     return Err(BuildError::Nesting("OpFunctionEnd outside a function"));
                 }
                 in_function = false;
                 None
             }
-            (_, Some(Section::Function)) => None,
-            (spv::Opcode::Variable, _) if self.in_function => None,
-            (_, Some(s)) => Some(s as usize),
-            (_, None) if self.in_function => None,
-            // Instructions valid in either scope go with the globals outside functions;
-            // the rest without a section need a function.
-            (_, None) if Section::either_scope(opcode) => Some(Section::Global as usize),
-            (_, None) => return Err(BuildError::OutsideFunction(opcode)),
+            // Inside a function: what belongs there, and what may be there too.
+            _ if self.in_function => match section {
+                None | Some(Section::Function) => None,
+                Some(_) if Section::also_in_functions(opcode) => None,
+                Some(s) => Some(s),
+            },
+            // A graph's body (`SPV_ARM_graph`) stays in the graph.
+            _ if self.in_graph && (section.is_none() || Section::also_in_graphs(opcode)) => {
+                Some(Section::Graph)
+            }
+            _ => match section {
+                Some(Section::Function) | None => {
+                    return Err(BuildError::OutsideFunction(opcode));
+                }
+                Some(s) => Some(s),
+            },
         };
         let out = match target {
-            Some(i) => &mut self.sections[i],
-            None => &mut self.functions,
+            Some(s) if s < Section::Function => &mut self.sections[s as usize],
+            Some(Section::Graph) => &mut self.graphs,
+            _ => &mut self.functions,
         };
         let start = out.len();
         inst.encode(out);
@@ -160,6 +175,11 @@ impl Builder {
             return Err(BuildError::TooLong(opcode));
         }
         self.in_function = in_function;
+        match opcode {
+            spv::Opcode::GraphARM => self.in_graph = true,
+            spv::Opcode::GraphEndARM => self.in_graph = false,
+            _ => {}
+        }
         self.max_id = self.max_id.max(max);
         self.next_id = self.next_id.max(max + 1);
         Ok(())
@@ -275,13 +295,16 @@ impl Builder {
     /// The module's words.
     pub fn words(&self) -> Vec<u32> {
         let mut out = Vec::with_capacity(
-            5 + self.sections.iter().map(Vec::len).sum::<usize>() + self.functions.len(),
+            5 + self.sections.iter().map(Vec::len).sum::<usize>()
+                + self.functions.len()
+                + self.graphs.len(),
         );
         out.extend_from_slice(&self.header().to_words());
         for s in &self.sections {
             out.extend_from_slice(s);
         }
         out.extend_from_slice(&self.functions);
+        out.extend_from_slice(&self.graphs);
         out
     }
 

@@ -60,7 +60,9 @@ pub enum DecodeErrorKind {
         /// The value.
         value: u32,
     },
-    /// An id is 0 or not below the header's bound (strict mode).
+    /// An id operand is 0, which is not an id (strict mode).
+    ZeroId,
+    /// An id is not below the header's bound (strict mode).
     IdOutOfBounds {
         /// The id.
         id: u32,
@@ -84,6 +86,13 @@ pub enum DecodeErrorKind {
     },
     /// An `OpExtInstImport` names a set no registry entry matches (strict mode).
     UnknownExtInstImport,
+    /// An `OpExtInst` of a set whose operand layout is not known: neither registered nor
+    /// `NonSemantic.` (whose operands are all ids). Its ids cannot be found, so
+    /// [`Module::remap_ids`](crate::Module::remap_ids) refuses the module.
+    UnknownExtInstLayout,
+    /// A departure from the logical layout (strict mode); see
+    /// [`LayoutIssue`](crate::LayoutIssue).
+    Layout(crate::LayoutIssueKind),
     /// Bytes after a literal string's NUL are not zero; typed decode rejects them so
     /// that a re-encode cannot silently change the words (the raw words are kept).
     NonZeroPadding,
@@ -95,25 +104,37 @@ pub enum DecodeErrorKind {
 }
 
 /// A decode error: the kind, the word offset from the start of the module (header
-/// included), and the 0-based instruction index (0 for header errors).
+/// included), and the 0-based index of the instruction it is in, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DecodeError {
     /// What went wrong.
     pub kind: DecodeErrorKind,
     /// Word offset from the start of the module.
     pub offset: usize,
-    /// 0-based index of the instruction, counting from the first after the header.
-    pub instruction: usize,
+    /// 0-based index of the instruction, counting from the first after the header;
+    /// `None` for errors of the bytes or the header.
+    pub instruction: Option<usize>,
 }
 
 impl DecodeError {
-    /// Makes an error.
+    /// An error in instruction `instruction` (0-based), at word `offset`.
     #[cold]
     pub fn new(kind: DecodeErrorKind, offset: usize, instruction: usize) -> Self {
         DecodeError {
             kind,
             offset,
-            instruction,
+            instruction: Some(instruction),
+        }
+    }
+
+    /// An error of the bytes or the header, at word `offset`, in no instruction.
+    #[cold]
+    pub fn at_word(kind: DecodeErrorKind, offset: usize) -> Self {
+        DecodeError {
+            kind,
+            offset,
+            instruction: None,
         }
     }
 }
@@ -153,6 +174,7 @@ impl fmt::Display for DecodeErrorKind {
                 write!(f, "invalid OpSpecConstantOp opcode: {opcode}")
             }
             UnknownEnumerant { kind, value } => write!(f, "invalid {kind} operand: {value}"),
+            ZeroId => f.write_str("id 0 is not a valid id"),
             IdOutOfBounds { id, bound } => write!(f, "id {id} is not below the bound {bound}"),
             NotANumericType { id } => {
                 write!(f, "id {id} is not a scalar integer or floating-point type")
@@ -163,6 +185,10 @@ impl fmt::Display for DecodeErrorKind {
                 "OpExtInst set id {id} does not reference an OpExtInstImport"
             ),
             UnknownExtInstImport => f.write_str("unknown extended instruction set import"),
+            UnknownExtInstLayout => f.write_str(
+                "OpExtInst of a set whose operand layout is not known (neither registered nor NonSemantic.)",
+            ),
+            Layout(issue) => write!(f, "layout: {issue}"),
             NonZeroPadding => f.write_str("literal string padding after the NUL is not zero"),
             IdRedefined { id } => write!(f, "id {id} is defined more than once"),
         }
@@ -171,11 +197,10 @@ impl fmt::Display for DecodeErrorKind {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} (instruction {}) at word {}",
-            self.kind, self.instruction, self.offset
-        )
+        match self.instruction {
+            Some(i) => write!(f, "{} (instruction {i}) at word {}", self.kind, self.offset),
+            None => write!(f, "{} at word {}", self.kind, self.offset),
+        }
     }
 }
 

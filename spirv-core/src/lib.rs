@@ -71,7 +71,8 @@ pub use builder::{BuildError, Builder, DEFAULT_GENERATOR};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use list::List;
 pub use module::{
-    BlockRef, ExtInstRef, FunctionRef, InstRef, Module, ReadOptions, Requirements, Section,
+    BlockRef, ExtInstRef, FunctionRef, InstRef, LayoutIssue, LayoutIssueKind, Module, ReadOptions,
+    Requirements, Section,
 };
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};
 pub use walk::ExtInstRegistry;

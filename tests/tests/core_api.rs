@@ -440,7 +440,7 @@ fn each_bad_input_class_is_an_error() {
     let e = Module::from_words(&w).expect_err("wc 0");
     assert_eq!(
         (e.kind, e.offset, e.instruction),
-        (DecodeErrorKind::ZeroWordCount, 5, 0)
+        (DecodeErrorKind::ZeroWordCount, 5, Some(0))
     );
     // Running past the end.
     let mut w = good.clone();

@@ -1,6 +1,7 @@
 //! Views into a module: functions, blocks and instructions, borrowed from its words.
 
-use super::{FunctionRec, Module};
+use super::Module;
+use super::layout::FunctionRec;
 use crate::codec::DecodeContext;
 use crate::error::DecodeError;
 use crate::grammar::{InstructionInfo, KindClass};
@@ -17,7 +18,8 @@ pub struct FunctionRef<'m> {
 }
 
 impl<'m> FunctionRef<'m> {
-    /// Every instruction from `OpFunction` to `OpFunctionEnd`.
+    /// Every instruction from `OpFunction` to `OpFunctionEnd` (or to the last one of an
+    /// unterminated function).
     pub fn instructions(&self) -> impl ExactSizeIterator<Item = InstRef<'m>> + 'm {
         let r = self.rec.insts.start as usize..self.rec.insts.end as usize;
         let m = self.module;
@@ -30,12 +32,22 @@ impl<'m> FunctionRef<'m> {
             index: self.rec.insts.start as usize,
         }
     }
+    /// Whether the function ends with `OpFunctionEnd`. A lenient read keeps a function
+    /// without one (the module ended, or another `OpFunction` began); it is listed in
+    /// [`Module::layout_issues`].
+    pub fn is_terminated(&self) -> bool {
+        self.rec.terminated
+    }
+    /// The index just past the function's body: its `OpFunctionEnd`, or its end.
+    fn body_end(&self) -> u32 {
+        self.rec.insts.end - u32::from(self.rec.terminated)
+    }
     /// The blocks: each from its `OpLabel` to the instruction before the next label or
     /// the `OpFunctionEnd`.
     pub fn blocks(&self) -> impl ExactSizeIterator<Item = BlockRef<'m>> + 'm {
         let m = self.module;
         let starts = &m.blocks[self.rec.blocks.start as usize..self.rec.blocks.end as usize];
-        let end = self.rec.insts.end - 1;
+        let end = self.body_end();
         starts.iter().enumerate().map(move |(i, &s)| BlockRef {
             module: m,
             range: s..starts.get(i + 1).copied().unwrap_or(end),
@@ -50,7 +62,7 @@ impl<'m> FunctionRef<'m> {
             .get(self.rec.blocks.start as usize)
             .copied()
             .filter(|_| self.rec.blocks.start < self.rec.blocks.end)
-            .unwrap_or(self.rec.insts.end - 1);
+            .unwrap_or(self.body_end());
         (start as usize..end as usize).map(move |index| InstRef { module: m, index })
     }
 }

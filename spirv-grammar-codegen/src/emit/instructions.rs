@@ -23,12 +23,26 @@ impl<'a> Emitter<'a> {
             names.push((name.clone(), i.opname.clone()));
             let doc = format!("`{}` = {}.", i.opname, i.opcode);
             let alias = alias_attr(&name, &i.opname);
-            let name = ident(&name);
+            let canonical = ident(&name);
             let opcode = Literal::u32_unsuffixed(i.opcode);
+            // Other names, so that code written against an older grammar keeps building
+            // when a name becomes an alias.
+            let mut aliases = TokenStream::new();
+            for a in &i.meta.aliases {
+                let alias_name = naming::instruction(a);
+                names.push((alias_name.clone(), a.clone()));
+                let doc = format!("Alias of [`Self::{name}`] (`{a}`).");
+                let alias = ident(&alias_name);
+                aliases.extend(quote! {
+                    #[doc = #doc]
+                    pub const #alias: Self = Self::#canonical;
+                });
+            }
             quote! {
                 #[doc = #doc]
                 #alias
-                pub const #name: Self = Self(#opcode);
+                pub const #canonical: Self = Self(#opcode);
+                #aliases
             }
         });
         let info_doc = format!(" The grammar entry of this {what}, if the grammar has one.");

@@ -1,0 +1,215 @@
+//! Reading a module: the header, every instruction checked against the grammar tables
+//! (a fast path for layouts of plain words), id facts recorded, and the layout followed.
+
+use super::layout::Layout;
+use super::{Module, ReadContext, ReadOptions};
+use crate::__private::Vec;
+use crate::binary::{self, RawInstructions};
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::spv;
+use crate::walk::{self, ExtInstRegistry, Ids, WalkOptions};
+
+impl Module {
+    /// Reads a module from bytes in either byte order, leniently with every vendored
+    /// extended set known (see [`Module`] for what reading checks).
+    ///
+    /// ```
+    /// use spirv_core::{spv, Module};
+    /// // OpCapability Shader, then OpMemoryModel Logical GLSL450.
+    /// let words = [0x0723_0203, 0x0001_0000, 0, 1, 0, 0x0002_0011, 1, 0x0003_000e, 0, 1];
+    /// let bytes: Vec<u8> = words.iter().flat_map(|w: &u32| w.to_le_bytes()).collect();
+    /// let module = Module::from_bytes(&bytes)?;
+    /// assert_eq!(module.instruction(1).map(|i| i.opcode()), Some(spv::Opcode::MemoryModel));
+    ///
+    /// let err = Module::from_bytes(&bytes[..30]).unwrap_err();
+    /// assert_eq!(err.to_string(), "byte length 30 is not a multiple of 4 at word 7");
+    /// # Ok::<(), spirv_core::DecodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// See [`DecodeErrorKind`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Module, DecodeError> {
+        let (words, _) = binary::words_from_bytes(bytes)?;
+        Self::read_owned(words, &ReadOptions::default())
+    }
+
+    /// Reads a module from words (host order; a byte-swapped magic is accepted and the
+    /// words are swapped), leniently with every vendored extended set known.
+    ///
+    /// # Errors
+    /// See [`DecodeErrorKind`].
+    pub fn from_words(words: &[u32]) -> Result<Module, DecodeError> {
+        Self::read(words, &ReadOptions::default())
+    }
+
+    /// Reads with options.
+    ///
+    /// ```
+    /// use spirv_core::{DecodeErrorKind, Module, ReadOptions};
+    /// // OpCapability Shader; then an opcode no grammar has (4095).
+    /// let words = [0x0723_0203, 0x0001_0000, 0, 1, 0, 0x0002_0011, 1, 0x0001_0fff];
+    /// let lenient = Module::read(&words, &ReadOptions::default())?;
+    /// assert_eq!(lenient.len(), 2, "kept as raw words");
+    ///
+    /// let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+    /// let err = Module::read(&words, &strict).unwrap_err();
+    /// assert_eq!(err.kind, DecodeErrorKind::UnknownOpcode { opcode: 4095 });
+    /// assert_eq!((err.instruction, err.offset), (Some(1), 7));
+    /// # Ok::<(), spirv_core::DecodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// See [`DecodeErrorKind`].
+    pub fn read(words: &[u32], opts: &ReadOptions<'_>) -> Result<Module, DecodeError> {
+        Self::read_owned(words.to_vec(), opts)
+    }
+
+    /// Reads, taking ownership of the words.
+    ///
+    /// # Errors
+    /// See [`DecodeErrorKind`].
+    pub fn read_owned(mut words: Vec<u32>, opts: &ReadOptions<'_>) -> Result<Module, DecodeError> {
+        if words.first() == Some(&binary::MAGIC.swap_bytes()) {
+            binary::swap_words(&mut words);
+        }
+        let context = ReadContext {
+            strict: opts.strict,
+            globals_only: opts.globals_only,
+            registry: opts.registry.cloned(),
+        };
+        let default_registry;
+        let registry = match opts.registry {
+            Some(r) => r,
+            None => {
+                default_registry = ExtInstRegistry::default();
+                &default_registry
+            }
+        };
+        let (header, iter) = RawInstructions::module(&words)?;
+        let mut offsets = Vec::with_capacity(words.len() / 4);
+        let mut ids = Ids::new(words.len());
+        let mut layout = Layout::new();
+        let wopts = WalkOptions {
+            strict: opts.strict,
+            ..WalkOptions::default()
+        };
+        for raw in iter {
+            let raw = raw?;
+            let index = offsets.len() as u32;
+            let opcode = spv::Opcode(raw.opcode);
+            let info = spv::GRAMMAR.instruction(u32::from(raw.opcode));
+            let err = |kind, at: usize| DecodeError::new(kind, raw.offset + 1 + at, raw.index);
+            let unchecked =
+                opts.globals_only && layout.in_function() && opcode != spv::Opcode::FunctionEnd;
+            match info {
+                _ if unchecked => {}
+                // Fast path: a layout of plain words needs only a length check.
+                Some(info)
+                    if !opts.strict
+                        && info.shape.is_some_and(|s| s.accepts(raw.operands.len())) =>
+                {
+                    if let Some(shape) = info.shape {
+                        let at = |i: u8| (i != u8::MAX).then(|| raw.operands[usize::from(i)]);
+                        let summary = walk::Summary {
+                            result_type: at(shape.result_type),
+                            result_id: at(shape.result),
+                            saw_unknown: false,
+                        };
+                        if let Err(kind) =
+                            walk::observe(&mut ids, registry, raw.opcode, raw.operands, &summary)
+                        {
+                            return Err(err(kind, 1));
+                        }
+                    }
+                }
+                Some(info) => {
+                    let bound = header.bound;
+                    let mut bad_id = None;
+                    let mut unknown = false;
+                    let res = walk::walk(info, raw.operands, &ids, wopts, &mut |p| {
+                        unknown |= p.unknown;
+                        if opts.strict && p.kind.is_id() && bad_id.is_none() {
+                            let id = raw.operands[p.start];
+                            if id == 0 || id >= bound {
+                                bad_id = Some((id, p.start));
+                            }
+                        }
+                    });
+                    match res {
+                        Ok(summary) => {
+                            if let Some((id, at)) = bad_id {
+                                let kind = match id {
+                                    0 => DecodeErrorKind::ZeroId,
+                                    _ => DecodeErrorKind::IdOutOfBounds { id, bound },
+                                };
+                                return Err(err(kind, at));
+                            }
+                            if let Err(kind) = walk::observe(
+                                &mut ids,
+                                registry,
+                                raw.opcode,
+                                raw.operands,
+                                &summary,
+                            ) {
+                                return Err(err(kind, 1));
+                            }
+                            if opts.strict && walk::unknown_import(&ids, raw.opcode) {
+                                return Err(err(DecodeErrorKind::UnknownExtInstImport, 1));
+                            }
+                        }
+                        // An unknown enumerant may have taken parameters we cannot see:
+                        // keep the instruction as it is.
+                        Err(_) if unknown && !opts.strict => {}
+                        Err((kind, at)) => return Err(err(kind, at)),
+                    }
+                }
+                None if opts.strict => {
+                    return Err(DecodeError::new(
+                        DecodeErrorKind::UnknownOpcode {
+                            opcode: u32::from(raw.opcode),
+                        },
+                        raw.offset,
+                        raw.index,
+                    ));
+                }
+                None => {}
+            }
+            let issues = layout.issues.len();
+            layout.step(index, raw.offset, opcode, info);
+            if opts.strict {
+                if let Some(issue) = layout.issues.get(issues) {
+                    return Err(issue.into());
+                }
+            }
+            offsets.push(raw.offset as u32);
+        }
+        let issues = layout.issues.len();
+        layout.finish(offsets.len() as u32);
+        if opts.strict {
+            if let Some(issue) = layout.issues.get(issues) {
+                return Err(issue.into());
+            }
+        }
+        Ok(Module {
+            header,
+            words,
+            offsets,
+            sections: layout.sections,
+            functions: layout.functions,
+            blocks: layout.blocks,
+            issues: layout.issues,
+            ids,
+            context,
+        })
+    }
+
+    /// The options this module was read with, for a re-read.
+    pub(super) fn reread(&self, words: Vec<u32>) -> Result<Module, DecodeError> {
+        let opts = ReadOptions {
+            strict: self.context.strict,
+            globals_only: self.context.globals_only,
+            registry: self.context.registry.as_ref(),
+        };
+        Module::read_owned(words, &opts)
+    }
+}
