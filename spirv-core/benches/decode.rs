@@ -159,7 +159,7 @@ fn main() {
         for insts in &typed_encode_input {
             let mut w = Vec::new();
             for i in insts {
-                i.encode(&mut w);
+                black_box(i.encode(&mut w)).ok();
             }
             black_box(w);
         }

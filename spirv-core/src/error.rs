@@ -206,3 +206,39 @@ impl fmt::Display for DecodeError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for DecodeError {}
+
+/// Why an instruction could not be encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// It would take more words than its leading word can count (65535).
+    TooLong {
+        /// The words it would take, leading word included.
+        words: usize,
+    },
+    /// An opcode above 65535, which the leading word's low half cannot hold (an
+    /// instruction kept as raw words).
+    OpcodeOutOfRange {
+        /// The opcode.
+        opcode: u32,
+    },
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::TooLong { words } => {
+                write!(
+                    f,
+                    "an instruction of {words} words is longer than 65535 words"
+                )
+            }
+            EncodeError::OpcodeOutOfRange { opcode } => {
+                write!(f, "opcode {opcode} does not fit 16 bits")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for EncodeError {}

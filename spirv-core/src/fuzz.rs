@@ -39,10 +39,28 @@ pub fn module(data: &[u8]) {
     for inst in m.instructions() {
         if let Ok(t) = inst.decode() {
             let mut w = crate::__private::Vec::new();
-            t.encode(&mut w);
+            assert!(
+                t.encode(&mut w).is_ok(),
+                "an instruction that decodes encodes"
+            );
             assert_eq!(w, inst.words(), "typed re-encode of {:?}", inst.opcode());
+            // The typed visitor finds the ids the module's walker finds.
+            let (mut typed, mut walked) =
+                (crate::__private::Vec::new(), crate::__private::Vec::new());
+            let a = t.visit_ids(m.ids(), &mut |id| typed.push(id));
+            let b = inst.visit_ids(|_, id| walked.push(id));
+            assert_eq!(
+                a.is_ok(),
+                b.is_ok(),
+                "visitors agree on {:?}",
+                inst.opcode()
+            );
+            if a.is_ok() {
+                assert_eq!(typed, walked, "ids of {:?}", inst.opcode());
+            }
+        } else {
+            let _ = inst.visit_ids(|_, _| {});
         }
-        inst.visit_ids(|_, _| {});
     }
     let _ = m.requirements();
     for f in m.functions() {

@@ -67,8 +67,8 @@ mod types;
 pub mod walk;
 
 pub use binary::{Endian, Header, RawInstRef, RawInstructions};
-pub use builder::{BuildError, Builder, DEFAULT_GENERATOR};
-pub use error::{DecodeError, DecodeErrorKind};
+pub use builder::{BuildError, BuildErrorKind, Builder, DEFAULT_GENERATOR};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use list::List;
 pub use module::{
     BlockRef, ExtInstRef, FunctionRef, InstRef, LayoutIssue, LayoutIssueKind, Module, ReadOptions,

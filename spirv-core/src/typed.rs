@@ -11,7 +11,7 @@
 
 use crate::__private::Vec;
 use crate::codec::{DecodeContext, Encode, string_operand};
-use crate::error::DecodeError;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandKind, Quantifier, fmt_mask};
 use crate::spv;
 use crate::types::{Id, RawInstruction};
@@ -202,6 +202,26 @@ pub fn fmt_instruction<T: InstructionSet>(i: &T, f: &mut fmt::Formatter<'_>) -> 
     }
 }
 
+/// Writes the leading word of the instruction whose words start at `start` in `w` (a
+/// placeholder word, then its operands): the generated `encode`'s last step.
+///
+/// # Errors
+/// It would take more than 65535 words, or `opcode` does not fit 16 bits; `w` is
+/// truncated back to `start` then.
+pub fn finish_instruction(w: &mut Vec<u32>, start: usize, opcode: u32) -> Result<(), EncodeError> {
+    let words = w.len() - start;
+    let error = if words > 0xFFFF {
+        EncodeError::TooLong { words }
+    } else if opcode > 0xFFFF {
+        EncodeError::OpcodeOutOfRange { opcode }
+    } else {
+        w[start] = ((words as u32) << 16) | opcode;
+        return Ok(());
+    };
+    w.truncate(start);
+    Err(error)
+}
+
 /// Whether two typed values encode to the same words: `PartialEq` of generated structs.
 pub fn same_encoding(a: &dyn Encode, b: &dyn Encode) -> bool {
     let (mut x, mut y) = (Vec::new(), Vec::new());
@@ -221,39 +241,103 @@ pub fn same_instruction<T: InstructionSet>(a: &T, b: &T) -> bool {
     x == y
 }
 
-/// The word positions of the ids in an instruction's encoding.
-fn id_positions<T: InstructionSet>(i: &T, words: &[u32]) -> Vec<usize> {
-    let Some(info) = T::grammar()
-        .instruction(i.number())
-        .filter(|_| i.raw().is_none())
-    else {
-        return Vec::new();
+/// The word positions of the ids in an instruction's encoding, found as the reader
+/// finds them: with `ids` for what the encoding does not say (the set an `OpExtInst`
+/// imports).
+///
+/// # Errors
+/// The instruction is kept as raw words (`Unknown`), or some of its operands cannot be
+/// laid out: an unknown enumerant that may take parameters, or an `OpExtInst` whose set
+/// `ids` does not know, or knows as neither registered nor `NonSemantic.`.
+fn id_positions<T: InstructionSet>(
+    i: &T,
+    words: &[u32],
+    ids: &Ids,
+) -> Result<Vec<usize>, DecodeError> {
+    let unknown = |kind| DecodeError::at_word(kind, 0);
+    if let Some(raw) = i.raw() {
+        return Err(unknown(DecodeErrorKind::UnknownOpcode {
+            opcode: raw.opcode,
+        }));
+    }
+    let Some(info) = T::grammar().instruction(i.number()) else {
+        return Err(unknown(DecodeErrorKind::UnknownOpcode {
+            opcode: i.number(),
+        }));
     };
-    parse_untyped(info, words, i.switch_literal_words())
-        .unwrap_or_default()
-        .iter()
-        .filter(|p| p.kind.is_id())
-        .map(|p| p.start)
-        .collect()
-}
-
-/// Calls `f` on every id a typed instruction defines or uses, in operand order.
-/// Instructions kept as raw words (`Unknown`) have none that are known.
-pub fn visit_ids<T: InstructionSet>(i: &T, f: &mut dyn FnMut(Id)) {
-    let mut w = Vec::new();
-    i.encode_operands(&mut w);
-    for at in id_positions(i, &w) {
-        f(Id(w[at]));
+    let opts = WalkOptions {
+        untyped: true,
+        switch_literal_words: i.switch_literal_words(),
+        ..WalkOptions::default()
+    };
+    let mut positions = Vec::new();
+    let mut flagged = None;
+    let walked = walk::walk(info, words, ids, opts, &mut |p| {
+        if p.unknown && flagged.is_none() {
+            flagged = Some(p.start);
+        }
+        if p.kind.is_id() {
+            positions.push(p.start);
+        }
+    });
+    if let Err((kind, at)) = walked {
+        return Err(DecodeError::at_word(kind, at));
+    }
+    match flagged {
+        None => Ok(positions),
+        Some(at) if info.opcode == u32::from(spv::Opcode::ExtInst.0) && at >= 3 => {
+            let set = words.get(2).copied().unwrap_or(0);
+            let kind = match ids.ext_set(set) {
+                None => DecodeErrorKind::UnknownExtInstSetId { id: set },
+                Some(_) => DecodeErrorKind::UnknownExtInstLayout,
+            };
+            Err(DecodeError::at_word(kind, at))
+        }
+        Some(at) => Err(DecodeError::at_word(
+            DecodeErrorKind::UnknownEnumerant {
+                kind: "",
+                value: words.get(at).copied().unwrap_or(0),
+            },
+            at,
+        )),
     }
 }
 
-/// Like [`visit_ids`], letting `f` change each id.
-pub fn visit_ids_mut<T: InstructionSet>(i: &mut T, f: &mut dyn FnMut(&mut Id)) {
+/// Calls `f` on every id a typed instruction defines or uses, in operand order, at the
+/// positions the module reader finds them. `ids` says what the instruction alone does
+/// not: for `OpExtInst`, which set its set id imports, whose grammar lays out the
+/// operands (a [`Module`](crate::Module)'s [`ids`](crate::Module::ids), or the table a
+/// [`Builder`](crate::Builder) keeps).
+///
+/// # Errors
+/// Nothing is visited when some ids cannot be found: see the generated `visit_ids`.
+pub fn visit_ids<T: InstructionSet>(
+    i: &T,
+    ids: &Ids,
+    f: &mut dyn FnMut(Id),
+) -> Result<(), DecodeError> {
     let mut w = Vec::new();
     i.encode_operands(&mut w);
-    let at = id_positions(i, &w);
+    for at in id_positions(i, &w, ids)? {
+        f(Id(w[at]));
+    }
+    Ok(())
+}
+
+/// Like [`visit_ids`], letting `f` change each id.
+///
+/// # Errors
+/// Nothing is changed when some ids cannot be found: see the generated `visit_ids`.
+pub fn visit_ids_mut<T: InstructionSet>(
+    i: &mut T,
+    ids: &Ids,
+    f: &mut dyn FnMut(&mut Id),
+) -> Result<(), DecodeError> {
+    let mut w = Vec::new();
+    i.encode_operands(&mut w);
+    let at = id_positions(i, &w, ids)?;
     if at.is_empty() {
-        return;
+        return Ok(());
     }
     for a in at {
         let mut id = Id(w[a]);
@@ -264,8 +348,7 @@ pub fn visit_ids_mut<T: InstructionSet>(i: &mut T, f: &mut dyn FnMut(&mut Id)) {
         switch_literal_words: u32::from(i.switch_literal_words()),
         ..DecodeContext::default()
     };
-    // The same layout with other ids decodes again; keep the value if it somehow does not.
-    if let Ok(v) = T::decode_number(i.number(), &w, &ctx) {
-        *i = v;
-    }
+    // The same layout with other ids decodes again.
+    *i = T::decode_number(i.number(), &w, &ctx)?;
+    Ok(())
 }

@@ -305,13 +305,16 @@ fn builder_rejects_misuse() {
 
 #[test]
 fn builder_ids_never_overflow_the_bound() {
-    use spirv_core::BuildError;
+    use spirv_core::BuildErrorKind;
     let mut b = Builder::new((1, 0));
     // An id of u32::MAX would need a bound of 2^32: refused, and the builder unchanged.
     let max = inst::TypeVoid {
         result_id: Id(u32::MAX),
     };
-    assert_eq!(b.push(max), Err(BuildError::IdOverflow));
+    assert_eq!(
+        b.push(max).map_err(|e| e.kind),
+        Err(BuildErrorKind::IdOverflow)
+    );
     assert_eq!(b.header().bound, 1);
     // The largest id that fits is accepted; allocation past it is refused.
     let last = inst::TypeVoid {
@@ -319,8 +322,8 @@ fn builder_ids_never_overflow_the_bound() {
     };
     assert_eq!(b.push(last), Ok(()));
     assert_eq!(b.header().bound, u32::MAX);
-    assert_eq!(b.id(), Err(BuildError::IdOverflow));
-    assert_eq!(b.id(), Err(BuildError::IdOverflow));
+    assert_eq!(b.id().map_err(|e| e.kind), Err(BuildErrorKind::IdOverflow));
+    assert_eq!(b.id().map_err(|e| e.kind), Err(BuildErrorKind::IdOverflow));
     assert_eq!(b.header().bound, u32::MAX);
 }
 
@@ -347,14 +350,27 @@ fn big_endian_reads_as_its_little_endian_twin() {
 
 #[test]
 fn remap_ids_changes_every_use_and_definition() {
-    let mut m = compute_shader().build().expect("module");
+    let original = compute_shader().build().expect("module");
+    let ids_of = |m: &Module| -> Vec<Id> {
+        let mut ids = Vec::new();
+        for i in m.instructions() {
+            i.visit_ids(|_, id| ids.push(id)).expect("ids");
+        }
+        ids
+    };
+    let mut m = original.clone();
     m.remap_ids(|id| Id(id.0 + 10)).expect("remaps");
-    assert_eq!(m.header().bound, 1017);
-    assert!(m.instructions().all(|i| {
-        let mut ok = true;
-        i.visit_ids(|_, id| ok &= id.0 > 10);
-        ok
-    }));
+    let shifted: Vec<Id> = ids_of(&original).iter().map(|id| Id(id.0 + 10)).collect();
+    assert_eq!(ids_of(&m), shifted, "every id, use or definition, in order");
+    assert_eq!(m.header().bound, original.header().bound + 10);
+    // Nothing else changed: mapping back gives the original words exactly.
+    m.remap_ids(|id| Id(id.0 - 10)).expect("remaps back");
+    assert_eq!(m.to_words()[5..], original.to_words()[5..]);
+    // Id 0 is not an id: refused, and the module unchanged.
+    let before = m.to_words();
+    let err = m.remap_ids(|_| Id(0)).expect_err("id 0");
+    assert_eq!(err.kind, DecodeErrorKind::ZeroId);
+    assert_eq!(m.to_words(), before);
 }
 
 /// remap_ids changes everything or nothing: an instruction whose ids it cannot all see,

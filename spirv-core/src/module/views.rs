@@ -3,7 +3,7 @@
 use super::Module;
 use super::layout::FunctionRec;
 use crate::codec::DecodeContext;
-use crate::error::DecodeError;
+use crate::error::{DecodeError, DecodeErrorKind};
 use crate::grammar::{InstructionInfo, KindClass};
 use crate::spv;
 use crate::types::Id;
@@ -178,21 +178,68 @@ impl<'m> InstRef<'m> {
             ))
         })
     }
-    /// Calls `f(class, id)` for every id the instruction defines or uses.
-    pub fn visit_ids(&self, mut f: impl FnMut(KindClass, Id)) {
-        let Some(info) = self.info() else { return };
+    /// Calls `f(class, id)` for every id the instruction defines or uses, in operand
+    /// order: where the grammar (and, for `OpExtInst`, the imported set's grammar)
+    /// puts them.
+    ///
+    /// ```
+    /// use spirv_core::{grammar::KindClass, spv::inst, Builder, Id};
+    /// let mut b = Builder::new((1, 0));
+    /// let (int, c) = (b.id()?, b.id()?);
+    /// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 0 })?;
+    /// b.push(inst::Constant { result_type: int, result_id: c, value: spirv_core::LiteralNumber::from_u32(7) })?;
+    /// let module = b.build()?;
+    /// let mut ids = Vec::new();
+    /// module.instruction(1).unwrap().visit_ids(|class, id| ids.push((class, id)))?;
+    /// assert_eq!(ids, [(KindClass::ResultType, Id(1)), (KindClass::Result, Id(2))]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Some ids cannot be found: an unknown opcode, an unknown enumerant that may take
+    /// parameters, an `OpExtInst` of a set that is neither registered nor
+    /// `NonSemantic.`, or operands that do not read (possible in a function body of a
+    /// module read with [`ReadOptions::globals_only`](crate::ReadOptions)). `f` has
+    /// then seen the ids before the operand that could not be laid out.
+    pub fn visit_ids(&self, mut f: impl FnMut(KindClass, Id)) -> Result<(), DecodeError> {
+        let at = |kind, word: usize| DecodeError::new(kind, self.offset() + 1 + word, self.index);
+        let Some(info) = self.info() else {
+            return Err(DecodeError::new(
+                DecodeErrorKind::UnknownOpcode {
+                    opcode: u32::from(self.opcode().0),
+                },
+                self.offset(),
+                self.index,
+            ));
+        };
         let ops = self.operands();
-        let _ = walk::walk(
+        let mut unknown = None;
+        walk::walk(
             info,
             ops,
             &self.module.ids,
             WalkOptions::default(),
             &mut |p| {
-                if p.kind.is_id() {
+                if p.unknown && unknown.is_none() {
+                    unknown = Some(p.start);
+                }
+                if unknown.is_none() && p.kind.is_id() {
                     f(p.kind.class, Id(ops[p.start]));
                 }
             },
-        );
+        )
+        .map_err(|(kind, word)| at(kind, word))?;
+        if let Some(word) = unknown {
+            let kind = match self.ext_inst() {
+                Some(_) if word >= 3 => DecodeErrorKind::UnknownExtInstLayout,
+                _ => DecodeErrorKind::UnknownEnumerant {
+                    kind: "",
+                    value: ops[word],
+                },
+            };
+            return Err(at(kind, word));
+        }
+        Ok(())
     }
     /// For `OpExtInst`: the imported set, the extended instruction number and its
     /// operand words, ready for the set's typed decode

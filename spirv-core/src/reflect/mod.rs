@@ -468,11 +468,16 @@ impl<'m> Reflection<'m> {
                         stack.push(callee);
                     }
                 }
-                inst.visit_ids(|_, id| {
-                    if let Some(&v) = self.variable_index.get(id.0) {
+                let mut mark = |word: u32| {
+                    if let Some(&v) = self.variable_index.get(word) {
                         used[v] = true;
                     }
-                });
+                };
+                if inst.visit_ids(|_, id| mark(id.0)).is_err() {
+                    // Operands whose layout is not known: any word naming a variable
+                    // may be a use, and a binding is better reported than missed.
+                    inst.operands().iter().for_each(|&w| mark(w));
+                }
             }
         }
         self.variables

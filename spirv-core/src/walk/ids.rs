@@ -148,6 +148,26 @@ impl Ids {
             ext_sets: Vec::new(),
         }
     }
+    /// Raises the limit of the dense part to what an input of `words` words allows
+    /// (for a table that grows with its input, as a builder's does); facts kept in the
+    /// sparse part below the new limit move to the dense part.
+    pub(crate) fn grow_limit(&mut self, words: usize) {
+        let limit = words.saturating_mul(2).max(1024);
+        if limit <= self.limit {
+            return;
+        }
+        self.limit = limit;
+        let moved: Vec<(u32, IdInfo)> = self
+            .sparse
+            .range(..u32::try_from(limit).unwrap_or(u32::MAX))
+            .map(|(&id, &info)| (id, info))
+            .collect();
+        for (id, info) in moved {
+            self.sparse.remove(&id);
+            self.set(id, info);
+        }
+    }
+
     /// What is known about `id`.
     #[inline]
     pub fn get(&self, id: u32) -> IdInfo {

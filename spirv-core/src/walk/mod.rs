@@ -40,11 +40,11 @@ pub struct WalkOptions {
     /// Unknown enumerants and extended instructions are errors instead of being passed
     /// through with `unknown` set.
     pub strict: bool,
-    /// Walk words that a typed value encoded, with no id table: a context-dependent
-    /// literal takes the rest of the instruction, `OpSwitch` case literals take
-    /// `switch_literal_words` words (1 if 0), and `OpExtInst`'s operands after the
-    /// instruction number are walked by the core layout (ids), as the typed struct
-    /// holds them.
+    /// Walk words that a typed value encoded, without the facts about types: a
+    /// context-dependent literal takes the rest of the instruction and `OpSwitch` case
+    /// literals take `switch_literal_words` words (1 if 0). `OpExtInst`'s operands are
+    /// laid out by the set the id table knows for its set id; without one, they are
+    /// passed through as ids flagged `unknown`.
     pub untyped: bool,
     /// For `untyped` walks: the words of each `OpSwitch` case literal.
     pub switch_literal_words: u8,
@@ -286,19 +286,25 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
                     self.pos,
                 ));
             }
-            // A typed OpExtInst holds its operands as ids: the core layout goes on.
-            KindClass::ExtInstNumber if self.opts.untyped => self.emit(kind, 1, None, None, false),
+            // An untyped walk with no fact about the set: the operands' layout is not
+            // known; they are passed through as ids, flagged.
+            KindClass::ExtInstNumber
+                if self.opts.untyped && self.ids.ext_set(self.set_id()).is_none() =>
+            {
+                self.summary.saw_unknown = true;
+                self.emit(kind, 1, None, None, true);
+                while self.pos < self.words.len() {
+                    self.emit(&spv::kinds::IdRef, 1, None, None, true);
+                }
+                return Ok(true);
+            }
             KindClass::ExtInstNumber => {
                 // OpExtInst hook: the rest is laid out by the imported set's grammar.
-                let set_id = if self.pos > 0 {
-                    self.words[self.pos - 1]
-                } else {
-                    0
-                };
+                let set_id = self.set_id();
                 let Some(set) = self.ids.ext_set(set_id) else {
                     return Err((
                         DecodeErrorKind::UnknownExtInstSetId { id: set_id },
-                        self.pos - 1,
+                        self.pos.saturating_sub(1),
                     ));
                 };
                 let ext = set
@@ -317,13 +323,16 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
                                 self.pos,
                             ));
                         }
-                        let unknown = set.grammar.is_some();
+                        // An unknown number, or a set the registry does not know: a
+                        // non-semantic instruction's operands are all ids (the
+                        // extension says so); any other's layout is unknown, and its
+                        // words are passed through as ids, flagged.
+                        let unknown = !set.non_semantic;
                         self.summary.saw_unknown |= unknown;
                         self.emit(kind, 1, None, set.grammar, unknown);
-                        // Unknown set or number: every remaining operand is an id.
                         let id_kind = &spv::kinds::IdRef;
                         while self.pos < self.words.len() {
-                            self.emit(id_kind, 1, None, None, false);
+                            self.emit(id_kind, 1, None, None, unknown);
                         }
                     }
                 }
@@ -381,6 +390,16 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
             }
         }
         Ok(false)
+    }
+
+    /// The word before the current one: an `OpExtInst`'s set id, read at its
+    /// instruction number.
+    fn set_id(&self) -> u32 {
+        self.pos
+            .checked_sub(1)
+            .and_then(|p| self.words.get(p))
+            .copied()
+            .unwrap_or(0)
     }
 
     fn unknown_enum(&mut self, kind: &'static OperandKind, value: u32) -> WalkResult {

@@ -384,10 +384,12 @@ impl<'a> Emitter<'a> {
             .iter()
             .map(|i| Literal::u32_unsuffixed(i.opcode));
         let repr = if g.is_core { quote!(u16) } else { quote!(u32) };
+        // A raw core opcode above 16 bits reads as its low half here; `encode` refuses
+        // it rather than write it truncated.
         let unknown_opcode = if g.is_core {
-            quote!(r.opcode)
+            quote!(r.opcode as u16)
         } else {
-            quote!(r.opcode as u32)
+            quote!(r.opcode)
         };
         let unknown_doc = format!(
             " An {num} this grammar does not know, or an instruction that did not decode, kept as raw words."
@@ -398,12 +400,14 @@ impl<'a> Emitter<'a> {
         let core_only = g.is_core.then(|| {
             quote! {
                 /// Appends the whole instruction, leading word included.
-                pub fn encode(&self, w: &mut #kr::__private::Vec<u32>) {
+                ///
+                /// # Errors
+                /// It would take more than 65535 words, or it is kept as raw words with an opcode above 65535; `w` is left as it was.
+                pub fn encode(&self, w: &mut #kr::__private::Vec<u32>) -> ::core::result::Result<(), #kr::EncodeError> {
                     let start = w.len();
                     w.push(0);
                     self.encode_operands(w);
-                    let count = (w.len() - start) as u32;
-                    w[start] = (count << 16) | u32::from(self.opcode().0);
+                    #kr::typed::finish_instruction(w, start, #kr::typed::InstructionSet::number(self))
                 }
                 /// Hook for `OpSpecConstantOp`: decodes the embedded instruction with its own layout. The result type and id already read are reused as its first two operands.
                 pub fn decode_spec_constant_op(r: &mut #kr::codec::Reader<'_>) -> ::core::result::Result<#kr::__private::Box<Self>, #kr::DecodeError> {
@@ -489,16 +493,22 @@ impl<'a> Emitter<'a> {
                 pub fn opcode(&self) -> Opcode {
                     match self {
                         #(Self::#variants(_) => Opcode::#variants,)*
-                        Self::Unknown(r) => Opcode(#unknown_opcode as #repr),
+                        Self::Unknown(r) => Opcode(#unknown_opcode),
                     }
                 }
-                /// Calls `f` on every id the instruction defines or uses, in operand order.
-                pub fn visit_ids(&self, f: &mut dyn FnMut(#kr::Id)) {
-                    #kr::typed::visit_ids(self, f)
+                /// Calls `f` on every id the instruction defines or uses, in operand order, where the module reader finds them; `ids` says which set an `OpExtInst` imports (a module's `ids()`, or a builder's).
+                ///
+                /// # Errors
+                /// Nothing is visited when some ids cannot be found: an instruction kept as raw words, an unknown enumerant that may take parameters, or an `OpExtInst` whose set `ids` does not know, or knows as neither registered nor `NonSemantic.`.
+                pub fn visit_ids(&self, ids: &#kr::walk::Ids, f: &mut dyn FnMut(#kr::Id)) -> ::core::result::Result<(), #kr::DecodeError> {
+                    #kr::typed::visit_ids(self, ids, f)
                 }
-                /// Calls `f` on every id the instruction defines or uses, allowing it to be changed.
-                pub fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut #kr::Id)) {
-                    #kr::typed::visit_ids_mut(self, f)
+                /// Like [`Self::visit_ids`], allowing each id to be changed.
+                ///
+                /// # Errors
+                /// As [`Self::visit_ids`]; nothing is changed then.
+                pub fn visit_ids_mut(&mut self, ids: &#kr::walk::Ids, f: &mut dyn FnMut(&mut #kr::Id)) -> ::core::result::Result<(), #kr::DecodeError> {
+                    #kr::typed::visit_ids_mut(self, ids, f)
                 }
                 #core_only
             }
