@@ -20,6 +20,7 @@ fn main() {
     println!("cargo::rerun-if-changed={}", dir.display());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     write(&out.join("core_kinds.rs"), &core_kinds(&dir));
+    write(&out.join("core_capabilities.rs"), &core_capabilities(&dir));
     write(&out.join("vendored_sets.rs"), &vendored_sets(&dir));
 }
 
@@ -50,6 +51,39 @@ fn core_kinds(dir: &Path) -> String {
             "    ExternalKind {{ name: {name:?}, category: Category::{cat}, has_parameters: {params}, bases: &[{}] }},",
             bases.join(", ")
         );
+    }
+    out.push(']');
+    out
+}
+
+/// The core grammar's `Capability` enumerants, every name (aliases included) with its
+/// value, so that an extended grammar's tables can hold capability values.
+fn core_capabilities(dir: &Path) -> String {
+    let path = dir.join(spirv_grammar_data::CORE);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let json: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
+    let mut out = String::from("&[\n");
+    let capability = items(&json, "operand_kinds")
+        .iter()
+        .find(|k| text_of(k, "kind") == "Capability");
+    for e in capability.map_or(&[][..], |k| items(k, "enumerants")) {
+        let value = match e.get("value") {
+            Some(Value::Number(n)) => n.as_u64().unwrap_or(u64::MAX),
+            Some(Value::String(s)) => {
+                u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or(u64::MAX)
+            }
+            _ => u64::MAX,
+        };
+        let Ok(value) = u32::try_from(value) else {
+            continue;
+        };
+        let names = std::iter::once(text_of(e, "enumerant"))
+            .chain(items(e, "aliases").iter().filter_map(Value::as_str));
+        for name in names {
+            let _ = writeln!(out, "    ({name:?}, {value}),");
+        }
     }
     out.push(']');
     out

@@ -71,8 +71,8 @@ pub use builder::{BuildError, BuildErrorKind, Builder, DEFAULT_GENERATOR};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use list::List;
 pub use module::{
-    BlockRef, ExtInstRef, FunctionRef, InstRef, LayoutIssue, LayoutIssueKind, Module, ReadOptions,
-    Requirements, Section,
+    BlockRef, Declared, ExtInstRef, FunctionRef, InstRef, LayoutIssue, LayoutIssueKind, Module,
+    ReadOptions, RequiredBy, Requirement, Requirements, Section, Unmet,
 };
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};
 pub use walk::ExtInstRegistry;

@@ -29,6 +29,11 @@ pub use proc_macro2::TokenStream;
 /// The core grammar's operand kinds, which extended grammars may use without defining.
 pub const CORE_KINDS: &[ExternalKind] = include!(concat!(env!("OUT_DIR"), "/core_kinds.rs"));
 
+/// The core grammar's `Capability` enumerants: every name, aliases included, with its
+/// value. An extended grammar names capabilities; its tables hold their values.
+pub const CORE_CAPABILITIES: &[(&str, u32)] =
+    include!(concat!(env!("OUT_DIR"), "/core_capabilities.rs"));
+
 /// Settings of one expansion.
 #[derive(Debug, Clone)]
 pub struct Options {

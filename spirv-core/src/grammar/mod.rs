@@ -160,8 +160,9 @@ pub struct Enumerant {
     pub value: u32,
     /// Operands that follow when it is present.
     pub parameters: &'static [OperandInfo],
-    /// Capabilities that enable it.
-    pub capabilities: &'static [&'static str],
+    /// Capabilities, any one of which enables it, as `Capability` values (for a
+    /// `Capability` enumerant: those it implicitly declares).
+    pub capabilities: &'static [u32],
     /// Extensions that enable it.
     pub extensions: &'static [&'static str],
     /// First version.
@@ -296,8 +297,9 @@ pub struct InstructionInfo {
     pub class: &'static str,
     /// Operand layout.
     pub operands: &'static [OperandInfo],
-    /// Capabilities that enable it.
-    pub capabilities: &'static [&'static str],
+    /// Capabilities, any one of which enables it, as `Capability` values (for a
+    /// `Capability` enumerant: those it implicitly declares).
+    pub capabilities: &'static [u32],
     /// Extensions that enable it.
     pub extensions: &'static [&'static str],
     /// First version.

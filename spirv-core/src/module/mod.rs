@@ -19,7 +19,7 @@ mod section;
 mod views;
 
 pub use layout::{LayoutIssue, LayoutIssueKind};
-pub use requirements::Requirements;
+pub use requirements::{Declared, RequiredBy, Requirement, Requirements, Unmet};
 pub use section::Section;
 pub use views::{BlockRef, ExtInstRef, FunctionRef, InstRef};
 

@@ -149,6 +149,9 @@ pub struct Emitter<'a> {
     meta_fields: RefCell<FnvMap<Meta, Tokens>>,
     /// Each instruction's field names, by opcode (`naming::instruction_fields`).
     field_names: FnvMap<u32, Vec<String>>,
+    /// `Capability` enumerant names (aliases included) and values: the grammar's own
+    /// for a core grammar, the core grammar's for an extended one.
+    capabilities: FnvMap<String, u32>,
     /// Opcode → position in the instruction table, which is sorted by opcode.
     table_index: FnvMap<u32, usize>,
     errors: Vec<String>,
@@ -206,9 +209,25 @@ impl<'a> Emitter<'a> {
                 (i.opcode, names)
             })
             .collect();
+        let capabilities = match g.kind("Capability").filter(|_| g.is_core) {
+            Some(k) => k
+                .enumerants
+                .iter()
+                .flat_map(|e| {
+                    std::iter::once(&e.name)
+                        .chain(&e.meta.aliases)
+                        .map(move |n| (n.clone(), e.value))
+                })
+                .collect(),
+            None => crate::CORE_CAPABILITIES
+                .iter()
+                .map(|&(n, v)| (n.to_owned(), v))
+                .collect(),
+        };
         Ok(Emitter {
             g,
             kr: kr.into(),
+            capabilities,
             kinds,
             types: RefCell::default(),
             kind_tables: RefCell::default(),
@@ -440,6 +459,25 @@ impl<'a> Emitter<'a> {
                 self.errors.push(format!(
                     "{at}/kind ({ctx}): unknown operand kind \"{kind}\"; nothing is emitted for a layout whose kinds are not all known"
                 ));
+            }
+        }
+        // Tables hold capability values: every name must be a `Capability` enumerant.
+        let metas = g
+            .instructions
+            .iter()
+            .map(|i| (&i.meta, format!("instruction {}", i.opname)))
+            .chain(g.kinds.iter().flat_map(|k| {
+                k.enumerants
+                    .iter()
+                    .map(move |e| (&e.meta, format!("{} ({}::{})", e.at, k.name, e.name)))
+            }));
+        for (meta, at) in metas {
+            for c in &meta.capabilities {
+                if !self.capabilities.contains_key(c) {
+                    self.errors.push(format!(
+                        "{at}: unknown capability \"{c}\"; expected an enumerant of the core grammar's Capability kind"
+                    ));
+                }
             }
         }
         for k in &g.kinds {

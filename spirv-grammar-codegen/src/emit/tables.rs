@@ -121,7 +121,15 @@ impl Emitter<'_> {
             return t.clone();
         }
         let some = |list: &[String]| (!list.is_empty()).then(|| list.to_vec());
-        let capabilities = some(&m.capabilities);
+        // Capabilities by value (`check` made sure each name is known).
+        let capabilities = (!m.capabilities.is_empty()).then(|| {
+            m.capabilities
+                .iter()
+                .map(|c| {
+                    Literal::u32_unsuffixed(self.capabilities.get(c).copied().unwrap_or(u32::MAX))
+                })
+                .collect::<Vec<_>>()
+        });
         let extensions = some(&m.extensions);
         let aliases = some(&m.aliases);
         let (capabilities, extensions, aliases) = (
