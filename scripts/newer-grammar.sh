@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The drill for "a grammar update needs no hand edits": copies the workspace to a
+# temporary folder, vendors a newer grammar there with grammar/update.sh --from, runs the
+# README's refresh (BLESS=1 … --test expansion), then the tests a grammar update
+# exercises, and fails if any fails. The workspace itself is not touched.
+#
+#   scripts/newer-grammar.sh                       # the newer grammar the fixture describes
+#   scripts/newer-grammar.sh --from DIR|FILE       # a real SPIRV-Headers checkout or archive
+#
+# The fixture's grammar is the vendored one plus tests/fixtures/newer-grammar/moves.json
+# (an added instruction, enumerant, mask bit and operand kind, renames, aliases turned
+# canonical, a grown and a changed operand list, a new extended set), built by apply.py
+# there.
+# Environment: SPIRV_CORPUS and SPIRV_TOOLS_BIN as for the tests (the corpus defaults to
+# the workspace's ../shared/corpus); SPIRV_TESTS_REQUIRE=1 makes a missing one a
+# failure; NEWER_GRAMMAR_TARGET=dir is the cargo target folder (default
+# target/newer-grammar, kept between runs so that dependencies build once); KEEP=1 keeps
+# the temporary folder.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+from=""
+case "${1:-}" in
+  --from) from="$(cd "$(dirname "${2:?usage: $0 [--from DIR|FILE]}")" && pwd)/$(basename "$2")" ;;
+  "") ;;
+  *) echo "usage: $0 [--from DIR|FILE]" >&2; exit 1 ;;
+esac
+tmp="$(mktemp -d)"
+if [ -n "${KEEP:-}" ]; then echo "keeping $tmp"; else trap 'rm -rf "$tmp"' EXIT; fi
+ws="$tmp/workspace"
+mkdir "$ws"
+
+# The workspace as git sees it (committed or not, ignored files left out; without git,
+# all but target/), with fresh modification times: cargo must not take the copy's files
+# for the ones it built before.
+status() { git -C "$root" status --porcelain 2>/dev/null || true; }
+if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  (cd "$root" && git ls-files -z --cached --others --exclude-standard |
+    tar -cf - --null --no-recursion --ignore-failed-read -T -) | tar -xmf - -C "$ws"
+else
+  tar -cf - -C "$root" --exclude=./target . | tar -xmf - -C "$ws"
+fi
+before="$(status)"
+
+if [ -z "$from" ]; then
+  python3 "$ws/tests/fixtures/newer-grammar/apply.py" "$ws/grammar" "$tmp/newer-grammar-fixture"
+  from="$tmp/newer-grammar-fixture"
+fi
+"$ws/grammar/update.sh" --from "$from"
+
+export CARGO_TARGET_DIR="${NEWER_GRAMMAR_TARGET:-$root/target/newer-grammar}"
+if [ -z "${SPIRV_CORPUS:-}" ] && [ -d "$root/../shared/corpus" ]; then
+  SPIRV_CORPUS="$(cd "$root/../shared/corpus" && pwd)"
+  export SPIRV_CORPUS
+fi
+log="$tmp/test.log"
+run() {
+  echo "+ $*"
+  if ! (cd "$ws" && "$@") >"$log" 2>&1; then
+    cat "$log"
+    echo "newer-grammar drill: FAILED: $*" >&2
+    exit 1
+  fi
+  # What the tests left out or renamed, and how much they compared.
+  grep -E "unknown to SPIRV-Tools|renamed|identical|file-name stem" "$log" | sort -u || true
+}
+run env BLESS=1 cargo test -p spirv-tests --test expansion
+run cargo test -p spirv-tests --lib --test expansion --test grammar --test asm_rules \
+  --test dis_corpus --test core_corpus --test asm_corpus -- --nocapture
+run cargo test -p spirv-asm --test cli -- --nocapture
+
+if [ "$(status)" != "$before" ]; then
+  echo "newer-grammar drill: FAILED: the workspace changed under $root" >&2
+  exit 1
+fi
+echo "newer-grammar drill: passed ($(sed -n 's/^Version: //p' "$ws/grammar/README.md"))"
