@@ -426,13 +426,28 @@ impl Grammar {
     }
     /// Whether an `OpExtInstImport` name selects this set.
     pub fn matches_import(&self, name: &[u8]) -> bool {
-        self.import_name.is_some_and(|n| n.as_bytes() == name)
-            || self
-                .import_prefix
-                .is_some_and(|p| name.starts_with(p.as_bytes()))
-            || self
-                .import_stem
-                .is_some_and(|s| spells_stem(name, s.as_bytes()))
+        self.import_match(name).is_some()
+    }
+
+    /// How well an import name selects this set: 2 for its exact name, 1 for its
+    /// prefix, 0 for its file-name stem; `None` if it does not. A registry prefers the
+    /// strongest match, so a set named exactly is not hidden by one matched by stem.
+    pub fn import_match(&self, name: &[u8]) -> Option<u8> {
+        if self.import_name.is_some_and(|n| n.as_bytes() == name) {
+            Some(2)
+        } else if self
+            .import_prefix
+            .is_some_and(|p| name.starts_with(p.as_bytes()))
+        {
+            Some(1)
+        } else if self
+            .import_stem
+            .is_some_and(|s| spells_stem(name, s.as_bytes()))
+        {
+            Some(0)
+        } else {
+            None
+        }
     }
 }
 

@@ -34,13 +34,19 @@ impl ExtInstRegistry {
         self.sets.push(grammar);
         self
     }
-    /// The set an `OpExtInstImport` name selects.
+    /// The set an `OpExtInstImport` name selects: the strongest match (the exact name,
+    /// then a prefix, then a file-name stem; see [`Grammar::import_match`]), the one
+    /// registered last among equals.
     pub fn lookup(&self, import_name: &[u8]) -> Option<&'static Grammar> {
-        self.sets
-            .iter()
-            .rev()
-            .copied()
-            .find(|g| g.matches_import(import_name))
+        let mut best: Option<(u8, &'static Grammar)> = None;
+        for &g in self.sets.iter().rev() {
+            if let Some(rank) = g.import_match(import_name) {
+                if best.is_none_or(|(b, _)| rank > b) {
+                    best = Some((rank, g));
+                }
+            }
+        }
+        best.map(|(_, g)| g)
     }
     /// All sets, in registration order.
     pub fn sets(&self) -> &[&'static Grammar] {
