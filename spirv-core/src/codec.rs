@@ -31,7 +31,176 @@ pub trait Operand: Sized {
     /// The words run out or are malformed.
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
     /// Appends the value's words.
-    fn encode(&self, w: &mut Vec<u32>);
+    fn encode<W: Words>(&self, w: &mut W);
+}
+
+/// Where encoded words go: a `Vec<u32>`, or [`SmallWords`] on the stack. Generic so
+/// that comparing and hashing typed values needs no allocation.
+pub trait Words {
+    /// Appends one word.
+    fn push(&mut self, word: u32);
+    /// Appends words.
+    fn extend_from_slice(&mut self, words: &[u32]);
+}
+
+impl Words for Vec<u32> {
+    #[inline]
+    fn push(&mut self, word: u32) {
+        Vec::push(self, word);
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, words: &[u32]) {
+        Vec::extend_from_slice(self, words);
+    }
+}
+
+/// Words kept on the stack up to [`SmallWords::INLINE`], spilled to the heap past
+/// that: what `PartialEq` and `Hash` of typed values encode into, so that nearly every
+/// instruction compares and hashes without allocating.
+#[derive(Debug)]
+pub struct SmallWords {
+    inline: [u32; SmallWords::INLINE],
+    len: usize,
+    spilled: Vec<u32>,
+}
+
+impl SmallWords {
+    /// Words kept on the stack.
+    pub const INLINE: usize = 64;
+
+    /// No words.
+    pub fn new() -> Self {
+        SmallWords {
+            inline: [0; SmallWords::INLINE],
+            len: 0,
+            spilled: Vec::new(),
+        }
+    }
+
+    /// The words.
+    pub fn as_slice(&self) -> &[u32] {
+        if self.spilled.is_empty() {
+            &self.inline[..self.len]
+        } else {
+            &self.spilled
+        }
+    }
+}
+
+impl Default for SmallWords {
+    fn default() -> Self {
+        SmallWords::new()
+    }
+}
+
+impl Words for SmallWords {
+    #[inline]
+    fn push(&mut self, word: u32) {
+        self.extend_from_slice(&[word]);
+    }
+    fn extend_from_slice(&mut self, words: &[u32]) {
+        if !self.spilled.is_empty() {
+            self.spilled.extend_from_slice(words);
+        } else if let Some(room) = self.inline.get_mut(self.len..self.len + words.len()) {
+            room.copy_from_slice(words);
+            self.len += words.len();
+        } else {
+            self.spilled.extend_from_slice(&self.inline[..self.len]);
+            self.spilled.extend_from_slice(words);
+        }
+    }
+}
+
+/// Whether two typed values encode to the same words: `PartialEq` of the generated
+/// types, without allocating for encodings up to [`SmallWords::INLINE`] words.
+pub fn same_words<T: Operand>(a: &T, b: &T) -> bool {
+    let (mut x, mut y) = (SmallWords::new(), SmallWords::new());
+    a.encode(&mut x);
+    b.encode(&mut y);
+    x.as_slice() == y.as_slice()
+}
+
+/// Hashes a typed value's words: `Hash` of the generated types, consistent with
+/// [`same_words`].
+pub fn hash_words<T: Operand, H: core::hash::Hasher>(v: &T, state: &mut H) {
+    let mut x = SmallWords::new();
+    v.encode(&mut x);
+    core::hash::Hash::hash(x.as_slice(), state);
+}
+
+/// What a field holds while its instruction fails to read: every field type of a
+/// generated struct has one. A struct whose read failed is never returned, so the
+/// placeholder is never seen; `Id`'s is the invalid id 0, which is why `Id` has no
+/// `Default`.
+pub trait Placeholder {
+    /// The stand-in value.
+    fn placeholder() -> Self;
+}
+
+impl Placeholder for u32 {
+    fn placeholder() -> Self {
+        0
+    }
+}
+
+impl Placeholder for Id {
+    fn placeholder() -> Self {
+        Id(0)
+    }
+}
+
+impl Placeholder for LiteralString {
+    fn placeholder() -> Self {
+        LiteralString::default()
+    }
+}
+
+impl Placeholder for LiteralNumber {
+    fn placeholder() -> Self {
+        LiteralNumber::default()
+    }
+}
+
+impl Placeholder for LiteralFloat {
+    fn placeholder() -> Self {
+        LiteralFloat::default()
+    }
+}
+
+impl<T: Enum> Placeholder for T {
+    fn placeholder() -> Self {
+        T::from_u32(0)
+    }
+}
+
+impl<T> Placeholder for Option<T> {
+    fn placeholder() -> Self {
+        None
+    }
+}
+
+impl<T> Placeholder for Vec<T> {
+    fn placeholder() -> Self {
+        Vec::new()
+    }
+}
+
+impl<T: Copy> Placeholder for List<T> {
+    fn placeholder() -> Self {
+        List::new()
+    }
+}
+
+impl<A: Placeholder, B: Placeholder> Placeholder for (A, B) {
+    fn placeholder() -> Self {
+        (A::placeholder(), B::placeholder())
+    }
+}
+
+impl<A: Placeholder, B: Placeholder, C: Placeholder> Placeholder for (A, B, C) {
+    fn placeholder() -> Self {
+        (A::placeholder(), B::placeholder(), C::placeholder())
+    }
 }
 
 /// The encoding half of [`Operand`], object safe, so that helpers shared by every
@@ -103,14 +272,14 @@ impl<'a> Reader<'a> {
     /// copy per field type serves every instruction, which keeps the generated code
     /// small to compile (release builds of spirv-core take 16% less CPU).
     #[inline(never)]
-    pub fn field<T: Operand + Default>(&mut self) -> T {
+    pub fn field<T: Operand + Placeholder>(&mut self) -> T {
         if self.failed.is_none() {
             match T::decode(self) {
                 Ok(v) => return v,
                 Err(e) => self.failed = Some(e),
             }
         }
-        T::default()
+        T::placeholder()
     }
     /// The first error a [`Self::field`] met, or else [`Self::finish`]'s: a struct
     /// reads all of its instruction's operands. (Checking here rather than after the
@@ -207,7 +376,7 @@ impl Operand for u32 {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word()
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         w.push(*self);
     }
 }
@@ -218,7 +387,7 @@ impl Operand for Id {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word().map(Id)
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         w.push(self.0);
     }
 }
@@ -227,7 +396,7 @@ impl Operand for LiteralFloat {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word().map(LiteralFloat)
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         w.push(self.0);
     }
 }
@@ -281,7 +450,7 @@ pub(crate) fn fill_bytes(words: &[u32], out: &mut [u8]) {
 }
 
 /// Encodes `bytes` as a literal string: NUL-terminated and zero-padded to a word.
-pub fn encode_string(bytes: &[u8], w: &mut Vec<u32>) {
+pub fn encode_string<W: Words>(bytes: &[u8], w: &mut W) {
     let mut chunks = bytes.chunks_exact(4);
     for c in &mut chunks {
         w.push(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
@@ -310,7 +479,7 @@ impl Operand for LiteralString {
             None => Err(r.error(DecodeErrorKind::UnterminatedString)),
         }
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         encode_string(self.as_bytes(), w);
     }
 }
@@ -333,7 +502,7 @@ impl Operand for LiteralNumber {
             })),
         }
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         w.extend_from_slice(self.words());
     }
 }
@@ -343,7 +512,7 @@ impl<T: Enum> Operand for T {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word().map(T::from_u32)
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         w.push(self.to_u32());
     }
 }
@@ -356,7 +525,7 @@ impl<T: Operand> Operand for Option<T> {
             T::decode(r).map(Some)
         }
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         if let Some(v) = self {
             v.encode(w);
         }
@@ -375,7 +544,7 @@ impl<T: Operand> Operand for Vec<T> {
         }
         Ok(out)
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         for v in self {
             v.encode(w);
         }
@@ -384,14 +553,19 @@ impl<T: Operand> Operand for Vec<T> {
 
 /// A `*` operand: up to [`List::INLINE`] items are kept inline; a longer list is read
 /// into one allocation of the right size when the items' width is fixed.
-impl<T: Operand + Copy + Default> Operand for List<T> {
+impl<T: Operand + Copy> Operand for List<T> {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         if T::WORDS > 0 && r.rest().len() / T::WORDS > List::<T>::INLINE {
             return Vec::<T>::decode(r).map(List::from);
         }
-        // The length is the same for every item type; an array length may not name `T`.
-        let mut items = [T::default(); List::<u32>::INLINE];
-        let mut n = 0;
+        if r.is_empty() {
+            return Ok(List::new());
+        }
+        // The first item fills the inline array; the length is the same for every item
+        // type (an array length may not name `T`).
+        let first = T::decode(r)?;
+        let mut items = [first; List::<u32>::INLINE];
+        let mut n = 1;
         while !r.is_empty() {
             let item = T::decode(r)?;
             if n == items.len() {
@@ -407,7 +581,7 @@ impl<T: Operand + Copy + Default> Operand for List<T> {
         }
         Ok(List::inline(n, items))
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         for v in self {
             v.encode(w);
         }
@@ -423,7 +597,7 @@ impl<A: Operand, B: Operand> Operand for (A, B) {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         Ok((A::decode(r)?, B::decode(r)?))
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         self.0.encode(w);
         self.1.encode(w);
     }
@@ -433,7 +607,7 @@ impl<A: Operand, B: Operand, C: Operand> Operand for (A, B, C) {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         Ok((A::decode(r)?, B::decode(r)?, C::decode(r)?))
     }
-    fn encode(&self, w: &mut Vec<u32>) {
+    fn encode<W: Words>(&self, w: &mut W) {
         self.0.encode(w);
         self.1.encode(w);
         self.2.encode(w);

@@ -51,9 +51,11 @@ extern crate self as spirv_core;
 
 pub mod binary;
 mod builder;
+#[doc(hidden)]
 pub mod codec;
 mod error;
 pub mod ext;
+#[doc(hidden)]
 pub mod fuzz;
 pub mod grammar;
 mod list;
@@ -68,6 +70,7 @@ pub mod walk;
 
 pub use binary::{Endian, Header, RawInstRef, RawInstructions};
 pub use builder::{BuildError, BuildErrorKind, Builder, DEFAULT_GENERATOR};
+pub use codec::DecodeContext;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use list::List;
 pub use module::{
@@ -87,8 +90,20 @@ pub mod spv {
     );
 }
 
+/// What the generated code and the workspace's other crates use to do their work: not
+/// part of the API, and free to change.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::codec::{
+        Encode, Operand, Placeholder, Reader, SmallWords, Words, decode_string, encode_string,
+        hash_words, same_words, string_bytes, string_operand,
+    };
+    pub use crate::grammar::{NameIndex, fmt_mask, fmt_value};
+    pub use crate::typed::{
+        finish_instruction, fmt_data, fmt_fields, fmt_instruction, fmt_struct, hash_instruction,
+        same_instruction, visit_ids, visit_ids_mut,
+    };
+    pub use crate::walk::{Summary, observe, unknown_import};
     pub use alloc::boxed::Box;
     pub use alloc::string::String;
     pub use alloc::vec::Vec;

@@ -24,11 +24,13 @@ const INLINE: usize = 3;
 /// assert_eq!(indexes, List::from(vec![Id(4), Id(5), Id(6)]));
 /// ```
 #[derive(Clone)]
-pub struct List<T: Copy + Default>(Repr<T>);
+pub struct List<T: Copy>(Repr<T>);
 
 #[derive(Clone)]
 enum Repr<T> {
-    /// The first `len` items are the list.
+    /// No items (and no value to fill the inline array with).
+    Empty,
+    /// The first `len` items are the list (the array is filled from the first).
     Inline {
         len: u8,
         items: [T; INLINE],
@@ -36,16 +38,13 @@ enum Repr<T> {
     Heap(Vec<T>),
 }
 
-impl<T: Copy + Default> List<T> {
+impl<T: Copy> List<T> {
     /// Items kept without allocating. Three ids fit in the space of a `Vec`.
     pub const INLINE: usize = INLINE;
 
     /// An empty list.
     pub fn new() -> Self {
-        List(Repr::Inline {
-            len: 0,
-            items: [T::default(); INLINE],
-        })
+        List(Repr::Empty)
     }
     /// The list of the first `len` (at most [`Self::INLINE`]) of `items`.
     pub(crate) fn inline(len: usize, items: [T; INLINE]) -> Self {
@@ -57,6 +56,7 @@ impl<T: Copy + Default> List<T> {
     /// The items.
     pub fn as_slice(&self) -> &[T] {
         match &self.0 {
+            Repr::Empty => &[],
             Repr::Inline { len, items } => &items[..usize::from(*len)],
             Repr::Heap(v) => v,
         }
@@ -64,6 +64,7 @@ impl<T: Copy + Default> List<T> {
     /// The items, to change in place.
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         match &mut self.0 {
+            Repr::Empty => &mut [],
             Repr::Inline { len, items } => &mut items[..usize::from(*len)],
             Repr::Heap(v) => v,
         }
@@ -71,6 +72,12 @@ impl<T: Copy + Default> List<T> {
     /// Appends an item.
     pub fn push(&mut self, item: T) {
         match &mut self.0 {
+            Repr::Empty => {
+                self.0 = Repr::Inline {
+                    len: 1,
+                    items: [item; INLINE],
+                }
+            }
             Repr::Inline { len, items } if usize::from(*len) < Self::INLINE => {
                 items[usize::from(*len)] = item;
                 *len += 1;
@@ -87,39 +94,41 @@ impl<T: Copy + Default> List<T> {
     /// The items as a `Vec`.
     pub fn into_vec(self) -> Vec<T> {
         match self.0 {
+            Repr::Empty => Vec::new(),
             Repr::Inline { len, items } => items[..usize::from(len)].to_vec(),
             Repr::Heap(v) => v,
         }
     }
 }
 
-impl<T: Copy + Default> Default for List<T> {
+impl<T: Copy> Default for List<T> {
     fn default() -> Self {
         List::new()
     }
 }
 
-impl<T: Copy + Default> Deref for List<T> {
+impl<T: Copy> Deref for List<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
         self.as_slice()
     }
 }
 
-impl<T: Copy + Default> DerefMut for List<T> {
+impl<T: Copy> DerefMut for List<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         self.as_mut_slice()
     }
 }
 
-impl<T: Copy + Default> From<&[T]> for List<T> {
+impl<T: Copy> From<&[T]> for List<T> {
     fn from(items: &[T]) -> Self {
-        match items.len() {
-            n if n <= Self::INLINE => {
-                let mut inline = [T::default(); INLINE];
-                inline[..n].copy_from_slice(items);
+        match items {
+            [] => List(Repr::Empty),
+            [first, ..] if items.len() <= Self::INLINE => {
+                let mut inline = [*first; INLINE];
+                inline[..items.len()].copy_from_slice(items);
                 List(Repr::Inline {
-                    len: n as u8,
+                    len: items.len() as u8,
                     items: inline,
                 })
             }
@@ -128,7 +137,7 @@ impl<T: Copy + Default> From<&[T]> for List<T> {
     }
 }
 
-impl<T: Copy + Default> From<Vec<T>> for List<T> {
+impl<T: Copy> From<Vec<T>> for List<T> {
     fn from(items: Vec<T>) -> Self {
         match items.len() {
             n if n <= Self::INLINE => List::from(&items[..]),
@@ -137,19 +146,19 @@ impl<T: Copy + Default> From<Vec<T>> for List<T> {
     }
 }
 
-impl<T: Copy + Default, const N: usize> From<[T; N]> for List<T> {
+impl<T: Copy, const N: usize> From<[T; N]> for List<T> {
     fn from(items: [T; N]) -> Self {
         List::from(&items[..])
     }
 }
 
-impl<T: Copy + Default> From<List<T>> for Vec<T> {
+impl<T: Copy> From<List<T>> for Vec<T> {
     fn from(list: List<T>) -> Self {
         list.into_vec()
     }
 }
 
-impl<T: Copy + Default> FromIterator<T> for List<T> {
+impl<T: Copy> FromIterator<T> for List<T> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let mut list = List::new();
         list.extend(iter);
@@ -157,7 +166,7 @@ impl<T: Copy + Default> FromIterator<T> for List<T> {
     }
 }
 
-impl<T: Copy + Default> Extend<T> for List<T> {
+impl<T: Copy> Extend<T> for List<T> {
     fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
         for item in iter {
             self.push(item);
@@ -165,7 +174,7 @@ impl<T: Copy + Default> Extend<T> for List<T> {
     }
 }
 
-impl<'a, T: Copy + Default> IntoIterator for &'a List<T> {
+impl<'a, T: Copy> IntoIterator for &'a List<T> {
     type Item = &'a T;
     type IntoIter = core::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
@@ -173,7 +182,7 @@ impl<'a, T: Copy + Default> IntoIterator for &'a List<T> {
     }
 }
 
-impl<'a, T: Copy + Default> IntoIterator for &'a mut List<T> {
+impl<'a, T: Copy> IntoIterator for &'a mut List<T> {
     type Item = &'a mut T;
     type IntoIter = core::slice::IterMut<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
@@ -181,7 +190,7 @@ impl<'a, T: Copy + Default> IntoIterator for &'a mut List<T> {
     }
 }
 
-impl<T: Copy + Default> IntoIterator for List<T> {
+impl<T: Copy> IntoIterator for List<T> {
     type Item = T;
     type IntoIter = alloc::vec::IntoIter<T>;
     fn into_iter(self) -> Self::IntoIter {
@@ -189,39 +198,39 @@ impl<T: Copy + Default> IntoIterator for List<T> {
     }
 }
 
-impl<T: Copy + Default + PartialEq> PartialEq for List<T> {
+impl<T: Copy + PartialEq> PartialEq for List<T> {
     fn eq(&self, other: &Self) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl<T: Copy + Default + Eq> Eq for List<T> {}
+impl<T: Copy + Eq> Eq for List<T> {}
 
-impl<T: Copy + Default + PartialEq> PartialEq<[T]> for List<T> {
+impl<T: Copy + PartialEq> PartialEq<[T]> for List<T> {
     fn eq(&self, other: &[T]) -> bool {
         self.as_slice() == other
     }
 }
 
-impl<T: Copy + Default + PartialEq> PartialEq<Vec<T>> for List<T> {
+impl<T: Copy + PartialEq> PartialEq<Vec<T>> for List<T> {
     fn eq(&self, other: &Vec<T>) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl<T: Copy + Default + PartialEq, const N: usize> PartialEq<[T; N]> for List<T> {
+impl<T: Copy + PartialEq, const N: usize> PartialEq<[T; N]> for List<T> {
     fn eq(&self, other: &[T; N]) -> bool {
         self.as_slice() == other
     }
 }
 
-impl<T: Copy + Default + Hash> Hash for List<T> {
+impl<T: Copy + Hash> Hash for List<T> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.as_slice().hash(state);
     }
 }
 
-impl<T: Copy + Default + fmt::Debug> fmt::Debug for List<T> {
+impl<T: Copy + fmt::Debug> fmt::Debug for List<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }

@@ -6,11 +6,11 @@
 //! that depends on spirv-core, cold. Derived `Debug` and `PartialEq` and a per-struct id
 //! visitor cost work for every field of every instruction; these helpers are compiled
 //! once, here. A generated `Instruction` enum implements [`InstructionSet`]; each
-//! instruction struct gets one-line `Debug` and `PartialEq` impls that call
-//! [`fmt_fields`] and [`same_encoding`].
+//! instruction struct gets a one-line `Debug` that calls the table-driven formatter.
+//! The helpers the generated code calls are reached through `spirv_core::__private`.
 
 use crate::__private::Vec;
-use crate::codec::{DecodeContext, Encode, string_operand};
+use crate::codec::{DecodeContext, Encode, SmallWords, Words, string_operand};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandKind, Quantifier, fmt_mask};
 use crate::spv;
@@ -25,7 +25,12 @@ pub trait InstructionSet: Sized {
     /// The opcode or extended instruction number.
     fn number(&self) -> u32;
     /// Appends the operand words (no leading word).
-    fn encode_operands(&self, w: &mut Vec<u32>);
+    fn encode_operands(&self, w: &mut Vec<u32>) {
+        self.encode_operands_to(w);
+    }
+    /// Appends the operand words to any word sink.
+    #[doc(hidden)]
+    fn encode_operands_to<W: Words>(&self, w: &mut W);
     /// Decodes operand words of instruction `number`.
     ///
     /// # Errors
@@ -43,6 +48,29 @@ pub trait InstructionSet: Sized {
     }
 }
 
+/// `PartialEq` of a generated `Instruction`: the same number, both raw or both typed,
+/// and the same words; no allocation for operands up to [`SmallWords::INLINE`] words.
+#[doc(hidden)]
+pub fn same_instruction<T: InstructionSet>(a: &T, b: &T) -> bool {
+    if a.number() != b.number() || a.raw().is_some() != b.raw().is_some() {
+        return false;
+    }
+    let (mut x, mut y) = (SmallWords::new(), SmallWords::new());
+    a.encode_operands_to(&mut x);
+    b.encode_operands_to(&mut y);
+    x.as_slice() == y.as_slice()
+}
+
+/// `Hash` of a generated `Instruction`, consistent with [`same_instruction`].
+#[doc(hidden)]
+pub fn hash_instruction<T: InstructionSet, H: core::hash::Hasher>(i: &T, state: &mut H) {
+    let mut x = SmallWords::new();
+    i.encode_operands_to(&mut x);
+    state.write_u32(i.number());
+    state.write_u8(u8::from(i.raw().is_some()));
+    core::hash::Hash::hash(x.as_slice(), state);
+}
+
 /// The operands of a typed value's encoding, split by the table with no id context.
 fn parse_untyped(info: &'static InstructionInfo, words: &[u32], switch: u8) -> Option<Vec<Parsed>> {
     let mut parsed = Vec::new();
@@ -55,6 +83,7 @@ fn parse_untyped(info: &'static InstructionInfo, words: &[u32], switch: u8) -> O
     Some(parsed)
 }
 
+#[doc(hidden)]
 /// `Debug` of an instruction's operand words through its table: `OpTypeInt {
 /// result_id: %1, width: 32, signedness: 0 }`. Ids print as `%N`, enumerants and
 /// masks by name, strings quoted, optional operands that are absent as `None`, lists in
@@ -154,6 +183,7 @@ fn fmt_one(p: &Parsed, w: &[u32], f: &mut fmt::Formatter<'_>) -> fmt::Result {
     }
 }
 
+#[doc(hidden)]
 /// `Debug` of a generated instruction struct: its encoding through its table entry.
 pub fn fmt_struct(
     v: &dyn Encode,
@@ -166,6 +196,7 @@ pub fn fmt_struct(
     fmt_fields(info, &w, switch_literal_words, f)
 }
 
+#[doc(hidden)]
 /// `Debug` of a generated `<Kind>Data` value: its encoding through the kind's table,
 /// as [`fmt_fields`] prints an operand (`SpecId(7)`, `Aligned|Nontemporal(8)`).
 pub fn fmt_data(
@@ -189,6 +220,7 @@ pub fn fmt_data(
     }
 }
 
+#[doc(hidden)]
 /// `Debug` of a generated `Instruction`.
 pub fn fmt_instruction<T: InstructionSet>(i: &T, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     if let Some(raw) = i.raw() {
@@ -202,6 +234,7 @@ pub fn fmt_instruction<T: InstructionSet>(i: &T, f: &mut fmt::Formatter<'_>) -> 
     }
 }
 
+#[doc(hidden)]
 /// Writes the leading word of the instruction whose words start at `start` in `w` (a
 /// placeholder word, then its operands): the generated `encode`'s last step.
 ///
@@ -220,25 +253,6 @@ pub fn finish_instruction(w: &mut Vec<u32>, start: usize, opcode: u32) -> Result
     };
     w.truncate(start);
     Err(error)
-}
-
-/// Whether two typed values encode to the same words: `PartialEq` of generated structs.
-pub fn same_encoding(a: &dyn Encode, b: &dyn Encode) -> bool {
-    let (mut x, mut y) = (Vec::new(), Vec::new());
-    a.encode_words(&mut x);
-    b.encode_words(&mut y);
-    x == y
-}
-
-/// `PartialEq` of a generated `Instruction`: the same number and the same words.
-pub fn same_instruction<T: InstructionSet>(a: &T, b: &T) -> bool {
-    if a.number() != b.number() || a.raw().is_some() != b.raw().is_some() {
-        return false;
-    }
-    let (mut x, mut y) = (Vec::new(), Vec::new());
-    a.encode_operands(&mut x);
-    b.encode_operands(&mut y);
-    x == y
 }
 
 /// The word positions of the ids in an instruction's encoding, found as the reader
@@ -303,6 +317,7 @@ fn id_positions<T: InstructionSet>(
     }
 }
 
+#[doc(hidden)]
 /// Calls `f` on every id a typed instruction defines or uses, in operand order, at the
 /// positions the module reader finds them. `ids` says what the instruction alone does
 /// not: for `OpExtInst`, which set its set id imports, whose grammar lays out the
@@ -324,6 +339,7 @@ pub fn visit_ids<T: InstructionSet>(
     Ok(())
 }
 
+#[doc(hidden)]
 /// Like [`visit_ids`], letting `f` change each id.
 ///
 /// # Errors

@@ -3,8 +3,9 @@
 use crate::__private::{Box, Vec};
 use core::fmt;
 
-/// A SPIR-V `<id>`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+/// A SPIR-V `<id>`: a number from 1 to the module's bound less one. It has no
+/// `Default`: 0 is not an id.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(transparent)]
 pub struct Id(pub u32);
 

@@ -181,7 +181,7 @@ impl SpecLength for spirv_core::reflect::Resource {
                 ArraySize::SpecConstant { id, .. } => Some(*id),
                 _ => None,
             })
-            .unwrap_or_default()
+            .expect("a spec-constant array length")
     }
 }
 

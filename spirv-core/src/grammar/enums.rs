@@ -91,6 +91,7 @@ pub fn set_bits(mask: u32) -> impl Iterator<Item = u32> {
     })
 }
 
+#[doc(hidden)]
 /// `Debug` for generated value types: the canonical name, or `Kind(value)`.
 pub fn fmt_value(kind: &OperandKind, value: u32, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     match kind.enumerant(value) {
@@ -99,6 +100,7 @@ pub fn fmt_value(kind: &OperandKind, value: u32, f: &mut fmt::Formatter<'_>) -> 
     }
 }
 
+#[doc(hidden)]
 /// `Debug` for generated masks: `A|B|0x…`, or the name of 0.
 pub fn fmt_mask(kind: &OperandKind, value: u32, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     if value == 0 {

@@ -63,6 +63,7 @@ pub enum KindClass {
 /// A core SPIR-V version, `(major, minor)`.
 pub type Version = (u8, u8);
 
+#[doc(hidden)]
 /// An open-addressing name table built at expansion time (FNV-1a, linear probing, at
 /// most half full); `names` holds `(name, index)` and `slots` 1-based positions in it.
 #[derive(Debug, Clone, Copy)]
@@ -124,33 +125,6 @@ pub struct OperandInfo {
     pub name: &'static str,
 }
 
-impl OperandInfo {
-    /// An operand that occurs exactly once (used by generated tables).
-    pub const fn one(kind: &'static OperandKind, name: &'static str) -> Self {
-        OperandInfo {
-            kind,
-            quantifier: Quantifier::One,
-            name,
-        }
-    }
-    /// A `?` operand (used by generated tables).
-    pub const fn opt(kind: &'static OperandKind, name: &'static str) -> Self {
-        OperandInfo {
-            kind,
-            quantifier: Quantifier::Optional,
-            name,
-        }
-    }
-    /// A `*` operand (used by generated tables).
-    pub const fn many(kind: &'static OperandKind, name: &'static str) -> Self {
-        OperandInfo {
-            kind,
-            quantifier: Quantifier::Variadic,
-            name,
-        }
-    }
-}
-
 /// One enumerant of a ValueEnum or BitEnum kind.
 #[derive(Debug, Clone, Copy)]
 pub struct Enumerant {
@@ -177,6 +151,7 @@ pub struct Enumerant {
 
 impl Enumerant {
     /// Defaults for struct-update syntax in generated tables.
+    #[doc(hidden)]
     pub const EMPTY: Enumerant = Enumerant {
         name: "",
         value: 0,
@@ -206,11 +181,13 @@ pub struct OperandKind {
     /// Composite components.
     pub bases: &'static [&'static OperandKind],
     /// Name lookup over enumerants and aliases.
+    #[doc(hidden)]
     pub index: NameIndex,
 }
 
 impl OperandKind {
     /// Defaults for struct-update syntax in generated tables.
+    #[doc(hidden)]
     pub const EMPTY: OperandKind = OperandKind {
         name: "",
         category: Category::Literal,
@@ -321,6 +298,7 @@ pub struct InstructionInfo {
 
 impl InstructionInfo {
     /// Defaults for struct-update syntax in generated tables.
+    #[doc(hidden)]
     pub const EMPTY: InstructionInfo = InstructionInfo {
         opname: "",
         opcode: 0,
@@ -395,6 +373,7 @@ pub struct Grammar {
     pub opcode_index: &'static [u16],
     /// The kinds this grammar defines.
     pub operand_kinds: &'static [&'static OperandKind],
+    #[doc(hidden)]
     /// Name lookup over opnames and aliases.
     pub names: NameIndex,
 }

@@ -124,6 +124,7 @@ impl ImportedSet {
     }
 }
 
+#[doc(hidden)]
 /// Whether the instruction just [`observe`]d is an `OpExtInstImport` that a strict
 /// reader rejects (see [`ImportedSet::is_unknown`]): the one check the module reader,
 /// the assembler and the disassembler share.
@@ -219,6 +220,7 @@ impl Ids {
     }
 }
 
+#[doc(hidden)]
 /// Records what an instruction defines: number types, imported sets, value types.
 ///
 /// # Errors

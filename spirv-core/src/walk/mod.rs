@@ -50,6 +50,7 @@ pub struct WalkOptions {
     pub switch_literal_words: u8,
 }
 
+#[doc(hidden)]
 /// The result id and result type a walk found.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Summary {

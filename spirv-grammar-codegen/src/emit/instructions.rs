@@ -232,7 +232,7 @@ impl<'a> Emitter<'a> {
             /// One struct per instruction, with a typed field per operand.
             pub mod inst {
                 #[allow(unused_imports)]
-                use #kr::codec::{Operand as __O, Reader as __R};
+                use #kr::__private::{Operand as __O, Reader as __R};
                 #items
             }
         }
@@ -304,21 +304,26 @@ impl<'a> Emitter<'a> {
             }
             impl ::core::fmt::Debug for #ident {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    #kr::typed::fmt_struct(self, &super::tables::INSTRUCTIONS[#index], #switch, f)
+                    #kr::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[#index], #switch, f)
                 }
             }
             impl ::core::cmp::PartialEq for #ident {
                 fn eq(&self, other: &Self) -> bool {
-                    #kr::typed::same_encoding(self, other)
+                    #kr::__private::same_words(self, other)
                 }
             }
             impl ::core::cmp::Eq for #ident {}
+            impl ::core::hash::Hash for #ident {
+                fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {
+                    #kr::__private::hash_words(self, state)
+                }
+            }
             #[automatically_derived]
             impl __O for #ident {
                 fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, #kr::DecodeError> {
                     #decode
                 }
-                fn encode(&self, #writer: &mut #kr::__private::Vec<u32>) {
+                fn encode<W: #kr::__private::Words>(&self, #writer: &mut W) {
                     #encode
                 }
             }
@@ -407,20 +412,20 @@ impl<'a> Emitter<'a> {
                     let start = w.len();
                     w.push(0);
                     self.encode_operands(w);
-                    #kr::typed::finish_instruction(w, start, #kr::typed::InstructionSet::number(self))
+                    #kr::__private::finish_instruction(w, start, #kr::typed::InstructionSet::number(self))
                 }
                 /// Hook for `OpSpecConstantOp`: decodes the embedded instruction with its own layout. The result type and id already read are reused as its first two operands.
-                pub fn decode_spec_constant_op(r: &mut #kr::codec::Reader<'_>) -> ::core::result::Result<#kr::__private::Box<Self>, #kr::DecodeError> {
+                pub fn decode_spec_constant_op(r: &mut #kr::__private::Reader<'_>) -> ::core::result::Result<#kr::__private::Box<Self>, #kr::DecodeError> {
                     let (opcode, words) = r.spec_constant_op_words()?;
                     let inner = Self::decode(Opcode(opcode), &words, r.context()).map_err(|e| r.rebase(e))?;
                     Ok(#kr::__private::Box::new(inner))
                 }
                 /// Hook for `OpSpecConstantOp`: writes the embedded opcode and its operands after the result type and id.
-                pub fn encode_spec_constant_op(&self, w: &mut #kr::__private::Vec<u32>) {
+                pub fn encode_spec_constant_op<W: #kr::__private::Words>(&self, w: &mut W) {
                     w.push(u32::from(self.opcode().0));
-                    let mut words = #kr::__private::Vec::new();
-                    self.encode_operands(&mut words);
-                    w.extend(words.into_iter().skip(2));
+                    let mut words = #kr::__private::SmallWords::new();
+                    self.encode_operands_to(&mut words);
+                    w.extend_from_slice(words.as_slice().get(2..).unwrap_or(&[]));
                 }
             }
         });
@@ -469,21 +474,25 @@ impl<'a> Emitter<'a> {
                 ///
                 /// # Errors
                 #[doc = #errors_doc]
-                pub fn decode(opcode: Opcode, operands: &[u32], ctx: &#kr::codec::DecodeContext) -> ::core::result::Result<Self, #kr::DecodeError> {
-                    use #kr::codec::Operand as __O;
-                    let r = &mut #kr::codec::Reader::new(operands, ctx);
+                pub fn decode(opcode: Opcode, operands: &[u32], ctx: &#kr::DecodeContext) -> ::core::result::Result<Self, #kr::DecodeError> {
+                    use #kr::__private::Operand as __O;
+                    let r = &mut #kr::__private::Reader::new(operands, ctx);
                     Ok(match opcode.0 {
                         #(#opcodes => Self::#variants(__O::decode(r)?),)*
                         _ => return Err(r.unknown_opcode(u32::from(opcode.0))),
                     })
                 }
                 /// Like [`Self::decode`], but keeps anything that does not decode as [`Self::Unknown`], so that nothing is lost.
-                pub fn decode_lossless(opcode: Opcode, operands: &[u32], ctx: &#kr::codec::DecodeContext) -> Self {
+                pub fn decode_lossless(opcode: Opcode, operands: &[u32], ctx: &#kr::DecodeContext) -> Self {
                     Self::decode(opcode, operands, ctx).unwrap_or_else(|_| Self::Unknown(#kr::RawInstruction::new(opcode.0 as u32, operands)))
                 }
                 /// Appends the operand words (no leading word).
                 pub fn encode_operands(&self, w: &mut #kr::__private::Vec<u32>) {
-                    use #kr::codec::Operand as __O;
+                    self.encode_operands_to(w)
+                }
+                #[doc(hidden)]
+                pub fn encode_operands_to<W: #kr::__private::Words>(&self, w: &mut W) {
+                    use #kr::__private::Operand as __O;
                     match self {
                         #(Self::#variants(i) => __O::encode(i, w),)*
                         Self::Unknown(r) => w.extend_from_slice(&r.operands),
@@ -501,14 +510,14 @@ impl<'a> Emitter<'a> {
                 /// # Errors
                 /// Nothing is visited when some ids cannot be found: an instruction kept as raw words, an unknown enumerant that may take parameters, or an `OpExtInst` whose set `ids` does not know, or knows as neither registered nor `NonSemantic.`.
                 pub fn visit_ids(&self, ids: &#kr::walk::Ids, f: &mut dyn FnMut(#kr::Id)) -> ::core::result::Result<(), #kr::DecodeError> {
-                    #kr::typed::visit_ids(self, ids, f)
+                    #kr::__private::visit_ids(self, ids, f)
                 }
                 /// Like [`Self::visit_ids`], allowing each id to be changed.
                 ///
                 /// # Errors
                 /// As [`Self::visit_ids`]; nothing is changed then.
                 pub fn visit_ids_mut(&mut self, ids: &#kr::walk::Ids, f: &mut dyn FnMut(&mut #kr::Id)) -> ::core::result::Result<(), #kr::DecodeError> {
-                    #kr::typed::visit_ids_mut(self, ids, f)
+                    #kr::__private::visit_ids_mut(self, ids, f)
                 }
                 #core_only
             }
@@ -519,13 +528,13 @@ impl<'a> Emitter<'a> {
                 fn number(&self) -> u32 {
                     u32::from(self.opcode().0)
                 }
-                fn encode_operands(&self, w: &mut #kr::__private::Vec<u32>) {
-                    Instruction::encode_operands(self, w)
+                fn encode_operands_to<W: #kr::__private::Words>(&self, w: &mut W) {
+                    Instruction::encode_operands_to(self, w)
                 }
-                fn decode_number(number: u32, operands: &[u32], ctx: &#kr::codec::DecodeContext) -> ::core::result::Result<Self, #kr::DecodeError> {
+                fn decode_number(number: u32, operands: &[u32], ctx: &#kr::DecodeContext) -> ::core::result::Result<Self, #kr::DecodeError> {
                     match #repr::try_from(number) {
                         Ok(n) => Self::decode(Opcode(n), operands, ctx),
-                        Err(_) => Err(#kr::codec::Reader::new(operands, ctx).unknown_opcode(number)),
+                        Err(_) => Err(#kr::__private::Reader::new(operands, ctx).unknown_opcode(number)),
                     }
                 }
                 fn raw(&self) -> ::core::option::Option<&#kr::RawInstruction> {
@@ -538,15 +547,20 @@ impl<'a> Emitter<'a> {
             }
             impl ::core::fmt::Debug for Instruction {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    #kr::typed::fmt_instruction(self, f)
+                    #kr::__private::fmt_instruction(self, f)
                 }
             }
             impl ::core::cmp::PartialEq for Instruction {
                 fn eq(&self, other: &Self) -> bool {
-                    #kr::typed::same_instruction(self, other)
+                    #kr::__private::same_instruction(self, other)
                 }
             }
             impl ::core::cmp::Eq for Instruction {}
+            impl ::core::hash::Hash for Instruction {
+                fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {
+                    #kr::__private::hash_instruction(self, state)
+                }
+            }
         }
     }
 }

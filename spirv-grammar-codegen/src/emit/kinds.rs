@@ -114,7 +114,7 @@ impl Emitter<'_> {
                     #mask_impls
                     #[automatically_derived]
                     impl ::core::fmt::Debug for #ident {
-                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { #kr::grammar::#fmt(&kinds::#ident, self.0, f) }
+                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { #kr::__private::#fmt(&kinds::#ident, self.0, f) }
                     }
                 };
                 self.check_unique(&format!("constants of {}", k.name), &names);
@@ -180,7 +180,7 @@ impl Emitter<'_> {
                     .map(|i| super::ident(&format!("p{i}")))
                     .collect();
                 enc.extend(quote! {
-                    Self::#v(#(#binds),*) => { w.push(#value); #(#kr::codec::Operand::encode(#binds, w);)* }
+                    Self::#v(#(#binds),*) => { w.push(#value); #(#kr::__private::Operand::encode(#binds, w);)* }
                 });
             }
         }
@@ -201,6 +201,11 @@ impl Emitter<'_> {
                     Self::Unknown(0)
                 }
             }
+            impl #kr::__private::Placeholder for #data {
+                fn placeholder() -> Self {
+                    Self::Unknown(0)
+                }
+            }
             impl #data {
                 /// The enumerant without its parameters.
                 pub fn value(&self) -> #ident {
@@ -211,14 +216,14 @@ impl Emitter<'_> {
                 }
             }
             #[automatically_derived]
-            impl #kr::codec::Operand for #data {
-                fn decode(r: &mut #kr::codec::Reader<'_>) -> ::core::result::Result<Self, #kr::DecodeError> {
+            impl #kr::__private::Operand for #data {
+                fn decode(r: &mut #kr::__private::Reader<'_>) -> ::core::result::Result<Self, #kr::DecodeError> {
                     Ok(match r.word()? {
                         #dec
                         v => Self::Unknown(v),
                     })
                 }
-                fn encode(&self, w: &mut #kr::__private::Vec<u32>) {
+                fn encode<W: #kr::__private::Words>(&self, w: &mut W) {
                     match self {
                         #enc
                         Self::Unknown(v) => w.push(*v),
@@ -230,21 +235,27 @@ impl Emitter<'_> {
         out
     }
 
-    /// `Debug` and `PartialEq` of a `<Kind>Data` type through the kind's table.
+    /// `Debug` through the kind's table, and `PartialEq` and `Hash` through the
+    /// encoding, of a `<Kind>Data` type.
     fn data_impls(&self, ident: &Ident, data: &Ident) -> TokenStream {
         let kr = &self.kr;
         quote! {
             impl ::core::fmt::Debug for #data {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    #kr::typed::fmt_data(self, &kinds::#ident, f)
+                    #kr::__private::fmt_data(self, &kinds::#ident, f)
                 }
             }
             impl ::core::cmp::PartialEq for #data {
                 fn eq(&self, other: &Self) -> bool {
-                    #kr::typed::same_encoding(self, other)
+                    #kr::__private::same_words(self, other)
                 }
             }
             impl ::core::cmp::Eq for #data {}
+            impl ::core::hash::Hash for #data {
+                fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {
+                    #kr::__private::hash_words(self, state)
+                }
+            }
         }
     }
 
@@ -255,6 +266,7 @@ impl Emitter<'_> {
         let mut fields = TokenStream::new();
         let mut dec = TokenStream::new();
         let mut enc = TokenStream::new();
+        let mut placeholders = TokenStream::new();
         let mut names = vec![("mask".to_owned(), "(the mask)".to_owned())];
         for e in sorted.iter().filter(|e| !e.parameters.is_empty()) {
             let name = naming::mask_field(&e.name);
@@ -271,10 +283,13 @@ impl Emitter<'_> {
                 pub #f: #t,
             });
             dec.extend(quote! {
-                #f: if mask.0 & #v == #v { r.read()? } else { ::core::default::Default::default() },
+                #f: if mask.0 & #v == #v { r.read()? } else { #kr::__private::Placeholder::placeholder() },
+            });
+            placeholders.extend(quote! {
+                #f: #kr::__private::Placeholder::placeholder(),
             });
             enc.extend(quote! {
-                if self.mask.0 & #v == #v { #kr::codec::Operand::encode(&self.#f, w); }
+                if self.mask.0 & #v == #v { #kr::__private::Operand::encode(&self.#f, w); }
             });
         }
         self.check_unique(&format!("fields of {}", naming::data(&k.name)), &names);
@@ -284,22 +299,36 @@ impl Emitter<'_> {
         );
         let mut out = quote! {
             #[doc = #doc]
-            #[derive(Clone, Default)]
+            #[derive(Clone)]
             pub struct #data {
                 /// The mask word: the one source of which parameters are present.
                 pub mask: #ident,
                 #fields
             }
+            impl ::core::default::Default for #data {
+                /// No bit set; every parameter a placeholder, neither written nor read.
+                fn default() -> Self {
+                    #kr::__private::Placeholder::placeholder()
+                }
+            }
+            impl #kr::__private::Placeholder for #data {
+                fn placeholder() -> Self {
+                    Self {
+                        mask: #ident(0),
+                        #placeholders
+                    }
+                }
+            }
             #[automatically_derived]
-            impl #kr::codec::Operand for #data {
-                fn decode(r: &mut #kr::codec::Reader<'_>) -> ::core::result::Result<Self, #kr::DecodeError> {
+            impl #kr::__private::Operand for #data {
+                fn decode(r: &mut #kr::__private::Reader<'_>) -> ::core::result::Result<Self, #kr::DecodeError> {
                     let mask = #ident(r.word()?);
                     Ok(Self {
                         mask,
                         #dec
                     })
                 }
-                fn encode(&self, w: &mut #kr::__private::Vec<u32>) {
+                fn encode<W: #kr::__private::Words>(&self, w: &mut W) {
                     w.push(self.mask.0);
                     #enc
                 }

@@ -290,7 +290,9 @@ impl<'a> Emitter<'a> {
         });
         quote! {
             #[allow(unused_imports)]
-            use #kr::grammar::{Enumerant as __E, InstructionInfo as __II, NameIndex as __NI, OperandInfo as __OI, OperandKind as __OK, Quantifier as __Q};
+            use #kr::grammar::{Enumerant as __E, InstructionInfo as __II, OperandInfo as __OI, OperandKind as __OK, Quantifier as __Q};
+            #[allow(unused_imports)]
+            use #kr::__private::NameIndex as __NI;
             #[allow(unused_imports)]
             use super::kinds as __k;
             #core_kinds
@@ -630,15 +632,20 @@ mod tests {
             }
             impl ::core::fmt::Debug for Mix {
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::spirv_core::typed::fmt_struct(self, &super::tables::INSTRUCTIONS[0], 1, f)
+                    ::spirv_core::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[0], 1, f)
                 }
             }
             impl ::core::cmp::PartialEq for Mix {
                 fn eq(&self, other: &Self) -> bool {
-                    ::spirv_core::typed::same_encoding(self, other)
+                    ::spirv_core::__private::same_words(self, other)
                 }
             }
             impl ::core::cmp::Eq for Mix {}
+            impl ::core::hash::Hash for Mix {
+                fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {
+                    ::spirv_core::__private::hash_words(self, state)
+                }
+            }
             #[automatically_derived]
             impl __O for Mix {
                 fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, ::spirv_core::DecodeError> {
@@ -649,7 +656,7 @@ mod tests {
                     };
                     r.fields_read().map(|()| v)
                 }
-                fn encode(&self, w: &mut ::spirv_core::__private::Vec<u32>) {
+                fn encode<W: ::spirv_core::__private::Words>(&self, w: &mut W) {
                     __O::encode(&self.result_type, w);
                     __O::encode(&self.result_id, w);
                     __O::encode(&self.values, w);
