@@ -131,6 +131,10 @@ pub fn fmt_typed(out: &mut String, words: &[u32], ty: NumberType) {
                 }
             },
         },
+        // A number type this toolkit does not know yet: its bits, unsigned.
+        _ => {
+            let _ = write!(out, "{v}");
+        }
     }
 }
 

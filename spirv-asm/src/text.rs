@@ -4,8 +4,9 @@
 
 use spirv_core::walk::ExtInstRegistry;
 
-/// The extended sets spirv-dis 2025.5 knows by name; others print as numbers with
-/// every operand an id, unless `all_ext_inst_names` is set (assembler and disassembler alike).
+/// The extended sets spirv-dis 2025.5 knows by name. The other vendored sets print as
+/// numbers with every operand an id unless `all_ext_inst_names` is set (assembler and
+/// disassembler alike); a set the user registers is always known by name.
 pub const SPIRV_TOOLS_KNOWN_SETS: &[&str] = &[
     "GLSL.std.450",
     "OpenCL.std",
@@ -22,21 +23,33 @@ pub const SPIRV_TOOLS_KNOWN_SETS: &[&str] = &[
     "Arm.MotionEngine.100",
 ];
 
-/// The sets of `base` that SPIRV-Tools knows, or all of them with `all`.
+/// The sets of `base` known by name: those SPIRV-Tools knows and every set the user
+/// registered (one that is not among spirv-core's vendored sets), or all of them with
+/// `all`. Only the vendored sets SPIRV-Tools lacks wait for `all`, so that the default
+/// output is spirv-dis's.
 pub(crate) fn spirv_tools_registry(base: &ExtInstRegistry, all: bool) -> ExtInstRegistry {
     if all {
         return base.clone();
     }
     let mut r = ExtInstRegistry::empty();
     for g in base.sets() {
-        let known = SPIRV_TOOLS_KNOWN_SETS
-            .iter()
-            .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
-        if known {
+        if !hidden_by_default(g) {
             r.register(g);
         }
     }
     r
+}
+
+/// Whether a set is known by name only with `all_ext_inst_names`: a vendored set that
+/// SPIRV-Tools 2025.5 does not know.
+pub(crate) fn hidden_by_default(g: &spirv_core::grammar::Grammar) -> bool {
+    let spirv_tools = SPIRV_TOOLS_KNOWN_SETS
+        .iter()
+        .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
+    let vendored = spirv_core::ext::VENDORED
+        .iter()
+        .any(|v| core::ptr::eq(*v, g));
+    vendored && !spirv_tools
 }
 
 /// Human name of an operand kind in messages: `StorageClass` → `storage class`.

@@ -77,7 +77,10 @@ impl Iterator for TypedInstructions<'_> {
         };
         let info = spv::GRAMMAR.instruction(u32::from(raw.opcode));
         if info.is_some_and(|i| i.switch_literals) {
-            if let Some(t) = ops.first().and_then(|&s| self.ids.value_number_type(s)) {
+            if let Some(t) = ops
+                .first()
+                .and_then(|&s| self.ids.value_number_type(crate::Id(s)))
+            {
                 ctx.switch_literal_words = t.words().unwrap_or(2) as u32;
             }
         }

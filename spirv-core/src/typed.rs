@@ -19,6 +19,10 @@ use crate::walk::{self, Ids, Parsed, WalkOptions};
 use core::fmt;
 
 /// A generated `Instruction` enum: what the shared helpers need to know of it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a generated instruction set",
+    note = "the `Instruction` enum that `include_grammar!` emits implements it; for spirv-core's vendored extended sets (`spirv_core::ext::*`), enable spirv-core's `typed-ext` feature"
+)]
 pub trait InstructionSet: Sized {
     /// The grammar tables.
     fn grammar() -> &'static Grammar;
@@ -301,7 +305,7 @@ fn id_positions<T: InstructionSet>(
         None => Ok(positions),
         Some(at) if info.opcode == u32::from(spv::Opcode::ExtInst.0) && at >= 3 => {
             let set = words.get(2).copied().unwrap_or(0);
-            let kind = match ids.ext_set(set) {
+            let kind = match ids.ext_set(Id(set)) {
                 None => DecodeErrorKind::UnknownExtInstSetId { id: set },
                 Some(_) => DecodeErrorKind::UnknownExtInstLayout,
             };

@@ -335,7 +335,6 @@ fn a_tables_only_set_works_with_the_tools() {
     let words = spirv_asm::assemble_str(
         text,
         &spirv_asm::AsmOptions {
-            all_ext_inst_names: true,
             registry: Some(registry.clone()),
             ..Default::default()
         },
@@ -345,7 +344,6 @@ fn a_tables_only_set_works_with_the_tools() {
         &words,
         &spirv_asm::DisOptions {
             raw_id: true,
-            all_ext_inst_names: true,
             registry: Some(registry),
             ..Default::default()
         },
@@ -372,12 +370,11 @@ fn downstream_set_has_typed_operands_and_works_with_the_tools() {
     assert_eq!(w, [5, 1, 6, 3, 7]);
     assert_eq!(example_set::IMPORT_NAME, Some("NonSemantic.Example"));
 
-    // Registered, the assembler and disassembler handle it by name.
+    // Registered, the assembler and disassembler handle it by name, with no other option.
     let mut registry = spirv_core::ExtInstRegistry::default();
     registry.register(&example_set::GRAMMAR);
     let text = "OpCapability Shader\nOpExtension \"SPV_KHR_non_semantic_info\"\n%1 = OpExtInstImport \"NonSemantic.Example\"\nOpMemoryModel Logical GLSL450\n%2 = OpTypeVoid\n%3 = OpExtInst %2 %1 ExampleBegin %2 Careful %2 Loud|Counted %2\n";
     let opts = spirv_asm::AsmOptions {
-        all_ext_inst_names: true,
         registry: Some(registry.clone()),
         ..Default::default()
     };
@@ -385,7 +382,6 @@ fn downstream_set_has_typed_operands_and_works_with_the_tools() {
     let dis = spirv_asm::DisOptions {
         raw_id: true,
         header: false,
-        all_ext_inst_names: true,
         registry: Some(registry.clone()),
         ..Default::default()
     };
@@ -395,7 +391,7 @@ fn downstream_set_has_typed_operands_and_works_with_the_tools() {
         out.contains("OpExtInst %2 %1 ExampleBegin %2 Careful %2 Loud|Counted %2"),
         "{out}"
     );
-    // Default options behave like SPIRV-Tools: numbers for sets it does not know.
+    // Without the registry the set is unknown: numbers, as SPIRV-Tools prints them.
     let plain = String::from_utf8(
         spirv_asm::disassemble(
             &words,
@@ -422,6 +418,33 @@ fn downstream_set_has_typed_operands_and_works_with_the_tools() {
     )
     .expect("reads");
     assert_eq!(m.len(), 6);
+}
+
+/// A vendored set that SPIRV-Tools 2025.5 does not know is known by name only with
+/// `all_ext_inst_names`, as in spirv-as; the error for one of its names says so.
+#[test]
+fn a_set_spirv_tools_lacks_needs_the_option_and_the_error_names_it() {
+    let text = "%1 = OpExtInstImport \"NonSemantic.DebugPrintf\"\n%2 = OpTypeVoid\n%3 = OpString \"x\"\n%4 = OpExtInst %2 %1 DebugPrintf %3\n";
+    let err = spirv_asm::assemble_str(text, &spirv_asm::AsmOptions::default())
+        .expect_err("spirv-as does not know the set by name");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("known only with all_ext_inst_names (--all-ext-inst-names)"),
+        "{msg}"
+    );
+    let opts = spirv_asm::AsmOptions {
+        all_ext_inst_names: true,
+        ..Default::default()
+    };
+    let words = spirv_asm::assemble_str(text, &opts).expect("assembles with the option");
+    // A misspelt name in a set that is known gets a suggestion, not the hint.
+    let typo = text.replace("DebugPrintf %3", "DebugPrintff %3");
+    let msg = spirv_asm::assemble_str(&typo, &opts)
+        .expect_err("unknown name")
+        .to_string();
+    assert!(msg.contains("Did you mean 'DebugPrintf'?"), "{msg}");
+    assert!(!msg.contains("known only with"), "{msg}");
+    assert_eq!(words.last(), Some(&3));
 }
 
 /// Instruction classes are a generated enum, and OpSwitch's literal rule is one flag in

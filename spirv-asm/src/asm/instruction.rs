@@ -163,7 +163,12 @@ impl Asm<'_> {
             saw_unknown: false,
         };
         let opcode = info.opcode as u16;
-        let previous = summary.result_id.map(|id| self.ids.get(id));
+        let previous = summary.result_id.map(|id| self.ids.get(spirv_core::Id(id)));
+        if opcode == spv::Opcode::ExtInstImport.0 {
+            self.imports.push(spirv_core::codec::string_operand(
+                ops.get(1..).unwrap_or(&[]),
+            ));
+        }
         if let Err(spirv_core::DecodeErrorKind::IdRedefined { id }) =
             walk::observe(&mut self.ids, &self.registry, opcode, ops, &summary)
         {

@@ -138,6 +138,8 @@ fn assemble_impl(text: &[u8], opts: &AsmOptions, want_ids: bool) -> Result<Assem
         pos: 0,
         version,
         registry,
+        base,
+        imports: Vec::new(),
         names: FxHashMap::with_capacity_and_hasher(text.len() / 64, Default::default()),
         order: Vec::new(),
         next_id: 1,
@@ -196,7 +198,12 @@ struct Asm<'t> {
     text: &'t [u8],
     pos: usize,
     version: (u8, u8),
+    /// The sets known by name.
     registry: ExtInstRegistry,
+    /// Every set, for the hint when a name is known only with `all_ext_inst_names`.
+    base: ExtInstRegistry,
+    /// The name of each `OpExtInstImport`, in order.
+    imports: Vec<Vec<u8>>,
     names: FxHashMap<&'t [u8], u32>,
     order: Vec<(&'t [u8], u32)>,
     next_id: u32,

@@ -136,7 +136,7 @@ impl Asm<'_> {
                 self.inst_ops.push(id);
                 // A selector of no integer type is reported at the first case literal,
                 // where spirv-as reports it.
-                switch_type = match self.ids.value_number_type(id) {
+                switch_type = match self.ids.value_number_type(spirv_core::Id(id)) {
                     Some(t @ NumberType::Int { .. }) => Some(t),
                     _ => None,
                 };
@@ -264,6 +264,12 @@ impl Asm<'_> {
                     }
                 }
             }
+            _ => {
+                return Err(unsupported(format!(
+                    "Unsupported {}-bit literals",
+                    t.width()
+                )));
+            }
         }
         .map_err(|m| self.error_at(ws, we, m, AsmErrorKind::InvalidText))?;
         self.inst_ops.push(bits as u32);
@@ -317,7 +323,7 @@ impl Asm<'_> {
             KindClass::String => self.string(ws, we)?,
             KindClass::ContextNumber => {
                 let ty = self.inst_ops.first().copied().unwrap_or(0);
-                match self.ids.number_type(ty) {
+                match self.ids.number_type(spirv_core::Id(ty)) {
                     Some(t) => self.typed_literal(ws, we, t)?,
                     None => {
                         return Err(self.error_at(
@@ -414,7 +420,7 @@ impl Asm<'_> {
     ) -> Result<(), AsmError> {
         let word = &self.text[ws..we];
         let set_id = self.inst_ops.last().copied().unwrap_or(0);
-        let Some(set) = self.ids.ext_set(set_id) else {
+        let Some(set) = self.ids.ext_set(spirv_core::Id(set_id)) else {
             return Err(self.error_at(
                 ws,
                 we,
@@ -446,8 +452,30 @@ impl Asm<'_> {
             .and_then(|g| nearest(&t, g.instructions.iter().map(|i| i.opname)))
         {
             msg.push_str(&format!(" Did you mean '{n}'?"));
+        } else if let Some(g) = self.set_known_with_all_names(set_id, word) {
+            msg.push_str(&format!(
+                " The names of {} are known only with all_ext_inst_names (--all-ext-inst-names): SPIRV-Tools 2025.5 does not know the set.",
+                g.name
+            ));
         }
         Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText))
+    }
+
+    /// The set `set_id` imports, if it has an instruction named `word` and is known by
+    /// name only with `all_ext_inst_names`.
+    fn set_known_with_all_names(
+        &self,
+        set_id: u32,
+        word: &[u8],
+    ) -> Option<&'static spirv_core::grammar::Grammar> {
+        let spirv_core::walk::IdInfo::ExtSet(i) = self.ids.get(spirv_core::Id(set_id)) else {
+            return None;
+        };
+        let name = self.imports.get(i as usize)?;
+        self.base
+            .lookup(name)
+            .filter(|g| crate::text::hidden_by_default(g))
+            .filter(|g| g.instruction_by_name_bytes(word).is_some())
     }
 }
 

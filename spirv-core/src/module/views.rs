@@ -93,6 +93,7 @@ impl<'m> BlockRef<'m> {
 
 /// An `OpExtInst`'s parts, from [`InstRef::ext_inst`].
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ExtInstRef<'m> {
     /// The imported set's grammar, if the registry used for reading knows the set.
     pub set: Option<&'static crate::grammar::Grammar>,
@@ -162,7 +163,7 @@ impl<'m> InstRef<'m> {
         if self.info().is_some_and(|i| i.switch_literals) {
             if let Some(t) = ops
                 .first()
-                .and_then(|&s| self.module.ids.value_number_type(s))
+                .and_then(|&s| self.module.ids.value_number_type(Id(s)))
             {
                 ctx.switch_literal_words = t.words().unwrap_or(2) as u32;
             }
@@ -251,7 +252,7 @@ impl<'m> InstRef<'m> {
         }
         let ops = self.operands();
         let set_id = *ops.get(2)?;
-        let set = self.module.ids.ext_set(set_id)?;
+        let set = self.module.ids.ext_set(Id(set_id))?;
         Some(ExtInstRef {
             set: set.grammar,
             set_id: Id(set_id),
@@ -260,11 +261,58 @@ impl<'m> InstRef<'m> {
         })
     }
 
+    /// For an `OpExtInst` of the set whose generated `Instruction` type is `I`: the
+    /// extended instruction, decoded into it. `None` for any other instruction (another
+    /// set's, or not an `OpExtInst`).
+    ///
+    /// ```
+    /// # #[cfg(feature = "typed-ext")] {
+    /// use spirv_core::{ext::glsl_std_450 as glsl, spv, spv::inst, Builder};
+    /// let mut b = Builder::new((1, 0));
+    /// let set = b.id()?;
+    /// b.push(inst::ExtInstImport { result_id: set, name: "GLSL.std.450".into() })?;
+    /// let (void, float, fnty, x) = (b.id()?, b.id()?, b.id()?, b.id()?);
+    /// b.push(inst::TypeVoid { result_id: void })?;
+    /// b.push(inst::TypeFloat { result_id: float, width: 32, floating_point_encoding: None })?;
+    /// b.push(inst::TypeFunction { result_id: fnty, return_type: void, parameter_types: [].into() })?;
+    /// b.push(inst::Undef { result_type: float, result_id: x })?;
+    /// b.begin_function(void, spv::FunctionControl::NONE, fnty)?;
+    /// b.begin_block()?;
+    /// b.ext_inst(float, set, &glsl::Instruction::from(glsl::inst::Sqrt { x }))?;
+    /// b.push(inst::Return {})?;
+    /// b.end_function()?;
+    /// let module = b.build()?;
+    ///
+    /// let roots: Vec<glsl::Instruction> = module
+    ///     .instructions()
+    ///     .filter_map(|i| i.decode_ext::<glsl::Instruction>())
+    ///     .collect::<Result<_, _>>()?;
+    /// assert_eq!(roots, [glsl::Instruction::Sqrt(glsl::inst::Sqrt { x })]);
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The operands do not decode as that instruction of the set.
+    pub fn decode_ext<I: crate::typed::InstructionSet>(&self) -> Option<Result<I, DecodeError>> {
+        let ext = self.ext_inst()?;
+        if !ext.set.is_some_and(|g| core::ptr::eq(g, I::grammar())) {
+            return None;
+        }
+        let ctx = DecodeContext {
+            // The set's operands start after the result type, result, set and number.
+            offset: self.offset() + 4,
+            instruction: self.index,
+            switch_literal_words: 1,
+        };
+        Some(I::decode_number(ext.number, ext.operands, &ctx))
+    }
+
     /// The number type of the literal in `OpConstant`/`OpSpecConstant`.
     pub fn constant_type(&self) -> Option<NumberType> {
         self.operands()
             .first()
-            .and_then(|&t| self.module.ids.number_type(t))
+            .and_then(|&t| self.module.ids.number_type(Id(t)))
     }
 }
 

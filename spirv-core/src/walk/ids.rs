@@ -6,6 +6,7 @@ use crate::__private::Vec;
 use crate::error::DecodeErrorKind;
 use crate::grammar::Grammar;
 use crate::spv;
+use crate::types::Id;
 use alloc::collections::BTreeMap;
 
 /// The registry of extended instruction sets the reader, assembler and disassembler
@@ -56,6 +57,7 @@ impl ExtInstRegistry {
 
 /// The type of a context-dependent number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum NumberType {
     /// An integer of `width` bits.
     Int {
@@ -93,12 +95,13 @@ impl NumberType {
 
 /// What is known about an id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum IdInfo {
     /// Not defined (yet).
     #[default]
     Undefined,
-    /// A value of the given type id.
-    Value(u32),
+    /// A value of the given type.
+    Value(Id),
     /// A numeric scalar type.
     Number(NumberType),
     /// An `OpExtInstImport`; the index into [`Ids::ext_sets`].
@@ -177,7 +180,12 @@ impl Ids {
 
     /// What is known about `id`.
     #[inline]
-    pub fn get(&self, id: u32) -> IdInfo {
+    pub fn get(&self, id: Id) -> IdInfo {
+        self.info(id.0)
+    }
+
+    #[inline]
+    fn info(&self, id: u32) -> IdInfo {
         match self.dense.get(id as usize) {
             Some(&i) => i,
             None if (id as usize) < self.limit => IdInfo::Undefined,
@@ -185,7 +193,7 @@ impl Ids {
         }
     }
     /// Records `id`; returns what was there before.
-    pub fn set(&mut self, id: u32, info: IdInfo) -> IdInfo {
+    pub(crate) fn set(&mut self, id: u32, info: IdInfo) -> IdInfo {
         let i = id as usize;
         if i < self.limit {
             if i >= self.dense.len() {
@@ -198,22 +206,22 @@ impl Ids {
         }
     }
     /// The number type of a type id.
-    pub fn number_type(&self, type_id: u32) -> Option<NumberType> {
-        match self.get(type_id) {
+    pub fn number_type(&self, type_id: Id) -> Option<NumberType> {
+        match self.info(type_id.0) {
             IdInfo::Number(n) => Some(n),
             _ => None,
         }
     }
     /// The number type of a value's type.
-    pub fn value_number_type(&self, value_id: u32) -> Option<NumberType> {
-        match self.get(value_id) {
+    pub fn value_number_type(&self, value_id: Id) -> Option<NumberType> {
+        match self.info(value_id.0) {
             IdInfo::Value(t) => self.number_type(t),
             _ => None,
         }
     }
     /// The imported set a set id names.
-    pub fn ext_set(&self, id: u32) -> Option<ImportedSet> {
-        match self.get(id) {
+    pub fn ext_set(&self, id: Id) -> Option<ImportedSet> {
+        match self.info(id.0) {
             IdInfo::ExtSet(i) => self.ext_sets.get(i as usize).copied(),
             _ => None,
         }
@@ -239,7 +247,7 @@ pub fn observe(
     // Most definitions are values, whose type is all there is to record; the rest are
     // read out of line.
     let info = match summary.result_type {
-        Some(t) => IdInfo::Value(t),
+        Some(t) => IdInfo::Value(Id(t)),
         None => definition(ids, registry, opcode, operands),
     };
     if ids.set(id, info) != IdInfo::Undefined {

@@ -13,6 +13,7 @@ use crate::codec::decode_string;
 use crate::error::DecodeErrorKind;
 use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier};
 use crate::spv;
+use crate::types::Id;
 
 /// One operand found by the walker.
 #[derive(Debug, Clone, Copy)]
@@ -103,7 +104,7 @@ pub fn walk<F: FnMut(&Parsed)>(
         });
     } else if info.switch_literals {
         let selector = words.first().copied().unwrap_or(0);
-        match ids.value_number_type(selector) {
+        match ids.value_number_type(Id(selector)) {
             Some(t @ NumberType::Int { .. }) => w.switch_type = Some(t),
             _ if words.is_empty() => {}
             _ => return Err((DecodeErrorKind::NotANumericType { id: selector }, 0)),
@@ -266,7 +267,7 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
             KindClass::ContextNumber => {
                 // OpConstant/OpSpecConstant hook: sized by the result type.
                 let ty = self.summary.result_type.unwrap_or(0);
-                let Some(t) = self.ids.number_type(ty) else {
+                let Some(t) = self.ids.number_type(Id(ty)) else {
                     return Err((DecodeErrorKind::NotANumericType { id: ty }, self.pos));
                 };
                 let n = t.words().unwrap_or(rest);
@@ -290,7 +291,7 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
             // An untyped walk with no fact about the set: the operands' layout is not
             // known; they are passed through as ids, flagged.
             KindClass::ExtInstNumber
-                if self.opts.untyped && self.ids.ext_set(self.set_id()).is_none() =>
+                if self.opts.untyped && self.ids.ext_set(Id(self.set_id())).is_none() =>
             {
                 self.summary.saw_unknown = true;
                 self.emit(kind, 1, None, None, true);
@@ -302,7 +303,7 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
             KindClass::ExtInstNumber => {
                 // OpExtInst hook: the rest is laid out by the imported set's grammar.
                 let set_id = self.set_id();
-                let Some(set) = self.ids.ext_set(set_id) else {
+                let Some(set) = self.ids.ext_set(Id(set_id)) else {
                     return Err((
                         DecodeErrorKind::UnknownExtInstSetId { id: set_id },
                         self.pos.saturating_sub(1),

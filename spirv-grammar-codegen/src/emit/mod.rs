@@ -517,7 +517,9 @@ impl<'a> Emitter<'a> {
         }
         out.extend(self.header(opts));
         out.extend(self.kind_tables());
-        if !opts.tables_only {
+        if opts.tables_only {
+            out.extend(Self::typed_items_absent());
+        } else {
             for k in &self.g.kinds {
                 let items = self.kind_type(k);
                 out.extend(items);
@@ -532,6 +534,23 @@ impl<'a> Emitter<'a> {
             Ok(out)
         } else {
             Err(self.errors)
+        }
+    }
+
+    /// Stand-ins for the typed items of a tables-only expansion: code that names them
+    /// gets a note saying how to have them, besides the error.
+    fn typed_items_absent() -> TokenStream {
+        let note = "this grammar's typed items were not generated (`items = \"tables\"`); for spirv-core's vendored extended sets, enable spirv-core's `typed-ext` feature";
+        quote! {
+            #[doc(hidden)]
+            #[deprecated(note = #note)]
+            pub enum Instruction {}
+            #[doc(hidden)]
+            #[deprecated(note = #note)]
+            pub enum Opcode {}
+            #[doc(hidden)]
+            #[deprecated(note = #note)]
+            pub mod inst {}
         }
     }
 
