@@ -77,7 +77,6 @@ pub fn fmt_hex_float(out: &mut String, bits: u64, exp_bits: u32, frac_bits: u32)
     );
 }
 
-/// `OpTypeFloat` FP encodings, by their grammar names.
 /// Appends a typed literal (one or two words, low first) as spirv-dis prints it.
 /// Literals wider than 64 bits print nothing, as in spirv-dis.
 pub fn fmt_typed(out: &mut String, words: &[u32], ty: NumberType) {
