@@ -210,7 +210,8 @@ pub fn parse_u32(text: &str) -> Result<u32, String> {
 
 /// Parses a typed integer literal into its bits (sign-extended to 64 bits for signed
 /// types), with spirv-as's range rules: hex gives a bit pattern that is sign-extended
-/// from the type's width, decimal must fit the type's range.
+/// from the type's width, decimal must fit the type's range. A 0-bit type (invalid, but
+/// text can declare it) takes what spirv-as takes: 0, and -1 when signed.
 ///
 /// # Errors
 /// spirv-as's message.
@@ -238,7 +239,7 @@ pub fn parse_int(text: &str, width: u32, signed: bool) -> Result<u64, String> {
             return Err(format!("Invalid signed integer literal: {text}"));
         }
         let v = (magnitude as i64).wrapping_neg();
-        if width < 64 && v < -(1i64 << (width - 1)) {
+        if width < 64 && v < -(1i64 << width.saturating_sub(1)) {
             return Err(does_not_fit());
         }
         return Ok(v as u64);
@@ -247,14 +248,14 @@ pub fn parse_int(text: &str, width: u32, signed: bool) -> Result<u64, String> {
         return Ok(magnitude);
     }
     let limit = if signed && !is_hex {
-        1u64 << (width - 1)
+        1u64 << width.saturating_sub(1)
     } else {
         1u64 << width
     };
     if magnitude >= limit {
         return Err(does_not_fit());
     }
-    if signed && is_hex && magnitude & (1u64 << (width - 1)) != 0 {
+    if signed && is_hex && magnitude & (1u64 << width.saturating_sub(1)) != 0 {
         // Sign-extend the bit pattern from the type's width.
         return Ok(magnitude | !((1u64 << width) - 1));
     }

@@ -4,6 +4,7 @@
 //! modules; text truncation, token insertion, stray bytes, huge numbers.
 //! `FUZZ_CASES=N` changes the number of cases per target (default 3000).
 
+use spirv_asm::AsmOptions;
 use spirv_core::spv::Opcode;
 use spirv_tests::{files, read_words, require_corpus};
 
@@ -348,5 +349,59 @@ fn assembler_never_panics_on_mutated_text() {
             }
         }
         spirv_asm::fuzz::assemble_text(&t);
+    }
+}
+
+/// Inputs the fuzz tests once panicked on, through the bodies and checked against what
+/// spirv-as 2025.5 does with them.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    // A constant of a 0-bit integer type (found from the Builder seeds): `1 << (width -
+    // 1)` overflowed. spirv-as takes 0, and -1 when signed (one word, sign-extended), and
+    // says that anything else does not fit.
+    for (signed, literal, expected) in [
+        (1, "0", Ok(0)),
+        (1, "-1", Ok(0xffff_ffff)),
+        (1, "-0x1", Ok(0xffff_ffff)),
+        (1, "0x0", Ok(0)),
+        (
+            1,
+            "1",
+            Err("Integer 1 does not fit in a 0-bit signed integer"),
+        ),
+        (
+            1,
+            "-2",
+            Err("Integer -2 does not fit in a 0-bit signed integer"),
+        ),
+        (
+            1,
+            "0x1",
+            Err("Integer 0x1 does not fit in a 0-bit signed integer"),
+        ),
+        (0, "0", Ok(0)),
+        (
+            0,
+            "5",
+            Err("Integer 5 does not fit in a 0-bit unsigned integer"),
+        ),
+        (
+            0,
+            "0x1",
+            Err("Integer 0x1 does not fit in a 0-bit unsigned integer"),
+        ),
+    ] {
+        let text = format!(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%1 = OpTypeInt 0 {signed}\n%2 = OpConstant %1 {literal}\n"
+        );
+        spirv_asm::fuzz::assemble_text(text.as_bytes());
+        let got = spirv_asm::assemble(text.as_bytes(), &AsmOptions::default());
+        match (got, expected) {
+            (Ok(words), Ok(value)) => assert_eq!(words.last(), Some(&value), "{literal}"),
+            (Err(e), Err(message)) => assert_eq!(e.message, message),
+            (got, expected) => {
+                panic!("{literal} (signed {signed}): {got:?}, expected {expected:?}")
+            }
+        }
     }
 }
