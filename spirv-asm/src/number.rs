@@ -77,7 +77,6 @@ pub fn fmt_hex_float(out: &mut String, bits: u64, exp_bits: u32, frac_bits: u32)
     );
 }
 
-/// `OpTypeFloat` FP encodings, by their grammar names.
 /// Appends a typed literal (one or two words, low first) as spirv-dis prints it.
 /// Literals wider than 64 bits print nothing, as in spirv-dis.
 pub fn fmt_typed(out: &mut String, words: &[u32], ty: NumberType) {
@@ -215,7 +214,8 @@ pub fn parse_u32(text: &str) -> Result<u32, String> {
 
 /// Parses a typed integer literal into its bits (sign-extended to 64 bits for signed
 /// types), with spirv-as's range rules: hex gives a bit pattern that is sign-extended
-/// from the type's width, decimal must fit the type's range.
+/// from the type's width, decimal must fit the type's range. A 0-bit type (invalid, but
+/// text can declare it) takes what spirv-as takes: 0, and -1 when signed.
 ///
 /// # Errors
 /// spirv-as's message.
@@ -243,7 +243,7 @@ pub fn parse_int(text: &str, width: u32, signed: bool) -> Result<u64, String> {
             return Err(format!("Invalid signed integer literal: {text}"));
         }
         let v = (magnitude as i64).wrapping_neg();
-        if width < 64 && v < -(1i64 << (width - 1)) {
+        if width < 64 && v < -(1i64 << width.saturating_sub(1)) {
             return Err(does_not_fit());
         }
         return Ok(v as u64);
@@ -252,14 +252,14 @@ pub fn parse_int(text: &str, width: u32, signed: bool) -> Result<u64, String> {
         return Ok(magnitude);
     }
     let limit = if signed && !is_hex {
-        1u64 << (width - 1)
+        1u64 << width.saturating_sub(1)
     } else {
         1u64 << width
     };
     if magnitude >= limit {
         return Err(does_not_fit());
     }
-    if signed && is_hex && magnitude & (1u64 << (width - 1)) != 0 {
+    if signed && is_hex && magnitude & (1u64 << width.saturating_sub(1)) != 0 {
         // Sign-extend the bit pattern from the type's width.
         return Ok(magnitude | !((1u64 << width) - 1));
     }

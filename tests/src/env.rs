@@ -29,6 +29,25 @@ pub fn skip(what: &str, missing: &str) {
     let _ = writeln!(std::io::stderr(), "SKIP: {what}: {missing} not found");
 }
 
+/// The variable that runs the tests which build scratch crates with cargo (`rebuild.rs`,
+/// `asm_macro.rs`, `compile.rs`): minutes of cold builds, so `cargo test --workspace`
+/// leaves them out and `.ci/run` runs them as a step of their own.
+pub const SCRATCH_VAR: &str = "SPIRV_SCRATCH_TESTS";
+
+/// Whether the scratch-build test `what` runs: when [`SCRATCH_VAR`] is set (and not `0`).
+/// Otherwise a visible SKIP, also with [`REQUIRE_VAR`] set, since CI runs these tests in
+/// their own step with [`SCRATCH_VAR`] set.
+pub fn scratch_tests(what: &str) -> bool {
+    if std::env::var_os(SCRATCH_VAR).is_some_and(|v| v != "0") {
+        return true;
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIP: {what}: builds scratch crates; set {SCRATCH_VAR}=1 to run it"
+    );
+    false
+}
+
 /// The corpus: `$SPIRV_CORPUS`, else `../shared/corpus` beside the workspace.
 pub fn corpus_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("SPIRV_CORPUS") {

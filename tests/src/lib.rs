@@ -4,8 +4,8 @@ use std::path::Path;
 
 mod env;
 pub use env::{
-    REQUIRE_VAR, corpus_dir, files, require_corpus, require_spirv_tools, skip, spirv_tools,
-    workspace_root,
+    REQUIRE_VAR, SCRATCH_VAR, corpus_dir, files, require_corpus, require_spirv_tools,
+    scratch_tests, skip, spirv_tools, workspace_root,
 };
 
 /// Reads little-endian words.

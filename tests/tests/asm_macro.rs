@@ -3,11 +3,14 @@
 //! the macro in a scratch crate, and each embedded module must equal what
 //! `spirv_asm::assemble` gives at run time and, with spirv-as's generator word, the
 //! corpus's gold binary from spirv-as 2025.5, byte for byte.
+//!
+//! The scratch build is minutes cold: it runs only with `SPIRV_SCRATCH_TESTS=1`
+//! (`.ci/run` runs it as a step of its own).
 
 use spirv_asm::asm::{SPIRV_TOOLS_GENERATOR, target_env_version};
 use spirv_asm::{AsmOptions, assemble};
 use spirv_tests::scratch::{cargo_run_args, scratch_crate};
-use spirv_tests::{files, require_corpus, stem, workspace_root};
+use spirv_tests::{files, require_corpus, scratch_tests, stem, workspace_root};
 use std::path::PathBuf;
 
 /// One sampled file: its text, the macro options, and spirv-as's binary.
@@ -21,6 +24,9 @@ struct Case {
 
 #[test]
 fn corpus_sample_through_the_macro_equals_runtime_and_spirv_as() {
+    if !scratch_tests("include_spirv_asm! on corpus files") {
+        return;
+    }
     let Some(dir) = require_corpus("include_spirv_asm! on corpus files") else {
         return;
     };

@@ -461,8 +461,6 @@ fn each_bad_input_class_is_an_error() {
     );
     // Running past the end.
     let mut w = good.clone();
-    let last = w.len() - 4; // OpName is 4 words: leading, id, "int\0"... find it
-    let _ = last;
     w.truncate(w.len() - 1);
     assert!(matches!(
         kind_of(&w, false),

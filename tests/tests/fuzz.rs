@@ -1,11 +1,27 @@
-//! Runs the fuzz bodies over deterministic mutations of corpus inputs: bit flips, word
-//! edits, word-count edits, repeated instructions, nesting (type chains, embedded
-//! opcodes, structured control flow), truncation to any byte length, splices of two
-//! modules; text truncation, token insertion, stray bytes, huge numbers.
-//! `FUZZ_CASES=N` changes the number of cases per target (default 3000).
+//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect}`,
+//! `spirv_asm::fuzz::{disassemble_words, assemble_text, reflect_words}`) over
+//! deterministic mutations of seed inputs: bit flips, word edits, word-count edits,
+//! repeated instructions, nesting (type chains, embedded opcodes, structured control
+//! flow), truncation to any byte length, splices of two modules; text truncation, token
+//! insertion, stray bytes, huge numbers.
+//!
+//! The seeds are the workspace's own, always: modules made with the `Builder` (shader
+//! interfaces, resources of every class, specialization constants, a function using
+//! them), the fixtures under `tests/fixtures/` assembled with `spirv_asm`, and, for the
+//! assembler, their texts, the assembler-error fixtures and the Builder modules'
+//! disassembly. With the corpus present, a sample of its binaries and texts joins them
+//! (without it a SKIP, or a failure in CI), so a fresh clone fuzzes every body too.
+//!
+//! `FUZZ_CASES=N` sets the cases per body (default 3000): N mutated modules and N/4
+//! random byte strings for the reader, N/2 modules for reflection and for the
+//! disassembler, N/3 texts for the assembler. Each test counts the cases that got past
+//! the header (modules that read, texts that assemble) and asserts a floor, so that it
+//! cannot pass on inputs the bodies reject at once.
 
-use spirv_core::spv::Opcode;
-use spirv_tests::{files, read_words, require_corpus};
+use spirv_asm::{AsmOptions, DisOptions};
+use spirv_core::spv::{self, Opcode, inst};
+use spirv_core::{Builder, Id, LiteralNumber, Module};
+use spirv_tests::{files, read_words, require_corpus, workspace_root};
 
 /// xorshift64*: deterministic, so failures reproduce.
 struct Rng(u64);
@@ -185,7 +201,7 @@ fn mutate_words(rng: &mut Rng, words: &mut Vec<u32>, other: &[u32]) {
     words.truncate(MAX_WORDS);
 }
 
-/// A corpus module mutated one to three times.
+/// A seed module mutated one to three times.
 fn mutated(rng: &mut Rng, bins: &[Vec<u32>]) -> Vec<u32> {
     let mut w = bins[rng.below(bins.len())].clone();
     for _ in 0..=rng.below(3) {
@@ -198,26 +214,516 @@ fn mutated(rng: &mut Rng, bins: &[Vec<u32>]) -> Vec<u32> {
     w
 }
 
-fn sample_bins(what: &str) -> Vec<Vec<u32>> {
-    let Some(dir) = require_corpus(what) else {
-        return Vec::new();
+/// `N` fresh ids.
+fn ids<const N: usize>(b: &mut Builder) -> [Id; N] {
+    std::array::from_fn(|_| b.id().expect("ids left"))
+}
+
+/// Pushes `i`: a seed that does not build is a mistake in this file.
+fn put(b: &mut Builder, i: impl Into<spv::Instruction>) {
+    b.push(i).expect("the Builder seed builds");
+}
+
+fn decorate(b: &mut Builder, target: Id, decoration: spv::DecorationData) {
+    put(b, inst::Decorate { target, decoration });
+}
+
+fn member(b: &mut Builder, structure_type: Id, member: u32, decoration: spv::DecorationData) {
+    put(
+        b,
+        inst::MemberDecorate {
+            structure_type,
+            member,
+            decoration,
+        },
+    );
+}
+
+/// Decorates `v` with a random descriptor set and binding.
+fn set_binding(b: &mut Builder, v: Id, rng: &mut Rng) {
+    decorate(
+        b,
+        v,
+        spv::DecorationData::DescriptorSet(rng.below(4) as u32),
+    );
+    decorate(b, v, spv::DecorationData::Binding(rng.below(16) as u32));
+}
+
+fn ptr(b: &mut Builder, storage_class: spv::StorageClass, r#type: Id) -> Id {
+    let [id] = ids(b);
+    put(
+        b,
+        inst::TypePointer {
+            result_id: id,
+            storage_class,
+            r#type,
+        },
+    );
+    id
+}
+
+fn var(b: &mut Builder, ptr_type: Id, storage_class: spv::StorageClass) -> Id {
+    let [id] = ids(b);
+    put(
+        b,
+        inst::Variable {
+            result_type: ptr_type,
+            result_id: id,
+            storage_class,
+            initializer: None,
+        },
+    );
+    id
+}
+
+fn constant(b: &mut Builder, ty: Id, value: u32) -> Id {
+    let [id] = ids(b);
+    put(
+        b,
+        inst::Constant {
+            result_type: ty,
+            result_id: id,
+            value: LiteralNumber::from_u32(value),
+        },
+    );
+    id
+}
+
+/// A shader made with the Builder from `rng`'s choices (SPIR-V 1.0): a compute,
+/// fragment or vertex entry point; a uniform block with a matrix, a vector and an array;
+/// a storage block ending in a runtime array; push constants; a combined image sampler,
+/// possibly arrayed; a separate sampler and storage image; inputs and outputs with
+/// locations; specialization constants (the workgroup size's among them); and a
+/// function that reads the uniform block and writes the output or the storage block.
+fn built(rng: &mut Rng) -> Vec<u32> {
+    use spv::DecorationData as D;
+    use spv::StorageClass as S;
+    let mut b = Builder::new((1, 0));
+    let model = [
+        spv::ExecutionModel::GLCompute,
+        spv::ExecutionModel::Fragment,
+        spv::ExecutionModel::Vertex,
+    ][rng.below(3)];
+    put(
+        &mut b,
+        inst::Capability {
+            capability: spv::Capability::Shader,
+        },
+    );
+    put(
+        &mut b,
+        inst::MemoryModel {
+            addressing_model: spv::AddressingModel::Logical,
+            memory_model: spv::MemoryModel::GLSL450,
+        },
+    );
+    let [void, fnty, float, uint, int, v4, m4, arr, rarr] = ids(&mut b);
+    put(&mut b, inst::TypeVoid { result_id: void });
+    put(
+        &mut b,
+        inst::TypeFunction {
+            result_id: fnty,
+            return_type: void,
+            parameter_types: Default::default(),
+        },
+    );
+    put(
+        &mut b,
+        inst::TypeFloat {
+            result_id: float,
+            width: 32,
+            floating_point_encoding: None,
+        },
+    );
+    for (result_id, signedness) in [(uint, 0), (int, 1)] {
+        put(
+            &mut b,
+            inst::TypeInt {
+                result_id,
+                width: 32,
+                signedness,
+            },
+        );
+    }
+    put(
+        &mut b,
+        inst::TypeVector {
+            result_id: v4,
+            component_type: float,
+            component_count: 4,
+        },
+    );
+    put(
+        &mut b,
+        inst::TypeMatrix {
+            result_id: m4,
+            column_type: v4,
+            column_count: 4,
+        },
+    );
+    let len = constant(&mut b, uint, 1 + rng.below(8) as u32);
+    let one = constant(&mut b, int, 1);
+    put(
+        &mut b,
+        inst::TypeArray {
+            result_id: arr,
+            element_type: v4,
+            length: len,
+        },
+    );
+    decorate(&mut b, arr, D::ArrayStride(16));
+    put(
+        &mut b,
+        inst::TypeRuntimeArray {
+            result_id: rarr,
+            element_type: uint,
+        },
+    );
+    decorate(&mut b, rarr, D::ArrayStride(4));
+
+    // The uniform block: { mat4, vec4, vec4[len] }, read by the function.
+    let [ubo_t] = ids(&mut b);
+    put(
+        &mut b,
+        inst::TypeStruct {
+            result_id: ubo_t,
+            member_types: [m4, v4, arr].into(),
+        },
+    );
+    decorate(&mut b, ubo_t, D::Block);
+    for (m, offset) in [(0, 0), (1, 64), (2, 80)] {
+        member(&mut b, ubo_t, m, D::Offset(offset));
+    }
+    member(&mut b, ubo_t, 0, D::ColMajor);
+    member(&mut b, ubo_t, 0, D::MatrixStride(16));
+    let ubo_ptr = ptr(&mut b, S::Uniform, ubo_t);
+    let ubo = var(&mut b, ubo_ptr, S::Uniform);
+    set_binding(&mut b, ubo, rng);
+    put(
+        &mut b,
+        inst::Name {
+            target: ubo,
+            name: "ubo".into(),
+        },
+    );
+    let v4_uniform = ptr(&mut b, S::Uniform, v4);
+
+    // A storage block { uint, uint[] }, read-only at random.
+    let [ssbo_t] = ids(&mut b);
+    put(
+        &mut b,
+        inst::TypeStruct {
+            result_id: ssbo_t,
+            member_types: [uint, rarr].into(),
+        },
+    );
+    decorate(&mut b, ssbo_t, D::BufferBlock);
+    member(&mut b, ssbo_t, 0, D::Offset(0));
+    member(&mut b, ssbo_t, 1, D::Offset(4));
+    if rng.below(2) == 0 {
+        member(&mut b, ssbo_t, 0, D::NonWritable);
+        member(&mut b, ssbo_t, 1, D::NonWritable);
+    }
+    let ssbo_ptr = ptr(&mut b, S::Uniform, ssbo_t);
+    let ssbo = var(&mut b, ssbo_ptr, S::Uniform);
+    set_binding(&mut b, ssbo, rng);
+    let uint_uniform = ptr(&mut b, S::Uniform, uint);
+
+    // Push constants { vec4, uint }.
+    if rng.below(2) == 0 {
+        let [pc_t] = ids(&mut b);
+        put(
+            &mut b,
+            inst::TypeStruct {
+                result_id: pc_t,
+                member_types: [v4, uint].into(),
+            },
+        );
+        decorate(&mut b, pc_t, D::Block);
+        member(&mut b, pc_t, 0, D::Offset(0));
+        member(&mut b, pc_t, 1, D::Offset(16));
+        let pc_ptr = ptr(&mut b, S::PushConstant, pc_t);
+        var(&mut b, pc_ptr, S::PushConstant);
+    }
+
+    // Images and samplers.
+    let [image, sampler, sampled, storage_image] = ids(&mut b);
+    for (result_id, sampled_mode, image_format) in [
+        (image, 1, spv::ImageFormat::Unknown),
+        (storage_image, 2, spv::ImageFormat::Rgba8),
+    ] {
+        put(
+            &mut b,
+            inst::TypeImage {
+                result_id,
+                sampled_type: float,
+                dim: spv::Dim::Dim2D,
+                depth: 0,
+                arrayed: 0,
+                ms: 0,
+                sampled: sampled_mode,
+                image_format,
+                access_qualifier: None,
+            },
+        );
+    }
+    put(&mut b, inst::TypeSampler { result_id: sampler });
+    put(
+        &mut b,
+        inst::TypeSampledImage {
+            result_id: sampled,
+            image_type: image,
+        },
+    );
+    let combined = if rng.below(2) == 0 {
+        let [a] = ids(&mut b);
+        put(
+            &mut b,
+            inst::TypeArray {
+                result_id: a,
+                element_type: sampled,
+                length: len,
+            },
+        );
+        a
+    } else {
+        sampled
     };
-    let bins: Vec<Vec<u32>> = files(&dir.join("bin"), "spv")
+    for ty in [combined, sampler, storage_image] {
+        let p = ptr(&mut b, S::UniformConstant, ty);
+        let v = var(&mut b, p, S::UniformConstant);
+        set_binding(&mut b, v, rng);
+    }
+
+    // Specialization constants.
+    let [spec] = ids(&mut b);
+    put(
+        &mut b,
+        inst::SpecConstant {
+            result_type: uint,
+            result_id: spec,
+            value: LiteralNumber::from_u32(rng.below(100) as u32),
+        },
+    );
+    decorate(&mut b, spec, D::SpecId(rng.below(8) as u32));
+
+    // The stage interface.
+    let mut interfaces = Vec::new();
+    let v4_out = ptr(&mut b, S::Output, v4);
+    let out = var(&mut b, v4_out, S::Output);
+    if model != spv::ExecutionModel::GLCompute {
+        let v4_in = ptr(&mut b, S::Input, v4);
+        let input = var(&mut b, v4_in, S::Input);
+        decorate(&mut b, input, D::Location(rng.below(4) as u32));
+        decorate(&mut b, out, D::Location(rng.below(4) as u32));
+        interfaces.extend([input, out]);
+    }
+
+    let [main] = ids(&mut b);
+    put(
+        &mut b,
+        inst::EntryPoint {
+            execution_model: model,
+            entry_point: main,
+            name: "main".into(),
+            interfaces: interfaces.into(),
+        },
+    );
+    match model {
+        spv::ExecutionModel::GLCompute if rng.below(2) == 0 => {
+            // The workgroup size as a built-in composite of specialization constants.
+            let [v3, size] = ids(&mut b);
+            put(
+                &mut b,
+                inst::TypeVector {
+                    result_id: v3,
+                    component_type: uint,
+                    component_count: 3,
+                },
+            );
+            put(
+                &mut b,
+                inst::SpecConstantComposite {
+                    result_type: v3,
+                    result_id: size,
+                    constituents: [spec, spec, spec].into(),
+                },
+            );
+            decorate(&mut b, size, D::BuiltIn(spv::BuiltIn::WorkgroupSize));
+        }
+        spv::ExecutionModel::GLCompute => put(
+            &mut b,
+            inst::ExecutionMode {
+                entry_point: main,
+                mode: spv::ExecutionModeData::LocalSize(1 + rng.below(64) as u32, 1, 1),
+            },
+        ),
+        spv::ExecutionModel::Fragment => put(
+            &mut b,
+            inst::ExecutionMode {
+                entry_point: main,
+                mode: spv::ExecutionModeData::OriginUpperLeft,
+            },
+        ),
+        _ => {}
+    }
+
+    // main: reads the uniform block's vector; writes the output, or the storage block.
+    put(
+        &mut b,
+        inst::Function {
+            result_type: void,
+            result_id: main,
+            function_control: spv::FunctionControl::NONE,
+            function_type: fnty,
+        },
+    );
+    let [label, chain, value, zero, slot] = ids(&mut b);
+    put(&mut b, inst::Label { result_id: label });
+    put(
+        &mut b,
+        inst::AccessChain {
+            result_type: v4_uniform,
+            result_id: chain,
+            base: ubo,
+            indexes: [one].into(),
+        },
+    );
+    put(
+        &mut b,
+        inst::Load {
+            result_type: v4,
+            result_id: value,
+            pointer: chain,
+            memory_access: None,
+        },
+    );
+    if model == spv::ExecutionModel::GLCompute {
+        put(
+            &mut b,
+            inst::Constant {
+                result_type: int,
+                result_id: zero,
+                value: LiteralNumber::from_u32(0),
+            },
+        );
+        put(
+            &mut b,
+            inst::AccessChain {
+                result_type: uint_uniform,
+                result_id: slot,
+                base: ssbo,
+                indexes: [zero].into(),
+            },
+        );
+        put(
+            &mut b,
+            inst::Store {
+                pointer: slot,
+                object: spec,
+                memory_access: None,
+            },
+        );
+    } else {
+        put(
+            &mut b,
+            inst::Store {
+                pointer: out,
+                object: value,
+                memory_access: None,
+            },
+        );
+    }
+    put(&mut b, inst::Return {});
+    put(&mut b, inst::FunctionEnd {});
+    b.build().expect("the Builder seed reads back").to_words()
+}
+
+/// How many modules the Builder makes for the seeds.
+const BUILT: usize = 24;
+
+/// The workspace's fixture texts: every `.spvasm` file under `tests/fixtures/` (the
+/// assembler-error cases among them), in path order.
+fn fixture_texts() -> Vec<Vec<u8>> {
+    let mut dirs = vec![workspace_root().join("tests/fixtures")];
+    let mut paths = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("fixture folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "spvasm") {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    paths
         .iter()
-        .step_by(7)
-        .map(|p| read_words(p))
-        .collect();
-    assert!(!bins.is_empty(), "no corpus binaries to mutate");
-    bins
+        .map(|p| std::fs::read(p).expect("fixture"))
+        .collect()
+}
+
+/// The workspace's module seeds: [`BUILT`] Builder-made modules, every fixture text
+/// that assembles (`%N` kept as id N, as the disassembler-error fixtures are meant),
+/// and the fixtures' raw `.spv` files.
+fn workspace_modules() -> Vec<Vec<u32>> {
+    let mut rng = Rng(0xb01d_5eed);
+    let mut seeds: Vec<Vec<u32>> = (0..BUILT).map(|_| built(&mut rng)).collect();
+    let opts = AsmOptions {
+        preserve_numeric_ids: true,
+        ..AsmOptions::default()
+    };
+    seeds.extend(
+        fixture_texts()
+            .iter()
+            .filter_map(|text| spirv_asm::assemble(text, &opts).ok()),
+    );
+    seeds.extend(
+        files(&workspace_root().join("tests/fixtures/dis-errors"), "spv")
+            .iter()
+            .map(|p| read_words(p))
+            .filter(|w| !w.is_empty()),
+    );
+    assert!(
+        seeds.len() >= BUILT + 20,
+        "only {} workspace module seeds (Builder modules and assembled fixtures)",
+        seeds.len()
+    );
+    seeds
+}
+
+/// The module seeds: the workspace's, and every 7th corpus binary when the corpus is
+/// there.
+fn seed_modules(what: &str) -> Vec<Vec<u32>> {
+    let mut seeds = workspace_modules();
+    if let Some(dir) = require_corpus(&format!("{what} on corpus seeds")) {
+        let bins = files(&dir.join("bin"), "spv");
+        assert!(bins.len() >= 1000, "corpus binaries missing");
+        seeds.extend(bins.iter().step_by(7).map(|p| read_words(p)));
+    }
+    seeds
+}
+
+/// Asserts that at least `percent`% of `cases` got past the header.
+fn assert_floor(what: &str, deep: usize, cases: usize, percent: usize) {
+    println!("{what}: {deep} of {cases} cases got past the header");
+    assert!(
+        deep * 100 >= cases * percent,
+        "{what}: only {deep} of {cases} cases got past the header (floor {percent}%)"
+    );
+}
+
+/// Whether `w` reads as a module with an entry point.
+fn reads_with_entry_point(w: &[u32]) -> bool {
+    Module::from_words(w).is_ok_and(|m| m.instructions().any(|i| i.opcode() == Opcode::EntryPoint))
 }
 
 #[test]
 fn core_reader_never_panics_on_mutated_modules() {
-    let bins = sample_bins("the reader's fuzz body");
-    if bins.is_empty() {
-        return;
-    }
+    let bins = seed_modules("the reader's fuzz body");
     let mut rng = Rng(0x5eed_1234);
+    let mut read = 0;
     for _ in 0..cases() {
         let w = mutated(&mut rng, &bins);
         let mut bytes = spirv_core::binary::words_to_bytes(&w);
@@ -226,8 +732,10 @@ fn core_reader_never_panics_on_mutated_modules() {
             let n = rng.below(bytes.len() + 1);
             bytes.truncate(n);
         }
+        read += usize::from(Module::from_bytes(&bytes).is_ok());
         spirv_core::fuzz::module(&bytes);
     }
+    assert_floor("reader", read, cases(), 15);
     // Random bytes too.
     for _ in 0..cases() / 4 {
         let n = rng.below(256);
@@ -238,42 +746,62 @@ fn core_reader_never_panics_on_mutated_modules() {
 
 #[test]
 fn reflection_never_panics_on_mutated_modules() {
-    let bins = sample_bins("the reflection fuzz body");
-    if bins.is_empty() {
-        return;
-    }
+    let bins = seed_modules("the reflection fuzz body");
     let mut rng = Rng(0x0f1e_c7ed);
+    let mut entry_points = 0;
     for _ in 0..cases() / 2 {
         let w = mutated(&mut rng, &bins);
+        entry_points += usize::from(reads_with_entry_point(&w));
         spirv_core::fuzz::reflect(&spirv_core::binary::words_to_bytes(&w));
         spirv_asm::fuzz::reflect_words(&w);
     }
+    assert_floor(
+        "reflection (modules with an entry point)",
+        entry_points,
+        cases() / 2,
+        10,
+    );
 }
 
 #[test]
 fn disassembler_never_panics_on_mutated_modules() {
-    let bins = sample_bins("the disassembler's fuzz body");
-    if bins.is_empty() {
-        return;
-    }
+    let bins = seed_modules("the disassembler's fuzz body");
     let mut rng = Rng(0xd15_a55e);
+    let mut read = 0;
     for _ in 0..cases() / 2 {
         let w = mutated(&mut rng, &bins);
+        read += usize::from(Module::from_words(&w).is_ok());
         spirv_asm::fuzz::disassemble_words(&w);
     }
+    assert_floor("disassembler (modules that read)", read, cases() / 2, 15);
 }
 
 #[test]
 fn assembler_never_panics_on_mutated_text() {
-    let Some(dir) = require_corpus("the assembler's fuzz body") else {
-        return;
-    };
-    let texts: Vec<Vec<u8>> = files(&dir.join("dis"), "spvasm")
-        .iter()
-        .step_by(23)
-        .filter_map(|p| std::fs::read(p).ok())
-        .collect();
-    assert!(!texts.is_empty(), "no corpus texts to mutate");
+    // The fixtures' texts (the assembler-error cases among them) and the Builder
+    // modules' disassembly; a sample of the corpus's when it is there.
+    let mut texts = fixture_texts();
+    let mut rng = Rng(0xb01d_5eed);
+    for _ in 0..BUILT {
+        let text = spirv_asm::disassemble(&built(&mut rng), &DisOptions::default())
+            .expect("a Builder seed disassembles");
+        texts.push(text);
+    }
+    assert!(
+        texts.len() >= BUILT + 50,
+        "only {} workspace texts",
+        texts.len()
+    );
+    if let Some(dir) = require_corpus("the assembler's fuzz body on corpus seeds") {
+        let corpus = files(&dir.join("dis"), "spvasm");
+        assert!(corpus.len() >= 1000, "corpus texts missing");
+        texts.extend(
+            corpus
+                .iter()
+                .step_by(23)
+                .filter_map(|p| std::fs::read(p).ok()),
+        );
+    }
     let tokens: &[&[u8]] = &[
         b" OpNop ",
         b" %",
@@ -296,6 +824,7 @@ fn assembler_never_panics_on_mutated_text() {
         b" %1 = ",
     ];
     let mut rng = Rng(0xa55e_b1e5);
+    let mut assembled = 0;
     for _ in 0..cases() / 3 {
         let mut t = texts[rng.below(texts.len())].clone();
         // Keep cases small enough to run many.
@@ -347,6 +876,62 @@ fn assembler_never_panics_on_mutated_text() {
                 t.drain(at..end);
             }
         }
+        assembled += usize::from(spirv_asm::assemble(&t, &AsmOptions::default()).is_ok());
         spirv_asm::fuzz::assemble_text(&t);
+    }
+    assert_floor("assembler (texts that assemble)", assembled, cases() / 3, 8);
+}
+
+/// Inputs the fuzz tests once panicked on, through the bodies and checked against what
+/// spirv-as 2025.5 does with them.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    // A constant of a 0-bit integer type (found from the Builder seeds): `1 << (width -
+    // 1)` overflowed. spirv-as takes 0, and -1 when signed (one word, sign-extended), and
+    // says that anything else does not fit.
+    for (signed, literal, expected) in [
+        (1, "0", Ok(0)),
+        (1, "-1", Ok(0xffff_ffff)),
+        (1, "-0x1", Ok(0xffff_ffff)),
+        (1, "0x0", Ok(0)),
+        (
+            1,
+            "1",
+            Err("Integer 1 does not fit in a 0-bit signed integer"),
+        ),
+        (
+            1,
+            "-2",
+            Err("Integer -2 does not fit in a 0-bit signed integer"),
+        ),
+        (
+            1,
+            "0x1",
+            Err("Integer 0x1 does not fit in a 0-bit signed integer"),
+        ),
+        (0, "0", Ok(0)),
+        (
+            0,
+            "5",
+            Err("Integer 5 does not fit in a 0-bit unsigned integer"),
+        ),
+        (
+            0,
+            "0x1",
+            Err("Integer 0x1 does not fit in a 0-bit unsigned integer"),
+        ),
+    ] {
+        let text = format!(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%1 = OpTypeInt 0 {signed}\n%2 = OpConstant %1 {literal}\n"
+        );
+        spirv_asm::fuzz::assemble_text(text.as_bytes());
+        let got = spirv_asm::assemble(text.as_bytes(), &AsmOptions::default());
+        match (got, expected) {
+            (Ok(words), Ok(value)) => assert_eq!(words.last(), Some(&value), "{literal}"),
+            (Err(e), Err(message)) => assert_eq!(e.message, message),
+            (got, expected) => {
+                panic!("{literal} (signed {signed}): {got:?}, expected {expected:?}")
+            }
+        }
     }
 }

@@ -1,12 +1,12 @@
-//! `cargo bench -p spirv-core`: throughput over every corpus binary, in MB of input per
-//! second (median of several runs), next to rspirv measured in the same run.
+//! `cargo bench -p spirv-bench`: spirv-core's throughput over every corpus binary, in MB
+//! of input per second (median of several runs), next to rspirv and rspirv2 measured in
+//! the same run.
 //!
 //! A plain harness rather than criterion because the figures that matter are same-run
 //! ratios to rspirv, which it prints directly.
 
+use spirv_bench::{median_mbps, read_modules};
 use std::hint::black_box;
-use std::path::PathBuf;
-use std::time::Instant;
 
 // The corpus lookup the tests use.
 #[allow(dead_code)]
@@ -15,35 +15,7 @@ mod env;
 
 fn corpus() -> Option<Vec<Vec<u32>>> {
     let dir = env::require_corpus("the decode bench")?;
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join("bin"))
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    paths.sort();
-    Some(
-        paths
-            .iter()
-            .filter_map(|p| std::fs::read(p).ok())
-            .map(|b| {
-                b.chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect()
-            })
-            .collect(),
-    )
-}
-
-fn median_mbps(bytes: usize, runs: usize, mut f: impl FnMut()) -> f64 {
-    f();
-    let mut t: Vec<f64> = (0..runs)
-        .map(|_| {
-            let s = Instant::now();
-            f();
-            s.elapsed().as_secs_f64()
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    bytes as f64 / 1e6 / t[t.len() / 2]
+    Some(read_modules(&dir.join("bin")))
 }
 
 struct Nop;
@@ -115,18 +87,14 @@ fn main() {
             black_box(spirv_core::Module::from_words(m).ok());
         }
     });
-    // Reflection is behind spirv-core's `reflect` feature; the workspace enables it
-    // through spirv-asm, `cargo bench -p spirv-core` alone does not.
-    #[cfg(feature = "reflect")]
-    let reflect = Some(median_mbps(bytes, runs, || {
+    let reflect = median_mbps(bytes, runs, || {
         for m in &mods {
             if let Ok(m) = spirv_core::Module::from_words(m) {
                 black_box(spirv_core::reflect::Reflection::new(&m).resources().len());
             }
         }
-    }));
-    #[cfg(feature = "reflect")]
-    let reflect_globals = Some(median_mbps(bytes, runs, || {
+    });
+    let reflect_globals = median_mbps(bytes, runs, || {
         let globals = spirv_core::ReadOptions {
             globals_only: true,
             ..Default::default()
@@ -136,9 +104,7 @@ fn main() {
                 black_box(spirv_core::reflect::Reflection::new(&m).resources().len());
             }
         }
-    }));
-    #[cfg(not(feature = "reflect"))]
-    let (reflect, reflect_globals): (Option<f64>, Option<f64>) = (None, None);
+    });
     let encode = median_mbps(bytes, runs, || {
         for m in &decoded {
             black_box(m.to_words());
@@ -334,18 +300,14 @@ fn main() {
         mods.len()
     );
     println!("{:<44}{rs_assemble:>10.0}", "rspirv Assemble (DR -> words)");
-    for (what, mbps) in [
-        ("Module::from_words + Reflection::new", reflect),
-        (
-            "Module::read(globals_only) + Reflection::new",
-            reflect_globals,
-        ),
-    ] {
-        match mbps {
-            Some(v) => println!("{what:<44}{v:>10.0}"),
-            None => println!("{what:<44}{:>10}   (needs --features reflect)", "-"),
-        }
-    }
+    println!(
+        "{:<44}{reflect:>10.0}",
+        "Module::from_words + Reflection::new"
+    );
+    println!(
+        "{:<44}{reflect_globals:>10.0}",
+        "Module::read(globals_only) + Reflection::new"
+    );
     println!(
         "{:<44}{:>10}{:>11.2}x rspirv parse_words",
         "raw iteration vs rspirv parse",
