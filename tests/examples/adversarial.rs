@@ -541,9 +541,10 @@ fn reflect(words: &[u32], static_use: bool) -> usize {
     let r = Reflection::new(&m);
     let mut found = r.resources().len() + r.inputs().len();
     if static_use {
-        for e in r.entry_points() {
-            found += r.used_variables(e).len();
-        }
+        let used = r.static_use();
+        found += (0..used.len())
+            .map(|i| used.globals(i).len())
+            .sum::<usize>();
     }
     found
 }

@@ -87,12 +87,14 @@ pub fn run(args: Args) -> u8 {
 /// The whole document (schema `spirv-asm-reflect/1`).
 fn document(r: &Reflection<'_>, static_use: bool) -> Value {
     let (major, minor) = r.module().header().version();
+    // Every entry point's static use, in one pass over the call graph.
+    let used = static_use.then(|| r.static_use());
     json!({
         "schema": "spirv-asm-reflect/1",
         "spirv_version": format!("{major}.{minor}"),
-        "entry_points": r.entry_points().iter().map(|e| entry_point(r, e, static_use)).collect::<Vec<_>>(),
-        "resources": r.resources().iter().map(resource).collect::<Vec<_>>(),
-        "push_constants": r.push_constants().iter().map(resource).collect::<Vec<_>>(),
+        "entry_points": r.entry_points().iter().enumerate().map(|(i, e)| entry_point(r, e, used.as_ref().map(|u| u.globals(i)))).collect::<Vec<_>>(),
+        "resources": r.resources().iter().map(|x| resource(r, x)).collect::<Vec<_>>(),
+        "push_constants": r.push_constants().iter().map(|x| resource(r, x)).collect::<Vec<_>>(),
         "inputs": r.inputs().iter().map(interface).collect::<Vec<_>>(),
         "outputs": r.outputs().iter().map(interface).collect::<Vec<_>>(),
         "specialization_constants": r.spec_constants().iter().map(|s| json!({
@@ -112,7 +114,7 @@ fn name<E: Enum>(v: E) -> String {
         .map_or_else(|| v.to_u32().to_string(), String::from)
 }
 
-fn entry_point(r: &Reflection<'_>, e: &EntryPoint, static_use: bool) -> Value {
+fn entry_point(r: &Reflection<'_>, e: &EntryPoint, used: Option<&[Id]>) -> Value {
     let mut o = Map::new();
     o.insert("name".into(), json!(e.name));
     o.insert("execution_model".into(), json!(name(e.model)));
@@ -120,7 +122,7 @@ fn entry_point(r: &Reflection<'_>, e: &EntryPoint, static_use: bool) -> Value {
     o.insert(
         "execution_modes".into(),
         json!(
-            e.modes
+            r.execution_modes(e)
                 .iter()
                 .map(|m| json!({"mode": name(m.mode), "operands": m.operands}))
                 .collect::<Vec<_>>()
@@ -133,8 +135,8 @@ fn entry_point(r: &Reflection<'_>, e: &EntryPoint, static_use: bool) -> Value {
         }),
     );
     o.insert("interface".into(), json!(ids(&e.interface)));
-    if static_use {
-        o.insert("used_variables".into(), json!(ids(&r.used_variables(e))));
+    if let Some(used) = used {
+        o.insert("used_variables".into(), json!(ids(used)));
     }
     Value::Object(o)
 }
@@ -143,30 +145,29 @@ fn ids(list: &[Id]) -> Vec<u32> {
     list.iter().map(|i| i.0).collect()
 }
 
-fn array(dims: &[ArraySize]) -> Value {
+fn array(dims: impl Iterator<Item = ArraySize>) -> Value {
     json!(
-        dims.iter()
-            .map(|d| match *d {
-                ArraySize::Literal(n) => json!(n),
-                ArraySize::Runtime => json!("runtime"),
-                ArraySize::SpecConstant {
-                    id,
-                    spec_id,
-                    default,
-                } => json!({"constant": id.0, "spec_id": spec_id, "default": default}),
-            })
-            .collect::<Vec<_>>()
+        dims.map(|d| match d {
+            ArraySize::Literal(n) => json!(n),
+            ArraySize::Runtime => json!("runtime"),
+            ArraySize::SpecConstant {
+                id,
+                spec_id,
+                default,
+            } => json!({"constant": id.0, "spec_id": spec_id, "default": default}),
+        })
+        .collect::<Vec<_>>()
     )
 }
 
-fn resource(x: &Resource) -> Value {
+fn resource(r: &Reflection<'_>, x: &Resource) -> Value {
     json!({
         "variable": x.variable.0,
         "name": x.name,
         "descriptor_type": x.descriptor_type.map(|d| snake(&format!("{d:?}"))),
         "set": x.set,
         "binding": x.binding,
-        "array": array(&x.array),
+        "array": array(r.array_dims(x.type_id)),
         "type": x.type_id.0,
         "element_type": x.element_type.0,
         "storage": name(x.storage),

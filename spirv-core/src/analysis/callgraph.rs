@@ -1,0 +1,616 @@
+//! The call graph: functions, their callees through `OpFunctionCall`, the entry points
+//! that are its roots, the global variables each function uses, recursion, and the
+//! static use of every entry point at once ([`StaticUse`]).
+
+use super::table::IdTable;
+use crate::__private::Vec;
+use crate::module::Module;
+use crate::spv;
+use crate::types::Id;
+use core::ops::Range;
+
+/// A function of a [`CallGraph`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Function {
+    /// Its result id.
+    pub id: Id,
+    /// Its instructions, by index in the module: from its `OpFunction` to its
+    /// `OpFunctionEnd`, or to the module's end.
+    pub instructions: Range<usize>,
+    /// It ends with an `OpFunctionEnd`; one that runs to the end of the module does not.
+    pub terminated: bool,
+}
+
+/// An entry point: a root of a [`CallGraph`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Root {
+    /// Index of its `OpEntryPoint` in the module.
+    pub instruction: usize,
+    /// Its execution model.
+    pub model: spv::ExecutionModel,
+    /// The function it names.
+    pub function: Id,
+    /// That function's position in [`CallGraph::functions`], if the module defines it.
+    pub index: Option<usize>,
+}
+
+/// `start[i]..start[i + 1]` ranges over one flat vector: a list per item.
+#[derive(Debug, Clone, Default)]
+struct Lists {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    fn new() -> Self {
+        Lists {
+            start: alloc::vec![0],
+            items: Vec::new(),
+        }
+    }
+    /// Ends the list being filled.
+    fn close(&mut self) {
+        self.start.push(self.items.len() as u32);
+    }
+    fn get(&self, i: usize) -> &[u32] {
+        match (self.start.get(i), self.start.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.items[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// Functions, their callees through `OpFunctionCall`, the entry points, and the global
+/// variables each function uses: built once from a borrowed [`Module`] in one pass over
+/// its instructions.
+///
+/// Functions are found in the instruction stream itself: each runs from an `OpFunction`
+/// to the next `OpFunctionEnd` (an `OpFunction` before that is an ordinary instruction,
+/// as for the reader and spirv-dis), or to the module's end. A global variable is an
+/// `OpVariable` before the first function, not of `Function` storage; a function uses
+/// one when any of its instructions names it as an id operand. A callee that is no
+/// function of the module is left out. Recursion is allowed: [`is_recursive`]
+/// (Self::is_recursive) tells.
+///
+/// Time and memory are linear in the module; nothing recurses.
+///
+/// ```
+/// use spirv_core::analysis::CallGraph;
+/// use spirv_core::{spv, spv::inst, Builder};
+/// let mut b = Builder::new((1, 0));
+/// let [void, fn_type] = [(); 2].map(|()| b.id().unwrap());
+/// b.push(inst::TypeVoid { result_id: void }).unwrap();
+/// b.push(inst::TypeFunction { result_id: fn_type, return_type: void, parameter_types: Default::default() }).unwrap();
+/// let helper = b.begin_function(void, spv::FunctionControl::NONE, fn_type).unwrap();
+/// b.begin_block().unwrap();
+/// b.push(inst::Return {}).unwrap();
+/// b.end_function().unwrap();
+/// let main = b.begin_function(void, spv::FunctionControl::NONE, fn_type).unwrap();
+/// b.begin_block().unwrap();
+/// let call = b.id().unwrap();
+/// b.push(inst::FunctionCall { result_type: void, result_id: call, function: helper, arguments: Default::default() }).unwrap();
+/// b.push(inst::Return {}).unwrap();
+/// b.end_function().unwrap();
+/// b.push(inst::EntryPoint { execution_model: spv::ExecutionModel::GLCompute, entry_point: main, name: "main".into(), interfaces: Default::default() }).unwrap();
+/// let module = b.build().unwrap();
+///
+/// let calls = CallGraph::new(&module);
+/// let ids: Vec<_> = calls.functions().iter().map(|f| f.id).collect();
+/// assert_eq!(ids, [helper, main]);
+/// assert_eq!(calls.callees(1).collect::<Vec<_>>(), [0]);
+/// assert_eq!(calls.roots()[0].index, Some(1));
+/// assert!(!calls.is_recursive(0));
+/// ```
+#[derive(Debug, Clone)]
+pub struct CallGraph {
+    functions: Vec<Function>,
+    /// Function by id (for an id defined twice, the last).
+    index: IdTable<u32>,
+    /// Each function's callees (function indices), each once, in first-call order.
+    callees: Lists,
+    /// Each function's global variables (indices into `globals`), each once, in first-use
+    /// order.
+    uses: Lists,
+    roots: Vec<Root>,
+    globals: Vec<Id>,
+    /// Strongly connected component of each function; components are numbered callees
+    /// first.
+    component: Vec<u32>,
+    components: u32,
+    recursive: Vec<bool>,
+}
+
+impl CallGraph {
+    /// Builds the call graph of `module`.
+    pub fn new(module: &Module) -> CallGraph {
+        let cap = (module.header().bound as usize).min(module.word_len());
+        let mut g = CallGraph {
+            functions: Vec::new(),
+            index: IdTable::new(),
+            callees: Lists::new(),
+            uses: Lists::new(),
+            roots: Vec::new(),
+            globals: Vec::new(),
+            component: Vec::new(),
+            components: 0,
+            recursive: Vec::new(),
+        };
+        let mut global_index: IdTable<u32> = IdTable::new();
+        // The called ids, resolved once every function is known.
+        let mut calls = Lists::new();
+        // Per global: one more than the last function that recorded a use of it.
+        let mut used_by: Vec<u32> = Vec::new();
+        let mut current: Option<usize> = None;
+        let mut in_globals = true;
+        for inst in module.instructions() {
+            let op = inst.opcode();
+            let ops = inst.operands();
+            let f = match current {
+                Some(f) => f,
+                None if op == spv::Opcode::Function => {
+                    if in_globals {
+                        // Every global is known: index them for the function bodies.
+                        for (i, v) in g.globals.iter().enumerate() {
+                            global_index.insert(v.0, i as u32, cap);
+                        }
+                        used_by = alloc::vec![0; g.globals.len()];
+                    }
+                    in_globals = false;
+                    let f = g.functions.len();
+                    let id = ops.get(1).copied().unwrap_or(0);
+                    g.index.insert(id, f as u32, cap);
+                    g.functions.push(Function {
+                        id: Id(id),
+                        instructions: inst.index()..module.len(),
+                        terminated: false,
+                    });
+                    current = Some(f);
+                    f
+                }
+                None => {
+                    if in_globals {
+                        g.global(&inst);
+                    }
+                    continue;
+                }
+            };
+            if op == spv::Opcode::FunctionCall {
+                if let Some(&callee) = ops.get(2) {
+                    calls.items.push(callee);
+                }
+            }
+            inst.visit_ids(|_, id| {
+                if let Some(&v) = global_index.get(id.0) {
+                    if used_by[v as usize] != f as u32 + 1 {
+                        used_by[v as usize] = f as u32 + 1;
+                        g.uses.items.push(v);
+                    }
+                }
+            });
+            if op == spv::Opcode::FunctionEnd {
+                g.functions[f].instructions.end = inst.index() + 1;
+                g.functions[f].terminated = true;
+                current = None;
+            }
+            if current.is_none() {
+                calls.close();
+                g.uses.close();
+            }
+        }
+        if current.is_some() {
+            calls.close();
+            g.uses.close();
+        }
+        for r in &mut g.roots {
+            r.index = g.index.get(r.function.0).map(|&f| f as usize);
+        }
+        g.resolve_calls(&calls);
+        g.find_components();
+        g
+    }
+
+    /// Records an entry point or a global variable.
+    fn global(&mut self, inst: &crate::InstRef<'_>) {
+        let ops = inst.operands();
+        match inst.opcode() {
+            spv::Opcode::EntryPoint => {
+                if let (Some(&model), Some(&function)) = (ops.first(), ops.get(1)) {
+                    self.roots.push(Root {
+                        instruction: inst.index(),
+                        model: spv::ExecutionModel(model),
+                        function: Id(function),
+                        index: None,
+                    });
+                }
+            }
+            spv::Opcode::Variable => {
+                if let (Some(_), Some(&id), Some(&storage)) = (ops.first(), ops.get(1), ops.get(2))
+                {
+                    if spv::StorageClass(storage) != spv::StorageClass::Function {
+                        self.globals.push(Id(id));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Turns called ids into function indices, each callee once per caller.
+    fn resolve_calls(&mut self, calls: &Lists) {
+        let n = self.functions.len();
+        let mut last_caller = alloc::vec![0u32; n];
+        for f in 0..n {
+            for &id in calls.get(f) {
+                if let Some(&callee) = self.index.get(id) {
+                    if last_caller[callee as usize] != f as u32 + 1 {
+                        last_caller[callee as usize] = f as u32 + 1;
+                        self.callees.items.push(callee);
+                    }
+                }
+            }
+            self.callees.close();
+        }
+    }
+
+    /// Tarjan's strongly connected components, with an explicit stack. Components are
+    /// numbered as they complete, which is callees first.
+    fn find_components(&mut self) {
+        const UNSEEN: u32 = u32::MAX;
+        let n = self.functions.len();
+        let mut order = alloc::vec![UNSEEN; n];
+        let mut low = alloc::vec![0u32; n];
+        let mut on_stack = alloc::vec![false; n];
+        let mut stack: Vec<u32> = Vec::new();
+        let mut frames: Vec<(u32, u32)> = Vec::new();
+        let mut component = alloc::vec![0u32; n];
+        let mut recursive = alloc::vec![false; n];
+        let (mut counter, mut components) = (0u32, 0u32);
+        for s in 0..n {
+            if order[s] != UNSEEN {
+                continue;
+            }
+            order[s] = counter;
+            low[s] = counter;
+            counter += 1;
+            stack.push(s as u32);
+            on_stack[s] = true;
+            frames.push((s as u32, 0));
+            while let Some(top) = frames.last_mut() {
+                let (v, k) = (top.0 as usize, top.1 as usize);
+                if let Some(&w) = self.callees.get(v).get(k) {
+                    top.1 += 1;
+                    let w = w as usize;
+                    if w == v {
+                        recursive[v] = true;
+                    }
+                    if order[w] == UNSEEN {
+                        order[w] = counter;
+                        low[w] = counter;
+                        counter += 1;
+                        stack.push(w as u32);
+                        on_stack[w] = true;
+                        frames.push((w as u32, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(order[w]);
+                    }
+                    continue;
+                }
+                frames.pop();
+                if let Some(parent) = frames.last() {
+                    let p = parent.0 as usize;
+                    low[p] = low[p].min(low[v]);
+                }
+                if low[v] == order[v] {
+                    while let Some(x) = stack.pop() {
+                        on_stack[x as usize] = false;
+                        component[x as usize] = components;
+                        if x as usize == v {
+                            break;
+                        }
+                    }
+                    components += 1;
+                }
+            }
+        }
+        // Members of components of two or more functions are recursive.
+        let mut size = alloc::vec![0u32; components as usize];
+        for &c in &component {
+            size[c as usize] += 1;
+        }
+        for (f, &c) in component.iter().enumerate() {
+            if size[c as usize] > 1 {
+                recursive[f] = true;
+            }
+        }
+        self.component = component;
+        self.components = components;
+        self.recursive = recursive;
+    }
+
+    /// The functions, in module order.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    /// The position in [`functions`](Self::functions) of the function `id`.
+    pub fn function(&self, id: Id) -> Option<usize> {
+        self.index.get(id.0).map(|&f| f as usize)
+    }
+
+    /// The entry points, in `OpEntryPoint` order.
+    pub fn roots(&self) -> &[Root] {
+        &self.roots
+    }
+
+    /// The global variables, in declaration order.
+    pub fn globals(&self) -> &[Id] {
+        &self.globals
+    }
+
+    /// The functions function `f` calls, each once, in the order of their first call.
+    pub fn callees(&self, f: usize) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.callees.get(f).iter().map(|&c| c as usize)
+    }
+
+    /// The global variables function `f`'s own instructions name, each once, in the
+    /// order of their first use.
+    pub fn uses(&self, f: usize) -> impl ExactSizeIterator<Item = Id> + '_ {
+        self.uses.get(f).iter().map(|&v| self.globals[v as usize])
+    }
+
+    /// Whether function `f` can call itself, directly or through others.
+    pub fn is_recursive(&self, f: usize) -> bool {
+        self.recursive.get(f).copied().unwrap_or(false)
+    }
+
+    /// The functions reachable from the functions `from` (themselves included), by
+    /// position in [`functions`](Self::functions): one walk, linear in what it reaches.
+    /// With every root's function, it gives the live functions.
+    pub fn reached(&self, from: impl IntoIterator<Item = usize>) -> Vec<bool> {
+        let mut seen = alloc::vec![false; self.functions.len()];
+        let mut stack: Vec<usize> = Vec::new();
+        for f in from {
+            if f < seen.len() && !core::mem::replace(&mut seen[f], true) {
+                stack.push(f);
+            }
+        }
+        while let Some(f) = stack.pop() {
+            for c in self.callees(f) {
+                if !core::mem::replace(&mut seen[c], true) {
+                    stack.push(c);
+                }
+            }
+        }
+        seen
+    }
+
+    /// The global variables every entry point uses statically, for all entry points at
+    /// once; see [`StaticUse`].
+    pub fn static_use(&self) -> StaticUse {
+        StaticUse::new(self)
+    }
+}
+
+/// The global variables each entry point uses statically: named by any instruction of
+/// a function reachable from it through `OpFunctionCall`. From
+/// [`CallGraph::static_use`].
+///
+/// One pass over the call graph answers for every entry point: the functions are
+/// grouped into regions that every call path enters at the same function (where paths
+/// from different entry points or callers meet, a new region starts), each region's
+/// set is made once from its own functions and the sets of the regions it calls, and
+/// a set that adds nothing to the one region it calls is shared with it. Many entry
+/// points calling one function, or one chain of functions, cost what the function or
+/// the chain costs once. The time is linear in the module plus the sizes of the sets
+/// made where paths meet.
+///
+/// ```
+/// use spirv_core::analysis::CallGraph;
+/// use spirv_core::{spv, spv::inst, Builder};
+/// let mut b = Builder::new((1, 0));
+/// let [void, fn_type, int, ptr, var, value] = [(); 6].map(|()| b.id().unwrap());
+/// b.push(inst::TypeVoid { result_id: void }).unwrap();
+/// b.push(inst::TypeFunction { result_id: fn_type, return_type: void, parameter_types: Default::default() }).unwrap();
+/// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 0 }).unwrap();
+/// b.push(inst::TypePointer { result_id: ptr, storage_class: spv::StorageClass::Private, r#type: int }).unwrap();
+/// b.push(inst::Variable { result_type: ptr, result_id: var, storage_class: spv::StorageClass::Private, initializer: None }).unwrap();
+/// let main = b.begin_function(void, spv::FunctionControl::NONE, fn_type).unwrap();
+/// b.begin_block().unwrap();
+/// b.push(inst::Load { result_type: int, result_id: value, pointer: var, memory_access: None }).unwrap();
+/// b.push(inst::Return {}).unwrap();
+/// b.end_function().unwrap();
+/// for name in ["a", "b"] {
+///     b.push(inst::EntryPoint { execution_model: spv::ExecutionModel::GLCompute, entry_point: main, name: name.into(), interfaces: Default::default() }).unwrap();
+/// }
+/// let module = b.build().unwrap();
+///
+/// let used = CallGraph::new(&module).static_use();
+/// assert_eq!(used.len(), 2);
+/// assert_eq!(used.globals(0), [var]);
+/// assert_eq!(used.globals(1), [var]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct StaticUse {
+    /// Each root's set, as a range of `values`.
+    roots: Vec<(u32, u32)>,
+    values: Vec<Id>,
+}
+
+const NONE: u32 = u32::MAX;
+const MANY: u32 = u32::MAX - 1;
+
+impl StaticUse {
+    fn new(g: &CallGraph) -> StaticUse {
+        let c_count = g.components as usize;
+        // Each component's members, its callee components and its own globals.
+        let mut members = Lists::new();
+        {
+            let mut by_component: Vec<(u32, u32)> = (g.component.iter().enumerate())
+                .map(|(f, &c)| (c, f as u32))
+                .collect();
+            by_component.sort_unstable();
+            let mut at = 0;
+            for c in 0..c_count as u32 {
+                while let Some(&(cc, f)) = by_component.get(at) {
+                    if cc != c {
+                        break;
+                    }
+                    members.items.push(f);
+                    at += 1;
+                }
+                members.close();
+            }
+        }
+        let mut children = Lists::new();
+        let mut own = Lists::new();
+        let mut child_mark = alloc::vec![NONE; c_count];
+        let mut global_mark = alloc::vec![NONE; g.globals.len()];
+        for c in 0..c_count {
+            for &f in members.get(c) {
+                for callee in g.callees(f as usize) {
+                    let d = g.component[callee];
+                    if d as usize != c && child_mark[d as usize] != c as u32 {
+                        child_mark[d as usize] = c as u32;
+                        children.items.push(d);
+                    }
+                }
+                for &v in g.uses.get(f as usize) {
+                    if global_mark[v as usize] != c as u32 {
+                        global_mark[v as usize] = c as u32;
+                        own.items.push(v);
+                    }
+                }
+            }
+            children.close();
+            own.close();
+        }
+        // The components the entry points reach.
+        let mut is_root = alloc::vec![false; c_count];
+        let mut reached = alloc::vec![false; c_count];
+        let mut stack: Vec<u32> = Vec::new();
+        for r in &g.roots {
+            if let Some(f) = r.index {
+                let c = g.component[f];
+                is_root[c as usize] = true;
+                if !core::mem::replace(&mut reached[c as usize], true) {
+                    stack.push(c);
+                }
+            }
+        }
+        while let Some(c) = stack.pop() {
+            for &d in children.get(c as usize) {
+                if !core::mem::replace(&mut reached[d as usize], true) {
+                    stack.push(d);
+                }
+            }
+        }
+        // Regions, callers first (components are numbered callees first): a component
+        // all of whose callers lie in one region joins it; a root, or one called from
+        // two regions, starts its own.
+        let mut region = alloc::vec![NONE; c_count];
+        let mut starts = alloc::vec![false; c_count];
+        for c in (0..c_count).rev() {
+            if !reached[c] {
+                continue;
+            }
+            starts[c] = is_root[c] || region[c] == MANY;
+            let mine = if starts[c] { c as u32 } else { region[c] };
+            for &d in children.get(c) {
+                let r = &mut region[d as usize];
+                *r = match *r {
+                    NONE => mine,
+                    x if x == mine => x,
+                    _ => MANY,
+                };
+            }
+        }
+        // Each region's set, callees first: its functions' own globals and the sets of
+        // the regions it calls.
+        let mut set_of: Vec<(u32, u32)> = alloc::vec![(0, 0); c_count];
+        let mut values: Vec<u32> = Vec::new();
+        let mut visit = child_mark;
+        visit.fill(NONE);
+        global_mark.fill(NONE);
+        let mut buf: Vec<u32> = Vec::new();
+        for c in 0..c_count {
+            if !reached[c] || !starts[c] {
+                continue;
+            }
+            let stamp = c as u32;
+            buf.clear();
+            // The largest set merged in: if the region adds nothing to it, share it.
+            let mut largest: Option<(u32, u32)> = None;
+            stack.clear();
+            stack.push(stamp);
+            visit[c] = stamp;
+            while let Some(x) = stack.pop() {
+                for &v in own.get(x as usize) {
+                    if global_mark[v as usize] != stamp {
+                        global_mark[v as usize] = stamp;
+                        buf.push(v);
+                    }
+                }
+                for &d in children.get(x as usize) {
+                    let d = d as usize;
+                    if core::mem::replace(&mut visit[d], stamp) == stamp {
+                        continue;
+                    }
+                    if !starts[d] {
+                        stack.push(d as u32);
+                        continue;
+                    }
+                    let (from, to) = set_of[d];
+                    for &v in &values[from as usize..to as usize] {
+                        if global_mark[v as usize] != stamp {
+                            global_mark[v as usize] = stamp;
+                            buf.push(v);
+                        }
+                    }
+                    if largest.is_none_or(|(a, b)| b - a < to - from) {
+                        largest = Some((from, to));
+                    }
+                }
+            }
+            set_of[c] = match largest {
+                Some((from, to)) if (to - from) as usize == buf.len() => (from, to),
+                _ => {
+                    buf.sort_unstable();
+                    let from = values.len() as u32;
+                    values.extend_from_slice(&buf);
+                    (from, values.len() as u32)
+                }
+            };
+        }
+        let roots = g
+            .roots
+            .iter()
+            .map(|r| r.index.map_or((0, 0), |f| set_of[g.component[f] as usize]))
+            .collect();
+        StaticUse {
+            roots,
+            values: values.iter().map(|&v| g.globals[v as usize]).collect(),
+        }
+    }
+
+    /// Number of entry points.
+    pub fn len(&self) -> usize {
+        self.roots.len()
+    }
+
+    /// Whether the module has no entry point.
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+    }
+
+    /// The global variables entry point `root` (its position in
+    /// [`CallGraph::roots`], which is `OpEntryPoint` order) uses, in declaration order;
+    /// empty for an entry point whose function is not defined, or past the last.
+    pub fn globals(&self, root: usize) -> &[Id] {
+        match self.roots.get(root) {
+            Some(&(from, to)) => &self.values[from as usize..to as usize],
+            None => &[],
+        }
+    }
+}
