@@ -135,9 +135,7 @@ pub fn run(args: Args) -> u8 {
         }
     };
     if words.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
-        for w in &mut words {
-            *w = w.swap_bytes();
-        }
+        spirv_core::binary::swap_words(&mut words);
     }
     let to_stdout = args.output == "-";
     let color = !args.no_color && (args.color || (to_stdout && std::io::stdout().is_terminal()));
