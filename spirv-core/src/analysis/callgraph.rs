@@ -71,8 +71,8 @@ impl Lists {
 /// as for the reader and spirv-dis), or to the module's end. A global variable is an
 /// `OpVariable` before the first function, not of `Function` storage; a function uses
 /// one when any of its instructions names it as an id operand. A callee that is no
-/// function of the module is left out. Recursion is allowed: [`is_recursive`]
-/// (Self::is_recursive) tells.
+/// function of the module is left out. Recursion is allowed:
+/// [`is_recursive`](Self::is_recursive) tells.
 ///
 /// Time and memory are linear in the module; nothing recurses.
 ///

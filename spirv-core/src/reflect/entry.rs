@@ -142,9 +142,9 @@ impl Reflection<'_> {
     }
 
     /// The global variables every entry point uses statically, for all of them at once:
-    /// [`StaticUse::globals`]`(i)` for the `i`-th of [`entry_points`]
-    /// (Self::entry_points), in declaration order. A variable is used when any
-    /// instruction of a function reachable from the entry point through
+    /// [`StaticUse::globals`]`(i)` for the `i`-th of
+    /// [`entry_points`](Self::entry_points), in declaration order. A variable is used
+    /// when any instruction of a function reachable from the entry point through
     /// `OpFunctionCall` names it. Builds the [`CallGraph`] (one walk of every function
     /// body), so the time is about that of reading the module.
     ///
