@@ -63,8 +63,8 @@ impl Lists {
 }
 
 /// Functions, their callees through `OpFunctionCall`, the entry points, and the global
-/// variables each function uses: built once from a borrowed [`Module`] in one pass over
-/// its instructions.
+/// variables: built once from a borrowed [`Module`] in one pass over its instructions'
+/// opcodes.
 ///
 /// Functions are found in the instruction stream itself: each runs from an `OpFunction`
 /// to the next `OpFunctionEnd` (an `OpFunction` before that is an ordinary instruction,
@@ -74,7 +74,10 @@ impl Lists {
 /// function of the module is left out. Recursion is allowed:
 /// [`is_recursive`](Self::is_recursive) tells.
 ///
-/// Time and memory are linear in the module; nothing recurses.
+/// Time and memory are linear in the module; nothing recurses. Which globals a function
+/// uses is found by walking its operands, which costs about what reading it did: only
+/// [`uses`](Self::uses) and [`static_use`](Self::static_use) do, and only for the
+/// functions they need.
 ///
 /// ```
 /// use spirv_core::analysis::CallGraph;
@@ -104,17 +107,17 @@ impl Lists {
 /// assert!(!calls.is_recursive(0));
 /// ```
 #[derive(Debug, Clone)]
-pub struct CallGraph {
+pub struct CallGraph<'m> {
+    module: &'m Module,
     functions: Vec<Function>,
     /// Function by id (for an id defined twice, the last).
     index: IdTable<u32>,
     /// Each function's callees (function indices), each once, in first-call order.
     callees: Lists,
-    /// Each function's global variables (indices into `globals`), each once, in first-use
-    /// order.
-    uses: Lists,
     roots: Vec<Root>,
     globals: Vec<Id>,
+    /// Global by id, when the module has functions (for an id defined twice, the last).
+    global_index: IdTable<u32>,
     /// Strongly connected component of each function; components are numbered callees
     /// first.
     component: Vec<u32>,
@@ -122,26 +125,26 @@ pub struct CallGraph {
     recursive: Vec<bool>,
 }
 
-impl CallGraph {
-    /// Builds the call graph of `module`.
-    pub fn new(module: &Module) -> CallGraph {
+impl<'m> CallGraph<'m> {
+    /// Builds the call graph of `module`: one pass that looks at each instruction's
+    /// opcode (function bodies are walked only for [`uses`](Self::uses) and
+    /// [`static_use`](Self::static_use)).
+    pub fn new(module: &'m Module) -> CallGraph<'m> {
         let cap = (module.header().bound as usize).min(module.word_len());
         let mut g = CallGraph {
+            module,
             functions: Vec::new(),
             index: IdTable::new(),
             callees: Lists::new(),
-            uses: Lists::new(),
             roots: Vec::new(),
             globals: Vec::new(),
+            global_index: IdTable::new(),
             component: Vec::new(),
             components: 0,
             recursive: Vec::new(),
         };
-        let mut global_index: IdTable<u32> = IdTable::new();
         // The called ids, resolved once every function is known.
         let mut calls = Lists::new();
-        // Per global: one more than the last function that recorded a use of it.
-        let mut used_by: Vec<u32> = Vec::new();
         let mut current: Option<usize> = None;
         let mut in_globals = true;
         for inst in module.instructions() {
@@ -153,9 +156,8 @@ impl CallGraph {
                     if in_globals {
                         // Every global is known: index them for the function bodies.
                         for (i, v) in g.globals.iter().enumerate() {
-                            global_index.insert(v.0, i as u32, cap);
+                            g.global_index.insert(v.0, i as u32, cap);
                         }
-                        used_by = alloc::vec![0; g.globals.len()];
                     }
                     in_globals = false;
                     let f = g.functions.len();
@@ -181,27 +183,15 @@ impl CallGraph {
                     calls.items.push(callee);
                 }
             }
-            inst.visit_ids(|_, id| {
-                if let Some(&v) = global_index.get(id.0) {
-                    if used_by[v as usize] != f as u32 + 1 {
-                        used_by[v as usize] = f as u32 + 1;
-                        g.uses.items.push(v);
-                    }
-                }
-            });
             if op == spv::Opcode::FunctionEnd {
                 g.functions[f].instructions.end = inst.index() + 1;
                 g.functions[f].terminated = true;
                 current = None;
-            }
-            if current.is_none() {
                 calls.close();
-                g.uses.close();
             }
         }
         if current.is_some() {
             calls.close();
-            g.uses.close();
         }
         for r in &mut g.roots {
             r.index = g.index.get(r.function.0).map(|&f| f as usize);
@@ -209,6 +199,23 @@ impl CallGraph {
         g.resolve_calls(&calls);
         g.find_components();
         g
+    }
+
+    /// Calls `f` with the position in [`globals`](Self::globals) of every global
+    /// variable function `function`'s instructions name (as often as they name it).
+    fn visit_uses(&self, function: usize, mut f: impl FnMut(u32)) {
+        let Some(range) = self.functions.get(function).map(|f| f.instructions.clone()) else {
+            return;
+        };
+        for i in range {
+            if let Some(inst) = self.module.instruction(i) {
+                inst.visit_ids(|_, id| {
+                    if let Some(&v) = self.global_index.get(id.0) {
+                        f(v);
+                    }
+                });
+            }
+        }
     }
 
     /// Records an entry point or a global variable.
@@ -354,10 +361,22 @@ impl CallGraph {
         self.callees.get(f).iter().map(|&c| c as usize)
     }
 
+    /// The module.
+    pub fn module(&self) -> &'m Module {
+        self.module
+    }
+
     /// The global variables function `f`'s own instructions name, each once, in the
-    /// order of their first use.
-    pub fn uses(&self, f: usize) -> impl ExactSizeIterator<Item = Id> + '_ {
-        self.uses.get(f).iter().map(|&v| self.globals[v as usize])
+    /// order of their first use: one walk of its instructions.
+    pub fn uses(&self, f: usize) -> Vec<Id> {
+        let mut seen = alloc::vec![false; self.globals.len()];
+        let mut used = Vec::new();
+        self.visit_uses(f, |v| {
+            if !core::mem::replace(&mut seen[v as usize], true) {
+                used.push(self.globals[v as usize]);
+            }
+        });
+        used
     }
 
     /// Whether function `f` can call itself, directly or through others.
@@ -442,7 +461,7 @@ const NONE: u32 = u32::MAX;
 const MANY: u32 = u32::MAX - 1;
 
 impl StaticUse {
-    fn new(g: &CallGraph) -> StaticUse {
+    fn new(g: &CallGraph<'_>) -> StaticUse {
         let c_count = g.components as usize;
         // Each component's members, its callee components and its own globals.
         let mut members = Lists::new();
@@ -464,9 +483,7 @@ impl StaticUse {
             }
         }
         let mut children = Lists::new();
-        let mut own = Lists::new();
         let mut child_mark = alloc::vec![NONE; c_count];
-        let mut global_mark = alloc::vec![NONE; g.globals.len()];
         for c in 0..c_count {
             for &f in members.get(c) {
                 for callee in g.callees(f as usize) {
@@ -476,15 +493,8 @@ impl StaticUse {
                         children.items.push(d);
                     }
                 }
-                for &v in g.uses.get(f as usize) {
-                    if global_mark[v as usize] != c as u32 {
-                        global_mark[v as usize] = c as u32;
-                        own.items.push(v);
-                    }
-                }
             }
             children.close();
-            own.close();
         }
         // The components the entry points reach.
         let mut is_root = alloc::vec![false; c_count];
@@ -505,6 +515,22 @@ impl StaticUse {
                     stack.push(d);
                 }
             }
+        }
+        // The globals each reached component's functions name: the only bodies walked.
+        let mut own = Lists::new();
+        let mut global_mark = alloc::vec![NONE; g.globals.len()];
+        for (c, &reached) in reached.iter().enumerate() {
+            if reached {
+                for &f in members.get(c) {
+                    g.visit_uses(f as usize, |v| {
+                        if global_mark[v as usize] != c as u32 {
+                            global_mark[v as usize] = c as u32;
+                            own.items.push(v);
+                        }
+                    });
+                }
+            }
+            own.close();
         }
         // Regions, callers first (components are numbered callees first): a component
         // all of whose callers lie in one region joins it; a root, or one called from
