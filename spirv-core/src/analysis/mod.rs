@@ -37,7 +37,7 @@
 mod callgraph;
 mod cfg;
 pub(crate) mod table;
-mod types;
+pub(crate) mod types;
 
 pub use callgraph::{CallGraph, Function, Root, StaticUse};
 pub use cfg::{Cfg, CfgBlock};

@@ -262,6 +262,9 @@ impl TypeTable {
     /// `OpFunction`).
     pub fn new(module: &Module) -> TypeTable {
         let mut table = TypeTable::with_cap(module);
+        let globals = module.instructions();
+        let globals = globals.take_while(|i| i.opcode() != spv::Opcode::Function);
+        table.reserve_exact(globals.filter(|i| is_type(i.opcode())).count());
         for inst in module.instructions() {
             let opcode = inst.opcode();
             if opcode == spv::Opcode::Function {
@@ -280,6 +283,11 @@ impl TypeTable {
             types: IdTable::new(),
             chains: IdTable::new(),
         }
+    }
+
+    /// Makes room for `n` types at once.
+    pub(crate) fn reserve_exact(&mut self, n: usize) {
+        self.types.reserve_exact(n);
     }
 
     /// Records the type an instruction declares, if it declares one; returns whether
@@ -308,6 +316,12 @@ impl TypeTable {
         // number as its element, until its chain is known.
         const ON_PATH: u32 = u32::MAX;
         let mut chains: IdTable<ArrayChain> = IdTable::new();
+        chains.reserve_exact(
+            self.types
+                .iter()
+                .filter(|(_, t)| array_element(t).is_some())
+                .count(),
+        );
         let mut path: Vec<u32> = Vec::new();
         for (walk, (start, t)) in self.types.iter().enumerate() {
             let walk = Id(walk as u32);
@@ -407,6 +421,13 @@ impl TypeTable {
             left: self.strip_arrays(ty).1,
         }
     }
+}
+
+/// Whether an opcode declares a type (as [`Type::read`] reads them).
+pub(crate) fn is_type(opcode: spv::Opcode) -> bool {
+    opcode
+        .info()
+        .is_some_and(|i| spv::Class::of(i) == Some(spv::Class::TypeDeclaration))
 }
 
 /// The element of an array type.

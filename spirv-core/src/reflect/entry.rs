@@ -62,7 +62,9 @@ pub(super) struct ModeIndex {
     group: IdTable<u32>,
     /// Modes recorded per group so far.
     counts: Vec<u32>,
-    modes: Vec<(u32, ExecutionMode)>,
+    /// The modes in `OpExecutionMode` order, and each one's group.
+    modes: Vec<ExecutionMode>,
+    groups: Vec<u32>,
 }
 
 impl ModeIndex {
@@ -71,6 +73,7 @@ impl ModeIndex {
             group: IdTable::new(),
             counts: Vec::new(),
             modes: Vec::new(),
+            groups: Vec::new(),
         }
     }
 
@@ -92,7 +95,8 @@ impl ModeIndex {
     pub(super) fn mode(&mut self, function: u32, mode: ExecutionMode) {
         if let Some(&g) = self.group.get(function) {
             self.counts[g as usize] += 1;
-            self.modes.push((g, mode));
+            self.modes.push(mode);
+            self.groups.push(g);
         }
     }
 
@@ -104,19 +108,29 @@ impl ModeIndex {
         for (g, &n) in self.counts.iter().enumerate() {
             start[g + 1] = start[g] + n;
         }
-        let mut fill = start.clone();
-        let mut slots: Vec<Option<ExecutionMode>> = Vec::new();
-        slots.resize_with(self.modes.len(), || None);
-        let mut last_local: Vec<Option<u32>> = alloc::vec![None; groups];
-        for (g, mode) in self.modes {
-            let at = fill[g as usize];
-            fill[g as usize] += 1;
-            if mode.mode == spv::ExecutionMode::LocalSize
-                || mode.mode == spv::ExecutionMode::LocalSizeId
-            {
-                last_local[g as usize] = Some(at);
+        // Modes usually come function by function, in entry point order: then they are
+        // grouped already. Otherwise each goes to its group's next place.
+        let mut modes = self.modes;
+        if !self.groups.is_sorted() {
+            let mut fill = start.clone();
+            let mut slots: Vec<Option<ExecutionMode>> = Vec::new();
+            slots.resize_with(modes.len(), || None);
+            for (mode, &g) in modes.into_iter().zip(&self.groups) {
+                slots[fill[g as usize] as usize] = Some(mode);
+                fill[g as usize] += 1;
             }
-            slots[at as usize] = Some(mode);
+            modes = slots.into_iter().flatten().collect();
+        }
+        let mut last_local: Vec<Option<u32>> = alloc::vec![None; groups];
+        for g in 0..groups {
+            let r = start[g] as usize..start[g + 1] as usize;
+            last_local[g] = modes.get(r.clone()).and_then(|m| {
+                let at = m.iter().rposition(|m| {
+                    m.mode == spv::ExecutionMode::LocalSize
+                        || m.mode == spv::ExecutionMode::LocalSizeId
+                })?;
+                Some((r.start + at) as u32)
+            });
         }
         for e in entries {
             let (g, skip) = (e.modes.start as usize, e.modes.end);
@@ -124,7 +138,7 @@ impl ModeIndex {
             e.modes = from..to;
             e.local_size = last_local[g].filter(|&l| l >= from);
         }
-        slots.into_iter().flatten().collect()
+        modes
     }
 }
 

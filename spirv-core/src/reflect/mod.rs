@@ -165,6 +165,22 @@ impl<'m> Reflection<'m> {
         use spv::Opcode as O;
         let cap = self.cap;
         let mut modes = entry::ModeIndex::new();
+        // The lists get their size at once: a growing vector's spare room and copies
+        // would be most of the memory for a module of many entry points or variables.
+        let (mut entries, mut variables, mut types) = (0, 0, 0);
+        for inst in self.module.instructions() {
+            match inst.opcode() {
+                O::Function => break,
+                O::EntryPoint => entries += 1,
+                O::Variable => variables += 1,
+                op if crate::analysis::types::is_type(op) => types += 1,
+                _ => {}
+            }
+        }
+        self.entry_points.reserve_exact(entries);
+        self.variables.reserve_exact(variables);
+        self.variable_index.reserve_exact(variables);
+        self.types.reserve_exact(types);
         for inst in self.module.instructions() {
             let words = inst.words();
             let opcode = inst.opcode();
