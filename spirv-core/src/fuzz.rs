@@ -78,12 +78,9 @@ fn analyses(m: &Module) {
     for f in g.functions() {
         let cfg = Cfg::new(m, f.instructions.clone());
         let _ = cfg.structured_order();
+        let preds = cfg.predecessors();
         for i in 0..cfg.len() {
-            let _ = (
-                cfg.predecessors(i).count(),
-                cfg.instructions(i),
-                cfg.words(i),
-            );
+            let _ = (preds.of(i).count(), cfg.instructions(i), cfg.words(i));
         }
     }
 }

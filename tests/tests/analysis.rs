@@ -217,12 +217,14 @@ fn cfg_successors_predecessors_and_unreachable_blocks() {
         (header.merge, header.continue_target, header.conditional),
         (Some(label(exit)), Some(label(cont)), true)
     );
-    assert_eq!(cfg.predecessors(two).collect::<Vec<_>>(), [entry, cont]);
+    let preds = cfg.predecessors();
+    assert_eq!(preds.of(two).collect::<Vec<_>>(), [entry, cont]);
     assert_eq!(
-        cfg.predecessors(merge).collect::<Vec<_>>(),
+        preds.of(merge).collect::<Vec<_>>(),
         [entry, one, exit, dead]
     );
-    assert_eq!(cfg.predecessors(dead).count(), 0);
+    assert_eq!(preds.of(dead).len(), 0);
+    assert_eq!(preds.of(99).len(), 0, "past the last block");
     // Structured order: constructs before their merge blocks, the unreachable block last.
     let order = cfg.structured_order();
     assert_eq!(order.last(), Some(&dead));
@@ -385,12 +387,13 @@ fn corpus_analyses_agree_with_plain_walks() {
             let mut order = cfg.structured_order();
             order.sort_unstable();
             assert!(order.iter().copied().eq(0..cfg.len()), "{name}");
+            let preds = cfg.predecessors();
             for (i, b) in rf.blocks().enumerate() {
                 assert_eq!(cfg.block(i).map(|c| c.label), Some(b.label()), "{name}");
                 let first = b.instructions().next().map(|x| x.index());
                 assert_eq!(Some(cfg.instructions(i).start), first, "{name}");
                 for s in cfg.successors(i) {
-                    assert!(cfg.predecessors(s).any(|p| p == i), "{name}");
+                    assert!(preds.of(s).any(|p| p == i), "{name}");
                 }
             }
         }

@@ -1,5 +1,6 @@
 //! The control-flow graph of one function: its blocks, each block's branch targets,
-//! merge and continue targets, successors and predecessors, and the structured order.
+//! merge and continue targets, successors and (on request) predecessors, and the
+//! structured order.
 //!
 //! Everything is linear in the function's size (the label index is sorted, so
 //! `n log n`): one scan, flat arrays (all branch targets in one vector, a block's end
@@ -97,7 +98,7 @@ pub struct CfgBlock {
 /// assert_eq!(cfg.len(), 3);
 /// assert_eq!(cfg.block(0).unwrap().merge, Some(merge));
 /// assert_eq!(cfg.successors(0).collect::<Vec<_>>(), [1, 2]);
-/// assert_eq!(cfg.predecessors(2).collect::<Vec<_>>(), [0, 1]);
+/// assert_eq!(cfg.predecessors().of(2).collect::<Vec<_>>(), [0, 1]);
 /// assert_eq!(cfg.structured_order(), [0, 1, 2]);
 /// ```
 #[derive(Debug, Clone)]
@@ -106,9 +107,6 @@ pub struct Cfg {
     targets: Vec<Id>,
     /// `(label, block)`, sorted by label, one block per label (the last).
     index: Vec<(u32, u32)>,
-    /// Block `j`'s predecessors are `preds[pred_start[j]..pred_start[j + 1]]`.
-    pred_start: Vec<u32>,
-    preds: Vec<u32>,
     /// Word offset and index just past the last instruction of the last block.
     last_end: (usize, usize),
     end: Result<usize, usize>,
@@ -147,8 +145,6 @@ impl Cfg {
             blocks: Vec::new(),
             targets: Vec::new(),
             index: Vec::new(),
-            pred_start: Vec::new(),
-            preds: Vec::new(),
             last_end: (0, 0),
             end: Err(0),
         };
@@ -222,7 +218,6 @@ impl Cfg {
             cfg.end = Err(stop);
         }
         cfg.index_labels();
-        cfg.link_predecessors();
         cfg
     }
 
@@ -230,21 +225,18 @@ impl Cfg {
         let mut index: Vec<(u32, u32)> = (self.blocks.iter().enumerate())
             .map(|(i, b)| (b.label, i as u32))
             .collect();
-        index.sort_unstable();
-        // Keep the last block of each label.
-        let mut kept: Vec<(u32, u32)> = Vec::with_capacity(index.len());
-        for pair in index {
-            match kept.last_mut() {
-                Some(last) if last.0 == pair.0 => *last = pair,
-                _ => kept.push(pair),
-            }
-        }
-        self.index = kept;
+        // Each label's last block first, then the others go.
+        index.sort_unstable_by_key(|&(label, block)| (label, u32::MAX - block));
+        index.dedup_by_key(|e| e.0);
+        self.index = index;
     }
 
-    /// Counts, then places, each block's predecessors (one per branch to it).
-    fn link_predecessors(&mut self) {
+    /// Every block's predecessors (one per branch to it), in block order: built on
+    /// request, in time and memory linear in the blocks and branches (a disassembler
+    /// walking forward needs none).
+    pub fn predecessors(&self) -> Predecessors {
         let n = self.blocks.len();
+        // `start[j + 1]` counts block j's predecessors, then (summed) ends its list.
         let mut start = alloc::vec![0u32; n + 1];
         for i in 0..n {
             for j in self.successors(i) {
@@ -254,16 +246,18 @@ impl Cfg {
         for j in 0..n {
             start[j + 1] += start[j];
         }
-        let mut fill = start.clone();
         let mut preds = alloc::vec![0u32; start[n] as usize];
+        // Fill each list from its start, using `start[j]` as the cursor: afterwards it
+        // holds the list's end, that is the next list's start, and moves back by one.
         for i in 0..n {
             for j in self.successors(i) {
-                preds[fill[j] as usize] = i as u32;
-                fill[j] += 1;
+                preds[start[j] as usize] = i as u32;
+                start[j] += 1;
             }
         }
-        self.pred_start = start;
-        self.preds = preds;
+        start.copy_within(0..n, 1);
+        start[0] = 0;
+        Predecessors { start, preds }
     }
 
     /// Number of blocks.
@@ -351,17 +345,6 @@ impl Cfg {
         self.targets(i).iter().filter_map(|&t| self.block_of(t))
     }
 
-    /// Block `j`'s predecessors, in block order (one per branch to it).
-    pub fn predecessors(&self, j: usize) -> impl Iterator<Item = usize> + '_ {
-        let from = self.pred_start.get(j).copied().unwrap_or(0) as usize;
-        let to = self.pred_start.get(j + 1).copied().unwrap_or(0) as usize;
-        self.preds
-            .get(from..to)
-            .unwrap_or(&[])
-            .iter()
-            .map(|&p| p as usize)
-    }
-
     /// The `k`-th successor of block `i` in the order the structured walk visits them
     /// (merge block, continue target, branch targets from last to first), whether or
     /// not it is a block of this function.
@@ -412,5 +395,26 @@ impl Cfg {
         let mut order: Vec<usize> = post.iter().rev().map(|&i| i as usize).collect();
         order.extend((0..n).filter(|&i| !seen[i]));
         order
+    }
+}
+
+/// Every block's predecessors in a [`Cfg`]: from [`Cfg::predecessors`].
+#[derive(Debug, Clone)]
+pub struct Predecessors {
+    /// Block `j`'s predecessors are `preds[start[j]..start[j + 1]]`.
+    start: Vec<u32>,
+    preds: Vec<u32>,
+}
+
+impl Predecessors {
+    /// Block `j`'s predecessors, in block order (one per branch to it).
+    pub fn of(&self, j: usize) -> impl ExactSizeIterator<Item = usize> + '_ {
+        let from = self.start.get(j).copied().unwrap_or(0) as usize;
+        let to = self.start.get(j + 1).copied().unwrap_or(0) as usize;
+        self.preds
+            .get(from..to)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&p| p as usize)
     }
 }

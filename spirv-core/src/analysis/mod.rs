@@ -36,11 +36,13 @@
 
 mod callgraph;
 mod cfg;
+mod static_use;
 pub(crate) mod table;
 pub(crate) mod types;
 
-pub use callgraph::{CallGraph, Function, Root, StaticUse};
-pub use cfg::{Cfg, CfgBlock};
+pub use callgraph::{CallGraph, Function, Root};
+pub use cfg::{Cfg, CfgBlock, Predecessors};
+pub use static_use::StaticUse;
 pub use types::{Arrays, ImageType, Type, TypeTable};
 
 /// The SPIR-V version a `--target-env` name implies, as SPIRV-Tools 2025.5 maps them

@@ -144,7 +144,32 @@ impl ModeIndex {
 
 impl Reflection<'_> {
     /// The execution modes of entry point `entry` (of this reflection), in order: those
-    /// of its function. Entry points of one function share them.
+    /// of its function that follow its `OpEntryPoint`. Entry points of one function
+    /// share them.
+    ///
+    /// ```
+    /// # use spirv_core::{spv, spv::inst, Builder};
+    /// # let mut b = Builder::new((1, 0));
+    /// # let [void, fn_type] = [(); 2].map(|()| b.id().unwrap());
+    /// # b.push(inst::TypeVoid { result_id: void }).unwrap();
+    /// # b.push(inst::TypeFunction { result_id: fn_type, return_type: void, parameter_types: Default::default() }).unwrap();
+    /// # let main = b.begin_function(void, spv::FunctionControl::NONE, fn_type).unwrap();
+    /// # b.begin_block().unwrap();
+    /// # b.push(inst::Return {}).unwrap();
+    /// # b.end_function().unwrap();
+    /// // Two compute entry points of one function `main`, which has one mode.
+    /// for name in ["a", "b"] {
+    ///     b.push(inst::EntryPoint { execution_model: spv::ExecutionModel::GLCompute, entry_point: main, name: name.into(), interfaces: Default::default() }).unwrap();
+    /// }
+    /// b.push(inst::ExecutionMode { entry_point: main, mode: spv::ExecutionModeData::LocalSize(8, 8, 1) }).unwrap();
+    /// let module = b.build().unwrap();
+    /// let r = spirv_core::reflect::Reflection::new(&module);
+    /// for e in r.entry_points() {
+    ///     let modes = r.execution_modes(e);
+    ///     println!("{}: {:?} {:?}", e.name, modes[0].mode, modes[0].operands); // a: LocalSize [8, 8, 1]
+    ///     assert_eq!(modes[0].operands, [8, 8, 1]);
+    /// }
+    /// ```
     pub fn execution_modes(&self, entry: &EntryPoint) -> &[ExecutionMode] {
         let r = entry.modes.start as usize..entry.modes.end as usize;
         self.modes.get(r).unwrap_or(&[])

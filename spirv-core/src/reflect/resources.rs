@@ -273,6 +273,34 @@ impl<'m> Reflection<'m> {
     /// an array): what a resource's [`type_id`](Resource::type_id) adds to its
     /// [`element_type`](Resource::element_type). Each array type is followed once for
     /// the whole module, so this costs one step per dimension.
+    ///
+    /// ```
+    /// use spirv_core::reflect::{ArraySize, Reflection};
+    /// use spirv_core::{spv, spv::inst, Builder, LiteralNumber};
+    /// let mut b = Builder::new((1, 0));
+    /// let [float, image, four, sized, images, ptr, var] = [(); 7].map(|()| b.id().unwrap());
+    /// b.push(inst::TypeFloat { result_id: float, width: 32, floating_point_encoding: None }).unwrap();
+    /// b.push(inst::TypeImage {
+    ///     result_id: image, sampled_type: float, dim: spv::Dim::Dim2D, depth: 0, arrayed: 0,
+    ///     ms: 0, sampled: 1, image_format: spv::ImageFormat::Unknown, access_qualifier: None,
+    /// }).unwrap();
+    /// let uint = b.id().unwrap();
+    /// b.push(inst::TypeInt { result_id: uint, width: 32, signedness: 0 }).unwrap();
+    /// b.push(inst::Constant { result_type: uint, result_id: four, value: LiteralNumber::from_u32(4) }).unwrap();
+    /// b.push(inst::TypeArray { result_id: sized, element_type: image, length: four }).unwrap();
+    /// b.push(inst::TypeRuntimeArray { result_id: images, element_type: sized }).unwrap();
+    /// b.push(inst::TypePointer { result_id: ptr, storage_class: spv::StorageClass::UniformConstant, r#type: images }).unwrap();
+    /// b.push(inst::Variable { result_type: ptr, result_id: var, storage_class: spv::StorageClass::UniformConstant, initializer: None }).unwrap();
+    /// let module = b.build().unwrap();
+    ///
+    /// // texture2D textures[][4]: a runtime array of arrays of four images.
+    /// let r = Reflection::new(&module);
+    /// let res = &r.resources()[0];
+    /// let dims: Vec<_> = r.array_dims(res.type_id).collect();
+    /// println!("{dims:?}"); // [Runtime, Literal(4)]
+    /// assert_eq!(dims, [ArraySize::Runtime, ArraySize::Literal(4)]);
+    /// assert_eq!(res.element_type, image);
+    /// ```
     pub fn array_dims(&self, ty: Id) -> ArrayDims<'_, 'm> {
         ArrayDims {
             r: self,
