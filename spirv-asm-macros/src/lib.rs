@@ -108,7 +108,7 @@ fn settings(options: &[MacroOption], mut errors: Errors) -> syn::Result<Settings
                 else {
                     continue;
                 };
-                match spirv_asm::asm::target_env_version(&env) {
+                match spirv_core::target_env_version(&env) {
                     Some(v) => s.opts.version = Some(v),
                     None => errors.push(o.error(format!(
                         "unknown target environment `{env}`; expected one of spirv-as's, such as \"spv1.4\", \"vulkan1.2\" or \"opencl2.1\""

@@ -476,6 +476,18 @@ fn reflect_prints_spirv_cross_format_and_own_json() {
     assert_eq!(code, 0);
     let text = String::from_utf8_lossy(&out);
     assert!(text.starts_with('{') && text.contains("\"schema\": \"spirv-asm-reflect/1\""));
+    // Hex text, as `dis` reads it, gives the same; text that is neither: exit 1.
+    let hex: String = bin
+        .chunks_exact(4)
+        .map(|c| format!("0x{:08x}\n", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+        .collect();
+    let (code, from_hex, _) = run(&["reflect", "-"], Some(hex.as_bytes()), &dir);
+    assert_eq!((code, from_hex), (0, out));
+    let (code, _, err) = run(&["reflect", "-"], Some(b"0x12 zz"), &dir);
+    assert_eq!(
+        (code, err.trim()),
+        (1, "error: input is neither a binary nor hex text")
+    );
     // A Kernel module: spirv-cross's refusal, exit 3; not a module: 2; no file: 1.
     let kernel = env::files(&corpus.join("bin"), "spv")
         .into_iter()

@@ -88,8 +88,15 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), DecodeError>
     Ok((words, endian))
 }
 
-/// Swaps the byte order of every word in place: words read from a file of the other
-/// byte order become host values.
+/// Reverses the byte order of every word in place: for words read from a module stored
+/// in the other byte order (their first word is [`MAGIC`] byte-swapped).
+///
+/// ```
+/// use spirv_core::binary::{swap_words, MAGIC};
+/// let mut words = [MAGIC.swap_bytes(), 0x0000_0100];
+/// swap_words(&mut words);
+/// assert_eq!(words, [MAGIC, 0x0001_0000]);
+/// ```
 pub fn swap_words(words: &mut [u32]) {
     for w in words {
         *w = w.swap_bytes();

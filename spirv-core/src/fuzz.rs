@@ -68,6 +68,7 @@ pub fn module(data: &[u8]) {
             let _ = b.label();
         }
     }
+    analyses(&m);
     let mut remapped = m.clone();
     let unchanged = remapped.to_words();
     if remapped.remap_ids(|id| Id(id.0.wrapping_add(1))).is_err() {
@@ -79,9 +80,32 @@ pub fn module(data: &[u8]) {
     }
 }
 
+/// Builds every analysis of a module and asks each what it knows.
+fn analyses(m: &Module) {
+    use crate::analysis::{CallGraph, Cfg, TypeTable};
+    let types = TypeTable::new(m);
+    for (id, _) in types.iter() {
+        let _ = types.arrays(id).count();
+    }
+    let g = CallGraph::new(m);
+    let used = g.static_use();
+    let _ = (0..used.len())
+        .map(|i| used.globals(i).len())
+        .sum::<usize>();
+    let _ = g.reached(g.roots().iter().filter_map(|r| r.index));
+    for f in g.functions() {
+        let cfg = Cfg::new(m, f.instructions.clone());
+        let _ = cfg.structured_order();
+        let preds = cfg.predecessors();
+        for i in 0..cfg.len() {
+            let _ = (preds.of(i).count(), cfg.instructions(i), cfg.words(i));
+        }
+    }
+}
+
 #[cfg(feature = "reflect")]
 /// Reads `data` as a module (fully, and checking only the globals) and reflects it:
-/// every list, every struct's declared size, and each entry point's static use.
+/// every list, every struct's declared size, the entry points' static use.
 pub fn reflect(data: &[u8]) {
     let Ok((words, _)) = crate::binary::words_from_bytes(data) else {
         return;
@@ -104,7 +128,15 @@ pub fn reflect(data: &[u8]) {
             }
         }
         for e in r.entry_points() {
+            let _ = r.execution_modes(e);
+        }
+        // All at once, and (the same answer) one entry point at a time for the first.
+        let _ = r.static_use();
+        if let Some(e) = r.entry_points().first() {
             let _ = r.used_variables(e);
+        }
+        for res in r.resources() {
+            let _ = r.array_dims(res.type_id).count();
         }
         let _ = (
             r.resources(),

@@ -40,6 +40,8 @@
 //!   [`stream`]: typed instructions in one pass, without a [`Module`].
 //! - [`Module`], [`InstRef`], [`Builder`]; [`walk`]: the table-driven operand walker
 //!   and the [`ExtInstRegistry`] that user-generated sets join.
+//! - [`analysis`]: the type table, call graph and control-flow graphs, built once
+//!   from a borrowed [`Module`].
 #![no_std]
 #![deny(missing_docs)]
 
@@ -49,6 +51,7 @@ extern crate std;
 // Lets the macro's default `::spirv_core` path resolve inside this crate too.
 extern crate self as spirv_core;
 
+pub mod analysis;
 pub mod binary;
 mod builder;
 #[doc(hidden)]
@@ -68,6 +71,7 @@ pub mod typed;
 mod types;
 pub mod walk;
 
+pub use analysis::target_env_version;
 pub use binary::{Endian, Header, RawInstRef, RawInstructions};
 pub use builder::{BuildError, BuildErrorKind, Builder, DEFAULT_GENERATOR};
 pub use codec::DecodeContext;

@@ -4,12 +4,15 @@
 //! - `Module::from_bytes` (binaries),
 //! - `dis` with default options and with `--nested-indent --reorder-blocks --comment`
 //!   (binaries; the text streams into a counting sink, as the CLI streams it),
-//! - `as` (texts, and the default disassembly of binaries that have one).
+//! - `as` (texts, and the default disassembly of binaries that have one),
+//! - reflection (binaries), read as `spirv-asm reflect` reads them, without and with
+//!   every entry point's static use.
 //!
 //! For each it prints the time ratio t(2n)/t(n) (goal ≤ 2.3: linear up to noise), the
 //! peak heap the operation allocated over the input's size (goal ≤ 10×), and the output
 //! over the input. Any panic or abort is a failure too. Exits with 1 when a goal is
-//! missed. `ADVERSARIAL_SCALE=k` multiplies every n by k. A benchmark, not a test: the
+//! missed. `ADVERSARIAL_SCALE=k` multiplies every n by k; `ADVERSARIAL_CLASSES=text`
+//! runs only the classes whose name contains `text`. A benchmark, not a test: the
 //! behaviour of each class is checked in `tests/tests/adversarial.rs`.
 //!
 //! Times on a shared machine also follow the memory system (a table outgrowing a cache,
@@ -19,11 +22,19 @@
 //! `ADVERSARIAL_ONE="many ids/as/2000000" valgrind --tool=callgrind target/release/examples/adversarial`.
 
 use peak_alloc::PeakAlloc;
+use reflection::{
+    entry_points_calling_a_chain, entry_points_sharing_modes, entry_points_with_static_use,
+    reflect, variables_over_array_chain,
+};
 use spirv_asm::{AsmOptions, DisOptions, assemble, disassemble_to};
 use spirv_core::Module;
 use spirv_core::spv::Opcode;
 use std::io::Write;
 use std::time::{Duration, Instant};
+
+// Beside this file, where cargo does not take it for an example of its own.
+#[path = "adversarial/reflection.rs"]
+mod reflection;
 
 #[global_allocator]
 static PEAK: PeakAlloc = PeakAlloc;
@@ -338,6 +349,26 @@ const CLASSES: &[(&str, Make, usize)] = &[
         2_000_000,
     ),
     ("long escaped strings", long_strings, 2_000_000),
+    (
+        "entry points sharing many modes",
+        entry_points_sharing_modes,
+        20_000,
+    ),
+    (
+        "variables over an array chain",
+        variables_over_array_chain,
+        16_000,
+    ),
+    (
+        "entry points calling a chain",
+        entry_points_calling_a_chain,
+        60_000,
+    ),
+    (
+        "entry points with static use",
+        entry_points_with_static_use,
+        40_000,
+    ),
 ];
 
 /// Counts the bytes written.
@@ -408,6 +439,8 @@ fn operations(input: &Input) -> Vec<Operation<'_>> {
                     Box::new(move || dis(words, &DisOptions::default())),
                 ),
                 ("dis cfg", size, Box::new(move || dis(words, &cfg))),
+                ("reflect", size, Box::new(move || reflect(words, false))),
+                ("refl+use", size, Box::new(move || reflect(words, true))),
             ];
             let mut text = Vec::new();
             if spirv_asm::disassemble_to(words, &DisOptions::default(), &mut text).is_ok() {
@@ -456,7 +489,11 @@ fn main() {
     );
     let (mut worst_ratio, mut worst_mem) = (0f64, 0f64);
     let mut missed = Vec::new();
+    let only = std::env::var("ADVERSARIAL_CLASSES").unwrap_or_default();
     for &(name, make, n) in CLASSES {
+        if !name.contains(only.as_str()) {
+            continue;
+        }
         let small = make(n * scale);
         let large = make(2 * n * scale);
         let mut small_ops = operations(&small);

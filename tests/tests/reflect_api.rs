@@ -149,40 +149,33 @@ fn every_descriptor_type_with_set_binding_arrays_and_access() {
         Some((Some(16), Some(4)))
     );
     // texture2D tex[4][count]: outermost first; the inner length a spec constant.
+    let dims = |i: u32| r.array_dims(by(i).type_id).collect::<Vec<_>>();
+    let spec_length = dims(3)
+        .iter()
+        .find_map(|d| match d {
+            ArraySize::SpecConstant { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("a spec-constant length");
     assert_eq!(
-        by(3).array,
+        dims(3),
         [
             ArraySize::Literal(4),
             ArraySize::SpecConstant {
-                id: by(3).array_spec_id(),
+                id: spec_length,
                 spec_id: Some(7),
                 default: Some(3)
             }
         ]
     );
-    assert_eq!(by(4).array, [ArraySize::Runtime]);
+    assert_eq!(r.array_dims(by(3).type_id).len(), 2);
+    assert_eq!(dims(4), [ArraySize::Runtime]);
+    assert!(dims(0).is_empty());
     assert!(by(5).non_readable);
     assert_eq!(by(5).image_format, Some(spv::ImageFormat::Rgba8));
     assert_eq!(by(7).image_format, Some(spv::ImageFormat::R32f));
     assert_eq!(by(8).input_attachment_index, Some(2));
     assert!(r.push_constants().is_empty());
-}
-
-/// The id of a resource's spec-constant array length, for the comparison above.
-trait SpecLength {
-    fn array_spec_id(&self) -> Id;
-}
-
-impl SpecLength for spirv_core::reflect::Resource {
-    fn array_spec_id(&self) -> Id {
-        self.array
-            .iter()
-            .find_map(|d| match d {
-                ArraySize::SpecConstant { id, .. } => Some(*id),
-                _ => None,
-            })
-            .expect("a spec-constant array length")
-    }
 }
 
 const COMPUTE: &[u32] = spirv_asm!(
@@ -283,9 +276,128 @@ fn workgroup_sizes_spec_constants_push_constants_and_static_use() {
     };
     assert_eq!(pc.block.and_then(|b| b.size), Some(8));
     assert_eq!(pc.descriptor_type, None);
-    // Static use through the call graph: main → helper uses %pc; other uses nothing.
+    // Static use through the call graph: main → helper uses %pc; other uses nothing;
+    // one entry point at a time, or all at once.
     assert_eq!(r.used_variables(main), [pc.variable]);
     assert!(r.used_variables(other).is_empty());
+    let used = r.static_use();
+    assert_eq!(
+        (used.len(), used.globals(0), used.globals(1)),
+        (2, &[pc.variable][..], &[][..])
+    );
+    // Each entry point has its own function's modes.
+    let modes = |e| {
+        r.execution_modes(e)
+            .iter()
+            .map(|m| m.mode)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(modes(main), [spv::ExecutionMode::LocalSizeId]);
+    assert_eq!(modes(other), [spv::ExecutionMode::LocalSize]);
+}
+
+/// Entry points naming one function share its execution modes, and have only those
+/// that follow their `OpEntryPoint` (one out of the layout's order is not theirs);
+/// the workgroup size comes from the last local-size mode.
+#[test]
+fn entry_points_of_one_function_share_its_modes() {
+    let words = spirv_asm!(
+        r#"
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "a"
+               OpExecutionMode %main LocalSize 1 2 3
+               OpEntryPoint GLCompute %main "b"
+               OpExecutionMode %main LocalSize 4 5 6
+               OpExecutionMode %none LocalSize 7 7 7
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %none = OpFunction %void None %fn
+          %1 = OpLabel
+               OpReturn
+               OpFunctionEnd
+       %main = OpFunction %void None %fn
+          %2 = OpLabel
+               OpReturn
+               OpFunctionEnd
+"#
+    );
+    let m = module(words);
+    let r = Reflection::new(&m);
+    let [a, b] = r.entry_points() else {
+        panic!("two entry points")
+    };
+    let sizes = |e| {
+        r.execution_modes(e)
+            .iter()
+            .map(|m| m.operands.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sizes(a), [vec![1, 2, 3], vec![4, 5, 6]]);
+    assert_eq!(sizes(b), [vec![4, 5, 6]]);
+    let values = |e: &spirv_core::reflect::EntryPoint| e.workgroup_size.map(|w| w.map(|d| d.value));
+    assert_eq!(values(a), Some([Some(4), Some(5), Some(6)]));
+    assert_eq!(values(b), Some([Some(4), Some(5), Some(6)]));
+}
+
+/// Array dimensions are followed once per type: many variables over one chain share
+/// it, and a malformed cycle of array types ends.
+#[test]
+fn array_dimensions_are_shared_per_type_and_cycles_end() {
+    let words = spirv_asm!(
+        r#"
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpDecorate %a DescriptorSet 0
+               OpDecorate %b DescriptorSet 0
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+          %2 = OpConstant %uint 2
+          %3 = OpConstant %uint 3
+        %img = OpTypeImage %float 2D 0 0 0 1 Unknown
+     %inner = OpTypeArray %img %2
+     %outer = OpTypeArray %inner %3
+        %ptr = OpTypePointer UniformConstant %outer
+          %a = OpVariable %ptr UniformConstant
+          %b = OpVariable %ptr UniformConstant
+"#
+    );
+    let m = module(words);
+    let r = Reflection::new(&m);
+    let [a, b] = r.resources() else {
+        panic!("two resources")
+    };
+    for res in [a, b] {
+        let dims: Vec<_> = r.array_dims(res.type_id).collect();
+        assert_eq!(dims, [ArraySize::Literal(3), ArraySize::Literal(2)]);
+        assert_eq!(
+            r.ty(res.element_type)
+                .map(|t| matches!(t, spirv_core::reflect::Type::Image(_))),
+            Some(true)
+        );
+    }
+    // Two array types that are each other's element: each is its own element, under
+    // two dimensions.
+    let cycle = spirv_core::Builder::new((1, 0)).words();
+    let mut cycle = cycle;
+    for (op, ops) in [
+        (spv::Opcode::TypeInt, vec![1, 32, 0]),
+        (spv::Opcode::Constant, vec![1, 2, 4]),
+        (spv::Opcode::TypeArray, vec![3, 4, 2]),
+        (spv::Opcode::TypeArray, vec![4, 3, 2]),
+        (spv::Opcode::TypeArray, vec![5, 3, 2]),
+    ] {
+        cycle.push(((ops.len() as u32 + 1) << 16) | u32::from(op.0));
+        cycle.extend(ops);
+    }
+    cycle[3] = 6;
+    let m = module(&cycle);
+    let types = spirv_core::analysis::TypeTable::new(&m);
+    assert_eq!(types.strip_arrays(Id(3)), (Id(3), 2));
+    assert_eq!(types.strip_arrays(Id(4)), (Id(4), 2));
+    assert_eq!(types.strip_arrays(Id(5)), (Id(3), 3));
+    let r = Reflection::new(&m);
+    assert_eq!(r.array_dims(Id(5)).len(), 3);
 }
 
 const INTERFACE: &[u32] = spirv_asm!(

@@ -53,21 +53,9 @@ impl Default for AsmOptions {
     }
 }
 
-/// Maps a `--target-env` name to the SPIR-V version it implies, as spirv-as does.
-pub fn target_env_version(name: &str) -> Option<(u8, u8)> {
-    Some(match name {
-        "spv1.0" | "vulkan1.0" | "opencl1.2" | "opencl1.2embedded" | "opencl2.0"
-        | "opencl2.0embedded" | "opencl2.1" | "opencl2.1embedded" | "opengl4.0" | "opengl4.1"
-        | "opengl4.2" | "opengl4.3" | "opengl4.5" => (1, 0),
-        "spv1.1" => (1, 1),
-        "spv1.2" | "opencl2.2" | "opencl2.2embedded" => (1, 2),
-        "spv1.3" | "vulkan1.1" => (1, 3),
-        "spv1.4" | "vulkan1.1spv1.4" => (1, 4),
-        "spv1.5" | "vulkan1.2" => (1, 5),
-        "spv1.6" | "vulkan1.3" | "vulkan1.4" => (1, 6),
-        _ => return None,
-    })
-}
+/// Maps a `--target-env` name to the SPIR-V version it implies, as spirv-as does
+/// (spirv-core's [`spirv_core::target_env_version`], which a validator shares).
+pub use spirv_core::target_env_version;
 
 /// The version a leading `; Version: 1.X` comment names, as spirv-as reads it: only in
 /// the comment lines before any other text, single digit, at most 1.6.

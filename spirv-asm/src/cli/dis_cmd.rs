@@ -99,45 +99,39 @@ fn parse_hex_text(text: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Reads a binary, or hex text as spirv-dis reads it, as words (host order as read);
+/// `Err` is the message to print.
+pub(super) fn read_words_or_hex(input: Option<&str>) -> Result<Vec<u32>, String> {
+    // A binary is read straight into words; hex text (its first character a `0` or an
+    // `x`, or no character yet in the first bytes read) is read as bytes and parsed.
+    let maybe_text = |b: &[u8]| starts_as_hex(b) != Some(false);
+    match super::read_binary(input, maybe_text)? {
+        super::Input::Words(words) => Ok(words),
+        super::Input::Text(mut bytes) => {
+            if starts_as_hex(&bytes) == Some(true) {
+                bytes = parse_hex_text(&bytes)
+                    .ok_or("error: input is neither a binary nor hex text")?;
+            }
+            super::bytes_to_words(&bytes, input.unwrap_or("-"))
+        }
+    }
+}
+
 /// Runs the subcommand; returns the process exit code (spirv-dis's codes).
 pub fn run(args: Args) -> u8 {
     if args.version {
         super::print_version();
         return 0;
     }
-    // A binary is read straight into words; hex text (its first character a `0` or an
-    // `x`, or no character yet in the first bytes read) is read as bytes and parsed.
-    let input = args.input.as_deref();
-    let maybe_text = |b: &[u8]| starts_as_hex(b) != Some(false);
-    let mut words = match super::read_binary(input, maybe_text) {
-        Ok(super::Input::Words(words)) => words,
-        Ok(super::Input::Text(mut bytes)) => {
-            if starts_as_hex(&bytes) == Some(true) {
-                match parse_hex_text(&bytes) {
-                    Some(b) => bytes = b,
-                    None => {
-                        eprintln!("error: input is neither a binary nor hex text");
-                        return 1;
-                    }
-                }
-            }
-            match super::bytes_to_words(&bytes, input.unwrap_or("-")) {
-                Ok(words) => words,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return 1;
-                }
-            }
-        }
+    let mut words = match read_words_or_hex(args.input.as_deref()) {
+        Ok(words) => words,
         Err(e) => {
             eprintln!("{e}");
             return 1;
         }
     };
     if words.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
-        for w in &mut words {
-            *w = w.swap_bytes();
-        }
+        spirv_core::binary::swap_words(&mut words);
     }
     let to_stdout = args.output == "-";
     let color = !args.no_color && (args.color || (to_stdout && std::io::stdout().is_terminal()));

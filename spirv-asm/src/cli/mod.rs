@@ -48,17 +48,10 @@ pub fn bytes_to_words(bytes: &[u8], name: &str) -> Result<Vec<u32>, String> {
 }
 
 /// Reads a binary as words (host order as read; a module in the other byte order is
-/// swapped by the reader). A file is read in chunks straight into the word vector, so a
-/// large module is held once, not as bytes and then as words.
-pub fn read_words(path: Option<&str>) -> Result<Vec<u32>, String> {
-    match read_binary(path, |_| false)? {
-        Input::Words(words) => Ok(words),
-        Input::Text(bytes) => bytes_to_words(&bytes, path.unwrap_or("-")),
-    }
-}
-
-/// Like [`read_words`], but an input whose first bytes `is_text` accepts is returned
-/// whole as bytes instead (`dis` reads hex text too).
+/// swapped by the reader), but an input whose first bytes `is_text` accepts is returned
+/// whole as bytes instead (`dis` and `reflect` read hex text too). A file is read in
+/// chunks straight into the word vector, so a large module is held once, not as bytes
+/// and then as words.
 pub fn read_binary(path: Option<&str>, is_text: impl Fn(&[u8]) -> bool) -> Result<Input, String> {
     let p = match path {
         None | Some("-") => {

@@ -3,7 +3,7 @@
 
 use super::State;
 use super::printer::Printer;
-use spirv_core::spv;
+use spirv_core::{RawInstructions, spv};
 
 impl Printer<'_> {
     /// `--comment`: blank line and a heading before (headings leave the trailing-comment
@@ -68,19 +68,25 @@ impl Printer<'_> {
     /// after the `OpFunction` line, and the body prints none.
     pub(super) fn body_comments(&mut self, st: &State<'_>, out: &mut Vec<u8>, from: usize) {
         let words = self.words;
-        let mut pos = from;
-        while pos < words.len() {
-            let first = words[pos];
-            let count = (first >> 16) as usize;
-            let opcode = first as u16;
-            if count == 0 || pos + count > words.len() || opcode == spv::Opcode::FunctionEnd.0 {
-                break;
+        // Where the body ends: its `OpFunctionEnd`, an instruction pass 1 could not
+        // split, or the end of the module.
+        let mut stop = words.len().max(from);
+        for next in RawInstructions::new(words.get(from..).unwrap_or(&[]), from) {
+            let inst = match next {
+                Ok(inst) if inst.opcode != spv::Opcode::FunctionEnd.0 => inst,
+                Ok(inst) => {
+                    stop = inst.offset;
+                    break;
+                }
+                Err(e) => {
+                    stop = e.offset;
+                    break;
+                }
+            };
+            if let Some(info) = spv::GRAMMAR.instruction(u32::from(inst.opcode)) {
+                self.section_comment(st, out, inst.opcode, info, inst.operands);
             }
-            if let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) {
-                self.section_comment(st, out, opcode, info, &words[pos + 1..pos + count]);
-            }
-            pos += count;
         }
-        self.comments_until = pos;
+        self.comments_until = stop;
     }
 }

@@ -1,7 +1,7 @@
 //! The two passes: a first pass that checks every instruction and collects what later
 //! lines need (names, ids, types), and the printing pass that streams text out.
 
-use super::cfg::Cfg;
+use super::cfg;
 use super::messages::{message_for, operand_description};
 use super::printer::Printer;
 use super::{DisError, DisErrorKind, DisOptions, State, drain, header_error};
@@ -9,7 +9,7 @@ use crate::names::Names;
 use crate::number;
 use spirv_core::grammar::KindClass;
 use spirv_core::walk::{self, Ids, WalkOptions};
-use spirv_core::{DecodeErrorKind, spv};
+use spirv_core::{DecodeErrorKind, RawInstRef, RawInstructions, spv};
 use std::io::Write;
 
 /// One instruction's outcome in the first pass.
@@ -26,7 +26,9 @@ pub(super) fn disassemble_streaming(
 ) -> Result<(), DisError> {
     let swapped: Vec<u32>;
     let words = if input.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
-        swapped = input.iter().map(|w| w.swap_bytes()).collect();
+        let mut copy = input.to_vec();
+        spirv_core::binary::swap_words(&mut copy);
+        swapped = copy;
         &swapped[..]
     } else {
         input
@@ -86,7 +88,11 @@ pub(super) fn disassemble_streaming(
     // Without friendly names or whole-module comments, one pass validates and prints.
     let single = opts.raw_id && !opts.comment && !opts.reorder_blocks;
     let mut single_printer = Printer::new(words);
-    // Pass 1: validate, record id facts and names.
+    // Pass 1: validate, record id facts and names. It splits the words itself rather
+    // than with `RawInstructions`: for an instruction that runs past the end, spirv-dis
+    // reports what is wrong with the operands that are there before the end of input,
+    // and with `--keep-going` the stream goes on after a word count of 0, where the
+    // iterator stops.
     let mut bad: Vec<(usize, Bad)> = Vec::new();
     let mut messages: Vec<DisError> = Vec::new();
     let mut pos = 5;
@@ -177,7 +183,13 @@ pub(super) fn disassemble_streaming(
         if single {
             match &err {
                 None => {
-                    single_printer.instruction_with(&mut st, out, pos, true);
+                    let inst = RawInstRef {
+                        opcode,
+                        operands: &words[pos + 1..pos + count],
+                        offset: pos,
+                        index: index - 1,
+                    };
+                    single_printer.instruction_with(&mut st, out, inst, true);
                 }
                 Some(_) if opts.keep_going => {
                     single_printer.raw(out, pos);
@@ -221,63 +233,100 @@ pub(super) fn disassemble_streaming(
     if opts.comment {
         printer.collect_decorations(&mut st);
     }
-    let mut pos = 5;
     let mut bad_iter = bad.iter().peekable();
     // `--reorder-blocks`: instructions before this offset belong to a function that was
     // scanned and is printed in binary order (it has a bad instruction or no end), so an
     // `OpFunction` among them starts no new scan.
     let mut plain_until = 0;
+    // Pass 1 split every instruction: the raw iterator walks them, started again after
+    // one that did not parse (`--keep-going`) and after a function printed in
+    // structured order.
+    let mut pos = 5;
     while pos < words.len() {
-        if let Some(&&(bpos, b)) = bad_iter.peek() {
-            if bpos == pos {
-                bad_iter.next();
-                if !opts.keep_going {
-                    drain(out, &mut sink)?;
-                    return Err(messages[b.message_index].clone());
-                }
-                pos = printer.raw(out, pos);
-                continue;
-            }
-        }
-        if opts.reorder_blocks && pos >= plain_until && words[pos] as u16 == spv::Opcode::Function.0
-        {
-            // Print the function header, then its blocks in structured order. Functions
-            // with an instruction that did not parse, or without an end, are printed as
-            // they are.
-            let cfg = Cfg::scan(words, pos, &st.ids);
-            let last = cfg.end.unwrap_or_else(|stop| stop);
-            let first_bad = bad.partition_point(|(b, _)| *b < pos);
-            let clean = cfg.end.is_ok() && bad.get(first_bad).is_none_or(|(b, _)| *b > last);
-            plain_until = last;
-            if let (true, Ok(end), Some(first)) = (clean, cfg.end, cfg.first_block_start()) {
-                let mut p = pos;
-                if opts.nested_indent {
-                    // The printer takes the levels from this scan instead of its own.
-                    printer.scanned = Some(cfg.levels());
-                }
-                while p < first {
-                    p = printer.instruction(&mut st, out, p);
-                }
-                for block in cfg.structured_order() {
-                    let (s, e) = cfg.range(block);
-                    let mut p = s;
-                    while p < e {
-                        p = printer.instruction(&mut st, out, p);
-                    }
-                    if out.len() >= 1 << 16 {
+        let mut resume = words.len();
+        for next in RawInstructions::new(&words[pos..], pos) {
+            let at = match &next {
+                Ok(inst) => inst.offset,
+                Err(e) => e.offset,
+            };
+            if let Some(&&(bpos, b)) = bad_iter.peek() {
+                if bpos == at {
+                    bad_iter.next();
+                    if !opts.keep_going {
                         drain(out, &mut sink)?;
+                        return Err(messages[b.message_index].clone());
                     }
+                    let after = printer.raw(out, at);
+                    if next.is_err() {
+                        // Not split by its word count: go on where pass 1 went on.
+                        resume = after;
+                        break;
+                    }
+                    continue;
                 }
-                pos = printer.instruction(&mut st, out, end);
-                continue;
+            }
+            // Pass 1 reported every instruction the iterator cannot split.
+            let Ok(inst) = next else { break };
+            if opts.reorder_blocks && at >= plain_until && inst.opcode == spv::Opcode::Function.0 {
+                let (printed, scanned) =
+                    reordered(&mut st, &mut printer, out, &mut sink, &bad, at)?;
+                plain_until = scanned;
+                if let Some(end) = printed {
+                    resume = end;
+                    break;
+                }
+            }
+            printer.instruction(&mut st, out, inst);
+            if out.len() >= 1 << 16 {
+                drain(out, &mut sink)?;
             }
         }
-        pos = printer.instruction(&mut st, out, pos);
-        if out.len() >= 1 << 16 {
-            drain(out, &mut sink)?;
-        }
+        pos = resume;
     }
     drain(out, &mut sink)
+}
+
+/// `--reorder-blocks`: prints the function whose `OpFunction` is at word `pos` with its
+/// blocks in structured order, unless it has an instruction that did not parse or no
+/// end (then the caller prints it as it is). Returns where printing goes on (past its
+/// `OpFunctionEnd`, if it was printed) and where the scan stopped.
+fn reordered(
+    st: &mut State<'_>,
+    printer: &mut Printer<'_>,
+    out: &mut Vec<u8>,
+    sink: &mut Option<&mut dyn Write>,
+    bad: &[(usize, Bad)],
+    pos: usize,
+) -> Result<(Option<usize>, usize), DisError> {
+    let words = printer.words;
+    let cfg = cfg::scan(words, pos, &st.ids);
+    let last = cfg.end().unwrap_or_else(|stop| stop);
+    let first_bad = bad.partition_point(|(b, _)| *b < pos);
+    let clean = cfg.end().is_ok() && bad.get(first_bad).is_none_or(|(b, _)| *b > last);
+    let (true, Ok(end), Some(first)) = (clean, cfg.end(), cfg.first_block_offset()) else {
+        return Ok((None, last));
+    };
+    if st.opts.nested_indent {
+        // The printer takes the levels from this scan instead of its own.
+        printer.scanned = Some(cfg::levels(&cfg));
+    }
+    // The function's words were all read by pass 1.
+    let mut print = |out: &mut Vec<u8>, r: std::ops::Range<usize>| {
+        let insts = RawInstructions::new(words.get(r.clone()).unwrap_or(&[]), r.start);
+        for inst in insts.map_while(Result::ok) {
+            printer.instruction(st, out, inst);
+        }
+    };
+    print(out, pos..first);
+    for block in cfg.structured_order() {
+        print(out, cfg.words(block));
+        if out.len() >= 1 << 16 {
+            drain(out, sink)?;
+        }
+    }
+    let end_len = (words[end] >> 16) as usize;
+    print(out, end..end + end_len);
+    Ok((Some(end + end_len), last))
 }
 
 pub(super) fn first_pass(

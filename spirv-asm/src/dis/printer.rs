@@ -1,12 +1,12 @@
 //! The printer: one instruction per line, operands formatted by kind, with spirv-dis's
 //! indentation, colours and trailing comments.
 
-use super::cfg::Cfg;
+use super::cfg;
 use super::{MAX_NESTED_LEVEL, State};
 use crate::number;
 use spirv_core::grammar::{Grammar, KindClass};
-use spirv_core::spv;
 use spirv_core::walk::{self, Parsed, WalkOptions};
+use spirv_core::{RawInstRef, RawInstructions, spv};
 
 /// Colours of spirv-dis's `--color`.
 const BLUE: &[u8] = b"\x1b[34m";
@@ -65,16 +65,12 @@ impl<'w> Printer<'w> {
     /// `--comment`: formats every `OpDecorate`'s operands after the target, joined by
     /// `, ` per target, for the comment on the target's defining line.
     pub(super) fn collect_decorations(&mut self, st: &mut State<'_>) {
-        let mut pos = 5;
         let words = self.words;
-        while pos < words.len() {
-            let first = words[pos];
-            let count = (first >> 16) as usize;
-            if count == 0 || pos + count > words.len() {
-                break;
-            }
-            if first as u16 == spv::Opcode::Decorate.0 && count > 2 {
-                let ops = &words[pos + 1..pos + count];
+        // Pass 1 read every instruction; this stops where it stopped.
+        let insts = RawInstructions::new(words.get(5..).unwrap_or(&[]), 5);
+        for inst in insts.map_while(Result::ok) {
+            if inst.opcode == spv::Opcode::Decorate.0 && inst.word_count() > 2 {
+                let ops = inst.operands;
                 if let Some(info) = spv::GRAMMAR.instruction(u32::from(spv::Opcode::Decorate.0)) {
                     st.parsed.clear();
                     let parsed = &mut st.parsed;
@@ -101,7 +97,6 @@ impl<'w> Printer<'w> {
                     }
                 }
             }
-            pos += count;
         }
     }
 
@@ -164,30 +159,31 @@ impl<'w> Printer<'w> {
         pos + count
     }
 
+    /// Prints an instruction that pass 1 read.
     pub(super) fn instruction(
         &mut self,
         st: &mut State<'_>,
         out: &mut Vec<u8>,
-        pos: usize,
-    ) -> usize {
-        self.instruction_with(st, out, pos, false)
+        inst: RawInstRef<'_>,
+    ) {
+        self.instruction_with(st, out, inst, false);
     }
 
-    /// Prints the instruction at `pos`; with `parsed`, `st.parsed` already holds its
-    /// operands (the single-pass mode walked them while validating).
+    /// Prints the instruction `inst`; with `parsed_already`, `st.parsed` already holds
+    /// its operands (the single-pass mode walked them while validating).
     pub(super) fn instruction_with(
         &mut self,
         st: &mut State<'_>,
         out: &mut Vec<u8>,
-        pos: usize,
+        inst: RawInstRef<'_>,
         parsed_already: bool,
-    ) -> usize {
-        let first = self.words[pos];
-        let count = (first >> 16) as usize;
-        let opcode = first as u16;
-        let ops = &self.words[pos + 1..pos + count];
+    ) {
+        let (pos, count) = (inst.offset, inst.word_count());
+        let opcode = inst.opcode;
+        let ops = inst.operands;
         let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
-            return self.raw(out, pos);
+            self.raw(out, pos);
+            return;
         };
         if !parsed_already {
             st.parsed.clear();
@@ -197,7 +193,8 @@ impl<'w> Printer<'w> {
             })
             .is_err()
             {
-                return self.raw(out, pos);
+                self.raw(out, pos);
+                return;
             }
         }
         let opts = st.opts;
@@ -221,7 +218,7 @@ impl<'w> Printer<'w> {
             if starts_function {
                 self.levels = match self.scanned.take() {
                     Some(levels) => levels,
-                    None => Cfg::scan(self.words, pos, &st.ids).levels(),
+                    None => cfg::levels(&cfg::scan(self.words, pos, &st.ids)),
                 };
                 self.in_body = false;
             } else if op == spv::Opcode::FunctionEnd {
@@ -318,7 +315,6 @@ impl<'w> Printer<'w> {
         if starts_function && opts.comment && (opts.nested_indent || opts.reorder_blocks) {
             self.body_comments(st, out, pos + count);
         }
-        pos + count
     }
 
     /// Appends one operand; returns how many invisible (colour) bytes it added.

@@ -169,7 +169,7 @@ impl<'a, 'm> Cross<'a, 'm> {
             return [0, 1, 2].map(|i| self.composite_part(c, i).0);
         }
         let mut size = [0; 3];
-        for m in &e.modes {
+        for m in self.r.execution_modes(e) {
             if m.mode == spv::ExecutionMode::LocalSize && !m.by_id {
                 for (i, s) in size.iter_mut().enumerate() {
                     *s = m.operands.get(i).copied().unwrap_or(0);
@@ -187,9 +187,7 @@ impl<'a, 'm> Cross<'a, 'm> {
             return Ok([0, 1, 2].map(|i| self.composite_part(c, i).1.map(|p| (p, spec_id(p)))));
         }
         let default = self.entries[0];
-        let Some(m) = default
-            .modes
-            .iter()
+        let Some(m) = (self.r.execution_modes(default).iter())
             .rev()
             .find(|m| m.mode == spv::ExecutionMode::LocalSizeId)
         else {

@@ -2,8 +2,8 @@
 //! `OpSpecConstantOp` results computed where the operation and operands allow, at the
 //! specialization constants' default values.
 
-use super::types::Type;
 use crate::__private::Vec;
+use crate::analysis::Type;
 use crate::spv;
 use crate::types::Id;
 

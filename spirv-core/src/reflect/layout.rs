@@ -83,7 +83,7 @@ pub(super) fn declared_struct_size(r: &Reflection<'_>, st: Id) -> Result<u64, La
 
 /// Computes every struct's declared size, in declaration order.
 pub(super) fn compute(r: &mut Reflection<'_>) {
-    let structs: crate::__private::Vec<(u32, crate::__private::Vec<Id>)> = r
+    let structs: crate::__private::Vec<(Id, crate::__private::Vec<Id>)> = r
         .types
         .iter()
         .filter_map(|(id, t)| match t {
@@ -92,8 +92,8 @@ pub(super) fn compute(r: &mut Reflection<'_>) {
         })
         .collect();
     for (id, members) in structs {
-        let size = struct_size(r, Id(id), &members);
-        r.struct_sizes.insert(id, size, r.cap);
+        let size = struct_size(r, id, &members);
+        r.struct_sizes.insert(id.0, size, r.cap);
     }
 }
 

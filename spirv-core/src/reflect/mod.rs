@@ -1,6 +1,7 @@
 //! Reflection: what an engine needs to know about a shader to build its pipeline
 //! layout, read from a [`Module`] without walking function bodies (except for the
-//! per-entry-point static use, computed on request). Needs the `reflect` feature.
+//! entry points' static use, computed on request for all of them at once through the
+//! [`CallGraph`](crate::analysis::CallGraph)). Needs the `reflect` feature.
 //!
 //! - entry points, with execution modes and the workgroup size resolved to
 //!   specialization constants;
@@ -21,30 +22,34 @@
 //!
 //! Nothing here panics or recurses on input: malformed modules give partial answers
 //! (`None` where a fact is missing), and every table grows with the module, not with
-//! the ids or sizes it claims.
+//! the ids or sizes it claims. Facts many items share are kept once: execution modes
+//! per function, array dimensions per type ([`Reflection::array_dims`]), static use
+//! per region of the call graph ([`Reflection::static_use`]).
 
 mod constants;
 mod decorations;
+mod entry;
 mod layout;
 mod resources;
 mod spec;
-mod table;
-mod types;
 
+/// The types, in [`analysis`](crate::analysis) since they need no feature.
+pub use crate::analysis::{ImageType, Type};
 pub use constants::{Constant, ConstantKind, Value};
 pub use decorations::{Decorations, MemberInfo};
+pub use entry::{EntryPoint, ExecutionMode, WorkgroupDim};
 pub use layout::LayoutError;
 pub use resources::{
-    ArraySize, BlockLayout, DescriptorType, InterfaceMember, InterfaceVariable, Resource,
+    ArrayDims, ArraySize, BlockLayout, DescriptorType, InterfaceMember, InterfaceVariable, Resource,
 };
-pub use types::{ImageType, Type};
 
 use crate::__private::{String, Vec};
+use crate::analysis::TypeTable;
+use crate::analysis::table::IdTable;
 use crate::module::Module;
 use crate::spv;
 use crate::types::Id;
 use alloc::collections::BTreeMap;
-use table::IdTable;
 
 /// A global variable (not `Function` storage).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,46 +62,6 @@ pub struct Variable {
     pub storage: spv::StorageClass,
     /// Initializer, if any.
     pub initializer: Option<Id>,
-}
-
-/// An execution mode with its operands (ids for the `…Id` modes).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExecutionMode {
-    /// The mode.
-    pub mode: spv::ExecutionMode,
-    /// Its operands after the mode.
-    pub operands: Vec<u32>,
-    /// Given by `OpExecutionModeId`.
-    pub by_id: bool,
-}
-
-/// One dimension of a workgroup size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WorkgroupDim {
-    /// The size, at the specialization constants' defaults (`None` if not computable).
-    pub value: Option<u32>,
-    /// The constant that gives it (`LocalSizeId` or the `WorkgroupSize` built-in).
-    pub constant: Option<Id>,
-    /// Its `SpecId`, if it is a specialization constant with one.
-    pub spec_id: Option<u32>,
-}
-
-/// An `OpEntryPoint`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntryPoint {
-    /// The name.
-    pub name: String,
-    /// The execution model.
-    pub model: spv::ExecutionModel,
-    /// The function.
-    pub function: Id,
-    /// The interface variables listed.
-    pub interface: Vec<Id>,
-    /// Its execution modes, in order.
-    pub modes: Vec<ExecutionMode>,
-    /// The workgroup size: the `WorkgroupSize` built-in constant if there is one, else
-    /// `LocalSizeId`, else `LocalSize`.
-    pub workgroup_size: Option<[WorkgroupDim; 3]>,
 }
 
 /// A specialization constant.
@@ -143,13 +108,15 @@ pub struct Reflection<'m> {
     names: IdTable<String>,
     decorations: IdTable<Decorations>,
     members: IdTable<Members>,
-    types: IdTable<Type>,
+    types: TypeTable,
     constants: IdTable<Constant>,
     values: IdTable<Value>,
     struct_sizes: IdTable<Result<u64, LayoutError>>,
     variables: Vec<Variable>,
-    variable_index: IdTable<usize>,
+    variable_index: IdTable<u32>,
     entry_points: Vec<EntryPoint>,
+    /// Execution modes, grouped by function in `OpExecutionMode` order.
+    modes: Vec<ExecutionMode>,
     source: Option<(spv::SourceLanguage, u32)>,
     capabilities: Vec<spv::Capability>,
     resources: Vec<Resource>,
@@ -169,13 +136,14 @@ impl<'m> Reflection<'m> {
             names: IdTable::new(),
             decorations: IdTable::new(),
             members: IdTable::new(),
-            types: IdTable::new(),
+            types: TypeTable::with_cap(module),
             constants: IdTable::new(),
             values: IdTable::new(),
             struct_sizes: IdTable::new(),
             variables: Vec::new(),
             variable_index: IdTable::new(),
             entry_points: Vec::new(),
+            modes: Vec::new(),
             source: None,
             capabilities: Vec::new(),
             resources: Vec::new(),
@@ -185,6 +153,7 @@ impl<'m> Reflection<'m> {
             spec_constants: Vec::new(),
         };
         r.read_globals();
+        r.types.finish();
         layout::compute(&mut r);
         r.resolve_workgroup_sizes();
         resources::collect(&mut r);
@@ -195,6 +164,23 @@ impl<'m> Reflection<'m> {
     fn read_globals(&mut self) {
         use spv::Opcode as O;
         let cap = self.cap;
+        let mut modes = entry::ModeIndex::new();
+        // The lists get their size at once: a growing vector's spare room and copies
+        // would be most of the memory for a module of many entry points or variables.
+        let (mut entries, mut variables, mut types) = (0, 0, 0);
+        for inst in self.module.instructions() {
+            match inst.opcode() {
+                O::Function => break,
+                O::EntryPoint => entries += 1,
+                O::Variable => variables += 1,
+                op if crate::analysis::types::is_type(op) => types += 1,
+                _ => {}
+            }
+        }
+        self.entry_points.reserve_exact(entries);
+        self.variables.reserve_exact(variables);
+        self.variable_index.reserve_exact(variables);
+        self.types.reserve_exact(types);
         for inst in self.module.instructions() {
             let words = inst.words();
             let opcode = inst.opcode();
@@ -219,7 +205,7 @@ impl<'m> Reflection<'m> {
                     let rest = ops.get(2..).unwrap_or(&[]);
                     let name = crate::codec::string_operand(rest);
                     let used = (name.len() + 4) / 4;
-                    self.entry_points.push(EntryPoint {
+                    let entry = EntryPoint {
                         name: String::from_utf8_lossy(&name).into_owned(),
                         model: spv::ExecutionModel(model),
                         function: Id(function),
@@ -229,27 +215,25 @@ impl<'m> Reflection<'m> {
                             .iter()
                             .map(|&v| Id(v))
                             .collect(),
-                        modes: Vec::new(),
                         workgroup_size: None,
-                    });
+                        modes: modes.entry_point(function, cap),
+                        local_size: None,
+                    };
+                    self.entry_points.push(entry);
                 }
                 O::ExecutionMode | O::ExecutionModeId => {
                     let (Some(function), Some(mode)) = (at(0), at(1)) else {
                         continue;
                     };
-                    let mode = ExecutionMode {
-                        mode: spv::ExecutionMode(mode),
-                        operands: ops.get(2..).unwrap_or(&[]).to_vec(),
-                        by_id: opcode == O::ExecutionModeId,
-                    };
-                    // Every entry point of the function has the mode.
-                    for e in self
-                        .entry_points
-                        .iter_mut()
-                        .filter(|e| e.function.0 == function)
-                    {
-                        e.modes.push(mode.clone());
-                    }
+                    // Every entry point of the function declared so far has the mode.
+                    modes.mode(
+                        function,
+                        ExecutionMode {
+                            mode: spv::ExecutionMode(mode),
+                            operands: ops.get(2..).unwrap_or(&[]).to_vec(),
+                            by_id: opcode == O::ExecutionModeId,
+                        },
+                    );
                 }
                 O::Name => {
                     if let Some(id) = at(0) {
@@ -319,7 +303,8 @@ impl<'m> Reflection<'m> {
                     if spv::StorageClass(storage) == spv::StorageClass::Function {
                         continue;
                     }
-                    self.variable_index.insert(id, self.variables.len(), cap);
+                    self.variable_index
+                        .insert(id, self.variables.len() as u32, cap);
                     self.variables.push(Variable {
                         id: Id(id),
                         pointer_type: Id(ty),
@@ -328,16 +313,10 @@ impl<'m> Reflection<'m> {
                     });
                 }
                 _ => {
-                    if let Some(t) = Type::read(opcode, ops) {
-                        if let Some(&id) = ops.first() {
-                            // A forward pointer does not replace the pointer it announces.
-                            let announced = matches!(t, Type::ForwardPointer { .. })
-                                && self.types.get(id).is_some();
-                            if !announced {
-                                self.types.insert(id, t, cap);
-                            }
-                        }
-                    } else if let Some((id, c)) = Constant::read(opcode, ops) {
+                    if self.types.observe(opcode, ops) {
+                        continue;
+                    }
+                    if let Some((id, c)) = Constant::read(opcode, ops) {
                         let value = self.value_of_new(&c);
                         self.constants.insert(id, c, cap);
                         if let Some(v) = value {
@@ -347,6 +326,7 @@ impl<'m> Reflection<'m> {
                 }
             }
         }
+        self.modes = modes.finish(&mut self.entry_points);
     }
 
     /// The record of member `index` of struct `id`, created if absent.
@@ -389,7 +369,9 @@ impl<'m> Reflection<'m> {
     }
     /// The global variable `id`.
     pub fn variable(&self, id: Id) -> Option<&Variable> {
-        self.variable_index.get(id.0).map(|&i| &self.variables[i])
+        self.variable_index
+            .get(id.0)
+            .and_then(|&i| self.variables.get(i as usize))
     }
     /// `OpName` of `id`.
     pub fn name(&self, id: Id) -> Option<&str> {
@@ -417,11 +399,15 @@ impl<'m> Reflection<'m> {
     }
     /// The type `id`.
     pub fn ty(&self, id: Id) -> Option<&Type> {
-        self.types.get(id.0)
+        self.types.get(id)
+    }
+    /// The type table.
+    pub fn type_table(&self) -> &TypeTable {
+        &self.types
     }
     /// Every type, in declaration order.
     pub fn types(&self) -> impl Iterator<Item = (Id, &Type)> {
-        self.types.iter().map(|(id, t)| (Id(id), t))
+        self.types.iter()
     }
     /// The constant `id`.
     pub fn constant(&self, id: Id) -> Option<&Constant> {
@@ -442,50 +428,6 @@ impl<'m> Reflection<'m> {
     /// Declared capabilities, in order.
     pub fn capabilities(&self) -> &[spv::Capability] {
         &self.capabilities
-    }
-
-    /// The global variables entry point `entry` uses statically: referenced by any
-    /// instruction of a function reachable from it through `OpFunctionCall`. Walks those
-    /// functions once; linear in their size.
-    pub fn used_variables(&self, entry: &EntryPoint) -> Vec<Id> {
-        let functions: Vec<_> = self.module.functions().collect();
-        let mut index: IdTable<usize> = IdTable::new();
-        for (i, f) in functions.iter().enumerate() {
-            if let Some(id) = f.def().result_id() {
-                index.insert(id.0, i, self.cap);
-            }
-        }
-        let mut seen = alloc::vec![false; functions.len()];
-        let mut used = alloc::vec![false; self.variables.len()];
-        let mut stack: Vec<usize> = index.get(entry.function.0).copied().into_iter().collect();
-        while let Some(f) = stack.pop() {
-            if core::mem::replace(&mut seen[f], true) {
-                continue;
-            }
-            for inst in functions[f].instructions() {
-                if inst.opcode() == spv::Opcode::FunctionCall {
-                    if let Some(&callee) = inst.operands().get(2).and_then(|c| index.get(*c)) {
-                        stack.push(callee);
-                    }
-                }
-                let mut mark = |word: u32| {
-                    if let Some(&v) = self.variable_index.get(word) {
-                        used[v] = true;
-                    }
-                };
-                if inst.visit_ids(|_, id| mark(id.0)).is_err() {
-                    // Operands whose layout is not known: any word naming a variable
-                    // may be a use, and a binding is better reported than missed.
-                    inst.operands().iter().for_each(|&w| mark(w));
-                }
-            }
-        }
-        self.variables
-            .iter()
-            .zip(used)
-            .filter(|(_, u)| *u)
-            .map(|(v, _)| v.id)
-            .collect()
     }
 
     /// The byte size of struct `id` as declared (the member with the highest `Offset`,

@@ -62,8 +62,10 @@ pub struct BlockLayout {
     pub runtime_array_stride: Option<u32>,
 }
 
-/// A resource variable: a descriptor, or a push-constant block.
+/// A resource variable: a descriptor, or a push-constant block. Its array dimensions
+/// are [`Reflection::array_dims`]`(type_id)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Resource {
     /// The variable.
     pub variable: Id,
@@ -81,8 +83,6 @@ pub struct Resource {
     pub set: Option<u32>,
     /// `Binding`.
     pub binding: Option<u32>,
-    /// Array dimensions, outermost first (empty for a single resource).
-    pub array: Vec<ArraySize>,
     /// Never written: `NonWritable` on the variable, or on every member of a block.
     pub non_writable: bool,
     /// Never read: `NonReadable` on the variable, or on every member of a block.
@@ -135,14 +135,29 @@ pub struct InterfaceVariable {
 
 /// Fills the resource, push-constant and interface lists of `r`.
 pub(super) fn collect(r: &mut Reflection<'_>) {
-    let (mut resources, mut push, mut inputs, mut outputs) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Each list gets its size at once (resources: at most), so that memory is what the
+    // lists hold, without a growing vector's spare room and copies.
+    let count = |classes: &[spv::StorageClass]| {
+        r.variables
+            .iter()
+            .filter(|v| classes.contains(&v.storage))
+            .count()
+    };
+    let descriptors = [
+        spv::StorageClass::Uniform,
+        spv::StorageClass::UniformConstant,
+        spv::StorageClass::StorageBuffer,
+    ];
+    let mut resources = Vec::with_capacity(count(&descriptors));
+    let mut push = Vec::with_capacity(count(&[spv::StorageClass::PushConstant]));
+    let mut inputs = Vec::with_capacity(count(&[spv::StorageClass::Input]));
+    let mut outputs = Vec::with_capacity(count(&[spv::StorageClass::Output]));
     for v in &r.variables {
         let Some(Type::Pointer { pointee, .. }) = r.ty(v.pointer_type) else {
             continue;
         };
         let data = *pointee;
-        let (element, array) = strip_arrays(r, data);
+        let (element, _) = r.types.strip_arrays(data);
         let decorations = r.decorations(v.id).cloned().unwrap_or_default();
         use spv::StorageClass as S;
         match v.storage {
@@ -187,7 +202,6 @@ pub(super) fn collect(r: &mut Reflection<'_>) {
                     descriptor_type,
                     set: decorations.descriptor_set,
                     binding: decorations.binding,
-                    array,
                     non_writable,
                     non_readable,
                     image_format,
@@ -232,28 +246,71 @@ fn descriptor_of(r: &Reflection<'_>, t: &Type) -> Option<DescriptorType> {
     })
 }
 
-/// The type under any array dimensions, and those dimensions, outermost first. Stops
-/// after as many steps as the module has types, so a malformed cycle ends.
-pub(super) fn strip_arrays(r: &Reflection<'_>, mut t: Id) -> (Id, Vec<ArraySize>) {
-    let mut dims = Vec::new();
-    for _ in 0..=r.types.len() {
-        match r.ty(t) {
-            Some(Type::Array { element, length }) => {
-                dims.push(array_size(r, *length));
-                t = *element;
-            }
-            Some(Type::RuntimeArray { element }) => {
-                dims.push(ArraySize::Runtime);
-                t = *element;
-            }
-            _ => break,
+/// The array dimensions of a type, outermost first: from [`Reflection::array_dims`].
+#[derive(Debug, Clone)]
+pub struct ArrayDims<'r, 'm> {
+    r: &'r Reflection<'m>,
+    arrays: crate::analysis::Arrays<'r>,
+}
+
+impl Iterator for ArrayDims<'_, '_> {
+    type Item = ArraySize;
+    fn next(&mut self) -> Option<ArraySize> {
+        Some(match self.arrays.next()?.1 {
+            Type::Array { length, .. } => array_size(self.r, *length),
+            _ => ArraySize::Runtime,
+        })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.arrays.size_hint()
+    }
+}
+
+impl ExactSizeIterator for ArrayDims<'_, '_> {}
+
+impl<'m> Reflection<'m> {
+    /// The array dimensions of type `ty`, outermost first (none for a type that is not
+    /// an array): what a resource's [`type_id`](Resource::type_id) adds to its
+    /// [`element_type`](Resource::element_type). Each array type is followed once for
+    /// the whole module, so this costs one step per dimension.
+    ///
+    /// ```
+    /// use spirv_core::reflect::{ArraySize, Reflection};
+    /// use spirv_core::{spv, spv::inst, Builder, LiteralNumber};
+    /// let mut b = Builder::new((1, 0));
+    /// let [float, image, four, sized, images, ptr, var] = [(); 7].map(|()| b.id().unwrap());
+    /// b.push(inst::TypeFloat { result_id: float, width: 32, floating_point_encoding: None }).unwrap();
+    /// b.push(inst::TypeImage {
+    ///     result_id: image, sampled_type: float, dim: spv::Dim::Dim2D, depth: 0, arrayed: 0,
+    ///     ms: 0, sampled: 1, image_format: spv::ImageFormat::Unknown, access_qualifier: None,
+    /// }).unwrap();
+    /// let uint = b.id().unwrap();
+    /// b.push(inst::TypeInt { result_id: uint, width: 32, signedness: 0 }).unwrap();
+    /// b.push(inst::Constant { result_type: uint, result_id: four, value: LiteralNumber::from_u32(4) }).unwrap();
+    /// b.push(inst::TypeArray { result_id: sized, element_type: image, length: four }).unwrap();
+    /// b.push(inst::TypeRuntimeArray { result_id: images, element_type: sized }).unwrap();
+    /// b.push(inst::TypePointer { result_id: ptr, storage_class: spv::StorageClass::UniformConstant, r#type: images }).unwrap();
+    /// b.push(inst::Variable { result_type: ptr, result_id: var, storage_class: spv::StorageClass::UniformConstant, initializer: None }).unwrap();
+    /// let module = b.build().unwrap();
+    ///
+    /// // texture2D textures[][4]: a runtime array of arrays of four images.
+    /// let r = Reflection::new(&module);
+    /// let res = &r.resources()[0];
+    /// let dims: Vec<_> = r.array_dims(res.type_id).collect();
+    /// println!("{dims:?}"); // [Runtime, Literal(4)]
+    /// assert_eq!(dims, [ArraySize::Runtime, ArraySize::Literal(4)]);
+    /// assert_eq!(res.element_type, image);
+    /// ```
+    pub fn array_dims(&self, ty: Id) -> ArrayDims<'_, 'm> {
+        ArrayDims {
+            r: self,
+            arrays: self.types.arrays(ty),
         }
     }
-    (t, dims)
 }
 
 /// The length an array-length constant gives.
-pub(super) fn array_size(r: &Reflection<'_>, length: Id) -> ArraySize {
+fn array_size(r: &Reflection<'_>, length: Id) -> ArraySize {
     let default = r.value(length).and_then(Value::as_u64);
     match r.constant(length) {
         Some(c) if c.specialization => ArraySize::SpecConstant {

@@ -11,7 +11,7 @@ use crate::types::Id;
 impl Reflection<'_> {
     /// The value of a constant being defined, from the values of those before it.
     pub(super) fn value_of_new(&self, c: &Constant) -> Option<Value> {
-        let scalar = self.types.get(c.type_id.0).and_then(constants::Scalar::of);
+        let scalar = self.types.get(c.type_id).and_then(constants::Scalar::of);
         match &c.kind {
             ConstantKind::Bool(b) => Some(Value::Bool(*b)),
             ConstantKind::Scalar(words) => scalar.map(|s| constants::literal_value(s, *words)),
@@ -106,10 +106,7 @@ impl Reflection<'_> {
                     };
                     return Some([d(0), d(1), d(2)]);
                 }
-                let m = e.modes.iter().rev().find(|m| {
-                    m.mode == spv::ExecutionMode::LocalSize
-                        || m.mode == spv::ExecutionMode::LocalSizeId
-                })?;
+                let m = self.local_size_mode(e)?;
                 let d = |i: usize| {
                     let w = m.operands.get(i).copied();
                     if m.by_id {

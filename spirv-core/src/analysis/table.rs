@@ -58,6 +58,12 @@ impl<T> IdTable<T> {
         &mut self.values[last].1
     }
 
+    /// Makes room for `n` more values at once (the dense index still grows with the
+    /// ids).
+    pub(crate) fn reserve_exact(&mut self, n: usize) {
+        self.values.reserve_exact(n);
+    }
+
     /// Number of ids with a value.
     pub(crate) fn len(&self) -> usize {
         self.values.len()

@@ -1,0 +1,71 @@
+//! Analyses shared by reflection, validation and passes, each built once from a
+//! borrowed [`Module`](crate::Module) and passed around by reference; none needs a
+//! feature.
+//!
+//! - [`TypeTable`]: every declared [`Type`] by id, and what each array type is an array
+//!   of;
+//! - [`CallGraph`]: functions, their callees through `OpFunctionCall`, the entry points,
+//!   the global variables each function uses, recursion; [`StaticUse`]: the global
+//!   variables every entry point reaches, for all entry points at once;
+//! - [`Cfg`]: one function's blocks with their successors, predecessors, merge and
+//!   continue targets, and its structured order;
+//! - [`target_env_version`]: the SPIR-V version a target environment implies.
+//!
+//! Every analysis takes time and memory linear in the module (sorting makes some
+//! `n log n`), never recurses, and sizes nothing by a number the module claims.
+//!
+//! ```
+//! use spirv_core::analysis::{CallGraph, Cfg, TypeTable};
+//! use spirv_core::{spv, spv::inst, Builder};
+//! let mut b = Builder::new((1, 0));
+//! let [void, fn_type] = [(); 2].map(|()| b.id().unwrap());
+//! b.push(inst::TypeVoid { result_id: void }).unwrap();
+//! b.push(inst::TypeFunction { result_id: fn_type, return_type: void, parameter_types: Default::default() }).unwrap();
+//! let main = b.begin_function(void, spv::FunctionControl::NONE, fn_type).unwrap();
+//! b.begin_block().unwrap();
+//! b.push(inst::Return {}).unwrap();
+//! b.end_function().unwrap();
+//! let module = b.build().unwrap();
+//!
+//! assert_eq!(TypeTable::new(&module).len(), 2);
+//! let calls = CallGraph::new(&module);
+//! assert_eq!(calls.functions()[0].id, main);
+//! let cfg = Cfg::new(&module, calls.functions()[0].instructions.clone());
+//! assert_eq!(cfg.len(), 1);
+//! ```
+
+mod callgraph;
+mod cfg;
+mod static_use;
+pub(crate) mod table;
+pub(crate) mod types;
+
+pub use callgraph::{CallGraph, Function, Root};
+pub use cfg::{Cfg, CfgBlock, Predecessors};
+pub use static_use::StaticUse;
+pub use types::{Arrays, ImageType, Type, TypeTable};
+
+/// The SPIR-V version a `--target-env` name implies, as SPIRV-Tools 2025.5 maps them
+/// (`spv1.X`, `vulkan1.X`, `vulkan1.1spv1.4`, `opencl*`, `opengl4.*`); `None` for a name
+/// it does not know.
+///
+/// ```
+/// use spirv_core::analysis::target_env_version;
+/// assert_eq!(target_env_version("vulkan1.2"), Some((1, 5)));
+/// assert_eq!(target_env_version("opencl2.2"), Some((1, 2)));
+/// assert_eq!(target_env_version("vulkan9"), None);
+/// ```
+pub fn target_env_version(name: &str) -> Option<(u8, u8)> {
+    Some(match name {
+        "spv1.0" | "vulkan1.0" | "opencl1.2" | "opencl1.2embedded" | "opencl2.0"
+        | "opencl2.0embedded" | "opencl2.1" | "opencl2.1embedded" | "opengl4.0" | "opengl4.1"
+        | "opengl4.2" | "opengl4.3" | "opengl4.5" => (1, 0),
+        "spv1.1" => (1, 1),
+        "spv1.2" | "opencl2.2" | "opencl2.2embedded" => (1, 2),
+        "spv1.3" | "vulkan1.1" => (1, 3),
+        "spv1.4" | "vulkan1.1spv1.4" => (1, 4),
+        "spv1.5" | "vulkan1.2" => (1, 5),
+        "spv1.6" | "vulkan1.3" | "vulkan1.4" => (1, 6),
+        _ => return None,
+    })
+}
