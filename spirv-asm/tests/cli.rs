@@ -511,3 +511,27 @@ fn reflect_prints_spirv_cross_format_and_own_json() {
     assert_eq!(run(&["reflect", "missing.spv"], None, &dir).0, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Assembly text given to `dis` or `reflect` gets spirv-dis's error and exit code, then
+/// a note that `as` assembles it; a binary that is merely corrupt gets no such note.
+#[test]
+fn dis_and_reflect_given_assembly_text_say_to_use_as() {
+    let d = scratch("hint");
+    let hint = "`spirv-asm as` assembles it";
+    // 52 bytes, a whole number of words: the magic number is wrong.
+    let words = b"OpCapability Shader\nOpMemoryModel Logical GLSL450\n  ";
+    // 51 bytes: the size is wrong.
+    let odd = b"; SPIR-V\n%1 = OpTypeVoid\nOpMemoryModel Logical GLSL450";
+    for (text, dis_code) in [(&words[..], 252), (&odd[..], 1)] {
+        let (code, _, err) = run(&["dis"], Some(text), &d);
+        assert_eq!(code, dis_code, "{err}");
+        assert!(err.contains(hint), "{err}");
+        let (code, _, err) = run(&["reflect"], Some(text), &d);
+        assert_ne!(code, 0, "{err}");
+        assert!(err.contains(hint), "{err}");
+    }
+    let (code, _, err) = run(&["dis"], Some(&[0xAB; 20]), &d);
+    assert_eq!(code, 252, "{err}");
+    assert!(!err.contains(hint), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -54,7 +54,7 @@ fn nested_spec_constant_op_is_rejected_without_recursion() {
     );
     let e = dis.expect_err("rejected");
     assert_eq!(
-        (e.exit_code, e.message.as_str()),
+        (e.exit_code(), e.message.as_str()),
         (252, "Invalid OpSpecConstantOp opcode: 52")
     );
 }

@@ -35,8 +35,9 @@ pub struct AsmError {
 }
 
 impl AsmError {
-    /// spirv-as's exit code for this error.
-    pub fn exit_code(&self) -> i32 {
+    /// spirv-as's exit code for this error: 251 for malformed text, 247 for an unknown
+    /// name, 246 for a bad id, 255 for what spirv-as does not support.
+    pub fn exit_code(&self) -> u8 {
         match self.kind {
             AsmErrorKind::InvalidText => 251,
             AsmErrorKind::InvalidLookup => 247,

@@ -86,7 +86,7 @@ pub fn run(args: Args) -> u8 {
         }
         Err(e) => {
             eprintln!("{}", e.render(&text));
-            e.exit_code() as u8
+            e.exit_code()
         }
     }
 }

@@ -104,7 +104,8 @@ fn parse_hex_text(text: &[u8]) -> Option<Vec<u8>> {
 pub(super) fn read_words_or_hex(input: Option<&str>) -> Result<Vec<u32>, String> {
     // A binary is read straight into words; hex text (its first character a `0` or an
     // `x`, or no character yet in the first bytes read) is read as bytes and parsed.
-    let maybe_text = |b: &[u8]| starts_as_hex(b) != Some(false);
+    // Assembly text is read whole too, for the hint when it is not a binary.
+    let maybe_text = |b: &[u8]| starts_as_hex(b) != Some(false) || looks_like_assembly(b);
     match super::read_binary(input, maybe_text)? {
         super::Input::Words(words) => Ok(words),
         super::Input::Text(mut bytes) => {
@@ -112,9 +113,42 @@ pub(super) fn read_words_or_hex(input: Option<&str>) -> Result<Vec<u32>, String>
                 bytes = parse_hex_text(&bytes)
                     .ok_or("error: input is neither a binary nor hex text")?;
             }
-            super::bytes_to_words(&bytes, input.unwrap_or("-"))
+            super::bytes_to_words(&bytes, input.unwrap_or("-")).map_err(|e| {
+                if looks_like_assembly(&bytes) {
+                    format!("{e}\n{ASSEMBLY_HINT}")
+                } else {
+                    e
+                }
+            })
         }
     }
+}
+
+/// Printed after spirv-dis's error when the input is assembly text, not a binary.
+pub(super) const ASSEMBLY_HINT: &str =
+    "note: the input looks like SPIR-V assembly text; `spirv-asm as` assembles it";
+
+/// Whether `bytes` start like SPIR-V assembly: after blank space, a `;` comment, a
+/// `%` result id or an `Op` name.
+pub(super) fn looks_like_assembly(bytes: &[u8]) -> bool {
+    let rest = match bytes.iter().position(|b| !b.is_ascii_whitespace()) {
+        Some(i) => &bytes[i..],
+        None => return false,
+    };
+    match rest {
+        [b';' | b'%', ..] => true,
+        [b'O', b'p', c, ..] => c.is_ascii_uppercase(),
+        _ => false,
+    }
+}
+
+/// The first bytes of a module read as words, for [`looks_like_assembly`].
+pub(super) fn leading_bytes(words: &[u32]) -> Vec<u8> {
+    words
+        .iter()
+        .take(16)
+        .flat_map(|w| w.to_le_bytes())
+        .collect()
 }
 
 /// Runs the subcommand; returns the process exit code (spirv-dis's codes).
@@ -170,7 +204,14 @@ pub fn run(args: Args) -> u8 {
                 let _ = out.commit();
             }
             eprintln!("error: {e}");
-            e.exit_code
+            let bad_magic = matches!(
+                e.kind,
+                spirv_asm::dis::DisErrorKind::Decode(spirv_core::DecodeErrorKind::BadMagic { .. })
+            );
+            if bad_magic && looks_like_assembly(&leading_bytes(&words)) {
+                eprintln!("{ASSEMBLY_HINT}");
+            }
+            e.exit_code()
         }
     }
 }

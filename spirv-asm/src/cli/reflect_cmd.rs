@@ -63,10 +63,14 @@ pub fn run(args: Args) -> u8 {
         globals_only: true,
         ..spirv_core::ReadOptions::default()
     };
+    let assembly = super::dis_cmd::looks_like_assembly(&super::dis_cmd::leading_bytes(&words));
     let module = match spirv_core::Module::read_owned(words, &opts) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
+            if assembly && matches!(e.kind, spirv_core::DecodeErrorKind::BadMagic { .. }) {
+                eprintln!("{}", super::dis_cmd::ASSEMBLY_HINT);
+            }
             return 2;
         }
     };

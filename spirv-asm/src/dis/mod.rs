@@ -84,32 +84,43 @@ pub enum DisErrorKind {
     Write(std::io::ErrorKind),
 }
 
-/// A disassembly error: its kind, spirv-dis's message, the 1-based instruction index
-/// (0 for the header) and the word offset.
+/// A disassembly error: its kind, spirv-dis's message, and where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DisError {
     /// What went wrong.
     pub kind: DisErrorKind,
     /// spirv-dis's message.
     pub message: String,
-    /// 1-based instruction index, 0 for header errors (spirv-dis's convention).
-    pub instruction: usize,
+    /// 0-based index of the instruction, counting from the first after the header, as
+    /// in [`DecodeError`](spirv_core::DecodeError); `None` for errors of the header or
+    /// of writing. (The text of the error, like spirv-dis's, counts from 1.)
+    pub instruction: Option<usize>,
     /// Word offset from the module start.
     pub offset: usize,
-    /// spirv-dis's exit code: 252 invalid binary, 246 bad id, 255 bad header version.
-    pub exit_code: u8,
+}
+
+impl DisError {
+    /// spirv-dis's exit code for this error: 252 for a malformed binary, 246 for a bad
+    /// id (redefined, or an unknown extended-instruction set), 255 for a header version
+    /// it does not handle, and 1 when writing fails.
+    pub fn exit_code(&self) -> u8 {
+        match &self.kind {
+            DisErrorKind::Decode(
+                DecodeErrorKind::IdRedefined { .. } | DecodeErrorKind::UnknownExtInstSetId { .. },
+            ) => 246,
+            DisErrorKind::Decode(_) => 252,
+            DisErrorKind::UnsupportedVersion(_) => 255,
+            DisErrorKind::Write(_) => 1,
+        }
+    }
 }
 
 impl fmt::Display for DisError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.instruction > 0 {
-            write!(
-                f,
-                "{}: {} (at word {})",
-                self.instruction, self.message, self.offset
-            )
-        } else {
-            f.write_str(&self.message)
+        match self.instruction {
+            Some(i) => write!(f, "{}: {} (at word {})", i + 1, self.message, self.offset),
+            None => f.write_str(&self.message),
         }
     }
 }
@@ -144,9 +155,8 @@ fn write_error(e: &std::io::Error) -> DisError {
     DisError {
         kind: DisErrorKind::Write(e.kind()),
         message: format!("write error: {e}"),
-        instruction: 0,
+        instruction: None,
         offset: 0,
-        exit_code: 1,
     }
 }
 
@@ -154,9 +164,8 @@ fn header_error(kind: DecodeErrorKind, message: String) -> DisError {
     DisError {
         kind: DisErrorKind::Decode(kind),
         message,
-        instruction: 0,
+        instruction: None,
         offset: 0,
-        exit_code: 252,
     }
 }
 

@@ -56,9 +56,8 @@ pub(super) fn disassemble_streaming(
         return Err(DisError {
             kind: DisErrorKind::UnsupportedVersion(version),
             message: "Internal error: unhandled header parse failure".into(),
-            instruction: 0,
+            instruction: None,
             offset: 0,
-            exit_code: 255,
         });
     }
     let base = opts.registry.clone().unwrap_or_default();
@@ -106,14 +105,9 @@ pub(super) fn disassemble_streaming(
         let opname = info.map_or("", |i| i.opname);
         // An error with spirv-dis's message for its kind, or with the message given.
         let fail_with = |kind: DecodeErrorKind, message: String| DisError {
-            exit_code: match kind {
-                DecodeErrorKind::IdRedefined { .. }
-                | DecodeErrorKind::UnknownExtInstSetId { .. } => 246,
-                _ => 252,
-            },
             kind: DisErrorKind::Decode(kind),
             message,
-            instruction: index,
+            instruction: Some(index - 1),
             offset: pos,
         };
         let fail = |kind: DecodeErrorKind, ops: usize| {
