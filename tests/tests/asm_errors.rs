@@ -51,7 +51,7 @@ fn errors_match_spirv_as_line_column_and_exit_code() {
         let expected = std::fs::read(dir.join(format!("{name}.expected"))).expect("golden");
         let expected = String::from_utf8_lossy(&expected).into_owned();
         let mut lines = expected.splitn(3, '\n');
-        let code: i32 = lines
+        let code: u8 = lines
             .next()
             .and_then(|l| l.trim().parse().ok())
             .expect("exit code");

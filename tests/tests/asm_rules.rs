@@ -512,7 +512,7 @@ fn random_instructions_assemble_like_spirv_as() {
                     // Both reject: at the same line, with the same exit code.
                     let line = error_line(&err).expect("spirv-as names a line");
                     assert_eq!(
-                        (e.line, e.exit_code()),
+                        (e.line, i32::from(e.exit_code())),
                         (line, status.status.code().unwrap_or(-1)),
                         "round {round}: spirv-as says {err}we say {e}"
                     );

@@ -21,6 +21,7 @@ pub enum AsmErrorKind {
 
 /// An assembly error: message, byte span, and spirv-as's line:column.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AsmError {
     /// spirv-as's message (plus a suggestion where we have one).
     pub message: String,

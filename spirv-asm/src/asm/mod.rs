@@ -83,6 +83,7 @@ pub fn version_from_comment(text: &[u8]) -> Option<(u8, u8)> {
 
 /// The result of assembling: the words and the id each name received.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Assembled {
     /// The module's words, header included.
     pub words: Vec<u32>,

@@ -30,6 +30,7 @@ use std::fmt;
 /// (it refuses `Kernel` modules, modules without an entry point, blocks without
 /// offsets, …).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReflectError {
     /// The message.
     pub message: String,

@@ -101,6 +101,7 @@ pub enum Type {
 
 /// The operands of `OpTypeImage`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ImageType {
     /// The sampled type (a scalar or void).
     pub sampled_type: Id,

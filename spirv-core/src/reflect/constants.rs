@@ -9,6 +9,7 @@ use crate::types::Id;
 
 /// A constant or specialization constant declared by the module.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Constant {
     /// Its type.
     pub type_id: Id,

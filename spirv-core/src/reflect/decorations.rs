@@ -9,6 +9,7 @@ use alloc::collections::BTreeSet;
 /// The decorations of one id or struct member: which are present, and the value of
 /// those that carry one number. A decoration given twice keeps its last value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Decorations {
     /// Presence of decorations numbered below 64.
     low: u64,
@@ -119,6 +120,7 @@ impl Decorations {
 
 /// What a struct member has: a name and decorations.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MemberInfo {
     /// `OpMemberName`, if given (possibly empty).
     pub name: Option<String>,

@@ -12,6 +12,7 @@ use core::ops::Range;
 
 /// An execution mode with its operands (ids for the `…Id` modes).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExecutionMode {
     /// The mode.
     pub mode: spv::ExecutionMode,
@@ -23,6 +24,7 @@ pub struct ExecutionMode {
 
 /// One dimension of a workgroup size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WorkgroupDim {
     /// The size, at the specialization constants' defaults (`None` if not computable).
     pub value: Option<u32>,

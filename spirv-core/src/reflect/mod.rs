@@ -53,6 +53,7 @@ use alloc::collections::BTreeMap;
 
 /// A global variable (not `Function` storage).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Variable {
     /// Its id.
     pub id: Id,
@@ -66,6 +67,7 @@ pub struct Variable {
 
 /// A specialization constant.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SpecConstant {
     /// Its id.
     pub id: Id,

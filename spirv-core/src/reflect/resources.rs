@@ -53,6 +53,7 @@ pub enum ArraySize {
 
 /// The size of a buffer block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BlockLayout {
     /// Declared size in bytes; a trailing runtime array counts as empty. `None` if the
     /// layout decorations do not give one (see [`Reflection::declared_size`]).
@@ -97,6 +98,7 @@ pub struct Resource {
 
 /// A member of an interface block.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct InterfaceMember {
     /// Member index.
     pub index: u32,
@@ -114,6 +116,7 @@ pub struct InterfaceMember {
 
 /// A stage input or output.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct InterfaceVariable {
     /// The variable.
     pub variable: Id,

@@ -112,6 +112,7 @@ pub enum IdInfo {
 
 /// An extended set imported by a module.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ImportedSet {
     /// The grammar, if the registry knows the name.
     pub grammar: Option<&'static Grammar>,

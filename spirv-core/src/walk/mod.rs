@@ -17,6 +17,7 @@ use crate::types::Id;
 
 /// One operand found by the walker.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Parsed {
     /// Its kind (for a Composite, the component kind).
     pub kind: &'static OperandKind,
