@@ -246,3 +246,40 @@ fn builder_errors_name_the_push() {
         BuildErrorKind::UnterminatedFunction
     );
 }
+
+/// With the set registered, `remap_ids` knows which operands of its instructions are
+/// literals; without it, a `NonSemantic.` set's operands are all taken for ids.
+#[test]
+fn remap_ids_follows_a_registered_set() {
+    let mut registry = spirv_core::ExtInstRegistry::default();
+    registry.register(&spirv_tests::example_set::GRAMMAR);
+    let text = "OpCapability Shader\nOpExtension \"SPV_KHR_non_semantic_info\"\n%1 = OpExtInstImport \"NonSemantic.Example\"\nOpMemoryModel Logical GLSL450\n%2 = OpTypeVoid\n%3 = OpTypeInt 32 0\n%4 = OpExtInst %2 %1 ExampleValues 7 %2 %3\n";
+    let words = spirv_asm::assemble_str(
+        text,
+        &spirv_asm::AsmOptions {
+            preserve_numeric_ids: true,
+            registry: Some(registry.clone()),
+            ..Default::default()
+        },
+    )
+    .expect("assembles");
+    let read = |registry: Option<&spirv_core::ExtInstRegistry>| {
+        let opts = spirv_core::ReadOptions {
+            registry,
+            ..Default::default()
+        };
+        Module::read(&words, &opts).expect("reads")
+    };
+    let last_operands = |m: &Module| {
+        let ext = m.instructions().last().expect("the OpExtInst");
+        ext.operands().to_vec()
+    };
+    // Registered: Count (7) is a literal and stays.
+    let mut m = read(Some(&registry));
+    m.remap_ids(|id| Id(id.0 + 100)).expect("remaps");
+    assert_eq!(last_operands(&m), [102, 104, 101, 3, 7, 102, 103]);
+    // Not registered: NonSemantic, so every operand is an id, 7 included.
+    let mut m = read(None);
+    m.remap_ids(|id| Id(id.0 + 100)).expect("remaps");
+    assert_eq!(last_operands(&m), [102, 104, 101, 3, 107, 102, 103]);
+}
