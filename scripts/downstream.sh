@@ -7,9 +7,22 @@
 #
 #   scripts/downstream.sh            # package, then build and run the example
 #   PACKAGED=1 scripts/downstream.sh # reuse target/pkg/package/*.crate (scripts/package.sh)
+#   scripts/downstream.sh --checkout # build and run it from the checkout, as `cargo run`
+#                                    # in examples/downstream does (its .cargo/config.toml)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+if [ "${1:-}" = --checkout ]; then
+  cd examples/downstream
+  export CARGO_TARGET_DIR="$root/target/downstream-checkout"
+  cargo run --quiet
+  # Every toolkit crate comes from the workspace's folders.
+  if ! cargo tree --prefix none | grep -qF "($root/spirv-core)"; then
+    echo "the example did not resolve spirv-core to the checkout" >&2
+    exit 1
+  fi
+  exit 0
+fi
 if [ "${PACKAGED:-0}" != 1 ]; then
   scripts/package.sh --quiet
 fi
