@@ -34,5 +34,5 @@ mod text;
 pub use asm::{
     AsmError, AsmErrorKind, AsmOptions, Assembled, assemble, assemble_str, assemble_with_ids,
 };
-pub use dis::{DisError, DisOptions, disassemble, disassemble_to};
+pub use dis::{DisError, DisErrorKind, DisOptions, disassemble, disassemble_to};
 pub use text::SPIRV_TOOLS_KNOWN_SETS;

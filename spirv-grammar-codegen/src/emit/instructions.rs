@@ -415,12 +415,14 @@ impl<'a> Emitter<'a> {
                     #kr::__private::finish_instruction(w, start, #kr::typed::InstructionSet::number(self))
                 }
                 /// Hook for `OpSpecConstantOp`: decodes the embedded instruction with its own layout. The result type and id already read are reused as its first two operands.
+                #[doc(hidden)]
                 pub fn decode_spec_constant_op(r: &mut #kr::__private::Reader<'_>) -> ::core::result::Result<#kr::__private::Box<Self>, #kr::DecodeError> {
                     let (opcode, words) = r.spec_constant_op_words()?;
                     let inner = Self::decode(Opcode(opcode), &words, r.context()).map_err(|e| r.rebase(e))?;
                     Ok(#kr::__private::Box::new(inner))
                 }
                 /// Hook for `OpSpecConstantOp`: writes the embedded opcode and its operands after the result type and id.
+                #[doc(hidden)]
                 pub fn encode_spec_constant_op<W: #kr::__private::Words>(&self, w: &mut W) {
                     w.push(u32::from(self.opcode().0));
                     let mut words = #kr::__private::SmallWords::new();

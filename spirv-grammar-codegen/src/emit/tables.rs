@@ -322,7 +322,8 @@ impl Emitter<'_> {
                 pub static INSTRUCTIONS: [__II; #count] = [#(__II { opname: #opnames, opcode: #opcodes, #(class: #classes,)* #(operands: #operands, fields: #fields,)* #metas #(shape: Some(#shapes),)* #(switch_literals: #switches,)* ..__II::EMPTY },)*];
                 /// Opcode → position in [`INSTRUCTIONS`] (`u16::MAX` = none).
                 pub static OPCODE_INDEX: [u16; #dense_len] = [#(#dense),*];
-                /// Names and aliases → position in [`INSTRUCTIONS`].
+                /// Names and aliases → position in [`INSTRUCTIONS`] (its type is the generated code's runtime).
+                #[doc(hidden)]
                 pub const NAMES: __NI = #index;
             }
             #[doc = #grammar_doc]
