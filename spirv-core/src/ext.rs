@@ -13,6 +13,10 @@ macro_rules! vendored_sets {
     ($($module:ident: $file:tt, $key:ident = $import:tt;)*) => {
         $(
             #[doc = concat!("The `", $import, "` extended instruction set, from `", $file, "`.")]
+            #[doc = ""]
+            #[doc = "Its grammar tables (`GRAMMAR`, `kinds`, `tables`, the constants) are always here;"]
+            #[doc = "its typed items (`Instruction`, `inst`, `Opcode`, the kind types) need the"]
+            #[doc = "`typed-ext` feature."]
             pub mod $module {
                 #[cfg(feature = "typed-ext")]
                 spirv_grammar_macros::include_grammar!($file, vendored = true, crate = crate, $key = $import);

@@ -25,24 +25,60 @@
 //! }
 //! ```
 //!
-//! # Features
-//! - `std` (default): `std::error::Error` for the error types. Without it the crate is
-//!   `no_std` + `alloc`.
-//! - `typed-ext`: the typed items of every vendored extended set ([`ext`]); without it
-//!   each set has its grammar tables only, which the reader and the tools need.
+//! # What reading checks
+//! [`Module::read`] checks the *binary form* against the grammar: word counts, every
+//! operand against its instruction's layout, literals sized by their types, no id
+//! defined twice, and the logical layout's structure (a lenient read records each
+//! departure as a [`LayoutIssue`]). A strict read ([`ReadOptions::strict`]) also
+//! refuses whatever the grammar or registry does not know, ids of 0 or not below the
+//! bound, and layout departures. It is **not** a validator in `spirv-val`'s sense: it
+//! does not check that the ids used are defined, that operands have the right types,
+//! that the capabilities used are declared, control flow, or the rules of an execution
+//! environment. [`ReadOptions`] lists each check, and what no read checks.
 //!
-//! # Layout
-//! - [`spv`]: the core grammar's generated types and tables; [`ext`]: one module per
-//!   vendored extended instruction set; [`grammar`]: the table types and lookups;
-//!   [`typed`]: what all generated instruction sets share (table-driven `Debug`,
-//!   equality, id visiting); [`spec_constant_op`]: the opcodes `OpSpecConstantOp` embeds.
-//! - [`binary`]: header, byte order, the zero-copy [`RawInstructions`] iterator;
-//!   [`stream`]: typed instructions in one pass, without a [`Module`].
-//! - [`Module`], [`InstRef`], [`Builder`]; [`walk`]: the table-driven operand walker
-//!   and the [`ExtInstRegistry`] that user-generated sets join.
-//! - [`analysis`]: the type table, call graph and control-flow graphs, built once
-//!   from a borrowed [`Module`].
+//! # Features
+//! - `std` (default): implements `std::error::Error` for the error types; without it the
+//!   crate is `no_std` + `alloc`.
+//! - `typed-ext`: the typed items (`Instruction`, `inst`, `Opcode`, the kind types) of
+//!   every vendored extended instruction set in [`ext`]; without it each set has only
+//!   the grammar tables that reading, assembling and disassembling need.
+//! - `reflect`: [`reflect`], what a pipeline needs to know about a shader (entry points,
+//!   descriptors, interface variables, specialization constants, block layouts); off by
+//!   default so that crates which only read and write modules do not compile it.
+//!
+//! # Layout of the crate
+//! - [`spv`]: the core grammar's generated types (`spv::Instruction`, `spv::inst::*`,
+//!   `spv::Opcode`, one type per operand kind) and tables. [`ext`]: one module per
+//!   vendored extended instruction set. [`grammar`]: the table types every generated
+//!   set fills in, and lookups by name and number. [`typed`]: what all generated sets
+//!   share (table-driven `Debug`, equality, id visiting, the [`typed::InstructionSet`]
+//!   trait). [`spec_constant_op`]: the opcodes `OpSpecConstantOp` may embed.
+//! - [`binary`]: the [`Header`], byte order, and the zero-copy [`RawInstructions`]
+//!   iterator. [`stream`]: typed instructions in one pass, without a [`Module`].
+//! - [`Module`] and its views ([`InstRef`], [`FunctionRef`], [`BlockRef`],
+//!   [`Section`]), [`ReadOptions`], [`LayoutIssue`], and [`Requirements`]: reading,
+//!   writing and querying a module. [`Builder`]: building one by pushing instructions.
+//! - [`walk`]: the table-driven operand walker every reader uses, the id facts it
+//!   records, and the [`ExtInstRegistry`] of extended sets, which sets generated in
+//!   other crates join.
+//! - [`analysis`]: the type table, call graph, static use and control-flow graphs, each
+//!   built once from a borrowed [`Module`], with no feature needed.
+//! - [`reflect`] (feature `reflect`): reflection for pipeline layouts, on top of
+//!   [`analysis`].
+//! - [`Id`], [`LiteralString`], [`LiteralNumber`], [`LiteralFloat`], [`List`] and
+//!   [`RawInstruction`]: the operand types the generated structs use; [`DecodeError`]:
+//!   the one error of reading and decoding.
+// Without the `reflect` feature the links to its module above would not resolve: they
+// point at the published docs instead.
+#![cfg_attr(
+    not(feature = "reflect"),
+    doc = "",
+    doc = "[`reflect`]: https://docs.rs/spirv-core/latest/spirv_core/reflect/index.html"
+)]
 #![no_std]
+// docs.rs builds with `--cfg docsrs` on nightly, where feature-gated items get a
+// badge naming their feature; stable never sets the cfg.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 
 extern crate alloc;
@@ -64,6 +100,7 @@ pub mod grammar;
 mod list;
 mod module;
 #[cfg(feature = "reflect")]
+#[cfg_attr(docsrs, doc(cfg(feature = "reflect")))]
 pub mod reflect;
 pub mod spec_constant_op;
 pub mod stream;

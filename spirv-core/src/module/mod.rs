@@ -31,21 +31,85 @@ use crate::walk::{self, ExtInstRegistry, Ids, WalkOptions};
 use core::ops::Range;
 use layout::FunctionRec;
 
-/// How to read a module.
+/// How to read a module, and what reading checks.
+///
+/// **Every read**, lenient or strict, checks the binary form:
+/// - the bytes ([`Module::from_bytes`]): a length that is a multiple of 4;
+/// - the header: five words, the first the magic number in either byte order. The
+///   version, generator, bound and schema words are kept as they are, unchecked;
+/// - every instruction: a word count that is not 0 and does not run past the end;
+/// - every operand of every instruction the grammar knows, against its layout: no
+///   operand missing and no word left over, strings NUL-terminated inside their
+///   instruction, the parameters each enumerant (or mask bit) takes, `OpConstant` and
+///   `OpSpecConstant` literals sized by their result type (an integer or float type
+///   defined earlier), `OpSwitch` case literals sized by the selector's type (an
+///   integer type), only the opcodes `OpSpecConstantOp` may embed, and an `OpExtInst`'s
+///   set id the result of an earlier `OpExtInstImport`, its operands laid out by that
+///   set's grammar;
+/// - no result id defined twice;
+/// - the structure of the logical layout (SPIR-V spec §2.4), as [`LayoutIssueKind`]
+///   lists it: sections in order, instructions that belong in functions inside one and
+///   the others outside, every function ended by `OpFunctionEnd`. A lenient read keeps
+///   each departure in [`Module::layout_issues`].
+///
+/// **A strict read** ([`strict`](Self::strict)) refuses, besides:
+/// - an opcode the grammar does not know;
+/// - an enumerant value or mask bit the grammar does not know;
+/// - an `OpExtInstImport` of a set the registry does not know, unless its name starts
+///   with `NonSemantic.`, and an extended instruction number its set's grammar does
+///   not know;
+/// - an id operand that is 0 or not below the header's bound;
+/// - the first departure from the layout.
+///
+/// A lenient read keeps those: an unknown opcode's instruction as raw words, unchecked;
+/// an instruction with an unknown enumerant as it is, unchecked past that operand,
+/// since the enumerant may take parameters the grammar cannot describe; the operands
+/// of an `OpExtInst` whose set or number is unknown, unchecked.
+///
+/// **Neither is validation** as `spirv-val` does it. A read does not check that an id
+/// used is defined, anywhere or before its use (beyond the few ids above that size or
+/// lay out operands); that an operand names the right kind of thing (a type where a
+/// type is expected, a value of a fitting type); the header's version, bound and
+/// schema; that required instructions are there (`OpMemoryModel`, an `OpLabel` opening
+/// each function body, a terminator closing each block); that the capabilities and
+/// extensions the module uses are declared ([`Module::requirements`] answers that);
+/// control flow, decoration rules, or the rules of the client API (Vulkan, OpenCL).
+/// Nor does it check the padding after a string's NUL, which typed decoding refuses
+/// when it is not zero.
+///
+/// ```
+/// use spirv_core::{DecodeErrorKind, Module, ReadOptions};
+/// let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+/// // Bound 10; OpCapability Shader; OpMemoryModel Logical GLSL450;
+/// // %1 = OpTypePointer Function %9, where %9 is defined nowhere.
+/// let mut words = vec![0x0723_0203, 0x0001_0000, 0, 10, 0];
+/// words.extend([0x0002_0011, 1, 0x0003_000e, 0, 1, 0x0004_0020, 1, 7, 9]);
+/// // The undefined %9 is below the bound, so even a strict read accepts it.
+/// assert_eq!(Module::read(&words, &strict)?.len(), 3);
+///
+/// words[3] = 5; // Now %9 is not below the bound.
+/// let err = Module::read(&words, &strict).unwrap_err();
+/// assert_eq!(err.kind, DecodeErrorKind::IdOutOfBounds { id: 9, bound: 5 });
+/// assert_eq!((err.instruction, err.offset), (Some(2), 13));
+/// assert!(Module::read(&words, &ReadOptions::default()).is_ok(), "lenient keeps it");
+/// # Ok::<(), spirv_core::DecodeError>(())
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ReadOptions<'r> {
     /// Refuse what a lenient read keeps: unknown opcodes, enumerants, extended sets and
-    /// instructions, any id that is 0 or not below the bound, and every departure from
-    /// the logical layout ([`LayoutIssue`]). By default those are kept as they are: the
-    /// unknown as raw words, layout issues in [`Module::layout_issues`].
+    /// extended instructions, any id that is 0 or not below the bound, and every
+    /// departure from the logical layout ([`LayoutIssue`]). By default those are kept as
+    /// they are: the unknown as raw words, layout issues in [`Module::layout_issues`].
+    /// See [`ReadOptions`] for every check, strict or not, and what no read checks.
     pub strict: bool,
     /// Extended sets to know; `None` = every vendored set.
     pub registry: Option<&'r ExtInstRegistry>,
     /// Check only the global instructions: inside functions, instructions are split by
     /// their word counts but their operands are not read, so reading costs little more
     /// than iterating the words. For tools that look at the globals only, such as
-    /// [`reflect`](crate::reflect); a malformed function body is then not reported, and
-    /// values defined in functions have no recorded type.
+    /// reflection (`spirv_core::reflect`). A malformed function body is then not
+    /// reported, even by a strict read (only its layout is followed), and values defined
+    /// in functions have no recorded type.
     pub globals_only: bool,
 }
 
@@ -56,14 +120,12 @@ pub struct ReadOptions<'r> {
 /// functions and blocks.
 ///
 /// **What reading checks.** [`Module::from_bytes`], [`Module::read`] and the others
-/// check the *binary form* against the grammar: the header, every instruction's word
-/// count, every operand against its instruction's layout (strings terminated, enumerants
-/// known or passed through, no words missing or left over), literals sized by their
-/// types, extended instructions against their set's grammar, no id defined twice, and
-/// the logical layout's structure ([`LayoutIssue`]). With [`ReadOptions::strict`],
-/// anything unknown, any id out of the bound and any layout issue is an error. Reading
-/// is not validation in spirv-val's sense: it does not check that ids are defined before
-/// use, that types match, or the rules of the execution environment.
+/// check the *binary form* against the grammar: the header, word counts, every operand
+/// against its instruction's layout, no id defined twice, and the logical layout's
+/// structure. A strict read also refuses anything unknown, ids not below the bound, and
+/// layout departures. Reading is not validation in spirv-val's sense: it does not check
+/// that ids are defined before use, that types match, or the rules of the execution
+/// environment. [`ReadOptions`] lists each check.
 ///
 /// ```
 /// use spirv_core::{spv, spv::inst, Builder, Module, Section};

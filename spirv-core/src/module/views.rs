@@ -10,7 +10,41 @@ use crate::types::Id;
 use crate::walk::{self, NumberType, WalkOptions};
 use core::ops::Range;
 
-/// A function of a module.
+/// A function of a module, from [`Module::functions`]: its `OpFunction`, the
+/// instructions before its first block (parameters), and its [`BlockRef`]s.
+///
+/// ```
+/// use spirv_core::{spv, spv::inst, Builder, Id};
+/// let mut b = Builder::new((1, 0));
+/// let [void, int, fn_type] = [(); 3].map(|()| b.id().unwrap());
+/// b.push(inst::TypeVoid { result_id: void })?;
+/// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 0 })?;
+/// b.push(inst::TypeFunction { result_id: fn_type, return_type: void, parameter_types: [int].into() })?;
+/// // void f(int x) { entry: branch next; next: return; }
+/// let f = b.begin_function(void, spv::FunctionControl::NONE, fn_type)?;
+/// let x = b.parameter(int)?;
+/// let (entry, next) = (b.id()?, b.id()?);
+/// b.push(inst::Label { result_id: entry })?;
+/// b.push(inst::Branch { target_label: next })?;
+/// b.push(inst::Label { result_id: next })?;
+/// b.push(inst::Return {})?;
+/// b.end_function()?;
+/// let module = b.build()?;
+///
+/// let function = module.functions().next().unwrap();
+/// assert_eq!(function.def().result_id(), Some(f));
+/// let params: Vec<Option<Id>> = function.header_instructions().map(|i| i.result_id()).collect();
+/// assert_eq!(params, [Some(x)]);
+/// let blocks: Vec<(Id, usize)> =
+///     function.blocks().map(|bl| (bl.label(), bl.instructions().len())).collect();
+/// assert_eq!(blocks, [(entry, 2), (next, 2)], "label and terminator each");
+/// assert!(function.is_terminated());
+/// assert_eq!(function.instructions().len(), 7, "OpFunction to OpFunctionEnd");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// For successors and predecessors, build the function's
+/// [`Cfg`](crate::analysis::Cfg).
 #[derive(Debug, Clone, Copy)]
 pub struct FunctionRef<'m> {
     pub(super) module: &'m Module,
@@ -67,7 +101,9 @@ impl<'m> FunctionRef<'m> {
     }
 }
 
-/// A basic block.
+/// A basic block of a [`FunctionRef`] (see its example): from its `OpLabel` to the
+/// instruction before the next `OpLabel` or the `OpFunctionEnd`. Blocks are cut at
+/// labels, not at terminators: an instruction after a terminator stays in its block.
 #[derive(Debug, Clone)]
 pub struct BlockRef<'m> {
     module: &'m Module,
@@ -150,6 +186,23 @@ impl<'m> InstRef<'m> {
     }
     /// Decodes into the typed instruction. `OpSwitch` case literals are sized by the
     /// selector's type as recorded while reading.
+    ///
+    /// ```
+    /// use spirv_core::{spv::inst, spv::Instruction as I, Builder, LiteralNumber};
+    /// let mut b = Builder::new((1, 0));
+    /// let (int, seven) = (b.id()?, b.id()?);
+    /// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
+    /// b.push(inst::Constant { result_type: int, result_id: seven, value: LiteralNumber::from_u32(7) })?;
+    /// let module = b.build()?;
+    ///
+    /// let decoded = module.instruction(0).unwrap().decode()?;
+    /// assert_eq!(format!("{decoded:?}"), "OpTypeInt { result_id: %1, width: 32, signedness: 1 }");
+    /// match module.instruction(1).unwrap().decode()? {
+    ///     I::Constant(c) => assert_eq!((c.result_type, c.value.as_u64()), (int, 7)),
+    ///     other => panic!("not a constant: {other:?}"),
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// The instruction does not decode (unknown opcode, or operands the layout rejects).

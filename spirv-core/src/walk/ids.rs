@@ -31,6 +31,33 @@ impl ExtInstRegistry {
         ExtInstRegistry { sets: Vec::new() }
     }
     /// Adds a set; it takes precedence over earlier sets with the same import name.
+    ///
+    /// A set generated in your own crate registers the same way:
+    /// `include_grammar!("my.grammar.json", import = "NonSemantic.My")` in `mod my_set`,
+    /// then `registry.register(&my_set::GRAMMAR)`. Reading, the [`Builder`] and
+    /// spirv-asm then know it by its import name. Here a vendored set joins an empty
+    /// registry, so that a strict read knows that set alone:
+    ///
+    /// ```
+    /// use spirv_core::{ext, spv::inst, Builder, DecodeErrorKind, ExtInstRegistry, Module, ReadOptions};
+    /// let mut registry = ExtInstRegistry::empty();
+    /// registry.register(&ext::glsl_std_450::GRAMMAR);
+    /// let glsl = registry.lookup(b"GLSL.std.450").map(|g| g.name);
+    /// assert_eq!(glsl, Some("GLSL.std.450"));
+    /// assert!(registry.lookup(b"OpenCL.std").is_none());
+    ///
+    /// let mut b = Builder::new((1, 0));
+    /// let (glsl, opencl) = (b.id()?, b.id()?);
+    /// b.push(inst::ExtInstImport { result_id: glsl, name: "GLSL.std.450".into() })?;
+    /// b.push(inst::ExtInstImport { result_id: opencl, name: "OpenCL.std".into() })?;
+    /// let words = b.words();
+    /// let strict = ReadOptions { strict: true, registry: Some(&registry), ..Default::default() };
+    /// let err = Module::read(&words, &strict).unwrap_err();
+    /// assert_eq!((err.kind, err.instruction), (DecodeErrorKind::UnknownExtInstImport, Some(1)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`Builder`]: crate::Builder
     pub fn register(&mut self, grammar: &'static Grammar) -> &mut Self {
         self.sets.push(grammar);
         self
