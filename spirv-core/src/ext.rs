@@ -19,7 +19,7 @@ macro_rules! vendored_sets {
             #[doc = "`typed-ext` feature."]
             pub mod $module {
                 #[cfg(feature = "typed-ext")]
-                spirv_grammar_macros::include_grammar!($file, vendored = true, crate = crate, $key = $import);
+                spirv_grammar_macros::include_grammar!($file, vendored = true, crate = crate, $key = $import, doc_feature = "typed-ext");
                 #[cfg(not(feature = "typed-ext"))]
                 spirv_grammar_macros::include_grammar!($file, vendored = true, crate = crate, $key = $import, items = "tables");
             }

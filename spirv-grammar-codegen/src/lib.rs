@@ -52,6 +52,9 @@ pub struct Options {
     /// without the typed items: enough for the reader, assembler and disassembler to
     /// know the set, at a small part of the compile time.
     pub tables_only: bool,
+    /// A feature of the expanding crate that the typed items need: they are marked
+    /// `#[cfg_attr(docsrs, doc(cfg(feature = "…")))]`, for the badge on docs.rs.
+    pub doc_feature: Option<String>,
 }
 
 impl Options {
@@ -64,6 +67,7 @@ impl Options {
             import_prefix: None,
             import_stem: None,
             tables_only: false,
+            doc_feature: None,
         }
     }
 }

@@ -28,6 +28,9 @@
 //!   Registering such a set is enough for the reader, assembler and disassembler to know
 //!   it; it costs downstream builds a small part of the full expansion. spirv-core's
 //!   vendored extended sets use it unless its `typed-ext` feature is on.
+//! - `doc_feature = "…"` (optional): a feature of the invoking crate that the typed items
+//!   need; they get `#[cfg_attr(docsrs, doc(cfg(feature = "…")))]`, the badge docs.rs
+//!   shows (spirv-core's vendored sets pass `"typed-ext"`).
 //!
 //! # What it emits, in place
 //! - `MAGIC_NUMBER`, `MAJOR_VERSION`, `MINOR_VERSION` (core) or `IMPORT_NAME`, `VERSION`
@@ -72,6 +75,7 @@ const OPTIONS: &[&str] = &[
     "name",
     "items",
     "vendored",
+    "doc_feature",
 ];
 
 fn parse(input: TokenStream) -> syn::Result<Args> {
@@ -95,6 +99,9 @@ fn parse(input: TokenStream) -> syn::Result<Args> {
             }
             "name" => name = errors.check(o.string("the grammar's name")),
             "vendored" => vendored = errors.check(o.boolean()).unwrap_or_default(),
+            "doc_feature" => {
+                opts.doc_feature = errors.check(o.string("the feature the typed items need"));
+            }
             // `items`, the one option left: `macro_args::parse` refused any other.
             _ => match errors.check(o.string("\"all\" or \"tables\"")).as_deref() {
                 Some("all") | None => {}

@@ -46,8 +46,10 @@ impl<'a> Emitter<'a> {
             }
         });
         let info_doc = format!(" The grammar entry of this {what}, if the grammar has one.");
+        let dc = &self.doc_cfg;
         let out = quote! {
             #[doc = #doc]
+            #dc
             #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             #[repr(transparent)]
             pub struct Opcode(pub #repr);
@@ -95,8 +97,10 @@ impl<'a> Emitter<'a> {
         let variants: Vec<Ident> = named.iter().map(|(v, _)| ident(v)).collect();
         let spellings: Vec<&String> = named.iter().map(|(_, c)| c).collect();
         let docs = spellings.iter().map(|c| format!("`{c}`."));
+        let dc = &self.doc_cfg;
         quote! {
             /// The grammar's instruction classes (the `class` key of its instructions).
+            #dc
             #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
             #[non_exhaustive]
             pub enum Class {
@@ -228,8 +232,10 @@ impl<'a> Emitter<'a> {
             items.extend(item);
         }
         let kr = &self.kr;
+        let dc = &self.doc_cfg;
         quote! {
             /// One struct per instruction, with a typed field per operand.
+            #dc
             pub mod inst {
                 #[allow(unused_imports)]
                 use #kr::__private::{Operand as __O, Reader as __R};
@@ -372,6 +378,7 @@ impl<'a> Emitter<'a> {
     /// visitors.
     pub(super) fn instruction_enum(&self) -> TokenStream {
         let kr = &self.kr;
+        let dc = &self.doc_cfg;
         let g = self.g;
         let num = if g.is_core {
             "opcode"
@@ -460,6 +467,7 @@ impl<'a> Emitter<'a> {
                 }
             )*
             /// Any instruction of this grammar, decoded into its typed struct.
+            #dc
             #[derive(Clone)]
             #[non_exhaustive]
             #[allow(clippy::large_enum_variant, clippy::upper_case_acronyms)]

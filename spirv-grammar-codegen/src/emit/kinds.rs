@@ -96,8 +96,10 @@ impl Emitter<'_> {
                 } else {
                     quote!(fmt_value)
                 };
+                let dc = &self.doc_cfg;
                 let mut out = quote! {
                     #[doc = #doc]
+                    #dc
                     #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
                     #[repr(transparent)]
                     pub struct #ident(pub u32);
@@ -134,8 +136,10 @@ impl Emitter<'_> {
                     k.name,
                     k.bases.join(", ")
                 );
+                let dc = &self.doc_cfg;
                 quote! {
                     #[doc = #doc]
+                    #dc
                     pub type #ident = #t;
                 }
             }
@@ -185,8 +189,10 @@ impl Emitter<'_> {
             }
         }
         let doc = format!("`{}` with the parameters its enumerants take.", k.name);
+        let dc = &self.doc_cfg;
         let mut out = quote! {
             #[doc = #doc]
+            #dc
             #[derive(Clone)]
             #[non_exhaustive]
             #[allow(clippy::upper_case_acronyms)]
@@ -297,8 +303,10 @@ impl Emitter<'_> {
             "`{}` with the parameters of its set bits, which follow the mask in ascending bit order. A parameter is present exactly when its bit is set, so the mask and the parameters cannot disagree: a field whose bit is clear is neither written nor read.",
             k.name
         );
+        let dc = &self.doc_cfg;
         let mut out = quote! {
             #[doc = #doc]
+            #dc
             #[derive(Clone)]
             pub struct #data {
                 /// The mask word: the one source of which parameters are present.

@@ -138,6 +138,8 @@ pub struct Emitter<'a> {
     g: &'a Grammar,
     /// The runtime crate's path (`::spirv_core`, or `crate` inside it).
     kr: Tokens,
+    /// The `doc(cfg)` attribute of the typed items (empty without `doc_feature`).
+    doc_cfg: Tokens,
     kinds: FnvMap<String, KindRef>,
     /// Operand types already written.
     types: RefCell<FnvMap<TypeKey, Tokens>>,
@@ -224,9 +226,14 @@ impl<'a> Emitter<'a> {
                 .map(|&(n, v)| (n.to_owned(), v))
                 .collect(),
         };
+        let doc_cfg = match &opts.doc_feature {
+            Some(f) => quote!(#[cfg_attr(docsrs, doc(cfg(feature = #f)))]),
+            None => TokenStream::new(),
+        };
         Ok(Emitter {
             g,
             kr: kr.into(),
+            doc_cfg: doc_cfg.into(),
             capabilities,
             kinds,
             types: RefCell::default(),
