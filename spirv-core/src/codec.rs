@@ -7,18 +7,8 @@ use crate::__private::Vec;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::grammar::Enum;
 use crate::list::List;
+pub use crate::typed::DecodeContext;
 use crate::types::{Id, LiteralFloat, LiteralNumber, LiteralString};
-
-/// What typed decode needs to know from outside the instruction.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct DecodeContext {
-    /// Words per `OpSwitch` case literal (1 or 2), from the selector's type; 0 means 1.
-    pub switch_literal_words: u32,
-    /// Word offset of the operand slice in the module, added to error offsets.
-    pub offset: usize,
-    /// Instruction index, copied into errors.
-    pub instruction: usize,
-}
 
 /// A value that can be read from and written to operand words.
 pub trait Operand: Sized {

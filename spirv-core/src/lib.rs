@@ -111,13 +111,13 @@ pub mod walk;
 pub use analysis::target_env_version;
 pub use binary::{Endian, Header, RawInstRef, RawInstructions};
 pub use builder::{BuildError, BuildErrorKind, Builder, DEFAULT_GENERATOR};
-pub use codec::DecodeContext;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use list::List;
 pub use module::{
     BlockRef, Declared, ExtInstRef, FunctionRef, InstRef, LayoutIssue, LayoutIssueKind, Module,
     ReadOptions, RequiredBy, Requirement, Requirements, Section, Unmet,
 };
+pub use typed::DecodeContext;
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};
 pub use walk::ExtInstRegistry;
 
