@@ -75,6 +75,8 @@ impl<T> IdTable<T> {
     }
 }
 
+// Only reflection fills tables in place.
+#[cfg(feature = "reflect")]
 impl<T: Default> IdTable<T> {
     /// The value of `id`, inserted as the default first if absent.
     pub(crate) fn entry(&mut self, id: u32, dense_cap: usize) -> &mut T {
