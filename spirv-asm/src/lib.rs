@@ -30,6 +30,7 @@ mod names;
 mod number;
 pub mod reflect;
 mod text;
+pub mod val;
 
 pub use asm::{
     AsmError, AsmErrorKind, AsmOptions, Assembled, assemble, assemble_str, assemble_with_ids,

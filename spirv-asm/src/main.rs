@@ -1,6 +1,7 @@
-//! `spirv-asm`: the SPIR-V assembler (`as`) and disassembler (`dis`) command line,
-//! argument- and output-compatible with SPIRV-Tools 2025.5's `spirv-as` and `spirv-dis`,
-//! and `reflect` (this tool's JSON, or `spirv-cross --reflect`'s).
+//! `spirv-asm`: the SPIR-V assembler (`as`), disassembler (`dis`) and validator (`val`)
+//! command line, argument- and output-compatible with SPIRV-Tools 2025.5's `spirv-as`,
+//! `spirv-dis` and `spirv-val`, and `reflect` (this tool's JSON, or
+//! `spirv-cross --reflect`'s).
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,6 +24,8 @@ enum Command {
     Dis(cli::dis_cmd::Args),
     /// Reflect a module as JSON: entry points, resources, interface, constants, types.
     Reflect(cli::reflect_cmd::Args),
+    /// Validate a SPIR-V binary (like `spirv-val`).
+    Val(cli::val_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Command::As(a) => cli::as_cmd::run(a),
         Command::Dis(d) => cli::dis_cmd::run(d),
         Command::Reflect(r) => cli::reflect_cmd::run(r),
+        Command::Val(v) => cli::val_cmd::run(v),
     };
     ExitCode::from(code)
 }

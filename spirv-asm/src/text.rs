@@ -7,21 +7,7 @@ use spirv_core::walk::ExtInstRegistry;
 /// The extended sets spirv-dis 2025.5 knows by name. The other vendored sets print as
 /// numbers with every operand an id unless `all_ext_inst_names` is set (assembler and
 /// disassembler alike); a set the user registers is always known by name.
-pub const SPIRV_TOOLS_KNOWN_SETS: &[&str] = &[
-    "GLSL.std.450",
-    "OpenCL.std",
-    "DebugInfo",
-    "OpenCL.DebugInfo.100",
-    "NonSemantic.Shader.DebugInfo.100",
-    "NonSemantic.ClspvReflection.",
-    "NonSemantic.VkspReflection.",
-    "SPV_AMD_shader_explicit_vertex_parameter",
-    "SPV_AMD_shader_trinary_minmax",
-    "SPV_AMD_gcn_shader",
-    "SPV_AMD_shader_ballot",
-    "TOSA.001000.1",
-    "Arm.MotionEngine.100",
-];
+pub const SPIRV_TOOLS_KNOWN_SETS: &[&str] = spirv_core::ext::SPIRV_TOOLS_SETS;
 
 /// The sets of `base` known by name: those SPIRV-Tools knows and every set the user
 /// registered (one that is not among spirv-core's vendored sets), or all of them with
@@ -43,9 +29,7 @@ pub(crate) fn spirv_tools_registry(base: &ExtInstRegistry, all: bool) -> ExtInst
 /// Whether a set is known by name only with `all_ext_inst_names`: a vendored set that
 /// SPIRV-Tools 2025.5 does not know.
 pub(crate) fn hidden_by_default(g: &spirv_core::grammar::Grammar) -> bool {
-    let spirv_tools = SPIRV_TOOLS_KNOWN_SETS
-        .iter()
-        .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
+    let spirv_tools = spirv_core::ext::spirv_tools_knows(g);
     let vendored = spirv_core::ext::VENDORED
         .iter()
         .any(|v| core::ptr::eq(*v, g));

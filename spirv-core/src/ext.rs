@@ -30,3 +30,32 @@ macro_rules! vendored_sets {
 }
 
 spirv_grammar_macros::for_each_vendored_set!(vendored_sets);
+
+/// The extended sets SPIRV-Tools 2025.5 knows by `OpExtInstImport` name (exact names,
+/// and the `NonSemantic.ClspvReflection.` and `NonSemantic.VkspReflection.` prefixes
+/// of versioned names). Its tools treat every other `NonSemantic.` set as unknown,
+/// with every operand an id, and refuse other sets. The validator reads as they do;
+/// spirv-asm prints the others by number unless asked not to.
+pub const SPIRV_TOOLS_SETS: &[&str] = &[
+    "GLSL.std.450",
+    "OpenCL.std",
+    "DebugInfo",
+    "OpenCL.DebugInfo.100",
+    "NonSemantic.Shader.DebugInfo.100",
+    "NonSemantic.ClspvReflection.",
+    "NonSemantic.VkspReflection.",
+    "SPV_AMD_shader_explicit_vertex_parameter",
+    "SPV_AMD_shader_trinary_minmax",
+    "SPV_AMD_gcn_shader",
+    "SPV_AMD_shader_ballot",
+    "TOSA.001000.1",
+    "Arm.MotionEngine.100",
+];
+
+/// Whether a set's grammar is one SPIRV-Tools 2025.5 knows by name
+/// ([`SPIRV_TOOLS_SETS`]).
+pub fn spirv_tools_knows(grammar: &crate::grammar::Grammar) -> bool {
+    SPIRV_TOOLS_SETS
+        .iter()
+        .any(|n| grammar.import_name == Some(*n) || grammar.import_prefix == Some(*n))
+}

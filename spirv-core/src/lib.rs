@@ -92,6 +92,7 @@ pub mod binary;
 mod builder;
 #[doc(hidden)]
 pub mod codec;
+mod env;
 mod error;
 pub mod ext;
 #[doc(hidden)]
@@ -106,11 +107,15 @@ pub mod spec_constant_op;
 pub mod stream;
 pub mod typed;
 mod types;
+#[cfg(feature = "validate")]
+#[cfg_attr(docsrs, doc(cfg(feature = "validate")))]
+pub mod validate;
 pub mod walk;
 
 pub use analysis::target_env_version;
 pub use binary::{Endian, Header, RawInstRef, RawInstructions};
 pub use builder::{BuildError, BuildErrorKind, Builder, DEFAULT_GENERATOR};
+pub use env::TargetEnv;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use list::List;
 pub use module::{

@@ -4,6 +4,7 @@ pub mod as_cmd;
 pub mod dis_cmd;
 pub mod output;
 pub mod reflect_cmd;
+pub mod val_cmd;
 
 use std::io::Read;
 

@@ -9,6 +9,7 @@ mod passes;
 mod printer;
 
 use passes::disassemble_streaming;
+pub(crate) use passes::instruction_texts;
 
 use crate::names::Names;
 pub use crate::names::{MAX_DERIVED_LEN, MAX_NAME_LEN};

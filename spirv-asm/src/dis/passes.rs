@@ -8,7 +8,7 @@ use super::{DisError, DisErrorKind, DisOptions, State, drain, header_error};
 use crate::names::Names;
 use crate::number;
 use spirv_core::grammar::KindClass;
-use spirv_core::walk::{self, Ids, WalkOptions};
+use spirv_core::walk::{self, ExtInstRegistry, Ids, WalkOptions};
 use spirv_core::{DecodeErrorKind, RawInstRef, RawInstructions, spv};
 use std::io::Write;
 
@@ -381,4 +381,71 @@ pub(super) fn first_pass(
         });
     }
     None
+}
+
+/// The text of each instruction at `wanted` (0-based indices), one line each without
+/// indentation, with friendly names made over the whole module, and those names: what
+/// spirv-val prints under its messages and in them. `None` if the module does not
+/// parse (the validator has found that first).
+pub(crate) fn instruction_texts(
+    words: &[u32],
+    wanted: &[usize],
+    registry: Option<&ExtInstRegistry>,
+) -> Option<(Names, Vec<Vec<u8>>)> {
+    let opts = DisOptions {
+        header: false,
+        indent: false,
+        registry: registry.cloned(),
+        ..DisOptions::default()
+    };
+    let base = opts.registry.clone().unwrap_or_default();
+    let mut st = State {
+        opts: &opts,
+        registry: crate::text::spirv_tools_registry(&base, false),
+        ids: Ids::new(words.len()),
+        names: Some(Names::new(words.len())),
+        parsed: Vec::with_capacity(16),
+    };
+    let (_, insts) = RawInstructions::module(words).ok()?;
+    let fail = |kind: DecodeErrorKind, _| DisError {
+        kind: DisErrorKind::Decode(kind),
+        message: String::new(),
+        instruction: None,
+        offset: 0,
+    };
+    for inst in insts.clone() {
+        let inst = inst.ok()?;
+        let info = spv::GRAMMAR.instruction(u32::from(inst.opcode));
+        if first_pass(&mut st, info, inst.opcode, inst.operands, &fail).is_some() {
+            return None;
+        }
+    }
+    // Each wanted index with where its text goes, in index order.
+    let mut order: Vec<(usize, usize)> = wanted.iter().copied().zip(0..).collect();
+    order.sort_unstable();
+    let mut next = order.iter().peekable();
+    let mut printer = Printer::new(words);
+    let mut texts = vec![Vec::new(); wanted.len()];
+    for inst in insts.map_while(Result::ok) {
+        let mut out = Vec::new();
+        while let Some(&&(w, k)) = next.peek() {
+            if w > inst.index {
+                break;
+            }
+            next.next();
+            if w == inst.index {
+                if out.is_empty() {
+                    printer.instruction(&mut st, &mut out, inst);
+                    while out.last() == Some(&b'\n') {
+                        out.pop();
+                    }
+                }
+                texts[k].clone_from(&out);
+            }
+        }
+        if next.peek().is_none() {
+            break;
+        }
+    }
+    Some((st.names?, texts))
 }

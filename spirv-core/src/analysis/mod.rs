@@ -46,8 +46,8 @@ pub use static_use::StaticUse;
 pub use types::{Arrays, ImageType, Type, TypeTable};
 
 /// The SPIR-V version a `--target-env` name implies, as SPIRV-Tools 2025.5 maps them
-/// (`spv1.X`, `vulkan1.X`, `vulkan1.1spv1.4`, `opencl*`, `opengl4.*`); `None` for a name
-/// it does not know.
+/// (`spv1.X`, `vulkan1.X`, `vulkan1.1spv1.4`, `opencl*`, `opengl4.*`; see
+/// [`TargetEnv::parse`](crate::TargetEnv::parse)); `None` for a name it does not know.
 ///
 /// ```
 /// use spirv_core::analysis::target_env_version;
@@ -56,16 +56,5 @@ pub use types::{Arrays, ImageType, Type, TypeTable};
 /// assert_eq!(target_env_version("vulkan9"), None);
 /// ```
 pub fn target_env_version(name: &str) -> Option<(u8, u8)> {
-    Some(match name {
-        "spv1.0" | "vulkan1.0" | "opencl1.2" | "opencl1.2embedded" | "opencl2.0"
-        | "opencl2.0embedded" | "opencl2.1" | "opencl2.1embedded" | "opengl4.0" | "opengl4.1"
-        | "opengl4.2" | "opengl4.3" | "opengl4.5" => (1, 0),
-        "spv1.1" => (1, 1),
-        "spv1.2" | "opencl2.2" | "opencl2.2embedded" => (1, 2),
-        "spv1.3" | "vulkan1.1" => (1, 3),
-        "spv1.4" | "vulkan1.1spv1.4" => (1, 4),
-        "spv1.5" | "vulkan1.2" => (1, 5),
-        "spv1.6" | "vulkan1.3" | "vulkan1.4" => (1, 6),
-        _ => return None,
-    })
+    crate::TargetEnv::parse(name).map(crate::TargetEnv::version)
 }

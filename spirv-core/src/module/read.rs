@@ -68,7 +68,43 @@ impl Module {
     ///
     /// # Errors
     /// See [`DecodeErrorKind`].
-    pub fn read_owned(mut words: Vec<u32>, opts: &ReadOptions<'_>) -> Result<Module, DecodeError> {
+    pub fn read_owned(words: Vec<u32>, opts: &ReadOptions<'_>) -> Result<Module, DecodeError> {
+        let checks = Checks {
+            walk_strict: opts.strict,
+            zero_ids: opts.strict,
+            bound: opts.strict,
+            layout: opts.strict,
+        };
+        Self::read_checked(words, opts, checks)
+    }
+
+    /// Reads as spirv-val's parser does before it validates: strict about what the
+    /// grammar and registry do not know and about ids of 0, lenient about the bound
+    /// and the layout, which the validator checks itself with its own messages.
+    #[cfg(feature = "validate")]
+    pub(crate) fn read_for_validation(
+        words: Vec<u32>,
+        registry: &ExtInstRegistry,
+    ) -> Result<Module, DecodeError> {
+        let opts = ReadOptions {
+            strict: true,
+            registry: Some(registry),
+            globals_only: false,
+        };
+        let checks = Checks {
+            walk_strict: true,
+            zero_ids: true,
+            bound: false,
+            layout: false,
+        };
+        Self::read_checked(words, &opts, checks)
+    }
+
+    fn read_checked(
+        mut words: Vec<u32>,
+        opts: &ReadOptions<'_>,
+        checks: Checks,
+    ) -> Result<Module, DecodeError> {
         if words.first() == Some(&binary::MAGIC.swap_bytes()) {
             binary::swap_words(&mut words);
         }
@@ -90,7 +126,7 @@ impl Module {
         let mut ids = Ids::new(words.len());
         let mut layout = Layout::new();
         let wopts = WalkOptions {
-            strict: opts.strict,
+            strict: checks.walk_strict,
             ..WalkOptions::default()
         };
         for raw in iter {
@@ -105,7 +141,8 @@ impl Module {
                 _ if unchecked => {}
                 // Fast path: a layout of plain words needs only a length check.
                 Some(info)
-                    if !opts.strict
+                    if !checks.walk_strict
+                        && !checks.zero_ids
                         && info.shape.is_some_and(|s| s.accepts(raw.operands.len())) =>
                 {
                     if let Some(shape) = info.shape {
@@ -128,9 +165,9 @@ impl Module {
                     let mut unknown = false;
                     let res = walk::walk(info, raw.operands, &ids, wopts, &mut |p| {
                         unknown |= p.unknown;
-                        if opts.strict && p.kind.is_id() && bad_id.is_none() {
+                        if checks.zero_ids && p.kind.is_id() && bad_id.is_none() {
                             let id = raw.operands[p.start];
-                            if id == 0 || id >= bound {
+                            if id == 0 || (checks.bound && id >= bound) {
                                 bad_id = Some((id, p.start));
                             }
                         }
@@ -153,17 +190,17 @@ impl Module {
                             ) {
                                 return Err(err(kind, 1));
                             }
-                            if opts.strict && walk::unknown_import(&ids, raw.opcode) {
+                            if checks.walk_strict && walk::unknown_import(&ids, raw.opcode) {
                                 return Err(err(DecodeErrorKind::UnknownExtInstImport, 1));
                             }
                         }
                         // An unknown enumerant may have taken parameters we cannot see:
                         // keep the instruction as it is.
-                        Err(_) if unknown && !opts.strict => {}
+                        Err(_) if unknown && !checks.walk_strict => {}
                         Err((kind, at)) => return Err(err(kind, at)),
                     }
                 }
-                None if opts.strict => {
+                None if checks.walk_strict => {
                     return Err(DecodeError::new(
                         DecodeErrorKind::UnknownOpcode {
                             opcode: u32::from(raw.opcode),
@@ -176,7 +213,7 @@ impl Module {
             }
             let issues = layout.issues.len();
             layout.step(index, raw.offset, opcode, info);
-            if opts.strict {
+            if checks.layout {
                 if let Some(issue) = layout.issues.get(issues) {
                     return Err(issue.into());
                 }
@@ -185,7 +222,7 @@ impl Module {
         }
         let issues = layout.issues.len();
         layout.finish(offsets.len() as u32);
-        if opts.strict {
+        if checks.layout {
             if let Some(issue) = layout.issues.get(issues) {
                 return Err(issue.into());
             }
@@ -212,4 +249,17 @@ impl Module {
         };
         Module::read_owned(words, &opts)
     }
+}
+
+/// What a read refuses beyond the binary form (see [`ReadOptions`]).
+#[derive(Debug, Clone, Copy)]
+struct Checks {
+    /// Unknown opcodes, enumerants, extended sets and extended instructions.
+    walk_strict: bool,
+    /// Id operands of 0 (and, with `bound`, ids not below the bound).
+    zero_ids: bool,
+    /// Id operands not below the header's bound.
+    bound: bool,
+    /// Departures from the logical layout.
+    layout: bool,
 }

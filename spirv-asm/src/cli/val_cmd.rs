@@ -1,0 +1,252 @@
+//! `spirv-asm val`: validates a binary, printing what `spirv-val` 2025.5 prints.
+
+use spirv_asm::val::{Limits, Options, render, validate_all};
+use spirv_core::TargetEnv;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `spirv-asm val`: `spirv-val` 2025.5's, plus `--keep-going` and
+/// `--offsets`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 when the module is valid, 1 otherwise (as spirv-val).\n\nExamples:\n  spirv-asm val shader.spv\n  spirv-asm val --target-env vulkan1.2 shaders/      # every .spv under the folder\n  spirv-asm val --keep-going --offsets broken.spv    # every fault, with word offsets"
+)]
+pub struct Args {
+    /// Print the version and exit.
+    #[arg(long)]
+    version: bool,
+    /// Input file, or a folder whose `.spv` files are validated (recursively); `-` or
+    /// none reads standard input.
+    input: Option<String>,
+    /// Target environment (spv1.0 … spv1.6, vulkan1.0 … vulkan1.4, vulkan1.1spv1.4,
+    /// opencl1.2 … opencl2.2 with or without `embedded`, opengl4.0 … opengl4.5).
+    /// Default: spv1.6.
+    #[arg(long = "target-env")]
+    target_env: Option<String>,
+    /// Report every fault, not only the first (spirv-val stops at the first); faults
+    /// that follow from one already reported are left out.
+    #[arg(long = "keep-going")]
+    keep_going: bool,
+    /// Name each instruction's word offset too: `error: line N (word W): …`.
+    #[arg(long)]
+    offsets: bool,
+    /// Maximum number of members of a struct.
+    #[arg(long = "max-struct-members", value_name = "N")]
+    max_struct_members: Option<u32>,
+    /// Maximum nesting depth of structs.
+    #[arg(long = "max-struct-depth", value_name = "N")]
+    max_struct_depth: Option<u32>,
+    /// Maximum number of local (`Function`) variables.
+    #[arg(long = "max-local-variables", value_name = "N")]
+    max_local_variables: Option<u32>,
+    /// Maximum number of global variables.
+    #[arg(long = "max-global-variables", value_name = "N")]
+    max_global_variables: Option<u32>,
+    /// Maximum number of `OpSwitch` cases.
+    #[arg(long = "max-switch-branches", value_name = "N")]
+    max_switch_branches: Option<u32>,
+    /// Maximum number of function parameters.
+    #[arg(long = "max-function-args", value_name = "N")]
+    max_function_args: Option<u32>,
+    /// Maximum control-flow nesting depth.
+    #[arg(long = "max-control-flow-nesting-depth", value_name = "N")]
+    max_control_flow_nesting_depth: Option<u32>,
+    /// Maximum number of access-chain indexes.
+    #[arg(long = "max-access-chain-indexes", value_name = "N")]
+    max_access_chain_indexes: Option<u32>,
+    /// Maximum id bound.
+    #[arg(long = "max-id-bound", value_name = "N")]
+    max_id_bound: Option<u32>,
+    /// Allow pointers as function results and allocated objects in logical addressing.
+    #[arg(long = "relax-logical-pointer")]
+    relax_logical_pointer: bool,
+    /// VK_KHR_relaxed_block_layout (the default for Vulkan 1.1 and later).
+    #[arg(long = "relax-block-layout")]
+    relax_block_layout: bool,
+    /// VK_KHR_uniform_buffer_standard_layout.
+    #[arg(long = "uniform-buffer-standard-layout")]
+    uniform_buffer_standard_layout: bool,
+    /// VK_EXT_scalar_block_layout.
+    #[arg(long = "scalar-block-layout")]
+    scalar_block_layout: bool,
+    /// Scalar block layout for Workgroup blocks.
+    #[arg(long = "workgroup-scalar-block-layout")]
+    workgroup_scalar_block_layout: bool,
+    /// Skip checking block layouts.
+    #[arg(long = "skip-block-layout")]
+    skip_block_layout: bool,
+    /// Allow OpStore between layout-compatible structs.
+    #[arg(long = "relax-struct-store")]
+    relax_struct_store: bool,
+    /// Allow LocalSizeId where the environment would not.
+    #[arg(long = "allow-localsizeid")]
+    allow_localsizeid: bool,
+    /// Allow the Offset image operand where the environment would not.
+    #[arg(long = "allow-offset-texture-operand")]
+    allow_offset_texture_operand: bool,
+    /// Allow non-32-bit Base operands of bit instructions in Vulkan.
+    #[arg(long = "allow-vulkan-32-bit-bitwise")]
+    allow_vulkan_32_bit_bitwise: bool,
+    /// Allow patterns that spirv-opt's HLSL legalization fixes later.
+    #[arg(long = "before-hlsl-legalization")]
+    before_hlsl_legalization: bool,
+}
+
+impl Args {
+    fn options(&self, target_env: TargetEnv) -> Options<'static> {
+        let d = Limits::default();
+        Options {
+            target_env,
+            limits: Limits {
+                max_struct_members: self.max_struct_members.unwrap_or(d.max_struct_members),
+                max_struct_depth: self.max_struct_depth.unwrap_or(d.max_struct_depth),
+                max_local_variables: self.max_local_variables.unwrap_or(d.max_local_variables),
+                max_global_variables: self.max_global_variables.unwrap_or(d.max_global_variables),
+                max_switch_branches: self.max_switch_branches.unwrap_or(d.max_switch_branches),
+                max_function_args: self.max_function_args.unwrap_or(d.max_function_args),
+                max_control_flow_nesting_depth: self
+                    .max_control_flow_nesting_depth
+                    .unwrap_or(d.max_control_flow_nesting_depth),
+                max_access_chain_indexes: self
+                    .max_access_chain_indexes
+                    .unwrap_or(d.max_access_chain_indexes),
+                max_id_bound: self.max_id_bound.unwrap_or(d.max_id_bound),
+            },
+            relax_logical_pointer: self.relax_logical_pointer,
+            relax_block_layout: self.relax_block_layout,
+            uniform_buffer_standard_layout: self.uniform_buffer_standard_layout,
+            scalar_block_layout: self.scalar_block_layout,
+            workgroup_scalar_block_layout: self.workgroup_scalar_block_layout,
+            skip_block_layout: self.skip_block_layout,
+            relax_struct_store: self.relax_struct_store,
+            before_hlsl_legalization: self.before_hlsl_legalization,
+            allow_localsizeid: self.allow_localsizeid,
+            allow_offset_texture_operand: self.allow_offset_texture_operand,
+            allow_vulkan_32_bit_bitwise: self.allow_vulkan_32_bit_bitwise,
+            registry: None,
+        }
+    }
+}
+
+/// Runs the subcommand; returns spirv-val's exit code: 0 valid, 1 invalid or unreadable.
+pub fn run(args: Args) -> u8 {
+    if args.version {
+        super::print_version();
+        return 0;
+    }
+    let env = match &args.target_env {
+        Some(t) => match TargetEnv::parse(t) {
+            Some(e) => e,
+            None => {
+                eprintln!("error: Unrecognized target env: {t}");
+                return 1;
+            }
+        },
+        None => TargetEnv::default(),
+    };
+    let options = args.options(env);
+    let input = args.input.as_deref();
+    if let Some(dir) = input.filter(|p| *p != "-" && Path::new(p).is_dir()) {
+        let mut files = Vec::new();
+        if let Err(e) = spv_files(Path::new(dir), &mut files) {
+            eprintln!("error: cannot read folder '{dir}': {e}");
+            return 1;
+        }
+        files.sort();
+        let mut ok = true;
+        for f in files {
+            let name = f.to_string_lossy().into_owned();
+            ok &= one(&args, &options, Some(&name), Some(&name));
+        }
+        return u8::from(!ok);
+    }
+    u8::from(!one(&args, &options, input, None))
+}
+
+/// Validates one file; prints its faults. With `prefix`, each line names the file as
+/// spirv-val does for a folder: `error: PATH:N: …`.
+fn one(args: &Args, options: &Options<'_>, path: Option<&str>, prefix: Option<&str>) -> bool {
+    let bytes = match super::read_input(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{e}");
+            return false;
+        }
+    };
+    // spirv-val reads whole words and ignores a partial last one.
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut errors = validate_all(&words, options);
+    if !args.keep_going {
+        errors.truncate(1);
+    }
+    if errors.is_empty() {
+        return true;
+    }
+    let mut text = render(&words, &errors, options);
+    if args.offsets || prefix.is_some() {
+        text = relabel(&text, &errors, args.offsets, prefix);
+    }
+    eprint!("{text}");
+    false
+}
+
+/// Rewrites each `error: line N:` head: with the word offset, or as `error: PATH:N:`.
+fn relabel(
+    text: &str,
+    errors: &[spirv_asm::val::ValidationError],
+    offsets: bool,
+    prefix: Option<&str>,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut faults = errors.iter();
+    for line in text.split_inclusive('\n') {
+        let Some(rest) = line.strip_prefix("error: line ") else {
+            out.push_str(line);
+            continue;
+        };
+        let Some((n, message)) = rest.split_once(": ") else {
+            out.push_str(line);
+            continue;
+        };
+        let word = faults.next().and_then(|e| e.offset);
+        out.push_str("error: ");
+        match prefix {
+            Some(p) => {
+                out.push_str(p);
+                out.push(':');
+                out.push_str(n);
+            }
+            None => {
+                out.push_str("line ");
+                out.push_str(n);
+            }
+        }
+        if let (true, Some(w)) = (offsets, word) {
+            out.push_str(&format!(" (word {w})"));
+        }
+        out.push_str(": ");
+        out.push_str(message);
+    }
+    out
+}
+
+/// Every regular `.spv` file under `dir`.
+fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    // A stack, not recursion: the depth of a folder tree is the input's.
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let path = entry.path();
+            if kind.is_dir() {
+                pending.push(path);
+            } else if kind.is_file() && path.extension().is_some_and(|e| e == "spv") {
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,105 @@
+//! The validator's faults as `spirv-val` 2025.5 prints them: `error: line N: message`,
+//! ids named `'N[%friendly]'`, then the instruction spirv-val names, disassembled on
+//! one line with friendly names, and an empty line. The rules and their order are
+//! `spirv_core::validate`'s; this module only renders them.
+//!
+//! ```
+//! use spirv_asm::{assemble_str, AsmOptions};
+//! use spirv_asm::val::{spirv_val_text, Options};
+//!
+//! let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+//!             OpEntryPoint GLCompute %main \"main\"\n\
+//!             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+//!             %main = OpFunction %void None %fn\n%entry = OpLabel\n\
+//!             %x = OpIAdd %int %a %b\nOpReturn\nOpFunctionEnd\n";
+//! let words = assemble_str(text, &AsmOptions::default()).unwrap();
+//! let out = spirv_val_text(&words, &Options::default()).unwrap();
+//! assert_eq!(out, "error: line 8: ID '5[%5]' has not been defined\n  %6 = OpIAdd %5 %7 %8\n\n");
+//! ```
+
+use crate::dis::{DisOptions, disassemble};
+pub use spirv_core::validate::{
+    ErrorKind, Limits, Options, ValidationError, validate, validate_all,
+};
+use std::fmt::Write;
+
+/// What spirv-val prints on stderr for `words`: `None` when the module is valid (as
+/// far as [`validate`] checks), else its one message.
+pub fn spirv_val_text(words: &[u32], options: &Options<'_>) -> Option<String> {
+    let error = validate(words, options).err()?;
+    Some(render(words, std::slice::from_ref(&error), options))
+}
+
+/// The faults, each as spirv-val prints one, in order.
+pub fn render(words: &[u32], errors: &[ValidationError], options: &Options<'_>) -> String {
+    let mut out = String::new();
+    let shown: Vec<usize> = errors
+        .iter()
+        .filter(|e| e.shows_instruction())
+        .filter_map(|e| e.instruction)
+        .collect();
+    let needs_names = errors.iter().any(|e| !e.kind.ids().is_empty()) || !shown.is_empty();
+    let host = host_order(words);
+    let named = if needs_names {
+        crate::dis::instruction_texts(&host, &shown, options.registry)
+    } else {
+        None
+    };
+    let (names, texts) = match &named {
+        Some((n, t)) => (Some(n), t.as_slice()),
+        None => (None, &[][..]),
+    };
+    let mut next_text = texts.iter();
+    for e in errors {
+        let message = match &e.kind {
+            ErrorKind::Parse(_) => parse_message(&host).unwrap_or_else(|| e.to_string()),
+            _ => e.message_with(&|id| names.and_then(|n| n.get(id)).map(str::to_owned)),
+        };
+        let line = match &e.kind {
+            ErrorKind::Parse(_) => parse_line(&host).unwrap_or(e.line()),
+            _ => e.line(),
+        };
+        let _ = writeln!(out, "error: line {line}: {message}");
+        if e.shows_instruction() {
+            if let Some(t) = next_text.next() {
+                let _ = writeln!(out, "  {}\n", String::from_utf8_lossy(t));
+            }
+        }
+    }
+    out
+}
+
+/// The words in host order (spirv-val takes either byte order).
+fn host_order(words: &[u32]) -> Vec<u32> {
+    let mut w = words.to_vec();
+    if w.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
+        spirv_core::binary::swap_words(&mut w);
+    }
+    w
+}
+
+/// The parser's message for a module that does not parse: spirv-val's parser is
+/// spirv-dis's, whose messages the disassembler has. The header's version is not the
+/// parser's concern (the validator has checked it), so it is set to one spirv-dis
+/// takes.
+fn parse_error(words: &[u32]) -> Option<crate::DisError> {
+    let mut w = words.to_vec();
+    if w.len() > 1 {
+        w[1] = 0x0001_0000;
+    }
+    let opts = DisOptions {
+        raw_id: true,
+        header: false,
+        indent: false,
+        ..DisOptions::default()
+    };
+    disassemble(&w, &opts).err()
+}
+
+fn parse_message(words: &[u32]) -> Option<String> {
+    parse_error(words).map(|e| e.message)
+}
+
+fn parse_line(words: &[u32]) -> Option<usize> {
+    parse_error(words).map(|e| e.instruction.map_or(0, |i| i + 1))
+}

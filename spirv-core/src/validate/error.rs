@@ -1,0 +1,865 @@
+//! What the validator reports: one [`ValidationError`] per fault, with the rule broken
+//! ([`ErrorKind`], carrying the ids, operands and values involved), where it is, and
+//! spirv-val 2025.5's message for it. Ids in messages are named by a caller-supplied
+//! function, so that spirv-asm can print spirv-val's friendly names while this crate
+//! knows none.
+
+use crate::__private::{String, Vec};
+use crate::env::TargetEnv;
+use crate::error::DecodeErrorKind;
+use crate::grammar::Version;
+use crate::spv;
+use crate::types::Id;
+use core::fmt::{self, Write};
+
+/// One fault found by the validator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ValidationError {
+    /// The rule broken, with what it involves.
+    pub kind: ErrorKind,
+    /// The 0-based index of the instruction spirv-val names for this fault (the one it
+    /// prints under its message); `None` for faults of the header or of the module as
+    /// a whole, which spirv-val reports at `line 0`.
+    pub instruction: Option<usize>,
+    /// The word offset of that instruction from the module's start (`None` with
+    /// `instruction`).
+    pub offset: Option<usize>,
+}
+
+impl ValidationError {
+    pub(crate) fn at(kind: ErrorKind, instruction: usize, offset: usize) -> Self {
+        ValidationError {
+            kind,
+            instruction: Some(instruction),
+            offset: Some(offset),
+        }
+    }
+
+    pub(crate) fn module(kind: ErrorKind) -> Self {
+        ValidationError {
+            kind,
+            instruction: None,
+            offset: None,
+        }
+    }
+
+    /// spirv-val's `line N`: the 1-based index of the instruction, or 0.
+    pub fn line(&self) -> usize {
+        self.instruction.map_or(0, |i| i + 1)
+    }
+
+    /// Whether spirv-val prints the instruction under the message. It does for every
+    /// fault it ties to an instruction, except those its binary parser finds.
+    pub fn shows_instruction(&self) -> bool {
+        self.instruction.is_some() && !matches!(self.kind, ErrorKind::Parse(_))
+    }
+
+    /// spirv-val's message, each id named by `name` (spirv-val prints `'N[%name]'`,
+    /// with friendly names where `name` gives them and the number otherwise).
+    pub fn message_with(&self, name: &dyn Fn(u32) -> Option<String>) -> String {
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = self.kind.write(&mut out, &Namer(name));
+        out
+    }
+}
+
+impl fmt::Display for ValidationError {
+    /// The message with ids as `'N[%N]'`, then where: `(instruction N, word W)` with `N`
+    /// counted from 0.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.kind.write(f, &Namer(&|_| None))?;
+        if let (Some(i), Some(w)) = (self.instruction, self.offset) {
+            write!(f, " (instruction {i}, word {w})")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ValidationError {}
+
+/// Names ids as spirv-val's `getIdName` does.
+struct Namer<'n>(&'n dyn Fn(u32) -> Option<String>);
+
+impl Namer<'_> {
+    fn id(&self, out: &mut dyn Write, id: Id) -> fmt::Result {
+        match (self.0)(id.0) {
+            Some(n) => write!(out, "'{}[%{n}]'", id.0),
+            None => write!(out, "'{0}[%{0}]'", id.0),
+        }
+    }
+}
+
+/// Where an `OpExtInst` of a debug-info set may stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DebugInfoPlace {
+    /// `DebugScope`, `DebugNoScope`, `DebugDeclare`, `DebugValue` (and, for
+    /// `NonSemantic.Shader.DebugInfo.100`, the line and function-definition
+    /// instructions): in a function body.
+    FunctionBody,
+    /// The others: between the types section and the function declarations.
+    Globals,
+}
+
+/// The graph rule of `SPV_ARM_graph` that an instruction breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GraphRule {
+    /// `OpGraphARM` inside a graph.
+    GraphInGraph,
+    /// `OpGraphInputARM` not right after `OpGraphARM` or another input.
+    InputPlacement,
+    /// `OpGraphSetOutputARM` outside a graph.
+    OutputPlacement,
+    /// `OpGraphEndARM` without an output before it.
+    EndWithoutOutput,
+    /// `OpGraphEntryPointARM` inside a graph.
+    EntryPointInGraph,
+    /// Another instruction outside a graph's body.
+    OutsideBody,
+    /// Another instruction after a graph's outputs.
+    AfterOutputs,
+    /// An instruction that does not belong in the graph section.
+    NotInGraphSection,
+}
+
+/// The rule a module breaks, with the ids, operands and values it involves.
+///
+/// Opcodes are [`spv::Opcode`]s and capabilities their `Capability` values; messages
+/// name them by the grammar, as spirv-val does. Operand numbers count from 1 and
+/// include the result type and result id, as spirv-val's messages do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    // --- The header. ---
+    /// The first word is not the magic number in either byte order.
+    BadMagic,
+    /// Fewer than five words.
+    TruncatedHeader,
+    /// The header's version is newer than the target environment's.
+    VersionTooNew {
+        /// The header's version word.
+        version: u32,
+        /// The environment validated against.
+        env: TargetEnv,
+    },
+    /// The header's bound is above the id-bound limit.
+    BoundTooLarge {
+        /// The limit.
+        limit: u32,
+    },
+    /// The binary does not parse (spirv-val's parser and spirv-dis's find the same
+    /// faults; spirv-asm prints their messages).
+    Parse(DecodeErrorKind),
+
+    // --- Entry points and calls, as spirv-val registers them. ---
+    /// Two `OpEntryPoint`s with the same name and execution model.
+    DuplicateEntryPoint,
+    /// `OpFunctionCall` outside a function body.
+    CallOutsideFunction,
+
+    // --- Ids. ---
+    /// An id used is neither defined earlier nor allowed as a forward reference.
+    NotDefined {
+        /// The id.
+        id: Id,
+    },
+    /// A result type that is not a type.
+    NotAType {
+        /// The id.
+        id: Id,
+    },
+    /// A type where this instruction takes a value.
+    CannotBeType {
+        /// The id.
+        id: Id,
+    },
+    /// An operand without a type (a label, a function, an import, …) where this
+    /// instruction takes a value.
+    RequiresType {
+        /// The id.
+        id: Id,
+    },
+    /// A non-semantic instruction's result used by a semantic instruction.
+    NonSemanticOperand {
+        /// The id.
+        id: Id,
+    },
+    /// A type declaration refers forward to an id that is not an `OpTypeForwardPointer`.
+    RequiresPreviousDefinition {
+        /// The id.
+        id: Id,
+    },
+    /// `OpExtInstWithForwardRefsKHR` of a semantic set.
+    ForwardRefsInSemantic,
+    /// `OpExtInstWithForwardRefsKHR` without a forward reference.
+    ForwardRefsMissing,
+    /// Ids referred to forward and never defined, in spirv-val's order.
+    UndefinedForwardReferences {
+        /// The ids.
+        ids: Vec<Id>,
+    },
+
+    // --- The target environment's capabilities. ---
+    /// A capability the environment does not allow.
+    CapabilityNotAllowed {
+        /// The capability.
+        capability: u32,
+        /// The environment.
+        env: TargetEnv,
+    },
+
+    // --- The logical layout. ---
+    /// A debug-info extended instruction out of its place.
+    DebugInfoPlacement {
+        /// Where it belongs.
+        belongs: DebugInfoPlace,
+    },
+    /// A non-semantic extended instruction before the types section.
+    NonSemanticBeforeTypes,
+    /// A non-semantic extended instruction in a function but outside a block.
+    NonSemanticOutsideBlock,
+    /// An instruction that belongs in a block, outside one.
+    OutsideBlock {
+        /// Its opcode.
+        opcode: spv::Opcode,
+    },
+    /// An instruction whose section the module has already passed.
+    WrongSection {
+        /// Its opcode.
+        opcode: spv::Opcode,
+    },
+    /// An instruction before `OpMemoryModel` that must come after it.
+    BeforeMemoryModel {
+        /// Its opcode.
+        opcode: spv::Opcode,
+    },
+    /// `OpFunction` inside a function.
+    FunctionInFunction,
+    /// `OpFunctionParameter` outside a function.
+    ParameterOutsideFunction,
+    /// `OpFunctionParameter` after the function's first block.
+    ParameterAfterBlock,
+    /// `OpFunctionEnd` outside a function.
+    FunctionEndOutsideFunction,
+    /// `OpFunctionEnd` inside a block.
+    FunctionEndInBlock,
+    /// A function declaration after a function definition.
+    DeclarationAfterDefinition,
+    /// `OpLabel` outside a function.
+    LabelOutsideFunction,
+    /// A new block while the previous one has no terminator.
+    MissingTerminator,
+    /// A function body that does not begin with `OpLabel`.
+    MissingLabel,
+    /// A graph instruction out of place (`SPV_ARM_graph`).
+    Graph {
+        /// The rule.
+        rule: GraphRule,
+        /// The instruction's opcode.
+        opcode: spv::Opcode,
+    },
+
+    // --- Control flow. ---
+    /// `OpReturn` in a function that returns a value.
+    ReturnInNonVoid,
+    /// A branch to the function's first block (reported at its `OpFunction`).
+    FirstBlockTargeted {
+        /// The first block.
+        block: Id,
+        /// The function.
+        function: Id,
+        /// The block that branches.
+        by: Id,
+    },
+    /// A block named as the merge block of a second header (reported at the
+    /// function's `OpFunction`).
+    AlreadyMergeBlock {
+        /// The block.
+        block: Id,
+    },
+
+    // --- Per instruction: state, capabilities, versions, limits. ---
+    /// A second `OpMemoryModel`.
+    DuplicateMemoryModel,
+    /// `OpSamplerImageAddressingModeNV` without `BindlessTextureNV`.
+    SamplerAddressingWithoutExtension,
+    /// A second `OpSamplerImageAddressingModeNV`.
+    DuplicateSamplerAddressing,
+    /// `OpSamplerImageAddressingModeNV` with a width other than 32 or 64.
+    SamplerAddressingWidth,
+    /// One of the opcodes the specification reserves (`OpImageSparseSampleProj*`).
+    ReservedOpcode {
+        /// The opcode.
+        opcode: spv::Opcode,
+    },
+    /// An opcode whose capabilities are all undeclared.
+    OpcodeCapability {
+        /// The opcode.
+        opcode: spv::Opcode,
+        /// The capabilities that would enable it, in value order.
+        capabilities: Vec<u32>,
+    },
+    /// An enumerant (or mask bit) whose capabilities are all undeclared.
+    OperandCapability {
+        /// The instruction's opcode.
+        opcode: spv::Opcode,
+        /// The operand's number, from 1.
+        operand: usize,
+        /// The capabilities that would enable it, in value order.
+        capabilities: Vec<u32>,
+    },
+    /// An enumerant the module's version, and no declared extension, allows.
+    OperandVersion {
+        /// The instruction's opcode.
+        opcode: spv::Opcode,
+        /// The operand's number, from 1.
+        operand: usize,
+        /// The enumerant's name.
+        name: &'static str,
+        /// Its value (or bit).
+        value: u32,
+        /// What it needs.
+        needs: VersionNeed,
+    },
+    /// An opcode the module's version, and no declared extension, allows.
+    OpcodeVersion {
+        /// The opcode.
+        opcode: spv::Opcode,
+        /// What it needs.
+        needs: VersionNeed,
+    },
+    /// A result id not below the header's bound.
+    IdNotBelowBound {
+        /// The id.
+        id: Id,
+        /// The bound.
+        bound: u32,
+    },
+    /// More struct members than the limit.
+    StructMembers {
+        /// Members.
+        count: usize,
+        /// The limit.
+        limit: u32,
+    },
+    /// Structs nested deeper than the limit.
+    StructDepth {
+        /// The depth.
+        depth: u32,
+        /// The limit.
+        limit: u32,
+    },
+    /// More `OpSwitch` cases than the limit.
+    SwitchBranches {
+        /// The cases.
+        count: usize,
+        /// The limit.
+        limit: u32,
+    },
+    /// More `Function` variables than the limit.
+    LocalVariables {
+        /// The limit.
+        limit: u32,
+    },
+    /// More variables of other storage classes than the limit.
+    GlobalVariables {
+        /// The limit.
+        limit: u32,
+    },
+
+    // --- The end of the module. ---
+    /// No `OpMemoryModel`.
+    MissingMemoryModel,
+    /// The last function has no `OpFunctionEnd`.
+    MissingFunctionEnd,
+    /// The last graph has no `OpGraphEndARM`.
+    MissingGraphEnd,
+    /// `BindlessTextureNV` without `OpSamplerImageAddressingModeNV`.
+    MissingSamplerAddressing,
+    /// Both the EXT and the NV mesh or task execution models.
+    MeshModelMix {
+        /// Whether the Vulkan rule's id is named.
+        vulkan: bool,
+    },
+
+    // --- Per instruction, after the whole module is known. ---
+    /// An extension that needs a newer SPIR-V version.
+    ExtensionVersion {
+        /// The extension.
+        extension: String,
+        /// The version it needs.
+        needs: Version,
+    },
+    /// A `NonSemantic.` import without `SPV_KHR_non_semantic_info` before SPIR-V 1.6.
+    NonSemanticWithoutExtension,
+    /// A type declared twice (other than arrays, structs and pointers).
+    DuplicateType {
+        /// The opcode.
+        opcode: spv::Opcode,
+        /// The second declaration's id.
+        id: Id,
+    },
+
+    // --- Entry points, after the whole module is known. ---
+    /// No entry point, and neither `Linkage` nor `GraphARM`.
+    NoEntryPoint,
+    /// A function that is both an entry point and called.
+    EntryPointCalled {
+        /// The function.
+        function: Id,
+    },
+    /// A Vulkan entry point whose call graph has a cycle.
+    RecursiveEntryPoint,
+    /// `GraphARM` without a graph entry point.
+    NoGraphEntryPoint,
+}
+
+/// What a versioned item needs that the module lacks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VersionNeed {
+    /// It was removed after this version.
+    AtMost(Version),
+    /// It needs this version.
+    AtLeast(Version),
+    /// No core version has it, and no enabling extension is declared.
+    Extension(&'static [&'static str]),
+    /// This version or one of these extensions.
+    AtLeastOrExtension(Version, &'static [&'static str]),
+    /// No version has it and nothing enables it.
+    Reserved,
+}
+
+/// The grammar's name of an opcode without its `Op` (spirv-val's `spvOpcodeString`).
+pub(crate) fn opcode_name(op: spv::Opcode) -> &'static str {
+    match op.info() {
+        Some(i) => i.opname.strip_prefix("Op").unwrap_or(i.opname),
+        None => "unknown",
+    }
+}
+
+fn capability_name(value: u32) -> Option<&'static str> {
+    spv::kinds::Capability.enumerant(value).map(|e| e.name)
+}
+
+/// spirv-val's list: each name (or number) followed by a space.
+fn capability_list(out: &mut dyn Write, caps: &[u32]) -> fmt::Result {
+    for &c in caps {
+        match capability_name(c) {
+            Some(n) => write!(out, "{n} ")?,
+            None => write!(out, "{c} ")?,
+        }
+    }
+    Ok(())
+}
+
+/// Extensions in SPIRV-Tools' order (by name), each followed by a space.
+fn extension_list(out: &mut dyn Write, exts: &[&str]) -> fmt::Result {
+    let mut sorted: Vec<&str> = exts.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    for e in sorted {
+        write!(out, "{e} ")?;
+    }
+    Ok(())
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, …
+fn ordinal(n: usize) -> (usize, &'static str) {
+    let suffix = match (n % 10, n % 100) {
+        (1, m) if m != 11 => "st",
+        (2, m) if m != 12 => "nd",
+        (3, m) if m != 13 => "rd",
+        _ => "th",
+    };
+    (n, suffix)
+}
+
+impl ErrorKind {
+    fn write(&self, out: &mut dyn Write, names: &Namer<'_>) -> fmt::Result {
+        use ErrorKind as K;
+        match self {
+            K::BadMagic => out.write_str("Invalid SPIR-V magic number."),
+            K::TruncatedHeader => out.write_str("Invalid SPIR-V header."),
+            K::VersionTooNew { version, env } => write!(
+                out,
+                "Invalid SPIR-V binary version {}.{} for target environment {env}.",
+                (version >> 16) & 0xff,
+                (version >> 8) & 0xff
+            ),
+            K::BoundTooLarge { limit } => write!(
+                out,
+                "Invalid SPIR-V.  The id bound is larger than the max id bound {limit}."
+            ),
+            K::Parse(kind) => write!(out, "{kind}"),
+            K::DuplicateEntryPoint => {
+                out.write_str("2 Entry points cannot share the same name and ExecutionMode.")
+            }
+            K::CallOutsideFunction => {
+                out.write_str("A FunctionCall must happen within a function body.")
+            }
+            K::NotDefined { id } => {
+                out.write_str("ID ")?;
+                names.id(out, *id)?;
+                out.write_str(" has not been defined")
+            }
+            K::NotAType { id } => {
+                out.write_str("ID ")?;
+                names.id(out, *id)?;
+                out.write_str(" is not a type id")
+            }
+            K::CannotBeType { id } => {
+                out.write_str("Operand ")?;
+                names.id(out, *id)?;
+                out.write_str(" cannot be a type")
+            }
+            K::RequiresType { id } => {
+                out.write_str("Operand ")?;
+                names.id(out, *id)?;
+                out.write_str(" requires a type")
+            }
+            K::NonSemanticOperand { id } => {
+                out.write_str("Operand ")?;
+                names.id(out, *id)?;
+                out.write_str(" in semantic instruction cannot be a non-semantic instruction")
+            }
+            K::RequiresPreviousDefinition { id } => {
+                out.write_str("Operand ")?;
+                names.id(out, *id)?;
+                out.write_str(" requires a previous definition")
+            }
+            K::ForwardRefsInSemantic => out.write_str(
+                "OpExtInstWithForwardRefsKHR is only allowed with non-semantic instructions.",
+            ),
+            K::ForwardRefsMissing => out.write_str(
+                "Opcode OpExtInstWithForwardRefsKHR must have at least one forward declared ID.",
+            ),
+            K::UndefinedForwardReferences { ids } => {
+                out.write_str("The following forward referenced IDs have not been defined:\n")?;
+                for (i, id) in ids.iter().enumerate() {
+                    if i > 0 {
+                        out.write_str(" ")?;
+                    }
+                    names.id(out, *id)?;
+                }
+                Ok(())
+            }
+            K::CapabilityNotAllowed { capability, env } => {
+                out.write_str("Capability ")?;
+                out.write_str(capability_name(*capability).unwrap_or("Unknown"))?;
+                let (spec, needs) = match env {
+                    TargetEnv::Vulkan1_0 => ("Vulkan 1.0", "extension"),
+                    TargetEnv::Vulkan1_1 => ("Vulkan 1.1", "extension"),
+                    TargetEnv::Vulkan1_2 => ("Vulkan 1.2", "extension"),
+                    TargetEnv::Vulkan1_3 => ("Vulkan 1.3", "extension"),
+                    TargetEnv::Vulkan1_4 => ("Vulkan 1.4", "extension"),
+                    TargetEnv::OpenCl1_2 => ("OpenCL 1.2 Full Profile", "extension or capability"),
+                    TargetEnv::OpenClEmbedded1_2 => (
+                        "OpenCL 1.2 Embedded Profile",
+                        "extension or capability",
+                    ),
+                    TargetEnv::OpenCl2_0 | TargetEnv::OpenCl2_1 => (
+                        "OpenCL 2.0/2.1 Full Profile",
+                        "extension or capability",
+                    ),
+                    TargetEnv::OpenClEmbedded2_0 | TargetEnv::OpenClEmbedded2_1 => (
+                        "OpenCL 2.0/2.1 Embedded Profile",
+                        "extension or capability",
+                    ),
+                    TargetEnv::OpenCl2_2 => ("OpenCL 2.2 Full Profile", "extension or capability"),
+                    TargetEnv::OpenClEmbedded2_2 => (
+                        "OpenCL 2.2 Embedded Profile",
+                        "extension or capability",
+                    ),
+                    _ => ("this environment's", "extension"),
+                };
+                write!(
+                    out,
+                    " is not allowed by {spec} specification (or requires {needs})"
+                )
+            }
+            K::DebugInfoPlacement { belongs } => match belongs {
+                DebugInfoPlace::FunctionBody => out.write_str(
+                    "DebugScope, DebugNoScope, DebugDeclare, DebugValue of debug info extension must appear in a function body",
+                ),
+                DebugInfoPlace::Globals => out.write_str(
+                    "Debug info extension instructions other than DebugScope, DebugNoScope, DebugDeclare, DebugValue must appear between section 9 (types, constants, global variables) and section 10 (function declarations)",
+                ),
+            },
+            K::NonSemanticBeforeTypes => {
+                out.write_str("Non-semantic OpExtInst must not appear before types section")
+            }
+            K::NonSemanticOutsideBlock => out.write_str(
+                "Non-semantic OpExtInst within function definition must appear in a block",
+            ),
+            K::OutsideBlock { opcode } => {
+                write!(out, "{} must appear in a block", opcode_name(*opcode))
+            }
+            K::WrongSection { opcode } => {
+                write!(out, "{} is in an invalid layout section", opcode_name(*opcode))
+            }
+            K::BeforeMemoryModel { opcode } => write!(
+                out,
+                "{} cannot appear before the memory model instruction",
+                opcode_name(*opcode)
+            ),
+            K::FunctionInFunction => out.write_str("Cannot declare a function in a function body"),
+            K::ParameterOutsideFunction => {
+                out.write_str("Function parameter instructions must be in a function body")
+            }
+            K::ParameterAfterBlock => out.write_str(
+                "Function parameters must only appear immediately after the function definition",
+            ),
+            K::FunctionEndOutsideFunction => {
+                out.write_str("Function end instructions must be in a function body")
+            }
+            K::FunctionEndInBlock => out.write_str("Function end cannot be called in blocks"),
+            K::DeclarationAfterDefinition => {
+                out.write_str("Function declarations must appear before function definitions.")
+            }
+            K::LabelOutsideFunction => {
+                out.write_str("Label instructions must be in a function body")
+            }
+            K::MissingTerminator => out.write_str("A block must end with a branch instruction."),
+            K::MissingLabel => out.write_str("A function must begin with a label"),
+            K::Graph { rule, opcode } => {
+                let name = opcode_name(*opcode);
+                match rule {
+                    GraphRule::GraphInGraph => out.write_str("Cannot define a graph in a graph"),
+                    GraphRule::InputPlacement => out.write_str(
+                        "OpGraphInputARM must immediately follow an OpGraphARM or OpGraphInputARM instruction.",
+                    ),
+                    GraphRule::OutputPlacement => write!(
+                        out,
+                        "Op{name} must immediately precede an OpGraphEndARM or OpGraphSetOutputARM instruction."
+                    ),
+                    GraphRule::EndWithoutOutput => write!(
+                        out,
+                        "{name} must be preceded by at least one OpGraphSetOutputARM instruction"
+                    ),
+                    GraphRule::EntryPointInGraph => {
+                        write!(out, "{name} cannot appear in the definition of a graph")
+                    }
+                    GraphRule::OutsideBody => write!(out, "Op{name} must appear in a graph body"),
+                    GraphRule::AfterOutputs => {
+                        write!(out, "{name} cannot appear after a graph output instruction")
+                    }
+                    GraphRule::NotInGraphSection => {
+                        write!(out, "Op{name} cannot appear in the graph definitions section")
+                    }
+                }
+            }
+            K::FirstBlockTargeted {
+                block,
+                function,
+                by,
+            } => {
+                out.write_str("First block ")?;
+                names.id(out, *block)?;
+                out.write_str(" of function ")?;
+                names.id(out, *function)?;
+                out.write_str(" is targeted by block ")?;
+                names.id(out, *by)
+            }
+            K::AlreadyMergeBlock { block } => {
+                out.write_str("Block ")?;
+                names.id(out, *block)?;
+                out.write_str(" is already a merge block for another header")
+            }
+            K::ReturnInNonVoid => out.write_str(
+                "OpReturn can only be called from a function with void return type.",
+            ),
+            K::DuplicateMemoryModel => out.write_str("OpMemoryModel should only be provided once."),
+            K::SamplerAddressingWithoutExtension => out.write_str(
+                "OpSamplerImageAddressingModeNV supported only with extension SPV_NV_bindless_texture",
+            ),
+            K::DuplicateSamplerAddressing => {
+                out.write_str("OpSamplerImageAddressingModeNV should only be provided once")
+            }
+            K::SamplerAddressingWidth => {
+                out.write_str("OpSamplerImageAddressingModeNV bitwidth should be 64 or 32")
+            }
+            K::ReservedOpcode { opcode } => {
+                write!(out, "Invalid Opcode name 'Op{}'", opcode_name(*opcode))
+            }
+            K::OpcodeCapability {
+                opcode,
+                capabilities,
+            } => {
+                write!(
+                    out,
+                    "Opcode {} requires one of these capabilities: ",
+                    opcode_name(*opcode)
+                )?;
+                capability_list(out, capabilities)
+            }
+            K::OperandCapability {
+                opcode,
+                operand,
+                capabilities,
+            } => {
+                write!(
+                    out,
+                    "Operand {operand} of {} requires one of these capabilities: ",
+                    opcode_name(*opcode)
+                )?;
+                capability_list(out, capabilities)
+            }
+            K::OperandVersion {
+                opcode,
+                operand,
+                name,
+                value,
+                needs,
+            } => {
+                let (n, suffix) = ordinal(*operand);
+                write!(
+                    out,
+                    "{n}{suffix} operand of {}: operand {name}({value}) requires ",
+                    opcode_name(*opcode)
+                )?;
+                match needs {
+                    VersionNeed::AtMost((a, b)) => {
+                        write!(out, "SPIR-V version {a}.{b} or earlier")
+                    }
+                    VersionNeed::AtLeast((a, b)) => write!(out, "SPIR-V version {a}.{b} or later"),
+                    VersionNeed::Extension(exts) | VersionNeed::AtLeastOrExtension(_, exts) => {
+                        out.write_str("one of these extensions: ")?;
+                        extension_list(out, exts)
+                    }
+                    VersionNeed::Reserved => out.write_str("a SPIR-V version that has it"),
+                }
+            }
+            K::OpcodeVersion { opcode, needs } => {
+                let name = opcode_name(*opcode);
+                match needs {
+                    VersionNeed::AtMost((a, b)) => {
+                        write!(out, "{name} requires SPIR-V version {a}.{b} or earlier")
+                    }
+                    VersionNeed::AtLeast((a, b)) => {
+                        write!(out, "{name} requires SPIR-V version {a}.{b} at minimum.")
+                    }
+                    VersionNeed::Extension(exts) => {
+                        write!(out, "{name} requires one of the following extensions: ")?;
+                        extension_list(out, exts)
+                    }
+                    VersionNeed::AtLeastOrExtension((a, b), exts) => {
+                        write!(
+                            out,
+                            "{name} requires SPIR-V version {a}.{b} at minimum or one of the following extensions: "
+                        )?;
+                        extension_list(out, exts)
+                    }
+                    VersionNeed::Reserved => write!(out, "{name} is reserved for future use."),
+                }
+            }
+            K::IdNotBelowBound { id, bound } => write!(
+                out,
+                "Result <id> '{}' must be less than the ID bound '{bound}'.",
+                id.0
+            ),
+            K::StructMembers { count, limit } => write!(
+                out,
+                "Number of OpTypeStruct members ({count}) has exceeded the limit ({limit})."
+            ),
+            K::StructDepth { depth, limit } => write!(
+                out,
+                "Structure Nesting Depth may not be larger than {limit}. Found {depth}."
+            ),
+            K::SwitchBranches { count, limit } => write!(
+                out,
+                "Number of (literal, label) pairs in OpSwitch ({count}) exceeds the limit ({limit})."
+            ),
+            K::LocalVariables { limit } => write!(
+                out,
+                "Number of local variables ('Function' Storage Class) exceeded the valid limit ({limit})."
+            ),
+            K::GlobalVariables { limit } => write!(
+                out,
+                "Number of Global Variables (Storage Class other than 'Function') exceeded the valid limit ({limit})."
+            ),
+            K::MissingMemoryModel => out.write_str("Missing required OpMemoryModel instruction."),
+            K::MissingFunctionEnd => out.write_str("Missing OpFunctionEnd at end of module."),
+            K::MissingGraphEnd => out.write_str("Missing OpGraphEndARM at end of module."),
+            K::MissingSamplerAddressing => {
+                out.write_str("Missing required OpSamplerImageAddressingModeNV instruction.")
+            }
+            K::MeshModelMix { vulkan } => {
+                if *vulkan {
+                    out.write_str("[VUID-StandaloneSpirv-MeshEXT-07102] ")?;
+                }
+                out.write_str(
+                    "Module can't mix MeshEXT/TaskEXT with MeshNV/TaskNV Execution Model.",
+                )
+            }
+            K::ExtensionVersion {
+                extension,
+                needs: (a, b),
+            } => write!(
+                out,
+                "{extension} extension requires SPIR-V version {a}.{b} or later."
+            ),
+            K::NonSemanticWithoutExtension => out.write_str(
+                "NonSemantic extended instruction sets cannot be declared without SPV_KHR_non_semantic_info. (This can also be fixed having SPIR-V 1.6 or later)",
+            ),
+            K::DuplicateType { opcode, id } => write!(
+                out,
+                "Duplicate non-aggregate type declarations are not allowed. Opcode: {} id: {}",
+                opcode_name(*opcode),
+                id.0
+            ),
+            K::NoEntryPoint => out.write_str(
+                "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being used.",
+            ),
+            K::EntryPointCalled { function } => write!(
+                out,
+                "A function ({}) may not be targeted by both an OpEntryPoint instruction and an OpFunctionCall instruction.",
+                function.0
+            ),
+            K::RecursiveEntryPoint => out.write_str(
+                "[VUID-StandaloneSpirv-None-04634] Entry points may not have a call graph with cycles.",
+            ),
+            K::NoGraphEntryPoint => out.write_str(
+                "No OpGraphEntryPointARM instruction was found but the GraphARM capability is declared.",
+            ),
+        }
+    }
+
+    /// The ids the fault involves, in the order its message names them.
+    pub fn ids(&self) -> Vec<Id> {
+        use ErrorKind as K;
+        match self {
+            K::NotDefined { id }
+            | K::NotAType { id }
+            | K::CannotBeType { id }
+            | K::RequiresType { id }
+            | K::NonSemanticOperand { id }
+            | K::RequiresPreviousDefinition { id }
+            | K::IdNotBelowBound { id, .. }
+            | K::DuplicateType { id, .. } => crate::__private::Vec::from([*id]),
+            K::EntryPointCalled { function } | K::AlreadyMergeBlock { block: function } => {
+                crate::__private::Vec::from([*function])
+            }
+            K::FirstBlockTargeted {
+                block,
+                function,
+                by,
+            } => crate::__private::Vec::from([*block, *function, *by]),
+            K::UndefinedForwardReferences { ids } => ids.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The operand the fault is about, numbered from 1 as in spirv-val's messages.
+    pub fn operand(&self) -> Option<usize> {
+        match self {
+            ErrorKind::OperandCapability { operand, .. }
+            | ErrorKind::OperandVersion { operand, .. } => Some(*operand),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,442 @@
+//! spirv-val's per-instruction passes after the layout: the block structure it
+//! follows while reading (`CfgPass` in `source/val/validate_cfg.cpp`), and its
+//! instruction pass (`source/val/validate_instruction.cpp`): module-wide state
+//! (capabilities, memory model, variable counts), opcode and enumerant capabilities,
+//! versions and extensions from the grammar, and the universal limits.
+
+use super::error::{ErrorKind, VersionNeed};
+use super::state::{Def, State};
+use super::{Fault, Inst};
+use crate::__private::Vec;
+use crate::grammar::{Category, OperandKind, Version};
+use crate::spv::{self, Opcode as O};
+use crate::types::Id;
+
+/// `CfgPass`: blocks open at labels and close at terminators; merge and branch
+/// targets are checked against the function's first block and its merge blocks.
+pub(super) fn cfg(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let op = inst.opcode;
+    let word = |i: usize| {
+        inst.operands
+            .get(i)
+            .and_then(|o| inst.words.get(o.offset))
+            .copied()
+            .unwrap_or(0)
+    };
+    let Some(f) = state.function.as_mut() else {
+        return Ok(());
+    };
+    // These faults are reported at the function's `OpFunction`.
+    let at_function = f.index;
+    let first_block_targeted = |f: &super::state::OpenFunction, target: u32| {
+        (f.first_block == Some(target)).then(|| {
+            Fault::at(
+                ErrorKind::FirstBlockTargeted {
+                    block: Id(target),
+                    function: Id(f.id),
+                    by: Id(f.block.unwrap_or(0)),
+                },
+                f.index,
+            )
+        })
+    };
+    match op {
+        O::Label => {
+            f.block_count += 1;
+            f.first_block.get_or_insert(inst.result_id);
+            f.block = Some(inst.result_id);
+        }
+        O::LoopMerge | O::SelectionMerge => {
+            let merge = word(0);
+            if !f.merge_blocks.insert(merge) {
+                return Err(Fault::at(
+                    ErrorKind::AlreadyMergeBlock { block: Id(merge) },
+                    at_function,
+                ));
+            }
+        }
+        O::Branch => {
+            if let Some(e) = first_block_targeted(f, word(0)) {
+                return Err(e);
+            }
+            f.block = None;
+        }
+        O::BranchConditional => {
+            for t in [word(1), word(2)] {
+                if let Some(e) = first_block_targeted(f, t) {
+                    return Err(e);
+                }
+            }
+            f.block = None;
+        }
+        O::Switch => {
+            for i in (1..inst.operands.len()).step_by(2) {
+                if let Some(e) = first_block_targeted(f, word(i)) {
+                    return Err(e);
+                }
+            }
+            f.block = None;
+        }
+        O::Return => {
+            let void = state
+                .defs
+                .get(f.result_type)
+                .is_some_and(|d| d.opcode == O::TypeVoid);
+            if !void {
+                return Err(ErrorKind::ReturnInNonVoid.into());
+            }
+            f.block = None;
+        }
+        O::Kill
+        | O::ReturnValue
+        | O::Unreachable
+        | O::TerminateInvocation
+        | O::IgnoreIntersectionKHR
+        | O::TerminateRayKHR
+        | O::EmitMeshTasksEXT => f.block = None,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `InstructionPass`.
+pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let op = inst.opcode;
+    let word = |i: usize| {
+        inst.operands
+            .get(i)
+            .and_then(|o| inst.words.get(o.offset))
+            .copied()
+            .unwrap_or(0)
+    };
+    match op {
+        O::Capability => state.register_capability(word(0)),
+        O::ConditionalCapabilityINTEL => state.register_capability(word(1)),
+        O::MemoryModel => {
+            if state.memory_model {
+                return Err(ErrorKind::DuplicateMemoryModel.into());
+            }
+            state.memory_model = true;
+        }
+        O::Variable => {
+            let limits = &state.options.limits;
+            if word(2) == spv::StorageClass::Function.0 {
+                state.local_variables += 1;
+                if state.local_variables > limits.max_local_variables {
+                    return Err(Fault::module(ErrorKind::LocalVariables {
+                        limit: limits.max_local_variables,
+                    }));
+                }
+            } else {
+                state.global_variables += 1;
+                if state.global_variables > limits.max_global_variables {
+                    return Err(Fault::module(ErrorKind::GlobalVariables {
+                        limit: limits.max_global_variables,
+                    }));
+                }
+            }
+        }
+        O::SamplerImageAddressingModeNV => {
+            if !state.has_capability(spv::Capability::BindlessTextureNV.0) {
+                return Err(ErrorKind::SamplerAddressingWithoutExtension.into());
+            }
+            if state.sampler_addressing != 0 {
+                return Err(ErrorKind::DuplicateSamplerAddressing.into());
+            }
+            let width = word(0);
+            if width != 32 && width != 64 {
+                return Err(ErrorKind::SamplerAddressingWidth.into());
+            }
+            state.sampler_addressing = width;
+        }
+        _ => {}
+    }
+    if matches!(
+        op,
+        O::ImageSparseSampleProjImplicitLod
+            | O::ImageSparseSampleProjExplicitLod
+            | O::ImageSparseSampleProjDrefImplicitLod
+            | O::ImageSparseSampleProjDrefExplicitLod
+    ) {
+        return Err(ErrorKind::ReservedOpcode { opcode: op }.into());
+    }
+    capabilities(state, inst)?;
+    limits(state, inst)?;
+    opcode_version(state, inst)?;
+    Ok(())
+}
+
+/// A capability list as spirv-val filters it for the target environment: those the
+/// environment's version has, or that an extension or capability enables; in value
+/// order.
+fn enabling(state: &State<'_>, caps: &[u32]) -> Vec<u32> {
+    let env = state.options.target_env.version();
+    let mut out: Vec<u32> = caps
+        .iter()
+        .copied()
+        .filter(|&c| {
+            spv::kinds::Capability.enumerant(c).is_some_and(|e| {
+                in_window(env, e.version, e.last_version)
+                    || !e.extensions.is_empty()
+                    || !e.capabilities.is_empty()
+            })
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether `v` is within `[first, last]`, `first` `None` meaning no version has it.
+fn in_window(v: Version, first: Option<Version>, last: Option<Version>) -> bool {
+    first.is_some_and(|f| f <= v) && last.is_none_or(|l| v <= l)
+}
+
+/// Whether a kind is one of the core grammar's (extended sets' own kinds carry no
+/// capabilities or versions).
+fn is_core_kind(kind: &'static OperandKind) -> bool {
+    spv::GRAMMAR
+        .operand_kinds
+        .iter()
+        .any(|k| core::ptr::eq(*k, kind))
+}
+
+/// `CapabilityCheck`: the opcode's capabilities, then each operand's enumerant (each
+/// bit of a mask, highest first).
+fn capabilities(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+    let op = inst.opcode;
+    let ballot_exempt = matches!(
+        op,
+        O::GroupIAddNonUniformAMD
+            | O::GroupFAddNonUniformAMD
+            | O::GroupFMinNonUniformAMD
+            | O::GroupUMinNonUniformAMD
+            | O::GroupSMinNonUniformAMD
+            | O::GroupFMaxNonUniformAMD
+            | O::GroupUMaxNonUniformAMD
+            | O::GroupSMaxNonUniformAMD
+    ) && state.has_extension("SPV_AMD_shader_ballot");
+    if !ballot_exempt {
+        let caps = enabling(state, inst.info.capabilities);
+        if !state.has_any_capability(&caps) {
+            return Err(ErrorKind::OpcodeCapability {
+                opcode: op,
+                capabilities: caps,
+            });
+        }
+    }
+    for (i, operand) in inst.operands.iter().enumerate() {
+        let kind = operand.kind;
+        if !matches!(kind.category, Category::ValueEnum | Category::BitEnum) || !is_core_kind(kind)
+        {
+            continue;
+        }
+        let word = inst.words[operand.offset];
+        if kind.category == Category::BitEnum {
+            for shift in (0..32).rev() {
+                let bit = 1u32 << shift;
+                if word & bit != 0 {
+                    enumerant(state, inst, i + 1, kind, bit)?;
+                }
+            }
+        } else {
+            enumerant(state, inst, i + 1, kind, word)?;
+        }
+    }
+    Ok(())
+}
+
+/// `CheckRequiredCapabilities` and `OperandVersionExtensionCheck` for one enumerant.
+fn enumerant(
+    state: &State<'_>,
+    inst: &Inst<'_>,
+    operand: usize,
+    kind: &'static OperandKind,
+    value: u32,
+) -> Result<(), ErrorKind> {
+    use spv::kinds as k;
+    let is = |other: &OperandKind| core::ptr::eq(kind, other);
+    if is(&k::BuiltIn)
+        && matches!(
+            spv::BuiltIn(value),
+            spv::BuiltIn::PointSize | spv::BuiltIn::ClipDistance | spv::BuiltIn::CullDistance
+        )
+    {
+        return Ok(());
+    }
+    if is(&k::FPRoundingMode) && state.features.free_fp_rounding_mode {
+        return Ok(());
+    }
+    if is(&k::GroupOperation)
+        && state.features.group_ops_reduce_and_scans
+        && value <= spv::GroupOperation::ExclusiveScan.0
+    {
+        return Ok(());
+    }
+    let Some(e) = kind.enumerant(value) else {
+        return Ok(());
+    };
+    let caps = if is(&k::Decoration) && value == spv::Decoration::FPRoundingMode.0 {
+        if state.features.free_fp_rounding_mode {
+            return Ok(());
+        }
+        if state.options.target_env.is_vulkan() {
+            let mut v = Vec::from([
+                spv::Capability::StorageBuffer16BitAccess.0,
+                spv::Capability::UniformAndStorageBuffer16BitAccess.0,
+                spv::Capability::StoragePushConstant16.0,
+                spv::Capability::StorageInputOutput16.0,
+            ]);
+            v.sort_unstable();
+            v
+        } else {
+            Vec::new()
+        }
+    } else {
+        enabling(state, e.capabilities)
+    };
+    // A capability's own `capabilities` are those it implies, not requirements.
+    let declares = matches!(inst.opcode, O::Capability | O::ConditionalCapabilityINTEL);
+    if !declares && !caps.is_empty() && !state.has_any_capability(&caps) {
+        return Err(ErrorKind::OperandCapability {
+            opcode: inst.opcode,
+            operand,
+            capabilities: caps,
+        });
+    }
+    let module = state.version;
+    if in_window(module, e.version, e.last_version) {
+        return Ok(());
+    }
+    let needs = match (e.version, e.last_version) {
+        (_, Some(last)) if last < module => VersionNeed::AtMost(last),
+        (Some(first), _) if e.extensions.is_empty() => VersionNeed::AtLeast(first),
+        // No version has it (or the module's is too old): one of its extensions must
+        // be declared, if it has any.
+        _ if e.extensions.is_empty() || state.has_any_extension(e.extensions) => {
+            return Ok(());
+        }
+        _ => VersionNeed::Extension(e.extensions),
+    };
+    Err(ErrorKind::OperandVersion {
+        opcode: inst.opcode,
+        operand,
+        name: e.name,
+        value,
+        needs,
+    })
+}
+
+/// `LimitCheckIdBound`, `LimitCheckStruct` and `LimitCheckSwitch`.
+fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+    let limits = state.options.limits;
+    if inst.result_id >= state.bound {
+        return Err(ErrorKind::IdNotBelowBound {
+            id: Id(inst.result_id),
+            bound: state.bound,
+        });
+    }
+    match inst.opcode {
+        O::TypeStruct => {
+            let members = inst.operands.len().saturating_sub(1);
+            // spirv-val compares with the limit cut to 16 bits.
+            let limit = limits.max_struct_members as u16;
+            if members > usize::from(limit) {
+                return Err(ErrorKind::StructMembers {
+                    count: members,
+                    limit: u32::from(limit),
+                });
+            }
+            let mut deepest = 0;
+            for &member in inst.words.get(2..).unwrap_or(&[]) {
+                if let Some(Def {
+                    opcode: O::TypeStruct,
+                    ..
+                }) = state.def(member)
+                {
+                    deepest = deepest.max(state.struct_depth.get(member).copied().unwrap_or(0));
+                }
+            }
+            let depth = deepest + 1;
+            let cap = state.dense_cap();
+            state.struct_depth.insert(inst.result_id, depth, cap);
+            if depth > limits.max_struct_depth {
+                return Err(ErrorKind::StructDepth {
+                    depth,
+                    limit: limits.max_struct_depth,
+                });
+            }
+        }
+        O::Switch => {
+            let pairs = inst.operands.len().saturating_sub(2) / 2;
+            if pairs > limits.max_switch_branches as usize {
+                return Err(ErrorKind::SwitchBranches {
+                    count: pairs,
+                    limit: limits.max_switch_branches,
+                });
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `VersionCheck`: the opcode's version window; extensions where it has no capability
+/// (or is `OpTerminateInvocation`).
+fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+    let info = inst.info;
+    let module = state.version;
+    let needs = |needs| {
+        Err(ErrorKind::OpcodeVersion {
+            opcode: inst.opcode,
+            needs,
+        })
+    };
+    if let Some(last) = info.last_version {
+        if last < module {
+            return needs(VersionNeed::AtMost(last));
+        }
+    }
+    if !info.capabilities.is_empty() && inst.opcode != O::TerminateInvocation {
+        return Ok(());
+    }
+    let exts = info.extensions;
+    if exts.is_empty() {
+        return match info.version {
+            None => needs(VersionNeed::Reserved),
+            Some(first) if module < first => needs(VersionNeed::AtLeast(first)),
+            Some(_) => Ok(()),
+        };
+    }
+    if state.has_any_extension(exts) {
+        return Ok(());
+    }
+    match info.version {
+        None => needs(VersionNeed::Extension(exts)),
+        Some(first) if module < first => needs(VersionNeed::AtLeastOrExtension(first, exts)),
+        Some(_) => Ok(()),
+    }
+}
+
+/// What a definition records (`RegisterInstruction`).
+pub(super) fn register(state: &mut State<'_>, inst: &Inst<'_>) {
+    if inst.result_id != 0 && inst.info.has_result() {
+        let def = Def {
+            index: inst.index as u32,
+            opcode: inst.opcode,
+            type_id: if inst.info.has_result_type() {
+                inst.words.get(1).copied().unwrap_or(0)
+            } else {
+                0
+            },
+            non_semantic: inst.set.is_some_and(|s| s.is_non_semantic()),
+        };
+        let cap = state.dense_cap();
+        state.defs.insert(inst.result_id, def, cap);
+    }
+    if inst.opcode == O::TypeForwardPointer {
+        if let Some(&p) = inst.words.get(1) {
+            state.forward_pointers.insert(p);
+        }
+    }
+}
