@@ -64,3 +64,10 @@ pub fn reflect_words(words: &[u32]) {
         let _ = crate::reflect::spirv_cross_json(&m);
     }
 }
+
+/// Validates `words` and renders every fault as spirv-val prints it.
+pub fn validate_words(words: &[u32]) {
+    let options = crate::val::Options::default();
+    let errors = crate::val::validate_all(words, &options);
+    let _ = crate::val::render(words, &errors, &options);
+}

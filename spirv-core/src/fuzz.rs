@@ -147,3 +147,36 @@ pub fn reflect(data: &[u8]) {
         );
     }
 }
+
+#[cfg(feature = "validate")]
+/// Validates `words` under a few environments, first fault and every fault: the first
+/// fault of [`validate_all`](crate::validate::validate_all) is [`validate`]'s, and
+/// every fault's message renders.
+///
+/// [`validate`]: crate::validate::validate
+pub fn validate(words: &[u32]) {
+    use crate::TargetEnv;
+    use crate::validate::{Options, validate, validate_all};
+    for env in [
+        TargetEnv::Universal1_6,
+        TargetEnv::Vulkan1_0,
+        TargetEnv::Vulkan1_2,
+        TargetEnv::OpenCl2_0,
+    ] {
+        let options = Options {
+            target_env: env,
+            ..Options::default()
+        };
+        let first = validate(words, &options).err();
+        let all = validate_all(words, &options);
+        assert_eq!(
+            first.as_ref(),
+            all.first(),
+            "validate is validate_all's first"
+        );
+        for e in &all {
+            let _ = e.message_with(&|_| None);
+            let _ = e.line();
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //!   (binaries; the text streams into a counting sink, as the CLI streams it),
 //! - `as` (texts, and the default disassembly of binaries that have one),
 //! - reflection (binaries), read as `spirv-asm reflect` reads them, without and with
-//!   every entry point's static use.
+//!   every entry point's static use;
+//! - validation (binaries), every fault as `spirv-asm val --keep-going` finds them.
 //!
 //! For each it prints the time ratio t(2n)/t(n) (goal ≤ 2.3: linear up to noise), the
 //! peak heap the operation allocated over the input's size (goal ≤ 10×), and the output
@@ -31,10 +32,13 @@ use spirv_core::Module;
 use spirv_core::spv::Opcode;
 use std::io::Write;
 use std::time::{Duration, Instant};
+use validation::{forward_references, long_id_lists, struct_chain, validate};
 
 // Beside this file, where cargo does not take it for an example of its own.
 #[path = "adversarial/reflection.rs"]
 mod reflection;
+#[path = "adversarial/validation.rs"]
+mod validation;
 
 #[global_allocator]
 static PEAK: PeakAlloc = PeakAlloc;
@@ -369,6 +373,9 @@ const CLASSES: &[(&str, Make, usize)] = &[
         entry_points_with_static_use,
         40_000,
     ),
+    ("forward references", forward_references, 100_000),
+    ("long id lists", long_id_lists, 1_000_000),
+    ("nested struct types", struct_chain, 100_000),
 ];
 
 /// Counts the bytes written.
@@ -441,6 +448,7 @@ fn operations(input: &Input) -> Vec<Operation<'_>> {
                 ("dis cfg", size, Box::new(move || dis(words, &cfg))),
                 ("reflect", size, Box::new(move || reflect(words, false))),
                 ("refl+use", size, Box::new(move || reflect(words, true))),
+                ("val", size, Box::new(move || validate(words))),
             ];
             let mut text = Vec::new();
             if spirv_asm::disassemble_to(words, &DisOptions::default(), &mut text).is_ok() {

@@ -1,5 +1,5 @@
-//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect}`,
-//! `spirv_asm::fuzz::{disassemble_words, assemble_text, reflect_words}`) over
+//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect, validate}`,
+//! `spirv_asm::fuzz::{disassemble_words, assemble_text, reflect_words, validate_words}`) over
 //! deterministic mutations of seed inputs: bit flips, word edits, word-count edits,
 //! repeated instructions, nesting (type chains, embedded opcodes, structured control
 //! flow), truncation to any byte length, splices of two modules; text truncation, token
@@ -761,6 +761,20 @@ fn reflection_never_panics_on_mutated_modules() {
         cases() / 2,
         10,
     );
+}
+
+#[test]
+fn validator_never_panics_on_mutated_modules() {
+    let bins = seed_modules("the validator's fuzz body");
+    let mut rng = Rng(0x0a11_da7e);
+    let mut read = 0;
+    for _ in 0..cases() / 2 {
+        let w = mutated(&mut rng, &bins);
+        read += usize::from(Module::from_words(&w).is_ok());
+        spirv_core::fuzz::validate(&w);
+        spirv_asm::fuzz::validate_words(&w);
+    }
+    assert_floor("validator (modules that read)", read, cases() / 2, 15);
 }
 
 #[test]

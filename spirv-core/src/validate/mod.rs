@@ -146,7 +146,9 @@ pub struct Options<'r> {
 /// # Errors
 /// The first fault.
 pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationError> {
-    match run(words, options, false).into_iter().next() {
+    let mut first = None;
+    run(words, options, false, &mut |e| first = Some(e));
+    match first {
         Some(e) => Err(e),
         None => Ok(()),
     }
@@ -156,7 +158,15 @@ pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationEr
 /// out the consequences of a fault already reported (another use of the same undefined
 /// id, say). A binary that does not parse has only that fault.
 pub fn validate_all(words: &[u32], options: &Options<'_>) -> Vec<ValidationError> {
-    run(words, options, true)
+    let mut all = Vec::new();
+    run(words, options, true, &mut |e| all.push(e));
+    all
+}
+
+/// [`validate_all`], handing each fault to `sink` as it is found instead of collecting
+/// them: memory stays that of the module, however many faults it has.
+pub fn validate_each(words: &[u32], options: &Options<'_>, sink: &mut dyn FnMut(ValidationError)) {
+    run(words, options, true, sink);
 }
 
 /// One parsed operand, as spirv-val counts them.
@@ -236,17 +246,17 @@ fn spirv_tools_registry() -> ExtInstRegistry {
     r
 }
 
-/// Collects faults; in first-fault mode it stops at the first.
-struct Report<'m> {
+/// Hands faults on; in first-fault mode it stops at the first.
+struct Report<'m, 's> {
     all: bool,
     module: Option<&'m Module>,
-    faults: Vec<ValidationError>,
+    sink: &'s mut dyn FnMut(ValidationError),
     /// Ids already reported as undefined or misused, whose other uses are
     /// consequences.
     reported_ids: BTreeSet<u32>,
 }
 
-impl Report<'_> {
+impl Report<'_, '_> {
     /// Records a fault; false when validation must stop.
     fn push(&mut self, fault: Fault, here: Option<usize>) -> bool {
         let ids = fault.kind.ids();
@@ -266,16 +276,16 @@ impl Report<'_> {
             }
             _ => ValidationError::module(fault.kind),
         };
-        self.faults.push(error);
+        (self.sink)(error);
         self.all
     }
 }
 
-fn run(input: &[u32], options: &Options<'_>, all: bool) -> Vec<ValidationError> {
+fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(ValidationError)) {
     let mut report = Report {
         all,
         module: None,
-        faults: Vec::new(),
+        sink,
         reported_ids: BTreeSet::new(),
     };
     // The header, as spirv-val checks it before parsing.
@@ -285,7 +295,7 @@ fn run(input: &[u32], options: &Options<'_>, all: bool) -> Vec<ValidationError> 
         .is_none_or(|&m| m != binary::MAGIC && !swapped)
     {
         report.push(Fault::module(ErrorKind::BadMagic), None);
-        return report.faults;
+        return;
     }
     let words: Vec<u32> = if swapped {
         input.iter().map(|w| w.swap_bytes()).collect()
@@ -294,7 +304,7 @@ fn run(input: &[u32], options: &Options<'_>, all: bool) -> Vec<ValidationError> 
     };
     let Ok(header) = binary::parse_header(&words) else {
         report.push(Fault::module(ErrorKind::TruncatedHeader), None);
-        return report.faults;
+        return;
     };
     let env = options.target_env;
     let (major, minor) = env.version();
@@ -304,14 +314,14 @@ fn run(input: &[u32], options: &Options<'_>, all: bool) -> Vec<ValidationError> 
             env,
         };
         report.push(Fault::module(kind), None);
-        return report.faults;
+        return;
     }
     if header.bound > options.limits.max_id_bound {
         let kind = ErrorKind::BoundTooLarge {
             limit: options.limits.max_id_bound,
         };
         report.push(Fault::module(kind), None);
-        return report.faults;
+        return;
     }
     let default_registry;
     let registry = match options.registry {
@@ -324,12 +334,12 @@ fn run(input: &[u32], options: &Options<'_>, all: bool) -> Vec<ValidationError> 
     let module = match Module::read_for_validation(words, registry) {
         Ok(m) => m,
         Err(e) => {
-            let error = ValidationError {
+            (report.sink)(ValidationError {
                 kind: ErrorKind::Parse(e.kind),
                 instruction: e.instruction,
                 offset: Some(e.offset),
-            };
-            return Vec::from([error]);
+            });
+            return;
         }
     };
     report.module = Some(&module);
@@ -343,14 +353,14 @@ fn run(input: &[u32], options: &Options<'_>, all: bool) -> Vec<ValidationError> 
         };
         if let Err(fault) = one_instruction(&mut state, &inst) {
             if !report.push(fault, Some(index)) {
-                return report.faults;
+                return;
             }
         }
         instruction::register(&mut state, &inst);
     }
     if let Err(kind) = module::end(&state) {
         if !report.push(Fault::module(kind), None) {
-            return report.faults;
+            return;
         }
     }
     // The second loop, for the rules of it this validator has.
@@ -361,14 +371,13 @@ fn run(input: &[u32], options: &Options<'_>, all: bool) -> Vec<ValidationError> 
         };
         if let Err(kind) = module::second_loop(&state, &inst, &mut types) {
             if !report.push(kind.into(), Some(index)) {
-                return report.faults;
+                return;
             }
         }
     }
     if let Err(fault) = module::entry_points(&state, &module) {
         report.push(fault, None);
     }
-    report.faults
 }
 
 /// What spirv-val learns before its checks: the `OpExtension`s of the module's first
