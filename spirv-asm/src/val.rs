@@ -19,7 +19,7 @@
 
 use crate::dis::{DisOptions, disassemble};
 pub use spirv_core::validate::{
-    ErrorKind, Limits, Options, ValidationError, validate, validate_all,
+    ErrorKind, Limits, Options, ValidationError, validate, validate_all, validate_each,
 };
 use std::fmt::Write;
 
