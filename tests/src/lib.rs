@@ -26,6 +26,7 @@ pub fn stem(path: &Path) -> String {
 
 pub mod dis_error_cases;
 pub mod example_set;
+pub mod mutate;
 pub mod reference;
 pub mod renames;
 pub mod scratch;
