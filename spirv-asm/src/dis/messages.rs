@@ -1,11 +1,13 @@
 //! spirv-dis's error messages for malformed instructions, word for word.
 
 use spirv_core::grammar::{InstructionInfo, KindClass};
+use spirv_core::validate::generates_type;
 use spirv_core::{DecodeErrorKind, spv};
 
 pub(super) fn message_for(
     kind: &DecodeErrorKind,
     info: Option<&InstructionInfo>,
+    words: &[u32],
     offset: usize,
     operand_words: usize,
     word_count: usize,
@@ -39,16 +41,61 @@ pub(super) fn message_for(
         }
         DecodeErrorKind::IdRedefined { id } => format!("Id {id} is defined more than once"),
         DecodeErrorKind::NotANumericType { id } if info.is_some_and(|i| i.switch_literals) => {
-            format!("Invalid OpSwitch: selector id {id} has no type")
+            // `id` is the selector: what it is, or what its type is.
+            let before = words.get(..offset).unwrap_or(words);
+            match definition(before, *id) {
+                Some((_, Some(ty))) => match definition(before, ty) {
+                    Some((op, _)) if op == spv::Opcode::TypeFloat => {
+                        format!("Invalid OpSwitch: selector id {id} is not a scalar integer")
+                    }
+                    t => type_message(ty, t),
+                },
+                Some((op, None)) if generates_type(op) => {
+                    format!("Invalid OpSwitch: selector id {id} is a type, not a value")
+                }
+                _ => format!("Invalid OpSwitch: selector id {id} has no type"),
+            }
         }
         DecodeErrorKind::NotANumericType { id } => {
-            format!("Type Id {id} is not a scalar numeric type")
+            type_message(*id, definition(words.get(..offset).unwrap_or(words), *id))
         }
         DecodeErrorKind::UnknownExtInstSetId { id } => {
             format!("OpExtInst set Id {id} does not reference an OpExtInstImport result Id")
         }
         other => other.to_string(),
     }
+}
+
+/// The parser's message for a type id that cannot size a literal: not a type at all,
+/// or a type that is not a scalar number.
+fn type_message(id: u32, def: Option<(spv::Opcode, Option<u32>)>) -> String {
+    match def {
+        Some((op, None)) if generates_type(op) => {
+            format!("Type Id {id} is not a scalar numeric type")
+        }
+        _ => format!("Type Id {id} is not a type"),
+    }
+}
+
+/// The opcode and result type of the instruction among `words` (a module up to the
+/// failing instruction) that defines `id`. Only looked for when reporting an error.
+fn definition(words: &[u32], id: u32) -> Option<(spv::Opcode, Option<u32>)> {
+    let insts = spirv_core::RawInstructions::new(words.get(5..)?, 5);
+    for inst in insts.map_while(Result::ok) {
+        let Some(info) = spv::GRAMMAR.instruction(u32::from(inst.opcode)) else {
+            continue;
+        };
+        let at = |class| {
+            info.operands
+                .iter()
+                .position(|o| o.kind.class == class)
+                .and_then(|i| inst.operands.get(i).copied())
+        };
+        if at(KindClass::Result) == Some(id) {
+            return Some((spv::Opcode(inst.opcode), at(KindClass::ResultType)));
+        }
+    }
+    None
 }
 
 /// spirv-dis's description of an operand kind in "missing … operand" messages.

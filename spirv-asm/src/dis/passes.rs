@@ -111,7 +111,7 @@ pub(super) fn disassemble_streaming(
             offset: pos,
         };
         let fail = |kind: DecodeErrorKind, ops: usize| {
-            let message = message_for(&kind, info, pos, ops, count);
+            let message = message_for(&kind, info, words, pos, ops, count);
             fail_with(kind, message)
         };
         let (err, advance) = if count == 0 {
@@ -156,6 +156,7 @@ pub(super) fn disassemble_streaming(
                         message_for(
                             &DecodeErrorKind::ExtraOperands { count: 0 },
                             Some(info),
+                            words,
                             pos,
                             available.len(),
                             count,

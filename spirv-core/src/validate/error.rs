@@ -404,6 +404,32 @@ pub enum ErrorKind {
         id: Id,
     },
 
+    /// An `OpEntryPoint` whose entry point is not an `OpFunction`.
+    EntryPointNotFunction {
+        /// The entry point id.
+        id: Id,
+    },
+    /// A shader entry point whose function takes parameters.
+    EntryPointParameters {
+        /// The entry point id.
+        id: Id,
+        /// Whether the Vulkan rule's id is named.
+        vulkan: bool,
+    },
+    /// An entry point whose function returns a value.
+    EntryPointReturnType {
+        /// The entry point id.
+        id: Id,
+        /// Whether the Vulkan rule's id is named.
+        vulkan: bool,
+    },
+    /// An `OpExecutionMode` or `OpExecutionModeId` whose entry point no `OpEntryPoint`
+    /// names.
+    ModeWithoutEntryPoint {
+        /// The id it names.
+        id: Id,
+    },
+
     // --- Entry points, after the whole module is known. ---
     /// No entry point, and neither `Linkage` nor `GraphARM`.
     NoEntryPoint,
@@ -812,6 +838,27 @@ impl ErrorKind {
                 opcode_name(*opcode),
                 id.0
             ),
+            K::EntryPointNotFunction { id } => {
+                out.write_str("OpEntryPoint Entry Point <id> ")?;
+                names.id(out, *id)?;
+                out.write_str(" is not a function.")
+            }
+            K::EntryPointParameters { id, vulkan } | K::EntryPointReturnType { id, vulkan } => {
+                if *vulkan {
+                    out.write_str("[VUID-StandaloneSpirv-None-04633] ")?;
+                }
+                out.write_str("OpEntryPoint Entry Point <id> ")?;
+                names.id(out, *id)?;
+                out.write_str(match self {
+                    K::EntryPointParameters { .. } => "s function parameter count is not zero.",
+                    _ => "s function return type is not void.",
+                })
+            }
+            K::ModeWithoutEntryPoint { id } => {
+                out.write_str("OpExecutionMode Entry Point <id> ")?;
+                names.id(out, *id)?;
+                out.write_str(" is not the Entry Point operand of an OpEntryPoint.")
+            }
             K::NoEntryPoint => out.write_str(
                 "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being used.",
             ),
@@ -840,7 +887,11 @@ impl ErrorKind {
             | K::NonSemanticOperand { id }
             | K::RequiresPreviousDefinition { id }
             | K::IdNotBelowBound { id, .. }
-            | K::DuplicateType { id, .. } => crate::__private::Vec::from([*id]),
+            | K::DuplicateType { id, .. }
+            | K::EntryPointNotFunction { id }
+            | K::EntryPointParameters { id, .. }
+            | K::EntryPointReturnType { id, .. }
+            | K::ModeWithoutEntryPoint { id } => crate::__private::Vec::from([*id]),
             K::EntryPointCalled { function } | K::AlreadyMergeBlock { block: function } => {
                 crate::__private::Vec::from([*function])
             }

@@ -50,6 +50,7 @@ mod opcodes;
 mod state;
 
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
+pub use opcodes::generates_type;
 
 use crate::__private::Vec;
 use crate::binary::{self, Header};
@@ -369,7 +370,7 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
         let Some(inst) = instruction(&module, &state, index, &mut operands) else {
             continue;
         };
-        if let Err(kind) = module::second_loop(&state, &inst, &mut types) {
+        if let Err(kind) = module::second_loop(&state, &module, &inst, &mut types) {
             if !report.push(kind.into(), Some(index)) {
                 return;
             }

@@ -55,15 +55,25 @@ const EXTENSION_VERSIONS: &[(&str, (u8, u8))] = &[
 ];
 
 /// The rules of spirv-val's second loop this validator has, for one instruction:
-/// its extension pass (extension versions, non-semantic imports), then its type
-/// pass's uniqueness rule. `types` holds the non-aggregate types seen so far.
+/// its extension pass (extension versions, non-semantic imports), the first rules of
+/// its mode-setting pass (an entry point is a function without parameters that returns
+/// nothing; an execution mode names an entry point), then its type pass's uniqueness
+/// rule. `types` holds the non-aggregate types seen so far.
 pub(super) fn second_loop(
     state: &State<'_>,
+    module: &Module,
     inst: &Inst<'_>,
     types: &mut BTreeSet<Vec<u32>>,
 ) -> Result<(), ErrorKind> {
     let operands = inst.words.get(1..).unwrap_or(&[]);
     match inst.opcode {
+        O::EntryPoint => entry_point(state, module, operands)?,
+        O::ExecutionMode | O::ExecutionModeId => {
+            let id = operands.first().copied().unwrap_or(0);
+            if !state.entry_points.contains(&id) {
+                return Err(ErrorKind::ModeWithoutEntryPoint { id: Id(id) });
+            }
+        }
         O::Extension => {
             let name = codec::string_operand(operands);
             for &(ext, needs) in EXTENSION_VERSIONS {
@@ -114,6 +124,32 @@ pub(super) fn second_loop(
         _ => {}
     }
     Ok(())
+}
+
+/// The first rules of spirv-val's `ValidateEntryPoint` for one `OpEntryPoint`.
+fn entry_point(state: &State<'_>, module: &Module, operands: &[u32]) -> Result<(), ErrorKind> {
+    let id = operands.get(1).copied().unwrap_or(0);
+    let vulkan = state.options.target_env.is_vulkan();
+    let def = |id: u32| {
+        state
+            .def(id)
+            .and_then(|d| module.instruction(d.index as usize))
+    };
+    let function = match def(id) {
+        Some(f) if f.opcode() == O::Function => f,
+        _ => return Err(ErrorKind::EntryPointNotFunction { id: Id(id) }),
+    };
+    let fw = function.words();
+    if operands.first() != Some(&spv::ExecutionModel::Kernel.0) {
+        let params = def(fw.get(4).copied().unwrap_or(0)).map(|t| t.words().len());
+        if params != Some(3) {
+            return Err(ErrorKind::EntryPointParameters { id: Id(id), vulkan });
+        }
+    }
+    match def(fw.get(1).copied().unwrap_or(0)) {
+        Some(t) if t.opcode() == O::TypeVoid => Ok(()),
+        _ => Err(ErrorKind::EntryPointReturnType { id: Id(id), vulkan }),
+    }
 }
 
 /// spirv-val's entry-point checks (`ValidateEntryPoints`, `ValidateGraphEntryPoints`),

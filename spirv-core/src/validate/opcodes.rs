@@ -7,8 +7,18 @@
 
 use crate::spv::Opcode as O;
 
-/// `spvOpcodeGeneratesType`: the opcodes whose result is a type.
-pub(crate) fn generates_type(op: O) -> bool {
+/// Whether an opcode's result is a type, by SPIRV-Tools 2025.5's own list
+/// (`spvOpcodeGeneratesType`), which decides its checks and its parser's messages. It is
+/// not the grammar's `Type-Declaration` class: `OpTypeForwardPointer` and a few INTEL
+/// types (`OpTypeStructContinuedINTEL`, `OpTypeBufferSurfaceINTEL`, the AVC and VME
+/// types) are not in it.
+///
+/// ```
+/// use spirv_core::{spv::Opcode, validate::generates_type};
+/// assert!(generates_type(Opcode::TypeStruct));
+/// assert!(!generates_type(Opcode::TypeForwardPointer));
+/// ```
+pub fn generates_type(op: O) -> bool {
     matches!(
         op,
         O::TypeVoid

@@ -104,10 +104,12 @@ pub fn walk<F: FnMut(&Parsed)>(
             signed: false,
         });
     } else if info.switch_literals {
+        // The selector's type sizes the case literals; without a case there is nothing
+        // to size (SPIRV-Tools' parser looks only when it reaches the first literal).
         let selector = words.first().copied().unwrap_or(0);
         match ids.value_number_type(Id(selector)) {
             Some(t @ NumberType::Int { .. }) => w.switch_type = Some(t),
-            _ if words.is_empty() => {}
+            _ if words.len() <= 2 => {}
             _ => return Err((DecodeErrorKind::NotANumericType { id: selector }, 0)),
         }
     }
