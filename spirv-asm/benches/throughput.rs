@@ -1,5 +1,5 @@
 //! `cargo bench -p spirv-asm`: in-process throughput over the corpus, then whole-process
-//! time and peak memory of `spirv-asm` against SPIRV-Tools' `spirv-dis`/`spirv-as` and
+//! time and peak memory of `spirv-asm` against SPIRV-Tools' `spirv-dis`/`spirv-as`/`spirv-val` and
 //! against `spirv-cross --reflect` (from PATH) on `large/synth50`, run alternately, with
 //! ratios.
 //!
@@ -163,6 +163,13 @@ fn main() {
         }
     });
     println!("  read + reflect, spirv-cross format  {reflect:>8.1} MB of binary/s");
+    let val = spirv_core::validate::Options::default();
+    let validate = mbps(bin_bytes, &mut || {
+        for b in &bins {
+            black_box(spirv_core::validate::validate(b, &val).is_ok());
+        }
+    });
+    println!("  validate (spv1.6)                   {validate:>8.1} MB of binary/s");
 
     let ours = PathBuf::from(env!("CARGO_BIN_EXE_spirv-asm"));
     let large = dir.join("large");
@@ -224,6 +231,12 @@ fn main() {
         "as",
         (&ours, &["as", spvasm, "-o", o1]),
         (&st.join("spirv-as"), &[spvasm, "-o", o2]),
+        runs,
+    );
+    compare(
+        "val --target-env vulkan1.1",
+        (&ours, &["val", "--target-env", "vulkan1.1", spv]),
+        (&st.join("spirv-val"), &["--target-env", "vulkan1.1", spv]),
         runs,
     );
     let _ = std::fs::remove_file(o1);

@@ -192,13 +192,24 @@ fn in_window(v: Version, first: Option<Version>, last: Option<Version>) -> bool 
     first.is_some_and(|f| f <= v) && last.is_none_or(|l| v <= l)
 }
 
-/// Whether a kind is one of the core grammar's (extended sets' own kinds carry no
-/// capabilities or versions).
-fn is_core_kind(kind: &'static OperandKind) -> bool {
-    spv::GRAMMAR
-        .operand_kinds
-        .iter()
-        .any(|k| core::ptr::eq(*k, kind))
+/// Whether a capability of `caps` that the environment has is declared, or none of
+/// them is in the environment (then nothing is required): [`enabling`]'s test without
+/// building its list.
+fn enabled(state: &State<'_>, caps: &[u32]) -> bool {
+    let env = state.options.target_env.version();
+    let mut required = false;
+    for &c in caps {
+        let visible = spv::kinds::Capability.enumerant(c).is_some_and(|e| {
+            in_window(env, e.version, e.last_version)
+                || !e.extensions.is_empty()
+                || !e.capabilities.is_empty()
+        });
+        if visible && state.has_capability(c) {
+            return true;
+        }
+        required |= visible;
+    }
+    !required
 }
 
 /// `CapabilityCheck`: the opcode's capabilities, then each operand's enumerant (each
@@ -216,19 +227,16 @@ fn capabilities(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
             | O::GroupUMaxNonUniformAMD
             | O::GroupSMaxNonUniformAMD
     ) && state.has_extension("SPV_AMD_shader_ballot");
-    if !ballot_exempt {
-        let caps = enabling(state, inst.info.capabilities);
-        if !state.has_any_capability(&caps) {
-            return Err(ErrorKind::OpcodeCapability {
-                opcode: op,
-                capabilities: caps,
-            });
-        }
+    if !ballot_exempt && !enabled(state, inst.info.capabilities) {
+        return Err(ErrorKind::OpcodeCapability {
+            opcode: op,
+            capabilities: enabling(state, inst.info.capabilities),
+        });
     }
     for (i, operand) in inst.operands.iter().enumerate() {
         let kind = operand.kind;
-        if !matches!(kind.category, Category::ValueEnum | Category::BitEnum) || !is_core_kind(kind)
-        {
+        // Extended sets' own kinds have no capabilities or versions: they pass too.
+        if !matches!(kind.category, Category::ValueEnum | Category::BitEnum) {
             continue;
         }
         let word = inst.words[operand.offset];
@@ -276,32 +284,34 @@ fn enumerant(
     let Some(e) = kind.enumerant(value) else {
         return Ok(());
     };
-    let caps = if is(&k::Decoration) && value == spv::Decoration::FPRoundingMode.0 {
+    // A capability's own `capabilities` are those it implies, not requirements.
+    let declares = matches!(inst.opcode, O::Capability | O::ConditionalCapabilityINTEL);
+    if is(&k::Decoration) && value == spv::Decoration::FPRoundingMode.0 {
         if state.features.free_fp_rounding_mode {
             return Ok(());
         }
+        // Vulkan asks for a 16-bit storage capability; other environments nothing.
         if state.options.target_env.is_vulkan() {
-            let mut v = Vec::from([
+            let mut caps = Vec::from([
                 spv::Capability::StorageBuffer16BitAccess.0,
                 spv::Capability::UniformAndStorageBuffer16BitAccess.0,
                 spv::Capability::StoragePushConstant16.0,
                 spv::Capability::StorageInputOutput16.0,
             ]);
-            v.sort_unstable();
-            v
-        } else {
-            Vec::new()
+            caps.sort_unstable();
+            if !declares && !state.has_any_capability(&caps) {
+                return Err(ErrorKind::OperandCapability {
+                    opcode: inst.opcode,
+                    operand,
+                    capabilities: caps,
+                });
+            }
         }
-    } else {
-        enabling(state, e.capabilities)
-    };
-    // A capability's own `capabilities` are those it implies, not requirements.
-    let declares = matches!(inst.opcode, O::Capability | O::ConditionalCapabilityINTEL);
-    if !declares && !caps.is_empty() && !state.has_any_capability(&caps) {
+    } else if !declares && !enabled(state, e.capabilities) {
         return Err(ErrorKind::OperandCapability {
             opcode: inst.opcode,
             operand,
-            capabilities: caps,
+            capabilities: enabling(state, e.capabilities),
         });
     }
     let module = state.version;

@@ -255,6 +255,23 @@ struct Report<'m, 's> {
     /// Ids already reported as undefined or misused, whose other uses are
     /// consequences.
     reported_ids: BTreeSet<u32>,
+    /// Causes already reported (see [`cause`]), whose other faults are consequences.
+    causes: BTreeSet<(u8, Vec<u32>)>,
+}
+
+/// The one fault behind faults that repeat it: the capabilities that would enable an
+/// opcode or enumerant (one missing `OpCapability`), the header's bound (every result
+/// id above it), a variable limit, the missing memory model.
+fn cause(kind: &ErrorKind) -> Option<(u8, Vec<u32>)> {
+    Some(match kind {
+        ErrorKind::OpcodeCapability { capabilities, .. }
+        | ErrorKind::OperandCapability { capabilities, .. } => (0, capabilities.clone()),
+        ErrorKind::IdNotBelowBound { .. } => (1, Vec::new()),
+        ErrorKind::LocalVariables { .. } => (2, Vec::new()),
+        ErrorKind::GlobalVariables { .. } => (3, Vec::new()),
+        ErrorKind::BeforeMemoryModel { .. } | ErrorKind::MissingMemoryModel => (4, Vec::new()),
+        _ => return None,
+    })
 }
 
 impl Report<'_, '_> {
@@ -263,6 +280,11 @@ impl Report<'_, '_> {
         let ids = fault.kind.ids();
         if !ids.is_empty() && ids.iter().all(|id| self.reported_ids.contains(&id.0)) {
             return self.all;
+        }
+        if let Some(c) = cause(&fault.kind) {
+            if !self.causes.insert(c) {
+                return self.all;
+            }
         }
         self.reported_ids.extend(ids.iter().map(|id| id.0));
         let index = match fault.at {
@@ -288,6 +310,7 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
         module: None,
         sink,
         reported_ids: BTreeSet::new(),
+        causes: BTreeSet::new(),
     };
     // The header, as spirv-val checks it before parsing.
     let swapped = input.first() == Some(&binary::MAGIC.swap_bytes());
@@ -349,7 +372,7 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     let mut operands = Vec::new();
     // spirv-val's first loop, then the end of the module.
     for index in 0..module.len() {
-        let Some(inst) = instruction(&module, &state, index, &mut operands) else {
+        let Some(inst) = instruction(&module, &state, index, &mut operands, true) else {
             continue;
         };
         if let Err(fault) = one_instruction(&mut state, &inst) {
@@ -367,7 +390,11 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     // The second loop, for the rules of it this validator has.
     let mut types = BTreeSet::new();
     for index in 0..module.len() {
-        let Some(inst) = instruction(&module, &state, index, &mut operands) else {
+        // Of the rules here, only a type's uniqueness needs the operands.
+        let types_only = module.instruction(index).is_some_and(|i| {
+            opcodes::generates_type(i.opcode()) || i.opcode() == spv::Opcode::TypeForwardPointer
+        });
+        let Some(inst) = instruction(&module, &state, index, &mut operands, types_only) else {
             continue;
         };
         if let Err(kind) = module::second_loop(&state, &module, &inst, &mut types) {
@@ -407,33 +434,47 @@ fn scan(state: &mut State<'_>, module: &Module) {
 }
 
 /// Instruction `index` with its operands as spirv-val parses them (walked into
-/// `operands`); `None` for an opcode the grammar does not know, which the strict read
-/// has already refused.
+/// `operands`, unless `parse` is false); `None` for an opcode the grammar does not know,
+/// which the strict read has already refused.
 fn instruction<'a>(
     module: &'a Module,
     state: &State<'_>,
     index: usize,
     operands: &'a mut Vec<Operand>,
+    parse: bool,
 ) -> Option<Inst<'a>> {
     let i = module.instruction(index)?;
     let info = i.info()?;
     let words = i.words();
     let opcode = i.opcode();
     operands.clear();
-    // The strict read has walked every instruction without fault.
-    let _ = walk::walk(
-        info,
-        i.operands(),
-        module.ids(),
-        WalkOptions::default(),
-        &mut |p| {
-            operands.push(Operand {
-                kind: p.kind,
-                offset: p.start + 1,
-                len: p.len,
-            });
+    let ops = i.operands();
+    if parse && shaped(info, ops, operands) {
+        // Done without the walker.
+    } else if parse {
+        operands.clear();
+        // The strict read has walked every instruction without fault.
+        let _ = walk::walk(
+            info,
+            i.operands(),
+            module.ids(),
+            WalkOptions::default(),
+            &mut |p| {
+                operands.push(Operand {
+                    kind: p.kind,
+                    offset: p.start + 1,
+                    len: p.len,
+                });
+            },
+        );
+    }
+    let result_id = match info.shape {
+        Some(shape) if shape.accepts(ops.len()) => match shape.result {
+            u8::MAX => 0,
+            at => ops.get(usize::from(at)).copied().unwrap_or(0),
         },
-    );
+        _ => i.result_id().map_or(0, |id| id.0),
+    };
     let set = matches!(
         opcode,
         spv::Opcode::ExtInst | spv::Opcode::ExtInstWithForwardRefsKHR
@@ -446,9 +487,43 @@ fn instruction<'a>(
         info,
         words,
         operands,
-        result_id: i.result_id().map_or(0, |id| id.0),
+        result_id,
         set,
     })
+}
+
+/// The operands of an instruction whose layout has a [`Shape`](crate::grammar::Shape)
+/// that fits it, laid out from the layout alone (each operand one word, a trailing
+/// list of one-word operands or pairs); false when the walker must do it.
+fn shaped(info: &'static InstructionInfo, ops: &[u32], out: &mut Vec<Operand>) -> bool {
+    if !info.shape.is_some_and(|s| s.accepts(ops.len())) {
+        return false;
+    }
+    let mut at = 0;
+    for op in info.operands {
+        let parts: &[&'static OperandKind] = match op.kind.bases {
+            [] => core::slice::from_ref(&op.kind),
+            bases => bases,
+        };
+        let repeat = op.quantifier == crate::grammar::Quantifier::Variadic;
+        loop {
+            if at + parts.len() > ops.len() {
+                break;
+            }
+            for &kind in parts {
+                at += 1;
+                out.push(Operand {
+                    kind,
+                    offset: at,
+                    len: 1,
+                });
+            }
+            if !repeat {
+                break;
+            }
+        }
+    }
+    at == ops.len()
 }
 
 /// The first loop's checks of one instruction, in spirv-val's order.
