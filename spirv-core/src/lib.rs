@@ -45,6 +45,8 @@
 //! - `reflect`: [`reflect`], what a pipeline needs to know about a shader (entry points,
 //!   descriptors, interface variables, specialization constants, block layouts); off by
 //!   default so that crates which only read and write modules do not compile it.
+//! - `validate`: [`validate`], spirv-val 2025.5's structural rules in its order, each
+//!   fault with the instruction and the ids spirv-val's message names.
 //!
 //! # Layout of the crate
 //! - [`spv`]: the core grammar's generated types (`spv::Instruction`, `spv::inst::*`,
@@ -64,7 +66,8 @@
 //! - [`analysis`]: the type table, call graph, static use and control-flow graphs, each
 //!   built once from a borrowed [`Module`], with no feature needed.
 //! - [`reflect`] (feature `reflect`): reflection for pipeline layouts, on top of
-//!   [`analysis`].
+//!   [`analysis`]. [`validate`] (feature `validate`): the validator. [`TargetEnv`]: the
+//!   environments SPIRV-Tools knows, their names and versions.
 //! - [`Id`], [`LiteralString`], [`LiteralNumber`], [`LiteralFloat`], [`List`] and
 //!   [`RawInstruction`]: the operand types the generated structs use; [`DecodeError`]:
 //!   the one error of reading and decoding.
@@ -74,6 +77,11 @@
     not(feature = "reflect"),
     doc = "",
     doc = "[`reflect`]: https://docs.rs/spirv-core/latest/spirv_core/reflect/index.html"
+)]
+#![cfg_attr(
+    not(feature = "validate"),
+    doc = "",
+    doc = "[`validate`]: https://docs.rs/spirv-core/latest/spirv_core/validate/index.html"
 )]
 #![no_std]
 // docs.rs builds with `--cfg docsrs` on nightly, where feature-gated items get a
