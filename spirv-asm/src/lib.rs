@@ -28,6 +28,7 @@ mod fxhash;
 mod generator;
 mod names;
 mod number;
+pub mod opt;
 pub mod reflect;
 mod text;
 pub mod val;

@@ -26,6 +26,8 @@ enum Command {
     Reflect(cli::reflect_cmd::Args),
     /// Validate a SPIR-V binary (like `spirv-val`).
     Val(cli::val_cmd::Args),
+    /// Run spirv-opt's structural passes (like `spirv-opt`).
+    Opt(cli::opt_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Command::Dis(d) => cli::dis_cmd::run(d),
         Command::Reflect(r) => cli::reflect_cmd::run(r),
         Command::Val(v) => cli::val_cmd::run(v),
+        Command::Opt(o) => cli::opt_cmd::run(o),
     };
     ExitCode::from(code)
 }

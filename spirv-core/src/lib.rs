@@ -100,6 +100,9 @@ pub mod binary;
 mod builder;
 #[doc(hidden)]
 pub mod codec;
+#[cfg(feature = "edit")]
+#[cfg_attr(docsrs, doc(cfg(feature = "edit")))]
+pub mod edit;
 mod env;
 mod error;
 pub mod ext;
@@ -112,6 +115,8 @@ mod module;
 #[cfg_attr(docsrs, doc(cfg(feature = "reflect")))]
 pub mod reflect;
 pub mod spec_constant_op;
+#[cfg(any(feature = "validate", feature = "edit"))]
+mod spirv_tools;
 pub mod stream;
 pub mod typed;
 mod types;

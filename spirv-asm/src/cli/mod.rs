@@ -2,6 +2,7 @@
 
 pub mod as_cmd;
 pub mod dis_cmd;
+pub mod opt_cmd;
 pub mod output;
 pub mod reflect_cmd;
 pub mod val_cmd;

@@ -37,6 +37,12 @@ impl<T> IdTable<T> {
         self.slot(id).map(|s| &self.values[s].1)
     }
 
+    /// The value of `id`, to change it.
+    #[cfg(feature = "edit")]
+    pub(crate) fn get_mut(&mut self, id: u32) -> Option<&mut T> {
+        self.slot(id).map(|s| &mut self.values[s].1)
+    }
+
     /// Sets the value of `id`, replacing any earlier one; `dense_cap` bounds the dense
     /// index (ids at or above it go to the map).
     pub(crate) fn insert(&mut self, id: u32, value: T, dense_cap: usize) -> &mut T {

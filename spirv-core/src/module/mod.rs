@@ -306,6 +306,84 @@ impl Module {
         &self.ids
     }
 
+    /// The largest id any instruction defines or uses, 0 when there is none.
+    ///
+    /// # Errors
+    /// The ids of some instruction cannot all be found (see [`Module::remap_ids`]).
+    #[cfg(feature = "edit")]
+    pub(crate) fn max_id(&self) -> Result<u32, DecodeError> {
+        Ok(self
+            .id_positions()?
+            .iter()
+            .map(|&at| self.words[at])
+            .max()
+            .unwrap_or(0))
+    }
+
+    /// Renumbers every id 1, 2, … in order of first mention (spirv-opt's
+    /// `--compact-ids`) and sets the bound one above the last. The order is spirv-opt's:
+    /// the module's, except that the global instructions of the debug-info sets
+    /// (`DebugInfo`, `OpenCL.DebugInfo.100`, `NonSemantic.Shader.DebugInfo.100`) come
+    /// before the decorations, where spirv-opt keeps them.
+    ///
+    /// # Errors
+    /// The ids of some instruction cannot all be found (see [`Module::remap_ids`]).
+    #[cfg(feature = "edit")]
+    pub(crate) fn compact_ids(&mut self) -> Result<(), DecodeError> {
+        use crate::spirv_tools::SetKind;
+        let sets: alloc::collections::BTreeMap<u32, SetKind> = self
+            .section(Section::ExtInstImport)
+            .filter_map(|i| {
+                let name = crate::codec::string_operand(i.operands().get(1..).unwrap_or(&[]));
+                Some((i.result_id()?.0, SetKind::of(&name)))
+            })
+            .collect();
+        let debug_info = |i: &InstRef<'_>| {
+            matches!(
+                i.opcode(),
+                crate::spv::Opcode::ExtInst | crate::spv::Opcode::ExtInstWithForwardRefsKHR
+            ) && i
+                .operands()
+                .get(2)
+                .and_then(|s| sets.get(s))
+                .is_some_and(|k| k.is_debug_info())
+        };
+        let globals = self.section_range(Section::Global);
+        let annotations = self.section_range(Section::Annotation).start;
+        let moved: Vec<usize> = globals
+            .clone()
+            .filter(|&i| self.instruction(i).is_some_and(|x| debug_info(&x)))
+            .collect();
+        let order = (0..annotations)
+            .chain(moved.iter().copied())
+            .chain((annotations..self.len()).filter(|i| moved.binary_search(i).is_err()));
+        let mut table = crate::analysis::table::IdTable::new();
+        let cap = self.words.len().saturating_mul(2).max(1024);
+        let mut next = 0u32;
+        let mut words = self.to_words();
+        for index in order {
+            let Some(inst) = self.instruction(index) else {
+                continue;
+            };
+            let base = inst.offset() + 1;
+            let mut positions = Vec::new();
+            inst.visit_id_words(|_, w| positions.push(base + w))?;
+            for at in positions {
+                let old = words[at];
+                words[at] = match table.get(old) {
+                    Some(&n) => n,
+                    None => {
+                        next += 1;
+                        *table.insert(old, next, cap)
+                    }
+                };
+            }
+        }
+        words[3] = next + 1;
+        *self = self.reread(words)?;
+        Ok(())
+    }
+
     /// The word position of every id operand, in order; an error if some instruction's
     /// ids cannot all be found.
     fn id_positions(&self) -> Result<Vec<usize>, DecodeError> {

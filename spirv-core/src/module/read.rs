@@ -241,7 +241,7 @@ impl Module {
     }
 
     /// The options this module was read with, for a re-read.
-    pub(super) fn reread(&self, words: Vec<u32>) -> Result<Module, DecodeError> {
+    pub(crate) fn reread(&self, words: Vec<u32>) -> Result<Module, DecodeError> {
         let opts = ReadOptions {
             strict: self.context.strict,
             globals_only: self.context.globals_only,

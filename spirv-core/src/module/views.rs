@@ -256,6 +256,15 @@ impl<'m> InstRef<'m> {
     /// module read with [`ReadOptions::globals_only`](crate::ReadOptions)). `f` has
     /// then seen the ids before the operand that could not be laid out.
     pub fn visit_ids(&self, mut f: impl FnMut(KindClass, Id)) -> Result<(), DecodeError> {
+        let ops = self.operands();
+        self.visit_id_words(|class, word| f(class, Id(ops[word])))
+    }
+
+    /// [`InstRef::visit_ids`], giving each id operand's index among the operand words.
+    pub(crate) fn visit_id_words(
+        &self,
+        mut f: impl FnMut(KindClass, usize),
+    ) -> Result<(), DecodeError> {
         let at = |kind, word: usize| DecodeError::new(kind, self.offset() + 1 + word, self.index);
         let Some(info) = self.info() else {
             return Err(DecodeError::new(
@@ -278,7 +287,7 @@ impl<'m> InstRef<'m> {
                     unknown = Some(p.start);
                 }
                 if unknown.is_none() && p.kind.is_id() {
-                    f(p.kind.class, Id(ops[p.start]));
+                    f(p.kind.class, p.start);
                 }
             },
         )

@@ -5,9 +5,9 @@
 
 use super::Inst;
 use super::error::ErrorKind;
-use super::opcodes::{self, UserFacts};
 use super::state::State;
 use crate::grammar::KindClass;
+use crate::spirv_tools::{self as opcodes, UserFacts};
 use crate::spv::Opcode as O;
 use crate::types::Id;
 

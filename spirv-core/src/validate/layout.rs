@@ -6,8 +6,8 @@
 
 use super::Inst;
 use super::error::{DebugInfoPlace, ErrorKind, GraphRule};
-use super::opcodes::{self, SetKind};
 use super::state::{GraphRegion, LayoutSection as L, OpenFunction, State};
+use crate::spirv_tools::{self as opcodes, SetKind};
 use crate::spv::Opcode as O;
 
 /// The section an instruction belongs to when the module is in `current`

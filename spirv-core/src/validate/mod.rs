@@ -46,20 +46,19 @@ mod ids;
 mod instruction;
 mod layout;
 mod module;
-mod opcodes;
 mod state;
 
+pub use crate::spirv_tools::generates_type;
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
-pub use opcodes::generates_type;
 
 use crate::__private::Vec;
 use crate::binary::{self, Header};
 use crate::env::TargetEnv;
 use crate::grammar::{InstructionInfo, OperandKind};
+use crate::spirv_tools::{self as opcodes, SetKind};
 use crate::walk::{self, ExtInstRegistry, WalkOptions};
 use crate::{Module, spv};
 use alloc::collections::BTreeSet;
-use opcodes::SetKind;
 use state::State;
 
 /// spirv-val's universal limits (`--max-*`), with its defaults.

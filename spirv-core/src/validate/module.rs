@@ -94,7 +94,7 @@ pub(super) fn second_loop(
                 return Err(ErrorKind::NonSemanticWithoutExtension);
             }
         }
-        op if (super::opcodes::generates_type(op) || op == O::TypeForwardPointer)
+        op if (crate::spirv_tools::generates_type(op) || op == O::TypeForwardPointer)
             && !matches!(
                 op,
                 O::TypeArray

@@ -4,9 +4,9 @@
 //! reached, the function and block open, entry points and calls.
 
 use super::Options;
-use super::opcodes::SetKind;
 use crate::__private::Vec;
 use crate::analysis::table::IdTable;
+use crate::spirv_tools::SetKind;
 use crate::spv::{self, Capability as C, Opcode};
 use alloc::collections::{BTreeMap, BTreeSet};
 

@@ -1,9 +1,13 @@
-//! spirv-val 2025.5's own classes of opcodes and extended sets: which opcodes make
-//! types and constants (its lists, which are not the grammar's classes), which
-//! operands may refer forward, which instructions may or must take typed operands, and
-//! what kind of set an import names. They decide its checks and its messages, so they
-//! are kept as it has them (`source/opcode.cpp`, `source/operand.cpp`,
-//! `source/ext_inst.cpp`, `source/val/validate_id.cpp`), in this one place.
+//! SPIRV-Tools 2025.5's own classes of opcodes and extended sets, which its validator
+//! and optimizer decide by: which opcodes make types and constants (its lists, which
+//! are not the grammar's classes), which end blocks, which operands may refer forward,
+//! which instructions may or must take typed operands, and what kind of set an import
+//! names. They are kept as it has them (`source/opcode.cpp`, `source/operand.cpp`,
+//! `source/ext_inst.cpp`, `source/val/validate_id.cpp`), in this one place, for the
+//! validator and the editing passes alike.
+
+// The validator and the editing passes each use a part.
+#![cfg_attr(not(all(feature = "validate", feature = "edit")), allow(dead_code))]
 
 use crate::spv::Opcode as O;
 
@@ -122,6 +126,22 @@ pub(crate) fn is_decoration(op: O) -> bool {
 /// `spvOpcodeIsBranch`.
 pub(crate) fn is_branch(op: O) -> bool {
     matches!(op, O::Branch | O::BranchConditional | O::Switch)
+}
+
+/// `spvOpcodeIsBlockTerminator`: branches, returns and aborts.
+pub(crate) fn is_block_terminator(op: O) -> bool {
+    is_branch(op)
+        || matches!(
+            op,
+            O::Return
+                | O::ReturnValue
+                | O::Kill
+                | O::Unreachable
+                | O::TerminateInvocation
+                | O::TerminateRayKHR
+                | O::IgnoreIntersectionKHR
+                | O::EmitMeshTasksEXT
+        )
 }
 
 /// `spvOpcodeGeneratesUntypedPointer`.

@@ -1,0 +1,58 @@
+//! spirv-opt's structural passes with spirv-as's number parser: what
+//! `--set-spec-const-default-value` needs to read its values, which
+//! `spirv_core::edit::passes` leaves to its caller.
+//!
+//! ```
+//! use spirv_asm::{assemble_str, AsmOptions};
+//! use spirv_asm::opt::{run, Pass};
+//! let words = assemble_str(
+//!     "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\nOpName %int \"int\"\n%int = OpTypeInt 32 1\n",
+//!     &AsmOptions::default(),
+//! ).unwrap();
+//! let module = spirv_core::Module::from_words(&words).unwrap();
+//! let (out, changed) = run(&module, &[Pass::StripDebug]).unwrap();
+//! assert!(changed);
+//! assert_eq!(out.len(), 4);
+//! ```
+
+use crate::number::{self, FloatFormat};
+use spirv_core::Module;
+use spirv_core::edit::EditError;
+pub use spirv_core::edit::passes::{NumberParser, Pass};
+use spirv_core::walk::NumberType;
+
+/// spirv-as's number parser, as spirv-opt reads `--set-spec-const-default-value`'s
+/// values with it (`utils::ParseAndEncodeNumber`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SpirvAsNumbers;
+
+impl NumberParser for SpirvAsNumbers {
+    fn encode(&self, text: &str, ty: NumberType) -> Option<Vec<u32>> {
+        let bits = match ty {
+            NumberType::Int { width, signed } if width <= 64 => {
+                number::parse_int(text, width, signed).ok()?
+            }
+            NumberType::Float { width, encoding } => {
+                let fmt =
+                    FloatFormat::of(width, encoding).or_else(|| FloatFormat::of(width, None))?;
+                number::parse_float(text, width, fmt).ok()?
+            }
+            _ => return None,
+        };
+        let mut words = vec![bits as u32];
+        if ty.width() > 32 {
+            words.push((bits >> 32) as u32);
+        }
+        Some(words)
+    }
+}
+
+/// Runs `passes` in order as `spirv-opt --skip-validation` does
+/// (`spirv_core::edit::passes::run_with`), reading number values with spirv-as's
+/// parser.
+///
+/// # Errors
+/// See `spirv_core::edit::passes::run_one`.
+pub fn run(module: &Module, passes: &[Pass]) -> Result<(Module, bool), EditError> {
+    spirv_core::edit::passes::run_with(module, passes, Some(&SpirvAsNumbers))
+}

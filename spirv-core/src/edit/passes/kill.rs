@@ -1,0 +1,145 @@
+//! Removing instructions as spirv-opt 2025.5's `IRContext::KillInst` does: with the
+//! names and decorations of the result (`KillNamesAndDecorates`,
+//! `DecorationManager::RemoveDecorationsFrom`).
+
+use crate::__private::Vec;
+use crate::edit::{Annotations, EditError, Editor, InstId};
+use crate::types::Id;
+use alloc::collections::BTreeMap;
+
+/// Removes instructions and what names and decorates their results:
+/// - the `OpName`s and `OpMemberName`s of the id;
+/// - the decorations whose target is the id;
+/// - the id from the target lists of group decorations: the last target (and its
+///   member number) moves into its place, as spirv-opt's decoration manager moves it,
+///   and a group decoration left without targets is removed;
+/// - for a decoration group: its decorations, and the group decorations that apply it.
+///
+/// The rewritten group decorations are written to the editor by [`Killer::finish`].
+#[derive(Debug)]
+pub struct Killer<'e, 'm> {
+    editor: &'e mut Editor<'m>,
+    annotations: Annotations,
+    /// Group decorations whose target lists changed: their current operand words.
+    groups: BTreeMap<u32, Vec<u32>>,
+}
+
+impl<'e, 'm> Killer<'e, 'm> {
+    /// A killer for the module `editor` edits.
+    pub fn new(editor: &'e mut Editor<'m>) -> Self {
+        let annotations = Annotations::new(editor.module());
+        Killer {
+            editor,
+            annotations,
+            groups: BTreeMap::new(),
+        }
+    }
+
+    /// The editor.
+    pub fn editor(&mut self) -> &mut Editor<'m> {
+        self.editor
+    }
+
+    /// The module's names and decorations (as read, before any kill).
+    pub fn annotations(&self) -> &Annotations {
+        &self.annotations
+    }
+
+    /// Removes instruction `index` of the module, and the names and decorations of its
+    /// result.
+    pub fn kill(&mut self, index: usize) {
+        if self.editor.is_removed(InstId::from(index)) {
+            return;
+        }
+        self.editor.remove(InstId::from(index));
+        if let Some(id) = self
+            .editor
+            .module()
+            .instruction(index)
+            .and_then(|i| i.result_id())
+        {
+            self.kill_names_and_decorations(id);
+        }
+    }
+
+    /// Removes the names and decorations of `id` (spirv-opt's `KillNamesAndDecorates`).
+    pub fn kill_names_and_decorations(&mut self, id: Id) {
+        let module = self.editor.module();
+        let direct: Vec<u32> = self.annotations.decorations(id).to_vec();
+        let grouped: Vec<u32> = self.annotations.group_decorations(id).to_vec();
+        let applies: Vec<u32> = self.annotations.applications(id).to_vec();
+        let is_group = !applies.is_empty();
+        for d in direct {
+            self.editor.remove(InstId(d));
+        }
+        for g in grouped {
+            if self.editor.is_removed(InstId(g)) {
+                continue;
+            }
+            let Some(inst) = module.instruction(g as usize) else {
+                continue;
+            };
+            let stride = if inst.opcode() == crate::spv::Opcode::GroupDecorate {
+                1
+            } else {
+                2
+            };
+            let ops = self
+                .groups
+                .entry(g)
+                .or_insert_with(|| inst.operands().to_vec());
+            // Swap-remove every occurrence of the id from the targets (after the group).
+            let mut i = 1;
+            while i < ops.len() {
+                if ops[i] != id.0 {
+                    i += stride;
+                    continue;
+                }
+                let last = ops.len() - stride;
+                if i < last {
+                    ops[i] = ops[last];
+                    if stride == 2 {
+                        ops[i + 1] = ops[last + 1];
+                    }
+                }
+                ops.truncate(last);
+            }
+            if ops.len() == 1 {
+                self.groups.remove(&g);
+                self.editor.remove(InstId(g));
+            }
+        }
+        if is_group {
+            // A group with nothing left to apply: its applications go too.
+            for a in applies {
+                self.groups.remove(&a);
+                self.editor.remove(InstId(a));
+            }
+        }
+        for n in self.annotations.names(id).to_vec() {
+            self.editor.remove(InstId(n));
+        }
+    }
+
+    /// Writes the group decorations whose target lists changed.
+    ///
+    /// # Errors
+    /// A rewritten instruction that does not encode (it cannot grow, so this does not
+    /// happen for instructions the module had).
+    pub fn finish(self) -> Result<(), EditError> {
+        let module = self.editor.module();
+        for (index, ops) in self.groups {
+            if self.editor.is_removed(InstId(index)) {
+                continue;
+            }
+            let Some(inst) = module.instruction(index as usize) else {
+                continue;
+            };
+            let mut words = Vec::with_capacity(ops.len() + 1);
+            words.push(((ops.len() as u32 + 1) << 16) | u32::from(inst.opcode().0));
+            words.extend_from_slice(&ops);
+            self.editor.replace_words(InstId(index), &words)?;
+        }
+        Ok(())
+    }
+}

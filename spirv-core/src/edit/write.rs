@@ -1,0 +1,228 @@
+//! Writing an edited module in one pass over the original: insertions, appends and
+//! replacements in place, removed instructions left out, ids renamed, and debug lines
+//! handled as spirv-opt 2025.5 loads and writes them (`source/opt/ir_loader.cpp`,
+//! `Module::ToBinary` in `source/opt/module.cpp`).
+//!
+//! spirv-opt's loader attaches the `OpLine`s and `OpNoLine`s before an instruction to
+//! it, and gives each later instruction of the same block that has none a copy of the
+//! line in effect; its writer writes each instruction's lines, leaving out a line equal
+//! to the one in effect and lines between a merge instruction and its branch, and writes
+//! `OpNoLine` before an instruction without lines while a line is in effect. So a line
+//! passes to the next instruction kept when the one that carried it is removed.
+
+use super::{Editor, InstId};
+use crate::__private::Vec;
+use crate::error::DecodeError;
+use crate::module::Section;
+use crate::spirv_tools::is_block_terminator;
+use crate::spv::Opcode as O;
+use crate::walk::{self, WalkOptions};
+
+/// The writer's state: spirv-opt's `write_inst` lambda.
+struct Writer {
+    out: Vec<u32>,
+    /// The `OpLine` in effect, as its written words.
+    last_line: Option<Vec<u32>>,
+    between_merge_and_branch: bool,
+}
+
+impl Writer {
+    /// Writes one instruction (`words`); `has_lines` says whether lines were written for
+    /// it (it has lines of its own, or a copy of the line in effect).
+    fn write(&mut self, words: &[u32], has_lines: bool) {
+        let opcode = O(words[0] as u16);
+        let is_line = opcode == O::Line;
+        let is_no_line = opcode == O::NoLine;
+        if self.between_merge_and_branch && (is_line || is_no_line) {
+            return;
+        }
+        if let Some(last) = &self.last_line {
+            if is_line {
+                if last.get(1..) == words.get(1..) {
+                    return;
+                }
+            } else if !is_no_line && !has_lines {
+                // A line was in effect and this instruction has none: end it.
+                self.out.push((1 << 16) | u32::from(O::NoLine.0));
+                self.last_line = None;
+            }
+        }
+        if opcode != O::Nop {
+            self.out.extend_from_slice(words);
+        }
+        self.between_merge_and_branch = false;
+        if is_block_terminator(opcode) || is_no_line {
+            self.last_line = None;
+        } else if matches!(opcode, O::LoopMerge | O::SelectionMerge) {
+            self.between_merge_and_branch = true;
+            self.last_line = None;
+        } else if is_line {
+            self.last_line = Some(words.to_vec());
+        }
+    }
+}
+
+/// The words of the edited module (its header as the original's, with the editor's
+/// bound).
+pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
+    let m = e.module;
+    let mut header = m.header().to_words();
+    header[3] = e.bound;
+    let mut w = Writer {
+        out: Vec::with_capacity(m.word_len() + e.arena.len()),
+        last_line: None,
+        between_merge_and_branch: false,
+    };
+    w.out.extend_from_slice(&header);
+    // Lines seen and not yet attached (indices), and the loader's line in effect.
+    let mut pending: Vec<usize> = Vec::new();
+    let mut in_effect: Option<usize> = None;
+    let mut flushed = 0;
+    let mut scratch: Vec<u32> = Vec::new();
+    for i in 0..m.len() {
+        // Instructions appended to sections that end here come first.
+        while flushed < Section::COUNT && m.section_range(Section::ALL[flushed]).end <= i {
+            added_list(e, &e.appended[flushed], &mut w);
+            flushed += 1;
+        }
+        let inst = m
+            .instruction(i)
+            .ok_or_else(|| DecodeError::new(crate::DecodeErrorKind::ZeroWordCount, 0, i))?;
+        let opcode = inst.opcode();
+        let h = InstId::from(i);
+        if matches!(opcode, O::Line | O::NoLine) {
+            added_list(e, e.before.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
+            pending.push(i);
+            in_effect = None;
+            added_list(e, e.after.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
+            continue;
+        }
+        let attached = core::mem::take(&mut pending);
+        let copy = if attached.is_empty() { in_effect } else { None };
+        if let Some(&last) = attached.last() {
+            if m.instruction(last).is_some_and(|l| l.opcode() == O::Line) {
+                in_effect = Some(last);
+            }
+        }
+        added_list(e, e.before.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
+        if !e.removed[i] {
+            // Its own lines (those not removed), else the copy of the line in effect.
+            let own: Vec<usize> = attached
+                .iter()
+                .copied()
+                .filter(|&l| !e.removed[l])
+                .collect();
+            let lines: Vec<usize> = if attached.is_empty() {
+                copy.into_iter().filter(|&l| !e.removed[l]).collect()
+            } else {
+                own
+            };
+            for &l in &lines {
+                mapped(e, l, &mut scratch)?;
+                w.write(&scratch, false);
+            }
+            match e.replaced.get(&(i as u32)) {
+                Some(&k) => {
+                    let a = &e.added[k as usize];
+                    let words = &e.arena[a.start as usize..(a.start + a.len) as usize];
+                    w.write(words, !lines.is_empty());
+                }
+                None => {
+                    mapped(e, i, &mut scratch)?;
+                    w.write(&scratch, !lines.is_empty());
+                }
+            }
+        }
+        added_list(e, e.after.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
+        if is_block_terminator(opcode) {
+            in_effect = None;
+        }
+    }
+    while flushed < Section::COUNT {
+        added_list(e, &e.appended[flushed], &mut w);
+        flushed += 1;
+    }
+    // Lines after the last instruction stay at the end.
+    for l in pending {
+        if !e.removed[l] {
+            mapped(e, l, &mut scratch)?;
+            w.write(&scratch, false);
+        }
+    }
+    Ok(w.out)
+}
+
+/// Writes added instructions, each with those inserted before and after it, in order
+/// (a stack, not recursion: chains of insertions are the caller's to make long).
+fn added_list(e: &Editor<'_>, list: &[InstId], w: &mut Writer) {
+    // Each entry: an instruction to expand (false) or to write (true).
+    let mut stack: Vec<(InstId, bool)> = list.iter().rev().map(|&h| (h, false)).collect();
+    while let Some((h, expanded)) = stack.pop() {
+        let Some(k) = e.added_entry(h) else { continue };
+        if expanded {
+            if !e.added_removed[k] {
+                let a = &e.added[k];
+                let words = &e.arena[a.start as usize..(a.start + a.len) as usize];
+                w.write(words, false);
+            }
+            continue;
+        }
+        for &x in e.after.get(&h).map_or(&[][..], Vec::as_slice).iter().rev() {
+            stack.push((x, false));
+        }
+        stack.push((h, true));
+        for &x in e.before.get(&h).map_or(&[][..], Vec::as_slice).iter().rev() {
+            stack.push((x, false));
+        }
+    }
+}
+
+/// Instruction `i` of the original module, its ids renamed, into `out`.
+fn mapped(e: &Editor<'_>, i: usize, out: &mut Vec<u32>) -> Result<(), DecodeError> {
+    let inst = e
+        .module
+        .instruction(i)
+        .ok_or_else(|| DecodeError::new(crate::DecodeErrorKind::ZeroWordCount, 0, i))?;
+    out.clear();
+    out.extend_from_slice(inst.words());
+    if e.ids.is_empty() {
+        return Ok(());
+    }
+    let Some(info) = inst.info() else {
+        return Err(DecodeError::new(
+            crate::DecodeErrorKind::UnknownOpcode {
+                opcode: u32::from(inst.opcode().0),
+            },
+            inst.offset(),
+            i,
+        ));
+    };
+    let mut unknown = None;
+    let walked = walk::walk(
+        info,
+        inst.operands(),
+        e.module.ids(),
+        WalkOptions::default(),
+        &mut |p| {
+            if p.unknown && unknown.is_none() {
+                unknown = Some(p.start);
+            }
+            if p.kind.is_id() {
+                if let Some(&to) = e.ids.get(&out[1 + p.start]) {
+                    out[1 + p.start] = to;
+                }
+            }
+        },
+    );
+    if let Err((kind, at)) = walked {
+        return Err(DecodeError::new(kind, inst.offset() + 1 + at, i));
+    }
+    if let Some(at) = unknown {
+        return Err(DecodeError::new(
+            crate::DecodeErrorKind::UnknownExtInstLayout,
+            inst.offset() + 1 + at,
+            i,
+        ));
+    }
+    Ok(())
+}
