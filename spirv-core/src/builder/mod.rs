@@ -34,6 +34,9 @@ use crate::walk::{self, ExtInstRegistry, Ids, WalkOptions};
 /// version 1 — the same as the `spirv-asm` assembler's.
 pub const DEFAULT_GENERATOR: u32 = 0xFFFF_0001;
 
+/// The origin of an instruction [`Builder::from_module`] took from its module: no push.
+const FROM_MODULE: u32 = u32::MAX;
+
 /// Where a pushed instruction goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
@@ -54,6 +57,7 @@ enum Target {
 pub struct Builder {
     version: Version,
     generator: u32,
+    schema: u32,
     next_id: u32,
     max_id: u32,
     /// The words of each section before the functions.
@@ -83,6 +87,7 @@ impl Builder {
         Builder {
             version,
             generator: DEFAULT_GENERATOR,
+            schema: 0,
             next_id: 1,
             max_id: 0,
             sections: Default::default(),
@@ -96,6 +101,59 @@ impl Builder {
             registry,
             scratch: Vec::new(),
         }
+    }
+
+    /// A builder that goes on from a read module: its instructions stay exactly where
+    /// they are (debug lines between functions included), pushes land at the end of
+    /// their sections, fresh ids start at its bound, and the header keeps its version,
+    /// generator and schema (and its bound, unless ids above it are pushed). Its
+    /// instructions are not pushes: an error at one of them names no push.
+    ///
+    /// ```
+    /// use spirv_core::{spv, spv::inst, Builder, Module};
+    /// let mut b = Builder::new((1, 3));
+    /// let int = b.id()?;
+    /// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
+    /// let read = Module::from_bytes(&b.build()?.to_bytes())?;
+    ///
+    /// let mut more = Builder::from_module(&read);
+    /// let float = more.id()?;
+    /// assert_eq!(float.0, 2, "after the module's bound");
+    /// more.push(inst::Capability { capability: spv::Capability::Shader })?;
+    /// more.push(inst::TypeFloat { result_id: float, width: 32, floating_point_encoding: None })?;
+    /// let m = more.build()?;
+    /// let ops: Vec<_> = m.instructions().map(|i| i.opcode()).collect();
+    /// assert_eq!(ops, [spv::Opcode::Capability, spv::Opcode::TypeInt, spv::Opcode::TypeFloat]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_module(module: &Module) -> Self {
+        let header = module.header();
+        let registry = module.read_registry().cloned().unwrap_or_default();
+        let mut b = Self::with_registry(header.version(), registry);
+        b.generator = header.generator;
+        b.schema = header.schema;
+        b.ids = module.ids().clone();
+        let words_of = |r: core::ops::Range<usize>| -> Vec<u32> {
+            r.filter_map(|i| module.instruction(i))
+                .flat_map(|i| i.words().iter().copied())
+                .collect()
+        };
+        for s in Section::ALL {
+            let range = module.section_range(s);
+            let count = range.len();
+            let words = words_of(range);
+            let target = match s {
+                Section::Function => Target::Functions,
+                Section::Graph => Target::Graphs,
+                other => Target::Section(other),
+            };
+            b.out(target).extend_from_slice(&words);
+            let index = b.target_index(target);
+            b.origins[index].extend(core::iter::repeat_n(FROM_MODULE, count));
+        }
+        b.max_id = header.bound.saturating_sub(1);
+        b.next_id = header.bound.max(1);
+        b
     }
 
     /// Sets the generator word.
@@ -378,7 +436,7 @@ impl Builder {
             version: Header::version_word(self.version.0, self.version.1),
             generator: self.generator,
             bound: self.max_id + 1,
-            schema: 0,
+            schema: self.schema,
         }
     }
 
@@ -414,7 +472,9 @@ impl Builder {
         Module::read_owned(self.words(), &opts).map_err(|e| {
             let push = e
                 .instruction
-                .and_then(|i| self.origins.iter().flatten().nth(i).map(|&p| p as usize));
+                .and_then(|i| self.origins.iter().flatten().nth(i))
+                .filter(|&&p| p != FROM_MODULE)
+                .map(|&p| p as usize);
             BuildError {
                 kind: BuildErrorKind::Read(e.kind.clone()),
                 push,

@@ -44,6 +44,7 @@
 //! once (leniently, with the original's extended sets); no analysis is maintained
 //! across edits. Memory follows the module and the edits.
 
+mod globals;
 mod index;
 pub mod passes;
 mod write;
@@ -158,6 +159,8 @@ pub struct Editor<'m> {
     /// Ids to rename in the instructions of `module`.
     ids: BTreeMap<u32, u32>,
     bound: u32,
+    /// Types and constants by their operands, for find-or-add (built on first use).
+    globals: Option<BTreeMap<Vec<u32>, u32>>,
 }
 
 impl<'m> Editor<'m> {
@@ -175,6 +178,7 @@ impl<'m> Editor<'m> {
             appended: Default::default(),
             ids: BTreeMap::new(),
             bound: module.header().bound,
+            globals: None,
         }
     }
 

@@ -9,6 +9,8 @@
 //! to the one in effect and lines between a merge instruction and its branch, and writes
 //! `OpNoLine` before an instruction without lines while a line is in effect. So a line
 //! passes to the next instruction kept when the one that carried it is removed.
+//! `NonSemantic.Shader.DebugInfo.100`'s `DebugLine` and `DebugNoLine` are lines too; a
+//! copy of a `DebugLine` that has to be written gets a fresh id, as spirv-opt gives it.
 
 use super::{Editor, InstId};
 use crate::__private::Vec;
@@ -18,12 +20,66 @@ use crate::spirv_tools::is_block_terminator;
 use crate::spv::Opcode as O;
 use crate::walk::{self, WalkOptions};
 
+/// What a line instruction is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Line {
+    /// `OpLine`, or a `DebugLine` of `NonSemantic.Shader.DebugInfo.100`.
+    Line,
+    /// `OpNoLine`, or a `DebugNoLine`.
+    NoLine,
+}
+
+/// The ids that import `NonSemantic.Shader.DebugInfo.100`, whose `DebugLine` (103) and
+/// `DebugNoLine` (104) are line instructions.
+struct Lines(alloc::collections::BTreeSet<u32>);
+
+impl Lines {
+    fn of(m: &crate::Module) -> Self {
+        Lines(
+            m.section(Section::ExtInstImport)
+                .filter(|i| {
+                    crate::codec::string_operand(i.operands().get(1..).unwrap_or(&[]))
+                        == b"NonSemantic.Shader.DebugInfo.100"
+                })
+                .filter_map(|i| i.result_id().map(|id| id.0))
+                .collect(),
+        )
+    }
+
+    fn kind(&self, words: &[u32]) -> Option<Line> {
+        match O(words.first().map_or(0, |w| *w as u16)) {
+            O::Line => Some(Line::Line),
+            O::NoLine => Some(Line::NoLine),
+            O::ExtInst if words.get(3).is_some_and(|s| self.0.contains(s)) => match words.get(4) {
+                Some(103) => Some(Line::Line),
+                Some(104) => Some(Line::NoLine),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// A line instruction's in-operands: after the leading word, or after the result type
+/// and id of an extended instruction.
+fn in_operands(words: &[u32]) -> &[u32] {
+    let skip = if O(words[0] as u16) == O::ExtInst {
+        3
+    } else {
+        1
+    };
+    words.get(skip..).unwrap_or(&[])
+}
+
 /// The writer's state: spirv-opt's `write_inst` lambda.
 struct Writer {
     out: Vec<u32>,
-    /// The `OpLine` in effect, as its written words.
+    lines: Lines,
+    /// The line in effect, as its written words.
     last_line: Option<Vec<u32>>,
     between_merge_and_branch: bool,
+    /// The next fresh id, for `DebugLine` copies.
+    next_id: u32,
 }
 
 impl Writer {
@@ -31,14 +87,18 @@ impl Writer {
     /// it (it has lines of its own, or a copy of the line in effect).
     fn write(&mut self, words: &[u32], has_lines: bool) {
         let opcode = O(words[0] as u16);
-        let is_line = opcode == O::Line;
-        let is_no_line = opcode == O::NoLine;
-        if self.between_merge_and_branch && (is_line || is_no_line) {
+        let line = self.lines.kind(words);
+        let is_line = line == Some(Line::Line);
+        let is_no_line = line == Some(Line::NoLine);
+        if self.between_merge_and_branch && line.is_some() {
             return;
         }
         if let Some(last) = &self.last_line {
             if is_line {
-                if last.get(1..) == words.get(1..) {
+                // spirv-opt compares the line in effect's in-operands with the first
+                // words of this one's.
+                let (a, b) = (in_operands(last), in_operands(words));
+                if b.len() >= a.len() && b[..a.len()] == *a {
                     return;
                 }
             } else if !is_no_line && !has_lines {
@@ -70,8 +130,10 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
     header[3] = e.bound;
     let mut w = Writer {
         out: Vec::with_capacity(m.word_len() + e.arena.len()),
+        lines: Lines::of(m),
         last_line: None,
         between_merge_and_branch: false,
+        next_id: e.bound,
     };
     w.out.extend_from_slice(&header);
     // Lines seen and not yet attached (indices), and the loader's line in effect.
@@ -90,7 +152,7 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
             .ok_or_else(|| DecodeError::new(crate::DecodeErrorKind::ZeroWordCount, 0, i))?;
         let opcode = inst.opcode();
         let h = InstId::from(i);
-        if matches!(opcode, O::Line | O::NoLine) {
+        if w.lines.kind(inst.words()).is_some() {
             added_list(e, e.before.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
             pending.push(i);
             in_effect = None;
@@ -100,7 +162,9 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
         let attached = core::mem::take(&mut pending);
         let copy = if attached.is_empty() { in_effect } else { None };
         if let Some(&last) = attached.last() {
-            if m.instruction(last).is_some_and(|l| l.opcode() == O::Line) {
+            if m.instruction(last)
+                .is_some_and(|l| w.lines.kind(l.words()) == Some(Line::Line))
+            {
                 in_effect = Some(last);
             }
         }
@@ -112,14 +176,21 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
                 .copied()
                 .filter(|&l| !e.removed[l])
                 .collect();
-            let lines: Vec<usize> = if attached.is_empty() {
+            let copied = attached.is_empty();
+            let lines: Vec<usize> = if copied {
                 copy.into_iter().filter(|&l| !e.removed[l]).collect()
             } else {
                 own
             };
             for &l in &lines {
                 mapped(e, l, &mut scratch)?;
+                let before = w.out.len();
                 w.write(&scratch, false);
+                // A written copy of a `DebugLine` gets its own id.
+                if copied && w.out.len() > before && O(scratch[0] as u16) == O::ExtInst {
+                    w.out[before + 2] = w.next_id;
+                    w.next_id = w.next_id.saturating_add(1);
+                }
             }
             match e.replaced.get(&(i as u32)) {
                 Some(&k) => {

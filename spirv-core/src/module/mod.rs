@@ -306,6 +306,11 @@ impl Module {
         &self.ids
     }
 
+    /// The registry the module was read with (`None`: the vendored sets).
+    pub(crate) fn read_registry(&self) -> Option<&ExtInstRegistry> {
+        self.context.registry.as_ref()
+    }
+
     /// The largest id any instruction defines or uses, 0 when there is none.
     ///
     /// # Errors
