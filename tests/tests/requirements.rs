@@ -165,3 +165,28 @@ fn m_requirement(decoration: u32) -> spirv_core::Requirement {
         .find(|r| matches!(r.item, RequiredBy::Enumerant { value, .. } if value == decoration))
         .expect("the decoration's requirement")
 }
+
+#[test]
+fn extended_set_enumerants_need_nothing_and_print_by_name() {
+    // OpenCL.DebugInfo.100's own kinds (here DebugBaseTypeAttributeEncoding) state no
+    // versions: they are no requirement a module could miss.
+    let words = words_of(
+        "OpCapability Kernel\nOpCapability Addresses\nOpCapability Linkage\n%1 = OpExtInstImport \"OpenCL.DebugInfo.100\"\nOpMemoryModel Physical64 OpenCL\n%2 = OpString \"int\"\n%3 = OpTypeVoid\n%4 = OpTypeInt 32 0\n%5 = OpConstant %4 32\n%6 = OpExtInst %3 %1 DebugTypeBasic %2 %5 Signed\n",
+        (1, 0),
+    );
+    let m = Module::from_words(&words).expect("reads");
+    let needs = m.requirements().expect("laid out");
+    assert!(
+        needs.unmet(&Declared::of(&m)).is_empty(),
+        "{:?}",
+        needs.unmet(&Declared::of(&m))
+    );
+    let buffer_block = RequiredBy::Enumerant {
+        kind: &spv::kinds::Decoration,
+        value: spv::Decoration::BufferBlock.0,
+    };
+    assert_eq!(
+        format!("{buffer_block:?}"),
+        "Enumerant(Decoration::BufferBlock)"
+    );
+}

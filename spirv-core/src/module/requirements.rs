@@ -13,7 +13,7 @@ use core::fmt;
 
 /// What needs a [`Requirement`]: an instruction, or an enumerant of one of its operands.
 /// Kinds compare by identity: each is one static table.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 #[non_exhaustive]
 pub enum RequiredBy {
     /// The instruction itself.
@@ -34,6 +34,20 @@ impl RequiredBy {
         match *self {
             RequiredBy::Instruction(op) => (0, u32::from(op.0)),
             RequiredBy::Enumerant { kind, value } => (core::ptr::from_ref(kind) as usize, value),
+        }
+    }
+}
+
+impl fmt::Debug for RequiredBy {
+    /// The opcode, or the kind's name with the enumerant's name (the value if unknown):
+    /// `Instruction(TypeMatrix)`, `Enumerant(Decoration::BufferBlock)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            RequiredBy::Instruction(op) => write!(f, "Instruction({op:?})"),
+            RequiredBy::Enumerant { kind, value } => match kind.enumerant(value) {
+                Some(e) => write!(f, "Enumerant({}::{})", kind.name, e.name),
+                None => write!(f, "Enumerant({}({value}))", kind.name),
+            },
         }
     }
 }
@@ -117,6 +131,20 @@ impl Requirement {
 
     fn of_enumerant(kind: &'static OperandKind, value: u32) -> Option<Self> {
         let e = kind.enumerant(value)?;
+        // An extended set's own kinds state no versions: their enumerants need nothing.
+        if !spv::GRAMMAR
+            .operand_kinds
+            .iter()
+            .any(|k| core::ptr::eq(*k, kind))
+        {
+            return Some(Requirement {
+                item: RequiredBy::Enumerant { kind, value },
+                capabilities: &[],
+                extensions: &[],
+                version: Some((1, 0)),
+                last_version: None,
+            });
+        }
         // A Capability enumerant's `capabilities` are those it implicitly declares,
         // not ones it needs.
         let capability = core::ptr::eq(kind, &spv::kinds::Capability);
