@@ -25,6 +25,40 @@
 //! }
 //! ```
 //!
+//! # Editing
+//! With the `edit` feature, [`edit::Editor`] changes a read module (remove, replace,
+//! insert, append, rename ids) in one linear pass, and [`edit::passes`] has spirv-opt's
+//! structural passes, byte for byte. Stripping debug information and moving descriptor
+//! set 0 to set 2:
+//!
+//! ```
+//! # #[cfg(feature = "edit")] {
+//! use spirv_core::edit::passes::{run, Pass};
+//! use spirv_core::{spv, spv::inst, Builder};
+//!
+//! let mut b = Builder::new((1, 0));
+//! b.push(inst::Capability { capability: spv::Capability::Shader })?;
+//! b.push(inst::Capability { capability: spv::Capability::Linkage })?;
+//! let [float, ptr, var] = [(); 3].map(|()| b.id().unwrap());
+//! b.push(inst::TypeFloat { result_id: float, width: 32, floating_point_encoding: None })?;
+//! b.push(inst::TypePointer { result_id: ptr, storage_class: spv::StorageClass::Uniform, r#type: float })?;
+//! b.push(inst::Variable { result_type: ptr, result_id: var, storage_class: spv::StorageClass::Uniform, initializer: None })?;
+//! b.push(inst::Name { target: var, name: "scale".into() })?;
+//! b.push(inst::Decorate { target: var, decoration: spv::DecorationData::DescriptorSet(0) })?;
+//! let module = b.build()?;
+//!
+//! let passes = [Pass::StripDebug, Pass::SwitchDescriptorSet { from: 0, to: 2 }];
+//! let (shipped, changed) = run(&module, &passes)?;
+//! assert!(changed);
+//! let decorate = shipped.instructions().find(|i| i.opcode() == spv::Opcode::Decorate).unwrap();
+//! assert_eq!(decorate.operands(), [var.0, spv::Decoration::DescriptorSet.0, 2]);
+//! assert!(shipped.instructions().all(|i| i.opcode() != spv::Opcode::Name));
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! `examples/strip_and_rebind.rs` does it to a file.
+//!
 //! # What reading checks
 //! [`Module::read`] checks the *binary form* against the grammar: word counts, every
 //! operand against its instruction's layout, literals sized by their types, no id
@@ -47,6 +81,7 @@
 //!   default so that crates which only read and write modules do not compile it.
 //! - `validate`: [`validate`], spirv-val 2025.5's structural rules in its order, each
 //!   fault with the instruction and the ids spirv-val's message names.
+//! - `edit`: [`edit`], editing read modules and spirv-opt's structural passes.
 //!
 //! # Layout of the crate
 //! - [`spv`]: the core grammar's generated types (`spv::Instruction`, `spv::inst::*`,
@@ -82,6 +117,13 @@
     not(feature = "validate"),
     doc = "",
     doc = "[`validate`]: https://docs.rs/spirv-core/latest/spirv_core/validate/index.html"
+)]
+#![cfg_attr(
+    not(feature = "edit"),
+    doc = "",
+    doc = "[`edit`]: https://docs.rs/spirv-core/latest/spirv_core/edit/index.html",
+    doc = "[`edit::Editor`]: https://docs.rs/spirv-core/latest/spirv_core/edit/struct.Editor.html",
+    doc = "[`edit::passes`]: https://docs.rs/spirv-core/latest/spirv_core/edit/passes/index.html"
 )]
 #![no_std]
 // docs.rs builds with `--cfg docsrs` on nightly, where feature-gated items get a

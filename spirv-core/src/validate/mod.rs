@@ -40,13 +40,36 @@
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
 
+mod adjacency;
+mod annotation;
+mod arithmetics;
+mod bitwise;
+mod builtins;
 mod capability;
+mod cfg;
+mod composites;
+mod constants;
+mod control_flow;
+mod conversion;
+mod debug;
+mod decorations;
 mod error;
+mod extension;
+mod function;
 mod ids;
 mod instruction;
+mod interfaces;
 mod layout;
+mod literals;
+mod logicals;
+mod memory;
+mod misc;
+mod mode_setting;
 mod module;
+mod query;
+mod second;
 mod state;
+mod types;
 
 pub use crate::spirv_tools::generates_type;
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
@@ -55,7 +78,7 @@ use crate::__private::Vec;
 use crate::binary::{self, Header};
 use crate::env::TargetEnv;
 use crate::grammar::{InstructionInfo, OperandKind};
-use crate::spirv_tools::{self as opcodes, SetKind};
+use crate::spirv_tools::SetKind;
 use crate::walk::{self, ExtInstRegistry, WalkOptions};
 use crate::{Module, spv};
 use alloc::collections::BTreeSet;
@@ -386,24 +409,41 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
             return;
         }
     }
-    // The second loop, for the rules of it this validator has.
-    let mut types = BTreeSet::new();
+    // The second loop, then the rules over the whole module, in spirv-val's order.
+    let q = query::Query::new(&module, &state);
+    let mut second = second::Second::default();
     for index in 0..module.len() {
-        // Of the rules here, only a type's uniqueness needs the operands.
-        let types_only = module.instruction(index).is_some_and(|i| {
-            opcodes::generates_type(i.opcode()) || i.opcode() == spv::Opcode::TypeForwardPointer
-        });
-        let Some(inst) = instruction(&module, &state, index, &mut operands, types_only) else {
+        let Some(inst) = instruction(&module, &state, index, &mut operands, true) else {
             continue;
         };
-        if let Err(kind) = module::second_loop(&state, &module, &inst, &mut types) {
-            if !report.push(kind.into(), Some(index)) {
+        if let Err(fault) = second.instruction(&q, &inst) {
+            if !report.push(fault, Some(index)) {
                 return;
             }
         }
     }
-    if let Err(fault) = module::entry_points(&state, &module) {
-        report.push(fault, None);
+    // Whether validation goes on: false once a fault has stopped it.
+    let go_on = core::cell::Cell::new(true);
+    let mut sink = |fault: Fault| {
+        go_on.set(go_on.get() && report.push(fault, None));
+        go_on.get()
+    };
+    adjacency::check(&q, &mut sink);
+    if go_on.get() {
+        if let Err(fault) = module::entry_points(&state, &module) {
+            sink(fault);
+        }
+    }
+    for family in [
+        cfg::check,
+        decorations::check,
+        interfaces::check,
+        builtins::check,
+    ] {
+        if !go_on.get() {
+            return;
+        }
+        family(&q, &mut sink);
     }
 }
 

@@ -1,16 +1,15 @@
-//! spirv-val's checks once every instruction has been through its first loop: what
-//! the end of the module must have, the per-instruction rules of its second loop that
-//! this validator has (extensions that need a newer version, non-semantic imports,
-//! unique types), and the entry-point rules that follow them.
+//! spirv-val's checks at the end of its first loop (what the end of the module must
+//! have) and after its second (the entry-point rules of `ValidateEntryPoints` and
+//! `ValidateGraphEntryPoints`).
 
+use super::Fault;
 use super::error::ErrorKind;
 use super::state::{GraphRegion, State};
-use super::{Fault, Inst};
 use crate::__private::Vec;
+use crate::Module;
 use crate::analysis::CallGraph;
-use crate::spv::{self, Opcode as O};
+use crate::spv;
 use crate::types::Id;
-use crate::{Module, codec};
 use alloc::collections::BTreeSet;
 
 /// The end of spirv-val's first loop.
@@ -37,119 +36,6 @@ pub(super) fn end(state: &State<'_>) -> Result<(), ErrorKind> {
         return Err(ErrorKind::UndefinedForwardReferences { ids });
     }
     Ok(())
-}
-
-/// Extensions that spirv-val 2025.5 allows only from a SPIR-V version on
-/// (`ValidateExtension`).
-const EXTENSION_VERSIONS: &[(&str, (u8, u8))] = &[
-    ("SPV_KHR_vulkan_memory_model", (1, 3)),
-    ("SPV_QCOM_cooperative_matrix_conversion", (1, 3)),
-    ("SPV_KHR_workgroup_memory_explicit_layout", (1, 4)),
-    ("SPV_EXT_mesh_shader", (1, 4)),
-    ("SPV_NV_shader_invocation_reorder", (1, 4)),
-    ("SPV_EXT_shader_invocation_reorder", (1, 4)),
-    ("SPV_NV_cluster_acceleration_structure", (1, 4)),
-    ("SPV_NV_linear_swept_spheres", (1, 4)),
-    ("SPV_QCOM_image_processing", (1, 4)),
-    ("SPV_QCOM_image_processing2", (1, 4)),
-];
-
-/// The rules of spirv-val's second loop this validator has, for one instruction:
-/// its extension pass (extension versions, non-semantic imports), the first rules of
-/// its mode-setting pass (an entry point is a function without parameters that returns
-/// nothing; an execution mode names an entry point), then its type pass's uniqueness
-/// rule. `types` holds the non-aggregate types seen so far.
-pub(super) fn second_loop(
-    state: &State<'_>,
-    module: &Module,
-    inst: &Inst<'_>,
-    types: &mut BTreeSet<Vec<u32>>,
-) -> Result<(), ErrorKind> {
-    let operands = inst.words.get(1..).unwrap_or(&[]);
-    match inst.opcode {
-        O::EntryPoint => entry_point(state, module, operands)?,
-        O::ExecutionMode | O::ExecutionModeId => {
-            let id = operands.first().copied().unwrap_or(0);
-            if !state.entry_points.contains(&id) {
-                return Err(ErrorKind::ModeWithoutEntryPoint { id: Id(id) });
-            }
-        }
-        O::Extension => {
-            let name = codec::string_operand(operands);
-            for &(ext, needs) in EXTENSION_VERSIONS {
-                if name.as_slice() == ext.as_bytes() && state.version < needs {
-                    return Err(ErrorKind::ExtensionVersion {
-                        extension: ext.into(),
-                        needs,
-                    });
-                }
-            }
-        }
-        O::ExtInstImport => {
-            let name = codec::string_operand(operands.get(1..).unwrap_or(&[]));
-            if state.version <= (1, 5)
-                && !state.has_extension("SPV_KHR_non_semantic_info")
-                && name.starts_with(b"NonSemantic.")
-            {
-                return Err(ErrorKind::NonSemanticWithoutExtension);
-            }
-        }
-        op if (crate::spirv_tools::generates_type(op) || op == O::TypeForwardPointer)
-            && !matches!(
-                op,
-                O::TypeArray
-                    | O::TypeRuntimeArray
-                    | O::TypeNodePayloadArrayAMDX
-                    | O::TypeStruct
-                    | O::TypePointer
-                    | O::TypeUntypedPointerKHR
-            )
-            && !state.has_extension("SPV_VALIDATOR_ignore_type_decl_unique") =>
-        {
-            // The opcode and every operand word but the result id.
-            let mut key = Vec::with_capacity(inst.words.len());
-            key.push(u32::from(op.0));
-            for o in inst.operands {
-                if o.kind.class != crate::grammar::KindClass::Result {
-                    key.extend_from_slice(&inst.words[o.offset..o.offset + o.len]);
-                }
-            }
-            if !types.insert(key) {
-                return Err(ErrorKind::DuplicateType {
-                    opcode: op,
-                    id: Id(inst.result_id),
-                });
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// The first rules of spirv-val's `ValidateEntryPoint` for one `OpEntryPoint`.
-fn entry_point(state: &State<'_>, module: &Module, operands: &[u32]) -> Result<(), ErrorKind> {
-    let id = operands.get(1).copied().unwrap_or(0);
-    let vulkan = state.options.target_env.is_vulkan();
-    let def = |id: u32| {
-        state
-            .def(id)
-            .and_then(|d| module.instruction(d.index as usize))
-    };
-    let function = match def(id) {
-        Some(f) if f.opcode() == O::Function => f,
-        _ => return Err(ErrorKind::EntryPointNotFunction { id: Id(id) }),
-    };
-    let fw = function.words();
-    if operands.first() != Some(&spv::ExecutionModel::Kernel.0) {
-        let params = def(fw.get(4).copied().unwrap_or(0)).map(|t| t.words().len());
-        if params != Some(3) {
-            return Err(ErrorKind::EntryPointParameters { id: Id(id), vulkan });
-        }
-    }
-    match def(fw.get(1).copied().unwrap_or(0)) {
-        Some(t) if t.opcode() == O::TypeVoid => Ok(()),
-        _ => Err(ErrorKind::EntryPointReturnType { id: Id(id), vulkan }),
-    }
 }
 
 /// spirv-val's entry-point checks (`ValidateEntryPoints`, `ValidateGraphEntryPoints`),

@@ -1,0 +1,56 @@
+//! spirv-val's extension pass (`ExtensionPass` in `validate_extensions.cpp`):
+//! extensions that need a newer SPIR-V version, and `NonSemantic.` imports without
+//! `SPV_KHR_non_semantic_info`. The extended sets' own instruction rules are not here
+//! yet.
+
+use super::error::ErrorKind;
+use super::query::Query;
+use super::{Fault, Inst};
+use crate::codec;
+use crate::spv::Opcode as O;
+
+/// Extensions that spirv-val 2025.5 allows only from a SPIR-V version on
+/// (`ValidateExtension`).
+const EXTENSION_VERSIONS: &[(&str, (u8, u8))] = &[
+    ("SPV_KHR_vulkan_memory_model", (1, 3)),
+    ("SPV_QCOM_cooperative_matrix_conversion", (1, 3)),
+    ("SPV_KHR_workgroup_memory_explicit_layout", (1, 4)),
+    ("SPV_EXT_mesh_shader", (1, 4)),
+    ("SPV_NV_shader_invocation_reorder", (1, 4)),
+    ("SPV_EXT_shader_invocation_reorder", (1, 4)),
+    ("SPV_NV_cluster_acceleration_structure", (1, 4)),
+    ("SPV_NV_linear_swept_spheres", (1, 4)),
+    ("SPV_QCOM_image_processing", (1, 4)),
+    ("SPV_QCOM_image_processing2", (1, 4)),
+];
+
+/// The extension pass for one instruction.
+pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let state = q.state;
+    let operands = inst.words.get(1..).unwrap_or(&[]);
+    match inst.opcode {
+        O::Extension => {
+            let name = codec::string_operand(operands);
+            for &(ext, needs) in EXTENSION_VERSIONS {
+                if name.as_slice() == ext.as_bytes() && state.version < needs {
+                    return Err(ErrorKind::ExtensionVersion {
+                        extension: ext.into(),
+                        needs,
+                    }
+                    .into());
+                }
+            }
+        }
+        O::ExtInstImport => {
+            let name = codec::string_operand(operands.get(1..).unwrap_or(&[]));
+            if state.version <= (1, 5)
+                && !state.has_extension("SPV_KHR_non_semantic_info")
+                && name.starts_with(b"NonSemantic.")
+            {
+                return Err(ErrorKind::NonSemanticWithoutExtension.into());
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
