@@ -10,6 +10,7 @@ use crate::error::DecodeErrorKind;
 use crate::grammar::Version;
 use crate::spv;
 use crate::types::Id;
+pub(super) use core::fmt::Write as Out;
 use core::fmt::{self, Write};
 
 /// One fault found by the validator.
@@ -81,10 +82,11 @@ impl fmt::Display for ValidationError {
 impl std::error::Error for ValidationError {}
 
 /// Names ids as spirv-val's `getIdName` does.
-struct Namer<'n>(&'n dyn Fn(u32) -> Option<String>);
+pub(super) struct Namer<'n>(&'n dyn Fn(u32) -> Option<String>);
 
 impl Namer<'_> {
-    fn id(&self, out: &mut dyn Write, id: Id) -> fmt::Result {
+    /// Writes `'N[%name]'`.
+    pub(super) fn id(&self, out: &mut dyn Write, id: Id) -> fmt::Result {
         match (self.0)(id.0) {
             Some(n) => write!(out, "'{}[%{n}]'", id.0),
             None => write!(out, "'{0}[%{0}]'", id.0),
@@ -429,6 +431,23 @@ pub enum ErrorKind {
         /// The id it names.
         id: Id,
     },
+
+    // --- The rule families of spirv-val's later passes, each with its messages. ---
+    /// Control flow, structured control flow, dominance and adjacency.
+    Cfg(super::CfgError),
+    /// Decorations and block layout.
+    Decoration(super::DecorationError),
+    /// Variables, loads, stores, copies and access chains.
+    Memory(super::MemoryError),
+    /// Functions, parameters and calls.
+    Function(super::FunctionError),
+    /// Types, constants and literals.
+    Type(super::TypeError),
+    /// The result and operand types of arithmetic, composite, conversion, bitwise and
+    /// logical instructions.
+    Operation(super::OperationError),
+    /// Execution modes, interfaces and built-ins.
+    Mode(super::ModeError),
 
     // --- Entry points, after the whole module is known. ---
     /// No entry point, and neither `Linkage` nor `GraphARM`.
@@ -859,6 +878,13 @@ impl ErrorKind {
                 names.id(out, *id)?;
                 out.write_str(" is not the Entry Point operand of an OpEntryPoint.")
             }
+            K::Cfg(e) => e.write(out, names),
+            K::Decoration(e) => e.write(out, names),
+            K::Memory(e) => e.write(out, names),
+            K::Function(e) => e.write(out, names),
+            K::Type(e) => e.write(out, names),
+            K::Operation(e) => e.write(out, names),
+            K::Mode(e) => e.write(out, names),
             K::NoEntryPoint => out.write_str(
                 "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being used.",
             ),
@@ -901,6 +927,13 @@ impl ErrorKind {
                 by,
             } => crate::__private::Vec::from([*block, *function, *by]),
             K::UndefinedForwardReferences { ids } => ids.clone(),
+            K::Cfg(e) => e.ids(),
+            K::Decoration(e) => e.ids(),
+            K::Memory(e) => e.ids(),
+            K::Function(e) => e.ids(),
+            K::Type(e) => e.ids(),
+            K::Operation(e) => e.ids(),
+            K::Mode(e) => e.ids(),
             _ => Vec::new(),
         }
     }

@@ -12,3 +12,25 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result
     let _ = (q, inst, st);
     Ok(())
 }
+
+/// A fault of spirv-val's function rules, with what it involves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FunctionError {}
+
+impl FunctionError {
+    /// spirv-val's message.
+    pub(super) fn write(
+        &self,
+        out: &mut dyn super::error::Out,
+        names: &super::error::Namer<'_>,
+    ) -> core::fmt::Result {
+        let _ = (out, names);
+        match *self {}
+    }
+
+    /// The ids the message names, in order.
+    pub(super) fn ids(&self) -> crate::__private::Vec<crate::types::Id> {
+        match *self {}
+    }
+}

@@ -66,13 +66,21 @@ mod memory;
 mod misc;
 mod mode_setting;
 mod module;
+mod operations;
 mod query;
 mod second;
 mod state;
 mod types;
 
 pub use crate::spirv_tools::generates_type;
+pub use cfg::CfgError;
+pub use decorations::DecorationError;
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
+pub use function::FunctionError;
+pub use memory::MemoryError;
+pub use mode_setting::ModeError;
+pub use operations::OperationError;
+pub use types::TypeError;
 
 use crate::__private::Vec;
 use crate::binary::{self, Header};

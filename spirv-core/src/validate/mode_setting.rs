@@ -46,3 +46,25 @@ fn entry_point(q: &Query<'_>, operands: &[u32]) -> Result<(), ErrorKind> {
         _ => Err(ErrorKind::EntryPointReturnType { id: Id(id), vulkan }),
     }
 }
+
+/// A fault of spirv-val's execution-mode, interface and built-in rules, with what it involves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModeError {}
+
+impl ModeError {
+    /// spirv-val's message.
+    pub(super) fn write(
+        &self,
+        out: &mut dyn super::error::Out,
+        names: &super::error::Namer<'_>,
+    ) -> core::fmt::Result {
+        let _ = (out, names);
+        match *self {}
+    }
+
+    /// The ids the message names, in order.
+    pub(super) fn ids(&self) -> crate::__private::Vec<crate::types::Id> {
+        match *self {}
+    }
+}
