@@ -8,6 +8,7 @@ mod messages;
 mod passes;
 mod printer;
 
+pub(crate) use passes::check_and_name;
 use passes::disassemble_streaming;
 pub(crate) use passes::instruction_texts;
 
@@ -145,7 +146,7 @@ pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<Vec<u8>, DisError
 /// The binary is malformed, or writing failed.
 pub fn disassemble_to(words: &[u32], opts: &DisOptions, w: &mut dyn Write) -> Result<(), DisError> {
     let mut out = Vec::with_capacity(1 << 17);
-    let r = disassemble_streaming(words, opts, &mut out, Some(&mut *w));
+    let r = disassemble_streaming(words, opts, &mut out, Some(&mut *w), None);
     if !out.is_empty() {
         w.write_all(&out).map_err(|e| write_error(&e))?;
     }
@@ -181,7 +182,7 @@ struct State<'a> {
 }
 
 fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Result<(), DisError> {
-    disassemble_streaming(input, opts, out, None)
+    disassemble_streaming(input, opts, out, None, None)
 }
 
 /// Writes `out` to `sink` and empties it, so that output is streamed in chunks.

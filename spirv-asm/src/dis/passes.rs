@@ -23,6 +23,7 @@ pub(super) fn disassemble_streaming(
     opts: &DisOptions,
     out: &mut Vec<u8>,
     mut sink: Option<&mut dyn Write>,
+    checked: Option<&mut Option<(Names, Ids)>>,
 ) -> Result<(), DisError> {
     let swapped: Vec<u32>;
     let words = if input.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
@@ -216,6 +217,14 @@ pub(super) fn disassemble_streaming(
         }
         pos += advance;
     }
+    // Only the check and the names were asked for (`spirv-asm cfg`).
+    if let Some(slot) = checked {
+        if let Some(e) = messages.first() {
+            return Err(e.clone());
+        }
+        *slot = Some((st.names.take().unwrap_or_default(), st.ids));
+        return Ok(());
+    }
     if single {
         drain(out, &mut sink)?;
         return match (opts.keep_going, messages.first()) {
@@ -382,6 +391,19 @@ pub(super) fn first_pass(
         });
     }
     None
+}
+
+/// Checks a module as spirv-dis parses it (the same errors) and returns its friendly
+/// names and id facts, without printing: what `spirv-cfg` needs. A module in the other
+/// byte order is read swapped.
+pub(crate) fn check_and_name(words: &[u32]) -> Result<(Names, Ids), DisError> {
+    let opts = DisOptions {
+        header: false,
+        ..DisOptions::default()
+    };
+    let mut slot = None;
+    disassemble_streaming(words, &opts, &mut Vec::new(), None, Some(&mut slot))?;
+    Ok(slot.unwrap_or_default())
 }
 
 /// The text of each instruction at `wanted` (0-based indices), one line each without
