@@ -213,6 +213,28 @@ fn dead_const_group_targets_swap_remove() {
 }
 
 #[test]
+fn dead_const_group_targets_several_and_repeated() {
+    // %3 and %5 dead: %3's place takes the last target (%7), then %5's the new last
+    // (%6); in the second list the repeated %8 goes everywhere.
+    let input = format!(
+        "OpDecorate %50 RelaxedPrecision\n%50 = OpDecorationGroup\n\
+         OpGroupDecorate %50 %3 %4 %5 %6 %7\nOpGroupDecorate %50 %8 %4 %8 %8\n\
+         %1 = OpTypeInt 32 0\n%3 = OpConstant %1 1\n%4 = OpConstant %1 2\n%5 = OpConstant %1 3\n\
+         %6 = OpConstant %1 4\n%7 = OpConstant %1 5\n%8 = OpConstant %1 6\n\
+         {FN}%92 = OpFunction %90 None %91\n%93 = OpLabel\n%94 = OpIAdd %1 %4 %6\n%95 = OpIAdd %1 %7 %7\n\
+         OpReturn\nOpFunctionEnd\n"
+    );
+    let expected = format!(
+        "OpDecorate %50 RelaxedPrecision\n%50 = OpDecorationGroup\n\
+         OpGroupDecorate %50 %7 %4 %6\nOpGroupDecorate %50 %4\n\
+         %1 = OpTypeInt 32 0\n%4 = OpConstant %1 2\n%6 = OpConstant %1 4\n%7 = OpConstant %1 5\n\
+         {FN}%92 = OpFunction %90 None %91\n%93 = OpLabel\n%94 = OpIAdd %1 %4 %6\n%95 = OpIAdd %1 %7 %7\n\
+         OpReturn\nOpFunctionEnd\n"
+    );
+    case(&input, &["--eliminate-dead-const"], &expected, true);
+}
+
+#[test]
 fn dead_const_uses_in_mode_ids_and_debug_info_count() {
     let input = "OpExtension \"SPV_KHR_non_semantic_info\"\n\
          %50 = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n\
