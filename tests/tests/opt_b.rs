@@ -189,11 +189,13 @@ fn dead_const_replicate_composites_do_not_cascade() {
 fn dead_const_debug_line_passes_to_the_next_instruction() {
     let input = "%20 = OpString \"a.glsl\"\n%1 = OpTypeInt 32 0\nOpLine %20 3 4\n%2 = OpConstant %1 1\n\
          %3 = OpTypeFloat 32\nOpLine %20 5 6\n%4 = OpConstant %1 2\n%5 = OpConstant %1 3\n\
-         %6 = OpTypePointer Private %1\n%7 = OpVariable %6 Private %5\n";
-    // %2's line moves to %3; %4's line is followed by %5 (its own line: the same).
+         %6 = OpTypePointer Private %1\n%7 = OpVariable %6 Private %5\n\
+         OpLine %20 7 8\n%8 = OpConstant %1 4\nOpLine %20 9 9\n%9 = OpTypeBool\n";
+    // %2's line passes to %3, %4's to %5; %8's goes, as %9 has its own.
     let expected = "%20 = OpString \"a.glsl\"\n%1 = OpTypeInt 32 0\nOpLine %20 3 4\n\
          %3 = OpTypeFloat 32\nOpLine %20 5 6\n%5 = OpConstant %1 3\n\
-         %6 = OpTypePointer Private %1\n%7 = OpVariable %6 Private %5\n";
+         %6 = OpTypePointer Private %1\n%7 = OpVariable %6 Private %5\n\
+         OpLine %20 9 9\n%9 = OpTypeBool\n";
     case(input, &["--eliminate-dead-const"], expected, true);
 }
 
