@@ -63,6 +63,10 @@ fn parse(args: &[String]) -> Result<Request, String> {
                 }
                 let value = match (Pass::takes_value(name), inline) {
                     (true, Some(v)) => Some(v),
+                    // spirv-opt reads a missing value of this one as empty.
+                    (true, None) if name == "set-spec-const-default-value" => {
+                        Some(it.next().cloned().unwrap_or_default())
+                    }
                     (true, None) => Some(
                         it.next()
                             .ok_or_else(|| format!("error: Missing argument to {flag}"))?
@@ -71,7 +75,8 @@ fn parse(args: &[String]) -> Result<Request, String> {
                     (false, _) => None,
                 };
                 r.passes.push(
-                    Pass::from_flag(name, value.as_deref()).map_err(|e| format!("error: {e}"))?,
+                    Pass::from_flag(name, value.as_deref())
+                        .map_err(|e| format!("error: line 0: {e}"))?,
                 );
             }
             flag if flag.starts_with('-') => {
