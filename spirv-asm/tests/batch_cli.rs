@@ -234,3 +234,44 @@ fn one_folder_for_val_prints_what_spirv_val_prints() {
     assert!(!stderr.contains("files,"), "no summary line: {stderr}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn opt_over_a_tree_in_place_and_to_a_directory() {
+    let root = tree("opt");
+    let (code, _, stderr) = run(&root, &["opt", "--strip-debug", "in", "-o", "out", "-q"]);
+    assert_eq!(code, 1, "the truncated module fails validation");
+    assert!(stderr.starts_with("error: in/sub/bad.spv: "), "{stderr}");
+    let out = listing(&root.join("out"));
+    assert_eq!(out.len(), 3);
+    // The same bytes as the single-file run.
+    let (code, _, _) = run(
+        &root,
+        &["opt", "--strip-debug", "in/a.spv", "-o", "one.spv"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(root.join("one.spv")).expect("written"),
+        out[0].1
+    );
+    // Two inputs without a destination: refused, as spirv-opt refuses them.
+    let (code, _, stderr) = run(&root, &["opt", "in/a.spv", "in/sub/b.spv"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("-o DIR"), "{stderr}");
+    let (code, _, stderr) = run(
+        &root,
+        &[
+            "opt",
+            "--compact-ids",
+            "--in-place",
+            "in/a.spv",
+            "in/sub/b.spv",
+            "-q",
+        ],
+    );
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read(root.join("in/a.spv")).expect("kept"),
+        out[0].1
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -29,12 +29,12 @@ pub struct BatchArgs {
         value_name = "N",
         help_heading = "Batch mode"
     )]
-    jobs: Option<usize>,
+    pub jobs: Option<usize>,
     /// Extension of the files taken from directories, without the dot; commas separate
     /// several (default: `spv` for binaries, `spvasm` for text). Files named on the
     /// command line are always taken.
     #[arg(long, value_name = "EXT", help_heading = "Batch mode")]
-    ext: Option<String>,
+    pub ext: Option<String>,
     /// Write each output beside its input, with the output's extension (for `opt`: over
     /// the input).
     #[arg(
@@ -42,17 +42,17 @@ pub struct BatchArgs {
         conflicts_with = "suffix",
         help_heading = "Batch mode"
     )]
-    in_place: bool,
+    pub in_place: bool,
     /// Write each output beside its input as `<stem><SUFFIX>.<ext>`.
     #[arg(long, value_name = "SUFFIX", help_heading = "Batch mode")]
-    suffix: Option<String>,
+    pub suffix: Option<String>,
     /// No progress bar and no summary line; only errors.
     #[arg(short = 'q', long, help_heading = "Batch mode")]
-    quiet: bool,
+    pub quiet: bool,
     /// Print one JSON record per file (input, output, status, exit code, message,
     /// bytes) and a summary record, as JSON Lines on standard output.
     #[arg(long, help_heading = "Batch mode")]
-    json: bool,
+    pub json: bool,
     /// No summary line (`val` on one folder prints exactly what spirv-val prints).
     #[arg(skip)]
     pub no_summary: bool,
