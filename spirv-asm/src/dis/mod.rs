@@ -104,12 +104,14 @@ pub struct DisError {
 
 impl DisError {
     /// spirv-dis's exit code for this error: 252 for a malformed binary, 246 for a bad
-    /// id (redefined, or an unknown extended-instruction set), 255 for a header version
+    /// id (zero, redefined, or an unknown extended-instruction set), 255 for a header version
     /// it does not handle, and 1 when writing fails.
     pub fn exit_code(&self) -> u8 {
         match &self.kind {
             DisErrorKind::Decode(
-                DecodeErrorKind::IdRedefined { .. } | DecodeErrorKind::UnknownExtInstSetId { .. },
+                DecodeErrorKind::IdRedefined { .. }
+                | DecodeErrorKind::UnknownExtInstSetId { .. }
+                | DecodeErrorKind::ZeroId,
             ) => 246,
             DisErrorKind::Decode(_) => 252,
             DisErrorKind::UnsupportedVersion(_) => 255,
