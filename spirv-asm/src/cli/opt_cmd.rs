@@ -4,8 +4,8 @@ use spirv_asm::opt::Pass;
 use spirv_core::TargetEnv;
 
 /// Arguments of `spirv-asm opt`, read as spirv-opt reads them: pass flags in the order
-/// given, `-o FILE`, `--skip-validation`, `--target-env ENV`, one input (`-` or none
-/// for standard input).
+/// given, `-o FILE`, `--skip-validation`, `--target-env=ENV` (or `--target-env ENV`),
+/// one input (`-` or none for standard input).
 #[derive(clap::Args)]
 #[command(
     disable_help_flag = true,
@@ -26,6 +26,11 @@ struct Request {
     target_env: TargetEnv,
 }
 
+/// The environment `name` names, or the message.
+fn target_env(name: &str) -> Result<TargetEnv, String> {
+    TargetEnv::parse(name).ok_or_else(|| format!("error: Unrecognized target env: {name}"))
+}
+
 fn parse(args: &[String]) -> Result<Request, String> {
     let mut r = Request {
         passes: Vec::new(),
@@ -42,10 +47,13 @@ fn parse(args: &[String]) -> Result<Request, String> {
                 r.output = Some(o.clone());
             }
             "--skip-validation" => r.skip_validation = true,
+            // spirv-opt's form is `--target-env=ENV`; the next argument is taken too.
             "--target-env" => {
                 let e = it.next().ok_or("error: Missing argument to --target-env")?;
-                r.target_env = TargetEnv::parse(e)
-                    .ok_or_else(|| format!("error: Unrecognized target env: {e}"))?;
+                r.target_env = target_env(e)?;
+            }
+            flag if flag.starts_with("--target-env=") => {
+                r.target_env = target_env(&flag["--target-env=".len()..])?;
             }
             "-" => r.input = Some(a.clone()),
             flag if flag.starts_with("--") => {
@@ -76,7 +84,8 @@ fn parse(args: &[String]) -> Result<Request, String> {
             }
             flag if flag.starts_with('-') => {
                 return Err(format!(
-                    "error: {flag} is not an option spirv-asm opt has (see spirv-asm opt --help)"
+                    "error: {flag} is not an option spirv-asm opt has; its passes are --{} (see spirv-asm opt --help)",
+                    spirv_core::edit::passes::FLAGS.join(", --")
                 ));
             }
             file => {
