@@ -5,10 +5,10 @@ use spirv_asm::opt::Pass;
 use spirv_core::TargetEnv;
 
 /// Arguments of `spirv-asm opt`, read as spirv-opt reads them: pass flags in the order
-/// given, `-o FILE`, `--skip-validation`, `--target-env ENV`, one input (`-` or none
-/// for standard input). Several inputs or a directory, or a batch option (`-j N`,
-/// `--ext`, `--in-place`, `--suffix`, `-q`, `--json`): batch mode, `-o` naming the
-/// output directory.
+/// given, `-o FILE`, `--skip-validation`, `--target-env=ENV` (or `--target-env ENV`),
+/// one input (`-` or none for standard input). Several inputs or a directory, or a
+/// batch option (`-j N`, `--ext`, `--in-place`, `--suffix`, `-q`, `--json`): batch
+/// mode, `-o` naming the output directory.
 #[derive(clap::Args)]
 #[command(
     disable_help_flag = true,
@@ -28,6 +28,11 @@ struct Request {
     skip_validation: bool,
     target_env: TargetEnv,
     batch: BatchArgs,
+}
+
+/// The environment `name` names, or the message.
+fn target_env(name: &str) -> Result<TargetEnv, String> {
+    TargetEnv::parse(name).ok_or_else(|| format!("error: Unrecognized target env: {name}"))
 }
 
 fn parse(args: &[String]) -> Result<Request, String> {
@@ -84,10 +89,13 @@ fn parse(args: &[String]) -> Result<Request, String> {
                 r.output = Some(o.clone());
             }
             "--skip-validation" => r.skip_validation = true,
+            // spirv-opt's form is `--target-env=ENV`; the next argument is taken too.
             "--target-env" => {
                 let e = it.next().ok_or("error: Missing argument to --target-env")?;
-                r.target_env = TargetEnv::parse(e)
-                    .ok_or_else(|| format!("error: Unrecognized target env: {e}"))?;
+                r.target_env = target_env(e)?;
+            }
+            flag if flag.starts_with("--target-env=") => {
+                r.target_env = target_env(&flag["--target-env=".len()..])?;
             }
             "-" => r.inputs.push(a.clone()),
             flag if flag.starts_with("--") => {
@@ -123,7 +131,8 @@ fn parse(args: &[String]) -> Result<Request, String> {
             }
             flag if flag.starts_with('-') => {
                 return Err(format!(
-                    "error: {flag} is not an option spirv-asm opt has (see spirv-asm opt --help)"
+                    "error: {flag} is not an option spirv-asm opt has; its passes are --{} (see spirv-asm opt --help)",
+                    spirv_core::edit::passes::FLAGS.join(", --")
                 ));
             }
             file => r.inputs.push(file.to_owned()),
