@@ -310,3 +310,50 @@ fn functions() {
         "Invalid use of function result id '6[%6]'.",
     );
 }
+
+/// A compute shader with a cooperative matrix type `%mat` and a workgroup array of
+/// floats `%var`, `%p` pointing to its first element in the body before `body`.
+fn cooperative(body: &str) -> String {
+    format!(
+        "OpCapability Shader\nOpCapability CooperativeMatrixKHR\nOpCapability VulkanMemoryModel\n\
+         OpExtension \"SPV_KHR_cooperative_matrix\"\nOpExtension \"SPV_KHR_vulkan_memory_model\"\n\
+         OpMemoryModel Logical Vulkan\nOpEntryPoint GLCompute %main \"main\" %var\nOpExecutionMode %main LocalSize 32 1 1\n\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n%uint = OpTypeInt 32 0\n\
+         %u0 = OpConstant %uint 0\n%u3 = OpConstant %uint 3\n%u16 = OpConstant %uint 16\n%f1 = OpConstant %float 1\n\
+         %mat = OpTypeCooperativeMatrixKHR %float %u3 %u16 %u16 %u0\n%arr = OpTypeArray %float %u16\n\
+         %wpa = OpTypePointer Workgroup %arr\n%wp = OpTypePointer Workgroup %float\n%var = OpVariable %wpa Workgroup\n\
+         %main = OpFunction %void None %fn\n%entry = OpLabel\n%p = OpAccessChain %wp %var %u0\n{body}OpReturn\nOpFunctionEnd\n"
+    )
+}
+
+#[test]
+fn cooperative_matrices() {
+    for env in ["spv1.6", "vulkan1.3"] {
+        rejects(
+            env,
+            &cooperative("%m = OpCooperativeMatrixLoadKHR %mat %p %u0\n"),
+            "MemoryLayout 0 requires a Stride.",
+        );
+        rejects(
+            env,
+            &cooperative("%m = OpCooperativeMatrixLoadKHR %mat %p %f1 %u16\n"),
+            "MemoryLayout operand <id> '10[%float_1]' must be a 32-bit integer constant instruction.",
+        );
+        rejects(
+            env,
+            &cooperative("%m = OpCooperativeMatrixLoadKHR %float %p %u0 %u16\n"),
+            "spv::Op::OpCooperativeMatrixLoadKHR Result Type <id> '5[%float]' is not a cooperative matrix type.",
+        );
+        rejects(
+            env,
+            &cooperative("%n = OpCooperativeMatrixLengthKHR %float %mat\n"),
+            "The Result Type of OpCooperativeMatrixLengthKHR <id> '17[%17]' must be OpTypeInt with width 32 and signedness 0.",
+        );
+        accepts(
+            env,
+            &cooperative(
+                "%m = OpCooperativeMatrixLoadKHR %mat %p %u0 %u16\nOpCooperativeMatrixStoreKHR %p %m %u0 %u16\n%n = OpCooperativeMatrixLengthKHR %uint %mat\n",
+            ),
+        );
+    }
+}

@@ -1,14 +1,17 @@
 //! spirv-val's memory pass (`MemoryPass` in `validate_memory.cpp`) for one
-//! instruction: variables (`memory_variable.rs`), loads, stores and copies with their
-//! memory access operands (`memory_access.rs`), access chains, array lengths and
+//! instruction: variables (`memory_variable.rs`), loads and stores with their memory
+//! access operands (`memory_access.rs`), copies (`memory_copy.rs`), access chains, array lengths and
 //! pointer comparisons (`memory_chain.rs`). Its messages are [`MemoryError`]'s
-//! (`memory_error.rs`). Not checked yet: `OpRawAccessChainNV`, the cooperative matrix
-//! and vector instructions, and the `TileAttachmentQCOM` variable rules.
+//! (`memory_error.rs`). Cooperative matrix lengths, loads and stores are in
+//! `memory_cooperative.rs`. Not checked yet: `OpRawAccessChainNV`, the tensor
+//! loads and stores, the cooperative vector instructions, and the `TileAttachmentQCOM` variable rules.
 
 use super::error::ErrorKind;
 use super::memory_util::{Decorations, models};
 use super::query::Query;
-use super::{Fault, Inst, memory_access, memory_chain, memory_variable};
+use super::{
+    Fault, Inst, memory_access, memory_chain, memory_cooperative, memory_copy, memory_variable,
+};
 use crate::spv::Opcode as O;
 
 pub use super::memory_error::{CopyOperand, MemoryError};
@@ -68,7 +71,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(
         O::Variable | O::UntypedVariableKHR => memory_variable::variable(q, inst, st),
         O::Load => memory_access::load(q, inst, st),
         O::Store => memory_access::store(q, inst, st),
-        O::CopyMemory | O::CopyMemorySized => memory_access::copy(q, inst),
+        O::CopyMemory | O::CopyMemorySized => memory_copy::copy(q, inst),
         O::PtrAccessChain | O::UntypedPtrAccessChainKHR | O::UntypedInBoundsPtrAccessChainKHR => {
             memory_chain::ptr_access_chain(q, inst, st)
         }
@@ -79,6 +82,13 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(
         | O::UntypedInBoundsAccessChainKHR => memory_chain::access_chain(q, inst, st),
         O::ArrayLength | O::UntypedArrayLengthKHR => memory_chain::array_length(q, inst, st),
         O::PtrEqual | O::PtrNotEqual | O::PtrDiff => memory_chain::ptr_comparison(q, inst, st),
+        O::CooperativeMatrixLengthKHR | O::CooperativeMatrixLengthNV => {
+            memory_cooperative::length(q, inst)
+        }
+        O::CooperativeMatrixLoadNV
+        | O::CooperativeMatrixStoreNV
+        | O::CooperativeMatrixLoadKHR
+        | O::CooperativeMatrixStoreKHR => memory_cooperative::load_store(q, inst, st),
         _ => Ok(()),
     }
 }

@@ -1,9 +1,9 @@
 //! spirv-val's rules for `OpLoad`, `OpStore`, `OpCopyMemory` and
-//! `OpCopyMemorySized` (`ValidateLoad`, `ValidateStore`, `ValidateCopyMemory` in
-//! `validate_memory.cpp`), with their memory access operands (`CheckMemoryAccess`)
+//! `OpCopyMemorySized` (`ValidateLoad`, `ValidateStore` in `validate_memory.cpp`; the copies are in
+//! `memory_copy.rs`), with their memory access operands (`CheckMemoryAccess`)
 //! and the memory scopes those name (`ValidateMemoryScope` in `validate_scopes.cpp`).
 
-use super::memory::{CopyOperand, Memory, MemoryError as E, fault, op};
+use super::memory::{Memory, MemoryError as E, fault, op};
 use super::memory_util::{
     contains_limited_use, contains_runtime_array, contains_type, int32_if_const, largest_scalar,
     trace_pointer,
@@ -20,8 +20,8 @@ use alloc::collections::BTreeSet;
 
 /// Memory access mask bits.
 const ALIGNED: u32 = 0x2;
-const MAKE_AVAILABLE: u32 = 0x8;
-const MAKE_VISIBLE: u32 = 0x10;
+pub(super) const MAKE_AVAILABLE: u32 = 0x8;
+pub(super) const MAKE_VISIBLE: u32 = 0x10;
 const NON_PRIVATE: u32 = 0x20;
 
 /// `spvOpcodeReturnsLogicalPointer`.
@@ -64,7 +64,7 @@ pub(super) fn variable_pointers(q: &Query<'_>) -> bool {
 }
 
 /// Whether a load's or store's pointer is one logical addressing allows.
-fn logical_pointer(q: &Query<'_>, st: &Memory, pointer: &InstRef<'_>) -> bool {
+pub(super) fn logical_pointer(q: &Query<'_>, st: &Memory, pointer: &InstRef<'_>) -> bool {
     if st.addressing != 0 {
         return true;
     }
@@ -76,14 +76,38 @@ fn logical_pointer(q: &Query<'_>, st: &Memory, pointer: &InstRef<'_>) -> bool {
 }
 
 /// The pointer type of a pointer value, if it is one.
-fn pointer_type<'a>(q: &Query<'a>, pointer: u32) -> Option<InstRef<'a>> {
+pub(super) fn pointer_type<'a>(q: &Query<'a>, pointer: u32) -> Option<InstRef<'a>> {
     q.def(q.type_of(pointer))
         .filter(|t| matches!(t.opcode(), O::TypePointer | O::TypeUntypedPointerKHR))
 }
 
 /// A pointer type's storage class.
-fn storage_class(t: &InstRef<'_>) -> S {
+pub(super) fn storage_class(t: &InstRef<'_>) -> S {
     S(t.words().get(2).copied().unwrap_or(u32::MAX))
+}
+
+/// The loads whose memory access operands spirv-val checks.
+fn is_load(op: O) -> bool {
+    matches!(
+        op,
+        O::Load
+            | O::CooperativeMatrixLoadNV
+            | O::CooperativeMatrixLoadTensorNV
+            | O::CooperativeMatrixLoadKHR
+            | O::CooperativeVectorLoadNV
+    )
+}
+
+/// The stores whose memory access operands spirv-val checks.
+fn is_store(op: O) -> bool {
+    matches!(
+        op,
+        O::Store
+            | O::CooperativeMatrixStoreNV
+            | O::CooperativeMatrixStoreTensorNV
+            | O::CooperativeMatrixStoreKHR
+            | O::CooperativeVectorStoreNV
+    )
 }
 
 /// What a memory access check needs to know of the instruction's pointers.
@@ -97,11 +121,11 @@ impl<'a> Pointers<'a> {
     fn of(q: &Query<'a>, inst: &Inst<'_>) -> Self {
         let ty = |i: usize| q.def(q.type_of(op(inst, i)));
         match inst.opcode {
-            O::Load => Pointers {
+            op if is_load(op) => Pointers {
                 dst: ty(2),
                 src: None,
             },
-            O::Store => Pointers {
+            op if is_store(op) => Pointers {
                 dst: ty(0),
                 src: None,
             },
@@ -120,7 +144,7 @@ impl<'a> Pointers<'a> {
 /// `CheckMemoryAccess` for the memory access operand at `index`. `Ok(false)` when
 /// spirv-val reports a fault this validator does not word (an invalid scope value,
 /// which spirv-val prints disassembled): the instruction's other rules are skipped.
-fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Result<bool, Fault> {
+pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Result<bool, Fault> {
     let vulkan = q.state.options.target_env.is_vulkan();
     let p = Pointers::of(q, inst);
     let dst_sc = p.dst.as_ref().map(storage_class);
@@ -133,8 +157,8 @@ fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Result<bool, F
         return Ok(true);
     }
     let mask = op(inst, index);
-    let load = inst.opcode == O::Load;
-    let store = inst.opcode == O::Store;
+    let load = is_load(inst.opcode);
+    let store = is_store(inst.opcode);
     if mask & MAKE_AVAILABLE != 0 {
         if load {
             return Err(fault(E::AvailableOnLoad));
@@ -217,7 +241,7 @@ fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Result<bool, F
 }
 
 /// `MemoryAccessNumWords`: the mask and the operands its bits add.
-fn access_words(mask: u32) -> usize {
+pub(super) fn access_words(mask: u32) -> usize {
     1 + [ALIGNED, MAKE_AVAILABLE, MAKE_VISIBLE]
         .iter()
         .filter(|&&b| mask & b != 0)
@@ -455,175 +479,4 @@ fn conflicting_offsets(st: &Memory, a: u32, b: u32) -> bool {
             .find(|e| e.1 == offset && e.0 == d.0)
             .is_some_and(|e| e.2.first() != d.2.first())
     })
-}
-
-/// `ValidateCopyMemory`.
-pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    let has = |c: C| q.state.has_capability(c.0);
-    let target_id = op(inst, 0);
-    let source_id = op(inst, 1);
-    if q.def(target_id).is_none() || q.def(source_id).is_none() {
-        return Ok(());
-    }
-    let Some(target_type) = pointer_type(q, target_id) else {
-        return Err(fault(E::CopyNotPointer {
-            operand: CopyOperand::Target,
-            id: Id(target_id),
-        }));
-    };
-    let Some(source_type) = pointer_type(q, source_id) else {
-        return Err(fault(E::CopyNotPointer {
-            operand: CopyOperand::Source,
-            id: Id(source_id),
-        }));
-    };
-    let pointee = |t: &InstRef<'_>, operand, id| -> Result<Option<u32>, Fault> {
-        if t.opcode() != O::TypePointer {
-            return Ok(None);
-        }
-        let p = t.words().get(3).copied().unwrap_or(0);
-        match q.def(p) {
-            Some(d) if d.opcode() != O::TypeVoid => Ok(Some(p)),
-            _ => Err(fault(E::CopyVoidPointer {
-                operand,
-                id: Id(id),
-            })),
-        }
-    };
-    if inst.opcode == O::CopyMemory {
-        let t = pointee(&target_type, CopyOperand::Target, target_id)?;
-        let s = pointee(&source_type, CopyOperand::Source, source_id)?;
-        match (t, s) {
-            (Some(t), Some(s)) if t != s => {
-                return Err(fault(E::CopyType {
-                    source: Id(source_id),
-                    source_type: Id(s),
-                }));
-            }
-            (None, None) => return Err(fault(E::CopyUntyped)),
-            _ => {}
-        }
-        if !memory_access(q, inst, 2)? {
-            return Ok(());
-        }
-    } else {
-        let size_id = op(inst, 2);
-        let size = Id(size_id);
-        let size_type = q.type_of(size_id);
-        if !q.is_int_scalar_type(size_type) {
-            return Err(fault(E::SizeNotInt { size }));
-        }
-        match q.def(size_id) {
-            Some(d) if d.opcode() == O::ConstantNull => {
-                return Err(fault(E::SizeZero { size }));
-            }
-            Some(d) if d.opcode() == O::Constant => {
-                let w = d.words();
-                let last = w.last().copied().unwrap_or(0);
-                if q.word(size_type, 3) == Some(1) && last & 0x8000_0000 != 0 {
-                    return Err(fault(E::SizeNegative { size }));
-                }
-                if w.get(3..).unwrap_or(&[]).iter().all(|&x| x == 0) {
-                    return Err(fault(E::SizeZero { size }));
-                }
-            }
-            _ => {}
-        }
-        if has(C::Shader) {
-            let (_, is_const, value) = int32_if_const(q, size_id);
-            if is_const && value % 4 != 0 {
-                size_multiple(
-                    q,
-                    value,
-                    storage_class(&source_type),
-                    storage_class(&target_type),
-                )?;
-            }
-        }
-        if !memory_access(q, inst, 3)? {
-            return Ok(());
-        }
-    }
-    if !copy_accesses(q, inst)? {
-        return Ok(());
-    }
-    if target_type.opcode() == O::TypePointer {
-        let mut sub = target_type.words().get(3).copied().unwrap_or(0);
-        for _ in 0..=q.module.len() {
-            if q.opcode(sub) != O::TypePointer {
-                break;
-            }
-            sub = q.word(sub, 3).unwrap_or(0);
-        }
-        if has(C::Shader) && contains_limited_use(q, sub) {
-            return Err(fault(E::CopyNarrow));
-        }
-    }
-    Ok(())
-}
-
-/// The rule for a constant size that is not a multiple of 4: the 8- and 16-bit
-/// capabilities of both storage classes decide.
-fn size_multiple(q: &Query<'_>, value: u32, source: S, target: S) -> Result<(), Fault> {
-    let has = |c: C| q.state.has_capability(c.0);
-    let int8 = has(C::Int8);
-    let ubo8 = has(C::UniformAndStorageBuffer8BitAccess);
-    let ssbo8 = has(C::StorageBuffer8BitAccess) || ubo8;
-    let pc8 = has(C::StoragePushConstant8);
-    let wg8 = has(C::WorkgroupMemoryExplicitLayout8BitAccessKHR);
-    let int16 = has(C::Int16) || int8;
-    let ubo16 = has(C::UniformAndStorageBuffer16BitAccess) || ubo8;
-    let ssbo16 = has(C::StorageBuffer16BitAccess) || ubo16 || ssbo8;
-    let pc16 = has(C::StoragePushConstant16) || pc8;
-    let io16 = has(C::StorageInputOutput16);
-    let wg16 = has(C::WorkgroupMemoryExplicitLayout16BitAccessKHR);
-    let matches = |sc: S, input: bool| match sc {
-        S::StorageBuffer => (ssbo16, ssbo8),
-        S::Uniform => (ubo16, ubo8),
-        S::PushConstant => (pc16, pc8),
-        S::Input if input => (io16, false),
-        S::Output => (io16, false),
-        S::Workgroup => (wg16, wg8),
-        _ => (false, false),
-    };
-    let (s16, s8) = matches(source, true);
-    let (t16, t8) = matches(target, false);
-    if !(int8 || int16 || (s16 && t16)) {
-        return Err(fault(E::SizeMultiple { of: 4 }));
-    }
-    if value % 2 != 0 && !int8 && !(s8 && t8) {
-        return Err(fault(E::SizeMultiple { of: 2 }));
-    }
-    Ok(())
-}
-
-/// `ValidateCopyMemoryMemoryAccess`: the first memory access again, then the second.
-fn copy_accesses(q: &Query<'_>, inst: &Inst<'_>) -> Result<bool, Fault> {
-    let first = if inst.opcode == O::CopyMemory { 2 } else { 3 };
-    if inst.operands.len() <= first {
-        return Ok(true);
-    }
-    if !memory_access(q, inst, first)? {
-        return Ok(false);
-    }
-    let first_mask = op(inst, first);
-    let second = first + access_words(first_mask);
-    if inst.operands.len() <= second {
-        return Ok(true);
-    }
-    if q.state.version < (1, 4) {
-        return Err(fault(E::TwoAccessesNeedVersion {
-            opcode: inst.opcode,
-        }));
-    }
-    if !memory_access(q, inst, second)? {
-        return Ok(false);
-    }
-    if first_mask & MAKE_VISIBLE != 0 {
-        return Err(fault(E::TargetVisible));
-    }
-    if op(inst, second) & MAKE_AVAILABLE != 0 {
-        return Err(fault(E::SourceAvailable));
-    }
-    Ok(true)
 }

@@ -493,4 +493,100 @@ pub enum MemoryError {
     PtrWorkgroup,
     /// A `PhysicalStorageBuffer` pointer under physical addressing.
     PtrPhysical,
+
+    // --- Cooperative matrices. ---
+    /// A length whose result type is not a 32-bit unsigned integer.
+    CooperativeLengthResultType {
+        /// The opcode.
+        opcode: Opcode,
+        /// The instruction's result.
+        id: Id,
+    },
+    /// A length of a type that is not the opcode's cooperative matrix type.
+    CooperativeLengthType {
+        /// The opcode.
+        opcode: Opcode,
+        /// The type operand.
+        ty: Id,
+        /// Whether the KHR type was needed.
+        khr: bool,
+    },
+    /// A load's result or a store's object that is not a cooperative matrix.
+    NotCooperativeMatrix {
+        /// The opcode.
+        opcode: Opcode,
+        /// The type.
+        ty: Id,
+    },
+    /// A pointer operand that is not a logical pointer.
+    CooperativeNotLogical {
+        /// The opcode.
+        opcode: Opcode,
+        /// The pointer.
+        pointer: Id,
+    },
+    /// A pointer operand whose type is not a pointer.
+    CooperativePointerType {
+        /// The opcode.
+        opcode: Opcode,
+        /// The pointer.
+        pointer: Id,
+    },
+    /// A pointer of another storage class (always for NV, in Vulkan for KHR).
+    CooperativeStorageClass {
+        /// The opcode.
+        opcode: Opcode,
+        /// The pointer type.
+        ty: Id,
+    },
+    /// A pointer to something other than a scalar or vector.
+    CooperativePointee {
+        /// The opcode.
+        opcode: Opcode,
+        /// The pointer.
+        pointer: Id,
+    },
+    /// A stride that is not an integer scalar.
+    StrideNotInt {
+        /// The stride.
+        stride: Id,
+    },
+    /// A column-major operand that is not a boolean constant.
+    ColumnMajor {
+        /// The operand.
+        id: Id,
+    },
+    /// A memory layout that is not an integer constant.
+    MemoryLayoutOperand {
+        /// The operand.
+        id: Id,
+    },
+    /// An ARM blocked-interleaved layout without its capability.
+    ArmLayoutCapability,
+    /// An ARM layout's stride that is not a constant.
+    StrideNotConstant {
+        /// The layout.
+        layout: u64,
+    },
+    /// An ARM layout's stride other than 1, 2 or 4.
+    StrideValue {
+        /// The layout.
+        layout: u64,
+    },
+    /// Rows or columns not a multiple of what an ARM layout needs.
+    LayoutMultiple {
+        /// The layout.
+        layout: u64,
+        /// The stride.
+        stride: u64,
+        /// Columns rather than rows.
+        columns: bool,
+        /// The multiple needed.
+        multiple: u64,
+    },
+    /// A row- or column-major layout without a stride.
+    StrideRequired {
+        /// The layout.
+        layout: u64,
+    },
 }

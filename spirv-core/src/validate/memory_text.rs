@@ -1,4 +1,6 @@
-//! spirv-val's text for each [`MemoryError`], typos and all, and the ids each names.
+//! spirv-val's text for each [`MemoryError`], typos and all (those of access chains,
+//! array lengths, pointer comparisons and cooperative matrices in
+//! `memory_text_chain.rs`), and the ids each names.
 
 use super::error::{Namer, Out, opcode_name};
 use super::memory_error::{CopyOperand, MemoryError};
@@ -8,7 +10,7 @@ use crate::types::Id;
 use core::fmt;
 
 /// A Vulkan rule's id as spirv-val prints it before a message.
-fn vuid(out: &mut dyn Out, vulkan: bool, id: &str) -> fmt::Result {
+pub(super) fn vuid(out: &mut dyn Out, vulkan: bool, id: &str) -> fmt::Result {
     if vulkan {
         write!(out, "[VUID-StandaloneSpirv-{id}] ")?;
     }
@@ -375,176 +377,7 @@ impl MemoryError {
             E::CopyNarrow => {
                 out.write_str("Cannot copy memory of objects containing 8- or 16-bit types")
             }
-            E::ChainResultType {
-                opcode,
-                id: i,
-                untyped,
-                found,
-            } => {
-                write!(out, "The Result Type of Op{} <id> ", opcode_name(*opcode))?;
-                id(out, *i)?;
-                let want = if *untyped {
-                    "OpTypeUntypedPointerKHR"
-                } else {
-                    "OpTypePointer"
-                };
-                write!(out, " must be {want}. Found Op{}.", opcode_name(*found))
-            }
-            E::BaseTypeNotNonPointer => out.write_str("Base type must be a non-pointer type"),
-            E::BlockArrayMismatch => out.write_str(
-                "Both Base Type and Base must be Block or BufferBlock arrays or neither can be",
-            ),
-            E::BlockArrayDifferent => out.write_str(
-                "If Base or Base Type is a Block or BufferBlock array, the other must also be the same array",
-            ),
-            E::BaseNotPointer { opcode, base } => {
-                out.write_str("The Base <id> ")?;
-                id(out, *base)?;
-                write!(
-                    out,
-                    " in Op{} instruction must be a pointer.",
-                    opcode_name(*opcode)
-                )
-            }
-            E::ChainStorageClass { opcode } => write!(
-                out,
-                "The result pointer storage class and base pointer storage class in Op{} do not match.",
-                opcode_name(*opcode)
-            ),
-            E::TooManyIndexes {
-                opcode,
-                limit,
-                found,
-            } => write!(
-                out,
-                "The number of indexes in Op{} may not exceed {limit}. Found {found} indexes.",
-                opcode_name(*opcode)
-            ),
-            E::IndexNotInt { opcode } => write!(
-                out,
-                "Indexes passed to Op{} must be of type integer.",
-                opcode_name(*opcode)
-            ),
-            E::NegativeIndex { word } => {
-                write!(out, "Index at word {word} may not have a negative value")
-            }
-            E::StructIndexNotConstant { opcode, index } => {
-                write!(out, "The <id> passed to Op{} to index ", opcode_name(*opcode))?;
-                id(out, *index)?;
-                out.write_str(" into a structure must be an OpConstant.")
-            }
-            E::StructIndexOutOfBounds {
-                index,
-                opcode,
-                value,
-                structure,
-                members,
-            } => {
-                out.write_str("Index ")?;
-                id(out, *index)?;
-                write!(
-                    out,
-                    " is out of bounds: Op{} cannot find index {value} into the structure <id> ",
-                    opcode_name(*opcode)
-                )?;
-                id(out, *structure)?;
-                write!(
-                    out,
-                    ". This structure has {members} members. Largest valid index is {}.",
-                    members - 1
-                )
-            }
-            E::IndexIntoNonComposite { opcode } => write!(
-                out,
-                "Op{} reached non-composite type while indexes still remain to be traversed.",
-                opcode_name(*opcode)
-            ),
-            E::ChainResultMismatch {
-                opcode,
-                expected,
-                found,
-            } => write!(
-                out,
-                "Op{} result type (Op{}) does not match the type that results from indexing into the base <id> (Op{}).",
-                opcode_name(*opcode),
-                opcode_name(*expected),
-                opcode_name(*found)
-            ),
-            E::ElementNotInt => out.write_str("Element must be an integer"),
-            E::ElementIntoBlock => out.write_str(
-                "Element must be 0 if the interpretation type is a Block- or BufferBlock-decorated structure",
-            ),
-            E::PtrChainArrayStride => out.write_str(
-                "OpPtrAccessChain must have a Base whose type is decorated with ArrayStride",
-            ),
-            E::PtrChainWorkgroup { vulkan } => {
-                vuid(out, *vulkan, "Base-07651")?;
-                out.write_str(
-                    "OpPtrAccessChain Base operand pointing to Workgroup storage class must use VariablePointers capability",
-                )
-            }
-            E::PtrChainStorageBuffer { vulkan } => {
-                vuid(out, *vulkan, "Base-07652")?;
-                out.write_str(
-                    "OpPtrAccessChain Base operand pointing to StorageBuffer storage class must use VariablePointers or VariablePointersStorageBuffer capability",
-                )
-            }
-            E::PtrChainStorageClass { vulkan } => {
-                vuid(out, *vulkan, "Base-07650")?;
-                out.write_str(
-                    "OpPtrAccessChain Base operand must point to Workgroup, StorageBuffer, or PhysicalStorageBuffer storage class",
-                )
-            }
-            E::ArrayLengthResultType { opcode, id: i } => {
-                write!(out, "The Result Type of Op{} <id> ", opcode_name(*opcode))?;
-                id(out, *i)?;
-                out.write_str(" must be OpTypeInt with width 32 or 64 and signedness 0.")
-            }
-            E::ArrayLengthUntyped => out.write_str("Pointer must be an untyped pointer"),
-            E::ArrayLengthNotStruct { opcode, id: i } => {
-                write!(out, "The Structure's type in Op{} <id> ", opcode_name(*opcode))?;
-                id(out, *i)?;
-                out.write_str(" must be a pointer to an OpTypeStruct.")
-            }
-            E::ArrayLengthLastMember { opcode, id: i } => {
-                write!(
-                    out,
-                    "The Structure's last member in Op{} <id> ",
-                    opcode_name(*opcode)
-                )?;
-                id(out, *i)?;
-                out.write_str(" must be an OpTypeRuntimeArray.")
-            }
-            E::ArrayLengthMember { opcode, id: i } => {
-                write!(out, "The array member in Op{} <id> ", opcode_name(*opcode))?;
-                id(out, *i)?;
-                out.write_str(" must be the last member of the struct.")
-            }
-            E::ArrayLengthUniformBlock { vulkan, opcode } => {
-                vuid(out, *vulkan, "OpArrayLength-11805")?;
-                write!(
-                    out,
-                    "Op{} must not be used on the OpTypeRuntimeArray inside a Uniform block",
-                    opcode_name(*opcode)
-                )
-            }
-            E::PtrCompareLogical => out.write_str(
-                "Instruction on logical pointers cannot be used without a variable pointers capability",
-            ),
-            E::PtrDiffResultType => out.write_str("Result Type must be an integer scalar"),
-            E::PtrCompareResultType => out.write_str("Result Type must be OpTypeBool"),
-            E::PtrOperandType => out.write_str("Operand type must be a pointer"),
-            E::PtrOperandTypes => {
-                out.write_str("The types of Operand 1 and Operand 2 must match")
-            }
-            E::PtrStorageClasses => out.write_str("Pointer storage classes must match"),
-            E::PtrInvalidStorageClass => out.write_str("Invalid pointer storage class"),
-            E::PtrWorkgroup => out.write_str(
-                "Workgroup storage class pointer requires VariablePointers capability to be specified",
-            ),
-            E::PtrPhysical => out.write_str(
-                "Cannot use a pointer in the PhysicalStorageBuffer storage class",
-            ),
+            _ => super::memory_text_chain::write(self, out, names),
         }
     }
 
@@ -579,7 +412,17 @@ impl MemoryError {
             | E::ArrayLengthResultType { id: a, .. }
             | E::ArrayLengthNotStruct { id: a, .. }
             | E::ArrayLengthLastMember { id: a, .. }
-            | E::ArrayLengthMember { id: a, .. } => Vec::from([*a]),
+            | E::ArrayLengthMember { id: a, .. }
+            | E::CooperativeLengthResultType { id: a, .. }
+            | E::CooperativeLengthType { ty: a, .. }
+            | E::NotCooperativeMatrix { ty: a, .. }
+            | E::CooperativeNotLogical { pointer: a, .. }
+            | E::CooperativePointerType { pointer: a, .. }
+            | E::CooperativeStorageClass { ty: a, .. }
+            | E::CooperativePointee { pointer: a, .. }
+            | E::StrideNotInt { stride: a }
+            | E::ColumnMajor { id: a }
+            | E::MemoryLayoutOperand { id: a } => Vec::from([*a]),
             E::LoadType { ty: a, pointer: b }
             | E::StoreType {
                 pointer: a,
