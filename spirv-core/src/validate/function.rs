@@ -21,9 +21,10 @@ pub(super) struct Function {
     /// The first instruction that uses each function's id where spirv-val does not
     /// allow it, found on the first `OpFunction`.
     bad_uses: Option<BTreeMap<u32, u32>>,
-    /// The open function: its `OpFunction`'s index and id, its type, and the
-    /// parameters seen.
-    open: Option<(u32, u32, u32, usize)>,
+    /// For each `OpFunctionParameter`, by index: the nearest `OpFunction` before it
+    /// (its index, id and type) and the parameters between, found on the first
+    /// parameter.
+    params: Option<BTreeMap<u32, (u32, u32, u32, usize)>>,
 }
 
 /// The instruction's `i`-th operand's first word (0 when absent).
@@ -42,15 +43,8 @@ fn fault(e: FunctionError) -> Fault {
 /// The pass for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fault> {
     match inst.opcode {
-        O::Function => {
-            st.open = Some((inst.index as u32, inst.result_id, op(inst, 3), 0));
-            function(q, inst, st)
-        }
+        O::Function => function(q, inst, st),
         O::FunctionParameter => parameter(q, inst, st),
-        O::FunctionEnd => {
-            st.open = None;
-            Ok(())
-        }
         O::FunctionCall => call(q, inst),
         _ => Ok(()),
     }
@@ -126,21 +120,45 @@ fn function(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fau
     Ok(())
 }
 
+/// Each parameter's function, as spirv-val finds it: walking back to the nearest
+/// `OpFunction`, counting the parameters on the way.
+fn parameters(q: &Query<'_>) -> BTreeMap<u32, (u32, u32, u32, usize)> {
+    let mut params = BTreeMap::new();
+    let mut open = None;
+    for inst in q.module.instructions() {
+        let w = inst.words();
+        match inst.opcode() {
+            O::Function => {
+                let id = w.get(2).copied().unwrap_or(0);
+                let ty = w.get(4).copied().unwrap_or(0);
+                open = Some((inst.index() as u32, id, ty, 0));
+            }
+            O::FunctionParameter => {
+                if let Some((at, id, ty, seen)) = open.as_mut() {
+                    params.insert(inst.index() as u32, (*at, *id, *ty, *seen));
+                    *seen += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    params
+}
+
 /// `ValidateFunctionParameter`.
 fn parameter(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fault> {
-    let Some((at, function, type_id, seen)) = st.open.as_mut() else {
+    let params = st.params.get_or_insert_with(|| parameters(q));
+    let Some(&(at, function, type_id, index)) = params.get(&(inst.index as u32)) else {
         return Err(fault(FunctionError::ParameterNotPreceded));
     };
-    let index = *seen;
-    *seen += 1;
-    let Some(ty) = q.def(*type_id) else {
+    let Some(ty) = q.def(type_id) else {
         let kind = ErrorKind::Function(FunctionError::MissingFunctionType);
-        return Err(Fault::at(kind, *at));
+        return Err(Fault::at(kind, at));
     };
     let params = ty.words().len().saturating_sub(3);
     if index >= params {
         return Err(fault(FunctionError::TooManyParameters {
-            function: *function,
+            function,
             expected: params,
         }));
     }

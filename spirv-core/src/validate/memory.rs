@@ -12,6 +12,7 @@ use super::query::Query;
 use super::{
     Fault, Inst, memory_access, memory_chain, memory_cooperative, memory_copy, memory_variable,
 };
+use crate::__private::Vec;
 use crate::spv::Opcode as O;
 
 pub use super::memory_error::{CopyOperand, MemoryError};
@@ -27,6 +28,9 @@ pub(super) struct Memory {
     pub(super) addressing: u32,
     /// `OpMemoryModel`'s memory model.
     pub(super) memory_model: u32,
+    /// The instruction index ranges of function bodies (`OpFunction` to
+    /// `OpFunctionEnd`), in order.
+    functions: Vec<(usize, usize)>,
     /// Whether the instruction is inside a function.
     pub(super) in_function: bool,
 }
@@ -54,18 +58,43 @@ pub(super) fn fault(e: MemoryError) -> Fault {
     ErrorKind::Memory(e).into()
 }
 
+/// The instructions of each function, as spirv-val's first loop assigns them: from an
+/// `OpFunction` to the next `OpFunctionEnd` (or the module's end).
+fn function_spans(q: &Query<'_>) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut open = None;
+    for (i, inst) in q.module.instructions().enumerate() {
+        match inst.opcode() {
+            O::Function if open.is_none() => open = Some(i),
+            O::FunctionEnd => {
+                if let Some(start) = open.take() {
+                    spans.push((start, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(start) = open {
+        spans.push((start, usize::MAX));
+    }
+    spans
+}
+
 /// The pass for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(), Fault> {
-    match inst.opcode {
-        O::Function => st.in_function = true,
-        O::FunctionEnd => st.in_function = false,
-        _ => {}
-    }
     if !st.ready {
         st.ready = true;
         st.decorations = Decorations::of(q);
         (st.addressing, st.memory_model) = models(q);
+        st.functions = function_spans(q);
     }
+    // Found from the module rather than followed, so that it holds when an earlier
+    // pass has stopped at an instruction.
+    let at = st.functions.partition_point(|&(_, end)| end < inst.index);
+    st.in_function = st
+        .functions
+        .get(at)
+        .is_some_and(|&(start, _)| start <= inst.index);
     let st = &*st;
     match inst.opcode {
         O::Variable | O::UntypedVariableKHR => memory_variable::variable(q, inst, st),
