@@ -357,3 +357,32 @@ fn cooperative_matrices() {
         );
     }
 }
+
+#[test]
+fn raw_access_chains() {
+    let module = |chain: &str| {
+        format!(
+            "OpCapability Shader\nOpCapability RawAccessChainsNV\nOpExtension \"SPV_NV_raw_access_chains\"\n\
+             OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\" %v\nOpExecutionMode %main LocalSize 1 1 1\n\
+             OpDecorate %s Block\nOpMemberDecorate %s 0 Offset 0\nOpDecorate %v DescriptorSet 0\nOpDecorate %v Binding 0\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%u0 = OpConstant %uint 0\n\
+             %u4 = OpConstant %uint 4\n%s = OpTypeStruct %uint\n%sp = OpTypePointer StorageBuffer %s\n\
+             %up = OpTypePointer StorageBuffer %uint\n%v = OpVariable %sp StorageBuffer\n\
+             %main = OpFunction %void None %fn\n%entry = OpLabel\n{chain}\nOpReturn\nOpFunctionEnd\n"
+        )
+    };
+    accepts(
+        "vulkan1.3",
+        &module("%r = OpRawAccessChainNV %up %v %u4 %u0 %u0 RobustnessPerComponentNV"),
+    );
+    rejects(
+        "vulkan1.3",
+        &module("%r = OpRawAccessChainNV %up %v %u0 %u0 %u0 RobustnessPerElementNV"),
+        "Stride must not be zero when per-element robustness is used.",
+    );
+    rejects(
+        "spv1.6",
+        &module("%r = OpRawAccessChainNV %sp %v %u4 %u0 %u0"),
+        "The Result Type of OpRawAccessChainNV <id> '12[%12]' must not point to OpTypeArray, OpTypeMatrix, or OpTypeStruct.",
+    );
+}

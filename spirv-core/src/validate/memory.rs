@@ -1,10 +1,10 @@
 //! spirv-val's memory pass (`MemoryPass` in `validate_memory.cpp`) for one
 //! instruction: variables (`memory_variable.rs`), loads and stores with their memory
-//! access operands (`memory_access.rs`), copies (`memory_copy.rs`), access chains, array lengths and
-//! pointer comparisons (`memory_chain.rs`). Its messages are [`MemoryError`]'s
+//! access operands (`memory_access.rs`), copies (`memory_copy.rs`), access chains,
+//! array lengths and pointer comparisons (`memory_chain.rs`). Its messages are [`MemoryError`]'s
 //! (`memory_error.rs`). Cooperative matrix lengths, loads and stores are in
-//! `memory_cooperative.rs`. Not checked yet: `OpRawAccessChainNV`, the tensor
-//! loads and stores, the cooperative vector instructions, and the `TileAttachmentQCOM` variable rules.
+//! `memory_cooperative.rs`. Not checked yet: the tensor loads and stores, the
+//! cooperative vector instructions, and the `TileAttachmentQCOM` variable rules.
 
 use super::error::ErrorKind;
 use super::memory_util::{Decorations, models};
@@ -109,6 +109,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(
         | O::InBoundsPtrAccessChain
         | O::UntypedAccessChainKHR
         | O::UntypedInBoundsAccessChainKHR => memory_chain::access_chain(q, inst, st),
+        O::RawAccessChainNV => memory_chain::raw_access_chain(q, inst),
         O::ArrayLength | O::UntypedArrayLengthKHR => memory_chain::array_length(q, inst, st),
         O::PtrEqual | O::PtrNotEqual | O::PtrDiff => memory_chain::ptr_comparison(q, inst, st),
         O::CooperativeMatrixLengthKHR | O::CooperativeMatrixLengthNV => {

@@ -1,6 +1,6 @@
 //! spirv-val's rules for access chains (`ValidateAccessChain`,
-//! `ValidatePtrAccessChain`), `OpArrayLength` and `OpUntypedArrayLengthKHR`
-//! (`ValidateArrayLength`), and pointer comparisons (`ValidatePtrComparison`), from
+//! `ValidatePtrAccessChain`, `ValidateRawAccessChain`), `OpArrayLength` and
+//! `OpUntypedArrayLengthKHR` (`ValidateArrayLength`), and pointer comparisons (`ValidatePtrComparison`), from
 //! `validate_memory.cpp`.
 
 use super::memory::{Memory, MemoryError as E, fault, op};
@@ -355,6 +355,83 @@ pub(super) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Res
         }
     } else if sc == S::PhysicalStorageBuffer {
         return Err(fault(E::PtrPhysical));
+    }
+    Ok(())
+}
+
+/// `ValidateRawAccessChain`.
+pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let opcode = inst.opcode;
+    let id = Id(inst.result_id);
+    let Some(rt) = q.def(op(inst, 0)) else {
+        return Ok(());
+    };
+    if rt.opcode() != O::TypePointer {
+        return Err(fault(E::ChainResultType {
+            opcode,
+            id,
+            untyped: false,
+            found: rt.opcode(),
+        }));
+    }
+    let sc = S(rt.words().get(2).copied().unwrap_or(u32::MAX));
+    if !matches!(sc, S::StorageBuffer | S::PhysicalStorageBuffer | S::Uniform) {
+        return Err(fault(E::RawChainStorageClass { id }));
+    }
+    let pointee = q.opcode(rt.words().get(3).copied().unwrap_or(0));
+    if matches!(pointee, O::TypeArray | O::TypeMatrix | O::TypeStruct) {
+        return Err(fault(E::RawChainPointee { id }));
+    }
+    let stride = op(inst, 3);
+    let Some(stride_def) = q.def(stride) else {
+        return Ok(());
+    };
+    if stride_def.opcode() != O::Constant {
+        return Err(fault(E::RawStrideNotConstant {
+            id,
+            found: stride_def.opcode(),
+        }));
+    }
+    let Some(stride_type) = q.def(q.type_of(stride)) else {
+        return Ok(());
+    };
+    if stride_type.opcode() != O::TypeInt {
+        return Err(fault(E::RawOperandNotInt {
+            what: "Stride",
+            id,
+            found: stride_type.opcode(),
+        }));
+    }
+    for (what, i) in [("Index", 4), ("Offset", 5)] {
+        let Some(t) = q.def(q.type_of(op(inst, i))) else {
+            return Ok(());
+        };
+        if t.opcode() != O::TypeInt {
+            return Err(fault(E::RawOperandNotInt {
+                what,
+                id,
+                found: t.opcode(),
+            }));
+        }
+        let width = t.words().get(2).copied().unwrap_or(0);
+        if width != 32 {
+            return Err(fault(E::RawOperandWidth { what, id, width }));
+        }
+    }
+    let access = if inst.operands.len() >= 7 {
+        op(inst, 6)
+    } else {
+        0
+    };
+    let (per_component, per_element) = (access & 1 != 0, access & 2 != 0);
+    if per_element && q.constant_u64(stride) == Some(0) {
+        return Err(fault(E::RawStrideZero));
+    }
+    if (per_component || per_element) && sc == S::PhysicalStorageBuffer {
+        return Err(fault(E::RawRobustPhysical));
+    }
+    if per_component && per_element {
+        return Err(fault(E::RawRobustExclusive));
     }
     Ok(())
 }

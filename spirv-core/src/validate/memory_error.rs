@@ -589,4 +589,48 @@ pub enum MemoryError {
         /// The layout.
         layout: u64,
     },
+
+    // --- Raw access chains. ---
+    /// A result type pointing outside `StorageBuffer`, `PhysicalStorageBuffer` and
+    /// `Uniform`.
+    RawChainStorageClass {
+        /// The chain.
+        id: Id,
+    },
+    /// A result type pointing to an array, matrix or struct.
+    RawChainPointee {
+        /// The chain.
+        id: Id,
+    },
+    /// A stride that is not an `OpConstant`.
+    RawStrideNotConstant {
+        /// The chain.
+        id: Id,
+        /// The stride's opcode.
+        found: Opcode,
+    },
+    /// A stride, index or offset whose type is not an integer.
+    RawOperandNotInt {
+        /// `Stride`, `Index` or `Offset`.
+        what: &'static str,
+        /// The chain.
+        id: Id,
+        /// The type's opcode.
+        found: Opcode,
+    },
+    /// An index or offset that is not 32 bits wide.
+    RawOperandWidth {
+        /// `Index` or `Offset`.
+        what: &'static str,
+        /// The chain.
+        id: Id,
+        /// Its width.
+        width: u32,
+    },
+    /// A zero stride with per-element robustness.
+    RawStrideZero,
+    /// Robustness with `PhysicalStorageBuffer`.
+    RawRobustPhysical,
+    /// Both robustness kinds.
+    RawRobustExclusive,
 }

@@ -422,7 +422,12 @@ impl MemoryError {
             | E::CooperativePointee { pointer: a, .. }
             | E::StrideNotInt { stride: a }
             | E::ColumnMajor { id: a }
-            | E::MemoryLayoutOperand { id: a } => Vec::from([*a]),
+            | E::MemoryLayoutOperand { id: a }
+            | E::RawChainStorageClass { id: a }
+            | E::RawChainPointee { id: a }
+            | E::RawStrideNotConstant { id: a, .. }
+            | E::RawOperandNotInt { id: a, .. }
+            | E::RawOperandWidth { id: a, .. } => Vec::from([*a]),
             E::LoadType { ty: a, pointer: b }
             | E::StoreType {
                 pointer: a,

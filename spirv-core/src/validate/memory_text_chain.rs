@@ -1,5 +1,5 @@
 //! spirv-val's text for the [`MemoryError`]s of access chains, array lengths,
-//! pointer comparisons and cooperative matrices (the others are in `memory_text.rs`).
+//! raw access chains, pointer comparisons and cooperative matrices (the others are in `memory_text.rs`).
 
 use super::error::{Namer, Out, opcode_name};
 use super::memory_error::MemoryError;
@@ -276,6 +276,40 @@ pub(super) fn write(e: &MemoryError, out: &mut dyn Out, names: &Namer<'_>) -> fm
         E::StrideRequired { layout } => {
             write!(out, "MemoryLayout {layout} requires a Stride.")
         }
+        E::RawChainStorageClass { id: i } | E::RawChainPointee { id: i } => {
+            out.write_str("The Result Type of OpRawAccessChainNV <id> ")?;
+            id(out, *i)?;
+            out.write_str(match e {
+                E::RawChainStorageClass { .. } => {
+                    " must point to a storage class of StorageBuffer, PhysicalStorageBuffer, or Uniform."
+                }
+                _ => " must not point to OpTypeArray, OpTypeMatrix, or OpTypeStruct.",
+            })
+        }
+        E::RawStrideNotConstant { id: i, found } => {
+            out.write_str("The Stride of OpRawAccessChainNV <id> ")?;
+            id(out, *i)?;
+            write!(out, " must be OpConstant. Found Op{}.", opcode_name(*found))
+        }
+        E::RawOperandNotInt { what, id: i, found } => {
+            write!(out, "The type of {what} of OpRawAccessChainNV <id> ")?;
+            id(out, *i)?;
+            write!(out, " must be OpTypeInt. Found Op{}.", opcode_name(*found))
+        }
+        E::RawOperandWidth { what, id: i, width } => {
+            write!(out, "The integer width of {what} of OpRawAccessChainNV <id> ")?;
+            id(out, *i)?;
+            write!(out, " must be 32. Found {width}.")
+        }
+        E::RawStrideZero => {
+            out.write_str("Stride must not be zero when per-element robustness is used.")
+        }
+        E::RawRobustPhysical => out.write_str(
+            "Storage class cannot be PhysicalStorageBuffer when raw access chain robustness is used.",
+        ),
+        E::RawRobustExclusive => out.write_str(
+            "Per-component robustness and per-element robustness are mutually exclusive.",
+        ),
         // Worded in memory_text.rs.
         _ => Ok(()),
     }
