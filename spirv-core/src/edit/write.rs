@@ -88,7 +88,7 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
         let inst = m
             .instruction(i)
             .ok_or_else(|| DecodeError::new(crate::DecodeErrorKind::ZeroWordCount, 0, i))?;
-        let opcode = inst.opcode();
+        let opcode = effective_opcode(e, i, inst.opcode());
         let h = InstId::from(i);
         if matches!(opcode, O::Line | O::NoLine) {
             added_list(e, e.before.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
@@ -100,7 +100,9 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
         let attached = core::mem::take(&mut pending);
         let copy = if attached.is_empty() { in_effect } else { None };
         if let Some(&last) = attached.last() {
-            if m.instruction(last).is_some_and(|l| l.opcode() == O::Line) {
+            if m.instruction(last)
+                .is_some_and(|l| effective_opcode(e, last, l.opcode()) == O::Line)
+            {
                 in_effect = Some(last);
             }
         }
@@ -118,7 +120,7 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
                 own
             };
             for &l in &lines {
-                mapped(e, l, &mut scratch)?;
+                line(e, l, &mut scratch)?;
                 w.write(&scratch, false);
             }
             match e.replaced.get(&(i as u32)) {
@@ -145,11 +147,35 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
     // Lines after the last instruction stay at the end.
     for l in pending {
         if !e.removed[l] {
-            mapped(e, l, &mut scratch)?;
+            line(e, l, &mut scratch)?;
             w.write(&scratch, false);
         }
     }
     Ok(w.out)
+}
+
+/// The opcode instruction `i` of the original module is written with: its
+/// replacement's, if it was replaced (an instruction replaced by `OpLine` or `OpNoLine`
+/// is a line, attached to the next instruction as the loader attaches lines).
+fn effective_opcode(e: &Editor<'_>, i: usize, original: O) -> O {
+    match e.replaced.get(&(i as u32)) {
+        Some(&k) => O(e.arena[e.added[k as usize].start as usize] as u16),
+        None => original,
+    }
+}
+
+/// The words of line `l` of the original module: its replacement, or itself with its
+/// ids renamed.
+fn line(e: &Editor<'_>, l: usize, out: &mut Vec<u32>) -> Result<(), DecodeError> {
+    match e.replaced.get(&(l as u32)) {
+        Some(&k) => {
+            let a = &e.added[k as usize];
+            out.clear();
+            out.extend_from_slice(&e.arena[a.start as usize..(a.start + a.len) as usize]);
+            Ok(())
+        }
+        None => mapped(e, l, out),
+    }
 }
 
 /// Writes added instructions, each with those inserted before and after it, in order
