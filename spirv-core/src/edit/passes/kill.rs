@@ -9,7 +9,8 @@ use alloc::collections::BTreeMap;
 
 /// Removes instructions and what names and decorates their results:
 /// - the `OpName`s and `OpMemberName`s of the id;
-/// - the decorations whose target is the id;
+/// - the decorations whose target is the id, except `OpMemberDecorateString`, which
+///   spirv-opt's decoration manager does not track;
 /// - the id from the target lists of group decorations: the last target (and its
 ///   member number) moves into its place, as spirv-opt's decoration manager moves it,
 ///   and a group decoration left without targets is removed;
@@ -70,7 +71,14 @@ impl<'e, 'm> Killer<'e, 'm> {
         let applies: Vec<u32> = self.annotations.applications(id).to_vec();
         let is_group = !applies.is_empty();
         for d in direct {
-            self.editor.remove(InstId(d));
+            // spirv-opt's decoration manager does not track `OpMemberDecorateString`,
+            // so it outlives its target.
+            let tracked = module
+                .instruction(d as usize)
+                .is_some_and(|i| i.opcode() != crate::spv::Opcode::MemberDecorateString);
+            if tracked {
+                self.editor.remove(InstId(d));
+            }
         }
         for g in grouped {
             if self.editor.is_removed(InstId(g)) {
