@@ -2,8 +2,11 @@
 //! (`source/opt/remove_duplicates_pass.cpp`), with its type equality in [`types`] and
 //! the partition refinement that decides it in [`partition`].
 
+mod decorations;
 mod partition;
 mod types;
+
+pub(super) use decorations::Decorations;
 
 use super::Killer;
 use crate::__private::Vec;
@@ -85,7 +88,7 @@ pub fn remove_duplicates(module: &Module) -> Result<(Module, bool), EditError> {
     }
     {
         let mut killer = Killer::new(&mut editor);
-        let classes = types::classes(module, killer.annotations());
+        let classes = types::classes(&Decorations::new(module, killer.annotations()));
         let mut kept: BTreeMap<u32, u32> = BTreeMap::new();
         let mut dead: Vec<usize> = Vec::new();
         for (&(index, id), &class) in classes.types.iter().zip(&classes.class) {

@@ -26,10 +26,10 @@
 //!   does each remaining one get its decorations. So incomplete types that differ only
 //!   by decorations are equal.
 
+use super::decorations::Decorations;
 use super::partition::{Graph, bisimulation};
 use crate::__private::Vec;
 use crate::analysis::table::IdTable;
-use crate::edit::Annotations;
 use crate::module::{Module, Section};
 use crate::spirv_tools::generates_type;
 use crate::spv::Opcode as O;
@@ -69,71 +69,6 @@ struct Node {
     decorated: bool,
     /// Instruction index, or `None` for a missing id.
     index: Option<usize>,
-}
-
-/// The decoration instructions spirv-opt's `GetDecorationsFor(id, true)` returns, by
-/// index: direct ones, then those of each group applied to `id`.
-fn decorations_for(
-    module: &Module,
-    annotations: &Annotations,
-    member_groups: &[(u32, u32)],
-    id: u32,
-) -> Vec<usize> {
-    let tracked = |i: &u32| {
-        module.instruction(*i as usize).is_some_and(|d| {
-            matches!(
-                d.opcode(),
-                O::Decorate | O::DecorateId | O::DecorateString | O::MemberDecorate
-            )
-        })
-    };
-    let mut out: Vec<usize> = annotations
-        .decorations(crate::Id(id))
-        .iter()
-        .filter(|i| tracked(i))
-        .map(|&i| i as usize)
-        .collect();
-    // Each application (per occurrence of the id), in module order.
-    let mut applications: Vec<u32> = Vec::new();
-    for &g in annotations.group_decorations(crate::Id(id)) {
-        let Some(inst) = module.instruction(g as usize) else {
-            continue;
-        };
-        if inst.opcode() == O::GroupDecorate {
-            let ops = inst.operands();
-            let n = ops
-                .get(1..)
-                .unwrap_or(&[])
-                .iter()
-                .filter(|&&t| t == id)
-                .count();
-            applications.extend(core::iter::repeat_n(g, n));
-        }
-    }
-    let first = member_groups.partition_point(|&(v, _)| v < id);
-    for &(v, g) in &member_groups[first..] {
-        if v != id {
-            break;
-        }
-        applications.push(g);
-    }
-    applications.sort_unstable();
-    for g in applications {
-        let Some(group) = module
-            .instruction(g as usize)
-            .and_then(|i| i.operands().first().copied())
-        else {
-            continue;
-        };
-        out.extend(
-            annotations
-                .decorations(crate::Id(group))
-                .iter()
-                .filter(|i| tracked(i))
-                .map(|&i| i as usize),
-        );
-    }
-    out
 }
 
 /// The decorations part of a label: whole-type decorations and, for a struct with
@@ -177,13 +112,8 @@ fn decoration_label(module: &Module, decorations: &[usize], members: Option<usiz
 }
 
 /// The node of a type instruction: its children and the fields its kind compares.
-fn node(
-    module: &Module,
-    annotations: &Annotations,
-    member_groups: &[(u32, u32)],
-    defs: &IdTable<u32>,
-    index: usize,
-) -> Node {
+fn node(decorations: &Decorations<'_>, defs: &IdTable<u32>, index: usize) -> Node {
+    let module = decorations.module();
     let inst = module.instruction(index);
     let opcode = inst.map_or(O(0), |i| i.opcode());
     let ops = inst.map_or(&[][..], |i| i.operands());
@@ -221,10 +151,7 @@ fn node(
             };
             (alloc::vec![op(1)], params)
         }
-        O::TypeArray => (
-            alloc::vec![op(1)],
-            array_length(module, annotations, member_groups, defs, op(2)),
-        ),
+        O::TypeArray => (alloc::vec![op(1)], array_length(decorations, defs, op(2))),
         O::TypeStruct | O::TypeFunction => (rest(1), Vec::new()),
         O::TypeOpaque => {
             let name = crate::codec::string_operand(ops.get(1..).unwrap_or(&[]));
@@ -259,13 +186,8 @@ fn node(
 }
 
 /// An array length's `LengthInfo` words.
-fn array_length(
-    module: &Module,
-    annotations: &Annotations,
-    member_groups: &[(u32, u32)],
-    defs: &IdTable<u32>,
-    length: u32,
-) -> Vec<u32> {
+fn array_length(decorations: &Decorations<'_>, defs: &IdTable<u32>, length: u32) -> Vec<u32> {
+    let module = decorations.module();
     let def = defs
         .get(length)
         .and_then(|&i| module.instruction(i as usize));
@@ -274,7 +196,7 @@ fn array_length(
     };
     let mut spec_id = None;
     if def.opcode() == O::SpecConstant {
-        for d in decorations_for(module, annotations, member_groups, length) {
+        for d in decorations.of(length) {
             let Some(inst) = module.instruction(d) else {
                 continue;
             };
@@ -326,14 +248,7 @@ fn intern(labels: &[Vec<u32>]) -> Vec<u32> {
 
 /// The label of `node`: its kind, child count and fields, then its decorations when
 /// `with_decorations` and its kind compares them.
-fn label(
-    module: &Module,
-    annotations: &Annotations,
-    member_groups: &[(u32, u32)],
-    node: &Node,
-    id: u32,
-    with_decorations: bool,
-) -> Vec<u32> {
+fn label(decorations: &Decorations<'_>, node: &Node, id: u32, with_decorations: bool) -> Vec<u32> {
     let mut l = alloc::vec![
         node.opcode,
         node.children.len() as u32,
@@ -341,9 +256,12 @@ fn label(
     ];
     l.extend_from_slice(&node.params);
     if with_decorations && node.decorated && node.index.is_some() {
-        let decorations = decorations_for(module, annotations, member_groups, id);
         let members = (node.opcode == u32::from(O::TypeStruct.0)).then_some(node.children.len());
-        l.extend(decoration_label(module, &decorations, members));
+        l.extend(decoration_label(
+            decorations.module(),
+            &decorations.of(id),
+            members,
+        ));
     } else {
         l.extend_from_slice(&[0, 0]);
     }
@@ -351,7 +269,8 @@ fn label(
 }
 
 /// The classes of `module`'s types, from its names and decorations.
-pub(super) fn classes(module: &Module, annotations: &Annotations) -> TypeClasses {
+pub(super) fn classes(decorations: &Decorations<'_>) -> TypeClasses {
+    let module = decorations.module();
     let cap = module.word_len().saturating_mul(2).max(1024);
     let mut defs: IdTable<u32> = IdTable::new();
     for inst in module.section(Section::Global) {
@@ -359,18 +278,6 @@ pub(super) fn classes(module: &Module, annotations: &Annotations) -> TypeClasses
             defs.insert(id.0, inst.index() as u32, cap);
         }
     }
-    // `OpGroupMemberDecorate`'s member numbers, which the decoration manager takes for
-    // its targets: (number, instruction).
-    let mut member_groups: Vec<(u32, u32)> = Vec::new();
-    for inst in module.section(Section::Annotation) {
-        if inst.opcode() == O::GroupMemberDecorate {
-            let ops = inst.operands();
-            for &v in ops.get(2..).unwrap_or(&[]).iter().step_by(2) {
-                member_groups.push((v, inst.index() as u32));
-            }
-        }
-    }
-    member_groups.sort_unstable();
     // Type nodes, in module order; their ids; forward pointers.
     let mut nodes: Vec<Node> = Vec::new();
     let mut ids: Vec<u32> = Vec::new();
@@ -395,7 +302,7 @@ pub(super) fn classes(module: &Module, annotations: &Annotations) -> TypeClasses
             continue;
         }
         let Some(id) = inst.result_id() else { continue };
-        let n = node(module, annotations, &member_groups, &defs, inst.index());
+        let n = node(decorations, &defs, inst.index());
         let is_pending = |c: &u32| pending.get(*c).is_some_and(|&p| p);
         let refers = n.children.iter().any(is_pending);
         let is_incomplete = match opcode {
@@ -451,14 +358,7 @@ pub(super) fn classes(module: &Module, annotations: &Annotations) -> TypeClasses
     // First: incomplete types compare without their own decorations.
     let mut labels: Vec<Vec<u32>> = (0..total)
         .map(|v| match nodes.get(v) {
-            Some(n) => label(
-                module,
-                annotations,
-                &member_groups,
-                n,
-                ids[v],
-                !incomplete[v],
-            ),
+            Some(n) => label(decorations, n, ids[v], !incomplete[v]),
             None => missing_label(v),
         })
         .collect();
@@ -477,7 +377,7 @@ pub(super) fn classes(module: &Module, annotations: &Annotations) -> TypeClasses
     // Then every type as its representative is, decorations included.
     for v in 0..count {
         let r = rep[v] as usize;
-        labels[v] = label(module, annotations, &member_groups, &nodes[r], ids[r], true);
+        labels[v] = label(decorations, &nodes[r], ids[r], true);
     }
     let graph = graph_of(total, &|v| {
         child_nodes
