@@ -90,7 +90,8 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
             .ok_or_else(|| DecodeError::new(crate::DecodeErrorKind::ZeroWordCount, 0, i))?;
         let opcode = effective_opcode(e, i, inst.opcode());
         let h = InstId::from(i);
-        if matches!(opcode, O::Line | O::NoLine) {
+        let killed_line = opcode == O::Nop && e.replaced.contains_key(&(i as u32));
+        if matches!(opcode, O::Line | O::NoLine) || killed_line {
             added_list(e, e.before.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
             pending.push(i);
             in_effect = None;
@@ -155,8 +156,10 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
 }
 
 /// The opcode instruction `i` of the original module is written with: its
-/// replacement's, if it was replaced (an instruction replaced by `OpLine` or `OpNoLine`
-/// is a line, attached to the next instruction as the loader attaches lines).
+/// replacement's, if it was replaced. An instruction replaced by `OpLine` or `OpNoLine`
+/// is a line, attached to the next instruction as the loader attaches lines; one
+/// replaced by `OpNop` is a killed line, as spirv-opt leaves one among the next
+/// instruction's lines: it ends a line in effect (with `OpNoLine`) and is not written.
 fn effective_opcode(e: &Editor<'_>, i: usize, original: O) -> O {
     match e.replaced.get(&(i as u32)) {
         Some(&k) => O(e.arena[e.added[k as usize].start as usize] as u16),
