@@ -25,9 +25,11 @@ const DEBUG_NO_LINE: u32 = 104;
 /// - every `OpExtInstImport` of a `NonSemantic.` set, and every `OpExtInst` (or
 ///   `OpExtInstWithForwardRefsKHR`) of such a set, wherever it is.
 ///
-/// As in spirv-opt, an `OpString` only a removed instruction used stays. spirv-opt 2025.5
-/// crashes on modules with `NonSemantic.Shader.DebugInfo.100` scopes; here they go with
-/// the rest of the set's instructions.
+/// As in spirv-opt, an `OpString` only a removed instruction used stays, and a removed
+/// `DebugLine` or `DebugNoLine` (which spirv-opt holds as a line of the next
+/// instruction) ends the line in effect with `OpNoLine`. spirv-opt 2025.5 crashes on
+/// modules with `NonSemantic.Shader.DebugInfo.100` scopes; here they go with the rest
+/// of the set's instructions.
 ///
 /// # Errors
 /// The edited module does not read.
@@ -95,15 +97,17 @@ pub fn strip_nonsemantic(module: &Module) -> Result<(Module, bool), EditError> {
         }
     }
     let changed = !to_remove.is_empty();
-    let ends_line = ending_lines(module, &sets);
+    let lines = debug_lines(module, &sets);
     let mut editor = Editor::new(module);
     {
         let mut killer = Killer::new(&mut editor);
         for index in to_remove {
-            if ends_line.binary_search(&index).is_ok() {
+            if lines.binary_search(&index).is_ok() {
+                // A killed line: spirv-opt leaves an OpNop among the next instruction's
+                // lines, which ends a line in effect.
                 killer
                     .editor()
-                    .replace_words(InstId::from(index), &[(1 << 16) | u32::from(O::NoLine.0)])?;
+                    .replace_words(InstId::from(index), &[(1 << 16) | u32::from(O::Nop.0)])?;
             } else {
                 killer.kill(index);
             }
@@ -114,14 +118,9 @@ pub fn strip_nonsemantic(module: &Module) -> Result<(Module, bool), EditError> {
 }
 
 /// The `DebugLine`s and `DebugNoLine`s of the removed `NonSemantic.Shader.DebugInfo.100`
-/// imports (`sets`, sorted) that end a line in effect, by index.
-///
-/// spirv-opt's loader attaches these to the next instruction, as it attaches `OpLine`;
-/// killing one leaves an `OpNop` among that instruction's lines, and its writer ends a
-/// line still in effect before such an `OpNop` with `OpNoLine` (and writes nothing for
-/// it otherwise). So each of them becomes an `OpNoLine` where a line is in effect at
-/// that point of the output, and goes where none is.
-fn ending_lines(module: &Module, sets: &[u32]) -> Vec<usize> {
+/// imports (`sets`, sorted), by index, in order: spirv-opt's loader attaches them to the
+/// next instruction, as it attaches `OpLine`.
+fn debug_lines(module: &Module, sets: &[u32]) -> Vec<usize> {
     let nsdi: Vec<u32> = module
         .section(Section::ExtInstImport)
         .filter(|i| {
@@ -131,34 +130,17 @@ fn ending_lines(module: &Module, sets: &[u32]) -> Vec<usize> {
         .filter_map(|i| i.result_id().map(|id| id.0))
         .filter(|id| sets.binary_search(id).is_ok())
         .collect();
-    let mut out = Vec::new();
     if nsdi.is_empty() {
-        return out;
+        return Vec::new();
     }
-    // The writer's state: a line in effect, and whether it is between a merge
-    // instruction and its branch (where it writes no line).
-    let (mut active, mut between) = (false, false);
-    for inst in module.instructions() {
-        let ops = inst.operands();
-        match inst.opcode() {
-            O::Line => active |= !between,
-            O::NoLine => active = false,
-            O::ExtInst
-                if ops.get(2).is_some_and(|s| nsdi.contains(s))
-                    && matches!(ops.get(3), Some(&(DEBUG_LINE | DEBUG_NO_LINE))) =>
-            {
-                if active {
-                    out.push(inst.index());
-                    active = false;
-                }
-            }
-            op => {
-                between = matches!(op, O::LoopMerge | O::SelectionMerge);
-                if between || crate::spirv_tools::is_block_terminator(op) {
-                    active = false;
-                }
-            }
-        }
-    }
-    out
+    module
+        .instructions()
+        .filter(|inst| {
+            let ops = inst.operands();
+            inst.opcode() == O::ExtInst
+                && ops.get(2).is_some_and(|s| nsdi.contains(s))
+                && matches!(ops.get(3), Some(&(DEBUG_LINE | DEBUG_NO_LINE)))
+        })
+        .map(|inst| inst.index())
+        .collect()
 }
