@@ -13,7 +13,9 @@ use alloc::collections::BTreeMap;
 ///   spirv-opt's decoration manager does not track;
 /// - the id from the target lists of group decorations: the last target (and its
 ///   member number) moves into its place, as spirv-opt's decoration manager moves it,
-///   and a group decoration left without targets is removed;
+///   and a group decoration left without targets is removed (that manager finds an
+///   `OpGroupMemberDecorate` for an id only when the id equals one of its member
+///   numbers, which it takes for targets, so only then);
 /// - for a decoration group: its decorations, and the group decorations that apply it.
 ///
 /// The rewritten group decorations are written to the editor by [`Killer::finish`].
@@ -92,6 +94,16 @@ impl<'e, 'm> Killer<'e, 'm> {
             } else {
                 2
             };
+            if stride == 2 {
+                // spirv-opt's decoration manager files an `OpGroupMemberDecorate` under
+                // its member numbers, not its targets: it finds one for the id only when
+                // the id equals one of those numbers.
+                let current = self.groups.get(&g).map_or(inst.operands(), Vec::as_slice);
+                let numbers = current.get(2..).unwrap_or(&[]);
+                if !numbers.iter().step_by(2).any(|&n| n == id.0) {
+                    continue;
+                }
+            }
             let ops = self
                 .groups
                 .entry(g)
