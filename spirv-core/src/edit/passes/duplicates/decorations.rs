@@ -18,27 +18,32 @@ use crate::types::Id;
 pub(in crate::edit::passes) struct Decorations<'m> {
     module: &'m Module,
     annotations: &'m Annotations,
-    /// `OpGroupMemberDecorate`s by the numbers the manager takes for targets:
-    /// (number, instruction index), sorted.
-    member_groups: Vec<(u32, u32)>,
+    /// Group applications by the id the manager files them under, once per listing:
+    /// (id, instruction index), sorted. An `OpGroupDecorate` is filed under its
+    /// targets, an `OpGroupMemberDecorate` under its member numbers.
+    applications: Vec<(u32, u32)>,
 }
 
 impl<'m> Decorations<'m> {
     /// The lookups for `module`, over its `annotations`.
     pub(in crate::edit::passes) fn new(module: &'m Module, annotations: &'m Annotations) -> Self {
-        let mut member_groups: Vec<(u32, u32)> = Vec::new();
+        let mut applications: Vec<(u32, u32)> = Vec::new();
         for inst in module.section(Section::Annotation) {
-            if inst.opcode() == O::GroupMemberDecorate {
-                for &v in inst.operands().get(2..).unwrap_or(&[]).iter().step_by(2) {
-                    member_groups.push((v, inst.index() as u32));
-                }
+            let (from, step) = match inst.opcode() {
+                O::GroupDecorate => (1, 1),
+                O::GroupMemberDecorate => (2, 2),
+                _ => continue,
+            };
+            let ops = inst.operands().get(from..).unwrap_or(&[]);
+            for &id in ops.iter().step_by(step) {
+                applications.push((id, inst.index() as u32));
             }
         }
-        member_groups.sort_unstable();
+        applications.sort_unstable();
         Decorations {
             module,
             annotations,
-            member_groups,
+            applications,
         }
     }
 
@@ -62,27 +67,11 @@ impl<'m> Decorations<'m> {
     /// its own, then those of each group applied to it, in module order.
     pub(in crate::edit::passes) fn of(&self, id: u32) -> Vec<usize> {
         let mut out: Vec<usize> = self.direct(id).collect();
-        // Each application (per occurrence of the id), in module order.
-        let mut applications: Vec<u32> = Vec::new();
-        for &g in self.annotations.group_decorations(Id(id)) {
-            let Some(inst) = self.module.instruction(g as usize) else {
-                continue;
-            };
-            if inst.opcode() == O::GroupDecorate {
-                let targets = inst.operands().get(1..).unwrap_or(&[]);
-                let n = targets.iter().filter(|&&t| t == id).count();
-                applications.extend(core::iter::repeat_n(g, n));
-            }
-        }
-        let first = self.member_groups.partition_point(|&(v, _)| v < id);
-        applications.extend(
-            self.member_groups[first..]
-                .iter()
-                .take_while(|&&(v, _)| v == id)
-                .map(|&(_, g)| g),
-        );
-        applications.sort_unstable();
-        for g in applications {
+        let first = self.applications.partition_point(|&(v, _)| v < id);
+        for &(_, g) in self.applications[first..]
+            .iter()
+            .take_while(|&&(v, _)| v == id)
+        {
             let group = self
                 .module
                 .instruction(g as usize)

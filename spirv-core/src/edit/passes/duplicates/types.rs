@@ -25,6 +25,14 @@
 //!   decorations of their own, the first of each class standing for the rest; only then
 //!   does each remaining one get its decorations. So incomplete types that differ only
 //!   by decorations are equal.
+//!
+//! Where it cannot follow spirv-opt: a type with more than 16 decorations (or a member
+//! with more than 16) of which two share a decoration is compared after a stable sort,
+//! where `std::sort` is unstable and its order is libstdc++'s; and inputs spirv-opt
+//! crashes on or reads freed memory for (a type referring to an id no type defines, an
+//! array length that is not a constant, an incomplete type equal to a complete one
+//! once decorated) get the answer its comparison gives for well-formed input: such an
+//! id is a type equal only to itself, such a length compares by id.
 
 use super::decorations::Decorations;
 use super::partition::{Graph, bisimulation};
@@ -374,17 +382,25 @@ pub(super) fn classes(decorations: &Decorations<'_>) -> TypeClasses {
             rep[v] = *first_of.entry(first[v]).or_insert(v as u32);
         }
     }
-    // Then every type as its representative is, decorations included.
+    // Then every type as its representative is, decorations included (each label made
+    // once, for the type itself or its representative).
     for v in 0..count {
-        let r = rep[v] as usize;
-        labels[v] = label(decorations, &nodes[r], ids[r], true);
+        labels[v] = if rep[v] as usize == v {
+            label(decorations, &nodes[v], ids[v], true)
+        } else {
+            Vec::new()
+        };
+    }
+    let mut interned = intern(&labels);
+    for v in 0..count {
+        interned[v] = interned[rep[v] as usize];
     }
     let graph = graph_of(total, &|v| {
         child_nodes
             .get(rep[v] as usize)
             .map_or(&[][..], Vec::as_slice)
     });
-    let second = bisimulation(&intern(&labels), &graph);
+    let second = bisimulation(&interned, &graph);
     let class: Vec<u32> = second[..count].to_vec();
     let forward = fps
         .into_iter()
