@@ -70,6 +70,8 @@ mod operations;
 mod query;
 mod second;
 mod state;
+mod type_error;
+mod type_rules;
 mod types;
 
 pub use crate::spirv_tools::generates_type;
