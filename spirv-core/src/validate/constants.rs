@@ -8,17 +8,27 @@
 use super::error::ErrorKind;
 use super::query::Query;
 use super::type_error::TypeError;
-use super::type_rules::contains_type;
+use super::type_rules::{Step, contains_step, reaches};
 use super::{Fault, Inst};
-use crate::__private::Vec;
+use crate::module::InstRef;
 use crate::spirv_tools as opcodes;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as SC};
 use crate::types::Id;
-use alloc::collections::BTreeSet;
+use alloc::collections::BTreeMap;
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
-pub(super) struct Constants;
+pub(super) struct Constants {
+    /// The answers of [`limited_use_type`]'s walks.
+    limited: LimitedMemo,
+    /// Whether each type walked has no null value.
+    not_nullable: BTreeMap<u32, bool>,
+}
+
+/// What `ContainsLimitedUseIntOrFloatType`'s walks have found, by type: whether it
+/// contains a 16-bit integer, an 8-bit integer, a 16-bit IEEE float.
+#[derive(Debug, Default)]
+pub(super) struct LimitedMemo([BTreeMap<u32, bool>; 3]);
 
 /// `e` as a fault at the current instruction.
 fn fail<T>(e: TypeError) -> Result<T, Fault> {
@@ -27,7 +37,6 @@ fn fail<T>(e: TypeError) -> Result<T, Fault> {
 
 /// The pass for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Result<(), Fault> {
-    let _ = st;
     let op = inst.opcode;
     let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);
     let ty = w(1);
@@ -46,7 +55,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Resul
                 None => Fault::module(e),
             });
         }
-        O::ConstantNull if !nullable(q, ty) => {
+        O::ConstantNull if !nullable(q, ty, &mut st.not_nullable) => {
             return fail(TypeError::NullNotNullable(Id(ty)));
         }
         O::SpecConstant if !matches!(q.opcode(ty), O::TypeInt | O::TypeFloat) => {
@@ -58,7 +67,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Resul
     if opcodes::is_constant(op)
         && q.state.has_capability(C::Shader.0)
         && !q.is_pointer_type(ty)
-        && limited_use_type(q, ty)
+        && limited_use_type(q, ty, &mut st.limited)
     {
         return fail(TypeError::SmallConstant);
     }
@@ -67,53 +76,58 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Resul
 
 /// `ContainsLimitedUseIntOrFloatType`: an 8- or 16-bit integer, or a 16-bit IEEE
 /// float, whose full-use capability (`Int8`, `Int16`, `Float16`) is not declared.
-pub(super) fn limited_use_type(q: &Query<'_>, ty: u32) -> bool {
+pub(super) fn limited_use_type(q: &Query<'_>, ty: u32, memo: &mut LimitedMemo) -> bool {
     let has = |c: C| q.state.has_capability(c.0);
-    let sized = |want: O, width: u32| {
-        contains_type(q, ty, true, &|op, w| {
+    let mut sized = |which: usize, want: O, width: u32| {
+        let f = |op: O, w: &[u32]| {
             op == want && !(op == O::TypeFloat && w.len() > 3) && w.get(2) == Some(&width)
-        })
+        };
+        let step = |id, def| contains_step(q, id, def, true, &f);
+        reaches(q, ty, &mut memo.0[which], &step)
     };
-    (!has(C::Int16) && sized(O::TypeInt, 16))
-        || (!has(C::Int8) && sized(O::TypeInt, 8))
-        || (!has(C::Float16) && sized(O::TypeFloat, 16))
+    (!has(C::Int16) && sized(0, O::TypeInt, 16))
+        || (!has(C::Int8) && sized(1, O::TypeInt, 8))
+        || (!has(C::Float16) && sized(2, O::TypeFloat, 16))
 }
 
 /// `IsTypeNullable`: every type the null value is made of has a null value.
-fn nullable(q: &Query<'_>, ty: u32) -> bool {
-    let mut stack = Vec::from([ty]);
-    let mut seen = BTreeSet::new();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t) {
-            continue;
+fn nullable(q: &Query<'_>, ty: u32, memo: &mut BTreeMap<u32, bool>) -> bool {
+    !reaches(q, ty, memo, &not_nullable_step)
+}
+
+/// [`nullable`]'s step: a hit is a type without a null value.
+fn not_nullable_step(_: u32, def: Option<InstRef<'_>>) -> Step<'_> {
+    let Some(def) = def else { return Step::Hit };
+    let w = def.words();
+    let parts = match def.opcode() {
+        O::TypeBool
+        | O::TypeInt
+        | O::TypeFloat
+        | O::TypeEvent
+        | O::TypeDeviceEvent
+        | O::TypeReserveId
+        | O::TypeQueue => return Step::Miss,
+        O::TypeArray
+        | O::TypeMatrix
+        | O::TypeCooperativeMatrixNV
+        | O::TypeCooperativeMatrixKHR
+        | O::TypeCooperativeVectorNV
+        | O::TypeVector => w.get(2..3),
+        O::TypeStruct => w.get(2..),
+        O::TypePointer | O::TypeUntypedPointerKHR => {
+            return if w.get(2) == Some(&SC::PhysicalStorageBuffer.0) {
+                Step::Hit
+            } else {
+                Step::Miss
+            };
         }
-        let Some(def) = q.def(t) else { return false };
-        let w = def.words();
-        match def.opcode() {
-            O::TypeBool
-            | O::TypeInt
-            | O::TypeFloat
-            | O::TypeEvent
-            | O::TypeDeviceEvent
-            | O::TypeReserveId
-            | O::TypeQueue => {}
-            O::TypeArray
-            | O::TypeMatrix
-            | O::TypeCooperativeMatrixNV
-            | O::TypeCooperativeMatrixKHR
-            | O::TypeCooperativeVectorNV
-            | O::TypeVector => stack.extend(w.get(2).copied()),
-            O::TypeStruct => stack.extend(w.get(2..).unwrap_or(&[]).iter().rev()),
-            O::TypePointer | O::TypeUntypedPointerKHR => {
-                if w.get(2) == Some(&SC::PhysicalStorageBuffer.0) {
-                    return false;
-                }
-            }
-            O::TypeTensorARM if w.len() > 4 => stack.extend(w.get(2).copied()),
-            _ => return false,
-        }
+        O::TypeTensorARM if w.len() > 4 => w.get(2..3),
+        _ => None,
+    };
+    match parts {
+        Some(p) => Step::Into(p),
+        None => Step::Hit,
     }
-    true
 }
 
 /// `ValidateSpecConstantOp`.

@@ -4,7 +4,7 @@
 //! model limits it registers for interlock and helper-invocation instructions are not
 //! checked here.
 
-use super::constants::{int32_if_const, limited_use_type};
+use super::constants::{LimitedMemo, int32_if_const, limited_use_type};
 use super::error::ErrorKind;
 use super::query::Query;
 use super::type_error::TypeError;
@@ -14,7 +14,10 @@ use crate::spv::{Capability as C, Opcode as O, Scope};
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
-pub(super) struct Misc;
+pub(super) struct Misc {
+    /// The answers of [`limited_use_type`]'s walks.
+    limited: LimitedMemo,
+}
 
 /// `e` as a fault at the current instruction.
 fn fail<T>(e: TypeError) -> Result<T, Fault> {
@@ -23,7 +26,6 @@ fn fail<T>(e: TypeError) -> Result<T, Fault> {
 
 /// The pass for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Misc) -> Result<(), Fault> {
-    let _ = st;
     let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);
     let ty = w(1);
     match inst.opcode {
@@ -32,7 +34,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Misc) -> Result<(),
                 return fail(TypeError::UndefVoid);
             }
             if q.state.has_capability(C::Shader.0)
-                && limited_use_type(q, ty)
+                && limited_use_type(q, ty, &mut st.limited)
                 && !q.is_pointer_type(ty)
             {
                 return fail(TypeError::UndefSmall);

@@ -71,8 +71,10 @@ mod query;
 mod second;
 mod state;
 mod type_error;
+mod type_messages;
 mod type_rules;
 mod types;
+mod value_messages;
 
 pub use crate::spirv_tools::generates_type;
 pub use cfg::CfgError;

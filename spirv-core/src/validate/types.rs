@@ -31,6 +31,16 @@ pub(super) struct Types {
     /// Each entry point's last `LocalSize` or `LocalSizeId` mode and its operands,
     /// read at the first cooperative matrix of Workgroup scope.
     pub(super) local_sizes: Option<BTreeMap<u32, (u32, [u32; 3])>>,
+    /// Answers of the struct rules' walks, by type.
+    pub(super) memo: StructMemo,
+}
+
+/// What the struct rules' walks have found, by type: whether it contains a Block or
+/// BufferBlock struct (not through pointers), and an opaque type (through them).
+#[derive(Debug, Default)]
+pub(super) struct StructMemo {
+    pub(super) block: BTreeMap<u32, bool>,
+    pub(super) opaque: BTreeMap<u32, bool>,
 }
 
 /// `e` as a fault at the current instruction.
