@@ -1875,3 +1875,228 @@ fn literal_high_bits_are_zero_or_sign_extended() {
         "error: line 6: The high-order bits of a literal number in instruction <id> 2 must be 0 for a floating-point type, or 0 for an integer type with Signedness of 0, or sign extended when Signedness is 1\n  %short_65535 = OpConstant %short 65535\n\n"
     );
 }
+
+/// The `OpTypeTensorARM` rules of the type and constant passes, on modules from
+/// SPIRV-Tools' `val_tensor_test.cpp` (its header, the case's body, its footer).
+const TENSOR_HEADER: &str = r#"OpCapability Shader
+OpCapability VulkanMemoryModel
+OpCapability Int8
+OpCapability TensorsARM
+OpExtension "SPV_ARM_tensors"
+OpMemoryModel Logical Vulkan
+OpEntryPoint GLCompute %fnep "main"
+OpExecutionMode %fnep LocalSize 1 1 1
+OpDecorate %tensor_var DescriptorSet 0
+OpDecorate %tensor_var Binding 0
+OpDecorate %tensor_var_float_unranked DescriptorSet 0
+OpDecorate %tensor_var_float_unranked Binding 1
+OpDecorate %tensor_var_spec_rank DescriptorSet 0
+OpDecorate %tensor_var_spec_rank Binding 2
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%fnty = OpTypeFunction %void
+%uint_vec4 = OpTypeVector %uint 4
+%uint_0 = OpConstant %uint 0
+%uint_0_spec = OpSpecConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%uint_4 = OpConstant %uint 4
+%uint_42 = OpConstant %uint 42
+%uint_1_bis = OpConstant %uint 1
+%float_1 = OpConstant %float 1
+%uint_vec4_1_1_1_1 = OpConstantComposite %uint_vec4 %uint_1 %uint_1 %uint_1 %uint_1
+%uint_arr1 = OpTypeArray %uint %uint_1
+%uint_arr2 = OpTypeArray %uint %uint_2
+%uint_arr3 = OpTypeArray %uint %uint_3
+%uint_arr4 = OpTypeArray %uint %uint_4
+%float_arr4 = OpTypeArray %float %uint_4
+%uint_arr4_1_1_1_1 = OpConstantComposite %uint_arr4 %uint_1 %uint_1 %uint_1 %uint_1
+%uint_arr4_0_0_0_0_spec = OpSpecConstantComposite %uint_arr4 %uint_0_spec %uint_0_spec %uint_0_spec %uint_0_spec
+%uint_arr2_1_1 = OpConstantComposite %uint_arr2 %uint_1 %uint_1
+%float_arr4_1_1_1_1 = OpConstantComposite %float_arr4 %float_1 %float_1 %float_1 %float_1
+%uint_arr4_1_1_0_1 = OpConstantComposite %uint_arr4 %uint_1 %uint_1 %uint_0 %uint_1
+%uint_ptr_Private = OpTypePointer Private %uint
+%uint_arr4_ptr_Private = OpTypePointer Private %uint_arr4
+%uint_var_1 = OpVariable %uint_ptr_Private Private %uint_1
+%var_uint_arr4_1_1_1_1 = OpVariable %uint_arr4_ptr_Private Private %uint_arr4_1_1_1_1
+%tensor_uint_4 = OpTypeTensorARM %uint %uint_4
+%tensor_uint_spec = OpTypeTensorARM %uint %uint_0_spec
+%tensor_float = OpTypeTensorARM %float
+%tensor_uint_4_ptr_UniformConstant = OpTypePointer UniformConstant %tensor_uint_4
+%tensor_var = OpVariable %tensor_uint_4_ptr_UniformConstant UniformConstant
+%tensor_float_ptr_UniformConstant = OpTypePointer UniformConstant %tensor_float
+%tensor_var_float_unranked = OpVariable %tensor_float_ptr_UniformConstant UniformConstant
+%tensor_uint_spec_ptr_UniformConstant = OpTypePointer UniformConstant %tensor_uint_spec
+%tensor_var_spec_rank = OpVariable %tensor_uint_spec_ptr_UniformConstant UniformConstant
+"#;
+const TENSOR_FOOTER: &str = r#"%fnep = OpFunction %void None %fnty
+%label = OpLabel
+OpReturn
+OpFunctionEnd
+"#;
+const TENSOR_CASES: &[(&str, &str, &str)] = &[
+    (
+        "InvalidTensorConstantRank1NotEnoughConstituents",
+        r#"%uint_arr1_4 = OpConstantComposite %uint_arr1 %uint_4
+%ts_uint_r1 = OpTypeTensorARM %uint %uint_1 %uint_arr1_4
+%cst = OpConstantComposite %ts_uint_r1 %uint_42 %uint_42 %uint_42
+"#,
+        r#"error: line 55: OpConstantComposite Constituent count does not match the shape of Result Type <id> '41[%41]' along its outermost dimension, expected 4 but got 3.
+  %42 = OpConstantComposite %41 %uint_42 %uint_42 %uint_42
+
+"#,
+    ),
+    (
+        "InvalidTensorConstantRank1WrongConstituentType",
+        r#"%uint_arr1_4 = OpConstantComposite %uint_arr1 %uint_4
+%ts_uint_r1 = OpTypeTensorARM %uint %uint_1 %uint_arr1_4
+%cst = OpConstantComposite %ts_uint_r1 %uint_42 %uint_42 %float_1 %uint_42
+"#,
+        r#"error: line 55: OpConstantComposite Constituent <id> '18[%float_1]' type does not match the element type of the tensor ('41[%41]').
+  %42 = OpConstantComposite %41 %uint_42 %uint_42 %float_1 %uint_42
+
+"#,
+    ),
+    (
+        "InvalidTensorConstantRank2ConstituentNotATensor",
+        r#"%uint_arr1_2 = OpConstantComposite %uint_arr1 %uint_2
+%uint_arr2_2_2 = OpConstantComposite %uint_arr2 %uint_2 %uint_2
+%ts_uint_r1 = OpTypeTensorARM %uint %uint_1 %uint_arr1_2
+%ts_uint_r2 = OpTypeTensorARM %uint %uint_2 %uint_arr2_2_2
+%cst_r1 = OpConstantComposite %ts_uint_r1 %uint_42 %uint_42
+%cst_r2 = OpConstantComposite %ts_uint_r2 %uint_1 %cst_r1
+"#,
+        r#"error: line 58: OpConstantComposite Constituent <id> '12[%uint_1]' must be an OpTypeTensorARM.
+  %45 = OpConstantComposite %43 %uint_1 %44
+
+"#,
+    ),
+    (
+        "InvalidTensorConstantRank2ConstituentTensorWrongElementType",
+        r#"%uint_arr1_2 = OpConstantComposite %uint_arr1 %uint_2
+%uint_arr2_2_2 = OpConstantComposite %uint_arr2 %uint_2 %uint_2
+%ts_float_r1 = OpTypeTensorARM %float %uint_1 %uint_arr1_2
+%ts_uint_r2 = OpTypeTensorARM %uint %uint_2 %uint_arr2_2_2
+%cst_r1 = OpConstantComposite %ts_float_r1 %float_1 %float_1
+%cst_r2 = OpConstantComposite %ts_uint_r2 %cst_r1 %cst_r1
+"#,
+        r#"error: line 58: OpConstantComposite Constituent <id> '44[%44]' must have the same Element Type as Result Type <id> '43[%43]'.
+  %45 = OpConstantComposite %43 %44 %44
+
+"#,
+    ),
+    (
+        "InvalidTensorConstantRank2ConstituentTensorWrongRank",
+        r#"%uint_arr1_2 = OpConstantComposite %uint_arr1 %uint_2
+%uint_arr2_2_2 = OpConstantComposite %uint_arr2 %uint_2 %uint_2
+%ts_uint_r1 = OpTypeTensorARM %uint %uint_1 %uint_arr1_2
+%ts_uint_r2 = OpTypeTensorARM %uint %uint_2 %uint_arr2_2_2
+%cst_r1 = OpConstantComposite %ts_uint_r1 %uint_42 %uint_42
+%cst_r2 = OpConstantComposite %ts_uint_r2 %cst_r1 %cst_r1
+%cst = OpConstantComposite %ts_uint_r2 %cst_r1 %cst_r2
+"#,
+        r#"error: line 59: OpConstantComposite Constituent <id> '45[%45]' must have a Rank that is 1 less than the Rank of Result Type <id> '43[%43]', expected 1 but got 2.
+  %46 = OpConstantComposite %43 %44 %45
+
+"#,
+    ),
+    (
+        "InvalidTensorConstantRank2ConstituentTensorWrongShape",
+        r#"%uint_arr1_3 = OpConstantComposite %uint_arr1 %uint_3
+%uint_arr2_2_2 = OpConstantComposite %uint_arr2 %uint_2 %uint_2
+%ts_uint_r1 = OpTypeTensorARM %uint %uint_1 %uint_arr1_3
+%ts_uint_r2 = OpTypeTensorARM %uint %uint_2 %uint_arr2_2_2
+%cst_r1 = OpConstantComposite %ts_uint_r1 %uint_42 %uint_42 %uint_42
+%cst_r2 = OpConstantComposite %ts_uint_r2 %cst_r1 %cst_r1
+"#,
+        r#"error: line 58: OpConstantComposite Constituent <id> '44[%44]' must have a Shape that matches that of Result Type <id> '43[%43]' along all inner dimensions of Result Type, expected 2 for dimension 0 of Constituent but got 3.
+  %45 = OpConstantComposite %43 %44 %44
+
+"#,
+    ),
+    (
+        "InvalidTypeRank0",
+        r#"%test_type = OpTypeTensorARM %uint %uint_0
+"#,
+        r#"error: line 53: OpTypeTensorARM Rank <id> '10[%uint_0]' must define a value greater than 0.
+  %40 = OpTypeTensorARM %uint %uint_0
+
+"#,
+    ),
+    (
+        "InvalidTypeShapeConstantArrayOfIntegerWithZeroConstituent",
+        r#"%test_type = OpTypeTensorARM %uint %uint_4 %uint_arr4_1_1_0_1
+"#,
+        r#"error: line 53: OpTypeTensorARM Shape constituent 2 is not greater than 0.
+  %40 = OpTypeTensorARM %uint %uint_4 %29
+
+"#,
+    ),
+    (
+        "InvalidTypeShapeConstantArrayOfIntegerWrongLength",
+        r#"%test_type = OpTypeTensorARM %uint %uint_1 %uint_arr4_1_1_1_1
+"#,
+        r#"error: line 53: OpTypeTensorARM Shape <id> '25[%25]' is not an array of integer type whose Length is equal to Rank.
+  %40 = OpTypeTensorARM %uint %uint_1 %25
+
+"#,
+    ),
+    (
+        "InvalidTypeRankNotConstant",
+        r#"%test_type = OpTypeTensorARM %uint %uint_var_1
+"#,
+        r#"error: line 53: OpTypeTensorARM Rank <id> '32[%32]' is not a constant instruction.
+  %40 = OpTypeTensorARM %uint %32
+
+"#,
+    ),
+    (
+        "InvalidNullTensorConstantNotRanked",
+        r#"%ts_uint_r1 = OpTypeTensorARM %uint
+%cst = OpConstantNull %ts_uint_r1
+"#,
+        r#"error: line 54: OpConstantNull Result Type <id> '40[%40]' cannot have a null value.
+  %41 = OpConstantNull %40
+
+"#,
+    ),
+    (
+        "ValidTensorConstantRank4",
+        r#"%uint_arr1_2 = OpConstantComposite %uint_arr1 %uint_2
+%uint_arr2_2_2 = OpConstantComposite %uint_arr2 %uint_2 %uint_2
+%uint_arr3_2_2_2 = OpConstantComposite %uint_arr3 %uint_2 %uint_2 %uint_2
+%uint_arr4_2_2_2_2 = OpConstantComposite %uint_arr4 %uint_2 %uint_2 %uint_2 %uint_2
+%ts_uint_r1 = OpTypeTensorARM %uint %uint_1 %uint_arr1_2
+%ts_uint_r2 = OpTypeTensorARM %uint %uint_2 %uint_arr2_2_2
+%ts_uint_r3 = OpTypeTensorARM %uint %uint_3 %uint_arr3_2_2_2
+%ts_uint_r4 = OpTypeTensorARM %uint %uint_4 %uint_arr4_2_2_2_2
+%cst_r1 = OpConstantComposite %ts_uint_r1 %uint_42 %uint_42
+%cst_r2 = OpConstantComposite %ts_uint_r2 %cst_r1 %cst_r1
+%cst_r3 = OpConstantComposite %ts_uint_r3 %cst_r2 %cst_r2
+%cst_r4 = OpConstantComposite %ts_uint_r4 %cst_r3 %cst_r3
+"#,
+        r#""#,
+    ),
+    (
+        "ValidTensorConstantRank2SpecConstantConstituent",
+        r#"%uint_arr1_2 = OpSpecConstantComposite %uint_arr1 %uint_0_spec
+%uint_arr2_2_2 = OpSpecConstantComposite %uint_arr2 %uint_0_spec %uint_0_spec
+%ts_uint_r1 = OpTypeTensorARM %uint %uint_0_spec %uint_arr1_2
+%ts_uint_r2 = OpTypeTensorARM %uint %uint_2 %uint_arr2_2_2
+%cst_r1 = OpSpecConstantComposite %ts_uint_r1 %uint_0_spec %uint_0_spec
+%cst_r2 = OpSpecConstantComposite %ts_uint_r2 %cst_r1 %cst_r1
+"#,
+        r#""#,
+    ),
+];
+
+#[test]
+fn tensor_types_and_constants_are_checked_as_spirv_val_does() {
+    for (name, body, expected) in TENSOR_CASES {
+        let text = format!("{TENSOR_HEADER}{body}{TENSOR_FOOTER}");
+        let words = assemble(&text, "vulkan1.3");
+        assert_eq!(&ours(&words, "vulkan1.3"), expected, "case {name}");
+    }
+}

@@ -315,6 +315,74 @@ fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                 Ok(())
             })
         }
+        O::TypeTensorARM => tensor(q, inst, tw),
         _ => Ok(()),
     }
+}
+
+/// The `OpTypeTensorARM` case of `ValidateConstantComposite`. Where spirv-val would
+/// read past an instruction's operands (a shape without constituents, a constituent
+/// tensor without rank or shape) nothing is checked.
+fn tensor(q: &Query<'_>, inst: &Inst<'_>, tw: &[u32]) -> Result<(), Fault> {
+    let op = inst.opcode;
+    let t = Id(tw.get(1).copied().unwrap_or(0));
+    let element = tw.get(2).copied().unwrap_or(0);
+    let rank = q.constant_u64(tw.get(3).copied().unwrap_or(0)).unwrap_or(0);
+    let shape = q
+        .def(tw.get(4).copied().unwrap_or(0))
+        .map_or(&[][..], |d| d.words());
+    let Some(&outermost) = shape.get(3) else {
+        return Ok(());
+    };
+    let constituents = inst.words.get(3..).unwrap_or(&[]);
+    let count = constituents.len();
+    if let Some(v) = q.constant_u64(outermost) {
+        if v != count as u64 {
+            return fail(TypeError::CompositeTensorCount(op, t, v, count));
+        }
+    }
+    for &c in constituents {
+        if !(q.opcode(c) == O::Undef || opcodes::is_constant(q.opcode(c))) {
+            return fail(TypeError::CompositeNotConstant(op, Id(c)));
+        }
+        let ct = q.type_of(c);
+        match rank {
+            0 => continue,
+            1 if ct != element => return fail(TypeError::CompositeTensorElement(op, Id(c), t)),
+            1 => continue,
+            _ => {}
+        }
+        if q.opcode(ct) != O::TypeTensorARM {
+            return fail(TypeError::CompositeTensorNotTensor(op, Id(c)));
+        }
+        let cw = q.def(ct).map_or(&[][..], |d| d.words());
+        let c_element = cw.get(2).copied().unwrap_or(0);
+        if q.def(c_element).is_none() || c_element != element {
+            return fail(TypeError::CompositeTensorElementType(op, Id(c), t));
+        }
+        let Some(&c_rank) = cw.get(3) else {
+            return Ok(());
+        };
+        if let Some(r) = q.constant_u64(c_rank) {
+            if r != rank - 1 {
+                return fail(TypeError::CompositeTensorRank(op, Id(c), t, rank - 1, r));
+            }
+        }
+        let Some(&c_shape) = cw.get(4) else {
+            return Ok(());
+        };
+        let c_shape = q.def(c_shape).map_or(&[][..], |d| d.words());
+        for (dim, &s) in c_shape.iter().enumerate().skip(3) {
+            let Some(&outer) = shape.get(dim + 1) else {
+                return Ok(());
+            };
+            if let (Some(got), Some(want)) = (q.constant_u64(s), q.constant_u64(outer)) {
+                if got != want {
+                    let e = TypeError::CompositeTensorShape(op, Id(c), t, want, dim - 3, got);
+                    return fail(e);
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -214,6 +214,25 @@ pub enum TypeError {
     /// A cooperative matrix constituent of another type: the opcode, the constituent,
     /// the type.
     CompositeCoopMatrixComponent(Opcode, Id, Id),
+    /// A tensor constant whose constituent count is not its shape's outermost
+    /// dimension: the opcode, the type, the dimension, the count.
+    CompositeTensorCount(Opcode, Id, u64, usize),
+    /// A rank-1 tensor constituent of another type than the element type: the
+    /// opcode, the constituent, the type.
+    CompositeTensorElement(Opcode, Id, Id),
+    /// A constituent of a higher-rank tensor that is not a tensor: the opcode and
+    /// the constituent.
+    CompositeTensorNotTensor(Opcode, Id),
+    /// A tensor constituent of another element type: the opcode, the constituent,
+    /// the type.
+    CompositeTensorElementType(Opcode, Id, Id),
+    /// A tensor constituent whose rank is not one less: the opcode, the constituent,
+    /// the type, the rank expected and the rank found.
+    CompositeTensorRank(Opcode, Id, Id, u64, u64),
+    /// A tensor constituent whose shape does not match the inner dimensions: the
+    /// opcode, the constituent, the type, the size expected, the dimension and the
+    /// size found.
+    CompositeTensorShape(Opcode, Id, Id, u64, usize, u64),
     /// `OpConstantSampler` whose type is not a sampler (reported at the type): the type.
     SamplerNotSampler(Id),
     /// `OpConstantNull` of a type without a null value: the type.
@@ -333,6 +352,8 @@ impl TypeError {
             | E::CompositeArrayCount(_, a)
             | E::CompositeStructCount(_, a)
             | E::CompositeCoopMatrixCount(_, a)
+            | E::CompositeTensorCount(_, a, _, _)
+            | E::CompositeTensorNotTensor(_, a)
             | E::SamplerNotSampler(a)
             | E::NullNotNullable(a)
             | E::MemberNameNotStruct(a)
@@ -345,7 +366,11 @@ impl TypeError {
             | E::CompositeMatrixSize(_, a, b)
             | E::CompositeArrayElement(_, a, b)
             | E::CompositeStructMember(_, a, b)
-            | E::CompositeCoopMatrixComponent(_, a, b) => Vec::from([a, b]),
+            | E::CompositeCoopMatrixComponent(_, a, b)
+            | E::CompositeTensorElement(_, a, b)
+            | E::CompositeTensorElementType(_, a, b)
+            | E::CompositeTensorRank(_, a, b, _, _)
+            | E::CompositeTensorShape(_, a, b, _, _, _) => Vec::from([a, b]),
             _ => Vec::new(),
         }
     }

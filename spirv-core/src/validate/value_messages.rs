@@ -124,6 +124,63 @@ impl TypeError {
                 " type does not match the Result Type <id> ",
                 "s component type.",
             ),
+            E::CompositeTensorCount(op, t, want, got) => {
+                op_around(
+                    out,
+                    names,
+                    op,
+                    "Constituent count does not match the shape of Result Type <id> ",
+                    t,
+                    " along its outermost dimension, ",
+                )?;
+                write!(out, "expected {want} but got {got}.")
+            }
+            E::CompositeTensorElement(op, c, t) => constituent(
+                out,
+                names,
+                op,
+                (c, t),
+                " type does not match the element type of the tensor (",
+                ").",
+            ),
+            E::CompositeTensorNotTensor(op, c) => op_around(
+                out,
+                names,
+                op,
+                "Constituent <id> ",
+                c,
+                " must be an OpTypeTensorARM.",
+            ),
+            E::CompositeTensorElementType(op, c, t) => constituent(
+                out,
+                names,
+                op,
+                (c, t),
+                " must have the same Element Type as Result Type <id> ",
+                ".",
+            ),
+            E::CompositeTensorRank(op, c, t, want, got) => {
+                constituent(
+                    out,
+                    names,
+                    op,
+                    (c, t),
+                    " must have a Rank that is 1 less than the Rank of Result Type <id> ",
+                    ", ",
+                )?;
+                write!(out, "expected {want} but got {got}.")
+            }
+            E::CompositeTensorShape(op, c, t, want, dim, got) => {
+                constituent(
+                    out,
+                    names,
+                    op,
+                    (c, t),
+                    " must have a Shape that matches that of Result Type <id> ",
+                    " along all inner dimensions of Result Type, ",
+                )?;
+                write!(out, "expected {want} for dimension {dim} of Constituent but got {got}.")
+            }
             E::SamplerNotSampler(id) => around(
                 out,
                 names,
