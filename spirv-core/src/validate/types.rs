@@ -39,7 +39,9 @@ pub(super) struct Types {
 /// BufferBlock struct (not through pointers), and an opaque type (through them).
 #[derive(Debug, Default)]
 pub(super) struct StructMemo {
+    /// Contains a Block or BufferBlock struct.
     pub(super) block: BTreeMap<u32, bool>,
+    /// Contains an opaque type.
     pub(super) opaque: BTreeMap<u32, bool>,
 }
 
