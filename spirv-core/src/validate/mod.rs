@@ -32,10 +32,12 @@
 //! types that are types and values that are not; the logical layout's sections,
 //! functions and blocks; capabilities, extensions and versions from the grammar, with
 //! spirv-val's exceptions; each environment's allowed capabilities; the universal
-//! limits; what the end of the module needs; unique non-aggregate types; extensions that
-//! need a newer version; entry points. Control flow, dominance, types' operands,
-//! decorations, memory, interfaces, built-ins and the per-opcode type rules are not
-//! checked yet: a module this validator accepts may still be one spirv-val rejects.
+//! limits; what the end of the module needs; extensions that need a newer version;
+//! entry points; type declarations, constants, literal numbers, `OpUndef` and the
+//! misc and debug instructions (spirv-val's type, constant, literal, misc and debug
+//! passes). Control flow, dominance, decorations, memory, interfaces, built-ins and
+//! the per-opcode type rules are not checked yet: a module this validator accepts may
+//! still be one spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
@@ -79,7 +81,11 @@ mod operations;
 mod query;
 mod second;
 mod state;
+mod type_error;
+mod type_messages;
+mod type_rules;
 mod types;
+mod value_messages;
 
 pub use crate::spirv_tools::generates_type;
 pub use cfg::CfgError;
