@@ -213,6 +213,12 @@ impl Module {
         Ok(())
     }
 
+    /// Sets the bound to one known to be above every id (computed from the largest).
+    #[cfg(feature = "edit")]
+    pub(crate) fn set_bound_above_ids(&mut self, bound: u32) {
+        self.header.bound = bound;
+    }
+
     /// The module as words: header then instructions, exactly as read.
     pub fn to_words(&self) -> Vec<u32> {
         let mut out = Vec::with_capacity(self.words.len());
