@@ -66,6 +66,7 @@ mod memory;
 mod misc;
 mod mode_setting;
 mod module;
+mod op_util;
 mod operations;
 mod query;
 mod second;
@@ -79,7 +80,7 @@ pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNe
 pub use function::FunctionError;
 pub use memory::MemoryError;
 pub use mode_setting::ModeError;
-pub use operations::OperationError;
+pub use operations::{CompositeRule, OperandRule, OperationError, TypeRule};
 pub use types::TypeError;
 
 use crate::__private::Vec;
