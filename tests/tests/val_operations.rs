@@ -147,11 +147,17 @@ fn message(text: &str, env: &str) -> String {
 /// Each line of `table` is a function body (instructions separated by `; `), `=>`,
 /// and the message the body gives in the standard shader (nothing: valid).
 fn check_table(table: &str) {
+    check_lines(&|body| shader("", body), "spv1.6", table);
+}
+
+/// As [`check_table`], each body completing `module` (which closes the function) under
+/// `env`.
+fn check_lines(module: &dyn Fn(&str) -> String, env: &str, table: &str) {
     for line in table.lines().filter(|l| !l.trim().is_empty()) {
         let (body, expected) = line.split_once("=>").expect("body => message");
         let body = body.trim().replace("; ", "\n");
         assert_eq!(
-            message(&shader("", &body), "spv1.6"),
+            message(&module(&body), env),
             expected.trim(),
             "for body {body}"
         );
@@ -356,68 +362,26 @@ fn conversion_kernel_pointers() {
         %gptr = OpTypePointer Generic %u32\n%gfptr = OpTypePointer Generic %f32\n\
         %u64_0 = OpConstant %u64 0\n%f32_0 = OpConstant %f32 0\n\
         %main = OpFunction %void None %func\n%entry = OpLabel\n%var = OpVariable %fptr Function\n";
-    let cases = [
-        (
-            "%x = OpConvertPtrToU %u64 %var\n%y = OpConvertUToPtr %fptr %u64_0\n%z = OpPtrCastToGeneric %gptr %var\n%w = OpGenericCastToPtr %fptr %z\n%v = OpGenericCastToPtrExplicit %fptr %z Function",
-            "",
-        ),
-        (
-            "%x = OpConvertPtrToU %fptr %var",
-            "Expected unsigned int scalar type as Result Type: ConvertPtrToU",
-        ),
-        (
-            "%x = OpConvertPtrToU %u64 %u64_0",
-            "Expected input to be a pointer: ConvertPtrToU",
-        ),
-        (
-            "%x = OpConvertUToPtr %u64 %u64_0",
-            "Expected Result Type to be a pointer: ConvertUToPtr",
-        ),
-        (
-            "%x = OpConvertUToPtr %fptr %f32_0",
-            "Expected int scalar as input: ConvertUToPtr",
-        ),
-        (
-            "%x = OpPtrCastToGeneric %u64 %var",
-            "Expected Result Type to be a pointer: PtrCastToGeneric",
-        ),
-        (
-            "%x = OpPtrCastToGeneric %wptr %var",
-            "Expected Result Type to have storage class Generic: PtrCastToGeneric",
-        ),
-        (
-            "%x = OpPtrCastToGeneric %gptr %u64_0",
-            "Expected input to be a pointer: PtrCastToGeneric",
-        ),
-        (
-            "%x = OpPtrCastToGeneric %gfptr %var",
-            "Expected input and Result Type to point to the same type: PtrCastToGeneric",
-        ),
-        (
-            "%x = OpGenericCastToPtr %gptr %var",
-            "Expected Result Type to have storage class Workgroup, CrossWorkgroup or Function: GenericCastToPtr",
-        ),
-        (
-            "%x = OpGenericCastToPtr %fptr %var",
-            "Expected input to have storage class Generic: GenericCastToPtr",
-        ),
-        (
-            "%x = OpGenericCastToPtrExplicit %fptr %var Workgroup",
-            "Expected Result Type to be of target storage class: GenericCastToPtrExplicit",
-        ),
-        (
-            "%x = OpBitcast %f32 %var",
-            "In SPIR-V 1.5 or later (or with SPV_KHR_physical_storage_buffer), pointer can only be converted to another pointer, int scalar or 32-bit int vector: Bitcast",
-        ),
-        (
-            "%x = OpBitcast %fptr %f32_0",
-            "In SPIR-V 1.5 or later (or with SPV_KHR_physical_storage_buffer), expected input to be a pointer, int scalar or 32-bit int vector if Result Type is pointer: Bitcast",
-        ),
-    ];
-    for (body, expected) in cases {
-        let module = format!("{text}{body}\nOpReturn\nOpFunctionEnd\n");
-        assert_eq!(message(&module, "spv1.6"), expected, "for body {body}");
-    }
+    check_lines(
+        &|body| format!("{text}{body}\nOpReturn\nOpFunctionEnd\n"),
+        "spv1.6",
+        r#"
+%x = OpConvertPtrToU %u64 %var; %y = OpConvertUToPtr %fptr %u64_0; %z = OpPtrCastToGeneric %gptr %var; %w = OpGenericCastToPtr %fptr %z; %v = OpGenericCastToPtrExplicit %fptr %z Function =>
+%x = OpConvertPtrToU %fptr %var => Expected unsigned int scalar type as Result Type: ConvertPtrToU
+%x = OpConvertPtrToU %u64 %u64_0 => Expected input to be a pointer: ConvertPtrToU
+%x = OpConvertUToPtr %u64 %u64_0 => Expected Result Type to be a pointer: ConvertUToPtr
+%x = OpConvertUToPtr %fptr %f32_0 => Expected int scalar as input: ConvertUToPtr
+%x = OpPtrCastToGeneric %u64 %var => Expected Result Type to be a pointer: PtrCastToGeneric
+%x = OpPtrCastToGeneric %wptr %var => Expected Result Type to have storage class Generic: PtrCastToGeneric
+%x = OpPtrCastToGeneric %gptr %u64_0 => Expected input to be a pointer: PtrCastToGeneric
+%x = OpPtrCastToGeneric %gfptr %var => Expected input and Result Type to point to the same type: PtrCastToGeneric
+%x = OpGenericCastToPtr %gptr %var => Expected Result Type to have storage class Workgroup, CrossWorkgroup or Function: GenericCastToPtr
+%x = OpGenericCastToPtr %fptr %var => Expected input to have storage class Generic: GenericCastToPtr
+%x = OpGenericCastToPtrExplicit %fptr %var Workgroup => Expected Result Type to be of target storage class: GenericCastToPtrExplicit
+%x = OpBitcast %f32 %var => In SPIR-V 1.5 or later (or with SPV_KHR_physical_storage_buffer), pointer can only be converted to another pointer, int scalar or 32-bit int vector: Bitcast
+%x = OpBitcast %fptr %f32_0 => In SPIR-V 1.5 or later (or with SPV_KHR_physical_storage_buffer), expected input to be a pointer, int scalar or 32-bit int vector if Result Type is pointer: Bitcast
+"#,
+    );
     let module = format!("{text}%x = OpBitcast %f32 %var\nOpReturn\nOpFunctionEnd\n");
     assert_eq!(
         message(&module, "spv1.4"),
@@ -550,31 +514,52 @@ fn small_types_without_capabilities() {
         %u32_0 = OpConstant %u32 0\n\
         %main = OpFunction %void None %func\n%entry = OpLabel\n\
         %ac = OpAccessChain %pv %var %u32_0\n%v = OpLoad %v2f16 %ac\n";
-    let cases = [
-        (
-            "%x = OpCompositeExtract %f16 %v 0",
-            "Cannot extract from a composite of 8- or 16-bit types",
-        ),
-        (
-            "%x = OpVectorShuffle %v2f16 %v %v 0 1",
-            "Cannot shuffle a vector of 8- or 16-bit types",
-        ),
-        (
-            "%x = OpVectorExtractDynamic %f16 %v %u32_0",
-            "Cannot extract from a vector of 8- or 16-bit types",
-        ),
-        ("%x = OpCopyObject %v2f16 %v", ""),
-        (
-            "%x = OpFConvert %f32 %v",
-            "Expected input to have the same dimension as Result Type: FConvert",
-        ),
-        (
-            "%x = OpBitcast %u32 %v",
-            "8- or 16-bit types can only be used with width-only conversions",
-        ),
-    ];
-    for (body, expected) in cases {
-        let module = format!("{text}{body}\nOpReturn\nOpFunctionEnd\n");
-        assert_eq!(message(&module, "spv1.6"), expected, "for body {body}");
-    }
+    check_lines(
+        &|body| format!("{text}{body}\nOpReturn\nOpFunctionEnd\n"),
+        "spv1.6",
+        r#"
+%x = OpCompositeExtract %f16 %v 0 => Cannot extract from a composite of 8- or 16-bit types
+%x = OpVectorShuffle %v2f16 %v %v 0 1 => Cannot shuffle a vector of 8- or 16-bit types
+%x = OpVectorExtractDynamic %f16 %v %u32_0 => Cannot extract from a vector of 8- or 16-bit types
+%x = OpCopyObject %v2f16 %v =>
+%x = OpFConvert %f32 %v => Expected input to have the same dimension as Result Type: FConvert
+%x = OpBitcast %u32 %v => 8- or 16-bit types can only be used with width-only conversions
+"#,
+    );
+}
+
+#[test]
+fn cooperative_matrices() {
+    let text = "OpCapability Shader\nOpCapability CooperativeMatrixKHR\n\
+        OpCapability VulkanMemoryModel\nOpExtension \"SPV_KHR_cooperative_matrix\"\n\
+        OpExtension \"SPV_KHR_vulkan_memory_model\"\nOpMemoryModel Logical Vulkan\n\
+        OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+        %void = OpTypeVoid\n%func = OpTypeFunction %void\n%f32 = OpTypeFloat 32\n\
+        %u32 = OpTypeInt 32 0\n%s32 = OpTypeInt 32 1\n%u32_8 = OpConstant %u32 8\n\
+        %u32_16 = OpConstant %u32 16\n%use_a = OpConstant %u32 0\n%use_b = OpConstant %u32 1\n\
+        %use_acc = OpConstant %u32 2\n%scope = OpConstant %u32 3\n\
+        %ma = OpTypeCooperativeMatrixKHR %f32 %scope %u32_8 %u32_16 %use_a\n\
+        %mb = OpTypeCooperativeMatrixKHR %f32 %scope %u32_16 %u32_8 %use_b\n\
+        %mc = OpTypeCooperativeMatrixKHR %f32 %scope %u32_8 %u32_8 %use_acc\n\
+        %mc2 = OpTypeCooperativeMatrixKHR %f32 %scope %u32_8 %u32_16 %use_acc\n\
+        %imc = OpTypeCooperativeMatrixKHR %s32 %scope %u32_8 %u32_8 %use_acc\n\
+        %f32_1 = OpConstant %f32 1\n\
+        %main = OpFunction %void None %func\n%entry = OpLabel\n\
+        %a = OpCompositeConstruct %ma %f32_1\n%b = OpCompositeConstruct %mb %f32_1\n\
+        %c = OpCompositeConstruct %mc %f32_1\n%c2 = OpCompositeConstruct %mc2 %f32_1\n";
+    check_lines(
+        &|body| format!("{text}{body}\nOpReturn\nOpFunctionEnd\n"),
+        "vulkan1.3",
+        r#"
+%x = OpCooperativeMatrixMulAddKHR %mc %a %b %c; %y = OpFAdd %mc %c %c; %z = OpConvertFToS %imc %c; %w = OpBitcast %imc %c; %v = OpFNegate %mc %x =>
+%x = OpFAdd %mc %c %c2 => Expected columns of Matrix type and Result Type to be identical
+%x = OpFAdd %mc %c %a => Expected columns of Matrix type and Result Type to be identical
+%x = OpFMul %mc %c %c2 => Expected arithmetic operands to be of Result Type: FMul operand index 3
+%x = OpConvertFToS %imc %c2 => Expected columns of Matrix type and Result Type to be identical
+%x = OpFConvert %mc %c => Expected component type of Value to be different from component type of Result Type: FConvert
+%x = OpCooperativeMatrixMulAddKHR %mc %b %b %c => Cooperative matrix type must be A Type: CooperativeMatrixMulAddKHR
+%x = OpCooperativeMatrixMulAddKHR %mc2 %a %b %c => Cooperative matrix 'N' mismatch: CooperativeMatrixMulAddKHR
+%x = OpCompositeConstruct %mc %f32_1 %f32_1 => Must be only one constituent
+"#,
+    );
 }

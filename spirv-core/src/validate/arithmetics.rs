@@ -1,17 +1,18 @@
 //! spirv-val's arithmetics pass (`ArithmeticsPass` in `validate_arithmetics.cpp`):
 //! the result and operand types of the float, unsigned and signed arithmetic
 //! instructions, `OpDot`, the vector and matrix products, `OpOuterProduct`, and the
-//! extended ones (`OpIAddCarry`, `OpISubBorrow`, `OpUMulExtended`, `OpSMulExtended`).
+//! extended ones (`OpIAddCarry`, `OpISubBorrow`, `OpUMulExtended`, `OpSMulExtended`),
+//! and the cooperative matrix multiply-adds.
 //!
-//! Left out: whether cooperative matrix shapes and cooperative vector sizes match (an
-//! instruction is not checked past the first operand where they would be), and the
-//! cooperative matrix multiply-add and reduce instructions.
+//! Left out: `OpCooperativeMatrixReduceNV`.
 
-use super::op_util::{result_type, type_of};
+use super::op_util::{
+    cooperative_shapes, cooperative_sizes, int32_if_const, is_use, result_type, type_of,
+};
 use super::operations::{OperandRule as P, OperationError, TypeRule as R, fault, operand, rule};
 use super::query::Query;
 use super::{Fault, Inst};
-use crate::spv::{Capability, Opcode as O};
+use crate::spv::{Capability, CooperativeMatrixUse, Opcode as O};
 use crate::types::Id;
 
 /// What the pass remembers across instructions.
@@ -41,6 +42,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Arithmetics) -> Res
         O::MatrixTimesMatrix => matrix_times_matrix(q, inst),
         O::OuterProduct => outer_product(q, inst),
         O::IAddCarry | O::ISubBorrow | O::UMulExtended | O::SMulExtended => extended(q, inst),
+        O::CooperativeMatrixMulAddNV | O::CooperativeMatrixMulAddKHR => mul_add(q, inst),
         _ => Ok(()),
     }
 }
@@ -84,8 +86,7 @@ fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             if !q.is_cooperative_vector_type(t) {
                 return Err(operand(P::ArithmeticIsResult, op, i));
             }
-            // The sizes' match is not checked here.
-            return Ok(());
+            cooperative_sizes(q, t, result)?;
         } else if matrices && q.is_cooperative_matrix_khr_type(result) {
             let component = if unsigned {
                 Query::is_unsigned_int_scalar_type
@@ -95,8 +96,7 @@ fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             if !q.is_cooperative_matrix_khr_type(t) || !q.is_cooperative_matrix_of(t, component) {
                 return Err(operand(P::ArithmeticIsResult, op, i));
             }
-            // The shapes' match is not checked here.
-            return Ok(());
+            cooperative_shapes(q, result, t, false, false)?;
         } else if t != result {
             return Err(operand(P::ArithmeticIsResult, op, i));
         }
@@ -128,13 +128,13 @@ fn integer(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             if !q.is_cooperative_vector_type(t) {
                 return Err(operand(P::ArithmeticIsResult, op, i));
             }
-            return Ok(());
+            cooperative_sizes(q, t, result)?;
         }
         if matrices && q.is_cooperative_matrix_khr_type(result) {
             if !q.is_cooperative_matrix_khr_type(t) || !q.is_cooperative_matrix_of(t, c) {
                 return Err(operand(P::ArithmeticIsResult, op, i));
             }
-            return Ok(());
+            cooperative_shapes(q, result, t, false, false)?;
         }
         if t == 0 || (!q.is_int_scalar_type(t) && !q.is_int_vector_type(t) && !cooperative) {
             return Err(operand(P::IntOperand, op, i));
@@ -354,6 +354,69 @@ fn extended(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     if type_of(q, inst, 2) != first || type_of(q, inst, 3) != first {
         return Err(rule(R::OperandsAreMemberType, op));
+    }
+    Ok(())
+}
+
+/// `OpCooperativeMatrixMulAddNV` and `OpCooperativeMatrixMulAddKHR`: `D = A * B + C`,
+/// four cooperative matrices of one scope whose known sizes agree (A is MxK, B KxN,
+/// C and D MxN).
+fn mul_add(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    use CooperativeMatrixUse as U;
+    let op = inst.opcode;
+    let d = result_type(inst);
+    let [a, b, c] = [2, 3, 4].map(|i| type_of(q, inst, i));
+    if op == O::CooperativeMatrixMulAddNV {
+        let nv = |t| q.opcode(t) == O::TypeCooperativeMatrixNV;
+        for (t, r) in [
+            (a, R::MatrixA),
+            (b, R::MatrixB),
+            (c, R::MatrixC),
+            (d, R::MatrixResult),
+        ] {
+            if !nv(t) {
+                return Err(rule(r, op));
+            }
+        }
+    } else {
+        for (t, usage, r) in [
+            (a, U::MatrixAKHR, R::UseA),
+            (b, U::MatrixBKHR, R::UseBOperand),
+            (c, U::MatrixAccumulatorKHR, R::UseAccumulator),
+        ] {
+            if !is_use(q, t, usage) {
+                return Err(rule(r, op));
+            }
+        }
+        if !q.is_cooperative_matrix_khr_type(d) {
+            return Err(rule(R::MatrixResult, op));
+        }
+    }
+    // Operand `i` of each type (scope 2, rows 3, columns 4), where a known constant.
+    let known = |t: u32, i: usize| {
+        let (_, constant, value) = int32_if_const(q, q.word(t, i + 1).unwrap_or(0));
+        constant.then_some(value)
+    };
+    let differ = |x: (u32, usize), y: (u32, usize)| match (known(x.0, x.1), known(y.0, y.1)) {
+        (Some(x), Some(y)) => x != y,
+        _ => false,
+    };
+    let pairs = |list: &[u32], i: usize| {
+        list.iter()
+            .enumerate()
+            .any(|(n, &x)| list.iter().skip(n + 1).any(|&y| differ((x, i), (y, i))))
+    };
+    if pairs(&[a, b, c, d], 2) {
+        return Err(rule(R::ScopesMatch, op));
+    }
+    if pairs(&[a, c, d], 3) {
+        return Err(rule(R::MismatchM, op));
+    }
+    if pairs(&[b, c, d], 4) {
+        return Err(rule(R::MismatchN, op));
+    }
+    if differ((a, 4), (b, 3)) {
+        return Err(rule(R::MismatchK, op));
     }
     Ok(())
 }

@@ -4,15 +4,16 @@
 //! conversions and casts, `OpBitcast` and `OpConvertUToAccelerationStructureKHR`;
 //! then, in shaders, 8- and 16-bit types only in width-only conversions.
 //!
-//! Left out: whether cooperative matrix shapes and cooperative vector sizes match (a
-//! conversion involving either is not checked past its types' kinds), and the
-//! cooperative-matrix-only and Qualcomm instructions.
+//! Left out: the Qualcomm instructions.
 
-use super::op_util::{Addressing, Scalar, Sized, result_type, type_of, word};
+use super::op_util::{
+    Addressing, Scalar, Sized, cooperative_shapes, cooperative_sizes, is_use, result_type, type_of,
+    word,
+};
 use super::operations::{CompositeRule as C, OperationError, TypeRule as R, fault, fixed, rule};
 use super::query::Query;
 use super::{Fault, Inst};
-use crate::spv::{AddressingModel as A, Opcode as O, StorageClass as S};
+use crate::spv::{AddressingModel as A, CooperativeMatrixUse, Opcode as O, StorageClass as S};
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
@@ -50,14 +51,13 @@ impl Class {
 }
 
 /// The numeric conversions' shared rules: the result's class, the input's, their
-/// dimensions. `Ok(false)` when cooperative types are involved, whose shapes are not
-/// checked here, so the instruction's later rules are not either.
+/// dimensions (or cooperative sizes or shapes).
 fn numeric(
     q: &Query<'_>,
     inst: &Inst<'_>,
     result: (Class, R),
     input: (Class, R),
-) -> Result<bool, Fault> {
+) -> Result<(), Fault> {
     let op = inst.opcode;
     let result_type = result_type(inst);
     if !result.0.accepts(q, result_type) {
@@ -67,14 +67,16 @@ fn numeric(
     if input_type == 0 || !input.0.accepts(q, input_type) {
         return Err(rule(input.1, op));
     }
-    let cooperative = |t| q.is_cooperative_vector_type(t) || q.is_cooperative_matrix_type(t);
-    if cooperative(result_type) || cooperative(input_type) {
-        return Ok(false);
+    if q.is_cooperative_vector_type(result_type) || q.is_cooperative_vector_type(input_type) {
+        cooperative_sizes(q, result_type, input_type)
+    } else if q.is_cooperative_matrix_type(result_type) || q.is_cooperative_matrix_type(input_type)
+    {
+        cooperative_shapes(q, result_type, input_type, true, false)
+    } else if q.dimension(result_type) != q.dimension(input_type) {
+        Err(rule(R::InputDimension, op))
+    } else {
+        Ok(())
     }
-    if q.dimension(result_type) != q.dimension(input_type) {
-        return Err(rule(R::InputDimension, op));
-    }
-    Ok(true)
 }
 
 /// The pass for one instruction.
@@ -86,29 +88,26 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Resu
     let int = (Class::Int, R::IntResult);
     let int_in = (Class::Int, R::InputInt);
     let unsigned = (Class::Unsigned, R::UnsignedResult);
-    // Whether the instruction's rules went on to the end (not stopped at cooperative
-    // types), so that the small-type rule applies.
-    let checked = match op {
+    match op {
         O::ConvertFToU => numeric(q, inst, unsigned, float_in)?,
         O::ConvertFToS => numeric(q, inst, int, float_in)?,
         O::ConvertSToF | O::ConvertUToF => numeric(q, inst, float, int_in)?,
         O::Bitcast => bitcast(q, inst, st)?,
-        _ => true,
-    };
-    match op {
         O::UConvert | O::SConvert => {
             let r = if op == O::UConvert { unsigned } else { int };
-            if numeric(q, inst, r, int_in)?
-                && q.bit_width(result) == q.bit_width(type_of(q, inst, 2))
-            {
+            numeric(q, inst, r, int_in)?;
+            if q.bit_width(result) == q.bit_width(type_of(q, inst, 2)) {
                 return Err(rule(R::InputWidthDiffers, op));
             }
         }
         O::FConvert => {
-            let checked = numeric(q, inst, float, float_in)?;
-            if checked && q.component_type(result) == q.component_type(type_of(q, inst, 2)) {
+            numeric(q, inst, float, float_in)?;
+            if q.component_type(result) == q.component_type(type_of(q, inst, 2)) {
                 return Err(rule(R::ComponentDiffers, op));
             }
+        }
+        O::CooperativeMatrixConvertNV | O::CooperativeMatrixTransposeNV => {
+            matrix_convert(q, inst)?;
         }
         O::QuantizeToF16 => {
             if !q.is_float_scalar_or_vector_type(result) || q.bit_width(result) != 32 {
@@ -149,13 +148,11 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Resu
         }
         _ => {}
     }
-    if checked
-        && matches!(
-            op,
-            O::ConvertFToU | O::ConvertFToS | O::ConvertSToF | O::ConvertUToF | O::Bitcast
-        )
-        && (st.sized.limited_in_shader(q, result)
-            || st.sized.limited_in_shader(q, type_of(q, inst, 2)))
+    if matches!(
+        op,
+        O::ConvertFToU | O::ConvertFToS | O::ConvertSToF | O::ConvertUToF | O::Bitcast
+    ) && (st.sized.limited_in_shader(q, result)
+        || st.sized.limited_in_shader(q, type_of(q, inst, 2)))
     {
         return Err(fixed(C::SmallConversion));
     }
@@ -240,9 +237,30 @@ fn cast(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     Ok(())
 }
 
-/// `OpBitcast`; `Ok(false)` when cooperative types are involved, whose shapes are
-/// not checked here.
-fn bitcast(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<bool, Fault> {
+/// `OpCooperativeMatrixConvertNV` and `OpCooperativeMatrixTransposeNV`.
+fn matrix_convert(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let op = inst.opcode;
+    let result = result_type(inst);
+    if !q.is_cooperative_matrix_type(result) {
+        return Err(rule(R::CooperativeResult, op));
+    }
+    let input = type_of(q, inst, 2);
+    if !q.is_cooperative_matrix_type(input) {
+        return Err(rule(R::CooperativeInput, op));
+    }
+    let transpose = op == O::CooperativeMatrixTransposeNV;
+    cooperative_shapes(q, result, input, true, transpose)?;
+    if !transpose && q.word(result, 2) != q.word(input, 2) {
+        return Err(rule(R::CooperativeComponents, op));
+    }
+    if transpose && !is_use(q, result, CooperativeMatrixUse::MatrixBKHR) {
+        return Err(rule(R::UseB, op));
+    }
+    Ok(())
+}
+
+/// `OpBitcast`.
+fn bitcast(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<(), Fault> {
     let op = inst.opcode;
     let result = result_type(inst);
     let input = type_of(q, inst, 2);
@@ -271,8 +289,11 @@ fn bitcast(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<bool, 
     if result_matrix != input_matrix {
         return Err(rule(R::CooperativeMatrixCast, op));
     }
-    if result_vector || result_matrix {
-        return Ok(false);
+    if result_vector {
+        cooperative_sizes(q, result, input)?;
+    }
+    if result_matrix {
+        cooperative_shapes(q, result, input, false, false)?;
     }
     if q.state.version >= (1, 5) || q.state.has_extension("SPV_KHR_physical_storage_buffer") {
         let int32_vector =
@@ -297,5 +318,5 @@ fn bitcast(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<bool, 
             return Err(rule(R::TotalBitWidth, op));
         }
     }
-    Ok(true)
+    Ok(())
 }

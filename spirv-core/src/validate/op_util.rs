@@ -4,8 +4,9 @@
 //! types hold scalars of a given width (`ContainsSizedIntOrFloatType`), each type
 //! answered once.
 
-use super::Inst;
+use super::operations::{CompositeRule as C, fixed};
 use super::query::Query;
+use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::spv::{self, Opcode as O};
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -176,4 +177,81 @@ pub(super) fn int32_if_const(q: &Query<'_>, id: u32) -> (bool, bool, u32) {
         return (true, true, 0);
     }
     (true, true, q.word(id, 3).unwrap_or(0))
+}
+
+/// `CooperativeMatrixShapesMatch`: two cooperative matrix types of one kind whose
+/// scopes, rows, columns (rows and columns swapped for a transpose) and, for the KHR
+/// kind, uses match where they are known constants. A conversion may turn an
+/// accumulator into another use with `CooperativeMatrixConversionsNV`.
+pub(super) fn cooperative_shapes(
+    q: &Query<'_>,
+    result: u32,
+    other: u32,
+    conversion: bool,
+    swap: bool,
+) -> Result<(), Fault> {
+    let op = q.opcode(result);
+    if op != q.opcode(other) {
+        return Err(fixed(C::CooperativeMatrixTypes));
+    }
+    let operand = |t: u32, i: usize| q.word(t, i + 1).unwrap_or(0);
+    let differ = |a: u32, b: u32| {
+        let (_, a_known, a) = int32_if_const(q, a);
+        let (_, b_known, b) = int32_if_const(q, b);
+        a_known && b_known && a != b
+    };
+    let (rows, columns) = if swap { (4, 3) } else { (3, 4) };
+    if differ(operand(result, 2), operand(other, 2)) {
+        return Err(fixed(C::MatrixScopes));
+    }
+    if differ(operand(result, rows), operand(other, 3)) {
+        return Err(fixed(if swap {
+            C::MatrixRowsSwapped
+        } else {
+            C::MatrixRows
+        }));
+    }
+    if differ(operand(result, columns), operand(other, 4)) {
+        return Err(fixed(if swap {
+            C::MatrixColumnsSwapped
+        } else {
+            C::MatrixColumns
+        }));
+    }
+    if op == O::TypeCooperativeMatrixKHR {
+        let (_, a_known, a) = int32_if_const(q, operand(result, 5));
+        let (_, b_known, b) = int32_if_const(q, operand(other, 5));
+        let accumulator = spv::CooperativeMatrixUse::MatrixAccumulatorKHR.0;
+        let excused = conversion
+            && q.state
+                .has_capability(spv::Capability::CooperativeMatrixConversionsNV.0)
+            && b == accumulator;
+        if a_known && b_known && a != b && !excused {
+            return Err(fixed(C::MatrixUse));
+        }
+    }
+    Ok(())
+}
+
+/// `CooperativeVectorDimensionsMatch`: two cooperative vector types whose sizes match
+/// where they are known constants.
+pub(super) fn cooperative_sizes(q: &Query<'_>, a: u32, b: u32) -> Result<(), Fault> {
+    if q.opcode(a) != q.opcode(b) {
+        return Err(fixed(C::CooperativeVectorTypes));
+    }
+    let (_, a_known, a) = int32_if_const(q, q.word(a, 3).unwrap_or(0));
+    let (_, b_known, b) = int32_if_const(q, q.word(b, 3).unwrap_or(0));
+    if a_known && b_known && a != b {
+        return Err(fixed(C::VectorComponents));
+    }
+    Ok(())
+}
+
+/// `IsCooperativeMatrixAType` and its kin: a KHR cooperative matrix whose use is a
+/// known constant equal to `usage`.
+pub(super) fn is_use(q: &Query<'_>, t: u32, usage: spv::CooperativeMatrixUse) -> bool {
+    q.is_cooperative_matrix_khr_type(t)
+        && q.word(t, 6)
+            .and_then(|u| q.constant_u64(u))
+            .is_some_and(|u| u == u64::from(usage.0))
 }

@@ -134,6 +134,21 @@ rules! {
         TotalBitWidth => "Expected input to have the same total bit width as Result Type",
         AccelerationStructureResult => "Expected Result Type to be a Acceleration Structure",
         HandleInput => "Expected 64-bit uint scalar or 2-component 32-bit uint vector as input",
+        CooperativeResult => "Expected cooperative matrix Result Type",
+        CooperativeInput => "Expected cooperative matrix type for Matrix input",
+        CooperativeComponents => "Result Type and Matrix component types mismatch",
+        UseB => "Result Type must have UseB",
+        MatrixA => "Expected cooperative matrix type as A Type",
+        MatrixB => "Expected cooperative matrix type as B Type",
+        MatrixC => "Expected cooperative matrix type as C Type",
+        MatrixResult => "Expected cooperative matrix type as Result Type",
+        UseA => "Cooperative matrix type must be A Type",
+        UseBOperand => "Cooperative matrix type must be B Type",
+        UseAccumulator => "Cooperative matrix type must be Accumulator Type",
+        ScopesMatch => "Cooperative matrix scopes must match",
+        MismatchM => "Cooperative matrix 'M' mismatch",
+        MismatchN => "Cooperative matrix 'N' mismatch",
+        MismatchK => "Cooperative matrix 'K' mismatch",
     }
 }
 
@@ -201,6 +216,15 @@ rules! {
         SelectPointers => "Using pointers with OpSelect requires capability VariablePointers or VariablePointersStorageBuffer",
         SelectImages => "Using image/sampler with OpSelect requires capability BindlessTextureNV",
         SmallConversion => "8- or 16-bit types can only be used with width-only conversions",
+        CooperativeMatrixTypes => "Expected cooperative matrix types",
+        MatrixScopes => "Expected scopes of Matrix and Result Type to be identical",
+        MatrixRows => "Expected rows of Matrix type and Result Type to be identical",
+        MatrixRowsSwapped => "Expected rows of Matrix type and Result Type to be swapped with columns",
+        MatrixColumns => "Expected columns of Matrix type and Result Type to be identical",
+        MatrixColumnsSwapped => "Expected columns of Matrix type and Result Type to be swapped with rows",
+        MatrixUse => "Expected Use of Matrix type and Result Type to be identical",
+        CooperativeVectorTypes => "Expected cooperative vector types",
+        VectorComponents => "Expected number of components to be identical",
     }
 }
 
