@@ -13,12 +13,14 @@ use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::spv::Opcode as O;
 use crate::types::Id;
-use alloc::collections::BTreeSet;
+use alloc::collections::{BTreeMap, BTreeSet};
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
 pub(super) struct Composites {
     sized: Sized,
+    /// `LogicallyMatch`'s answers for the type pairs asked so far.
+    logical: BTreeMap<(u32, u32), bool>,
 }
 
 /// The pass for one instruction.
@@ -86,7 +88,11 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Resu
             if q.def(source).is_none() || q.def(result).is_none() || source == result {
                 return Err(fixed(C::LogicalSameType));
             }
-            if !logically_match(q, source, result) {
+            let matched = *st
+                .logical
+                .entry((source, result))
+                .or_insert_with(|| logically_match(q, source, result));
+            if !matched {
                 return Err(fixed(C::LogicalMismatch));
             }
             C::CopyLogicalSmall
@@ -360,21 +366,21 @@ fn shuffle(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     Ok(())
 }
 
-/// How many type pairs [`logically_match`] compares before it gives up and answers
-/// that they match (a module needs huge types to reach it).
-const MATCH_BUDGET: usize = 1 << 16;
+/// How many elements and members [`logically_match`] compares for one pair of types
+/// before it gives up and answers that they match: spirv-val compares without limit,
+/// but a module needs huge types to reach this, and without it a module of many
+/// copies between such types would take time quadratic in its size.
+const MATCH_BUDGET: usize = 1 << 12;
 
 /// `LogicallyMatch` (without decorations): two arrays or structs whose elements or
 /// members are the same types or logically match, pair by pair.
 fn logically_match(q: &Query<'_>, lhs: u32, rhs: u32) -> bool {
     let mut seen = BTreeSet::new();
     let mut pending = Vec::from([(lhs, rhs)]);
+    let mut steps = 0usize;
     while let Some((l, r)) = pending.pop() {
         if !seen.insert((l, r)) {
             continue;
-        }
-        if seen.len() > MATCH_BUDGET {
-            return true;
         }
         let (Some(ld), Some(rd)) = (q.def(l), q.def(r)) else {
             return false;
@@ -383,6 +389,10 @@ fn logically_match(q: &Query<'_>, lhs: u32, rhs: u32) -> bool {
             return false;
         }
         let (lw, rw) = (ld.words(), rd.words());
+        steps += lw.len();
+        if steps > MATCH_BUDGET {
+            return true;
+        }
         match ld.opcode() {
             O::TypeArray => {
                 if lw.get(3) != rw.get(3) {
