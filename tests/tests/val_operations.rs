@@ -563,3 +563,39 @@ fn cooperative_matrices() {
 "#,
     );
 }
+
+#[test]
+fn cooperative_reduction() {
+    let text = "OpCapability Shader\nOpCapability Float16\nOpCapability CooperativeMatrixKHR\n\
+        OpCapability CooperativeMatrixReductionsNV\nOpCapability VulkanMemoryModel\n\
+        OpExtension \"SPV_KHR_cooperative_matrix\"\nOpExtension \"SPV_NV_cooperative_matrix2\"\n\
+        OpExtension \"SPV_KHR_vulkan_memory_model\"\nOpMemoryModel Logical Vulkan\n\
+        OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+        %void = OpTypeVoid\n%func = OpTypeFunction %void\n%f16 = OpTypeFloat 16\n%f32 = OpTypeFloat 32\n%u32 = OpTypeInt 32 0\n\
+        %u32_8 = OpConstant %u32 8\n%u32_16 = OpConstant %u32 16\n%scope = OpConstant %u32 3\n\
+        %use_acc = OpConstant %u32 2\n\
+        %m16 = OpTypeCooperativeMatrixKHR %f16 %scope %u32_16 %u32_16 %use_acc\n\
+        %m8x16 = OpTypeCooperativeMatrixKHR %f16 %scope %u32_8 %u32_16 %use_acc\n\
+        %m8 = OpTypeCooperativeMatrixKHR %f16 %scope %u32_8 %u32_8 %use_acc\n\
+        %f16_1 = OpConstant %f16 1\n%c = OpConstantComposite %m16 %f16_1\n\
+        %ftype = OpTypeFunction %f16 %f16 %f16\n%ftype32 = OpTypeFunction %f32 %f16 %f16\n\
+        %add = OpFunction %f16 None %ftype\n%x = OpFunctionParameter %f16\n\
+        %y = OpFunctionParameter %f16\n%l = OpLabel\n%s = OpFAdd %f16 %x %y\n\
+        OpReturnValue %s\nOpFunctionEnd\n\
+        %add32 = OpFunction %f32 None %ftype32\n%x2 = OpFunctionParameter %f16\n\
+        %y2 = OpFunctionParameter %f16\n%l2 = OpLabel\n%s2 = OpFConvert %f32 %x2\n\
+        OpReturnValue %s2\nOpFunctionEnd\n\
+        %main = OpFunction %void None %func\n%entry = OpLabel\n";
+    check_lines(
+        &|body| format!("{text}{body}\nOpReturn\nOpFunctionEnd\n"),
+        "vulkan1.3",
+        r#"
+%r = OpCooperativeMatrixReduceNV %m8 %c 2x2 %add; %q = OpCooperativeMatrixReduceNV %m16 %c Row|Column %add =>
+%r = OpCooperativeMatrixReduceNV %m8x16 %c Row %add => For ReduceRow, result rows must match matrix rows: CooperativeMatrixReduceNV
+%r = OpCooperativeMatrixReduceNV %m16 %c 2x2 %add => For Reduce2x2, result rows/cols must be half of matrix rows/cols: CooperativeMatrixReduceNV
+%r = OpCooperativeMatrixReduceNV %m8 %c 2x2|Row %add => Reduce 2x2 must not be used with Row/Column: CooperativeMatrixReduceNV
+%r = OpCooperativeMatrixReduceNV %m16 %c Row %add32 => CombineFunc return type and parameters must match matrix component type: CooperativeMatrixReduceNV
+%r = OpCooperativeMatrixReduceNV %m16 %c Row %f16_1 => CombineFunc must be a function: CooperativeMatrixReduceNV
+"#,
+    );
+}

@@ -2,12 +2,10 @@
 //! the result and operand types of the float, unsigned and signed arithmetic
 //! instructions, `OpDot`, the vector and matrix products, `OpOuterProduct`, and the
 //! extended ones (`OpIAddCarry`, `OpISubBorrow`, `OpUMulExtended`, `OpSMulExtended`),
-//! and the cooperative matrix multiply-adds.
-//!
-//! Left out: `OpCooperativeMatrixReduceNV`.
+//! and the cooperative matrix multiply-adds and reduction.
 
 use super::op_util::{
-    cooperative_shapes, cooperative_sizes, int32_if_const, is_use, result_type, type_of,
+    cooperative_shapes, cooperative_sizes, int32_if_const, is_use, result_type, type_of, word,
 };
 use super::operations::{OperandRule as P, OperationError, TypeRule as R, fault, operand, rule};
 use super::query::Query;
@@ -43,6 +41,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Arithmetics) -> Res
         O::OuterProduct => outer_product(q, inst),
         O::IAddCarry | O::ISubBorrow | O::UMulExtended | O::SMulExtended => extended(q, inst),
         O::CooperativeMatrixMulAddNV | O::CooperativeMatrixMulAddKHR => mul_add(q, inst),
+        O::CooperativeMatrixReduceNV => reduce(q, inst),
         _ => Ok(()),
     }
 }
@@ -417,6 +416,80 @@ fn mul_add(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     if differ((a, 4), (b, 3)) {
         return Err(rule(R::MismatchK, op));
+    }
+    Ok(())
+}
+
+/// `OpCooperativeMatrixReduceNV`: an accumulator reduced to an accumulator of the
+/// same component type and scope, of the size its mask implies where known, by a
+/// function of two components.
+fn reduce(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    const ROW: u32 = 1;
+    const COLUMN: u32 = 2;
+    const TWO_BY_TWO: u32 = 4;
+    let op = inst.opcode;
+    let result = result_type(inst);
+    if !q.is_cooperative_matrix_khr_type(result) {
+        return Err(rule(R::ReduceResult, op));
+    }
+    let matrix = type_of(q, inst, 2);
+    if !q.is_cooperative_matrix_khr_type(matrix) {
+        return Err(rule(R::ReduceMatrix, op));
+    }
+    let component = q.word(matrix, 2).unwrap_or(0);
+    if component != q.word(result, 2).unwrap_or(0) {
+        return Err(rule(R::ReduceComponents, op));
+    }
+    if q.word(result, 3) != q.word(matrix, 3) {
+        return Err(rule(R::ReduceScopes, op));
+    }
+    let accumulator = CooperativeMatrixUse::MatrixAccumulatorKHR;
+    if !is_use(q, result, accumulator) {
+        return Err(rule(R::ReduceResultUse, op));
+    }
+    if !is_use(q, matrix, accumulator) {
+        return Err(rule(R::ReduceMatrixUse, op));
+    }
+    let mask = word(inst, 3);
+    if mask & TWO_BY_TWO != 0 && mask & (ROW | COLUMN) != 0 {
+        return Err(rule(R::Reduce2x2RowColumn, op));
+    }
+    // Rows (word 4) and columns (word 5), where known constants.
+    let size = |t: u32, w: usize| {
+        let (_, known, value) = int32_if_const(q, q.word(t, w).unwrap_or(0));
+        known.then_some(value)
+    };
+    let (rows, columns) = (size(result, 4), size(result, 5));
+    let (m_rows, m_columns) = (size(matrix, 4), size(matrix, 5));
+    if mask & TWO_BY_TWO != 0 {
+        if let (Some(r), Some(c), Some(mr), Some(mc)) = (rows, columns, m_rows, m_columns) {
+            if r != mr / 2 || c != mc / 2 {
+                return Err(rule(R::Reduce2x2Size, op));
+            }
+        }
+    }
+    let differ = |a: Option<u32>, b: Option<u32>| matches!((a, b), (Some(a), Some(b)) if a != b);
+    if mask == ROW && differ(rows, m_rows) {
+        return Err(rule(R::ReduceRowSize, op));
+    }
+    if mask == COLUMN && differ(columns, m_columns) {
+        return Err(rule(R::ReduceColumnSize, op));
+    }
+    let function = word(inst, 4);
+    if q.opcode(function) != O::Function {
+        return Err(rule(R::CombineFunction, op));
+    }
+    let signature = q
+        .def(q.word(function, 4).unwrap_or(0))
+        .map_or(&[][..], |d| d.words());
+    if signature.len() != 5 {
+        return Err(rule(R::CombineParameters, op));
+    }
+    if signature
+        .get(2..5)
+        .is_some_and(|t| t.iter().any(|&t| t != component))
+    {
+        return Err(rule(R::CombineTypes, op));
     }
     Ok(())
 }

@@ -149,6 +149,19 @@ rules! {
         MismatchM => "Cooperative matrix 'M' mismatch",
         MismatchN => "Cooperative matrix 'N' mismatch",
         MismatchK => "Cooperative matrix 'K' mismatch",
+        ReduceResult => "Result Type must be a cooperative matrix type",
+        ReduceMatrix => "Matrix must have a cooperative matrix type",
+        ReduceComponents => "Result Type and Matrix type must have the same component type",
+        ReduceScopes => "Result Type and Matrix type must have the same scope",
+        ReduceResultUse => "Result Type must have UseAccumulator",
+        ReduceMatrixUse => "Matrix type must have UseAccumulator",
+        Reduce2x2RowColumn => "Reduce 2x2 must not be used with Row/Column",
+        Reduce2x2Size => "For Reduce2x2, result rows/cols must be half of matrix rows/cols",
+        ReduceRowSize => "For ReduceRow, result rows must match matrix rows",
+        ReduceColumnSize => "For ReduceColumn, result cols must match matrix cols",
+        CombineFunction => "CombineFunc must be a function",
+        CombineParameters => "CombineFunc must have two parameters",
+        CombineTypes => "CombineFunc return type and parameters must match matrix component type",
     }
 }
 
