@@ -33,9 +33,11 @@
 //! functions and blocks; capabilities, extensions and versions from the grammar, with
 //! spirv-val's exceptions; each environment's allowed capabilities; the universal
 //! limits; what the end of the module needs; unique non-aggregate types; extensions that
-//! need a newer version; entry points. Control flow, dominance, types' operands,
-//! decorations, memory, interfaces, built-ins and the per-opcode type rules are not
-//! checked yet: a module this validator accepts may still be one spirv-val rejects.
+//! need a newer version; entry points; the result and operand types of arithmetic,
+//! composite, conversion, bitwise and logical instructions. Control flow, dominance,
+//! types' operands, decorations, memory, interfaces, built-ins and the other
+//! instructions' type rules (images, atomics, …) are not checked yet: a module this
+//! validator accepts may still be one spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
