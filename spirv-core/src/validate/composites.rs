@@ -2,14 +2,13 @@
 //! result and operand types of `OpVectorExtractDynamic`, `OpVectorInsertDynamic`,
 //! `OpVectorShuffle`, `OpCompositeConstruct`, `OpCompositeExtract`,
 //! `OpCompositeInsert`, `OpCopyObject`, `OpTranspose` and `OpCopyLogical`, and, in
-//! shaders, no 8- or 16-bit types without their capabilities.
-//!
-//! Left out: the Qualcomm cooperative-matrix instructions.
+//! shaders, no 8- or 16-bit types without their capabilities; the Qualcomm
+//! cooperative-matrix instructions' rules are in `qcom.rs`.
 
 use super::op_util::{Sized, int32_if_const, is_spec_constant, result_type, type_of, word};
 use super::operations::{CompositeRule as C, OperationError as E, fault, fixed};
 use super::query::Query;
-use super::{Fault, Inst};
+use super::{Fault, Inst, qcom};
 use crate::__private::Vec;
 use crate::spv::Opcode as O;
 use crate::types::Id;
@@ -97,6 +96,9 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Resu
             }
             C::CopyLogicalSmall
         }
+        O::CompositeConstructCoopMatQCOM => return qcom::construct(q, inst, &mut st.sized),
+        O::CompositeExtractCoopMatQCOM => return qcom::extract(q, inst, &mut st.sized),
+        O::ExtractSubArrayQCOM => return qcom::sub_array(q, inst, &mut st.sized),
         _ => return Ok(()),
     };
     if st.sized.limited_in_shader(q, result) {

@@ -3,8 +3,7 @@
 //! `OpSConvert`, `OpFConvert`, `OpQuantizeToF16`, `OpSatConvert*`), the pointer
 //! conversions and casts, `OpBitcast` and `OpConvertUToAccelerationStructureKHR`;
 //! then, in shaders, 8- and 16-bit types only in width-only conversions.
-//!
-//! Left out: the Qualcomm instructions.
+//! `OpBitCastArrayQCOM`'s rules are in `qcom.rs`.
 
 use super::op_util::{
     Addressing, Scalar, Sized, cooperative_shapes, cooperative_sizes, is_use, result_type, type_of,
@@ -12,7 +11,7 @@ use super::op_util::{
 };
 use super::operations::{CompositeRule as C, OperationError, TypeRule as R, fault, fixed, rule};
 use super::query::Query;
-use super::{Fault, Inst};
+use super::{Fault, Inst, qcom};
 use crate::spv::{AddressingModel as A, CooperativeMatrixUse, Opcode as O, StorageClass as S};
 
 /// What the pass remembers across instructions.
@@ -106,6 +105,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Resu
                 return Err(rule(R::ComponentDiffers, op));
             }
         }
+        O::BitCastArrayQCOM => qcom::bit_cast(q, inst, &mut st.sized)?,
         O::CooperativeMatrixConvertNV | O::CooperativeMatrixTransposeNV => {
             matrix_convert(q, inst)?;
         }

@@ -70,6 +70,7 @@ mod mode_setting;
 mod module;
 mod op_util;
 mod operations;
+mod qcom;
 mod query;
 mod second;
 mod state;
@@ -82,7 +83,7 @@ pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNe
 pub use function::FunctionError;
 pub use memory::MemoryError;
 pub use mode_setting::ModeError;
-pub use operations::{CompositeRule, OperandRule, OperationError, TypeRule};
+pub use operations::{CompositeRule, OperandRule, OperationError, QcomRule, TypeRule};
 pub use types::TypeError;
 
 use crate::__private::Vec;

@@ -74,19 +74,30 @@ pub(super) enum Scalar {
     Int16 = 2,
     Float16 = 4,
     Int32 = 8,
+    Float32 = 16,
 }
 
-/// Which scalars each type holds, as `ContainsSizedIntOrFloatType` (with its default
-/// of following pointers and function types) finds them, each type walked once.
+/// Which scalars each type holds, as `ContainsType` finds them, each type walked once
+/// per mode: following pointers and function types (`ContainsSizedIntOrFloatType`'s
+/// default), or not (`IsIntNOrFP32OrFP16`'s).
 #[derive(Debug, Default)]
 pub(super) struct Sized {
-    known: BTreeMap<u32, u8>,
+    deep: BTreeMap<u32, u8>,
+    shallow: BTreeMap<u32, u8>,
 }
 
 impl Sized {
-    /// Whether type `id` holds (or is) a scalar of kind `s`.
+    /// `ContainsSizedIntOrFloatType`: whether type `id` holds (or is) a scalar of kind
+    /// `s`, through pointers and function types too.
     pub(super) fn contains(&mut self, q: &Query<'_>, id: u32, s: Scalar) -> bool {
-        self.mask(q, id) & s as u8 != 0
+        self.mask(q, id, true) & s as u8 != 0
+    }
+
+    /// `IsIntNOrFP32OrFP16<N>`: whether type `id` holds an `N`-bit integer or a 16- or
+    /// 32-bit float, not through pointers or function types.
+    pub(super) fn int_n_or_float(&mut self, q: &Query<'_>, id: u32, n: Scalar) -> bool {
+        let wanted = n as u8 | Scalar::Float16 as u8 | Scalar::Float32 as u8;
+        self.mask(q, id, false) & wanted != 0
     }
 
     /// `HasCapability(Shader) && ContainsLimitedUseIntOrFloatType(id)`: a type that
@@ -97,25 +108,30 @@ impl Sized {
         if !has(C::Shader) {
             return false;
         }
-        let m = self.mask(q, id);
+        let m = self.mask(q, id, true);
         (!has(C::Int16) && m & Scalar::Int16 as u8 != 0)
             || (!has(C::Int8) && m & Scalar::Int8 as u8 != 0)
             || (!has(C::Float16) && m & Scalar::Float16 as u8 != 0)
     }
 
     /// The scalars type `id` holds, by a walk that visits each type once.
-    fn mask(&mut self, q: &Query<'_>, id: u32) -> u8 {
-        if let Some(&m) = self.known.get(&id) {
+    fn mask(&mut self, q: &Query<'_>, id: u32, deep: bool) -> u8 {
+        let known = if deep {
+            &mut self.deep
+        } else {
+            &mut self.shallow
+        };
+        if let Some(&m) = known.get(&id) {
             return m;
         }
         let mut open = BTreeSet::new();
         let mut stack = Vec::from([(id, false)]);
         while let Some((t, done)) = stack.pop() {
-            if self.known.contains_key(&t) {
+            if known.contains_key(&t) {
                 continue;
             }
             let Some(def) = q.def(t) else {
-                self.known.insert(t, 0);
+                known.insert(t, 0);
                 continue;
             };
             let w = def.words();
@@ -129,10 +145,11 @@ impl Sized {
                 | O::TypeCooperativeMatrixNV
                 | O::TypeCooperativeMatrixKHR
                 | O::TypeCooperativeVectorNV => w.get(2..3).unwrap_or(&[]),
-                O::TypePointer if !q.state.forward_pointers.contains(&t) => {
+                O::TypePointer if deep && !q.state.forward_pointers.contains(&t) => {
                     w.get(3..4).unwrap_or(&[])
                 }
-                O::TypeFunction | O::TypeStruct => w.get(2..).unwrap_or(&[]),
+                O::TypeFunction if deep => w.get(2..).unwrap_or(&[]),
+                O::TypeStruct => w.get(2..).unwrap_or(&[]),
                 _ => &[],
             };
             if done {
@@ -142,23 +159,24 @@ impl Sized {
                     (O::TypeInt, Some(32), _) => Scalar::Int32 as u8,
                     // A float with an encoding (BFloat16, FP8) is none of these.
                     (O::TypeFloat, Some(16), 3) => Scalar::Float16 as u8,
+                    (O::TypeFloat, Some(32), 3) => Scalar::Float32 as u8,
                     _ => 0,
                 };
                 let m = children
                     .iter()
-                    .fold(own, |m, c| m | self.known.get(c).copied().unwrap_or(0));
-                self.known.insert(t, m);
+                    .fold(own, |m, c| m | known.get(c).copied().unwrap_or(0));
+                known.insert(t, m);
                 open.remove(&t);
             } else if open.insert(t) {
                 stack.push((t, true));
                 for &c in children {
-                    if !self.known.contains_key(&c) && !open.contains(&c) {
+                    if !known.contains_key(&c) && !open.contains(&c) {
                         stack.push((c, false));
                     }
                 }
             }
         }
-        self.known.get(&id).copied().unwrap_or(0)
+        known.get(&id).copied().unwrap_or(0)
     }
 }
 

@@ -241,6 +241,44 @@ rules! {
     }
 }
 
+rules! {
+    /// A rule of the `SPV_QCOM_cooperative_matrix_conversion` instructions, whose
+    /// message is `Opcode`, the opcode's name and its text.
+    QcomRule {
+        ResultMatrix => "requires the result type be OpTypeCooperativeMatrixKHR",
+        InputArray => "requires the input operand be an OpTypeArray.",
+        ResultScope => "requires the result type's scope be Subgroup.",
+        ConstructElement => "requires ether the input element type is equal to the result element type or it is the unsigned 32-bit integer.",
+        ConstructAType => "requires the result element type is one of 8-bit OpTypeInt signed/unsigned, 16- or 32-bit OpTypeFloat when result coopmat's use is MatrixAKHR",
+        ConstructAColumns => "requires the columns of the result coopmat have the bit length of 256 when result coopmat's use is MatrixAKHR",
+        ConstructALength => "requires the source array length be 8 if its elt type is 32-bit unsigned OpTypeInt and be the result's number of columns, otherwise when result coopmat's use is MatrixAKHR",
+        ConstructBType => "requires the result element type is one of 8-bit OpTypeInt signed/unsigned, 16- or 32-bit OpTypeFloat when result coopmat's use is MatrixBKHR",
+        ConstructBRows => "requires the rows of the result operand have the bit length of 256 when result coopmat's use is MatrixBKHR",
+        ConstructBLength => "requires the source array length be 8 if its elt type is 32-bit unsigned OpTypeInt and be the result's number of rows, otherwise when result coopmat's use is MatrixBKHR",
+        ConstructAccType => "requires the result element type is one of 32-bit OpTypeInt signed/unsigned, 16- or 32-bit OpTypeFloat when result coopmat's use is MatrixAccumulatorKHR",
+        ConstructAccLength => "requires the source array length be a half of the number of columns of the resulting cooerative matrix if the matrix's componet type is 16-bit OpTypeFloat and be equal to the number of columns, otherwise, when result coopmat's use is MatrixAccumulatorKHR",
+        ConstructUse => "requires the the resulting cooerative matrix's use be  one of MatrixAKHR (== 0), MatrixBKHR (== 1), and MatrixAccumulatorKHR (== 2)",
+        SourceMatrix => "requires the source type be OpTypeCooperativeMatrixKHR",
+        SourceScope => "requires the source type's scope be Subgroup.",
+        ExtractAType => "requires the source element type be one of 8-bit OpTypeInt signed/unsigned, 16- or 32-bit OpTypeFloat when source coopmat's use is MatrixAKHR",
+        ExtractAColumns => "requires the columns of the source coopmat have the bit length of 256 when source coopmat's use is MatrixAKHR",
+        ExtractALength => "requires either the result element type be the same as the source cooperative matrix's component type and its length be the same as the number of columns of the matrix or the result element type be unsigned 32-bit OpTypeInt and the length be 8 when source coopmat's use is MatrixAKHR",
+        ExtractBType => "requires the source element type be one of 8-bit OpTypeInt signed/unsigned, 16- or 32-bit OpTypeFloat when source coopmat's use is MatrixBKHR",
+        ExtractBRows => "requires the rows of the source coopmat have the bit length of 256 when source coopmat's use is MatrixBKHR",
+        ExtractBLength => "requires either the result element type be the same as the source cooperative matrix's component type and its length be the same as the number of rows of the matrix or the result element type be unsigned 32-bit OpTypeInt and the length be 8 when source coopmat's use is MatrixBKHR",
+        ExtractAccType => "requires the source element type be one of 32-bit OpTypeInt signed/unsigned, 16- or 32-bit OpTypeFloat when source coopmat's use is MatrixAccumulatorKHR",
+        ExtractAccLength => "requires either the result element type be the same as the source cooperative matrix's component type and its length be the same as the number of columns of the matrix or the result element type be unsigned 32-bit OpTypeInt and the length be the number of the columns of the matrix if its component type is 32-bit OpTypeFloat and be a half of the number of the columns of the matrix if its component type is 16-bit OpTypeFloat when source coopmat's use is MatrixAccumulatorKHR",
+        ExtractUse => "requires the the source cooerative matrix's use be  one of MatrixAKHR (== 0), MatrixBKHR (== 1), and MatrixAccumulatorKHR (== 2)",
+        Arrays => "requires OpTypeArray operands for the input and the result.",
+        SubArrayElements => "requires the input and result element types match.",
+        SubArrayElementType => "requires the element type be one of 32-bit OpTypeInt (signed/unsigned), 32-bit OpTypeFloat and 16-bit OpTypeFloat",
+        SubArrayIndex => "requires the type of the start index operand be 32-bit OpTypeInt",
+        CastSourceType => "requires the source element type be one of 32-bit OpTypeInt (signed/unsigned), 32-bit OpTypeFloat and 16-bit OpTypeFloat",
+        CastResultType => "requires the result element type be one of 32-bit OpTypeInt (signed/unsigned), 32-bit OpTypeFloat and 16-bit OpTypeFloat",
+        CastLengths => "requires source and result types be compatible for conversion.",
+    }
+}
+
 /// A fault of spirv-val's result and operand type rules, with what it involves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -263,6 +301,13 @@ pub enum OperationError {
     },
     /// A rule whose message is a fixed text.
     Composite(CompositeRule),
+    /// A rule of the `SPV_QCOM_cooperative_matrix_conversion` instructions.
+    Qcom {
+        /// The rule.
+        rule: QcomRule,
+        /// The instruction's opcode.
+        opcode: Opcode,
+    },
     /// `OpDot` on `BFloat16` without `BFloat16DotProductKHR`.
     DotBfloat16 {
         /// The result type.
@@ -379,6 +424,9 @@ impl OperationError {
                 opcode_name(*opcode)
             ),
             E::Composite(rule) => out.write_str(rule.text()),
+            E::Qcom { rule, opcode } => {
+                write!(out, "Opcode {} {}", opcode_name(*opcode), rule.text())
+            }
             E::DotBfloat16 { result_type } => {
                 out.write_str("OpDot Result Type <id> ")?;
                 names.id(out, *result_type)?;
