@@ -35,9 +35,12 @@
 //! limits; what the end of the module needs; extensions that need a newer version;
 //! entry points; type declarations, constants, literal numbers, `OpUndef` and the
 //! misc and debug instructions (spirv-val's type, constant, literal, misc and debug
-//! passes). Control flow, dominance, decorations, memory, interfaces, built-ins and
-//! the per-opcode type rules are not checked yet: a module this validator accepts may
-//! still be one spirv-val rejects.
+//! passes); variables, loads, stores, copies and access chains, functions and calls
+//! (its memory and function passes); the result and operand types of arithmetic,
+//! composite, conversion, bitwise and logical instructions. Control flow, dominance,
+//! decorations, interfaces, built-ins and the other instructions' type rules (images,
+//! atomics, …) are not checked yet: a module this validator accepts may still be one
+//! spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
@@ -77,7 +80,9 @@ mod memory_variable;
 mod misc;
 mod mode_setting;
 mod module;
+mod op_util;
 mod operations;
+mod qcom;
 mod query;
 mod second;
 mod state;
@@ -94,7 +99,7 @@ pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNe
 pub use function::FunctionError;
 pub use memory::{CopyOperand, MemoryError};
 pub use mode_setting::ModeError;
-pub use operations::OperationError;
+pub use operations::{CompositeRule, OperandRule, OperationError, QcomRule, TypeRule};
 pub use types::TypeError;
 
 use crate::__private::Vec;

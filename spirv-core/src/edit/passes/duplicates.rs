@@ -24,7 +24,7 @@ use alloc::collections::{BTreeMap, BTreeSet};
 /// 3. `OpExtInstImport`s by name: a later one goes and its uses (names included) move
 ///    to the first;
 /// 4. types: a type equal to an earlier one (spirv-opt's structural equality,
-///    decorations included, see [`types`]) loses its names and decorations, its uses
+///    decorations included, see the `types` submodule) loses its names and decorations, its uses
 ///    move to the earlier one and it goes; a later `OpTypeForwardPointer` to an equal
 ///    pointer with the same storage class goes;
 /// 5. decorations: an `OpDecorate`, `OpMemberDecorate`, `OpDecorateId` or
