@@ -255,5 +255,5 @@ pub(crate) fn trim_capabilities_edits<'m>(module: &'m Module) -> Result<Edits<'m
             changed = true;
         }
     }
-    Ok(Edits::Edited(editor, changed))
+    Ok(Edits::edited(editor, changed))
 }

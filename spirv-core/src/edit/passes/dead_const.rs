@@ -170,5 +170,5 @@ pub(crate) fn eliminate_dead_const_edits<'m>(module: &'m Module) -> Result<Edits
         }
         killer.finish()?;
     }
-    Ok(Edits::Edited(editor, true))
+    Ok(Edits::edited(editor, true))
 }

@@ -227,7 +227,7 @@ pub(crate) fn eliminate_dead_functions_edits<'m>(
         killer.finish()?;
     }
     replace_debug_operands(module, &kinds, &dead_functions, &dead_values, &mut editor)?;
-    Ok(Edits::Edited(editor, true))
+    Ok(Edits::edited(editor, true))
 }
 
 /// Points the `DebugFunction`s of `OpenCL.DebugInfo.100` that name a removed function,

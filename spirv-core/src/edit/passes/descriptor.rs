@@ -168,5 +168,5 @@ pub(crate) fn switch_descriptor_set_edits<'m>(
     for (index, words) in &rewritten {
         editor.replace_words(InstId(*index), words)?;
     }
-    Ok(Edits::Edited(editor, true))
+    Ok(Edits::edited(editor, true))
 }

@@ -122,7 +122,7 @@ pub(crate) fn remove_duplicates_edits<'m>(module: &'m Module) -> Result<Edits<'m
         killer.finish()?;
     }
     changed |= remove_duplicate_decorations(module, &mut editor, &renamed)?;
-    Ok(Edits::Edited(editor, changed))
+    Ok(Edits::edited(editor, changed))
 }
 
 /// Removes each `OpDecorate`, `OpMemberDecorate`, `OpDecorateId` and `OpDecorateString`

@@ -319,5 +319,5 @@ pub(crate) fn remove_unused_interface_variables_edits<'m>(
     if !changed {
         return Ok(Edits::Unchanged);
     }
-    Ok(Edits::Edited(editor, true))
+    Ok(Edits::edited(editor, true))
 }

@@ -46,7 +46,7 @@ pub use strip::strip_debug;
 pub use unify::unify_const;
 
 use super::{Bound, EditError, Editor};
-use crate::__private::{String, Vec};
+use crate::__private::{Box, String, Vec};
 use crate::module::Module;
 use crate::walk::NumberType;
 
@@ -194,10 +194,16 @@ impl Pass {
 /// and whether they change the module.
 pub(crate) enum Edits<'m> {
     Unchanged,
-    Edited(Editor<'m>, bool),
+    // Boxed: an `Editor` is large beside `Unchanged`, and there is one per pass.
+    Edited(Box<Editor<'m>>, bool),
 }
 
-impl Edits<'_> {
+impl<'m> Edits<'m> {
+    /// The edits of `editor`, and whether they change the module.
+    pub(crate) fn edited(editor: Editor<'m>, changed: bool) -> Self {
+        Edits::Edited(Box::new(editor), changed)
+    }
+
     /// The module and whether it changed, as the public pass functions return them.
     fn finish(self, module: &Module) -> Result<(Module, bool), EditError> {
         match self {
@@ -217,7 +223,7 @@ fn edits<'m>(
         Pass::StripDebug => strip::strip_debug_edits(module),
         Pass::StripNonSemantic => nonsemantic::strip_nonsemantic_edits(module),
         // Not reached: `--compact-ids` renumbers as it writes ([`compact`]).
-        Pass::CompactIds => Ok(Edits::Edited(Editor::new(module), false)),
+        Pass::CompactIds => Ok(Edits::edited(Editor::new(module), false)),
         Pass::RemoveUnusedInterfaceVariables => {
             interface::remove_unused_interface_variables_edits(module)
         }

@@ -119,7 +119,7 @@ pub(crate) fn strip_nonsemantic_edits<'m>(module: &'m Module) -> Result<Edits<'m
         }
         killer.finish()?;
     }
-    Ok(Edits::Edited(editor, changed))
+    Ok(Edits::edited(editor, changed))
 }
 
 /// The `DebugLine`s and `DebugNoLine`s of the removed `NonSemantic.Shader.DebugInfo.100`

@@ -60,7 +60,7 @@ pub(crate) fn freeze_spec_const_edits<'m>(module: &'m Module) -> Result<Edits<'m
     if !changed {
         return Ok(Edits::Unchanged);
     }
-    Ok(Edits::Edited(editor, true))
+    Ok(Edits::edited(editor, true))
 }
 
 /// What spirv-opt's type manager makes of a spec constant's type, for reading a value.
@@ -265,7 +265,7 @@ pub(crate) fn set_spec_const_default_value_edits<'m>(
             editor.replace_words(InstId::from(index), &words)?;
         }
     }
-    Ok(Edits::Edited(editor, true))
+    Ok(Edits::edited(editor, true))
 }
 
 /// Whether spirv-opt's argument reader takes `b` as a separator: `:`, NUL or C

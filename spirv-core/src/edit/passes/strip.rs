@@ -102,5 +102,5 @@ pub(crate) fn strip_debug_edits<'m>(module: &'m Module) -> Result<Edits<'m>, Edi
         }
         killer.finish()?;
     }
-    Ok(Edits::Edited(editor, changed))
+    Ok(Edits::edited(editor, changed))
 }

@@ -94,5 +94,5 @@ pub(crate) fn unify_const_edits<'m>(module: &'m Module) -> Result<Edits<'m>, Edi
     if !changed {
         return Ok(Edits::Unchanged);
     }
-    Ok(Edits::Edited(editor, true))
+    Ok(Edits::edited(editor, true))
 }
