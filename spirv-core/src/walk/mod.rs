@@ -3,7 +3,7 @@
 //! hooks (OpExtInst, OpSpecConstantOp, OpConstant/OpSpecConstant literals, OpSwitch).
 //!
 //! The module reader, the disassembler and the id visitors all use it. It allocates
-//! nothing per instruction. [`shaped_ids`] finds the ids of an instruction whose layout
+//! nothing per instruction. `shaped_ids` finds the ids of an instruction whose layout
 //! has a fixed shape without walking it, the id visitors' fast path.
 
 mod ids;
