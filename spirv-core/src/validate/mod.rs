@@ -68,6 +68,7 @@ mod mode_setting;
 mod module;
 mod operations;
 mod query;
+mod registry;
 mod second;
 mod state;
 mod types;
@@ -418,7 +419,8 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
         }
     }
     // The second loop, then the rules over the whole module, in spirv-val's order.
-    let q = query::Query::new(&module, &state);
+    let decorations = registry::Decorations::new(&module);
+    let q = query::Query::new(&module, &state, &decorations);
     let mut second = second::Second::default();
     for index in 0..module.len() {
         let Some(inst) = instruction(&module, &state, index, &mut operands, true) else {
