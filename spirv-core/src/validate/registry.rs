@@ -394,6 +394,8 @@ impl<'m> Decorations<'m> {
         );
         let apps = self.apps_of(id);
         if apps.is_empty() {
+            // Already in order.
+            out.dedup();
             return;
         }
         for a in apps {
