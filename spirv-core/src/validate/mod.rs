@@ -33,8 +33,10 @@
 //! functions and blocks; capabilities, extensions and versions from the grammar, with
 //! spirv-val's exceptions; each environment's allowed capabilities; the universal
 //! limits; what the end of the module needs; unique non-aggregate types; extensions that
-//! need a newer version; entry points. Control flow, dominance, types' operands,
-//! decorations, memory, interfaces, built-ins and the per-opcode type rules are not
+//! need a newer version; entry points; decorations (their targets, members and
+//! groups, repeats, entry points' interfaces, buffers' blocks and explicit layouts
+//! under the block layout options, descriptors, linkage). Control flow, dominance,
+//! types' operands, memory, interfaces, built-ins and the per-opcode type rules are not
 //! checked yet: a module this validator accepts may still be one spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
@@ -75,7 +77,7 @@ mod types;
 
 pub use crate::spirv_tools::generates_type;
 pub use cfg::CfgError;
-pub use decorations::DecorationError;
+pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetRule};
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
 pub use function::FunctionError;
 pub use memory::MemoryError;
@@ -135,8 +137,9 @@ impl Default for Limits {
 /// How to validate: spirv-val's options. The defaults are spirv-val's: the universal
 /// SPIR-V 1.6 environment, the universal limits, and no relaxation.
 ///
-/// The layout and pointer options are accepted for spirv-val's command line and C API;
-/// the rules they relax are not checked yet.
+/// The pointer and legalization options are accepted for spirv-val's command line and
+/// C API; most rules they relax are not checked yet. The block layout options are
+/// spirv-val's.
 #[derive(Debug, Clone, Default)]
 pub struct Options<'r> {
     /// `--target-env`.
