@@ -94,8 +94,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
 /// Whether `id` has `LinkageAttributes` with the Import linkage type
 /// (`hasImportLinkageAttribute`).
 fn imports<'a>(q: &Query<'a>, id: u32, decs: &mut Vec<super::registry::Dec<'a>>) -> bool {
-    q.decorations
-        .collect(id, &|k| k == D::LinkageAttributes.0, decs);
+    q.decorations.collect(id, &[D::LinkageAttributes.0], decs);
     decs.iter()
         .any(|d| d.params.len() >= 2 && d.params.last() == Some(&spv::LinkageType::Import.0))
 }
@@ -257,7 +256,6 @@ fn memory_model(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> G
     if !vulkan_model {
         return true;
     }
-    let banned = |k: u32| k == D::Coherent.0 || k == D::Volatile.0;
     let wanted: BTreeSet<u32> = q
         .decorations
         .targets()
@@ -270,7 +268,8 @@ fn memory_model(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> G
         .filter_map(|i| i.result_id().map(|id| id.0));
     let mut decs = Vec::new();
     for id in hash_order(defs, &wanted) {
-        q.decorations.collect(id, &banned, &mut decs);
+        q.decorations
+            .collect(id, &[D::Coherent.0, D::Volatile.0], &mut decs);
         let Some(d) = decs.first() else { continue };
         let e = DecorationError::VulkanMemoryModelDeprecated {
             coherent: d.kind == D::Coherent.0,

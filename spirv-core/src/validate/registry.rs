@@ -11,8 +11,6 @@
 //! applied to n targets costs n + k, not n·k; questions about one decoration kind are
 //! answered from the group's entries of that kind, which are indexed once.
 
-// Each rule family asks a part of these questions.
-#![allow(dead_code)]
 
 use crate::__private::Vec;
 use crate::module::Module;
@@ -93,6 +91,8 @@ pub(super) struct Decorations<'m> {
     groups: BTreeMap<u32, Group>,
     /// Each (target, kind) of `direct`, with the first instruction registering it.
     kinds: Vec<(u32, u32, u32)>,
+    /// Indices into `direct`, by target and kind (then member and parameters).
+    by_kind: Vec<u32>,
     /// Answers of [`Decorations::first_registered`] for ids with many groups.
     memo: RefCell<BTreeMap<(u32, u32), u32>>,
 }
@@ -211,12 +211,16 @@ impl<'m> Decorations<'m> {
             direct.iter().map(|e| (e.target, e.kind, e.inst)).collect();
         kinds.sort_unstable();
         kinds.dedup_by_key(|k| (k.0, k.1));
+        let mut by_kind: Vec<u32> = (0..direct.len() as u32).collect();
+        // `direct` is sorted by member within a target and kind: a stable sort keeps it.
+        by_kind.sort_by_key(|&k| (direct[k as usize].target, direct[k as usize].kind));
         Decorations {
             module,
             direct,
             apps,
             groups,
             kinds,
+            by_kind,
             memo: RefCell::new(BTreeMap::new()),
         }
     }
@@ -234,13 +238,6 @@ impl<'m> Decorations<'m> {
             kind: e.kind,
             params: self.params(e),
         }
-    }
-
-    /// The direct decorations of `id`.
-    fn direct_of(&self, id: u32) -> &[Entry] {
-        let lo = self.direct.partition_point(|e| e.target < id);
-        let hi = self.direct.partition_point(|e| e.target <= id);
-        &self.direct[lo..hi]
     }
 
     /// The direct decorations of `id`'s `member` of `kind`, least parameters first.
@@ -283,22 +280,6 @@ impl<'m> Decorations<'m> {
             .partition_point(|&(k, i, _, _)| (k, i) < (kind, before));
         let &(k, _, least, most) = g.by_kind.get(end.checked_sub(1)?)?;
         (k == kind).then_some((least, most))
-    }
-
-    /// The group's kinds registered before `before`, each once, with its least entry.
-    fn group_kinds(&self, group: u32, before: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let list = self.groups.get(&group).map_or(&[][..], |g| &g.by_kind[..]);
-        let mut k = 0;
-        core::iter::from_fn(move || {
-            while let Some(&(kind, inst, least, _)) = list.get(k) {
-                // Skip to the next kind.
-                k += list[k..].partition_point(|&(x, _, _, _)| x == kind);
-                if inst < before {
-                    return Some((kind, least));
-                }
-            }
-            None
-        })
     }
 
     /// The first instruction that registered a decoration of `kind` on `id` (or a
@@ -380,27 +361,31 @@ impl<'m> Decorations<'m> {
         best
     }
 
-    /// The decorations of `id` whose kind `pick` accepts, in spirv-val's set order,
-    /// each once, into `out` (cleared first). A group contributes its first decoration
-    /// of each kind: more than one of a kind on a group is a fault spirv-val reports
-    /// before any rule that iterates (`CheckDecorationsCompatibility`).
-    pub(super) fn collect(&self, id: u32, pick: &dyn Fn(u32) -> bool, out: &mut Vec<Dec<'m>>) {
+    /// The decorations of `id` of the given kinds, in spirv-val's set order, each
+    /// once, into `out` (cleared first). A group contributes its first decoration of
+    /// each kind: more than one of a kind on a group is a fault spirv-val reports
+    /// before any rule that iterates (`CheckDecorationsCompatibility`). The cost is
+    /// that of the decorations returned and of the groups applied to the id.
+    pub(super) fn collect(&self, id: u32, kinds: &[u32], out: &mut Vec<Dec<'m>>) {
         out.clear();
-        out.extend(
-            self.direct_of(id)
-                .iter()
-                .filter(|e| pick(e.kind))
-                .map(|e| self.dec(e)),
-        );
-        let apps = self.apps_of(id);
-        if apps.is_empty() {
-            // Already in order.
-            out.dedup();
-            return;
+        for &kind in kinds {
+            let lo = self.by_kind.partition_point(|&k| {
+                let e = &self.direct[k as usize];
+                (e.target, e.kind) < (id, kind)
+            });
+            let hi = self.by_kind.partition_point(|&k| {
+                let e = &self.direct[k as usize];
+                (e.target, e.kind) <= (id, kind)
+            });
+            out.extend(
+                self.by_kind[lo..hi]
+                    .iter()
+                    .map(|&k| self.dec(&self.direct[k as usize])),
+            );
         }
-        for a in apps {
-            for (kind, least) in self.group_kinds(a.group, a.inst) {
-                if pick(kind) {
+        for a in self.apps_of(id) {
+            for &kind in kinds {
+                if let Some((least, _)) = self.group_kind(a.group, kind, a.inst) {
                     let e = self.direct[least as usize];
                     out.push(Dec {
                         member: a.member,

@@ -525,11 +525,10 @@ impl<'q, 'a> Layout<'q, 'a> {
                     }
                     self.budget -= 1;
                     let mut stride = 0;
-                    let is_stride = |k: u32| k == D::ArrayStride.0;
                     self.sizes
                         .q
                         .decorations
-                        .collect(array, &is_stride, &mut strides);
+                        .collect(array, &[D::ArrayStride.0], &mut strides);
                     for d in &strides {
                         stride = d.params.first().copied().unwrap_or(0);
                         if stride == 0 {

@@ -184,8 +184,8 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                 continue;
             }
             // Each of Block and BufferBlock once, in set order.
-            let blocks = |k: u32| k == D::Block.0 || k == D::BufferBlock.0;
-            q.decorations.collect(id, &blocks, &mut decs);
+            q.decorations
+                .collect(id, &[D::Block.0, D::BufferBlock.0], &mut decs);
             let mut kinds: Vec<u32> = Vec::new();
             for d in &decs {
                 if !kinds.contains(&d.kind) {

@@ -43,6 +43,9 @@ fn entry_points<'a>(module: &'a crate::Module) -> Vec<EntryPoint<'a>> {
     out
 }
 
+/// The interpolation decorations.
+const INTERPOLATION: [u32; 4] = [D::Flat.0, D::NoPerspective.0, D::Sample.0, D::Centroid.0];
+
 /// What the rules ask of one interface variable, found once however many entry points
 /// list it.
 #[derive(Default)]
@@ -159,20 +162,14 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                 let f = facts.entry(interface).or_insert_with(|| {
                     let d = q.decorations;
                     let owner = if is_struct { type_id } else { interface };
-                    d.collect(owner, &|k| k == D::BuiltIn.0, &mut decs);
+                    d.collect(owner, &[D::BuiltIn.0], &mut decs);
                     let builtins: Vec<u32> = decs
                         .iter()
                         .map(|x| x.params.first().copied().unwrap_or(0))
                         .collect();
                     let mut own = BTreeSet::new();
                     let repeated = builtins.iter().copied().find(|&b| !own.insert(b));
-                    let interp = |k: u32| {
-                        k == D::Flat.0
-                            || k == D::NoPerspective.0
-                            || k == D::Sample.0
-                            || k == D::Centroid.0
-                    };
-                    d.collect(interface, &interp, &mut decs);
+                    d.collect(interface, &INTERPOLATION, &mut decs);
                     let interpolation = decs
                         .iter()
                         .find(|x| x.member == NO_MEMBER && x.params.is_empty())
@@ -285,7 +282,7 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                 Some(E::BuiltInBlocks { entry_point: ep })
             } else {
                 q.decorations
-                    .collect(ep, &|k| k == D::LinkageAttributes.0, &mut decs);
+                    .collect(ep, &[D::LinkageAttributes.0], &mut decs);
                 decs.first().map(|d| {
                     let bytes = crate::codec::string_operand(d.params);
                     E::EntryPointLinkage {

@@ -16,23 +16,29 @@ use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
 
 /// The decorations these rules look at.
-fn checked(kind: u32) -> bool {
-    matches!(
-        D(kind),
-        D::Component
-            | D::FPRoundingMode
-            | D::NonReadable
-            | D::NonWritable
-            | D::Uniform
-            | D::UniformId
-            | D::NoSignedWrap
-            | D::NoUnsignedWrap
-            | D::Block
-            | D::BufferBlock
-            | D::Location
-            | D::RelaxedPrecision
-    )
-}
+const CHECKED: [u32; 12] = [
+    D::Component.0,
+    D::FPRoundingMode.0,
+    D::NonReadable.0,
+    D::NonWritable.0,
+    D::Uniform.0,
+    D::UniformId.0,
+    D::NoSignedWrap.0,
+    D::NoUnsignedWrap.0,
+    D::Block.0,
+    D::BufferBlock.0,
+    D::Location.0,
+    D::RelaxedPrecision.0,
+];
+
+/// The decorations that give a type an explicit layout.
+const LAYOUT: [u32; 5] = [
+    D::Block.0,
+    D::BufferBlock.0,
+    D::Offset.0,
+    D::ArrayStride.0,
+    D::MatrixStride.0,
+];
 
 /// The uses of some ids, as spirv-val registers them (instruction, word), in order.
 fn uses_of(q: &Query<'_>, ids: &BTreeSet<u32>) -> BTreeMap<u32, Vec<(usize, usize)>> {
@@ -77,7 +83,7 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
         if def.opcode() == O::DecorationGroup {
             continue;
         }
-        q.decorations.collect(id, &checked, &mut decs);
+        q.decorations.collect(id, &CHECKED, &mut decs);
         for d in &decs {
             let e = match D(d.kind) {
                 D::Component => component(cx, id, d),
@@ -335,12 +341,6 @@ fn allows_layout(q: &Query<'_>, class: u32) -> bool {
 /// explicit layout), remembered per type; `u32::MAX` for none.
 fn explicit_decoration(q: &Query<'_>, id: u32, memo: &mut BTreeMap<u32, u32>) -> u32 {
     const NONE: u32 = u32::MAX;
-    let layout = |k: u32| {
-        matches!(
-            D(k),
-            D::Block | D::BufferBlock | D::Offset | D::ArrayStride | D::MatrixStride
-        )
-    };
     let mut decs = Vec::new();
     // (type, next child, own decorations looked at)
     let mut stack: Vec<(u32, usize, bool)> = Vec::from([(id, 0, false)]);
@@ -364,7 +364,7 @@ fn explicit_decoration(q: &Query<'_>, id: u32, memo: &mut BTreeMap<u32, u32>) ->
             let own = if own_done || allowed {
                 None
             } else {
-                q.decorations.collect(t, &layout, &mut decs);
+                q.decorations.collect(t, &LAYOUT, &mut decs);
                 decs.first().map(|d| d.kind)
             };
             stack[top].2 = true;
