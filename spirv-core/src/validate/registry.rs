@@ -11,7 +11,6 @@
 //! applied to n targets costs n + k, not n·k; questions about one decoration kind are
 //! answered from the group's entries of that kind, which are indexed once.
 
-
 use crate::__private::Vec;
 use crate::module::Module;
 use crate::spv::Opcode as O;
@@ -27,6 +26,21 @@ fn member_key(member: u32) -> u32 {
     member.wrapping_add(1)
 }
 
+/// The parameters of a decoration: after the decoration in its instruction.
+fn entry_params<'m>(module: &'m Module, e: &Entry) -> &'m [u32] {
+    module
+        .instruction(e.inst as usize)
+        .and_then(|x| {
+            let at = if x.opcode() == O::MemberDecorate {
+                4
+            } else {
+                3
+            };
+            x.words().get(at..)
+        })
+        .unwrap_or(&[])
+}
+
 /// One decoration as an instruction registers it.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
@@ -34,17 +48,30 @@ struct Entry {
     /// [`NO_MEMBER`] for the id itself.
     member: u32,
     kind: u32,
-    /// The registering instruction.
+    /// The registering instruction (its parameters follow the decoration).
     inst: u32,
-    /// Where its parameters start in that instruction's words.
-    at: u8,
 }
 
-/// A group's decorations applied to a target (or a member of it) by `OpGroupDecorate`
-/// or `OpGroupMemberDecorate`: those registered on the group before `inst`.
+/// Where group decorations come from: an `OpGroupDecorate` (no member), or one pair
+/// of an `OpGroupMemberDecorate`; the group's decorations registered before `inst`.
+#[derive(Debug, Clone, Copy)]
+struct Source {
+    group: u32,
+    inst: u32,
+    member: u32,
+}
+
+/// A group's decorations applied to a target (or a member of it): the target and its
+/// [`Source`].
 #[derive(Debug, Clone, Copy)]
 struct App {
     target: u32,
+    source: u32,
+}
+
+/// An application with its source, as the questions read it.
+#[derive(Debug, Clone, Copy)]
+struct Applied {
     member: u32,
     group: u32,
     inst: u32,
@@ -88,6 +115,7 @@ pub(super) struct Decorations<'m> {
     /// Group applications, sorted by target and member; for one group, target and
     /// member only the last (whose set includes the earlier ones').
     apps: Vec<App>,
+    sources: Vec<Source>,
     groups: BTreeMap<u32, Group>,
     /// Each (target, kind) of `direct`, with the first instruction registering it.
     kinds: Vec<(u32, u32, u32)>,
@@ -100,8 +128,20 @@ pub(super) struct Decorations<'m> {
 impl<'m> Decorations<'m> {
     /// Registers the module's decorations in spirv-val's way.
     pub(super) fn new(module: &'m Module) -> Self {
-        let mut direct = Vec::new();
-        let mut apps = Vec::new();
+        // The sizes first, so that the tables are allocated once.
+        let (mut n_direct, mut n_apps) = (0, 0);
+        for inst in module.instructions() {
+            let len = inst.words().len();
+            match inst.opcode() {
+                O::Decorate | O::DecorateId | O::MemberDecorate => n_direct += 1,
+                O::GroupDecorate => n_apps += len.saturating_sub(2),
+                O::GroupMemberDecorate => n_apps += len.saturating_sub(2) / 2,
+                _ => {}
+            }
+        }
+        let mut direct = Vec::with_capacity(n_direct);
+        let mut apps = Vec::with_capacity(n_apps);
+        let mut sources: Vec<Source> = Vec::new();
         for (i, inst) in module.instructions().enumerate() {
             let w = inst.words();
             let get = |k: usize| w.get(k).copied();
@@ -114,7 +154,6 @@ impl<'m> Decorations<'m> {
                             member: NO_MEMBER,
                             kind,
                             inst: i,
-                            at: 3,
                         });
                     }
                 }
@@ -125,19 +164,18 @@ impl<'m> Decorations<'m> {
                             member,
                             kind,
                             inst: i,
-                            at: 4,
                         });
                     }
                 }
                 O::GroupDecorate => {
-                    let group = get(1).unwrap_or(0);
+                    let source = sources.len() as u32;
+                    sources.push(Source {
+                        group: get(1).unwrap_or(0),
+                        inst: i,
+                        member: NO_MEMBER,
+                    });
                     for &target in w.get(2..).unwrap_or(&[]) {
-                        apps.push(App {
-                            target,
-                            member: NO_MEMBER,
-                            group,
-                            inst: i,
-                        });
+                        apps.push(App { target, source });
                     }
                 }
                 O::GroupMemberDecorate => {
@@ -145,30 +183,30 @@ impl<'m> Decorations<'m> {
                     for pair in w.get(2..).unwrap_or(&[]).chunks_exact(2) {
                         apps.push(App {
                             target: pair[0],
-                            member: pair[1],
+                            source: sources.len() as u32,
+                        });
+                        sources.push(Source {
                             group,
                             inst: i,
+                            member: pair[1],
                         });
                     }
                 }
                 _ => {}
             }
         }
-        let params = |e: &Entry| -> &'m [u32] {
-            module
-                .instruction(e.inst as usize)
-                .and_then(|x| x.words().get(usize::from(e.at)..))
-                .unwrap_or(&[])
-        };
-        direct.sort_by(|a, b| {
+        let params = |e: &Entry| entry_params(module, e);
+        direct.sort_unstable_by(|a, b| {
             (a.target, member_key(a.member), a.kind)
                 .cmp(&(b.target, member_key(b.member), b.kind))
                 .then_with(|| params(a).cmp(params(b)))
                 .then(a.inst.cmp(&b.inst))
         });
         // The groups: each id some application names as one.
-        let mut groups: BTreeMap<u32, Group> =
-            apps.iter().map(|a| (a.group, Group::default())).collect();
+        let mut groups: BTreeMap<u32, Group> = sources
+            .iter()
+            .map(|a| (a.group, Group::default()))
+            .collect();
         for (&id, group) in groups.iter_mut() {
             let lo = direct.partition_point(|e| (e.target, member_key(e.member)) < (id, 0));
             let hi = direct.partition_point(|e| (e.target, member_key(e.member)) <= (id, 0));
@@ -198,26 +236,36 @@ impl<'m> Decorations<'m> {
             }
         }
         // One application per target, member and group: the last.
-        apps.sort_by_key(|a| {
+        let key = |a: &App| {
+            let src = sources[a.source as usize];
             (
                 a.target,
-                member_key(a.member),
-                a.group,
-                core::cmp::Reverse(a.inst),
+                member_key(src.member),
+                src.group,
+                core::cmp::Reverse(src.inst),
             )
+        };
+        apps.sort_unstable_by_key(key);
+        apps.dedup_by_key(|a| {
+            let k = key(a);
+            (k.0, k.1, k.2)
         });
-        apps.dedup_by_key(|a| (a.target, a.member, a.group));
-        let mut kinds: Vec<(u32, u32, u32)> =
-            direct.iter().map(|e| (e.target, e.kind, e.inst)).collect();
-        kinds.sort_unstable();
-        kinds.dedup_by_key(|k| (k.0, k.1));
         let mut by_kind: Vec<u32> = (0..direct.len() as u32).collect();
-        // `direct` is sorted by member within a target and kind: a stable sort keeps it.
-        by_kind.sort_by_key(|&k| (direct[k as usize].target, direct[k as usize].kind));
+        // Within a target and kind, in `direct`'s order (member, parameters).
+        by_kind.sort_unstable_by_key(|&k| (direct[k as usize].target, direct[k as usize].kind, k));
+        let mut kinds: Vec<(u32, u32, u32)> = Vec::new();
+        for &k in &by_kind {
+            let e = &direct[k as usize];
+            match kinds.last_mut() {
+                Some(last) if (last.0, last.1) == (e.target, e.kind) => last.2 = last.2.min(e.inst),
+                _ => kinds.push((e.target, e.kind, e.inst)),
+            }
+        }
         Decorations {
             module,
             direct,
             apps,
+            sources,
             groups,
             kinds,
             by_kind,
@@ -226,10 +274,7 @@ impl<'m> Decorations<'m> {
     }
 
     fn params(&self, e: &Entry) -> &'m [u32] {
-        self.module
-            .instruction(e.inst as usize)
-            .and_then(|x| x.words().get(usize::from(e.at)..))
-            .unwrap_or(&[])
+        entry_params(self.module, e)
     }
 
     fn dec(&self, e: &Entry) -> Dec<'m> {
@@ -252,23 +297,29 @@ impl<'m> Decorations<'m> {
         &self.direct[lo..hi]
     }
 
+    fn applied(&self, a: &App) -> Applied {
+        let src = self.sources[a.source as usize];
+        Applied {
+            member: src.member,
+            group: src.group,
+            inst: src.inst,
+        }
+    }
+
     /// The group applications of `id`.
-    fn apps_of(&self, id: u32) -> &[App] {
+    fn apps_of(&self, id: u32) -> impl ExactSizeIterator<Item = Applied> + '_ {
         let lo = self.apps.partition_point(|a| a.target < id);
         let hi = self.apps.partition_point(|a| a.target <= id);
-        &self.apps[lo..hi]
+        self.apps[lo..hi].iter().map(|a| self.applied(a))
     }
 
     /// The group applications of `id`'s `member`.
-    fn apps_at(&self, id: u32, member: u32) -> &[App] {
+    fn apps_at(&self, id: u32, member: u32) -> impl Iterator<Item = Applied> + '_ {
         let key = (id, member_key(member));
-        let lo = self
-            .apps
-            .partition_point(|a| (a.target, member_key(a.member)) < key);
-        let hi = self
-            .apps
-            .partition_point(|a| (a.target, member_key(a.member)) <= key);
-        &self.apps[lo..hi]
+        let at = |a: &App| (a.target, member_key(self.sources[a.source as usize].member));
+        let lo = self.apps.partition_point(|a| at(a) < key);
+        let hi = self.apps.partition_point(|a| at(a) <= key);
+        self.apps[lo..hi].iter().map(|a| self.applied(a))
     }
 
     /// The group's decorations of `kind` registered before instruction `before`: the
@@ -290,15 +341,14 @@ impl<'m> Decorations<'m> {
             Some(&(t, k, inst)) if (t, k) == (id, kind) => inst,
             _ => u32::MAX,
         };
-        let apps = self.apps_of(id);
         let from_groups = || {
-            apps.iter()
+            self.apps_of(id)
                 .filter(|a| self.group_kind(a.group, kind, a.inst).is_some())
                 .map(|a| a.inst)
                 .min()
                 .unwrap_or(u32::MAX)
         };
-        if apps.len() <= 8 {
+        if self.apps_of(id).len() <= 8 {
             return direct.min(from_groups());
         }
         if let Some(&v) = self.memo.borrow().get(&(id, kind)) {
@@ -377,11 +427,14 @@ impl<'m> Decorations<'m> {
                 let e = &self.direct[k as usize];
                 (e.target, e.kind) <= (id, kind)
             });
-            out.extend(
-                self.by_kind[lo..hi]
-                    .iter()
-                    .map(|&k| self.dec(&self.direct[k as usize])),
-            );
+            // In set order already: skip repeats as they come.
+            let start = out.len();
+            for &k in &self.by_kind[lo..hi] {
+                let d = self.dec(&self.direct[k as usize]);
+                if out.len() == start || out.last() != Some(&d) {
+                    out.push(d);
+                }
+            }
         }
         for a in self.apps_of(id) {
             for &kind in kinds {
