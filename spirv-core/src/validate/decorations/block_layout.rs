@@ -282,6 +282,12 @@ pub(super) struct Layout<'q, 'a> {
     relaxed: bool,
     /// Structs found valid at an offset under some rules.
     passed: BTreeSet<(Rules, u32, u32)>,
+    /// Array chains found valid (without struct elements), from an array with the
+    /// alignment its stride is checked against, for a member of some alignment and
+    /// constraint.
+    chains: BTreeSet<(Rules, u32, u32, u32, Constraint)>,
+    /// A buffer for array strides.
+    strides: Vec<super::super::registry::Dec<'a>>,
     /// Members and array levels the walks may still visit.
     budget: usize,
 }
@@ -296,6 +302,8 @@ impl<'q, 'a> Layout<'q, 'a> {
             relaxed: options.relax_block_layout
                 || (env.is_vulkan() && env != crate::TargetEnv::Vulkan1_0),
             passed: BTreeSet::new(),
+            chains: BTreeSet::new(),
+            strides: Vec::new(),
             budget: q
                 .module
                 .word_len()
@@ -514,9 +522,15 @@ impl<'q, 'a> Layout<'q, 'a> {
             None => (m.id, None),
         };
         let mut array_alignment = m.alignment;
-        let mut strides = Vec::new();
+        // The levels walked, while no struct element makes offsets matter.
+        let mut walked = Some(Vec::new()).filter(|_| pending.is_none());
+        let mut strides = core::mem::take(&mut self.strides);
         while matches!(self.sizes.opcode(array), O::TypeArray | O::TypeRuntimeArray) {
             let elem = self.sizes.word(array, 2);
+            let key = (rules, array, array_alignment, m.alignment, m.constraint);
+            if pending.is_none() && self.chains.contains(&key) {
+                break;
+            }
             let (stride, count, mut i, mut seen) = match pending.take() {
                 Some(p) => p,
                 None => {
@@ -524,6 +538,9 @@ impl<'q, 'a> Layout<'q, 'a> {
                         return Ok(None);
                     }
                     self.budget -= 1;
+                    if let Some(w) = walked.as_mut() {
+                        w.push(key);
+                    }
                     let mut stride = 0;
                     self.sizes
                         .q
@@ -558,6 +575,7 @@ impl<'q, 'a> Layout<'q, 'a> {
             };
             match self.sizes.opcode(elem) {
                 O::TypeStruct => {
+                    walked = None;
                     while i < count {
                         let next = i.wrapping_mul(stride).wrapping_add(m.offset);
                         let bit = 1u16 << (next % 16);
@@ -567,6 +585,7 @@ impl<'q, 'a> Layout<'q, 'a> {
                         seen |= bit;
                         i += 1;
                         if !self.passed.contains(&(rules, elem, next)) {
+                            self.strides = strides;
                             f.step = Step::Element {
                                 m,
                                 array,
@@ -592,6 +611,8 @@ impl<'q, 'a> Layout<'q, 'a> {
                 return Err(self.fail(rules, b, f, m.index, rule));
             }
         }
+        self.strides = strides;
+        self.chains.extend(walked.into_iter().flatten());
         f.next_valid = m.offset.wrapping_add(m.size);
         if !rules.scalar && matches!(self.sizes.opcode(m.id), O::TypeArray | O::TypeStruct) {
             f.next_valid = align(f.next_valid, m.alignment);
