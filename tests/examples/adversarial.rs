@@ -35,6 +35,8 @@ use std::time::{Duration, Instant};
 use validation::{forward_references, long_id_lists, struct_chain, validate};
 
 // Beside this file, where cargo does not take it for an example of its own.
+#[path = "adversarial/decorations.rs"]
+mod decorations;
 #[path = "adversarial/reflection.rs"]
 mod reflection;
 #[path = "adversarial/validation.rs"]
@@ -376,6 +378,26 @@ const CLASSES: &[(&str, Make, usize)] = &[
     ("forward references", forward_references, 100_000),
     ("long id lists", long_id_lists, 1_000_000),
     ("nested struct types", struct_chain, 100_000),
+    (
+        "decoration group on many targets",
+        decorations::group_on_many_targets,
+        100_000,
+    ),
+    (
+        "variables of one wide block",
+        decorations::variables_of_one_wide_block,
+        100_000,
+    ),
+    (
+        "structs behind a physical pointer",
+        decorations::structs_behind_a_physical_pointer,
+        100_000,
+    ),
+    (
+        "block members over an array chain",
+        decorations::members_over_an_array_chain,
+        100_000,
+    ),
 ];
 
 /// Counts the bytes written.

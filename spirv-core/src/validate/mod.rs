@@ -37,10 +37,12 @@
 //! misc and debug instructions (spirv-val's type, constant, literal, misc and debug
 //! passes); variables, loads, stores, copies and access chains, functions and calls
 //! (its memory and function passes); the result and operand types of arithmetic,
-//! composite, conversion, bitwise and logical instructions. Control flow, dominance,
-//! decorations, interfaces, built-ins and the other instructions' type rules (images,
-//! atomics, …) are not checked yet: a module this validator accepts may still be one
-//! spirv-val rejects.
+//! composite, conversion, bitwise and logical instructions; decorations (their
+//! targets, members and groups, repeats, entry points' interfaces, buffers' blocks and
+//! explicit layouts under the block layout options, descriptors, linkage). Control
+//! flow, dominance, interfaces, built-ins and the other instructions' type rules
+//! (images, atomics, …) are not checked yet: a module this validator accepts may still
+//! be one spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
@@ -84,6 +86,7 @@ mod op_util;
 mod operations;
 mod qcom;
 mod query;
+mod registry;
 mod second;
 mod state;
 mod type_error;
@@ -94,7 +97,7 @@ mod value_messages;
 
 pub use crate::spirv_tools::generates_type;
 pub use cfg::CfgError;
-pub use decorations::DecorationError;
+pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetRule};
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
 pub use function::FunctionError;
 pub use memory::{CopyOperand, MemoryError};
@@ -154,8 +157,9 @@ impl Default for Limits {
 /// How to validate: spirv-val's options. The defaults are spirv-val's: the universal
 /// SPIR-V 1.6 environment, the universal limits, and no relaxation.
 ///
-/// The layout and pointer options are accepted for spirv-val's command line and C API;
-/// the rules they relax are not checked yet.
+/// The pointer and legalization options are accepted for spirv-val's command line and
+/// C API; most rules they relax are not checked yet. The block layout options are
+/// spirv-val's.
 #[derive(Debug, Clone, Default)]
 pub struct Options<'r> {
     /// `--target-env`.
@@ -438,7 +442,8 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
         }
     }
     // The second loop, then the rules over the whole module, in spirv-val's order.
-    let q = query::Query::new(&module, &state);
+    let decorations = registry::Decorations::new(&module);
+    let q = query::Query::new(&module, &state, &decorations);
     let mut second = second::Second::default();
     for index in 0..module.len() {
         let Some(inst) = instruction(&module, &state, index, &mut operands, true) else {
