@@ -53,11 +53,13 @@ mod control_flow;
 mod conversion;
 mod debug;
 mod decorations;
+mod entry_calls;
 mod error;
 mod extension;
 mod function;
 mod ids;
 mod instruction;
+mod interface_locations;
 mod interfaces;
 mod layout;
 mod literals;
@@ -73,7 +75,9 @@ mod memory_text_chain;
 mod memory_util;
 mod memory_variable;
 mod misc;
+mod mode_execution;
 mod mode_setting;
+mod mode_text;
 mod module;
 mod operations;
 mod query;
@@ -87,7 +91,7 @@ pub use decorations::DecorationError;
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
 pub use function::FunctionError;
 pub use memory::{CopyOperand, MemoryError};
-pub use mode_setting::ModeError;
+pub use mode_text::ModeError;
 pub use operations::OperationError;
 pub use types::TypeError;
 
@@ -448,6 +452,8 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     adjacency::check(&q, &mut sink);
     if go_on.get() {
         if let Err(fault) = module::entry_points(&state, &module) {
+            sink(fault);
+        } else if let Err(fault) = mode_execution::duplicates(&q) {
             sink(fault);
         }
     }
