@@ -80,6 +80,12 @@ impl Decorations {
         self.by_id.get(&id).into_iter().flatten()
     }
 
+    /// Every decorated id with its decorations, by ascending id (spirv-val's
+    /// `id_decorations()`).
+    pub(super) fn all(&self) -> impl Iterator<Item = (u32, &BTreeSet<Decoration>)> {
+        self.by_id.iter().map(|(&id, set)| (id, set))
+    }
+
     /// `HasDecoration`: on the id or on any of its members.
     pub(super) fn has(&self, id: u32, dec: spv::Decoration) -> bool {
         self.get(id).any(|d| d.1 == dec.0)

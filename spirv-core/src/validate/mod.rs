@@ -44,6 +44,7 @@ mod adjacency;
 mod annotation;
 mod arithmetics;
 mod bitwise;
+mod builtin_rules;
 mod builtins;
 mod capability;
 mod cfg;

@@ -21,6 +21,11 @@ pub enum ModeError {
         /// The message.
         text: &'static str,
     },
+    /// A built-in rule: spirv-val's whole message, ids as numbers as it prints them.
+    BuiltIn {
+        /// The message.
+        message: String,
+    },
     /// A GLCompute entry point without a workgroup size (Vulkan).
     NoLocalSize {
         /// `TileShadingQCOM` is declared: the message names `TileShadingRateQCOM` too.
@@ -148,6 +153,7 @@ impl ModeError {
         let which = |id_mode: bool| if id_mode { "LocalSizeId" } else { "Local Size" };
         match self {
             E::Rule { text } => out.write_str(text),
+            E::BuiltIn { message } => out.write_str(message),
             E::NoLocalSize { tile } => write!(
                 out,
                 "[VUID-StandaloneSpirv-None-10685] In the Vulkan environment, GLCompute execution model entry points require either the {}LocalSize or LocalSizeId execution mode or an object decorated with WorkgroupSize must be specified.",
