@@ -135,7 +135,7 @@ pub fn have_tools(what: &str) -> Option<()> {
     crate::require_spirv_tools(what).map(|_| ())
 }
 
-/// Reports a pass that is not implemented; a failure with `OPT_DIFF_REQUIRE_IMPLEMENTED`.
+/// Reports a pass that is not implemented: a failure unless `OPT_DIFF_REQUIRE_IMPLEMENTED=0`.
 pub fn not_implemented(case: &str, what: &str) {
     assert!(!require_implemented(), "{case}: {what} is not implemented");
     say(&format!("not implemented: {case}: {what}"));

@@ -11,9 +11,9 @@
 //! `--strip-debug` or `--strip-nonsemantic`, hold none of what they strip (an `OpString`
 //! stays if a non-semantic instruction of the input used it, as spirv-opt keeps it).
 //!
-//! A pass that is not implemented yet (it returns `EditError::NeedsNumberParser`, or its
-//! flag's value does not read) is counted and named, not failed, unless
-//! `OPT_DIFF_REQUIRE_IMPLEMENTED=1`. The test prints one table row per pass or
+//! A pass that is not implemented (it returns `EditError::NeedsNumberParser`, or its
+//! flag's value does not read) fails the test; with `OPT_DIFF_REQUIRE_IMPLEMENTED=0` it
+//! is only counted and named. The test prints one table row per pass or
 //! sequence and writes every difference (module, flags, first differing instruction in
 //! `spirv-dis --raw-id` form) to a report in the system temp dir.
 //!

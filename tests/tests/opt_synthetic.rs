@@ -7,7 +7,7 @@
 //! spirv-opt's `--strip-debug` removes and ours must keep.
 //!
 //! A pass that is not implemented yet is reported ("not implemented") and the case
-//! passes, unless `OPT_DIFF_REQUIRE_IMPLEMENTED=1`.
+//! passes, only with `OPT_DIFF_REQUIRE_IMPLEMENTED=0`.
 
 use spirv_tests::opt_cases::{
     Found, args_for, assemble, bytes, compare, dis, have_tools, not_implemented, say, scratch,

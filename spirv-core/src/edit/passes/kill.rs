@@ -9,10 +9,13 @@ use alloc::collections::{BTreeMap, BTreeSet};
 
 /// Removes instructions and what names and decorates their results:
 /// - the `OpName`s and `OpMemberName`s of the id;
-/// - the decorations whose target is the id;
+/// - the decorations whose target is the id, except `OpMemberDecorateString`, which
+///   spirv-opt's decoration manager does not track;
 /// - the id from the target lists of group decorations: the last target (and its
 ///   member number) moves into its place, as spirv-opt's decoration manager moves it,
-///   and a group decoration left without targets is removed;
+///   and a group decoration left without targets is removed (that manager finds an
+///   `OpGroupMemberDecorate` for an id only when the id equals one of its member
+///   numbers, which it takes for targets, so only then);
 /// - for a decoration group: its decorations, and the group decorations that apply it.
 ///
 /// The rewritten group decorations are written to the editor by [`Killer::finish`].
@@ -91,7 +94,14 @@ impl<'e, 'm> Killer<'e, 'm> {
         let applies: Vec<u32> = self.annotations.applications(id).to_vec();
         let is_group = !applies.is_empty();
         for d in direct {
-            self.editor.remove(InstId(d));
+            // spirv-opt's decoration manager does not track `OpMemberDecorateString`,
+            // so it outlives its target.
+            let tracked = module
+                .instruction(d as usize)
+                .is_some_and(|i| i.opcode() != crate::spv::Opcode::MemberDecorateString);
+            if tracked {
+                self.editor.remove(InstId(d));
+            }
         }
         for g in grouped {
             if self.editor.is_removed(InstId(g)) {
@@ -105,6 +115,19 @@ impl<'e, 'm> Killer<'e, 'm> {
             } else {
                 2
             };
+            if stride == 2 {
+                // spirv-opt's decoration manager files an `OpGroupMemberDecorate` under
+                // its member numbers, not its targets: it finds one for the id only when
+                // the id equals one of those numbers.
+                let current = self
+                    .groups
+                    .get(&g)
+                    .map_or(inst.operands(), |group| group.ops.as_slice());
+                let numbers = current.get(2..).unwrap_or(&[]);
+                if !numbers.iter().step_by(2).any(|&n| n == id.0) {
+                    continue;
+                }
+            }
             let group = self
                 .groups
                 .entry(g)
