@@ -1,12 +1,12 @@
 //! What the interface and built-in rules ask about entry points and calls, as
 //! spirv-val's `ValidationState_t` holds it after `ValidateEntryPoints`: each
-//! `OpEntryPoint`'s description (model, function, name, interface list), the functions
+//! `OpEntryPoint`'s description (model, function, interface list), the functions
 //! with the instructions each holds and the ids each calls, and the functions each
 //! entry point's call tree reaches (`FunctionEntryPoints`). Everything is built in one
 //! pass over the module; walks keep their own stacks.
 
 use super::query::Query;
-use crate::__private::{String, Vec};
+use crate::__private::Vec;
 use crate::spv::Opcode as O;
 use alloc::collections::{BTreeMap, BTreeSet};
 use core::ops::Range;
@@ -20,7 +20,6 @@ pub(super) struct EntryDesc {
     pub(super) plain: bool,
     pub(super) model: u32,
     pub(super) function: u32,
-    pub(super) name: String,
     /// The interface ids, in order.
     pub(super) interfaces: Vec<u32>,
 }
@@ -56,13 +55,11 @@ impl EntryCalls {
                     let rest = w.get(3 + shift..).unwrap_or(&[]);
                     let name_words =
                         crate::codec::decode_string(rest).map_or(rest.len(), |s| s.0.len());
-                    let name = crate::codec::string_operand(rest);
                     e.entries.push(EntryDesc {
                         index,
                         plain: shift == 0,
                         model: w.get(1 + shift).copied().unwrap_or(u32::MAX),
                         function: w.get(2 + shift).copied().unwrap_or(0),
-                        name: String::from_utf8_lossy(&name).into_owned(),
                         interfaces: rest.get(name_words..).unwrap_or(&[]).to_vec(),
                     });
                 }

@@ -38,8 +38,8 @@
 //! passes); variables, loads, stores, copies and access chains, functions and calls
 //! (its memory and function passes); the result and operand types of arithmetic,
 //! composite, conversion, bitwise and logical instructions; execution modes and the
-//! memory model (its mode-setting pass); entry points' interfaces, Vulkan locations
-//! and components; the built-ins' rules for `WorkgroupSize` and, under Vulkan, for the
+//! memory model (its mode-setting pass); Vulkan interfaces' locations, components and
+//! storage classes (not yet unlisted interface variables); the built-ins' rules for `WorkgroupSize` and, under Vulkan, for the
 //! fragment, vertex, tessellation and compute built-ins with one type and storage
 //! class (not yet `Position`, `PointSize`, `ClipDistance`, `CullDistance`, the
 //! tessellation levels' uses and the rest). Control flow, dominance, decorations and
@@ -473,16 +473,14 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
             sink(fault);
         }
     }
-    for family in [
-        cfg::check,
-        decorations::check,
-        interfaces::check,
-        builtins::check,
-    ] {
+    for family in [cfg::check, decorations::check] {
         if !go_on.get() {
             return;
         }
         family(&q, &mut sink);
+    }
+    if go_on.get() && interfaces::check(&q, &mut sink) && go_on.get() {
+        builtins::check(&q, &mut sink);
     }
 }
 
