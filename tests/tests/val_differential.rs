@@ -253,9 +253,10 @@ impl Tally {
 }
 
 /// Agreement floors for [`check_floors`], as shares of spirv-val's rejections: we reject,
-/// same line, same message, identical text. All zero for now: the rates are printed, not
-/// asserted; raise these as the validator grows.
-const FLOORS: [f64; 4] = [0.0; 4];
+/// same line, same message, identical text. A few points under the rates of 2026-11-26's
+/// 300-module sample (96.0%, 95.0%, 94.6%, 94.6%), so that other samples pass; raise
+/// these as the validator grows.
+const FLOORS: [f64; 4] = [0.93, 0.92, 0.91, 0.91];
 
 /// Asserts `tally`'s agreement rates against [`FLOORS`].
 fn check_floors(tally: &Tally) {
