@@ -2,8 +2,9 @@
 //! every interface variable (from SPIR-V 1.4 every global variable, before it every
 //! `Input` or `Output` one) that a function of an entry point's call tree uses, directly
 //! or through global instructions that use it, is listed in that entry point's
-//! interface (found, but not reported yet: see `listed`); for Vulkan, no `PhysicalStorageBuffer` pointer in an `Input` or `Output`
-//! variable, then per entry point the locations of its interface
+//! interface (found, but not reported yet: see `listed`); for Vulkan, no
+//! `PhysicalStorageBuffer` pointer in an `Input` or `Output` variable, then per entry
+//! point the locations of its interface
 //! (`interface_locations.rs`) and its storage classes (at most one push-constant,
 //! incoming ray payload, hit attribute or incoming callable data variable; no bfloat16
 //! or 8-bit float in `Input` or `Output`).
