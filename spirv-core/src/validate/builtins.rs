@@ -1,9 +1,215 @@
-//! spirv-val's built-in rules (`ValidateBuiltIns` in `validate_builtins.cpp`): not checked yet.
+//! spirv-val's built-in rules (`ValidateBuiltIns` in `validate_builtins.cpp`), the
+//! engine: each `BuiltIn` decoration is checked at its definition (in id order) and
+//! seeds rules on its id; then every instruction that names an id with rules is
+//! checked against them, in module order, knowing the execution models of the
+//! function it is in; a rule that holds on a global instruction passes on to that
+//! instruction's result (a struct type to its pointer type, to its variable). The
+//! rules of each built-in are in `builtin_rules.rs`; built-ins without rules there
+//! are not checked yet (all rules but `WorkgroupSize`'s hold only under Vulkan).
 
 use super::Fault;
+use super::builtin_rules;
+use super::entry_calls::EntryCalls;
+use super::error::ErrorKind;
+use super::mode_text::ModeError;
 use super::query::Query;
+use super::registry::NO_MEMBER;
+use crate::__private::{String, Vec};
+use crate::grammar::KindClass;
+use crate::spv::{self, Opcode as O};
+use alloc::collections::{BTreeMap, BTreeSet};
+
+/// A `BuiltIn` decoration: which built-in, and the struct member (-1 for none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Dec {
+    pub(super) builtin: u32,
+    pub(super) member: i64,
+}
+
+/// A rule waiting on an id: the decoration, the decorated instruction, and the id
+/// that led to it (`referenced_inst`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Rule {
+    pub(super) dec: Dec,
+    pub(super) built_in: u32,
+    pub(super) referenced: u32,
+}
+
+/// The state of the walk: what spirv-val's `BuiltInsValidator` keeps.
+pub(super) struct Walk<'q, 'a> {
+    pub(super) q: &'q Query<'a>,
+    pub(super) vulkan: bool,
+    /// Rules by the id they wait on, in the order they were added.
+    rules: BTreeMap<u32, Vec<Rule>>,
+    added: BTreeSet<(u32, Rule)>,
+    /// The function being walked, 0 outside functions.
+    pub(super) function: u32,
+    /// The entry points that reach it (`FunctionEntryPoints`, as spirv-val lists them).
+    pub(super) entry_points: Vec<u32>,
+    /// The execution models they have, ascending.
+    pub(super) models: BTreeSet<u32>,
+    /// Execution modes by entry point.
+    pub(super) modes: BTreeMap<u32, BTreeSet<u32>>,
+    /// All entry points, in `OpEntryPoint` order.
+    pub(super) all_entry_points: Vec<u32>,
+    /// The instruction a rule is being run on (`referenced_from_inst`): its opcode and
+    /// index, which instructions without a result id need.
+    pub(super) from_op: O,
+    pub(super) from_index: u32,
+}
+
+impl Walk<'_, '_> {
+    /// Adds a rule on `id` (`id_to_at_reference_checks_[id].push_back`); a rule already
+    /// there would only repeat its verdict.
+    pub(super) fn add(&mut self, id: u32, rule: Rule) {
+        if self.added.insert((id, rule)) {
+            self.rules.entry(id).or_default().push(rule);
+        }
+    }
+
+    /// The fault for `message` at instruction `id`'s definition.
+    pub(super) fn fault(&self, id: u32, message: String) -> Fault {
+        let at = self.q.state.def(id).map_or(0, |d| d.index);
+        Fault::at(ErrorKind::Mode(ModeError::BuiltIn { message }), at)
+    }
+
+    /// The fault for `message` at the instruction a rule is being run on.
+    pub(super) fn fault_from(&self, message: String) -> Fault {
+        Fault::at(
+            ErrorKind::Mode(ModeError::BuiltIn { message }),
+            self.from_index,
+        )
+    }
+}
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
 pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
-    let _ = (q, report);
+    let calls = EntryCalls::of(q);
+    let mut modes: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for inst in q.module.instructions() {
+        if matches!(inst.opcode(), O::ExecutionMode | O::ExecutionModeId) {
+            let w = inst.words();
+            if let (Some(&e), Some(&m)) = (w.get(1), w.get(2)) {
+                modes.entry(e).or_default().insert(m);
+            }
+        }
+    }
+    let mut walk = Walk {
+        q,
+        vulkan: q.state.options.target_env.is_vulkan(),
+        rules: BTreeMap::new(),
+        added: BTreeSet::new(),
+        function: 0,
+        entry_points: Vec::new(),
+        models: BTreeSet::new(),
+        modes,
+        all_entry_points: calls.entries.iter().map(|d| d.function).collect(),
+        from_op: O::Nop,
+        from_index: 0,
+    };
+    // At definition, by id.
+    let mut decorated: Vec<(u32, Dec)> = Vec::new();
+    let mut found = Vec::new();
+    for id in q.decorations.targets() {
+        q.decorations
+            .collect(id, &[spv::Decoration::BuiltIn.0], &mut found);
+        for d in &found {
+            let builtin = d.params.first().copied().unwrap_or(u32::MAX);
+            let member = if d.member == NO_MEMBER {
+                -1
+            } else {
+                i64::from(d.member)
+            };
+            decorated.push((id, Dec { builtin, member }));
+        }
+    }
+    for (id, dec) in decorated {
+        let Some(def) = q.state.def(id) else {
+            continue;
+        };
+        walk.from_op = q.opcode(id);
+        walk.from_index = def.index;
+        if let Err(f) = builtin_rules::definition(&mut walk, dec, id) {
+            if !report(f) {
+                return;
+            }
+        }
+    }
+    if walk.rules.is_empty() {
+        return;
+    }
+    // At reference, in module order.
+    let reach = function_entry_points(&calls);
+    let mut models_of: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for d in &calls.entries {
+        models_of.entry(d.function).or_default().insert(d.model);
+    }
+    let mut operands = Vec::new();
+    let mut function_index = 0usize;
+    for index in 0..q.module.len() {
+        let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true) else {
+            continue;
+        };
+        match inst.opcode {
+            O::Function => {
+                walk.function = inst.result_id;
+                walk.entry_points = reach.get(function_index).cloned().unwrap_or_default();
+                function_index += 1;
+                walk.models = walk
+                    .entry_points
+                    .iter()
+                    .filter_map(|e| models_of.get(e))
+                    .flatten()
+                    .copied()
+                    .collect();
+            }
+            O::FunctionEnd => {
+                walk.function = 0;
+                walk.entry_points.clear();
+                walk.models.clear();
+            }
+            _ => {}
+        }
+        walk.from_op = inst.opcode;
+        walk.from_index = index as u32;
+        let mut checked = BTreeSet::new();
+        for op in inst.operands {
+            if !matches!(op.kind.class, KindClass::Id | KindClass::ResultType) {
+                continue;
+            }
+            let Some(&id) = inst.words.get(op.offset) else {
+                continue;
+            };
+            if id == inst.result_id || !checked.insert(id) {
+                continue;
+            }
+            let Some(list) = walk.rules.get(&id).cloned() else {
+                continue;
+            };
+            for rule in list {
+                if let Err(f) = builtin_rules::reference(&mut walk, rule, inst.result_id) {
+                    if !report(f) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// For each function (by position), the entry points whose call trees reach it, as
+/// spirv-val's `FunctionEntryPoints` lists them: by entry point in registration order,
+/// one entry per `OpEntryPoint`.
+fn function_entry_points(calls: &EntryCalls) -> Vec<Vec<u32>> {
+    let mut of: Vec<Vec<u32>> = Vec::new();
+    of.resize_with(calls.functions.len(), Vec::new);
+    let mut mark = alloc::vec![0u32; calls.functions.len()];
+    for (stamp, d) in calls.entries.iter().enumerate() {
+        for f in calls.reach(d.function, &mut mark, stamp as u32 + 1) {
+            if let Some(list) = of.get_mut(f) {
+                list.push(d.function);
+            }
+        }
+    }
+    of
 }

@@ -37,12 +37,15 @@
 //! misc and debug instructions (spirv-val's type, constant, literal, misc and debug
 //! passes); variables, loads, stores, copies and access chains, functions and calls
 //! (its memory and function passes); the result and operand types of arithmetic,
-//! composite, conversion, bitwise and logical instructions; decorations (their
-//! targets, members and groups, repeats, entry points' interfaces, buffers' blocks and
-//! explicit layouts under the block layout options, descriptors, linkage). Control
-//! flow, dominance, interfaces, built-ins and the other instructions' type rules
-//! (images, atomics, …) are not checked yet: a module this validator accepts may still
-//! be one spirv-val rejects.
+//! composite, conversion, bitwise and logical instructions; execution modes and the
+//! memory model (its mode-setting pass); Vulkan interfaces' locations, components and
+//! storage classes; decorations (their targets, members and groups, repeats, entry
+//! points' interfaces, buffers' blocks and explicit layouts under the block layout
+//! options, descriptors, linkage); the built-ins' rules for `WorkgroupSize` and, under
+//! Vulkan, for the fragment, vertex, tessellation and compute built-ins with one type
+//! and storage class. Control flow, dominance, the other built-ins and the other
+//! instructions' type rules (images, atomics, …) are not checked yet: a module this
+//! validator accepts may still be one spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
@@ -51,6 +54,7 @@ mod adjacency;
 mod annotation;
 mod arithmetics;
 mod bitwise;
+mod builtin_rules;
 mod builtins;
 mod capability;
 mod cfg;
@@ -60,11 +64,13 @@ mod control_flow;
 mod conversion;
 mod debug;
 mod decorations;
+mod entry_calls;
 mod error;
 mod extension;
 mod function;
 mod ids;
 mod instruction;
+mod interface_locations;
 mod interfaces;
 mod layout;
 mod literals;
@@ -80,7 +86,9 @@ mod memory_text_chain;
 mod memory_util;
 mod memory_variable;
 mod misc;
+mod mode_execution;
 mod mode_setting;
+mod mode_text;
 mod module;
 mod op_util;
 mod operations;
@@ -101,7 +109,7 @@ pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetR
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
 pub use function::FunctionError;
 pub use memory::{CopyOperand, MemoryError};
-pub use mode_setting::ModeError;
+pub use mode_text::ModeError;
 pub use operations::{CompositeRule, OperandRule, OperationError, QcomRule, TypeRule};
 pub use types::TypeError;
 
@@ -465,18 +473,18 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     if go_on.get() {
         if let Err(fault) = module::entry_points(&state, &module) {
             sink(fault);
+        } else if let Err(fault) = mode_execution::duplicates(&q) {
+            sink(fault);
         }
     }
-    for family in [
-        cfg::check,
-        decorations::check,
-        interfaces::check,
-        builtins::check,
-    ] {
+    for family in [cfg::check, decorations::check] {
         if !go_on.get() {
             return;
         }
         family(&q, &mut sink);
+    }
+    if go_on.get() && interfaces::check(&q, &mut sink) && go_on.get() {
+        builtins::check(&q, &mut sink);
     }
 }
 

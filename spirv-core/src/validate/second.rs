@@ -28,6 +28,7 @@ pub(super) struct Second {
     logicals: logicals::Logicals,
     control_flow: control_flow::ControlFlow,
     literals: literals::Literals,
+    mode_setting: mode_setting::ModeSetting,
 }
 
 impl Second {
@@ -37,7 +38,7 @@ impl Second {
         debug::check(q, inst, &mut self.debug)?;
         annotation::check(q, inst, &mut self.annotation)?;
         extension::check(q, inst)?;
-        mode_setting::check(q, inst)?;
+        mode_setting::check(q, inst, &mut self.mode_setting)?;
         types::check(q, inst, &mut self.types)?;
         constants::check(q, inst, &mut self.constants)?;
         memory::check(q, inst, &mut self.memory)?;

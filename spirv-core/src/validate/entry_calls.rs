@@ -1,0 +1,120 @@
+//! What the interface and built-in rules ask about entry points and calls, as
+//! spirv-val's `ValidationState_t` holds it after `ValidateEntryPoints`: each
+//! `OpEntryPoint`'s description (model, function, interface list), the functions
+//! with the instructions each holds and the ids each calls, and the functions each
+//! entry point's call tree reaches (`FunctionEntryPoints`). Everything is built in one
+//! pass over the module; walks keep their own stacks.
+
+use super::query::Query;
+use crate::__private::Vec;
+use crate::spv::Opcode as O;
+use alloc::collections::{BTreeMap, BTreeSet};
+use core::ops::Range;
+
+/// One `OpEntryPoint` or `OpConditionalEntryPointINTEL` (`EntryPointDescription`).
+#[derive(Debug)]
+pub(super) struct EntryDesc {
+    /// The instruction's index.
+    pub(super) index: usize,
+    /// Whether it is an `OpEntryPoint` (not a conditional one).
+    pub(super) plain: bool,
+    pub(super) model: u32,
+    pub(super) function: u32,
+    /// The interface ids, in order.
+    pub(super) interfaces: Vec<u32>,
+}
+
+/// A function: its instructions after its `OpFunction` up to its
+/// `OpFunctionEnd` (those spirv-val gives a `function()`).
+#[derive(Debug)]
+pub(super) struct Func {
+    pub(super) body: Range<usize>,
+    /// The ids its `OpFunctionCall`s name, each once, sorted.
+    pub(super) calls: Vec<u32>,
+}
+
+/// Entry points and functions of a module.
+#[derive(Debug, Default)]
+pub(super) struct EntryCalls {
+    pub(super) entries: Vec<EntryDesc>,
+    pub(super) functions: Vec<Func>,
+    /// Function by id (the last of one id defined twice).
+    by_id: BTreeMap<u32, usize>,
+}
+
+impl EntryCalls {
+    /// Reads the entry points and functions: one pass over the module.
+    pub(super) fn of(q: &Query<'_>) -> Self {
+        let mut e = EntryCalls::default();
+        let mut open: Option<(u32, usize, BTreeSet<u32>)> = None;
+        for (index, inst) in q.module.instructions().enumerate() {
+            let w = inst.words();
+            match inst.opcode() {
+                O::EntryPoint | O::ConditionalEntryPointINTEL => {
+                    let shift = usize::from(inst.opcode() == O::ConditionalEntryPointINTEL);
+                    let rest = w.get(3 + shift..).unwrap_or(&[]);
+                    let name_words =
+                        crate::codec::decode_string(rest).map_or(rest.len(), |s| s.0.len());
+                    e.entries.push(EntryDesc {
+                        index,
+                        plain: shift == 0,
+                        model: w.get(1 + shift).copied().unwrap_or(u32::MAX),
+                        function: w.get(2 + shift).copied().unwrap_or(0),
+                        interfaces: rest.get(name_words..).unwrap_or(&[]).to_vec(),
+                    });
+                }
+                O::Function => {
+                    open = Some((w.get(2).copied().unwrap_or(0), index + 1, BTreeSet::new()));
+                }
+                O::FunctionCall => {
+                    if let (Some(f), Some(&callee)) = (open.as_mut(), w.get(3)) {
+                        f.2.insert(callee);
+                    }
+                }
+                O::FunctionEnd => {
+                    if let Some((id, start, calls)) = open.take() {
+                        e.by_id.insert(id, e.functions.len());
+                        e.functions.push(Func {
+                            body: start..index + 1,
+                            calls: calls.into_iter().collect(),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        e
+    }
+
+    /// The position of function `id` in [`EntryCalls::functions`].
+    pub(super) fn function(&self, id: u32) -> Option<usize> {
+        self.by_id.get(&id).copied()
+    }
+
+    /// The distinct entry point functions, ascending (the order in which spirv-val
+    /// sorts a variable's entry points).
+    pub(super) fn entry_functions(&self) -> Vec<u32> {
+        let set: BTreeSet<u32> = self.entries.iter().map(|d| d.function).collect();
+        set.into_iter().collect()
+    }
+
+    /// The functions the call tree of function `root` reaches, itself included, by
+    /// position; `mark` is scratch of one slot per function, each holding the stamp of
+    /// the last walk that reached it (`stamp` must differ from earlier walks').
+    pub(super) fn reach(&self, root: u32, mark: &mut [u32], stamp: u32) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = Vec::from([root]);
+        while let Some(id) = stack.pop() {
+            let Some(f) = self.function(id) else { continue };
+            match mark.get_mut(f) {
+                Some(m) if *m != stamp => *m = stamp,
+                _ => continue,
+            }
+            out.push(f);
+            if let Some(func) = self.functions.get(f) {
+                stack.extend(func.calls.iter().copied());
+            }
+        }
+        out
+    }
+}
