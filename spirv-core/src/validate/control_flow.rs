@@ -7,7 +7,7 @@
 //! ([`Graph`](super::cfg::graph::Graph)), built when first needed and kept while the
 //! loop stays in that function.
 
-use super::cfg::graph::{Graph, branch_targets, functions};
+use super::cfg::graph::{Graph, Predecessors, branch_targets, functions};
 use super::cfg::{CfgError, LoopControlConflict};
 use super::error::ErrorKind;
 use super::query::Query;
@@ -24,8 +24,8 @@ pub(super) struct ControlFlow {
     functions: Option<Vec<(usize, usize)>>,
     /// The addressing model, once needed.
     addressing: Option<u32>,
-    /// The graph of the function last asked about.
-    graph: Option<Graph>,
+    /// The predecessors in the function last asked about.
+    graph: Option<Predecessors>,
     /// Distinct predecessor ids by block node, sorted, for that graph.
     predecessors: BTreeMap<u32, (usize, Vec<u32>)>,
 }
@@ -50,11 +50,11 @@ impl ControlFlow {
         })
     }
 
-    /// The graph of the function holding instruction `i`.
-    fn graph(&mut self, q: &Query<'_>, i: usize) -> Option<&Graph> {
+    /// The predecessors in the function holding instruction `i`.
+    fn graph(&mut self, q: &Query<'_>, i: usize) -> Option<&Predecessors> {
         let (s, e) = self.function_of(q, i)?;
         if self.graph.as_ref().is_none_or(|g| g.at as usize != s) {
-            self.graph = Graph::build(q, s, e);
+            self.graph = Graph::build(q, s, e).map(Graph::into_predecessors);
             self.predecessors.clear();
         }
         self.graph.as_ref()
@@ -237,7 +237,7 @@ fn phi(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Result<(), Fault
     let block_id = g.id(q, node);
     if !st.predecessors.contains_key(&node) {
         let g = st.graph.as_ref().expect("built above");
-        let mut ids: Vec<u32> = g.real_predecessors(node).map(|p| g.id(q, p)).collect();
+        let mut ids: Vec<u32> = g.of(node).map(|p| g.id(q, p)).collect();
         let count = ids.len();
         ids.sort_unstable();
         ids.dedup();

@@ -122,6 +122,33 @@ impl Lists {
     }
 }
 
+/// The real predecessors of a function's blocks, kept by the second loop for its
+/// `OpPhi` rules.
+#[derive(Debug)]
+pub(crate) struct Predecessors {
+    /// The function's `OpFunction` index.
+    pub(crate) at: u32,
+    /// Each block's `OpLabel` index.
+    pub(crate) labels: Vec<u32>,
+    lists: Lists,
+}
+
+impl Predecessors {
+    /// The real predecessors of block `node`, repeats included, in order.
+    pub(crate) fn of(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        real(self.lists.of(node))
+    }
+
+    /// The block id of a node this function defines.
+    pub(crate) fn id(&self, q: &Query<'_>, node: u32) -> u32 {
+        self.labels
+            .get(node as usize)
+            .and_then(|&at| q.module.instruction(at as usize))
+            .and_then(|x| x.words().get(1).copied())
+            .unwrap_or(0)
+    }
+}
+
 /// One of spirv-val's constructs.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Construct {
@@ -135,8 +162,8 @@ pub(super) struct Construct {
 }
 
 /// One function's graph.
-#[derive(Debug)]
-pub(crate) struct Graph {
+pub(crate) struct Graph<'q> {
+    q: Query<'q>,
     /// The function's id.
     pub(super) function: u32,
     /// Its `OpFunction`'s index.
@@ -152,14 +179,12 @@ pub(crate) struct Graph {
     foreign_nodes: BTreeMap<u32, u32>,
     /// Flags per node, the pseudo entry and exit included.
     pub(super) flags: Vec<u8>,
-    /// Structural successors by node (real ones unmarked), in spirv-val's order.
-    pub(super) successors: Lists,
     /// Structural predecessors by node (real ones unmarked), in spirv-val's order.
     pub(super) predecessors: Lists,
-    /// The header whose merge block each node is (`merge_block_header_`), or `NONE`.
-    pub(super) merge_header: Vec<u32>,
-    /// The header of the last loop whose continue target each node is, or `NONE`.
-    pub(super) continue_header: Vec<u32>,
+    /// (merge block, its header) (`merge_block_header_`), by merge block.
+    merge_headers: Vec<(u32, u32)>,
+    /// (continue target, loop header), by continue target, in registration order.
+    continue_headers: Vec<(u32, u32)>,
     /// The constructs, in registration order.
     pub(super) constructs: Vec<Construct>,
     /// The pseudo entry's successors.
@@ -168,10 +193,10 @@ pub(crate) struct Graph {
     pub(super) sinks: Vec<u32>,
 }
 
-impl Graph {
+impl<'q> Graph<'q> {
     /// The graph of the function whose instructions are `start..=end`; `None` for a
     /// declaration.
-    pub(crate) fn build(q: &Query<'_>, start: usize, end: usize) -> Option<Graph> {
+    pub(crate) fn build(q: &Query<'q>, start: usize, end: usize) -> Option<Self> {
         let m = q.module;
         let opcode = |i: usize| m.instruction(i).map_or(O::Nop, |x| x.opcode());
         let labels: Vec<u32> = (start + 1..=end)
@@ -187,6 +212,7 @@ impl Graph {
             .and_then(|x| x.words().get(2).copied())
             .unwrap_or(0);
         let mut g = Graph {
+            q: *q,
             function,
             at: start as u32,
             end: end as u32,
@@ -195,10 +221,9 @@ impl Graph {
             foreign: Vec::new(),
             foreign_nodes: BTreeMap::new(),
             flags: alloc::vec![0; defined],
-            successors: Lists::default(),
             predecessors: Lists::default(),
-            merge_header: alloc::vec![NONE; defined],
-            continue_header: alloc::vec![NONE; defined],
+            merge_headers: Vec::new(),
+            continue_headers: Vec::new(),
             constructs: Vec::new(),
             sources: Vec::new(),
             sinks: Vec::new(),
@@ -238,15 +263,15 @@ impl Graph {
                         exit: NONE,
                         partner: k,
                     });
-                    g.merge_header[merge as usize] = block;
-                    g.continue_header[cont as usize] = block;
+                    g.merge_headers.push((merge, block));
+                    g.continue_headers.push((cont, block));
                 }
                 O::SelectionMerge if block != NONE && w.len() > 1 => {
                     let merge = g.node_or_new(q, w[1]);
                     edges.push((block, merge | STRUCTURAL));
                     g.flags[block as usize] |= SELECTION;
                     g.flags[merge as usize] |= MERGE;
-                    g.merge_header[merge as usize] = block;
+                    g.merge_headers.push((merge, block));
                     g.constructs.push(Construct {
                         kind: ConstructKind::Selection,
                         entry: block,
@@ -267,7 +292,9 @@ impl Graph {
         }
         let n = g.len();
         g.flags.extend_from_slice(&[0, 0]);
-        g.successors = lists(n, edges.iter().map(|&(a, b)| (a, b)));
+        // Stable: among equal blocks, the last registration is the last entry.
+        g.merge_headers.sort_by_key(|&(m, _)| m);
+        g.continue_headers.sort_by_key(|&(c, _)| c);
         // By target, in registration order (a stable counting sort).
         g.predecessors = lists(
             n,
@@ -282,6 +309,15 @@ impl Graph {
         Some(g)
     }
 
+    /// What the second loop keeps: the predecessors.
+    pub(crate) fn into_predecessors(self) -> Predecessors {
+        Predecessors {
+            at: self.at,
+            labels: self.labels,
+            lists: self.predecessors,
+        }
+    }
+
     /// The node of block `id`, made for a block this function does not define.
     fn node_or_new(&mut self, q: &Query<'_>, id: u32) -> u32 {
         if let Some(n) = self.node(q, id) {
@@ -291,8 +327,6 @@ impl Graph {
         self.foreign.push(id);
         self.foreign_nodes.insert(id, n);
         self.flags.push(0);
-        self.merge_header.push(NONE);
-        self.continue_header.push(NONE);
         n
     }
 
@@ -343,13 +377,66 @@ impl Graph {
         }
     }
 
+    /// The header whose merge block `node` is, or `NONE` (the last registered, as
+    /// spirv-val's map keeps).
+    pub(super) fn merge_header(&self, node: u32) -> u32 {
+        last_of(&self.merge_headers, node)
+    }
+
+    /// The header of the last loop registered with `node` as its continue target, or
+    /// `NONE`.
+    pub(super) fn continue_header(&self, node: u32) -> u32 {
+        last_of(&self.continue_headers, node)
+    }
+
     pub(crate) fn has(&self, node: u32, flag: u8) -> bool {
         self.flags.get(node as usize).is_some_and(|f| f & flag != 0)
     }
 
+    /// The `i`th structural successor of a node in spirv-val's order (merge block
+    /// and continue target first, marked [`STRUCTURAL`], then the branch's targets),
+    /// read from the instructions.
+    pub(super) fn successor(&self, node: u32, i: usize) -> Option<u32> {
+        let t = *self.terminators.get(node as usize)?;
+        if t == NONE {
+            return None;
+        }
+        let m = self.q.module;
+        let label = self.labels[node as usize];
+        let merge = (t - 1 > label)
+            .then(|| m.instruction(t as usize - 1))
+            .flatten()
+            .map_or(&[][..], |x| match x.opcode() {
+                O::LoopMerge => x.words().get(1..3).unwrap_or(&[]),
+                O::SelectionMerge => x.words().get(1..2).unwrap_or(&[]),
+                _ => &[],
+            });
+        if let Some(&id) = merge.get(i) {
+            return Some(self.node(&self.q, id)? | STRUCTURAL);
+        }
+        let j = i - merge.len();
+        let w = m.instruction(t as usize)?.words();
+        let id = match O(w[0] as u16) {
+            O::Branch if j == 0 => w.get(1),
+            O::BranchConditional if j < 2 => w.get(2 + j),
+            O::Switch if j == 0 => w.get(2),
+            O::Switch => {
+                let literal = if self.q.bit_width(w[1]) > 32 { 2 } else { 1 };
+                w.get(3 + (j - 1) * (literal + 1) + literal)
+            }
+            _ => None,
+        }?;
+        self.node(&self.q, *id)
+    }
+
+    /// The structural successors of a node (merge blocks and continue targets marked).
+    fn successors(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        (0..).map_while(move |i| self.successor(node, i))
+    }
+
     /// The real successors of a node, repeats included, in order.
     pub(crate) fn real_successors(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        real(self.successors.of(node))
+        self.successors(node).filter(|&x| x & STRUCTURAL == 0)
     }
 
     /// The real predecessors of a node, repeats included, in order.
@@ -359,11 +446,11 @@ impl Graph {
 
     /// The structural successors of a node, in order.
     pub(super) fn structural_successors(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        self.successors.of(node).iter().map(|&x| x & !STRUCTURAL)
+        self.successors(node).map(|x| x & !STRUCTURAL)
     }
 
     /// A view of the augmented graph (`Augmented[Structural]CFG{Successors,Predecessors}Function`).
-    pub(super) fn view(&self, structural: bool, forward: bool) -> View<'_> {
+    pub(super) fn view(&self, structural: bool, forward: bool) -> View<'_, 'q> {
         View {
             g: self,
             structural,
@@ -377,56 +464,53 @@ impl Graph {
         let defined = self.defined() as u32;
         let mut seen = alloc::vec![false; self.len()];
         let mut stack = Vec::new();
-        let mut roots = Vec::new();
         for forward in [true, false] {
-            roots.clear();
+            let mut roots = Vec::new();
             seen.iter_mut().for_each(|s| *s = false);
-            let order: Vec<u32> = if forward {
-                (0..defined).collect()
-            } else {
-                (0..defined).rev().collect()
-            };
-            let lists = if forward {
-                &self.predecessors
-            } else {
-                &self.successors
-            };
-            let next = if forward {
-                &self.successors
-            } else {
-                &self.predecessors
-            };
             let mut visit = |root: u32, seen: &mut Vec<bool>, roots: &mut Vec<u32>| {
                 roots.push(root);
                 seen[root as usize] = true;
                 stack.push(root);
                 while let Some(x) = stack.pop() {
-                    for &y in next.of(x) {
+                    let mut go = |y: u32| {
                         let y = y & !STRUCTURAL;
                         if !core::mem::replace(&mut seen[y as usize], true) {
                             stack.push(y);
                         }
+                    };
+                    if forward {
+                        self.successors(x).for_each(&mut go);
+                    } else {
+                        self.predecessors.of(x).iter().for_each(|&y| go(y));
                     }
                 }
             };
-            for &b in &order {
-                if lists.of(b).is_empty() && !seen[b as usize] {
+            let order = |k: u32| if forward { k } else { defined - 1 - k };
+            for k in 0..defined {
+                let b = order(k);
+                let none = if forward {
+                    self.predecessors.of(b).is_empty()
+                } else {
+                    self.successor(b, 0).is_none()
+                };
+                if none && !seen[b as usize] {
                     visit(b, &mut seen, &mut roots);
                 }
             }
-            for &b in &order {
+            for k in 0..defined {
+                let b = order(k);
                 if !seen[b as usize] {
                     visit(b, &mut seen, &mut roots);
                 }
             }
-            let (list, flag) = if forward {
-                (&mut self.sources, SOURCE)
-            } else {
-                (&mut self.sinks, SINK)
-            };
-            list.clone_from(&roots);
-            for &r in list.iter() {
+            let flag = if forward { SOURCE } else { SINK };
+            for &r in &roots {
                 self.flags[r as usize] |= flag;
+            }
+            if forward {
+                self.sources = roots;
+            } else {
+                self.sinks = roots;
             }
         }
     }
@@ -439,12 +523,21 @@ impl Graph {
                 continue;
             }
             self.flags[x as usize] |= flag;
-            for &y in self.successors.of(x) {
+            for y in self.successors(x) {
                 if structural || y & STRUCTURAL == 0 {
                     stack.push(y & !STRUCTURAL);
                 }
             }
         }
+    }
+}
+
+/// The value of the last pair with key `key` in pairs sorted by key, or `NONE`.
+fn last_of(pairs: &[(u32, u32)], key: u32) -> u32 {
+    let at = pairs.partition_point(|&(k, _)| k <= key);
+    match at.checked_sub(1).map(|i| pairs[i]) {
+        Some((k, v)) if k == key => v,
+        _ => NONE,
     }
 }
 
@@ -473,15 +566,15 @@ fn lists(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> Lists {
 
 /// One of the four augmented graphs, by direction.
 #[derive(Clone, Copy)]
-pub(super) struct View<'g> {
-    g: &'g Graph,
+pub(super) struct View<'g, 'q> {
+    g: &'g Graph<'q>,
     /// Structural successors (merge blocks, continue targets) count.
     structural: bool,
     /// Successors, else predecessors.
     forward: bool,
 }
 
-impl View<'_> {
+impl View<'_, '_> {
     /// The neighbour at or after position `pos` of `node`'s list, and the position
     /// after it: the augmented list is the pseudo block (for a source or sink), then
     /// the node's own list (all of it for a source or sink, as spirv-val builds the
@@ -499,12 +592,6 @@ impl View<'_> {
         if node == from {
             return None;
         }
-        let lists = if self.forward {
-            &g.successors
-        } else {
-            &g.predecessors
-        };
-        let list = lists.of(node);
         let augmented = g.has(node, role);
         let skip = usize::from(augmented);
         if augmented && pos == 0 {
@@ -512,13 +599,17 @@ impl View<'_> {
         }
         let all = self.structural || augmented;
         let mut i = pos - skip.min(pos);
-        while let Some(&x) = list.get(i) {
+        loop {
+            let x = if self.forward {
+                g.successor(node, i)?
+            } else {
+                *g.predecessors.of(node).get(i)?
+            };
             i += 1;
             if all || x & STRUCTURAL == 0 {
                 return Some((x & !STRUCTURAL, i + skip));
             }
         }
-        None
     }
 
     /// Every neighbour of `node`, in order.

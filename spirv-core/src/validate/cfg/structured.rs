@@ -86,12 +86,12 @@ fn too_deep(g: &Graph, tree: &Tree, limit: u32) -> Option<u32> {
                 break 0;
             }
             let (next, add) = if g.has(x, CONTINUE) {
-                match g.continue_header[x as usize] {
+                match g.continue_header(x) {
                     h if h == x => (dom, 1),
                     h => (h, 1),
                 }
             } else if g.has(x, MERGE) {
-                (g.merge_header[x as usize], 0)
+                (g.merge_header(x), 0)
             } else if g.has(dom, SELECTION | LOOP) {
                 (dom, 1)
             } else {
@@ -118,7 +118,7 @@ fn too_deep(g: &Graph, tree: &Tree, limit: u32) -> Option<u32> {
 /// The structured rules of one function, with what they share.
 pub(super) struct Checks<'a, 'q> {
     pub(super) q: &'a Query<'q>,
-    pub(super) g: &'a Graph,
+    pub(super) g: &'a Graph<'q>,
     /// Structural dominators.
     pub(super) dom: Tree,
     /// Structural post-dominators.
@@ -134,14 +134,43 @@ pub(super) struct Checks<'a, 'q> {
     /// A stamp per node for other searches.
     pub(super) visited: Vec<u32>,
     pub(super) stamp: u32,
+    /// Where `IsStructuredExit`'s walks may stop.
+    walk: Walk,
+}
+
+/// Shortcuts for `IsStructuredExit`'s walk up from a selection header `h`: it goes
+/// from block to block by `next_block` and stops at loop headers and (when `h` ends
+/// in no `OpSwitch`) switch headers, unless their merge block dominates `h`. A block
+/// it reaches from the merge block of that block's own construct is always passed
+/// (that merge block is on the walk, so it dominates `h`); so, per node, the first
+/// block after it that the walk reaches by an immediate-dominator step and that heads
+/// a loop or a switch (`any`), or a loop (`loops`). A walk then costs the blocks it
+/// stops at, not the blocks it climbs through.
+#[derive(Debug, Default)]
+struct Walk {
+    any: Vec<u32>,
+    loops: Vec<u32>,
 }
 
 impl<'a, 'q> Checks<'a, 'q> {
-    fn new(q: &'a Query<'q>, g: &'a Graph) -> Self {
+    fn new(q: &'a Query<'q>, g: &'a Graph<'q>) -> Self {
         let succ = g.view(true, true);
         let pred = g.view(true, false);
-        let dom = Tree::build(&succ, &pred, 0);
-        let post = Tree::build(&pred, &succ, g.exit());
+        // The trees only the constructs need; post-dominators only for continue
+        // constructs, and built first, while less is alive.
+        let loops = g.constructs.iter().any(|c| c.kind == ConstructKind::Loop);
+        let post = if loops {
+            let mut post = Tree::build(&pred, &succ, g.exit());
+            post.forget_idoms();
+            post
+        } else {
+            Tree::empty()
+        };
+        let dom = if g.constructs.is_empty() {
+            Tree::empty()
+        } else {
+            Tree::build(&succ, &pred, 0)
+        };
         let mut back_edges = Vec::new();
         depth_first(
             &succ,
@@ -172,7 +201,7 @@ impl<'a, 'q> Checks<'a, 'q> {
             }
         }
         let n = g.len() + 2;
-        Checks {
+        let mut checks = Checks {
             q,
             g,
             dom,
@@ -183,7 +212,57 @@ impl<'a, 'q> Checks<'a, 'q> {
             member: alloc::vec![0; n],
             visited: alloc::vec![0; n],
             stamp: 0,
+            walk: Walk::default(),
+        };
+        if g.constructs
+            .iter()
+            .any(|c| c.kind == ConstructKind::Selection)
+        {
+            let heads = |y: u32, loops_only: bool| match checks.merge_inst(y) {
+                Some((O::LoopMerge, _)) => true,
+                Some((O::SelectionMerge, _)) => {
+                    !loops_only && checks.terminator(y) == Some(O::Switch)
+                }
+                _ => false,
+            };
+            let any = checks.shortcuts(|y| heads(y, false));
+            let loops = checks.shortcuts(|y| heads(y, true));
+            checks.walk = Walk { any, loops };
         }
+        checks
+    }
+
+    /// Per node, the first block after it on the walk reached by an immediate
+    /// dominator step for which `stops` holds (see [`Walk`]).
+    fn shortcuts(&self, stops: impl Fn(u32) -> bool) -> Vec<u32> {
+        const UNSET: u32 = NONE - 1;
+        let n = self.g.len() + 2;
+        let mut out = alloc::vec![UNSET; n];
+        let mut stack = Vec::new();
+        for x in 0..n as u32 {
+            if out[x as usize] != UNSET {
+                continue;
+            }
+            stack.push(x);
+            let value = loop {
+                let t = *stack.last().expect("not empty");
+                let (y, jump) = self.step(t);
+                if y == NONE {
+                    break NONE;
+                }
+                if !jump && stops(y) {
+                    break y;
+                }
+                match out[y as usize] {
+                    UNSET => stack.push(y),
+                    v => break v,
+                }
+            };
+            while let Some(t) = stack.pop() {
+                out[t as usize] = value;
+            }
+        }
+        out
     }
 
     fn id(&self, n: u32) -> Id {
@@ -433,22 +512,20 @@ impl<'a, 'q> Checks<'a, 'q> {
                 let switch_header = self.terminator(header) == Some(O::Switch);
                 let mut seen_switch = false;
                 let mut at = 1;
-                let mut y = self.next_block(header);
+                // Only candidates can end the walk or name an exit (see `walk`).
+                let mut y = if switch_header {
+                    self.walk.loops[header as usize]
+                } else {
+                    self.walk.any[header as usize]
+                };
                 while y != NONE {
-                    let term = self.terminator(y);
-                    let mi = self.merge_inst(y);
-                    let is_loop = matches!(mi, Some((O::LoopMerge, _)));
-                    let is_switch = term == Some(O::Switch);
-                    let relevant = is_loop
-                        || (!switch_header
-                            && matches!(mi, Some((O::SelectionMerge, _)))
-                            && is_switch);
-                    if let (true, Some((_, w))) = (relevant, mi) {
-                        let merge = self.node(w.get(1).copied().unwrap_or(0));
-                        if merge != NONE && self.dom.dominates(merge, header) {
-                            y = self.next_block(y);
-                            continue;
-                        }
+                    let Some((op, w)) = self.merge_inst(y) else {
+                        break;
+                    };
+                    let is_loop = op == O::LoopMerge;
+                    let merge = self.node(w.get(1).copied().unwrap_or(0));
+                    let passed = merge != NONE && self.dom.dominates(merge, header);
+                    if !passed {
                         if (!seen_switch || is_loop) && at < 4 {
                             out[at] = merge;
                             at += 1;
@@ -457,27 +534,31 @@ impl<'a, 'q> Checks<'a, 'q> {
                             out[at] = self.node(w.get(2).copied().unwrap_or(0));
                             at += 1;
                         }
-                        seen_switch |= is_switch;
                         if is_loop {
                             break;
                         }
+                        seen_switch = true;
                     }
-                    y = self.next_block(y);
+                    y = if seen_switch || switch_header {
+                        self.walk.loops[y as usize]
+                    } else {
+                        self.walk.any[y as usize]
+                    };
                 }
             }
         }
         out
     }
 
-    /// The next block of `IsStructuredExit`'s walk: the header that names `b` its merge
-    /// block, if it structurally dominates `b`, else `b`'s immediate structural
-    /// dominator.
-    fn next_block(&self, b: u32) -> u32 {
-        let h = self.g.merge_header.get(b as usize).copied().unwrap_or(NONE);
+    /// The next block of `IsStructuredExit`'s walk (`NextBlock`): the header that
+    /// names `b` its merge block, if it structurally dominates `b` (a merge-block
+    /// step, `true`), else `b`'s immediate structural dominator.
+    fn step(&self, b: u32) -> (u32, bool) {
+        let h = self.g.merge_header(b);
         if h != NONE && h != b && self.dom.dominates(h, b) {
-            h
+            (h, true)
         } else {
-            self.dom.idom(b)
+            (self.dom.idom(b), false)
         }
     }
 
