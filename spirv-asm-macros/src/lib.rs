@@ -19,6 +19,7 @@
 //!     "#,
 //!     target_env = "vulkan1.1",
 //!     strict = true,
+//!     validate = true,
 //! );
 //! assert_eq!(SHADER[0], 0x0723_0203);
 //! assert_eq!(SHADER[1], 0x0001_0300); // SPIR-V 1.3, from vulkan1.1
@@ -34,6 +35,19 @@
 //!   not only those SPIRV-Tools knows.
 //! - `strict = true`: the words must also read back in spirv-core's strict mode
 //!   (every opcode, operand, enumerant, set and id known and in range).
+//! - `validate = true`: the module must pass `spirv-val`'s rules that
+//!   `spirv_core::validate` checks, under `target_env` (default `spv1.6`, spirv-val's).
+//!   A fault is a compile error with spirv-val's message and instruction, located at
+//!   the instruction's `line:column` in the text (`path:line:column` for a file).
+//!
+//! ```compile_fail
+//! // An OpName after the types: spirv-val's message, at 6:1 of the text.
+//! const BAD: &[u32] = spirv_asm_macros::spirv_asm!(
+//!     "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n%void = OpTypeVoid\nOpName %void \"v\"\n%fn = OpTypeFunction %void\n%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n",
+//!     target_env = "vulkan1.2",
+//!     validate = true,
+//! );
+//! ```
 //!
 //! # Errors
 //! A text that does not assemble is a compile error with `spirv-as`'s message, line and
@@ -49,6 +63,7 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use spirv_asm::{AsmError, AsmOptions};
+use spirv_core::TargetEnv;
 use spirv_grammar_codegen::macro_args::{self, Errors, MacroOption};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -87,19 +102,26 @@ const OPTIONS: &[&str] = &[
     "generator",
     "all_ext_inst_names",
     "strict",
+    "validate",
 ];
 
 /// What a call asks for, besides the text.
 struct Settings {
     opts: AsmOptions,
     strict: bool,
+    /// `validate = true`: the environment to validate under.
+    validate: Option<TargetEnv>,
+    env: TargetEnv,
 }
 
 fn settings(options: &[MacroOption], mut errors: Errors) -> syn::Result<Settings> {
     let mut s = Settings {
         opts: AsmOptions::default(),
         strict: false,
+        validate: None,
+        env: TargetEnv::default(),
     };
+    let mut validate = false;
     for o in options {
         match o.name().as_str() {
             "target_env" => {
@@ -108,6 +130,9 @@ fn settings(options: &[MacroOption], mut errors: Errors) -> syn::Result<Settings
                 else {
                     continue;
                 };
+                if let Some(e) = TargetEnv::parse(&env) {
+                    s.env = e;
+                }
                 match spirv_core::target_env_version(&env) {
                     Some(v) => s.opts.version = Some(v),
                     None => errors.push(o.error(format!(
@@ -132,10 +157,12 @@ fn settings(options: &[MacroOption], mut errors: Errors) -> syn::Result<Settings
             "all_ext_inst_names" => {
                 s.opts.all_ext_inst_names = errors.check(o.boolean()).unwrap_or_default();
             }
-            // `strict`, the one option left: `macro_args::parse` refused any other.
-            _ => s.strict = errors.check(o.boolean()).unwrap_or_default(),
+            "strict" => s.strict = errors.check(o.boolean()).unwrap_or_default(),
+            // `validate`, the one option left: `macro_args::parse` refused any other.
+            _ => validate = errors.check(o.boolean()).unwrap_or_default(),
         }
     }
+    s.validate = validate.then_some(s.env);
     errors.finish().map(|()| s)
 }
 
@@ -157,10 +184,10 @@ fn run(
         let first = args.first;
         let settings = settings(&args.options, args.errors)?;
         let (text, file) = source(&first)?;
-        let words = spirv_asm::assemble(&text, &settings.opts).map_err(|e| {
-            let path = file.is_some().then(|| first.value());
-            syn::Error::new(first.span(), located(&e, &text, path.as_deref()))
-        })?;
+        let path = file.is_some().then(|| first.value());
+        let assembled = spirv_asm::assemble_with_ids(&text, &settings.opts)
+            .map_err(|e| syn::Error::new(first.span(), located(&e, &text, path.as_deref())))?;
+        let words = assembled.words;
         if settings.strict {
             let strict = spirv_core::ReadOptions {
                 strict: true,
@@ -172,6 +199,11 @@ fn run(
                     format!("the module does not read back strictly: {e}"),
                 )
             })?;
+        }
+        if let Some(env) = settings.validate {
+            if let Some(message) = invalid(&words, env, &text, &assembled.starts, path.as_deref()) {
+                return Err(syn::Error::new(first.span(), message));
+            }
         }
         Ok(expansion(&words, file.as_deref()))
     })()
@@ -200,6 +232,47 @@ fn located(e: &AsmError, text: &[u8], file: Option<&str>) -> String {
     let source = rendered.split_once('\n').map_or("", |(_, rest)| rest);
     let path = file.map_or(String::new(), |p| format!("{p}:"));
     format!("{path}{}:{}: {}\n{source}", e.line, e.column, e.message)
+}
+
+/// The first fault spirv-val would report, as `line:column: spirv-val (ENV): message`
+/// with the instruction's line under it (`path:line:column` for a file), or `None` for
+/// a valid module. `starts` gives each instruction's place in `text`.
+fn invalid(
+    words: &[u32],
+    env: TargetEnv,
+    text: &[u8],
+    starts: &[usize],
+    file: Option<&str>,
+) -> Option<String> {
+    let options = spirv_asm::val::Options {
+        target_env: env,
+        ..spirv_asm::val::Options::default()
+    };
+    let fault = spirv_asm::val::validate(words, &options).err()?;
+    let rendered = spirv_asm::val::render(words, std::slice::from_ref(&fault), &options);
+    // `error: line N: message`, then the instruction's line: the text's own place
+    // replaces spirv-val's instruction count.
+    let body = rendered.strip_prefix("error: ").unwrap_or(&rendered);
+    let body = match body.split_once(": ") {
+        Some((head, rest)) if head.starts_with("line ") => rest,
+        _ => body,
+    };
+    let place = fault.instruction.and_then(|i| starts.get(i)).map(|&at| {
+        let before = &text[..at.min(text.len())];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        format!("{line}:{column}: ")
+    });
+    let at = match (file, place) {
+        (Some(f), Some(p)) => format!("{f}:{p}"),
+        (Some(f), None) => format!("{f}: "),
+        (None, p) => p.unwrap_or_default(),
+    };
+    Some(format!(
+        "{at}spirv-val ({}): {}",
+        env.name(),
+        body.trim_end()
+    ))
 }
 
 /// The block the macros expand to: the words as one byte-string literal, turned into

@@ -1,5 +1,6 @@
 //! `cargo bench -p spirv-asm`: in-process throughput over the corpus, then whole-process
-//! time and peak memory of `spirv-asm` against SPIRV-Tools' `spirv-dis`/`spirv-as`/`spirv-val` and
+//! time and peak memory of `spirv-asm` against SPIRV-Tools' `spirv-dis`/`spirv-as`/`spirv-val`/
+//! `spirv-opt` (`opt` with a few passes; those not implemented yet are skipped) and
 //! against `spirv-cross --reflect` (from PATH) on `large/synth50`, run alternately, with
 //! ratios.
 //!
@@ -78,7 +79,7 @@ fn compare_with(
     }
     let (ma, mb) = (median(a), median(b));
     println!(
-        "{label:<34} ours {:>7.4} s {:>7} KB | {peer} {:>7.4} s {:>7} KB | {:>5.2}x faster, {:.2}x the memory",
+        "{label:<40} ours {:>7.4} s {:>7} KB | {peer} {:>7.4} s {:>7} KB | {:>5.2}x faster, {:.2}x the memory",
         ma,
         am,
         mb,
@@ -239,6 +240,47 @@ fn main() {
         (&st.join("spirv-val"), &["--target-env", "vulkan1.1", spv]),
         runs,
     );
+    opt_rows(&ours, &st.join("spirv-opt"), spv, (o1, o2), runs);
     let _ = std::fs::remove_file(o1);
     let _ = std::fs::remove_file(o2);
+}
+
+/// Whole-process `spirv-asm opt` against `spirv-opt` on `spv`: the input validated and
+/// stripped, then one pass at a time without validation. A pass that fails here (not
+/// implemented yet) is skipped with its message.
+fn opt_rows(ours: &Path, spirv_opt: &Path, spv: &str, (o1, o2): (&str, &str), runs: usize) {
+    let passes = [
+        "--strip-debug",
+        "--compact-ids",
+        "--eliminate-dead-const",
+        "--unify-const",
+        "--remove-unused-interface-variables",
+    ];
+    let probe = |args: &[&str]| {
+        let out = Command::new(ours).args(args).output().expect("run");
+        let text = String::from_utf8_lossy(&out.stderr);
+        (
+            out.status.success(),
+            text.lines().next().unwrap_or("").to_owned(),
+        )
+    };
+    let mut rows: Vec<(String, Vec<&str>, Vec<&str>)> = vec![(
+        "opt --strip-debug (validating)".to_owned(),
+        vec!["opt", "--strip-debug", spv, "-o", o1],
+        vec!["--strip-debug", spv, "-o", o2],
+    )];
+    for pass in passes {
+        rows.push((
+            format!("opt {pass}"),
+            vec!["opt", "--skip-validation", pass, spv, "-o", o1],
+            vec!["--skip-validation", pass, spv, "-o", o2],
+        ));
+    }
+    println!("opt on large/synth50 (--skip-validation on both sides but in the first row):");
+    for (label, a, b) in &rows {
+        match probe(a) {
+            (true, _) => compare(label, (ours, a), (spirv_opt, b), runs),
+            (false, why) => println!("{label:<40} SKIP: {why}"),
+        }
+    }
 }

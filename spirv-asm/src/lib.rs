@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod asm;
+pub mod cfg;
 pub mod dis;
 #[doc(hidden)]
 pub mod fuzz;

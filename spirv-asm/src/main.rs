@@ -28,6 +28,8 @@ enum Command {
     Val(cli::val_cmd::Args),
     /// Run spirv-opt's structural passes (like `spirv-opt`).
     Opt(cli::opt_cmd::Args),
+    /// Show the control-flow graph as GraphViz DOT (like `spirv-cfg`) or SVG.
+    Cfg(cli::cfg_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Reflect(r) => cli::reflect_cmd::run(r),
         Command::Val(v) => cli::val_cmd::run(v),
         Command::Opt(o) => cli::opt_cmd::run(o),
+        Command::Cfg(c) => cli::cfg_cmd::run(c),
     };
     ExitCode::from(code)
 }

@@ -180,3 +180,54 @@ pub fn validate(words: &[u32]) {
         }
     }
 }
+
+#[cfg(feature = "edit")]
+/// Runs every pass spirv-opt has here (one at a time, then two sequences) on `words`
+/// read as a module. A pass may refuse a module with an error, never panic; what it
+/// writes reads back as a module, its bound above every id it uses.
+pub fn passes(words: &[u32]) {
+    use crate::edit::passes::{Pass, run};
+    let Ok(m) = Module::from_words(words) else {
+        return;
+    };
+    let one = |p: Pass| alloc::vec![p];
+    let mut lists: crate::__private::Vec<crate::__private::Vec<Pass>> = [
+        Pass::StripDebug,
+        Pass::StripNonSemantic,
+        Pass::CompactIds,
+        Pass::RemoveUnusedInterfaceVariables,
+        Pass::EliminateDeadConst,
+        Pass::EliminateDeadFunctions,
+        Pass::FreezeSpecConst,
+        Pass::UnifyConst,
+        Pass::RemoveDuplicates,
+        Pass::TrimCapabilities,
+        Pass::SwitchDescriptorSet { from: 0, to: 1 },
+    ]
+    .into_iter()
+    .map(one)
+    .collect();
+    lists.push(alloc::vec![Pass::StripDebug, Pass::CompactIds]);
+    lists.push(alloc::vec![
+        Pass::EliminateDeadFunctions,
+        Pass::UnifyConst,
+        Pass::EliminateDeadConst,
+        Pass::CompactIds,
+    ]);
+    for list in &lists {
+        if let Ok((out, _)) = run(&m, list) {
+            let w = out.to_words();
+            let back = Module::from_words(&w);
+            assert!(
+                back.is_ok(),
+                "{list:?} wrote a module that does not read: {back:?}"
+            );
+            if let Ok(max) = out.max_id() {
+                assert!(
+                    max < out.header().bound,
+                    "{list:?}: the bound is below an id"
+                );
+            }
+        }
+    }
+}

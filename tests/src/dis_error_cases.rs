@@ -12,6 +12,94 @@ use std::path::Path;
 /// generator word (spirv-asm's CLI test assembles the same files the same way).
 pub const FROM_TEXT: &[(&str, &[u32])] = &[
     (
+        "zero_type_id",
+        include_spirv_asm!(
+            "fixtures/dis-errors/zero_type_id.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "zero_result_id",
+        include_spirv_asm!(
+            "fixtures/dis-errors/zero_result_id.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "zero_id",
+        include_spirv_asm!(
+            "fixtures/dis-errors/zero_id.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "zero_scope",
+        include_spirv_asm!(
+            "fixtures/dis-errors/zero_scope.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "redefined_before_bad_operand",
+        include_spirv_asm!(
+            "fixtures/dis-errors/redefined_before_bad_operand.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "mask_component",
+        include_spirv_asm!(
+            "fixtures/dis-errors/mask_component.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "source_language",
+        include_spirv_asm!(
+            "fixtures/dis-errors/source_language.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "string_past_count",
+        include_spirv_asm!(
+            "fixtures/dis-errors/string_past_count.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "literal_past_count",
+        include_spirv_asm!(
+            "fixtures/dis-errors/literal_past_count.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "truncated_next_operand",
+        include_spirv_asm!(
+            "fixtures/dis-errors/truncated_next_operand.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
+        "truncated_literal",
+        include_spirv_asm!(
+            "fixtures/dis-errors/truncated_literal.spvasm",
+            preserve_numeric_ids = true,
+            generator = 0x0007_0000
+        ),
+    ),
+    (
         "constant_type_not_numeric",
         include_spirv_asm!(
             "fixtures/dis-errors/constant_type_not_numeric.spvasm",

@@ -27,6 +27,8 @@ pub fn stem(path: &Path) -> String {
 pub mod dis_error_cases;
 pub mod example_set;
 pub mod mutate;
+pub mod opt_cases;
+pub mod opt_diff;
 pub mod reference;
 pub mod renames;
 pub mod scratch;

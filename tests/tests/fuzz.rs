@@ -1,4 +1,4 @@
-//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect, validate}`,
+//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect, validate, passes}`,
 //! `spirv_asm::fuzz::{disassemble_words, assemble_text, reflect_words, validate_words}`) over
 //! deterministic mutations of seed inputs: bit flips, word edits, word-count edits,
 //! repeated instructions, nesting (type chains, embedded opcodes, structured control
@@ -775,6 +775,20 @@ fn validator_never_panics_on_mutated_modules() {
         spirv_asm::fuzz::validate_words(&w);
     }
     assert_floor("validator (modules that read)", read, cases() / 2, 15);
+}
+
+#[test]
+fn passes_never_panic_on_mutated_modules() {
+    let bins = seed_modules("the passes' fuzz body");
+    let mut rng = Rng(0x0b7_1e55);
+    let mut read = 0;
+    // Thirteen pass lists per module: a tenth of the cases.
+    for _ in 0..cases() / 10 {
+        let w = mutated(&mut rng, &bins);
+        read += usize::from(Module::from_words(&w).is_ok());
+        spirv_core::fuzz::passes(&w);
+    }
+    assert_floor("passes (modules that read)", read, cases() / 10, 15);
 }
 
 #[test]

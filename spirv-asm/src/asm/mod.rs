@@ -89,6 +89,9 @@ pub struct Assembled {
     pub words: Vec<u32>,
     /// Every `%name` in the text with the id it was given, in order of first mention.
     pub ids: Vec<(String, u32)>,
+    /// Where each instruction starts in the text (the byte offset of its `%result` or
+    /// opcode), in module order: what a validator's `instruction` index points back to.
+    pub starts: Vec<usize>,
 }
 
 /// Assembles text (bytes, since string literals may hold any bytes).
@@ -107,7 +110,7 @@ pub fn assemble_str(text: &str, opts: &AsmOptions) -> Result<Vec<u32>, AsmError>
     assemble(text.as_bytes(), opts)
 }
 
-/// Assembles and also returns the name → id map.
+/// Assembles and also returns the name → id map and where each instruction starts.
 ///
 /// # Errors
 /// See [`assemble`].
@@ -155,7 +158,11 @@ fn assemble_impl(text: &[u8], opts: &AsmOptions, want_ids: bool) -> Result<Assem
     if text.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(a.error_at(0, 0, "Missing assembly text.", AsmErrorKind::InvalidText));
     }
+    let mut starts = Vec::new();
     while a.skip_ws() {
+        if want_ids {
+            starts.push(a.pos);
+        }
         a.instruction()?;
     }
     a.out[3] = a.max_id + 1;
@@ -164,7 +171,11 @@ fn assemble_impl(text: &[u8], opts: &AsmOptions, want_ids: bool) -> Result<Assem
         .iter()
         .map(|(n, id)| (String::from_utf8_lossy(n).into_owned(), *id))
         .collect();
-    Ok(Assembled { words: a.out, ids })
+    Ok(Assembled {
+        words: a.out,
+        ids,
+        starts,
+    })
 }
 
 /// An expected operand on the parse stack.

@@ -12,11 +12,14 @@ pub struct Args {
     /// Print the version and exit, like spirv-as/spirv-dis's `--version`.
     #[arg(long)]
     version: bool,
-    /// Input file; `-` or none reads standard input.
-    input: Option<String>,
-    /// Output file; `-` writes standard output.
-    #[arg(short = 'o', default_value = "out.spv")]
-    output: String,
+    /// Input file; `-` or none reads standard input. Several files or directories:
+    /// batch mode.
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Output file; `-` writes standard output. In batch mode: the directory the
+    /// outputs go to, mirroring the inputs' trees.
+    #[arg(short = 'o')]
+    output: Option<String>,
     /// Target environment (spv1.0 … spv1.6, vulkan1.0 … vulkan1.4, vulkan1.1spv1.4,
     /// opencl1.2 … opencl2.2, opengl4.0 … opengl4.5). Default: a leading `; Version:`
     /// comment, else spv1.6.
@@ -31,6 +34,37 @@ pub struct Args {
     /// Accept names for every extended set we know (DebugPrintf, DebugBreak), not only spirv-as's 13.
     #[arg(long = "all-ext-inst-names")]
     all_ext_inst_names: bool,
+    #[command(flatten)]
+    batch: super::batch::BatchArgs,
+}
+
+/// `as` on one file of a batch.
+struct Batch(AsmOptions);
+
+impl super::batch::Job for Batch {
+    fn name(&self) -> &'static str {
+        "as"
+    }
+    fn input_ext(&self) -> &'static str {
+        "spvasm"
+    }
+    fn output_ext(&self) -> Option<&str> {
+        Some("spv")
+    }
+    fn process(
+        &self,
+        input: Vec<u8>,
+        _: &std::path::Path,
+    ) -> Result<Vec<u8>, super::batch::FileError> {
+        match assemble(&input, &self.0) {
+            Ok(words) => Ok(spirv_core::binary::words_to_bytes(&words)),
+            Err(e) => Err(super::batch::FileError {
+                at: Some(super::batch::At::LineCol(e.line, e.column)),
+                message: e.message.clone(),
+                code: e.exit_code(),
+            }),
+        }
+    }
 }
 
 fn parse_word(s: &str) -> Result<u32, String> {
@@ -57,13 +91,6 @@ pub fn run(args: Args) -> u8 {
         },
         None => None,
     };
-    let text = match super::read_input(args.input.as_deref()) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return 1;
-        }
-    };
     let opts = AsmOptions {
         version,
         preserve_numeric_ids: args.preserve_numeric_ids,
@@ -71,10 +98,25 @@ pub fn run(args: Args) -> u8 {
         all_ext_inst_names: args.all_ext_inst_names,
         registry: None,
     };
+    if args.batch.wanted(&args.inputs) {
+        return super::batch::run(
+            &Batch(opts),
+            &args.inputs,
+            args.output.as_deref(),
+            &args.batch,
+        );
+    }
+    let text = match super::read_input(args.inputs.first().map(String::as_str)) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
     match assemble(&text, &opts) {
         Ok(words) => {
             let bytes = spirv_core::binary::words_to_bytes(&words);
-            let written = super::output::Output::open(&args.output)
+            let written = super::output::Output::open(args.output.as_deref().unwrap_or("out.spv"))
                 .and_then(|mut out| out.write_all(&bytes).and_then(|()| out.commit()));
             match written {
                 Ok(()) => 0,

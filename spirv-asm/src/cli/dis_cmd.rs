@@ -13,9 +13,11 @@ pub struct Args {
     #[arg(long)]
     version: bool,
     /// Input file; `-` or none reads standard input. Hex text (`0x07230203 …` words or
-    /// `03 02 23 07 …` bytes) is accepted too.
-    input: Option<String>,
-    /// Output file; `-` (the default) writes standard output.
+    /// `03 02 23 07 …` bytes) is accepted too. Several files or directories: batch mode.
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Output file; `-` (the default) writes standard output. In batch mode: the
+    /// directory the outputs go to, mirroring the inputs' trees.
     #[arg(short = 'o', default_value = "-")]
     output: String,
     /// Print `%N` ids instead of friendly names.
@@ -51,6 +53,50 @@ pub struct Args {
     /// Print names for every extended set we know (DebugPrintf, DebugBreak), not only spirv-dis's 13.
     #[arg(long = "all-ext-inst-names")]
     all_ext_inst_names: bool,
+    #[command(flatten)]
+    batch: super::batch::BatchArgs,
+}
+
+impl Args {
+    fn options(&self, color: bool) -> DisOptions {
+        DisOptions {
+            raw_id: self.raw_id,
+            header: !self.no_header,
+            indent: !self.no_indent,
+            nested_indent: self.nested_indent,
+            reorder_blocks: self.reorder_blocks,
+            comment: self.comment,
+            offsets: self.offsets,
+            color,
+            keep_going: self.keep_going,
+            all_ext_inst_names: self.all_ext_inst_names,
+            registry: None,
+        }
+    }
+}
+
+/// `dis` on one file of a batch.
+struct Batch(DisOptions);
+
+impl super::batch::Job for Batch {
+    fn name(&self) -> &'static str {
+        "dis"
+    }
+    fn input_ext(&self) -> &'static str {
+        "spv"
+    }
+    fn output_ext(&self) -> Option<&str> {
+        Some("spvasm")
+    }
+    fn process(
+        &self,
+        input: Vec<u8>,
+        _: &std::path::Path,
+    ) -> Result<Vec<u8>, super::batch::FileError> {
+        let words = words_from_bytes(input, "-")
+            .map_err(|e| super::batch::FileError::from_message(&e, 1))?;
+        spirv_asm::disassemble(&words, &self.0).map_err(|e| super::batch::FileError::from_dis(&e))
+    }
 }
 
 /// Whether the input starts like hex text (its first character a `0` or an `x`); `None`
@@ -108,20 +154,23 @@ pub(super) fn read_words_or_hex(input: Option<&str>) -> Result<Vec<u32>, String>
     let maybe_text = |b: &[u8]| starts_as_hex(b) != Some(false) || looks_like_assembly(b);
     match super::read_binary(input, maybe_text)? {
         super::Input::Words(words) => Ok(words),
-        super::Input::Text(mut bytes) => {
-            if starts_as_hex(&bytes) == Some(true) {
-                bytes = parse_hex_text(&bytes)
-                    .ok_or("error: input is neither a binary nor hex text")?;
-            }
-            super::bytes_to_words(&bytes, input.unwrap_or("-")).map_err(|e| {
-                if looks_like_assembly(&bytes) {
-                    format!("{e}\n{ASSEMBLY_HINT}")
-                } else {
-                    e
-                }
-            })
-        }
+        super::Input::Text(bytes) => words_from_bytes(bytes, input.unwrap_or("-")),
     }
+}
+
+/// A whole input's bytes as words: hex text parsed as spirv-dis parses it, else the
+/// bytes as little-endian words; `Err` is the message to print.
+pub(super) fn words_from_bytes(mut bytes: Vec<u8>, name: &str) -> Result<Vec<u32>, String> {
+    if starts_as_hex(&bytes) == Some(true) {
+        bytes = parse_hex_text(&bytes).ok_or("error: input is neither a binary nor hex text")?;
+    }
+    super::bytes_to_words(&bytes, name).map_err(|e| {
+        if looks_like_assembly(&bytes) {
+            format!("{e}\n{ASSEMBLY_HINT}")
+        } else {
+            e
+        }
+    })
 }
 
 /// Printed after spirv-dis's error when the input is assembly text, not a binary.
@@ -157,7 +206,16 @@ pub fn run(args: Args) -> u8 {
         super::print_version();
         return 0;
     }
-    let mut words = match read_words_or_hex(args.input.as_deref()) {
+    if args.batch.wanted(&args.inputs) {
+        let out_dir = (args.output != "-").then_some(args.output.as_str());
+        return super::batch::run(
+            &Batch(args.options(args.color)),
+            &args.inputs,
+            out_dir,
+            &args.batch,
+        );
+    }
+    let mut words = match read_words_or_hex(args.inputs.first().map(String::as_str)) {
         Ok(words) => words,
         Err(e) => {
             eprintln!("{e}");
@@ -169,19 +227,7 @@ pub fn run(args: Args) -> u8 {
     }
     let to_stdout = args.output == "-";
     let color = !args.no_color && (args.color || (to_stdout && std::io::stdout().is_terminal()));
-    let opts = DisOptions {
-        raw_id: args.raw_id,
-        header: !args.no_header,
-        indent: !args.no_indent,
-        nested_indent: args.nested_indent,
-        reorder_blocks: args.reorder_blocks,
-        comment: args.comment,
-        offsets: args.offsets,
-        color,
-        keep_going: args.keep_going,
-        all_ext_inst_names: args.all_ext_inst_names,
-        registry: None,
-    };
+    let opts = args.options(color);
     let mut out = match super::output::Output::open(&args.output) {
         Ok(o) => o,
         Err(e) => {

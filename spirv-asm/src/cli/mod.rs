@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
 pub mod as_cmd;
+pub mod batch;
+pub mod cfg_cmd;
 pub mod dis_cmd;
 pub mod opt_cmd;
 pub mod output;

@@ -1,11 +1,14 @@
 //! `spirv-asm opt`: spirv-opt's command line for its structural passes.
 
+use super::batch::{BatchArgs, FileError, Job};
 use spirv_asm::opt::Pass;
 use spirv_core::TargetEnv;
 
 /// Arguments of `spirv-asm opt`, read as spirv-opt reads them: pass flags in the order
-/// given, `-o FILE`, `--skip-validation`, `--target-env ENV`, one input (`-` or none
-/// for standard input).
+/// given, `-o FILE`, `--skip-validation`, `--target-env=ENV` (or `--target-env ENV`),
+/// one input (`-` or none for standard input). Several inputs or a directory, or a
+/// batch option (`-j N`, `--ext`, `--in-place`, `--suffix`, `-q`, `--json`): batch
+/// mode, `-o` naming the output directory.
 #[derive(clap::Args)]
 #[command(
     disable_help_flag = true,
@@ -20,34 +23,81 @@ pub struct Args {
 /// What the command line asks for.
 struct Request {
     passes: Vec<Pass>,
-    input: Option<String>,
+    inputs: Vec<String>,
     output: Option<String>,
     skip_validation: bool,
     target_env: TargetEnv,
+    batch: BatchArgs,
+}
+
+/// The environment `name` names, or the message.
+fn target_env(name: &str) -> Result<TargetEnv, String> {
+    TargetEnv::parse(name).ok_or_else(|| format!("error: Unrecognized target env: {name}"))
 }
 
 fn parse(args: &[String]) -> Result<Request, String> {
     let mut r = Request {
         passes: Vec::new(),
-        input: None,
+        inputs: Vec::new(),
         output: None,
         skip_validation: false,
         target_env: TargetEnv::default(),
+        batch: BatchArgs::default(),
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("error: Missing argument to {flag}"))
+        };
+        // Batch mode's options (spirv-opt has none of these names).
+        match a.as_str() {
+            "-j" | "--jobs" => {
+                let n = value(a)?;
+                r.batch.jobs = Some(
+                    n.parse()
+                        .map_err(|_| format!("error: {a} takes a number, not '{n}'"))?,
+                );
+                continue;
+            }
+            "--ext" => {
+                r.batch.ext = Some(value(a)?);
+                continue;
+            }
+            "--suffix" => {
+                r.batch.suffix = Some(value(a)?);
+                continue;
+            }
+            "--in-place" => {
+                r.batch.in_place = true;
+                continue;
+            }
+            "-q" | "--quiet" => {
+                r.batch.quiet = true;
+                continue;
+            }
+            "--json" => {
+                r.batch.json = true;
+                continue;
+            }
+            _ => {}
+        }
         match a.as_str() {
             "-o" => {
                 let o = it.next().ok_or("error: Missing argument to -o")?;
                 r.output = Some(o.clone());
             }
             "--skip-validation" => r.skip_validation = true,
+            // spirv-opt's form is `--target-env=ENV`; the next argument is taken too.
             "--target-env" => {
                 let e = it.next().ok_or("error: Missing argument to --target-env")?;
-                r.target_env = TargetEnv::parse(e)
-                    .ok_or_else(|| format!("error: Unrecognized target env: {e}"))?;
+                r.target_env = target_env(e)?;
             }
-            "-" => r.input = Some(a.clone()),
+            flag if flag.starts_with("--target-env=") => {
+                r.target_env = target_env(&flag["--target-env=".len()..])?;
+            }
+            "-" => r.inputs.push(a.clone()),
             flag if flag.starts_with("--") => {
                 let (name, inline) = match flag[2..].split_once('=') {
                     Some((n, v)) => (n, Some(v.to_owned())),
@@ -63,6 +113,10 @@ fn parse(args: &[String]) -> Result<Request, String> {
                 }
                 let value = match (Pass::takes_value(name), inline) {
                     (true, Some(v)) => Some(v),
+                    // spirv-opt reads a missing value of this one as empty.
+                    (true, None) if name == "set-spec-const-default-value" => {
+                        Some(it.next().cloned().unwrap_or_default())
+                    }
                     (true, None) => Some(
                         it.next()
                             .ok_or_else(|| format!("error: Missing argument to {flag}"))?
@@ -71,23 +125,59 @@ fn parse(args: &[String]) -> Result<Request, String> {
                     (false, _) => None,
                 };
                 r.passes.push(
-                    Pass::from_flag(name, value.as_deref()).map_err(|e| format!("error: {e}"))?,
+                    Pass::from_flag(name, value.as_deref())
+                        .map_err(|e| format!("error: line 0: {e}"))?,
                 );
             }
             flag if flag.starts_with('-') => {
                 return Err(format!(
-                    "error: {flag} is not an option spirv-asm opt has (see spirv-asm opt --help)"
+                    "error: {flag} is not an option spirv-asm opt has; its passes are --{} (see spirv-asm opt --help)",
+                    spirv_core::edit::passes::FLAGS.join(", --")
                 ));
             }
-            file => {
-                if r.input.is_some() {
-                    return Err("error: More than one input file specified".into());
-                }
-                r.input = Some(file.to_owned());
-            }
+            file => r.inputs.push(file.to_owned()),
         }
     }
     Ok(r)
+}
+
+impl Request {
+    /// Validates (unless skipped) and runs the passes: the module's bytes, or what to
+    /// print (spirv-val's text, or `error: …` lines).
+    fn optimize(&self, words: &[u32]) -> Result<Vec<u8>, String> {
+        if !self.skip_validation {
+            let options = spirv_asm::val::Options {
+                target_env: self.target_env,
+                ..Default::default()
+            };
+            if let Some(text) = spirv_asm::val::spirv_val_text(words, &options) {
+                return Err(text);
+            }
+        }
+        let module = spirv_core::Module::from_words(words).map_err(|e| format!("error: {e}\n"))?;
+        match spirv_asm::opt::run(&module, &self.passes) {
+            Ok((m, _)) => Ok(m.to_bytes()),
+            Err(e) => Err(format!("error: {e}\n")),
+        }
+    }
+}
+
+impl Job for Request {
+    fn name(&self) -> &'static str {
+        "opt"
+    }
+    fn input_ext(&self) -> &'static str {
+        "spv"
+    }
+    fn output_ext(&self) -> Option<&str> {
+        Some("spv")
+    }
+    fn process(&self, input: Vec<u8>, _: &std::path::Path) -> Result<Vec<u8>, FileError> {
+        let words =
+            super::bytes_to_words(&input, "-").map_err(|e| FileError::from_message(&e, 1))?;
+        self.optimize(&words)
+            .map_err(|text| FileError::from_message(text.trim_end(), 1))
+    }
 }
 
 /// Runs the subcommand; returns spirv-opt's exit codes: 0, or 1 for any failure. On a
@@ -108,45 +198,36 @@ pub fn run(args: Args) -> u8 {
             return 1;
         }
     };
+    if r.batch.wanted(&r.inputs) {
+        return super::batch::run(&r, &r.inputs, r.output.as_deref(), &r.batch);
+    }
+    if r.inputs.len() > 1 {
+        eprintln!("error: More than one input file specified");
+        return 1;
+    }
     let Some(output) = r.output.as_deref() else {
         eprintln!("error: -o required");
         return 1;
     };
-    let bytes = match super::read_input(r.input.as_deref()) {
+    let input = r.inputs.first().map(String::as_str);
+    let bytes = match super::read_input(input) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{e}");
             return 1;
         }
     };
-    let words = match super::bytes_to_words(&bytes, r.input.as_deref().unwrap_or("-")) {
+    let words = match super::bytes_to_words(&bytes, input.unwrap_or("-")) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("{e}");
             return 1;
         }
     };
-    if !r.skip_validation {
-        let options = spirv_asm::val::Options {
-            target_env: r.target_env,
-            ..Default::default()
-        };
-        if let Some(text) = spirv_asm::val::spirv_val_text(&words, &options) {
+    let out = match r.optimize(&words) {
+        Ok(out) => out,
+        Err(text) => {
             eprint!("{text}");
-            return 1;
-        }
-    }
-    let module = match spirv_core::Module::from_words(&words) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
-    let out = match spirv_asm::opt::run(&module, &r.passes) {
-        Ok((m, _)) => m.to_bytes(),
-        Err(e) => {
-            eprintln!("error: {e}");
             return 1;
         }
     };

@@ -46,19 +46,23 @@ impl Output {
     /// # Errors
     /// The message to print: the temporary file cannot be created.
     pub fn open(path: &str) -> Result<Output, String> {
-        let name = if path == "-" {
-            "standard output".to_owned()
-        } else {
-            format!("output file '{path}'")
-        };
-        let fail = |e: std::io::Error| format!("error: cannot write {name}: {e}");
         if path == "-" {
             return Ok(Output {
                 w: BufWriter::with_capacity(1 << 16, Sink::Stdout(std::io::stdout())),
-                name,
+                name: "standard output".to_owned(),
                 replace: None,
             });
         }
+        Output::open_file(Path::new(path))
+    }
+
+    /// Opens the file at `path` (`-` is a file's name here).
+    ///
+    /// # Errors
+    /// The message to print: the temporary file cannot be created.
+    pub fn open_file(path: &Path) -> Result<Output, String> {
+        let name = format!("output file '{}'", path.display());
+        let fail = |e: std::io::Error| format!("error: cannot write {name}: {e}");
         // Replace what the path names: through a symlink, its target.
         let target = std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path));
         let existing = std::fs::metadata(&target).ok();

@@ -31,9 +31,12 @@ Examples:
   spirv-asm reflect --format spirv-cross shader.spv")]
 pub struct Args {
     /// Input file; `-` or none reads standard input. Hex text (`0x07230203 …` words or
-    /// `03 02 23 07 …` bytes) is accepted too, as by `dis`.
-    input: Option<String>,
-    /// Output file; `-` (the default) writes standard output.
+    /// `03 02 23 07 …` bytes) is accepted too, as by `dis`. Several files or
+    /// directories: batch mode.
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Output file; `-` (the default) writes standard output. In batch mode: the
+    /// directory the outputs go to, mirroring the inputs' trees.
     #[arg(short = 'o', default_value = "-")]
     output: String,
     /// `json` (this tool's schema) or `spirv-cross` (what `spirv-cross --reflect` prints).
@@ -43,6 +46,67 @@ pub struct Args {
     /// function bodies).
     #[arg(long = "no-static-use")]
     no_static_use: bool,
+    #[command(flatten)]
+    batch: super::batch::BatchArgs,
+}
+
+impl super::batch::Job for Args {
+    fn name(&self) -> &'static str {
+        "reflect"
+    }
+    fn input_ext(&self) -> &'static str {
+        "spv"
+    }
+    fn output_ext(&self) -> Option<&str> {
+        Some("json")
+    }
+    fn process(
+        &self,
+        input: Vec<u8>,
+        _: &std::path::Path,
+    ) -> Result<Vec<u8>, super::batch::FileError> {
+        let fail =
+            |(code, message): (u8, String)| super::batch::FileError::from_message(&message, code);
+        let words = super::dis_cmd::words_from_bytes(input, "-").map_err(|e| fail((1, e)))?;
+        self.reflect(words).map_err(fail)
+    }
+}
+
+impl Args {
+    /// The reflection of a module as this command prints it; else the exit code and
+    /// the message.
+    fn reflect(&self, words: Vec<u32>) -> Result<Vec<u8>, (u8, String)> {
+        // Reflection reads the global instructions; function bodies are only split into
+        // instructions (and walked for static use).
+        let opts = spirv_core::ReadOptions {
+            globals_only: true,
+            ..spirv_core::ReadOptions::default()
+        };
+        let assembly = super::dis_cmd::looks_like_assembly(&super::dis_cmd::leading_bytes(&words));
+        let module = match spirv_core::Module::read_owned(words, &opts) {
+            Ok(m) => m,
+            Err(e) => {
+                let mut message = format!("error: {e}");
+                if assembly && matches!(e.kind, spirv_core::DecodeErrorKind::BadMagic { .. }) {
+                    message.push('\n');
+                    message.push_str(super::dis_cmd::ASSEMBLY_HINT);
+                }
+                return Err((2, message));
+            }
+        };
+        let r = Reflection::new(&module);
+        if self.format == "spirv-cross" {
+            return match spirv_asm::reflect::spirv_cross_json_of(&r) {
+                Ok(t) => Ok(t.into_bytes()),
+                Err(e) => Err((3, format!("error: {e}"))),
+            };
+        }
+        let mut out = Vec::new();
+        let mut j = Pretty::new(&mut out);
+        let doc = document(&mut j, &r, !self.no_static_use).and_then(|()| j.w.write_all(b"\n"));
+        doc.map_err(|e| (1, format!("error: {e}")))?;
+        Ok(out)
+    }
 }
 
 /// Runs the subcommand and returns its exit code: 0; 1 for input or output that
@@ -50,62 +114,27 @@ pub struct Args {
 /// hex text); 2 for a module that does not read; 3 for one the spirv-cross format
 /// refuses.
 pub fn run(args: Args) -> u8 {
-    let words = match super::dis_cmd::read_words_or_hex(args.input.as_deref()) {
+    if args.batch.wanted(&args.inputs) {
+        let out_dir = (args.output != "-").then_some(args.output.as_str());
+        return super::batch::run(&args, &args.inputs, out_dir, &args.batch);
+    }
+    let words = match super::dis_cmd::read_words_or_hex(args.inputs.first().map(String::as_str)) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("{e}");
             return 1;
         }
     };
-    // Reflection reads the global instructions; function bodies are only split into
-    // instructions (and walked for static use).
-    let opts = spirv_core::ReadOptions {
-        globals_only: true,
-        ..spirv_core::ReadOptions::default()
-    };
-    let assembly = super::dis_cmd::looks_like_assembly(&super::dis_cmd::leading_bytes(&words));
-    let module = match spirv_core::Module::read_owned(words, &opts) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: {e}");
-            if assembly && matches!(e.kind, spirv_core::DecodeErrorKind::BadMagic { .. }) {
-                eprintln!("{}", super::dis_cmd::ASSEMBLY_HINT);
-            }
-            return 2;
+    let bytes = match args.reflect(words) {
+        Ok(b) => b,
+        Err((code, message)) => {
+            eprintln!("{message}");
+            return code;
         }
     };
-    let r = Reflection::new(&module);
-    let cross = if args.format == "spirv-cross" {
-        match spirv_asm::reflect::spirv_cross_json_of(&r) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 3;
-            }
-        }
-    } else {
-        None
-    };
-    let mut out = match super::output::Output::open(&args.output) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("{e}");
-            return 1;
-        }
-    };
-    let written = match cross {
-        Some(text) => out.write_all(text.as_bytes()),
-        None => {
-            let mut j = Pretty::new(out.writer());
-            let doc = document(&mut j, &r, !args.no_static_use).and_then(|()| j.w.write_all(b"\n"));
-            // As `Output` words its own errors.
-            doc.map_err(|e| match args.output.as_str() {
-                "-" => format!("error: cannot write standard output: {e}"),
-                path => format!("error: cannot write output file '{path}': {e}"),
-            })
-        }
-    };
-    match written.and_then(|()| out.commit()) {
+    let written = super::output::Output::open(&args.output)
+        .and_then(|mut out| out.write_all(&bytes).and_then(|()| out.commit()));
+    match written {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("{e}");

@@ -1,8 +1,9 @@
 //! `spirv-asm val`: validates a binary, printing what `spirv-val` 2025.5 prints.
 
+use super::batch::{At, BatchArgs, FileError, Job};
 use spirv_asm::val::{Limits, Options, render, validate_all};
 use spirv_core::TargetEnv;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Arguments of `spirv-asm val`: `spirv-val` 2025.5's, plus `--keep-going` and
 /// `--offsets`.
@@ -15,8 +16,9 @@ pub struct Args {
     #[arg(long)]
     version: bool,
     /// Input file, or a folder whose `.spv` files are validated (recursively); `-` or
-    /// none reads standard input.
-    input: Option<String>,
+    /// none reads standard input. Several files or folders: batch mode.
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<String>,
     /// Target environment (spv1.0 … spv1.6, vulkan1.0 … vulkan1.4, vulkan1.1spv1.4,
     /// opencl1.2 … opencl2.2 with or without `embedded`, opengl4.0 … opengl4.5).
     /// Default: spv1.6.
@@ -89,6 +91,8 @@ pub struct Args {
     /// Allow patterns that spirv-opt's HLSL legalization fixes later.
     #[arg(long = "before-hlsl-legalization")]
     before_hlsl_legalization: bool,
+    #[command(flatten)]
+    batch: BatchArgs,
 }
 
 impl Args {
@@ -128,7 +132,7 @@ impl Args {
 }
 
 /// Runs the subcommand; returns spirv-val's exit code: 0 valid, 1 invalid or unreadable.
-pub fn run(args: Args) -> u8 {
+pub fn run(mut args: Args) -> u8 {
     if args.version {
         super::print_version();
         return 0;
@@ -144,34 +148,71 @@ pub fn run(args: Args) -> u8 {
         None => TargetEnv::default(),
     };
     let options = args.options(env);
-    let input = args.input.as_deref();
-    if let Some(dir) = input.filter(|p| *p != "-" && Path::new(p).is_dir()) {
-        let mut files = Vec::new();
-        if let Err(e) = spv_files(Path::new(dir), &mut files) {
-            eprintln!("error: cannot read folder '{dir}': {e}");
-            return 1;
-        }
-        files.sort();
-        let mut ok = true;
-        for f in files {
-            let name = f.to_string_lossy().into_owned();
-            ok &= one(&args, &options, Some(&name), Some(&name));
-        }
-        return u8::from(!ok);
+    // A folder is validated as spirv-val validates one (`error: PATH:N: …` per fault),
+    // on every core.
+    if args.batch.wanted(&args.inputs) {
+        // One folder and no batch option: spirv-val's folder mode, to the byte.
+        args.batch.no_summary = args.inputs.len() == 1 && args.batch.only_inputs();
+        let job = Val {
+            args: &args,
+            options: &options,
+        };
+        return super::batch::run(&job, &args.inputs, None, &args.batch);
     }
-    u8::from(!one(&args, &options, input, None))
-}
-
-/// Validates one file; prints its faults. With `prefix`, each line names the file as
-/// spirv-val does for a folder: `error: PATH:N: …`.
-fn one(args: &Args, options: &Options<'_>, path: Option<&str>, prefix: Option<&str>) -> bool {
-    let bytes = match super::read_input(path) {
+    let input = args.inputs.first().map(String::as_str);
+    let bytes = match super::read_input(input) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{e}");
-            return false;
+            return 1;
         }
     };
+    match check(&args, &options, &bytes, None) {
+        Ok(()) => 0,
+        Err(text) => {
+            eprint!("{text}");
+            1
+        }
+    }
+}
+
+/// `val` on one file of a batch.
+struct Val<'a> {
+    args: &'a Args,
+    options: &'a Options<'static>,
+}
+
+impl Job for Val<'_> {
+    fn name(&self) -> &'static str {
+        "val"
+    }
+    fn input_ext(&self) -> &'static str {
+        "spv"
+    }
+    fn output_ext(&self) -> Option<&str> {
+        None
+    }
+    fn process(&self, input: Vec<u8>, path: &Path) -> Result<Vec<u8>, FileError> {
+        let name = path.to_string_lossy();
+        match check(self.args, self.options, &input, Some(&name)) {
+            Ok(()) => Ok(Vec::new()),
+            Err(text) => Err(FileError {
+                at: Some(At::Rendered),
+                message: text,
+                code: 1,
+            }),
+        }
+    }
+}
+
+/// Validates one module's bytes: its faults as spirv-val prints them. With `prefix`,
+/// each line names the file as spirv-val does for a folder: `error: PATH:N: …`.
+fn check(
+    args: &Args,
+    options: &Options<'_>,
+    bytes: &[u8],
+    prefix: Option<&str>,
+) -> Result<(), String> {
     // spirv-val reads whole words and ignores a partial last one.
     let words: Vec<u32> = bytes
         .chunks_exact(4)
@@ -182,14 +223,13 @@ fn one(args: &Args, options: &Options<'_>, path: Option<&str>, prefix: Option<&s
         errors.truncate(1);
     }
     if errors.is_empty() {
-        return true;
+        return Ok(());
     }
     let mut text = render(&words, &errors, options);
     if args.offsets || prefix.is_some() {
         text = relabel(&text, &errors, args.offsets, prefix);
     }
-    eprint!("{text}");
-    false
+    Err(text)
 }
 
 /// Rewrites each `error: line N:` head: with the word offset, or as `error: PATH:N:`.
@@ -230,23 +270,4 @@ fn relabel(
         out.push_str(message);
     }
     out
-}
-
-/// Every regular `.spv` file under `dir`.
-fn spv_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    // A stack, not recursion: the depth of a folder tree is the input's.
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(d) = pending.pop() {
-        for entry in std::fs::read_dir(&d)? {
-            let entry = entry?;
-            let kind = entry.file_type()?;
-            let path = entry.path();
-            if kind.is_dir() {
-                pending.push(path);
-            } else if kind.is_file() && path.extension().is_some_and(|e| e == "spv") {
-                out.push(path);
-            }
-        }
-    }
-    Ok(())
 }

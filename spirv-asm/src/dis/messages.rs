@@ -2,6 +2,7 @@
 
 use spirv_core::grammar::{InstructionInfo, KindClass};
 use spirv_core::validate::generates_type;
+use spirv_core::walk::Ids;
 use spirv_core::{DecodeErrorKind, spv};
 
 pub(super) fn message_for(
@@ -37,7 +38,26 @@ pub(super) fn message_for(
             "End of input reached while decoding {opname} starting at word {offset}: instruction word count {word_count} but only {available} words left."
         ),
         DecodeErrorKind::UnknownEnumerant { kind, value } => {
-            format!("Invalid {} operand: {value}", crate::text::kind_words(kind))
+            let words = crate::text::kind_words(kind);
+            let operand = spv::GRAMMAR.kind(kind);
+            match operand.map(|k| k.class) {
+                // The parser names a mask's highest bit it does not know.
+                Some(KindClass::BitEnum) => {
+                    let bit = (0..32).rev().map(|b| 1u32 << b).find(|&m| {
+                        value & m != 0 && operand.and_then(|k| k.enumerant(m)).is_none()
+                    });
+                    match bit {
+                        Some(m) => format!(
+                            "Invalid {words} operand: {value} has invalid mask component {m}"
+                        ),
+                        None => format!("Invalid {words} operand: {value}"),
+                    }
+                }
+                _ if *kind == "SourceLanguage" => format!(
+                    "Invalid {words} operand: {value}, if you are creating a new source language please use value 0 (Unknown) and when ready, add your source language to SPIRV-Headers"
+                ),
+                _ => format!("Invalid {words} operand: {value}"),
+            }
         }
         DecodeErrorKind::IdRedefined { id } => format!("Id {id} is defined more than once"),
         DecodeErrorKind::NotANumericType { id } if info.is_some_and(|i| i.switch_literals) => {
@@ -98,21 +118,46 @@ fn definition(words: &[u32], id: u32) -> Option<(spv::Opcode, Option<u32>)> {
     None
 }
 
-/// spirv-dis's description of an operand kind in "missing … operand" messages.
+/// spirv-dis's description of an operand kind in "missing … operand" messages
+/// (`spvOperandTypeStr`).
 pub(super) fn operand_description(kind: &str) -> String {
+    match kind {
+        "IdScope" => return "scope ID".into(),
+        "IdMemorySemantics" => return "memory semantics ID".into(),
+        _ => {}
+    }
     // The core grammar's kinds by their class; others by name, spaced out.
     match spv::GRAMMAR.kind(kind).map(|k| k.class) {
         Some(KindClass::ResultType) => "type ID".into(),
         Some(KindClass::Result) => "result ID".into(),
         Some(KindClass::Id) => "ID".into(),
-        Some(
-            KindClass::Integer
-            | KindClass::ContextNumber
-            | KindClass::ExtInstNumber
-            | KindClass::SpecConstantOpcode
-            | KindClass::Float,
-        ) => "literal number".into(),
+        Some(KindClass::ContextNumber) => "possibly multi-word literal number".into(),
+        Some(KindClass::ExtInstNumber) => "extension instruction number".into(),
+        Some(KindClass::SpecConstantOpcode) => "OpSpecConstantOp opcode".into(),
+        Some(KindClass::Integer | KindClass::Float) => "literal number".into(),
         Some(KindClass::String) => "literal string".into(),
         _ => crate::text::kind_words(kind),
+    }
+}
+
+/// The words the parser gives the typed literal of `OpConstant`, `OpSpecConstant` or
+/// an `OpSwitch` case (its type's width rounded up to whole words, in a 16-bit
+/// counter); `None` for other instructions or a type it does not know.
+pub(super) fn literal_words(info: &InstructionInfo, ops: &[u32], ids: &Ids) -> Option<usize> {
+    let first = spirv_core::Id(ops.first().copied()?);
+    let t = if info.switch_literals {
+        ids.value_number_type(first)?
+    } else {
+        ids.number_type(first)?
+    };
+    Some(usize::from(t.width().div_ceil(32) as u16))
+}
+
+/// The parser's name for the typed literal of `info`'s instruction.
+pub(super) fn literal_description(info: &InstructionInfo) -> &'static str {
+    if info.switch_literals {
+        "possibly multi-word literal integer"
+    } else {
+        "possibly multi-word literal number"
     }
 }

@@ -8,6 +8,7 @@ mod messages;
 mod passes;
 mod printer;
 
+pub(crate) use passes::check_and_name;
 use passes::disassemble_streaming;
 pub(crate) use passes::instruction_texts;
 
@@ -103,12 +104,14 @@ pub struct DisError {
 
 impl DisError {
     /// spirv-dis's exit code for this error: 252 for a malformed binary, 246 for a bad
-    /// id (redefined, or an unknown extended-instruction set), 255 for a header version
+    /// id (zero, redefined, or an unknown extended-instruction set), 255 for a header version
     /// it does not handle, and 1 when writing fails.
     pub fn exit_code(&self) -> u8 {
         match &self.kind {
             DisErrorKind::Decode(
-                DecodeErrorKind::IdRedefined { .. } | DecodeErrorKind::UnknownExtInstSetId { .. },
+                DecodeErrorKind::IdRedefined { .. }
+                | DecodeErrorKind::UnknownExtInstSetId { .. }
+                | DecodeErrorKind::ZeroId,
             ) => 246,
             DisErrorKind::Decode(_) => 252,
             DisErrorKind::UnsupportedVersion(_) => 255,
@@ -145,7 +148,7 @@ pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<Vec<u8>, DisError
 /// The binary is malformed, or writing failed.
 pub fn disassemble_to(words: &[u32], opts: &DisOptions, w: &mut dyn Write) -> Result<(), DisError> {
     let mut out = Vec::with_capacity(1 << 17);
-    let r = disassemble_streaming(words, opts, &mut out, Some(&mut *w));
+    let r = disassemble_streaming(words, opts, &mut out, Some(&mut *w), None);
     if !out.is_empty() {
         w.write_all(&out).map_err(|e| write_error(&e))?;
     }
@@ -181,7 +184,7 @@ struct State<'a> {
 }
 
 fn disassemble_into(input: &[u32], opts: &DisOptions, out: &mut Vec<u8>) -> Result<(), DisError> {
-    disassemble_streaming(input, opts, out, None)
+    disassemble_streaming(input, opts, out, None, None)
 }
 
 /// Writes `out` to `sink` and empties it, so that output is streamed in chunks.

@@ -23,6 +23,7 @@ pub(super) fn disassemble_streaming(
     opts: &DisOptions,
     out: &mut Vec<u8>,
     mut sink: Option<&mut dyn Write>,
+    checked: Option<&mut Option<(Names, Ids)>>,
 ) -> Result<(), DisError> {
     let swapped: Vec<u32>;
     let words = if input.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
@@ -120,49 +121,75 @@ pub(super) fn disassemble_streaming(
             // spirv-dis parses the operands that are there first: it reports what the
             // layout finds wrong with them, or the end of the input.
             let available = &words[pos + 1..];
+            let strict = WalkOptions {
+                strict: true,
+                ..WalkOptions::default()
+            };
             let e = match info {
-                Some(info) => match walk::walk(
-                    info,
-                    available,
-                    &st.ids,
-                    WalkOptions {
-                        strict: true,
-                        ..WalkOptions::default()
-                    },
-                    &mut |_| {},
-                ) {
-                    Err((DecodeErrorKind::MissingOperand { kind }, at)) => fail_with(
-                        DecodeErrorKind::MissingOperand { kind },
+                Some(info) => {
+                    st.parsed.clear();
+                    let parsed = &mut st.parsed;
+                    let walked =
+                        walk::walk(info, available, &st.ids, strict, &mut |p| parsed.push(*p));
+                    let limit = walked.as_ref().err().map_or(usize::MAX, |e| e.1);
+                    let id_error = st
+                        .parsed
+                        .iter()
+                        .take_while(|p| p.start <= limit)
+                        .find_map(|p| id_fault(p, available, &st.ids, &fail));
+                    let end_of_input = |what: &str, at: usize| {
                         format!(
-                            "End of input reached while decoding {opname} starting at word {pos}: missing {} operand at word offset {}.",
-                            operand_description(kind),
+                            "End of input reached while decoding {opname} starting at word {pos}: {what} operand at word offset {}.",
                             at + 1
+                        )
+                    };
+                    match (id_error, walked) {
+                        (Some(e), _) => e,
+                        (None, Err((DecodeErrorKind::MissingOperand { kind }, at))) => {
+                            // Words of a multi-word literal are there but not all.
+                            let what = if at < available.len() {
+                                format!("truncated {}", super::messages::literal_description(info))
+                            } else {
+                                format!("missing {}", operand_description(kind))
+                            };
+                            fail_with(
+                                DecodeErrorKind::MissingOperand { kind },
+                                end_of_input(&what, at),
+                            )
+                        }
+                        (None, Err((DecodeErrorKind::UnterminatedString, at))) => fail_with(
+                            DecodeErrorKind::UnterminatedString,
+                            end_of_input("truncated literal string", at),
                         ),
-                    ),
-                    Err((DecodeErrorKind::UnterminatedString, at)) => fail_with(
-                        DecodeErrorKind::UnterminatedString,
-                        format!(
-                            "End of input reached while decoding {opname} starting at word {pos}: truncated literal string operand at word offset {}.",
-                            at + 1
-                        ),
-                    ),
-                    Err((kind, at)) => fail(kind, at),
-                    // The operands there parse: spirv-dis then says they are all it expects.
-                    Ok(_) => fail_with(
-                        DecodeErrorKind::InstructionPastEnd {
-                            word_count: first >> 16,
-                            available: available.len() + 1,
+                        (None, Err((kind, at))) => fail(kind, at),
+                        // The operands there parse and the word count says more follow:
+                        // the input ended where the parser expected the next operand, if
+                        // the layout has one.
+                        (None, Ok(_)) => match next_operand(info, available, &st.ids) {
+                            Some(kind) => fail_with(
+                                DecodeErrorKind::MissingOperand { kind },
+                                end_of_input(
+                                    &format!("missing {}", next_description(info, kind)),
+                                    available.len(),
+                                ),
+                            ),
+                            None => fail_with(
+                                DecodeErrorKind::InstructionPastEnd {
+                                    word_count: first >> 16,
+                                    available: available.len() + 1,
+                                },
+                                message_for(
+                                    &DecodeErrorKind::ExtraOperands { count: 0 },
+                                    Some(info),
+                                    words,
+                                    pos,
+                                    available.len(),
+                                    count,
+                                ),
+                            ),
                         },
-                        message_for(
-                            &DecodeErrorKind::ExtraOperands { count: 0 },
-                            Some(info),
-                            words,
-                            pos,
-                            available.len(),
-                            count,
-                        ),
-                    ),
-                },
+                    }
+                }
                 None => fail(
                     DecodeErrorKind::UnknownOpcode {
                         opcode: u32::from(opcode),
@@ -173,7 +200,8 @@ pub(super) fn disassemble_streaming(
             (Some(e), words.len() - pos)
         } else {
             let ops = &words[pos + 1..pos + count];
-            (first_pass(&mut st, info, opcode, ops, &fail), count)
+            let beyond = &words[pos + count..];
+            (first_pass(&mut st, info, opcode, ops, beyond, &fail), count)
         };
         if single {
             match &err {
@@ -215,6 +243,14 @@ pub(super) fn disassemble_streaming(
             ));
         }
         pos += advance;
+    }
+    // Only the check and the names were asked for (`spirv-asm cfg`).
+    if let Some(slot) = checked {
+        if let Some(e) = messages.first() {
+            return Err(e.clone());
+        }
+        *slot = Some((st.names.take().unwrap_or_default(), st.ids));
+        return Ok(());
     }
     if single {
         drain(out, &mut sink)?;
@@ -324,11 +360,16 @@ fn reordered(
     Ok((Some(end + end_len), last))
 }
 
+/// The first pass over one instruction whose operands are `ops`: checks them as
+/// SPIRV-Tools' parser does and records what later lines need. `beyond` is the rest of
+/// the module after the instruction: the parser reads a string or a multi-word literal
+/// across the instruction's end, and words its error by where it ends.
 pub(super) fn first_pass(
     st: &mut State<'_>,
     info: Option<&'static spirv_core::grammar::InstructionInfo>,
     opcode: u16,
     ops: &[u32],
+    beyond: &[u32],
     fail: &dyn Fn(DecodeErrorKind, usize) -> DisError,
 ) -> Option<DisError> {
     let Some(info) = info else {
@@ -341,7 +382,7 @@ pub(super) fn first_pass(
     };
     st.parsed.clear();
     let parsed = &mut st.parsed;
-    let summary = match walk::walk(
+    let walked = walk::walk(
         info,
         ops,
         &st.ids,
@@ -350,9 +391,18 @@ pub(super) fn first_pass(
             ..WalkOptions::default()
         },
         &mut |p| parsed.push(*p),
-    ) {
+    );
+    // The parser checks each id as it reads it: a zero id, or a result id defined
+    // before, is reported ahead of any fault further on.
+    let limit = walked.as_ref().err().map_or(usize::MAX, |e| e.1);
+    for p in st.parsed.iter().take_while(|p| p.start <= limit) {
+        if let Some(e) = id_fault(p, ops, &st.ids, fail) {
+            return Some(e);
+        }
+    }
+    let summary = match walked {
         Ok(s) => s,
-        Err((kind, at)) => return Some(fail(kind, at)),
+        Err((kind, at)) => return Some(across(info, ops, beyond, &st.ids, kind, at, fail)),
     };
     if let Err(kind) = walk::observe(&mut st.ids, &st.registry, opcode, ops, &summary) {
         return Some(fail(kind, 0));
@@ -382,6 +432,166 @@ pub(super) fn first_pass(
         });
     }
     None
+}
+
+/// The kind of the operand a layout expects after `ops`, if it expects any (the
+/// parser's next expected operand when an instruction's word count runs past the end
+/// of the input): found by walking one more word.
+fn next_operand(
+    info: &'static spirv_core::grammar::InstructionInfo,
+    ops: &[u32],
+    ids: &Ids,
+) -> Option<&'static str> {
+    let mut more = ops.to_vec();
+    more.push(0);
+    let mut kind = None;
+    let at = ops.len();
+    let r = walk::walk(info, &more, ids, WalkOptions::default(), &mut |p| {
+        if p.start == at && kind.is_none() {
+            kind = Some(p.kind.name);
+        }
+    });
+    match r {
+        Err((DecodeErrorKind::ExtraOperands { .. }, _)) => None,
+        Err((
+            DecodeErrorKind::MissingOperand { kind: k }
+            | DecodeErrorKind::UnknownEnumerant { kind: k, .. },
+            p,
+        )) if p == at => Some(k),
+        _ => kind,
+    }
+}
+
+/// [`operand_description`] for the operand `kind` expected next in `info`'s layout:
+/// an `OpSwitch` case literal is the parser's optional typed literal.
+fn next_description(info: &'static spirv_core::grammar::InstructionInfo, kind: &str) -> String {
+    if info.switch_literals
+        && spv::GRAMMAR
+            .kind(kind)
+            .is_some_and(|k| k.class == KindClass::Integer)
+    {
+        "possibly multi-word literal integer".into()
+    } else {
+        operand_description(kind)
+    }
+}
+
+/// The parser's fault for one id operand, if any: `Error: Type Id is 0`, `Error:
+/// Result Id is 0`, a result id defined before, `Id is 0`, or a zero scope or memory
+/// semantics id.
+fn id_fault(
+    p: &walk::Parsed,
+    ops: &[u32],
+    ids: &Ids,
+    fail: &dyn Fn(DecodeErrorKind, usize) -> DisError,
+) -> Option<DisError> {
+    let word = ops.get(p.start).copied()?;
+    let zero = |message: &str, kind| {
+        Some(DisError {
+            message: message.to_owned(),
+            ..fail(kind, p.start)
+        })
+    };
+    match p.kind.class {
+        KindClass::ResultType if word == 0 => zero("Error: Type Id is 0", DecodeErrorKind::ZeroId),
+        KindClass::Result if word == 0 => zero("Error: Result Id is 0", DecodeErrorKind::ZeroId),
+        KindClass::Result if ids.get(spirv_core::Id(word)) != walk::IdInfo::Undefined => {
+            Some(fail(DecodeErrorKind::IdRedefined { id: word }, p.start))
+        }
+        KindClass::Id if word == 0 => match p.kind.name {
+            // Not an id fault to the parser: a value no scope or semantics can have.
+            "IdScope" | "IdMemorySemantics" => zero(
+                &format!("{} is 0", super::messages::operand_description(p.kind.name)),
+                DecodeErrorKind::UnknownEnumerant {
+                    kind: p.kind.name,
+                    value: 0,
+                },
+            ),
+            _ => zero("Id is 0", DecodeErrorKind::ZeroId),
+        },
+        _ => None,
+    }
+}
+
+/// A walk's fault `kind` at operand word `at`, worded as the parser words it: a string
+/// or a multi-word literal that does not end inside the instruction is read on into
+/// the words `beyond` it, and the fault is then the instruction's word count (or the
+/// end of the input).
+fn across(
+    info: &'static spirv_core::grammar::InstructionInfo,
+    ops: &[u32],
+    beyond: &[u32],
+    ids: &Ids,
+    kind: DecodeErrorKind,
+    at: usize,
+    fail: &dyn Fn(DecodeErrorKind, usize) -> DisError,
+) -> DisError {
+    let end = match kind {
+        DecodeErrorKind::UnterminatedString => beyond
+            .iter()
+            .position(|w| w.to_le_bytes().contains(&0))
+            .map(|j| ops.len() + j + 1),
+        DecodeErrorKind::MissingOperand { .. } if at < ops.len() => {
+            let n = super::messages::literal_words(info, ops, ids);
+            match n.map(|n| at + n) {
+                Some(end) if end <= ops.len() + beyond.len() => Some(end),
+                Some(_) => {
+                    let e = fail(kind, at);
+                    return DisError {
+                        message: format!(
+                            "End of input reached while decoding {} starting at word {}: truncated {} operand at word offset {}.",
+                            info.opname,
+                            e.offset,
+                            super::messages::literal_description(info),
+                            at + 1
+                        ),
+                        ..e
+                    };
+                }
+                None => None,
+            }
+        }
+        _ => None,
+    };
+    let e = fail(kind, at);
+    let Some(end) = end else {
+        return e;
+    };
+    // The instruction as the parser read it: do required operands follow?
+    let mut read = ops.to_vec();
+    read.extend_from_slice(&beyond[..end - ops.len()]);
+    let more = matches!(
+        walk::walk(info, &read, ids, WalkOptions { strict: true, ..WalkOptions::default() }, &mut |_| {}),
+        Err((DecodeErrorKind::MissingOperand { .. }, k)) if k >= read.len()
+    );
+    let count = ops.len() + 1;
+    let message = if more {
+        format!(
+            "End of input reached while decoding {} starting at word {}: expected more operands after {count} words.",
+            info.opname, e.offset
+        )
+    } else {
+        format!(
+            "Invalid word count: {} starting at word {} says it has {count} words, but found {} words instead.",
+            info.opname,
+            e.offset,
+            end + 1
+        )
+    };
+    DisError { message, ..e }
+}
+
+/// Checks a module as spirv-dis parses it (the same errors) and returns its friendly
+/// names and id facts, without printing: what `spirv-cfg` needs. A module in the other
+/// byte order is read swapped.
+pub(crate) fn check_and_name(words: &[u32]) -> Result<(Names, Ids), DisError> {
+    let opts = DisOptions {
+        header: false,
+        ..DisOptions::default()
+    };
+    let mut slot = None;
+    disassemble_streaming(words, &opts, &mut Vec::new(), None, Some(&mut slot))?;
+    Ok(slot.unwrap_or_default())
 }
 
 /// The text of each instruction at `wanted` (0-based indices), one line each without
@@ -417,7 +627,7 @@ pub(crate) fn instruction_texts(
     for inst in insts.clone() {
         let inst = inst.ok()?;
         let info = spv::GRAMMAR.instruction(u32::from(inst.opcode));
-        if first_pass(&mut st, info, inst.opcode, inst.operands, &fail).is_some() {
+        if first_pass(&mut st, info, inst.opcode, inst.operands, &[], &fail).is_some() {
             return None;
         }
     }

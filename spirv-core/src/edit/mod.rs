@@ -248,7 +248,11 @@ impl<'m> Editor<'m> {
     }
 
     /// Replaces an instruction of the module with `inst`, which keeps its place and its
-    /// debug lines. Ids renamed with [`Editor::map_id`] are not renamed in it.
+    /// debug lines. Ids renamed with [`Editor::map_id`] are not renamed in it. An
+    /// instruction replaced by `OpLine` or `OpNoLine` is a line like the module's own:
+    /// it belongs to the instruction after it. One replaced by `OpNop` is a killed line
+    /// (spirv-opt's `KillInst` of a line it attached): it belongs to the instruction after
+    /// it too, ends the line in effect there, and is not written.
     ///
     /// # Errors
     /// `inst` does not encode (an operand list too long for one instruction).

@@ -150,9 +150,10 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
         let inst = m
             .instruction(i)
             .ok_or_else(|| DecodeError::new(crate::DecodeErrorKind::ZeroWordCount, 0, i))?;
-        let opcode = inst.opcode();
+        let opcode = effective_opcode(e, i, inst.opcode());
         let h = InstId::from(i);
-        if w.lines.kind(inst.words()).is_some() {
+        let killed_line = opcode == O::Nop && e.replaced.contains_key(&(i as u32));
+        if w.lines.kind(effective_words(e, i, inst.words())).is_some() || killed_line {
             added_list(e, e.before.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
             pending.push(i);
             in_effect = None;
@@ -162,9 +163,9 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
         let attached = core::mem::take(&mut pending);
         let copy = if attached.is_empty() { in_effect } else { None };
         if let Some(&last) = attached.last() {
-            if m.instruction(last)
-                .is_some_and(|l| w.lines.kind(l.words()) == Some(Line::Line))
-            {
+            if m.instruction(last).is_some_and(|l| {
+                w.lines.kind(effective_words(e, last, l.words())) == Some(Line::Line)
+            }) {
                 in_effect = Some(last);
             }
         }
@@ -183,7 +184,7 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
                 own
             };
             for &l in &lines {
-                mapped(e, l, &mut scratch)?;
+                line(e, l, &mut scratch)?;
                 let before = w.out.len();
                 w.write(&scratch, false);
                 // A written copy of a `DebugLine` gets its own id.
@@ -216,11 +217,49 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
     // Lines after the last instruction stay at the end.
     for l in pending {
         if !e.removed[l] {
-            mapped(e, l, &mut scratch)?;
+            line(e, l, &mut scratch)?;
             w.write(&scratch, false);
         }
     }
     Ok(w.out)
+}
+
+/// The opcode instruction `i` of the original module is written with: its
+/// replacement's, if it was replaced. An instruction replaced by `OpLine` or `OpNoLine`
+/// is a line, attached to the next instruction as the loader attaches lines; one
+/// replaced by `OpNop` is a killed line, as spirv-opt leaves one among the next
+/// instruction's lines: it ends a line in effect (with `OpNoLine`) and is not written.
+/// The words instruction `i` of the original module is written as: its replacement's,
+/// or its own (`original`).
+fn effective_words<'w>(e: &'w Editor<'_>, i: usize, original: &'w [u32]) -> &'w [u32] {
+    match e.replaced.get(&(i as u32)) {
+        Some(&k) => {
+            let a = &e.added[k as usize];
+            &e.arena[a.start as usize..(a.start + a.len) as usize]
+        }
+        None => original,
+    }
+}
+
+fn effective_opcode(e: &Editor<'_>, i: usize, original: O) -> O {
+    match e.replaced.get(&(i as u32)) {
+        Some(&k) => O(e.arena[e.added[k as usize].start as usize] as u16),
+        None => original,
+    }
+}
+
+/// The words of line `l` of the original module: its replacement, or itself with its
+/// ids renamed.
+fn line(e: &Editor<'_>, l: usize, out: &mut Vec<u32>) -> Result<(), DecodeError> {
+    match e.replaced.get(&(l as u32)) {
+        Some(&k) => {
+            let a = &e.added[k as usize];
+            out.clear();
+            out.extend_from_slice(&e.arena[a.start as usize..(a.start + a.len) as usize]);
+            Ok(())
+        }
+        None => mapped(e, l, out),
+    }
 }
 
 /// Writes added instructions, each with those inserted before and after it, in order

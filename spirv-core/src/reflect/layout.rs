@@ -81,18 +81,21 @@ pub(super) fn declared_struct_size(r: &Reflection<'_>, st: Id) -> Result<u64, La
     }
 }
 
-/// Computes every struct's declared size, in declaration order.
+/// Computes every struct's declared size, in declaration order. Only the structs' ids
+/// are gathered first (their member lists are read in place), so a module of many
+/// small structs does not hold its member lists twice.
 pub(super) fn compute(r: &mut Reflection<'_>) {
-    let structs: crate::__private::Vec<(Id, crate::__private::Vec<Id>)> = r
+    let structs: crate::__private::Vec<Id> = r
         .types
         .iter()
-        .filter_map(|(id, t)| match t {
-            Type::Struct { members } => Some((id, members.clone())),
-            _ => None,
-        })
+        .filter_map(|(id, t)| matches!(t, Type::Struct { .. }).then_some(id))
         .collect();
-    for (id, members) in structs {
-        let size = struct_size(r, id, &members);
+    r.struct_sizes.reserve_exact(structs.len());
+    for id in structs {
+        let size = match r.types.get(id) {
+            Some(Type::Struct { members }) => struct_size(r, id, members),
+            _ => continue,
+        };
         r.struct_sizes.insert(id.0, size, r.cap);
     }
 }

@@ -1,36 +1,124 @@
-//! spirv-val's memory pass (`MemoryPass` in `validate_memory.cpp`): not checked yet.
+//! spirv-val's memory pass (`MemoryPass` in `validate_memory.cpp`) for one
+//! instruction: variables (`memory_variable.rs`), loads and stores with their memory
+//! access operands (`memory_access.rs`), copies (`memory_copy.rs`), access chains,
+//! array lengths and pointer comparisons (`memory_chain.rs`). Its messages are [`MemoryError`]'s
+//! (`memory_error.rs`). Cooperative matrix lengths, loads and stores are in
+//! `memory_cooperative.rs`. Not checked yet: the tensor loads and stores, the
+//! cooperative vector instructions, and the `TileAttachmentQCOM` variable rules.
 
+use super::error::ErrorKind;
+use super::memory_util::{Decorations, models};
 use super::query::Query;
-use super::{Fault, Inst};
+use super::{
+    Fault, Inst, memory_access, memory_chain, memory_cooperative, memory_copy, memory_variable,
+};
+use crate::__private::Vec;
+use crate::spv::Opcode as O;
+
+pub use super::memory_error::{CopyOperand, MemoryError};
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
-pub(super) struct Memory;
+pub(super) struct Memory {
+    /// Whether the module-wide facts below have been gathered.
+    ready: bool,
+    /// Every id's decorations.
+    pub(super) decorations: Decorations,
+    /// `OpMemoryModel`'s addressing model.
+    pub(super) addressing: u32,
+    /// `OpMemoryModel`'s memory model.
+    pub(super) memory_model: u32,
+    /// The instruction index ranges of function bodies (`OpFunction` to
+    /// `OpFunctionEnd`), in order.
+    functions: Vec<(usize, usize)>,
+    /// Whether the instruction is inside a function.
+    pub(super) in_function: bool,
+}
+
+impl Memory {
+    /// Whether the addressing model is `Logical` or `PhysicalStorageBuffer64`, where
+    /// spirv-val restricts pointers unless relaxed.
+    pub(super) fn logical_or_psb(&self) -> bool {
+        self.addressing == 0 || self.addressing == 5348
+    }
+}
+
+/// The instruction's `i`-th operand's first word as spirv-val's `GetOperandAs`
+/// reads it (0 when absent).
+pub(super) fn op(inst: &Inst<'_>, i: usize) -> u32 {
+    inst.operands
+        .get(i)
+        .and_then(|o| inst.words.get(o.offset))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// A fault of this pass at the instruction.
+pub(super) fn fault(e: MemoryError) -> Fault {
+    ErrorKind::Memory(e).into()
+}
+
+/// The instructions of each function, as spirv-val's first loop assigns them: from an
+/// `OpFunction` to the next `OpFunctionEnd` (or the module's end).
+fn function_spans(q: &Query<'_>) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut open = None;
+    for (i, inst) in q.module.instructions().enumerate() {
+        match inst.opcode() {
+            O::Function if open.is_none() => open = Some(i),
+            O::FunctionEnd => {
+                if let Some(start) = open.take() {
+                    spans.push((start, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(start) = open {
+        spans.push((start, usize::MAX));
+    }
+    spans
+}
 
 /// The pass for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(), Fault> {
-    let _ = (q, inst, st);
-    Ok(())
-}
-
-/// A fault of spirv-val's memory rules, with what it involves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum MemoryError {}
-
-impl MemoryError {
-    /// spirv-val's message.
-    pub(super) fn write(
-        &self,
-        out: &mut dyn super::error::Out,
-        names: &super::error::Namer<'_>,
-    ) -> core::fmt::Result {
-        let _ = (out, names);
-        match *self {}
+    if !st.ready {
+        st.ready = true;
+        st.decorations = Decorations::of(q);
+        (st.addressing, st.memory_model) = models(q);
+        st.functions = function_spans(q);
     }
-
-    /// The ids the message names, in order.
-    pub(super) fn ids(&self) -> crate::__private::Vec<crate::types::Id> {
-        match *self {}
+    // Found from the module rather than followed, so that it holds when an earlier
+    // pass has stopped at an instruction.
+    let at = st.functions.partition_point(|&(_, end)| end < inst.index);
+    st.in_function = st
+        .functions
+        .get(at)
+        .is_some_and(|&(start, _)| start <= inst.index);
+    let st = &*st;
+    match inst.opcode {
+        O::Variable | O::UntypedVariableKHR => memory_variable::variable(q, inst, st),
+        O::Load => memory_access::load(q, inst, st),
+        O::Store => memory_access::store(q, inst, st),
+        O::CopyMemory | O::CopyMemorySized => memory_copy::copy(q, inst),
+        O::PtrAccessChain | O::UntypedPtrAccessChainKHR | O::UntypedInBoundsPtrAccessChainKHR => {
+            memory_chain::ptr_access_chain(q, inst, st)
+        }
+        O::AccessChain
+        | O::InBoundsAccessChain
+        | O::InBoundsPtrAccessChain
+        | O::UntypedAccessChainKHR
+        | O::UntypedInBoundsAccessChainKHR => memory_chain::access_chain(q, inst, st),
+        O::RawAccessChainNV => memory_chain::raw_access_chain(q, inst),
+        O::ArrayLength | O::UntypedArrayLengthKHR => memory_chain::array_length(q, inst, st),
+        O::PtrEqual | O::PtrNotEqual | O::PtrDiff => memory_chain::ptr_comparison(q, inst, st),
+        O::CooperativeMatrixLengthKHR | O::CooperativeMatrixLengthNV => {
+            memory_cooperative::length(q, inst)
+        }
+        O::CooperativeMatrixLoadNV
+        | O::CooperativeMatrixStoreNV
+        | O::CooperativeMatrixLoadKHR
+        | O::CooperativeMatrixStoreKHR => memory_cooperative::load_store(q, inst, st),
+        _ => Ok(()),
     }
 }

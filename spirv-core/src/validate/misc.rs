@@ -1,14 +1,102 @@
-//! spirv-val's misc pass (`MiscPass` in `validate_misc.cpp`): not checked yet.
+//! spirv-val's misc pass (`MiscPass` in `validate_misc.cpp`): `OpUndef` of a type
+//! that can have values; `OpIsHelperInvocationEXT`'s bool result; `OpReadClockKHR`'s
+//! scope and result; `OpAssumeTrueKHR` and `OpExpectKHR` operand types. The execution
+//! model limits it registers for interlock and helper-invocation instructions are not
+//! checked here.
 
+use super::constants::{LimitedMemo, int32_if_const, limited_use_type};
+use super::error::ErrorKind;
 use super::query::Query;
+use super::type_error::TypeError;
 use super::{Fault, Inst};
+use crate::spirv_tools as opcodes;
+use crate::spv::{Capability as C, Opcode as O, Scope};
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
-pub(super) struct Misc;
+pub(super) struct Misc {
+    /// The answers of [`limited_use_type`]'s walks.
+    limited: LimitedMemo,
+}
+
+/// `e` as a fault at the current instruction.
+fn fail<T>(e: TypeError) -> Result<T, Fault> {
+    Err(ErrorKind::Type(e).into())
+}
 
 /// The pass for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Misc) -> Result<(), Fault> {
-    let _ = (q, inst, st);
+    let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);
+    let ty = w(1);
+    match inst.opcode {
+        O::Undef => {
+            if q.is_void_type(ty) {
+                return fail(TypeError::UndefVoid);
+            }
+            if q.state.has_capability(C::Shader.0)
+                && limited_use_type(q, ty, &mut st.limited)
+                && !q.is_pointer_type(ty)
+            {
+                return fail(TypeError::UndefSmall);
+            }
+        }
+        O::IsHelperInvocationEXT if !q.is_bool_scalar_type(ty) => {
+            return fail(TypeError::HelperInvocationResult(inst.opcode));
+        }
+        O::ReadClockKHR => read_clock(q, inst.opcode, ty, w(3))?,
+        O::AssumeTrueKHR if !q.is_bool_scalar_type(q.type_of(w(1))) => {
+            return fail(TypeError::AssumeTrueValue);
+        }
+        O::ExpectKHR => {
+            if !q.is_bool_scalar_or_vector_type(ty) && !q.is_int_scalar_or_vector_type(ty) {
+                return fail(TypeError::ExpectResult);
+            }
+            if q.type_of(w(3)) != ty {
+                return fail(TypeError::ExpectValue);
+            }
+            if q.type_of(w(4)) != ty {
+                return fail(TypeError::ExpectExpected);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `ValidateShaderClock`, with `ValidateScope` before it. A constant scope that is no
+/// scope at all is left alone: spirv-val's message for it prints the constant's
+/// disassembly.
+fn read_clock(q: &Query<'_>, op: O, ty: u32, scope: u32) -> Result<(), Fault> {
+    let has = |c: C| q.state.has_capability(c.0);
+    let (int32, known, value) = int32_if_const(q, scope);
+    if !int32 {
+        return fail(TypeError::ScopeNot32(op));
+    }
+    if !known && has(C::Shader) {
+        if !has(C::CooperativeMatrixNV) {
+            return fail(TypeError::ScopeNotConstant);
+        }
+        if !opcodes::is_constant(q.opcode(scope)) {
+            return fail(TypeError::ScopeNotConstantCoopMatrix);
+        }
+    }
+    if known {
+        if value > Scope::ShaderCallKHR.0 {
+            return Ok(());
+        }
+        let s = Scope(value);
+        let env = q.state.options.target_env;
+        if env.is_vulkan() && s != Scope::Subgroup && s != Scope::Device {
+            return fail(TypeError::ClockScopeVulkan);
+        }
+        if env.is_opencl() && !matches!(s, Scope::Workgroup | Scope::Subgroup | Scope::Device) {
+            return fail(TypeError::ClockScopeOpenCl);
+        }
+    }
+    let handle = (q.is_unsigned_int_scalar_type(ty) && q.bit_width(ty) == 64)
+        || (q.is_unsigned_int_vector_type(ty) && q.dimension(ty) == 2 && q.bit_width(ty) == 32);
+    if !handle {
+        return fail(TypeError::ClockResult);
+    }
     Ok(())
 }

@@ -32,10 +32,15 @@
 //! types that are types and values that are not; the logical layout's sections,
 //! functions and blocks; capabilities, extensions and versions from the grammar, with
 //! spirv-val's exceptions; each environment's allowed capabilities; the universal
-//! limits; what the end of the module needs; unique non-aggregate types; extensions that
-//! need a newer version; entry points. Control flow, dominance, types' operands,
-//! decorations, memory, interfaces, built-ins and the per-opcode type rules are not
-//! checked yet: a module this validator accepts may still be one spirv-val rejects.
+//! limits; what the end of the module needs; extensions that need a newer version;
+//! entry points; type declarations, constants, literal numbers, `OpUndef` and the
+//! misc and debug instructions (spirv-val's type, constant, literal, misc and debug
+//! passes); variables, loads, stores, copies and access chains, functions and calls
+//! (its memory and function passes); the result and operand types of arithmetic,
+//! composite, conversion, bitwise and logical instructions. Control flow, dominance,
+//! decorations, interfaces, built-ins and the other instructions' type rules (images,
+//! atomics, …) are not checked yet: a module this validator accepts may still be one
+//! spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
@@ -63,23 +68,38 @@ mod layout;
 mod literals;
 mod logicals;
 mod memory;
+mod memory_access;
+mod memory_chain;
+mod memory_cooperative;
+mod memory_copy;
+mod memory_error;
+mod memory_text;
+mod memory_text_chain;
+mod memory_util;
+mod memory_variable;
 mod misc;
 mod mode_setting;
 mod module;
+mod op_util;
 mod operations;
+mod qcom;
 mod query;
 mod second;
 mod state;
+mod type_error;
+mod type_messages;
+mod type_rules;
 mod types;
+mod value_messages;
 
 pub use crate::spirv_tools::generates_type;
 pub use cfg::CfgError;
 pub use decorations::DecorationError;
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
 pub use function::FunctionError;
-pub use memory::MemoryError;
+pub use memory::{CopyOperand, MemoryError};
 pub use mode_setting::ModeError;
-pub use operations::OperationError;
+pub use operations::{CompositeRule, OperandRule, OperationError, QcomRule, TypeRule};
 pub use types::TypeError;
 
 use crate::__private::Vec;

@@ -270,3 +270,50 @@ impl<'a> Query<'a> {
         })
     }
 }
+
+// --- The operation passes' questions (arithmetics, composites, conversion, bitwise,
+// logicals): cooperative types and encodings, as `ValidationState_t` answers them. ---
+impl Query<'_> {
+    /// `IsCooperativeMatrixType`: either kind of cooperative matrix.
+    pub(super) fn is_cooperative_matrix_type(&self, id: u32) -> bool {
+        matches!(
+            self.opcode(id),
+            O::TypeCooperativeMatrixNV | O::TypeCooperativeMatrixKHR
+        )
+    }
+
+    /// `IsCooperativeMatrixKHRType`.
+    pub(super) fn is_cooperative_matrix_khr_type(&self, id: u32) -> bool {
+        self.opcode(id) == O::TypeCooperativeMatrixKHR
+    }
+
+    /// `IsCooperativeVectorNVType`.
+    pub(super) fn is_cooperative_vector_type(&self, id: u32) -> bool {
+        self.opcode(id) == O::TypeCooperativeVectorNV
+    }
+
+    /// Whether `id` is a cooperative matrix whose component `is` accepts
+    /// (`IsFloatCooperativeMatrixType` and its kin).
+    pub(super) fn is_cooperative_matrix_of(
+        &self,
+        id: u32,
+        is: impl Fn(&Self, u32) -> bool,
+    ) -> bool {
+        self.is_cooperative_matrix_type(id) && is(self, self.word(id, 2).unwrap_or(0))
+    }
+
+    /// Whether `id` is a cooperative vector whose component `is` accepts
+    /// (`IsFloatCooperativeVectorNVType` and its kin).
+    pub(super) fn is_cooperative_vector_of(
+        &self,
+        id: u32,
+        is: impl Fn(&Self, u32) -> bool,
+    ) -> bool {
+        self.is_cooperative_vector_type(id) && is(self, self.word(id, 2).unwrap_or(0))
+    }
+
+    /// `IsBfloat16ScalarType`: an `OpTypeFloat` with the `BFloat16KHR` encoding.
+    pub(super) fn is_bfloat16_scalar_type(&self, id: u32) -> bool {
+        self.opcode(id) == O::TypeFloat && self.word(id, 3) == Some(spv::FPEncoding::BFloat16KHR.0)
+    }
+}

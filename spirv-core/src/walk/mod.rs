@@ -249,7 +249,7 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
             KindClass::Integer => match self.switch_type {
                 // OpSwitch hook: case literals are sized by the selector's type.
                 Some(t) => {
-                    let n = t.words().unwrap_or(2);
+                    let n = self.literal_words(t, 2);
                     if rest < n {
                         return Err((
                             DecodeErrorKind::MissingOperand { kind: kind.name },
@@ -273,7 +273,7 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
                 let Some(t) = self.ids.number_type(Id(ty)) else {
                     return Err((DecodeErrorKind::NotANumericType { id: ty }, self.pos));
                 };
-                let n = t.words().unwrap_or(rest);
+                let n = self.literal_words(t, rest);
                 if rest < n {
                     return Err((
                         DecodeErrorKind::MissingOperand { kind: kind.name },
@@ -395,6 +395,17 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
             }
         }
         Ok(false)
+    }
+
+    /// Words a typed literal takes. Strict walks count as SPIRV-Tools' parser does:
+    /// the width rounded up to whole words, in its 16-bit counter (so a width of 0 takes
+    /// none); others size the usual widths and give a wider one `wide` words.
+    fn literal_words(&self, t: NumberType, wide: usize) -> usize {
+        if self.opts.strict {
+            usize::from(t.width().div_ceil(32) as u16)
+        } else {
+            t.words().unwrap_or(wide)
+        }
     }
 
     /// The word before the current one: an `OpExtInst`'s set id, read at its

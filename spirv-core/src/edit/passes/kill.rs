@@ -5,14 +5,17 @@
 use crate::__private::Vec;
 use crate::edit::{Annotations, EditError, Editor, InstId};
 use crate::types::Id;
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 
 /// Removes instructions and what names and decorates their results:
 /// - the `OpName`s and `OpMemberName`s of the id;
-/// - the decorations whose target is the id;
+/// - the decorations whose target is the id, except `OpMemberDecorateString`, which
+///   spirv-opt's decoration manager does not track;
 /// - the id from the target lists of group decorations: the last target (and its
 ///   member number) moves into its place, as spirv-opt's decoration manager moves it,
-///   and a group decoration left without targets is removed;
+///   and a group decoration left without targets is removed (that manager finds an
+///   `OpGroupMemberDecorate` for an id only when the id equals one of its member
+///   numbers, which it takes for targets, so only then);
 /// - for a decoration group: its decorations, and the group decorations that apply it.
 ///
 /// The rewritten group decorations are written to the editor by [`Killer::finish`].
@@ -21,7 +24,28 @@ pub struct Killer<'e, 'm> {
     editor: &'e mut Editor<'m>,
     annotations: Annotations,
     /// Group decorations whose target lists changed: their current operand words.
-    groups: BTreeMap<u32, Vec<u32>>,
+    groups: BTreeMap<u32, Group>,
+}
+
+/// A group decoration being rewritten: its operand words, and where each target is
+/// among them, so that removing a target costs a lookup, not a scan of the list.
+#[derive(Debug)]
+struct Group {
+    ops: Vec<u32>,
+    at: BTreeMap<u32, BTreeSet<usize>>,
+}
+
+impl Group {
+    fn new(ops: &[u32], stride: usize) -> Self {
+        let mut at: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
+        for i in (1..ops.len()).step_by(stride) {
+            at.entry(ops[i]).or_default().insert(i);
+        }
+        Group {
+            ops: ops.to_vec(),
+            at,
+        }
+    }
 }
 
 impl<'e, 'm> Killer<'e, 'm> {
@@ -70,7 +94,14 @@ impl<'e, 'm> Killer<'e, 'm> {
         let applies: Vec<u32> = self.annotations.applications(id).to_vec();
         let is_group = !applies.is_empty();
         for d in direct {
-            self.editor.remove(InstId(d));
+            // spirv-opt's decoration manager does not track `OpMemberDecorateString`,
+            // so it outlives its target.
+            let tracked = module
+                .instruction(d as usize)
+                .is_some_and(|i| i.opcode() != crate::spv::Opcode::MemberDecorateString);
+            if tracked {
+                self.editor.remove(InstId(d));
+            }
         }
         for g in grouped {
             if self.editor.is_removed(InstId(g)) {
@@ -84,27 +115,41 @@ impl<'e, 'm> Killer<'e, 'm> {
             } else {
                 2
             };
-            let ops = self
-                .groups
-                .entry(g)
-                .or_insert_with(|| inst.operands().to_vec());
-            // Swap-remove every occurrence of the id from the targets (after the group).
-            let mut i = 1;
-            while i < ops.len() {
-                if ops[i] != id.0 {
-                    i += stride;
+            if stride == 2 {
+                // spirv-opt's decoration manager files an `OpGroupMemberDecorate` under
+                // its member numbers, not its targets: it finds one for the id only when
+                // the id equals one of those numbers.
+                let current = self
+                    .groups
+                    .get(&g)
+                    .map_or(inst.operands(), |group| group.ops.as_slice());
+                let numbers = current.get(2..).unwrap_or(&[]);
+                if !numbers.iter().step_by(2).any(|&n| n == id.0) {
                     continue;
                 }
-                let last = ops.len() - stride;
+            }
+            let group = self
+                .groups
+                .entry(g)
+                .or_insert_with(|| Group::new(inst.operands(), stride));
+            // Swap-remove every occurrence of the id from the targets (after the
+            // group), first occurrence first: the last target moves into its place.
+            while let Some(i) = group.at.get_mut(&id.0).and_then(BTreeSet::pop_first) {
+                let last = group.ops.len() - stride;
                 if i < last {
-                    ops[i] = ops[last];
+                    let moved = group.ops[last];
+                    group.ops[i] = moved;
                     if stride == 2 {
-                        ops[i + 1] = ops[last + 1];
+                        group.ops[i + 1] = group.ops[last + 1];
+                    }
+                    if let Some(places) = group.at.get_mut(&moved) {
+                        places.remove(&last);
+                        places.insert(i);
                     }
                 }
-                ops.truncate(last);
+                group.ops.truncate(last);
             }
-            if ops.len() == 1 {
+            if group.ops.len() == 1 {
                 self.groups.remove(&g);
                 self.editor.remove(InstId(g));
             }
@@ -128,7 +173,7 @@ impl<'e, 'm> Killer<'e, 'm> {
     /// happen for instructions the module had).
     pub fn finish(self) -> Result<(), EditError> {
         let module = self.editor.module();
-        for (index, ops) in self.groups {
+        for (index, Group { ops, .. }) in self.groups {
             if self.editor.is_removed(InstId(index)) {
                 continue;
             }

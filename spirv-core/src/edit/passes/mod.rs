@@ -227,7 +227,9 @@ pub fn run_one(
 
 /// Runs `passes` in order, as `spirv-opt --skip-validation` runs its flags; returns the
 /// module and whether any pass changed it. When one did, the bound is the largest id
-/// plus one (spirv-opt's rule); otherwise it is kept.
+/// plus one (spirv-opt's rule); otherwise it is kept. Either way the module is written
+/// as spirv-opt writes its IR (debug lines carried as its loader carries them,
+/// in-function `OpNop`s dropped).
 ///
 /// # Errors
 /// As [`run_one`].
@@ -251,8 +253,9 @@ pub fn run_with(
         current = next;
         changed |= c;
     }
-    if changed {
-        current = Editor::new(&current).apply(Bound::Tight)?;
-    }
+    // spirv-opt writes its IR back whether or not a pass changed it, which drops
+    // in-function `OpNop`s and repeated debug lines; so does this write.
+    let bound = if changed { Bound::Tight } else { Bound::Keep };
+    current = Editor::new(&current).apply(bound)?;
     Ok((current, changed))
 }

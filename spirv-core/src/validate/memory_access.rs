@@ -1,0 +1,482 @@
+//! spirv-val's rules for `OpLoad`, `OpStore`, `OpCopyMemory` and
+//! `OpCopyMemorySized` (`ValidateLoad`, `ValidateStore` in `validate_memory.cpp`; the copies are in
+//! `memory_copy.rs`), with their memory access operands (`CheckMemoryAccess`)
+//! and the memory scopes those name (`ValidateMemoryScope` in `validate_scopes.cpp`).
+
+use super::memory::{Memory, MemoryError as E, fault, op};
+use super::memory_util::{
+    contains_limited_use, contains_runtime_array, contains_type, int32_if_const, largest_scalar,
+    trace_pointer,
+};
+use super::query::Query;
+use super::{Fault, Inst};
+use crate::__private::Vec;
+use crate::env::TargetEnv;
+use crate::module::InstRef;
+use crate::spirv_tools::is_constant;
+use crate::spv::{Capability as C, Decoration as D, Opcode as O, StorageClass as S};
+use crate::types::Id;
+use alloc::collections::BTreeSet;
+
+/// Memory access mask bits.
+const ALIGNED: u32 = 0x2;
+pub(super) const MAKE_AVAILABLE: u32 = 0x8;
+pub(super) const MAKE_VISIBLE: u32 = 0x10;
+const NON_PRIVATE: u32 = 0x20;
+
+/// `spvOpcodeReturnsLogicalPointer`.
+fn returns_logical_pointer(op: O) -> bool {
+    matches!(
+        op,
+        O::Variable
+            | O::UntypedVariableKHR
+            | O::AccessChain
+            | O::InBoundsAccessChain
+            | O::UntypedAccessChainKHR
+            | O::UntypedInBoundsAccessChainKHR
+            | O::FunctionParameter
+            | O::ImageTexelPointer
+            | O::CopyObject
+            | O::RawAccessChainNV
+            | O::AllocateNodePayloadsAMDX
+    )
+}
+
+/// `spvOpcodeReturnsLogicalVariablePointer`.
+fn returns_logical_variable_pointer(op: O) -> bool {
+    returns_logical_pointer(op)
+        || matches!(
+            op,
+            O::Select
+                | O::Phi
+                | O::FunctionCall
+                | O::PtrAccessChain
+                | O::UntypedPtrAccessChainKHR
+                | O::Load
+                | O::ConstantNull
+        )
+}
+
+/// Whether spirv-val's variable-pointers feature is on.
+pub(super) fn variable_pointers(q: &Query<'_>) -> bool {
+    q.state.has_capability(C::VariablePointers.0)
+        || q.state.has_capability(C::VariablePointersStorageBuffer.0)
+}
+
+/// Whether a load's or store's pointer is one logical addressing allows.
+pub(super) fn logical_pointer(q: &Query<'_>, st: &Memory, pointer: &InstRef<'_>) -> bool {
+    if st.addressing != 0 {
+        return true;
+    }
+    if variable_pointers(q) {
+        returns_logical_variable_pointer(pointer.opcode())
+    } else {
+        returns_logical_pointer(pointer.opcode())
+    }
+}
+
+/// The pointer type of a pointer value, if it is one.
+pub(super) fn pointer_type<'a>(q: &Query<'a>, pointer: u32) -> Option<InstRef<'a>> {
+    q.def(q.type_of(pointer))
+        .filter(|t| matches!(t.opcode(), O::TypePointer | O::TypeUntypedPointerKHR))
+}
+
+/// A pointer type's storage class.
+pub(super) fn storage_class(t: &InstRef<'_>) -> S {
+    S(t.words().get(2).copied().unwrap_or(u32::MAX))
+}
+
+/// The loads whose memory access operands spirv-val checks.
+fn is_load(op: O) -> bool {
+    matches!(
+        op,
+        O::Load
+            | O::CooperativeMatrixLoadNV
+            | O::CooperativeMatrixLoadTensorNV
+            | O::CooperativeMatrixLoadKHR
+            | O::CooperativeVectorLoadNV
+    )
+}
+
+/// The stores whose memory access operands spirv-val checks.
+fn is_store(op: O) -> bool {
+    matches!(
+        op,
+        O::Store
+            | O::CooperativeMatrixStoreNV
+            | O::CooperativeMatrixStoreTensorNV
+            | O::CooperativeMatrixStoreKHR
+            | O::CooperativeVectorStoreNV
+    )
+}
+
+/// What a memory access check needs to know of the instruction's pointers.
+struct Pointers<'a> {
+    dst: Option<InstRef<'a>>,
+    src: Option<InstRef<'a>>,
+}
+
+impl<'a> Pointers<'a> {
+    /// `GetPointerTypes`.
+    fn of(q: &Query<'a>, inst: &Inst<'_>) -> Self {
+        let ty = |i: usize| q.def(q.type_of(op(inst, i)));
+        match inst.opcode {
+            op if is_load(op) => Pointers {
+                dst: ty(2),
+                src: None,
+            },
+            op if is_store(op) => Pointers {
+                dst: ty(0),
+                src: None,
+            },
+            O::CopyMemory | O::CopyMemorySized => Pointers {
+                dst: ty(0),
+                src: ty(1),
+            },
+            _ => Pointers {
+                dst: None,
+                src: None,
+            },
+        }
+    }
+}
+
+/// `CheckMemoryAccess` for the memory access operand at `index`. `Ok(false)` when
+/// spirv-val reports a fault this validator does not word (an invalid scope value,
+/// which spirv-val prints disassembled): the instruction's other rules are skipped.
+pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Result<bool, Fault> {
+    let vulkan = q.state.options.target_env.is_vulkan();
+    let p = Pointers::of(q, inst);
+    let dst_sc = p.dst.as_ref().map(storage_class);
+    let src_sc = p.src.as_ref().map(storage_class);
+    let psb = |sc: Option<S>| sc == Some(S::PhysicalStorageBuffer);
+    if inst.operands.len() <= index {
+        if psb(src_sc) || psb(dst_sc) {
+            return Err(fault(E::PhysicalNeedsAligned { vulkan }));
+        }
+        return Ok(true);
+    }
+    let mask = op(inst, index);
+    let load = is_load(inst.opcode);
+    let store = is_store(inst.opcode);
+    if mask & MAKE_AVAILABLE != 0 {
+        if load {
+            return Err(fault(E::AvailableOnLoad));
+        }
+        if mask & NON_PRIVATE == 0 {
+            return Err(fault(E::AvailableNeedsNonPrivate));
+        }
+        let scope = op(
+            inst,
+            index + access_words(mask & (MAKE_AVAILABLE | (MAKE_AVAILABLE - 1))) - 1,
+        );
+        if !memory_scope(q, inst, scope)? {
+            return Ok(false);
+        }
+    }
+    if mask & MAKE_VISIBLE != 0 {
+        if store {
+            return Err(fault(E::VisibleOnStore));
+        }
+        if mask & NON_PRIVATE == 0 {
+            return Err(fault(E::VisibleNeedsNonPrivate));
+        }
+        let scope = op(
+            inst,
+            index + access_words(mask & (MAKE_VISIBLE | (MAKE_VISIBLE - 1))) - 1,
+        );
+        if !memory_scope(q, inst, scope)? {
+            return Ok(false);
+        }
+    }
+    if mask & NON_PRIVATE != 0 {
+        let allowed = |sc: S| {
+            matches!(
+                sc,
+                S::Uniform
+                    | S::Workgroup
+                    | S::CrossWorkgroup
+                    | S::Generic
+                    | S::Image
+                    | S::StorageBuffer
+                    | S::PhysicalStorageBuffer
+            )
+        };
+        if !dst_sc.is_some_and(allowed) || src_sc.is_some_and(|s| !allowed(s)) {
+            return Err(fault(E::NonPrivateStorageClass));
+        }
+    }
+    if mask & ALIGNED == 0 {
+        if psb(src_sc) || psb(dst_sc) {
+            return Err(fault(E::PhysicalNeedsAligned { vulkan }));
+        }
+    } else {
+        let value = op(inst, index + 1);
+        if value == 0 || value & (value - 1) != 0 {
+            return Err(fault(E::AlignedNotPowerOfTwo { value }));
+        }
+        let mut largest = 0;
+        if let Some(d) = p.dst.as_ref().filter(|_| psb(dst_sc)) {
+            if d.opcode() != O::TypeUntypedPointerKHR {
+                largest = largest_scalar(q, d.words().get(3).copied().unwrap_or(0));
+            } else if load {
+                largest = largest_scalar(q, op(inst, 0));
+            }
+        }
+        if let Some(s) = p.src.as_ref().filter(|_| psb(src_sc)) {
+            if s.opcode() != O::TypeUntypedPointerKHR {
+                let l = largest_scalar(q, s.words().get(3).copied().unwrap_or(0));
+                largest = largest.max(l);
+            }
+        }
+        if value < largest {
+            return Err(fault(E::AlignedTooSmall {
+                vulkan,
+                value,
+                largest,
+            }));
+        }
+    }
+    Ok(true)
+}
+
+/// `MemoryAccessNumWords`: the mask and the operands its bits add.
+pub(super) fn access_words(mask: u32) -> usize {
+    1 + [ALIGNED, MAKE_AVAILABLE, MAKE_VISIBLE]
+        .iter()
+        .filter(|&&b| mask & b != 0)
+        .count()
+}
+
+/// `ValidateMemoryScope` (its rules that decide at once). `Ok(false)` for an invalid
+/// scope value.
+fn memory_scope(q: &Query<'_>, inst: &Inst<'_>, scope: u32) -> Result<bool, Fault> {
+    let has = |c: C| q.state.has_capability(c.0);
+    let opcode = inst.opcode;
+    let (is_int32, is_const, value) = int32_if_const(q, scope);
+    if !is_int32 {
+        return Err(fault(E::ScopeNotInt32 { opcode }));
+    }
+    if !is_const {
+        if has(C::Shader) && !has(C::CooperativeMatrixNV) {
+            return Err(fault(E::ScopeNotConstant));
+        }
+        if has(C::Shader) && has(C::CooperativeMatrixNV) && !is_constant(q.opcode(scope)) {
+            return Err(fault(E::ScopeNotConstantCooperative));
+        }
+        return Ok(true);
+    }
+    if value > 6 {
+        return Ok(false);
+    }
+    // CrossDevice 0, Device 1, Workgroup 2, Subgroup 3, Invocation 4, QueueFamily 5,
+    // ShaderCallKHR 6.
+    if value == 5 {
+        if has(C::VulkanMemoryModel) {
+            return Ok(true);
+        }
+        return Err(fault(E::QueueFamilyScope { opcode }));
+    }
+    if value == 1 && has(C::VulkanMemoryModel) && !has(C::VulkanMemoryModelDeviceScope) {
+        return Err(fault(E::DeviceScope));
+    }
+    let env = q.state.options.target_env;
+    if env.is_vulkan() {
+        if value == 0 {
+            return Err(fault(E::VulkanScope { opcode }));
+        }
+        if env == TargetEnv::Vulkan1_0
+            && value == 3
+            && !has(C::SubgroupBallotKHR)
+            && !has(C::SubgroupVoteKHR)
+        {
+            return Err(fault(E::Vulkan10Subgroup { opcode }));
+        }
+    }
+    Ok(true)
+}
+
+/// `ValidateLoad`.
+pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
+    let result_type_id = op(inst, 0);
+    let Some(result_type) = q.def(result_type_id) else {
+        return Ok(());
+    };
+    let pointer_id = op(inst, 2);
+    let opcode = inst.opcode;
+    let not_logical = E::NotLogicalPointer {
+        opcode,
+        pointer: Id(pointer_id),
+    };
+    let Some(pointer) = q.def(pointer_id) else {
+        return Err(fault(not_logical));
+    };
+    if !logical_pointer(q, st, &pointer) {
+        return Err(fault(not_logical));
+    }
+    let Some(pointer_type) = pointer_type(q, pointer_id) else {
+        return Err(fault(E::PointerType {
+            opcode,
+            pointer: Id(pointer_id),
+        }));
+    };
+    if pointer_type.opcode() == O::TypePointer {
+        let pointee = pointer_type.words().get(3).copied().unwrap_or(0);
+        if q.def(pointee).is_none() || pointee != result_type_id {
+            return Err(fault(E::LoadType {
+                ty: Id(result_type_id),
+                pointer: Id(pointer_id),
+            }));
+        }
+    }
+    if !q.state.options.before_hlsl_legalization && contains_runtime_array(q, result_type_id) {
+        return Err(fault(E::LoadRuntimeArray));
+    }
+    if !memory_access(q, inst, 3)? {
+        return Ok(());
+    }
+    if q.state.has_capability(C::Shader.0)
+        && contains_limited_use(q, result_type_id)
+        && !matches!(
+            result_type.opcode(),
+            O::TypePointer | O::TypeInt | O::TypeFloat | O::TypeVector | O::TypeMatrix
+        )
+    {
+        return Err(fault(E::NarrowLoad));
+    }
+    Ok(())
+}
+
+/// `ValidateStore`.
+pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
+    let vulkan = q.state.options.target_env.is_vulkan();
+    let pointer_id = op(inst, 0);
+    let pointer = Id(pointer_id);
+    let opcode = inst.opcode;
+    let Some(pointer_def) = q.def(pointer_id) else {
+        return Err(fault(E::NotLogicalPointer { opcode, pointer }));
+    };
+    if !logical_pointer(q, st, &pointer_def) {
+        return Err(fault(E::NotLogicalPointer { opcode, pointer }));
+    }
+    let Some(pointer_type) = pointer_type(q, pointer_id) else {
+        return Err(fault(E::PointerType { opcode, pointer }));
+    };
+    let mut pointee = None;
+    if pointer_type.opcode() == O::TypePointer {
+        let t = pointer_type.words().get(3).copied().unwrap_or(0);
+        match q.def(t) {
+            Some(d) if d.opcode() != O::TypeVoid => pointee = Some(t),
+            _ => return Err(fault(E::StoreVoidPointer { pointer })),
+        }
+    }
+    let sc = storage_class(&pointer_type);
+    if matches!(sc, S::UniformConstant | S::Input | S::PushConstant) {
+        return Err(fault(E::StoreReadOnly { pointer }));
+    }
+    if sc == S::ShaderRecordBufferKHR {
+        return Err(fault(E::StoreShaderRecord));
+    }
+    if vulkan && sc == S::Uniform && uniform_block_base(q, st, pointer_def) {
+        return Err(fault(E::StoreUniformBlock { vulkan }));
+    }
+    let object_id = op(inst, 1);
+    let object = Id(object_id);
+    let object_type_id = q.type_of(object_id);
+    if q.def(object_id).is_none() || object_type_id == 0 {
+        return Err(fault(E::StoreNotObject { object }));
+    }
+    match q.def(object_type_id) {
+        Some(t) if t.opcode() != O::TypeVoid => {}
+        _ => return Err(fault(E::StoreVoidObject { object })),
+    }
+    if let Some(t) = pointee.filter(|&t| t != object_type_id) {
+        let structs = q.opcode(t) == O::TypeStruct && q.opcode(object_type_id) == O::TypeStruct;
+        if !q.state.options.relax_struct_store || !structs {
+            return Err(fault(E::StoreType { pointer, object }));
+        }
+        if !layout_compatible(q, st, t, object_type_id) {
+            return Err(fault(E::StoreLayout { pointer, object }));
+        }
+    }
+    if !memory_access(q, inst, 2)? {
+        return Ok(());
+    }
+    if vulkan && !q.state.options.before_hlsl_legalization {
+        let opaque = |t: &InstRef<'_>| {
+            matches!(
+                t.opcode(),
+                O::TypeImage
+                    | O::TypeSampler
+                    | O::TypeSampledImage
+                    | O::TypeAccelerationStructureKHR
+            )
+        };
+        if contains_type(q, object_type_id, true, &opaque) {
+            return Err(fault(E::StoreOpaque { vulkan }));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a pointer traces back to a variable of a `Block` struct (or array of one).
+fn uniform_block_base(q: &Query<'_>, st: &Memory, pointer: InstRef<'_>) -> bool {
+    let Some(base) = trace_pointer(q, pointer) else {
+        return false;
+    };
+    if base.opcode() != O::Variable {
+        return false;
+    }
+    let ptr_type = base.words().get(1).copied().unwrap_or(0);
+    let mut t = q.word(ptr_type, 3).unwrap_or(0);
+    if matches!(q.opcode(t), O::TypeArray | O::TypeRuntimeArray) {
+        t = q.word(t, 2).unwrap_or(0);
+    }
+    st.decorations.has(t, D::Block)
+}
+
+/// `AreLayoutCompatibleStructs`: structs whose members are the same or compatible
+/// structs (spirv-val compares all members but the last) and whose members' offsets
+/// do not conflict.
+fn layout_compatible(q: &Query<'_>, st: &Memory, a: u32, b: u32) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut pending = Vec::from([(a, b)]);
+    while let Some((a, b)) = pending.pop() {
+        if !seen.insert((a, b)) {
+            continue;
+        }
+        let (Some(da), Some(db)) = (q.def(a), q.def(b)) else {
+            return false;
+        };
+        if da.opcode() != O::TypeStruct || db.opcode() != O::TypeStruct {
+            return false;
+        }
+        let (wa, wb) = (da.words(), db.words());
+        if wa.len() != wb.len() {
+            return false;
+        }
+        // spirv-val walks operand indexes 2.. over words: the last member is left out.
+        let n = wa.len().saturating_sub(1);
+        for i in 2..n {
+            if wa[i] != wb[i] {
+                pending.push((wa[i], wb[i]));
+            }
+        }
+        if conflicting_offsets(st, a, b) {
+            return false;
+        }
+    }
+    true
+}
+
+/// `HasConflictingMemberOffsets`: a member of `a` whose `Offset` differs from the
+/// first `Offset` of the same member of `b`.
+fn conflicting_offsets(st: &Memory, a: u32, b: u32) -> bool {
+    let offset = D::Offset.0;
+    st.decorations.get(a).filter(|d| d.1 == offset).any(|d| {
+        st.decorations
+            .get(b)
+            .find(|e| e.1 == offset && e.0 == d.0)
+            .is_some_and(|e| e.2.first() != d.2.first())
+    })
+}

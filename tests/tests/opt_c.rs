@@ -1,0 +1,265 @@
+//! Synthetic cases for `--strip-nonsemantic`, `--remove-duplicates` and
+//! `--trim-capabilities` (spirv-core's `edit::passes`): one small module per subtle
+//! behaviour of spirv-opt 2025.5, in `tests/fixtures/opt-c/` (`NAME.spvasm`, whose first
+//! line names the flags and whose next comments say what it shows, and `NAME.expected`,
+//! spirv-opt's output disassembled with raw ids and no indentation, header lines other
+//! than the bound left out). Each is checked against its `.expected` and, when
+//! SPIRV-Tools 2025.5 is found, against spirv-opt run on the spot, byte for byte;
+//! `BLESS=1` re-records the `.expected` files from spirv-opt. Then inputs no corpus has:
+//! a loose bound, deep and cyclic types, and references to nothing, which must not
+//! panic.
+
+use spirv_asm::opt::{Pass, run};
+use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
+use spirv_core::Module;
+use spirv_tests::{files, stem, workspace_root};
+use std::process::Command;
+
+fn assemble(text: &str) -> Vec<u32> {
+    let opts = AsmOptions {
+        preserve_numeric_ids: true,
+        ..Default::default()
+    };
+    assemble_str(text, &opts).unwrap_or_else(|e| panic!("assembles: {e:?}"))
+}
+
+/// The disassembly the `.expected` files hold.
+fn dis(words: &[u32]) -> String {
+    let opts = DisOptions {
+        raw_id: true,
+        indent: false,
+        ..Default::default()
+    };
+    let text = disassemble(words, &opts).expect("disassembles");
+    let mut out = String::new();
+    for line in String::from_utf8_lossy(&text).lines() {
+        if !["; SPIR-V", "; Version", "; Generator", "; Schema"]
+            .iter()
+            .any(|p| line.starts_with(p))
+        {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn passes(flags: &str) -> Vec<Pass> {
+    flags
+        .split_whitespace()
+        .map(|f| Pass::from_flag(f.trim_start_matches('-'), None).expect("a pass"))
+        .collect()
+}
+
+/// Our output for `words`.
+fn ours(words: &[u32], flags: &str) -> Vec<u32> {
+    let module = Module::from_words(words).expect("reads");
+    let (out, _) = run(&module, &passes(flags)).expect("runs");
+    out.to_words()
+}
+
+/// spirv-opt's output for `words`, if SPIRV-Tools 2025.5 is found.
+fn spirv_opt(words: &[u32], flags: &str, name: &str) -> Option<Vec<u32>> {
+    let tools = spirv_tests::spirv_tools()?;
+    let dir = std::env::temp_dir();
+    let stem = format!("opt-c-{}-{name}", std::process::id());
+    let (input, output) = (
+        dir.join(format!("{stem}.spv")),
+        dir.join(format!("{stem}.out.spv")),
+    );
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&input, bytes).expect("writes");
+    let status = Command::new(tools.join("spirv-opt"))
+        .arg("--skip-validation")
+        .args(flags.split_whitespace())
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .status()
+        .expect("spirv-opt runs");
+    assert!(status.success(), "spirv-opt failed on {name}");
+    let out = spirv_tests::read_words(&output);
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&output);
+    Some(out)
+}
+
+/// Every fixture: our output disassembles to its `.expected` and, with SPIRV-Tools at
+/// hand, equals spirv-opt's.
+#[test]
+fn fixtures_match_spirv_opt() {
+    let dir = workspace_root().join("tests/fixtures/opt-c");
+    let bless = std::env::var_os("BLESS").is_some();
+    if spirv_tests::spirv_tools().is_none() {
+        spirv_tests::skip(
+            "comparing the opt-c fixtures with spirv-opt on the spot (the .expected files are still checked)",
+            "SPIRV-Tools 2025.5",
+        );
+    }
+    let mut count = 0;
+    for path in files(&dir, "spvasm") {
+        let name = stem(&path);
+        let text = std::fs::read_to_string(&path).expect("reads");
+        let flags = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("; flags:"))
+            .unwrap_or_else(|| panic!("{name}: the first line names the flags"))
+            .trim();
+        let words = assemble(&text);
+        let got = ours(&words, flags);
+        let expected_path = dir.join(format!("{name}.expected"));
+        let reference = spirv_opt(&words, flags, &name);
+        if let (true, Some(r)) = (bless, &reference) {
+            std::fs::write(&expected_path, dis(r)).expect("blesses");
+        }
+        let expected = std::fs::read_to_string(&expected_path).expect("an .expected file");
+        assert_eq!(dis(&got), expected, "{name}");
+        if let Some(r) = reference {
+            assert_eq!(got, r, "{name} differs from spirv-opt");
+        }
+        count += 1;
+    }
+    assert!(count >= 24, "only {count} fixtures");
+}
+
+/// Trimming a capability that is only implied (here `StorageBuffer16BitAccess`, implied by
+/// `UniformAndStorageBuffer16BitAccess`) removes no instruction but counts as a change,
+/// so the loose bound becomes the largest id plus one.
+#[test]
+fn trim_capabilities_implied_capability_changes_the_bound() {
+    let mut words = assemble(
+        r#"OpCapability Shader
+OpCapability Int16
+OpCapability UniformAndStorageBuffer16BitAccess
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %u Block
+OpMemberDecorate %u 0 Offset 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%s = OpTypeInt 16 1
+%u = OpTypeStruct %s
+%pu = OpTypePointer Uniform %u
+%vu = OpVariable %pu Uniform
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd"#,
+    );
+    words[3] = 100;
+    let got = ours(&words, "--trim-capabilities");
+    assert_eq!(got[3], 9, "the bound is recomputed");
+    assert_eq!(got[5..], words[5..], "no instruction changes");
+    if let Some(reference) = spirv_opt(&words, "--trim-capabilities", "implied") {
+        assert_eq!(got, reference);
+    }
+}
+
+/// Two chains of 20,000 nested arrays: the second equals the first link by link and goes,
+/// without recursion (the comparison is partition refinement).
+#[test]
+fn deep_types_do_not_recurse() {
+    let n = 20_000;
+    let mut text = String::from(
+        "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n\
+         %f = OpTypeFloat 32\n%u = OpTypeInt 32 0\n%c = OpConstant %u 2\n",
+    );
+    for chain in ["a", "b"] {
+        let mut prev = String::from("%f");
+        for i in 0..n {
+            text.push_str(&format!("%{chain}{i} = OpTypeArray {prev} %c\n"));
+            prev = format!("%{chain}{i}");
+        }
+    }
+    let words = assemble(&text);
+    let module = Module::from_words(&words).expect("reads");
+    let (out, changed) = run(&module, &passes("--remove-duplicates")).expect("runs");
+    assert!(changed);
+    assert_eq!(out.len(), module.len() - n);
+    let (_, changed) = run(&module, &passes("--trim-capabilities")).expect("runs");
+    assert!(!changed, "nothing to trim (Linkage)");
+}
+
+/// Rings of structs pointing at the next one through forward-declared pointers, of
+/// lengths 1,000 and 999: every struct unfolds to the same infinite tree, so one struct,
+/// one pointer and one forward declaration are left.
+#[test]
+fn cyclic_types_compare_as_unfolded_trees() {
+    let mut text = String::from(
+        "OpCapability Shader\nOpCapability PhysicalStorageBufferAddresses\nOpCapability Linkage\n\
+         OpMemoryModel PhysicalStorageBuffer64 GLSL450\n%i = OpTypeInt 32 1\n",
+    );
+    for (r, k) in [(0, 1000), (1, 999)] {
+        for j in 0..k {
+            text.push_str(&format!(
+                "OpTypeForwardPointer %p{r}_{j} PhysicalStorageBuffer\n"
+            ));
+        }
+        for j in 0..k {
+            let next = (j + 1) % k;
+            text.push_str(&format!("%s{r}_{j} = OpTypeStruct %i %p{r}_{next}\n"));
+        }
+        for j in 0..k {
+            text.push_str(&format!(
+                "%p{r}_{j} = OpTypePointer PhysicalStorageBuffer %s{r}_{j}\n"
+            ));
+        }
+    }
+    let words = assemble(&text);
+    let module = Module::from_words(&words).expect("reads");
+    let (out, _) = run(&module, &passes("--remove-duplicates")).expect("runs");
+    let text = dis(&out.to_words());
+    assert_eq!(text.matches("OpTypeStruct").count(), 1, "{text}");
+    assert_eq!(text.matches("OpTypePointer").count(), 1);
+    assert_eq!(text.matches("OpTypeForwardPointer").count(), 1);
+}
+
+/// References to nothing and types where another kind belongs (which spirv-opt crashes
+/// on): every pass finishes or reports an error, and never panics.
+#[test]
+fn references_to_nothing_do_not_panic() {
+    let text = r#"OpCapability Shader
+OpCapability Float16
+OpCapability StorageBuffer16BitAccess
+OpCapability PhysicalStorageBufferAddresses
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %s Block
+OpDecorate %s2 Block
+OpMemberDecorate %s 9 Offset 0
+OpGroupMemberDecorate %s %s 0
+OpTypeForwardPointer %s PhysicalStorageBuffer
+OpTypeForwardPointer %nothing PhysicalStorageBuffer
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%h = OpTypeFloat 16
+%s = OpTypeStruct %h %missing %s
+%s2 = OpTypeStruct %h %missing %s2
+%a = OpTypeArray %h %nolength
+%a2 = OpTypeArray %h %nolength
+%p = OpTypePointer StorageBuffer %s
+%p2 = OpTypePointer StorageBuffer %s2
+%v = OpVariable %p StorageBuffer
+%main = OpFunction %void None %fn
+%l = OpLabel
+%r = OpImageRead %h %v %v
+OpImageWrite %missing %v %v
+%t = OpImageSparseRead %h %main %v
+OpReturn
+OpFunctionEnd"#;
+    let words = assemble(text);
+    let Ok(module) = Module::from_words(&words) else {
+        return;
+    };
+    for flags in [
+        "--remove-duplicates",
+        "--trim-capabilities",
+        "--strip-nonsemantic",
+        "--strip-nonsemantic --remove-duplicates --trim-capabilities",
+    ] {
+        let _ = run(&module, &passes(flags));
+    }
+}
