@@ -37,10 +37,13 @@
 //! misc and debug instructions (spirv-val's type, constant, literal, misc and debug
 //! passes); variables, loads, stores, copies and access chains, functions and calls
 //! (its memory and function passes); the result and operand types of arithmetic,
-//! composite, conversion, bitwise and logical instructions. Control flow, dominance,
-//! decorations, interfaces, built-ins and the other instructions' type rules (images,
-//! atomics, …) are not checked yet: a module this validator accepts may still be one
-//! spirv-val rejects.
+//! composite, conversion, bitwise and logical instructions; control flow (branch
+//! targets, `OpPhi`, merge and continue rules, undefined blocks, block order, the
+//! structured rules and the nesting limit), the placement of instructions within blocks
+//! and definitions dominating their uses (its control-flow, CFG, adjacency and SSA
+//! checks). Decorations, interfaces, built-ins and the other instructions' type rules
+//! (images, atomics, …) are not checked yet: a module this validator accepts may still be
+//! one spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
