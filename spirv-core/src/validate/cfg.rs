@@ -15,9 +15,11 @@ mod dom;
 mod dominance;
 pub(super) mod graph;
 mod reconvergence;
+mod regions;
 mod structured;
 mod switch;
 mod undefined;
+mod wavelet;
 
 use super::Fault;
 use super::error::{Namer, Out};

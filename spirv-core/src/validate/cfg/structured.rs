@@ -5,13 +5,15 @@
 //! header dominating its exit, exits through structured exits only, entries through
 //! the header only, nested headers' merge blocks inside, continue targets entered
 //! from the loop only, the switch rules ([`super::switch`]), and last
-//! `ValidateStructuredSelections`.
+//! `ValidateStructuredSelections`. A construct's blocks are listed, as spirv-val lists
+//! them, only when counts by dominator-tree ranges ([`super::regions`]) show a fault.
 
 use super::dom::{Tree, depth_first};
 use super::dominance::Uses;
 use super::graph::{
     CONTINUE, Construct, Graph, LOOP, MERGE, NONE, SELECTION, STRUCTURALLY_REACHABLE,
 };
+use super::regions::{Regions, suspect};
 use super::{CfgError, ConstructDominance, ConstructKind};
 use crate::__private::Vec;
 use crate::spv::Opcode as O;
@@ -129,13 +131,16 @@ pub(super) struct Checks<'a, 'q> {
     back_sorted: Vec<(u32, u32)>,
     /// Each construct's exit (the back-edge block of a continue construct).
     pub(super) exits: Vec<u32>,
-    /// A stamp per node: which construct's blocks it was last found in.
+    /// Each construct's structured exits (`IsStructuredExit`), `NONE` for none.
+    pub(super) accepts: Vec<[u32; 4]>,
+    /// A stamp per node: which construct's blocks it was last found in (allocated
+    /// when a construct is checked block by block).
     member: Vec<u32>,
-    /// A stamp per node for other searches.
+    /// A stamp per node for other searches (allocated when needed).
     pub(super) visited: Vec<u32>,
     pub(super) stamp: u32,
-    /// Where `IsStructuredExit`'s walks may stop.
-    walk: Walk,
+    /// The edges by ranges of the dominator tree.
+    pub(super) regions: Option<Regions>,
 }
 
 /// Shortcuts for `IsStructuredExit`'s walk up from a selection header `h`: it goes
@@ -200,7 +205,6 @@ impl<'a, 'q> Checks<'a, 'q> {
                 }
             }
         }
-        let n = g.len() + 2;
         let mut checks = Checks {
             q,
             g,
@@ -209,12 +213,17 @@ impl<'a, 'q> Checks<'a, 'q> {
             back_edges,
             back_sorted,
             exits,
-            member: alloc::vec![0; n],
-            visited: alloc::vec![0; n],
+            accepts: Vec::new(),
+            member: Vec::new(),
+            visited: Vec::new(),
             stamp: 0,
-            walk: Walk::default(),
+            regions: None,
         };
-        if g.constructs
+        if g.constructs.is_empty() {
+            return checks;
+        }
+        let walk = if g
+            .constructs
             .iter()
             .any(|c| c.kind == ConstructKind::Selection)
         {
@@ -227,9 +236,31 @@ impl<'a, 'q> Checks<'a, 'q> {
             };
             let any = checks.shortcuts(|y| heads(y, false));
             let loops = checks.shortcuts(|y| heads(y, true));
-            checks.walk = Walk { any, loops };
-        }
+            Walk { any, loops }
+        } else {
+            Walk::default()
+        };
+        checks.accepts = (0..g.constructs.len())
+            .map(|k| checks.structured_exits(k, &g.constructs[k], &walk))
+            .collect();
+        drop(walk);
+        checks.dom.forget_idoms();
+        checks.regions = Some(Regions::new(&checks));
         checks
+    }
+
+    /// The blocks under `exit` (a back-edge block) that it post-dominates and that
+    /// a search from it through such blocks reaches: those of the continue construct
+    /// below its back-edge block. Sorted.
+    pub(super) fn post_dominated_below(&self, exit: u32) -> Vec<u32> {
+        let mut seen = alloc::collections::BTreeSet::new();
+        let mut stack = alloc::vec![exit];
+        while let Some(b) = stack.pop() {
+            if self.dom.dominates(exit, b) && self.post.dominates(exit, b) && seen.insert(b) {
+                stack.extend(self.g.structural_successors(b));
+            }
+        }
+        seen.into_iter().collect()
     }
 
     /// Per node, the first block after it on the walk reached by an immediate
@@ -371,9 +402,39 @@ impl<'a, 'q> Checks<'a, 'q> {
             };
             return Some(fault(e, self.label(exit)));
         }
+        // Listing a construct's blocks costs them all, for every construct holding
+        // them; the counts by ranges say first whether there is a fault to find.
+        let suspicious = match &self.regions {
+            Some(r) => suspect(self, r, k, c),
+            None => true,
+        };
+        if suspicious {
+            if let Some(f) = self.block_by_block(k, c) {
+                return Some(f);
+            }
+        }
+        if kind == ConstructKind::Loop {
+            if let Some(f) = self.continue_entries(k, c) {
+                return Some(f);
+            }
+        }
+        if kind == ConstructKind::Selection && self.terminator(header) == Some(O::Switch) {
+            return super::switch::check(self, k, c);
+        }
+        None
+    }
+
+    /// The rules over the blocks of construct `k`, block by block in id order as
+    /// spirv-val checks them: its exits, its entries, its nested headers' merges.
+    fn block_by_block(&mut self, k: usize, c: &Construct) -> Option<Fault> {
+        let header = c.entry;
+        let kind = c.kind;
+        if self.member.is_empty() {
+            self.member = alloc::vec![0; self.g.len() + 2];
+        }
         let blocks = self.blocks(k, c);
         let stamp = k as u32 + 1;
-        let exits = self.structured_exits(k, c);
+        let exits = self.accepts[k];
         for &b in &blocks {
             for s in self.g.real_successors(b) {
                 if self.member[s as usize] != stamp && !exits.contains(&s) {
@@ -413,20 +474,23 @@ impl<'a, 'q> Checks<'a, 'q> {
                 }
             }
         }
-        if kind == ConstructKind::Loop {
-            if let Some(f) = self.continue_entries(header, stamp) {
-                return Some(f);
-            }
-        }
-        if kind == ConstructKind::Selection && self.terminator(header) == Some(O::Switch) {
-            return super::switch::check(self, k, c);
-        }
         None
     }
 
-    /// Edges into a loop's continue target from outside the loop construct (stamped
-    /// `stamp`), back edges aside.
-    fn continue_entries(&self, header: u32, stamp: u32) -> Option<Fault> {
+    /// Edges into a loop's continue target from outside loop construct `k`, back
+    /// edges aside.
+    fn continue_entries(&self, k: usize, c: &Construct) -> Option<Fault> {
+        let header = c.entry;
+        let merge = self.exits[k];
+        let target_node = self.g.constructs[c.partner as usize].entry;
+        // The loop construct's blocks (`Construct::blocks`, by dominance).
+        let empty = self.dom.dominates(target_node, header);
+        let inside = |x: u32| {
+            !empty
+                && self.dom.dominates(header, x)
+                && !self.dom.dominates(merge, x)
+                && !self.dom.dominates(target_node, x)
+        };
         let (_, w) = self.merge_inst(header)?;
         let continue_id = w.get(2).copied().unwrap_or(0);
         if continue_id == self.g.id(self.q, header) {
@@ -441,7 +505,7 @@ impl<'a, 'q> Checks<'a, 'q> {
                 continue;
             }
             let back = self.back_sorted.binary_search(&(p, target)).is_ok();
-            if self.member[p as usize] != stamp && !back {
+            if !inside(p) && !back {
                 let e = CfgError::ContinueFromOutside {
                     from: self.id(p),
                     target: Id(continue_id),
@@ -490,7 +554,7 @@ impl<'a, 'q> Checks<'a, 'q> {
 
     /// `Construct::IsStructuredExit`'s exits of a construct (the nodes it accepts; up
     /// to four).
-    pub(super) fn structured_exits(&self, k: usize, c: &Construct) -> [u32; 4] {
+    fn structured_exits(&self, k: usize, c: &Construct, walk: &Walk) -> [u32; 4] {
         let mut out = [NONE; 4];
         match c.kind {
             ConstructKind::Loop => {
@@ -514,9 +578,9 @@ impl<'a, 'q> Checks<'a, 'q> {
                 let mut at = 1;
                 // Only candidates can end the walk or name an exit (see `walk`).
                 let mut y = if switch_header {
-                    self.walk.loops[header as usize]
+                    walk.loops[header as usize]
                 } else {
-                    self.walk.any[header as usize]
+                    walk.any[header as usize]
                 };
                 while y != NONE {
                     let Some((op, w)) = self.merge_inst(y) else {
@@ -540,9 +604,9 @@ impl<'a, 'q> Checks<'a, 'q> {
                         seen_switch = true;
                     }
                     y = if seen_switch || switch_header {
-                        self.walk.loops[y as usize]
+                        walk.loops[y as usize]
                     } else {
-                        self.walk.any[y as usize]
+                        walk.any[y as usize]
                     };
                 }
             }

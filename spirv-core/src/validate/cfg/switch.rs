@@ -2,7 +2,8 @@
 //! structured `OpSwitch` is dominated by the switch, leaves only through the merge
 //! block, another case or a structured exit of the switch, falls through to at most one
 //! other case, which must follow it in the target list, and is fallen into by at most
-//! one other.
+//! one other. A case is searched block by block only when the targets of the edges
+//! out of its dominator subtree ([`super::regions`]) do not already settle it.
 
 use super::CfgError;
 use super::graph::{Construct, NONE, branch_targets};
@@ -26,7 +27,7 @@ pub(super) fn check(c: &mut Checks<'_, '_>, k: usize, construct: &Construct) -> 
     let mut case_targets: Vec<u32> = targets.iter().copied().filter(|&t| t != merge_id).collect();
     case_targets.sort_unstable();
     case_targets.dedup();
-    let exits = c.structured_exits(k, construct);
+    let exits = c.accepts[k];
     let default = targets[0];
     let default_repeated = targets[1..].contains(&default);
     let mut fallen_into: BTreeMap<u32, u32> = BTreeMap::new();
@@ -50,10 +51,12 @@ pub(super) fn check(c: &mut Checks<'_, '_>, k: usize, construct: &Construct) -> 
                     };
                     return Some(fault(e, g.labels[header as usize]));
                 }
-                let f = fall_through_of(c, node, merge, &case_targets, &exits)?;
-                let f = match f {
-                    Ok(f) => f,
-                    Err(fault) => return Some(fault),
+                let f = match quick_fall_through(c, node, merge, &case_targets, &exits) {
+                    Some(f) => f,
+                    None => match fall_through_of(c, node, merge, &case_targets, &exits)? {
+                        Ok(f) => f,
+                        Err(fault) => return Some(fault),
+                    },
                 };
                 if f != 0 {
                     *fallen_into.entry(f).or_insert(0) += 1;
@@ -93,6 +96,53 @@ pub(super) fn check(c: &mut Checks<'_, '_>, k: usize, construct: &Construct) -> 
     None
 }
 
+/// The case `target` falls through to (0 for none) by the targets of the edges out
+/// of its subtree (see [`super::regions`]); `None` when the case may be at fault, to
+/// be searched as spirv-val does.
+fn quick_fall_through(
+    c: &Checks<'_, '_>,
+    target: u32,
+    merge: u32,
+    case_targets: &[u32],
+    exits: &[u32; 4],
+) -> Option<u32> {
+    let (q, g) = (c.q, c.g);
+    let r = c.regions.as_ref()?;
+    if !c.reachable(target) {
+        return Some(0);
+    }
+    let span = |x: u32| (c.dom.pre[x as usize], c.dom.last[x as usize]);
+    let t = span(target);
+    let holes = if merge != target && c.dom.dominates(target, merge) {
+        Vec::from([span(merge)])
+    } else {
+        Vec::new()
+    };
+    let mut fall_through = 0u32;
+    let mut fine = true;
+    for s in super::regions::minus(t, &holes) {
+        r.targets_outside(s, t, |p| {
+            let b = r.order[p as usize];
+            if b == merge {
+                return true;
+            }
+            let id = g.id(q, b);
+            if case_targets.binary_search(&id).is_err() {
+                fine = exits.contains(&b);
+            } else if fall_through == 0 || fall_through == id {
+                fall_through = id;
+            } else {
+                fine = false;
+            }
+            fine
+        });
+        if !fine {
+            return None;
+        }
+    }
+    Some(fall_through)
+}
+
 /// `FindCaseFallThrough` for the case construct at `target`: `Ok` with the case it
 /// falls through to (0 for none), or the fault; `None` when there is nothing to check.
 fn fall_through_of(
@@ -103,6 +153,9 @@ fn fall_through_of(
     exits: &[u32; 4],
 ) -> Option<Result<u32, Fault>> {
     let (q, g) = (c.q, c.g);
+    if c.visited.is_empty() {
+        c.visited = alloc::vec![0; g.len() + 2];
+    }
     c.stamp += 1;
     let stamp = c.stamp;
     let target_id = g.id(q, target);
