@@ -96,7 +96,7 @@ mod types;
 mod value_messages;
 
 pub use crate::spirv_tools::generates_type;
-pub use cfg::CfgError;
+pub use cfg::{Adjacency, CfgError, ConstructDominance, ConstructKind, LoopControlConflict};
 pub use decorations::DecorationError;
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
 pub use function::FunctionError;
