@@ -16,6 +16,37 @@
 //! let out = spirv_val_text(&words, &Options::default()).unwrap();
 //! assert_eq!(out, "error: line 8: ID '5[%5]' has not been defined\n  %6 = OpIAdd %5 %7 %8\n\n");
 //! ```
+//!
+//! # Coming from `spirv_tools::val`
+//! Code that calls the `spirv-tools` crate's `Validator` (the C++ SPIRV-Tools built by
+//! its build script) maps field for field: `relax_store_struct` is
+//! `relax_struct_store`, `before_legalization` is `before_hlsl_legalization`,
+//! `relax_block_layout: Option<bool>` is a `bool` (`None` is `false`; Vulkan 1.1 and
+//! later relax block layout whatever it says, as spirv-val does), and `max_limits` are
+//! the fields of [`Limits`]. The error's text is spirv-val's.
+//!
+//! ```
+//! use spirv_asm::val::{render, validate, Limits, Options};
+//! use spirv_core::TargetEnv;
+//!
+//! // Was: spirv_tools::val::create(Some(TargetEnv::Vulkan_1_2)).validate(words,
+//! //     Some(ValidatorOptions { relax_block_layout: Some(true), scalar_block_layout: true,
+//! //     max_limits: vec![(ValidatorLimits::MaxIdBound, 1 << 20)], ..Default::default() }))
+//! fn check(words: &[u32]) -> Result<(), String> {
+//!     let options = Options {
+//!         target_env: TargetEnv::Vulkan1_2,
+//!         relax_block_layout: true,
+//!         scalar_block_layout: true,
+//!         limits: Limits { max_id_bound: 1 << 20, ..Limits::default() },
+//!         ..Options::default()
+//!     };
+//!     validate(words, &options).map_err(|e| render(words, &[e], &options))
+//! }
+//!
+//! let words = [0x0723_0203, 0x0001_0500, 0, 1 << 21, 0];
+//! let message = check(&words).unwrap_err();
+//! assert!(message.starts_with("error: line 0: Invalid SPIR-V.  The id bound is larger"), "{message}");
+//! ```
 
 use crate::dis::{DisOptions, disassemble};
 pub use spirv_core::validate::{

@@ -383,16 +383,30 @@ impl<'m> Editor<'m> {
         match bound {
             Bound::Keep => {
                 let needed = m.max_id()?.saturating_add(1);
-                m.set_bound(self.bound.max(needed))?;
+                set_bound(&mut m, self.bound.max(needed))?;
             }
-            Bound::Tight => {
-                let tight = m.max_id()?.saturating_add(1);
-                m.set_bound(tight)?;
-            }
+            Bound::Tight => tighten_bound(&mut m)?,
             Bound::Compact => m.compact_ids()?,
         }
         Ok(m)
     }
+}
+
+/// Sets the bound of `m` to its largest id plus one.
+fn tighten_bound(m: &mut Module) -> Result<(), EditError> {
+    let tight = m.max_id()?.saturating_add(1);
+    set_bound(m, tight)
+}
+
+/// Sets a bound computed to be above every id of `m` (unless an id is 2^32 - 1, which no
+/// bound is above: the error names it).
+fn set_bound(m: &mut Module, bound: u32) -> Result<(), EditError> {
+    if bound == u32::MAX {
+        m.set_bound(bound)?;
+    } else {
+        m.set_bound_above_ids(bound);
+    }
+    Ok(())
 }
 
 /// Checks that `words` are one instruction: a leading word whose count is their length.

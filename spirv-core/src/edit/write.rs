@@ -307,6 +307,15 @@ fn mapped(e: &Editor<'_>, i: usize, out: &mut Vec<u32>) -> Result<(), DecodeErro
             i,
         ));
     };
+    let ids = &e.ids;
+    let rename = |out: &mut Vec<u32>, at: usize| {
+        if let Some(&to) = ids.get(&out[1 + at]) {
+            out[1 + at] = to;
+        }
+    };
+    if walk::shaped_ids(info, inst.operands(), &mut |_, at| rename(out, at)) {
+        return Ok(());
+    }
     let mut unknown = None;
     let walked = walk::walk(
         info,

@@ -194,8 +194,13 @@ impl Module {
     /// An id in use is not below `bound` (the error names it), or the ids of some
     /// instruction cannot all be found (see [`Module::remap_ids`]).
     pub fn set_bound(&mut self, bound: u32) -> Result<(), DecodeError> {
-        let positions = self.id_positions()?;
-        if let Some(&at) = positions.iter().find(|&&at| self.words[at] >= bound) {
+        let mut first = None;
+        self.each_id_position(|at| {
+            if first.is_none() && self.words[at] >= bound {
+                first = Some(at);
+            }
+        })?;
+        if let Some(at) = first {
             let id = self.words[at];
             let index = self.offsets.partition_point(|&o| (o as usize) <= at) - 1;
             return Err(DecodeError::new(
@@ -206,6 +211,12 @@ impl Module {
         }
         self.header.bound = bound;
         Ok(())
+    }
+
+    /// Sets the bound to one known to be above every id (computed from the largest).
+    #[cfg(feature = "edit")]
+    pub(crate) fn set_bound_above_ids(&mut self, bound: u32) {
+        self.header.bound = bound;
     }
 
     /// The module as words: header then instructions, exactly as read.
@@ -317,12 +328,9 @@ impl Module {
     /// The ids of some instruction cannot all be found (see [`Module::remap_ids`]).
     #[cfg(feature = "edit")]
     pub(crate) fn max_id(&self) -> Result<u32, DecodeError> {
-        Ok(self
-            .id_positions()?
-            .iter()
-            .map(|&at| self.words[at])
-            .max()
-            .unwrap_or(0))
+        let mut max = 0;
+        self.each_id_position(|at| max = max.max(self.words[at]))?;
+        Ok(max)
     }
 
     /// Renumbers every id 1, 2, … in order of first mention (spirv-opt's
@@ -371,9 +379,8 @@ impl Module {
                 continue;
             };
             let base = inst.offset() + 1;
-            let mut positions = Vec::new();
-            inst.visit_id_words(|_, w| positions.push(base + w))?;
-            for at in positions {
+            inst.visit_id_words(|_, w| {
+                let at = base + w;
                 let old = words[at];
                 words[at] = match table.get(old) {
                     Some(&n) => n,
@@ -382,7 +389,7 @@ impl Module {
                         *table.insert(old, next, cap)
                     }
                 };
-            }
+            })?;
         }
         words[3] = next + 1;
         *self = self.reread(words)?;
@@ -393,6 +400,13 @@ impl Module {
     /// ids cannot all be found.
     fn id_positions(&self) -> Result<Vec<usize>, DecodeError> {
         let mut positions: Vec<usize> = Vec::new();
+        self.each_id_position(|at| positions.push(at))?;
+        Ok(positions)
+    }
+
+    /// Calls `f` with the word position of every id operand, in order; an error if some
+    /// instruction's ids cannot all be found (`f` has then seen the ids before it).
+    fn each_id_position(&self, mut f: impl FnMut(usize)) -> Result<(), DecodeError> {
         for inst in self.instructions() {
             let off = inst.offset();
             let err = |kind| DecodeError::new(kind, off, inst.index());
@@ -402,6 +416,9 @@ impl Module {
                 }));
             };
             let ops = inst.operands();
+            if walk::shaped_ids(info, ops, &mut |_, at| f(off + 1 + at)) {
+                continue;
+            }
             // An unknown enumerant may hide id parameters, and a set the registry does
             // not know may take ids or literals: the first such operand found.
             let mut unknown = None;
@@ -410,7 +427,7 @@ impl Module {
                     unknown = Some(p.start);
                 }
                 if p.kind.is_id() {
-                    positions.push(off + 1 + p.start);
+                    f(off + 1 + p.start);
                 }
             });
             if let Err((kind, at)) = walked {
@@ -427,7 +444,7 @@ impl Module {
                 return Err(DecodeError::new(kind, off + 1 + at, inst.index()));
             }
         }
-        Ok(positions)
+        Ok(())
     }
 
     /// Calls `f` on every id operand (uses and definitions), once per occurrence, and

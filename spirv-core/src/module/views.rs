@@ -276,6 +276,9 @@ impl<'m> InstRef<'m> {
             ));
         };
         let ops = self.operands();
+        if walk::shaped_ids(info, ops, &mut f) {
+            return Ok(());
+        }
         let mut unknown = None;
         walk::walk(
             info,

@@ -3,7 +3,8 @@
 //! hooks (OpExtInst, OpSpecConstantOp, OpConstant/OpSpecConstant literals, OpSwitch).
 //!
 //! The module reader, the disassembler and the id visitors all use it. It allocates
-//! nothing per instruction.
+//! nothing per instruction. `shaped_ids` finds the ids of an instruction whose layout
+//! has a fixed shape without walking it, the id visitors' fast path.
 
 mod ids;
 
@@ -123,6 +124,99 @@ pub fn walk<F: FnMut(&Parsed)>(
         ));
     }
     Ok(w.summary)
+}
+
+/// The id operands of an instruction whose layout has a [`Shape`](crate::grammar::Shape)
+/// that accepts its operand count, found without walking: calls `f(class, word)` for
+/// each id operand in order (`word` indexes `words`, the operands after the leading
+/// word) and returns true. Returns false, having called nothing, when the layout has no
+/// shape or the shape does not fit, or an enumerant is not known or takes parameters;
+/// [`walk`] then lays the instruction out (and reports what it cannot).
+///
+/// The ids found are those [`walk`] finds with default options: the shapes cover only
+/// layouts of single words, where no operand's size depends on anything else.
+#[inline]
+pub(crate) fn shaped_ids(
+    info: &'static InstructionInfo,
+    words: &[u32],
+    f: &mut impl FnMut(KindClass, usize),
+) -> bool {
+    let Some(shape) = info.shape else {
+        return false;
+    };
+    if !shape.accepts(words.len()) {
+        return false;
+    }
+    // Check first, so that nothing is reported when the walk has to take over.
+    let mut ok = true;
+    shaped_words(
+        info.operands,
+        words.len(),
+        &mut |kind, at| match kind.class {
+            KindClass::ResultType
+            | KindClass::Result
+            | KindClass::Id
+            | KindClass::Integer
+            | KindClass::Float => {}
+            KindClass::ValueEnum => {
+                ok &= kind
+                    .enumerant(words[at])
+                    .is_some_and(|e| e.parameters.is_empty());
+            }
+            KindClass::BitEnum => {
+                ok &= crate::grammar::set_bits(words[at])
+                    .all(|bit| kind.enumerant(bit).is_some_and(|e| e.parameters.is_empty()));
+            }
+            _ => ok = false,
+        },
+    );
+    if !ok {
+        return false;
+    }
+    shaped_words(info.operands, words.len(), &mut |kind, at| {
+        if kind.is_id() {
+            f(kind.class, at);
+        }
+    });
+    true
+}
+
+/// Each one-word operand of a shaped layout over `n` operand words, with its kind (a
+/// composite's components one by one; a composite of composites as one word of its own
+/// kind, which [`shaped_ids`] refuses).
+#[inline]
+fn shaped_words(
+    ops: &'static [OperandInfo],
+    n: usize,
+    g: &mut impl FnMut(&'static OperandKind, usize),
+) {
+    let mut pos = 0;
+    let mut one = |kind: &'static OperandKind, pos: &mut usize| {
+        if kind.class == KindClass::Composite {
+            for &base in kind.bases {
+                if *pos < n {
+                    g(base, *pos);
+                }
+                *pos += 1;
+            }
+        } else {
+            g(kind, *pos);
+            *pos += 1;
+        }
+    };
+    for op in ops {
+        if pos >= n {
+            break;
+        }
+        match op.quantifier {
+            Quantifier::One | Quantifier::Optional => one(op.kind, &mut pos),
+            Quantifier::Variadic => {
+                while pos < n {
+                    one(op.kind, &mut pos);
+                }
+            }
+        }
+    }
 }
 
 /// Walks one operand of `kind`, its parameters included, at the start of `words`;
@@ -431,5 +525,50 @@ impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
         self.summary.saw_unknown = true;
         self.emit(kind, 1, None, None, true);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::__private::Vec;
+
+    /// Every shaped layout, at every length its shape accepts (up to two repeats), with
+    /// operand words of several values: where [`shaped_ids`] answers, it finds the ids
+    /// the walk finds; and it answers for most of them.
+    #[test]
+    fn shaped_ids_match_the_walk() {
+        let ids = Ids::new(0);
+        let (mut answered, mut total) = (0, 0);
+        for info in spv::GRAMMAR.instructions {
+            let Some(shape) = info.shape else { continue };
+            let fixed = usize::from(shape.fixed);
+            let lens: Vec<usize> = match shape.repeat {
+                0 => (fixed..=fixed + usize::from(shape.optional)).collect(),
+                k => (0..3).map(|i| fixed + i * usize::from(k)).collect(),
+            };
+            for n in lens {
+                for fill in [0u32, 1, 2, 4, 5, 0x7fff_ffff] {
+                    let words: Vec<u32> = (0..n as u32).map(|i| fill.wrapping_add(i % 2)).collect();
+                    total += 1;
+                    let mut fast = Vec::new();
+                    if !shaped_ids(info, &words, &mut |c, at| fast.push((c, at))) {
+                        continue;
+                    }
+                    answered += 1;
+                    let mut slow = Vec::new();
+                    let mut unknown = false;
+                    let r = walk(info, &words, &ids, WalkOptions::default(), &mut |p| {
+                        unknown |= p.unknown;
+                        if p.kind.is_id() {
+                            slow.push((p.kind.class, p.start));
+                        }
+                    });
+                    assert!(r.is_ok() && !unknown, "{} {words:?}", info.opname);
+                    assert_eq!(fast, slow, "{} {words:?}", info.opname);
+                }
+            }
+        }
+        assert!(answered * 2 > total, "{answered} of {total}");
     }
 }

@@ -4,9 +4,10 @@
 
 mod handlers;
 
+use super::Edits;
 use super::duplicates::Decorations;
 use crate::__private::Vec;
-use crate::edit::{Annotations, Bound, EditError, Editor, InstId};
+use crate::edit::{Annotations, EditError, Editor, InstId};
 use crate::grammar::{Enumerant, KindClass};
 use crate::module::{Declared, Module, Section};
 use crate::spv::Opcode as O;
@@ -131,6 +132,11 @@ impl Needs {
 /// The operands of an instruction cannot be laid out, or the edited module does not
 /// read.
 pub fn trim_capabilities(module: &Module) -> Result<(Module, bool), EditError> {
+    trim_capabilities_edits(module)?.finish(module)
+}
+
+/// [`trim_capabilities`]'s edits, not yet applied.
+pub(crate) fn trim_capabilities_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let declared: Vec<u32> = module
         .section(Section::Capability)
         .filter_map(|i| match i.opcode() {
@@ -140,7 +146,7 @@ pub fn trim_capabilities(module: &Module) -> Result<(Module, bool), EditError> {
         .collect();
     let all = Declared::new(module.header().version(), declared, []).capabilities;
     if all.binary_search(&cap::LINKAGE).is_ok() {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
     let vulkan = module
         .section(Section::MemoryModel)
@@ -249,5 +255,5 @@ pub fn trim_capabilities(module: &Module) -> Result<(Module, bool), EditError> {
             changed = true;
         }
     }
-    Ok((editor.apply(Bound::Keep)?, changed))
+    Ok(Edits::edited(editor, changed))
 }

@@ -3,9 +3,9 @@
 //! the opcode classes the constant passes share ([`is_constant`],
 //! [`is_annotation`]).
 
-use super::Killer;
+use super::{Edits, Killer};
 use crate::__private::Vec;
-use crate::edit::{Bound, DefIndex, EditError, Editor, UseIndex};
+use crate::edit::{DefIndex, EditError, Editor, UseIndex};
 use crate::grammar::KindClass;
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
@@ -83,6 +83,11 @@ fn counts_as_use(op: O) -> bool {
 /// The ids of some instruction cannot all be found (to count uses), or the edited
 /// module does not read.
 pub fn eliminate_dead_const(module: &Module) -> Result<(Module, bool), EditError> {
+    eliminate_dead_const_edits(module)?.finish(module)
+}
+
+/// [`eliminate_dead_const`]'s edits, not yet applied.
+pub(crate) fn eliminate_dead_const_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let n = module.len();
     let constants: Vec<usize> = module
         .section(Section::Global)
@@ -90,7 +95,7 @@ pub fn eliminate_dead_const(module: &Module) -> Result<(Module, bool), EditError
         .map(|i| i.index())
         .collect();
     if constants.is_empty() {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
     let defs = DefIndex::new(module);
     let uses = UseIndex::new(module)?;
@@ -155,7 +160,7 @@ pub fn eliminate_dead_const(module: &Module) -> Result<(Module, bool), EditError
         })?;
     }
     if !dead.iter().any(|&d| d) {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
     let mut editor = Editor::new(module);
     {
@@ -165,5 +170,5 @@ pub fn eliminate_dead_const(module: &Module) -> Result<(Module, bool), EditError
         }
         killer.finish()?;
     }
-    Ok((editor.apply(Bound::Keep)?, true))
+    Ok(Edits::edited(editor, true))
 }

@@ -1,11 +1,11 @@
 //! `--eliminate-dead-functions` (spirv-opt's `EliminateDeadFunctionsPass` and
 //! `eliminatedeadfunctionsutil::EliminateFunction`).
 
-use super::Killer;
 use super::interface::{CallGraph, id_cap};
+use super::{Edits, Killer};
 use crate::__private::Vec;
 use crate::analysis::table::IdTable;
-use crate::edit::{Bound, EditError, Editor, InstId, UseIndex};
+use crate::edit::{EditError, Editor, InstId, UseIndex};
 use crate::module::{Module, Section};
 use crate::spirv_tools::SetKind;
 use crate::spv::Opcode as O;
@@ -114,13 +114,20 @@ fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
 /// A non-semantic set is imported and the ids of some instruction cannot all be found
 /// (to find the users of what is removed), or the edited module does not read.
 pub fn eliminate_dead_functions(module: &Module) -> Result<(Module, bool), EditError> {
+    eliminate_dead_functions_edits(module)?.finish(module)
+}
+
+/// [`eliminate_dead_functions`]'s edits, not yet applied.
+pub(crate) fn eliminate_dead_functions_edits<'m>(
+    module: &'m Module,
+) -> Result<Edits<'m>, EditError> {
     let graph = CallGraph::new(module);
     let functions = graph.functions();
     let mut live = alloc::vec![false; functions.len()];
     let mut seen = alloc::vec![false; functions.len()];
     graph.walk(&roots(module, &graph), &mut seen, |k| live[k] = true);
     if live.iter().all(|&l| l) {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
     let kinds = set_kinds(module);
     let uses = if kinds.values().any(|k| k.is_non_semantic()) {
@@ -220,7 +227,7 @@ pub fn eliminate_dead_functions(module: &Module) -> Result<(Module, bool), EditE
         killer.finish()?;
     }
     replace_debug_operands(module, &kinds, &dead_functions, &dead_values, &mut editor)?;
-    Ok((editor.apply(Bound::Keep)?, true))
+    Ok(Edits::edited(editor, true))
 }
 
 /// Points the `DebugFunction`s of `OpenCL.DebugInfo.100` that name a removed function,

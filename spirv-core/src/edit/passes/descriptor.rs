@@ -2,10 +2,11 @@
 //! decorations spirv-opt's decoration manager gives it
 //! (`DecorationManager::GetDecorationsFor`).
 
+use super::Edits;
 use super::interface::id_cap;
 use crate::__private::Vec;
 use crate::analysis::table::IdTable;
-use crate::edit::{Bound, EditError, Editor, InstId};
+use crate::edit::{EditError, Editor, InstId};
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
 use alloc::collections::BTreeMap;
@@ -124,6 +125,15 @@ pub fn switch_descriptor_set(
     from: u32,
     to: u32,
 ) -> Result<(Module, bool), EditError> {
+    switch_descriptor_set_edits(module, from, to)?.finish(module)
+}
+
+/// [`switch_descriptor_set`]'s edits, not yet applied.
+pub(crate) fn switch_descriptor_set_edits<'m>(
+    module: &'m Module,
+    from: u32,
+    to: u32,
+) -> Result<Edits<'m>, EditError> {
     let decorations = Decorations::new(module);
     // Decorations rewritten so far: their words now.
     let mut rewritten: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
@@ -152,11 +162,11 @@ pub fn switch_descriptor_set(
         }
     }
     if !changed {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
     let mut editor = Editor::new(module);
     for (index, words) in &rewritten {
         editor.replace_words(InstId(*index), words)?;
     }
-    Ok((editor.apply(Bound::Keep)?, true))
+    Ok(Edits::edited(editor, true))
 }

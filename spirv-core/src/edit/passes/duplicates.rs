@@ -8,9 +8,9 @@ mod types;
 
 pub(super) use decorations::Decorations;
 
-use super::Killer;
+use super::{Edits, Killer};
 use crate::__private::Vec;
-use crate::edit::{Bound, EditError, Editor, InstId};
+use crate::edit::{EditError, Editor, InstId};
 use crate::grammar::KindClass;
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
@@ -37,6 +37,11 @@ use alloc::collections::{BTreeMap, BTreeSet};
 /// # Errors
 /// The ids of a decoration cannot all be found, or the edited module does not read.
 pub fn remove_duplicates(module: &Module) -> Result<(Module, bool), EditError> {
+    remove_duplicates_edits(module)?.finish(module)
+}
+
+/// [`remove_duplicates`]'s edits, not yet applied.
+pub(crate) fn remove_duplicates_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let mut editor = Editor::new(module);
     let mut changed = false;
     // Capabilities and extensions: (condition, value) seen.
@@ -117,7 +122,7 @@ pub fn remove_duplicates(module: &Module) -> Result<(Module, bool), EditError> {
         killer.finish()?;
     }
     changed |= remove_duplicate_decorations(module, &mut editor, &renamed)?;
-    Ok((editor.apply(Bound::Keep)?, changed))
+    Ok(Edits::edited(editor, changed))
 }
 
 /// Removes each `OpDecorate`, `OpMemberDecorate`, `OpDecorateId` and `OpDecorateString`

@@ -3,6 +3,7 @@
 //! `--eliminate-dead-functions` (spirv-opt's `IRContext::ProcessCallTreeFromRoots` and
 //! `AddCalls`).
 
+use super::Edits;
 use crate::__private::Vec;
 use crate::analysis::table::IdTable;
 use crate::edit::{DefIndex, EditError, Editor, InstId};
@@ -193,6 +194,13 @@ fn string_words(words: &[u32]) -> Option<usize> {
 /// The ids of an instruction in a reachable block cannot all be found, or the edited
 /// module does not read.
 pub fn remove_unused_interface_variables(module: &Module) -> Result<(Module, bool), EditError> {
+    remove_unused_interface_variables_edits(module)?.finish(module)
+}
+
+/// [`remove_unused_interface_variables`]'s edits, not yet applied.
+pub(crate) fn remove_unused_interface_variables_edits<'m>(
+    module: &'m Module,
+) -> Result<Edits<'m>, EditError> {
     let defs = DefIndex::new(module);
     let graph = CallGraph::new(module);
     let all_globals = module.header().version >= 0x0001_0400;
@@ -309,7 +317,7 @@ pub fn remove_unused_interface_variables(module: &Module) -> Result<(Module, boo
         changed = true;
     }
     if !changed {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
-    Ok((editor.apply(crate::edit::Bound::Keep)?, true))
+    Ok(Edits::edited(editor, true))
 }

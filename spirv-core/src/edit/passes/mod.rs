@@ -46,7 +46,7 @@ pub use strip::strip_debug;
 pub use unify::unify_const;
 
 use super::{Bound, EditError, Editor};
-use crate::__private::{String, Vec};
+use crate::__private::{Box, String, Vec};
 use crate::module::Module;
 use crate::walk::NumberType;
 
@@ -190,6 +190,66 @@ impl Pass {
     }
 }
 
+/// What a pass found to do: nothing (the module stays as it is, unwritten), or edits
+/// and whether they change the module.
+pub(crate) enum Edits<'m> {
+    Unchanged,
+    // Boxed: an `Editor` is large beside `Unchanged`, and there is one per pass.
+    Edited(Box<Editor<'m>>, bool),
+}
+
+impl<'m> Edits<'m> {
+    /// The edits of `editor`, and whether they change the module.
+    pub(crate) fn edited(editor: Editor<'m>, changed: bool) -> Self {
+        Edits::Edited(Box::new(editor), changed)
+    }
+
+    /// The module and whether it changed, as the public pass functions return them.
+    fn finish(self, module: &Module) -> Result<(Module, bool), EditError> {
+        match self {
+            Edits::Unchanged => Ok((module.clone(), false)),
+            Edits::Edited(editor, changed) => Ok((editor.apply(Bound::Keep)?, changed)),
+        }
+    }
+}
+
+/// The edits of one pass other than `--compact-ids`, which renumbers as it writes.
+fn edits<'m>(
+    module: &'m Module,
+    pass: &Pass,
+    numbers: Option<&dyn NumberParser>,
+) -> Result<Edits<'m>, EditError> {
+    match pass {
+        Pass::StripDebug => strip::strip_debug_edits(module),
+        Pass::StripNonSemantic => nonsemantic::strip_nonsemantic_edits(module),
+        // Not reached: `--compact-ids` renumbers as it writes ([`compact`]).
+        Pass::CompactIds => Ok(Edits::edited(Editor::new(module), false)),
+        Pass::RemoveUnusedInterfaceVariables => {
+            interface::remove_unused_interface_variables_edits(module)
+        }
+        Pass::EliminateDeadConst => dead_const::eliminate_dead_const_edits(module),
+        Pass::EliminateDeadFunctions => dead_functions::eliminate_dead_functions_edits(module),
+        Pass::FreezeSpecConst => spec::freeze_spec_const_edits(module),
+        Pass::SetSpecConstDefaultValue(values) => match numbers {
+            Some(n) => spec::set_spec_const_default_value_edits(module, values, n),
+            None => Err(EditError::NeedsNumberParser),
+        },
+        Pass::SwitchDescriptorSet { from, to } => {
+            descriptor::switch_descriptor_set_edits(module, *from, *to)
+        }
+        Pass::UnifyConst => unify::unify_const_edits(module),
+        Pass::RemoveDuplicates => duplicates::remove_duplicates_edits(module),
+        Pass::TrimCapabilities => capabilities::trim_capabilities_edits(module),
+    }
+}
+
+/// `--compact-ids` on `module`: the renumbered module and whether it differs.
+fn compact(module: &Module) -> Result<(Module, bool), EditError> {
+    let compact = Editor::new(module).apply(Bound::Compact)?;
+    let changed = compact != *module;
+    Ok((compact, changed))
+}
+
 /// Runs one pass; returns the module and whether it changed. The bound is kept (raised
 /// only for ids the pass made), except by `--compact-ids`, which sets it one above the
 /// last id.
@@ -203,25 +263,8 @@ pub fn run_one(
     numbers: Option<&dyn NumberParser>,
 ) -> Result<(Module, bool), EditError> {
     match pass {
-        Pass::StripDebug => strip_debug(module),
-        Pass::StripNonSemantic => strip_nonsemantic(module),
-        Pass::CompactIds => {
-            let compact = Editor::new(module).apply(Bound::Compact)?;
-            let changed = compact.to_words() != module.to_words();
-            Ok((compact, changed))
-        }
-        Pass::RemoveUnusedInterfaceVariables => remove_unused_interface_variables(module),
-        Pass::EliminateDeadConst => eliminate_dead_const(module),
-        Pass::EliminateDeadFunctions => eliminate_dead_functions(module),
-        Pass::FreezeSpecConst => freeze_spec_const(module),
-        Pass::SetSpecConstDefaultValue(values) => match numbers {
-            Some(n) => set_spec_const_default_value(module, values, n),
-            None => Err(EditError::NeedsNumberParser),
-        },
-        Pass::SwitchDescriptorSet { from, to } => switch_descriptor_set(module, *from, *to),
-        Pass::UnifyConst => unify_const(module),
-        Pass::RemoveDuplicates => remove_duplicates(module),
-        Pass::TrimCapabilities => trim_capabilities(module),
+        Pass::CompactIds => compact(module),
+        _ => edits(module, pass, numbers)?.finish(module),
     }
 }
 
@@ -239,6 +282,12 @@ pub fn run(module: &Module, passes: &[Pass]) -> Result<(Module, bool), EditError
 
 /// [`run`], with the number parser `--set-spec-const-default-value` needs.
 ///
+/// Each pass that edits writes the module once; a pass that finds nothing to do writes
+/// nothing. spirv-opt writes its IR back at the end whether or not a pass changed it,
+/// which drops in-function `OpNop`s and repeated debug lines: a module that was written
+/// is already as that write would make it (the write is idempotent), so only a module
+/// no pass wrote is written at the end.
+///
 /// # Errors
 /// As [`run_one`].
 pub fn run_with(
@@ -246,16 +295,41 @@ pub fn run_with(
     passes: &[Pass],
     numbers: Option<&dyn NumberParser>,
 ) -> Result<(Module, bool), EditError> {
-    let mut current = module.clone();
+    // The module so far, once a pass has written it.
+    let mut current: Option<Module> = None;
     let mut changed = false;
-    for p in passes {
-        let (next, c) = run_one(&current, p, numbers)?;
-        current = next;
-        changed |= c;
+    // Whether the current module's bound is its largest id plus one.
+    let mut tight = false;
+    for (k, p) in passes.iter().enumerate() {
+        let m = current.as_ref().unwrap_or(module);
+        let next = match p {
+            Pass::CompactIds => {
+                let (next, c) = compact(m)?;
+                changed |= c;
+                tight = true;
+                next
+            }
+            _ => match edits(m, p, numbers)? {
+                Edits::Unchanged => continue,
+                Edits::Edited(editor, c) => {
+                    changed |= c;
+                    // The last pass's write is the final one, with the final bound.
+                    tight = changed && k + 1 == passes.len();
+                    editor.apply(if tight { Bound::Tight } else { Bound::Keep })?
+                }
+            },
+        };
+        current = Some(next);
     }
-    // spirv-opt writes its IR back whether or not a pass changed it, which drops
-    // in-function `OpNop`s and repeated debug lines; so does this write.
-    let bound = if changed { Bound::Tight } else { Bound::Keep };
-    current = Editor::new(&current).apply(bound)?;
-    Ok((current, changed))
+    let out = match current {
+        // No pass wrote the module (and none changed it): write it as spirv-opt does.
+        None => Editor::new(module).apply(Bound::Keep)?,
+        Some(mut m) => {
+            if changed && !tight {
+                super::tighten_bound(&mut m)?;
+            }
+            m
+        }
+    };
+    Ok((out, changed))
 }

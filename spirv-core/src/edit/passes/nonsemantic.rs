@@ -1,9 +1,9 @@
 //! `--strip-nonsemantic` (and its old name `--strip-reflect`): spirv-opt 2025.5's
 //! `StripNonSemanticInfoPass` (`source/opt/strip_nonsemantic_info_pass.cpp`).
 
-use super::Killer;
+use super::{Edits, Killer};
 use crate::__private::Vec;
-use crate::edit::{Bound, EditError, Editor, InstId};
+use crate::edit::{EditError, Editor, InstId};
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
 
@@ -34,6 +34,11 @@ const DEBUG_NO_LINE: u32 = 104;
 /// # Errors
 /// The edited module does not read.
 pub fn strip_nonsemantic(module: &Module) -> Result<(Module, bool), EditError> {
+    strip_nonsemantic_edits(module)?.finish(module)
+}
+
+/// [`strip_nonsemantic`]'s edits, not yet applied.
+pub(crate) fn strip_nonsemantic_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let mut to_remove: Vec<usize> = Vec::new();
     let mut other_string_decorations = false;
     for inst in module.section(Section::Annotation) {
@@ -114,7 +119,7 @@ pub fn strip_nonsemantic(module: &Module) -> Result<(Module, bool), EditError> {
         }
         killer.finish()?;
     }
-    Ok((editor.apply(Bound::Keep)?, changed))
+    Ok(Edits::edited(editor, changed))
 }
 
 /// The `DebugLine`s and `DebugNoLine`s of the removed `NonSemantic.Shader.DebugInfo.100`

@@ -3,9 +3,10 @@
 //! and the reading of the latter's `"<spec id>:<value> …"` argument with spirv-opt's
 //! rules and messages.
 
+use super::Edits;
 use super::NumberParser;
 use crate::__private::{String, Vec};
-use crate::edit::{Bound, DefIndex, EditError, Editor, InstId};
+use crate::edit::{DefIndex, EditError, Editor, InstId};
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
 use crate::types::Id;
@@ -32,6 +33,11 @@ fn with_opcode(words: &[u32], op: O) -> Vec<u32> {
 /// # Errors
 /// The edited module does not read.
 pub fn freeze_spec_const(module: &Module) -> Result<(Module, bool), EditError> {
+    freeze_spec_const_edits(module)?.finish(module)
+}
+
+/// [`freeze_spec_const`]'s edits, not yet applied.
+pub(crate) fn freeze_spec_const_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let mut editor = Editor::new(module);
     let mut changed = false;
     for inst in module.instructions() {
@@ -52,9 +58,9 @@ pub fn freeze_spec_const(module: &Module) -> Result<(Module, bool), EditError> {
         changed = true;
     }
     if !changed {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
-    Ok((editor.apply(Bound::Keep)?, true))
+    Ok(Edits::edited(editor, true))
 }
 
 /// What spirv-opt's type manager makes of a spec constant's type, for reading a value.
@@ -167,9 +173,18 @@ pub fn set_spec_const_default_value(
     values: &[(u32, String)],
     numbers: &dyn NumberParser,
 ) -> Result<(Module, bool), EditError> {
+    set_spec_const_default_value_edits(module, values, numbers)?.finish(module)
+}
+
+/// [`set_spec_const_default_value`]'s edits, not yet applied.
+pub(crate) fn set_spec_const_default_value_edits<'m>(
+    module: &'m Module,
+    values: &[(u32, String)],
+    numbers: &dyn NumberParser,
+) -> Result<Edits<'m>, EditError> {
     let values: BTreeMap<u32, &str> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
     if values.is_empty() {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
     let defs = DefIndex::new(module);
     let mut group_decorates = None;
@@ -239,7 +254,7 @@ pub fn set_spec_const_default_value(
         }
     }
     if !changed {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
     let mut editor = Editor::new(module);
     for (index, words) in current {
@@ -250,7 +265,7 @@ pub fn set_spec_const_default_value(
             editor.replace_words(InstId::from(index), &words)?;
         }
     }
-    Ok((editor.apply(Bound::Keep)?, true))
+    Ok(Edits::edited(editor, true))
 }
 
 /// Whether spirv-opt's argument reader takes `b` as a separator: `:`, NUL or C

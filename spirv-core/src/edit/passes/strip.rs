@@ -1,7 +1,7 @@
 //! `--strip-debug` (spirv-opt's `StripDebugInfoPass`).
 
-use super::Killer;
-use crate::edit::{Bound, EditError, Editor, InstId};
+use super::{Edits, Killer};
+use crate::edit::{EditError, Editor, InstId};
 use crate::module::{Module, Section};
 use crate::spirv_tools::SetKind;
 use crate::spv::Opcode as O;
@@ -45,6 +45,11 @@ fn ext_kind(kinds: &BTreeMap<u32, SetKind>, words: &[u32]) -> Option<SetKind> {
 /// The module's instructions cannot all be laid out (to find the uses of strings), or
 /// the edited module does not read.
 pub fn strip_debug(module: &Module) -> Result<(Module, bool), EditError> {
+    strip_debug_edits(module)?.finish(module)
+}
+
+/// [`strip_debug`]'s edits, not yet applied.
+pub(crate) fn strip_debug_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let kinds = set_kinds(module);
     // Strings a non-semantic extended instruction uses.
     let mut kept_strings = alloc::collections::BTreeSet::new();
@@ -97,5 +102,5 @@ pub fn strip_debug(module: &Module) -> Result<(Module, bool), EditError> {
         }
         killer.finish()?;
     }
-    Ok((editor.apply(Bound::Keep)?, changed))
+    Ok(Edits::edited(editor, changed))
 }

@@ -1,9 +1,10 @@
 //! `--unify-const` (spirv-opt 2025.5's `UnifyConstantPass`): finding constants equal
 //! to an earlier one, and replacing them by it.
 
+use super::Edits;
 use super::dead_const::is_annotation;
 use crate::__private::Vec;
-use crate::edit::{Bound, EditError, Editor, InstId};
+use crate::edit::{EditError, Editor, InstId};
 use crate::grammar::KindClass;
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
@@ -25,6 +26,11 @@ use alloc::collections::{BTreeMap, BTreeSet};
 /// The ids of an annotation or a constant cannot all be found, or the edited module
 /// does not read.
 pub fn unify_const(module: &Module) -> Result<(Module, bool), EditError> {
+    unify_const_edits(module)?.finish(module)
+}
+
+/// [`unify_const`]'s edits, not yet applied.
+pub(crate) fn unify_const_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let mut annotated = BTreeSet::new();
     for inst in module.instructions() {
         if is_annotation(inst.opcode()) {
@@ -86,7 +92,7 @@ pub fn unify_const(module: &Module) -> Result<(Module, bool), EditError> {
         }
     }
     if !changed {
-        return Ok((module.clone(), false));
+        return Ok(Edits::Unchanged);
     }
-    Ok((editor.apply(Bound::Keep)?, true))
+    Ok(Edits::edited(editor, true))
 }
