@@ -38,6 +38,8 @@ use validation::{forward_references, long_id_lists, struct_chain, validate};
 mod cfg;
 
 // Beside this file, where cargo does not take it for an example of its own.
+#[path = "adversarial/decorations.rs"]
+mod decorations;
 #[path = "adversarial/reflection.rs"]
 mod reflection;
 #[path = "adversarial/validation.rs"]
@@ -396,6 +398,26 @@ const CLASSES: &[(&str, Make, usize)] = &[
     (
         "cfg: blocks of another function",
         cfg::foreign_blocks,
+        100_000,
+    ),
+    (
+        "decoration group on many targets",
+        decorations::group_on_many_targets,
+        100_000,
+    ),
+    (
+        "variables of one wide block",
+        decorations::variables_of_one_wide_block,
+        100_000,
+    ),
+    (
+        "structs behind a physical pointer",
+        decorations::structs_behind_a_physical_pointer,
+        100_000,
+    ),
+    (
+        "block members over an array chain",
+        decorations::members_over_an_array_chain,
         100_000,
     ),
 ];

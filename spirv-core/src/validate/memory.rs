@@ -7,13 +7,15 @@
 //! cooperative vector instructions, and the `TileAttachmentQCOM` variable rules.
 
 use super::error::ErrorKind;
-use super::memory_util::{Decorations, models};
+use super::memory_util::models;
 use super::query::Query;
 use super::{
     Fault, Inst, memory_access, memory_chain, memory_cooperative, memory_copy, memory_variable,
 };
 use crate::__private::Vec;
 use crate::spv::Opcode as O;
+use alloc::collections::BTreeMap;
+use core::cell::RefCell;
 
 pub use super::memory_error::{CopyOperand, MemoryError};
 
@@ -22,8 +24,6 @@ pub use super::memory_error::{CopyOperand, MemoryError};
 pub(super) struct Memory {
     /// Whether the module-wide facts below have been gathered.
     ready: bool,
-    /// Every id's decorations.
-    pub(super) decorations: Decorations,
     /// `OpMemoryModel`'s addressing model.
     pub(super) addressing: u32,
     /// `OpMemoryModel`'s memory model.
@@ -33,9 +33,36 @@ pub(super) struct Memory {
     functions: Vec<(usize, usize)>,
     /// Whether the instruction is inside a function.
     pub(super) in_function: bool,
+    /// The type walks done, by walk and type: many variables or stores of one large
+    /// type would otherwise walk it each time.
+    walks: RefCell<BTreeMap<(Walk, u32), bool>>,
+}
+
+/// A walk of a type for something within it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Walk {
+    /// `ContainsInvalidBool`, without or with skipping built-ins.
+    InvalidBool(bool),
+    CooperativeMatrix,
+    CooperativeVector,
+    /// `ContainsSizedIntOrFloatType`: float, width.
+    Sized(bool, u32),
+    /// Images, samplers, sampled images, acceleration structures.
+    Opaque,
 }
 
 impl Memory {
+    /// `walk()`'s answer for `id`, found once per walk and type (the module-wide
+    /// facts a walk reads are gathered before the first instruction).
+    pub(super) fn remember(&self, walk: Walk, id: u32, f: impl FnOnce() -> bool) -> bool {
+        if let Some(&found) = self.walks.borrow().get(&(walk, id)) {
+            return found;
+        }
+        let found = f();
+        self.walks.borrow_mut().insert((walk, id), found);
+        found
+    }
+
     /// Whether the addressing model is `Logical` or `PhysicalStorageBuffer64`, where
     /// spirv-val restricts pointers unless relaxed.
     pub(super) fn logical_or_psb(&self) -> bool {
@@ -84,7 +111,6 @@ fn function_spans(q: &Query<'_>) -> Vec<(usize, usize)> {
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(), Fault> {
     if !st.ready {
         st.ready = true;
-        st.decorations = Decorations::of(q);
         (st.addressing, st.memory_model) = models(q);
         st.functions = function_spans(q);
     }
@@ -110,7 +136,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(
         | O::UntypedAccessChainKHR
         | O::UntypedInBoundsAccessChainKHR => memory_chain::access_chain(q, inst, st),
         O::RawAccessChainNV => memory_chain::raw_access_chain(q, inst),
-        O::ArrayLength | O::UntypedArrayLengthKHR => memory_chain::array_length(q, inst, st),
+        O::ArrayLength | O::UntypedArrayLengthKHR => memory_chain::array_length(q, inst),
         O::PtrEqual | O::PtrNotEqual | O::PtrDiff => memory_chain::ptr_comparison(q, inst, st),
         O::CooperativeMatrixLengthKHR | O::CooperativeMatrixLengthNV => {
             memory_cooperative::length(q, inst)

@@ -3,7 +3,7 @@
 //! `memory_copy.rs`), with their memory access operands (`CheckMemoryAccess`)
 //! and the memory scopes those name (`ValidateMemoryScope` in `validate_scopes.cpp`).
 
-use super::memory::{Memory, MemoryError as E, fault, op};
+use super::memory::{Memory, MemoryError as E, Walk, fault, op};
 use super::memory_util::{
     contains_limited_use, contains_runtime_array, contains_type, int32_if_const, largest_scalar,
     trace_pointer,
@@ -377,7 +377,7 @@ pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), F
     if sc == S::ShaderRecordBufferKHR {
         return Err(fault(E::StoreShaderRecord));
     }
-    if vulkan && sc == S::Uniform && uniform_block_base(q, st, pointer_def) {
+    if vulkan && sc == S::Uniform && uniform_block_base(q, pointer_def) {
         return Err(fault(E::StoreUniformBlock { vulkan }));
     }
     let object_id = op(inst, 1);
@@ -395,7 +395,7 @@ pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), F
         if !q.state.options.relax_struct_store || !structs {
             return Err(fault(E::StoreType { pointer, object }));
         }
-        if !layout_compatible(q, st, t, object_type_id) {
+        if !layout_compatible(q, t, object_type_id) {
             return Err(fault(E::StoreLayout { pointer, object }));
         }
     }
@@ -412,7 +412,9 @@ pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), F
                     | O::TypeAccelerationStructureKHR
             )
         };
-        if contains_type(q, object_type_id, true, &opaque) {
+        if st.remember(Walk::Opaque, object_type_id, || {
+            contains_type(q, object_type_id, true, &opaque)
+        }) {
             return Err(fault(E::StoreOpaque { vulkan }));
         }
     }
@@ -420,7 +422,7 @@ pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), F
 }
 
 /// Whether a pointer traces back to a variable of a `Block` struct (or array of one).
-fn uniform_block_base(q: &Query<'_>, st: &Memory, pointer: InstRef<'_>) -> bool {
+fn uniform_block_base(q: &Query<'_>, pointer: InstRef<'_>) -> bool {
     let Some(base) = trace_pointer(q, pointer) else {
         return false;
     };
@@ -432,13 +434,13 @@ fn uniform_block_base(q: &Query<'_>, st: &Memory, pointer: InstRef<'_>) -> bool 
     if matches!(q.opcode(t), O::TypeArray | O::TypeRuntimeArray) {
         t = q.word(t, 2).unwrap_or(0);
     }
-    st.decorations.has(t, D::Block)
+    q.decorations.has(t, D::Block.0)
 }
 
 /// `AreLayoutCompatibleStructs`: structs whose members are the same or compatible
 /// structs (spirv-val compares all members but the last) and whose members' offsets
 /// do not conflict.
-fn layout_compatible(q: &Query<'_>, st: &Memory, a: u32, b: u32) -> bool {
+fn layout_compatible(q: &Query<'_>, a: u32, b: u32) -> bool {
     let mut seen = BTreeSet::new();
     let mut pending = Vec::from([(a, b)]);
     while let Some((a, b)) = pending.pop() {
@@ -462,7 +464,7 @@ fn layout_compatible(q: &Query<'_>, st: &Memory, a: u32, b: u32) -> bool {
                 pending.push((wa[i], wb[i]));
             }
         }
-        if conflicting_offsets(st, a, b) {
+        if conflicting_offsets(q, a, b) {
             return false;
         }
     }
@@ -471,12 +473,13 @@ fn layout_compatible(q: &Query<'_>, st: &Memory, a: u32, b: u32) -> bool {
 
 /// `HasConflictingMemberOffsets`: a member of `a` whose `Offset` differs from the
 /// first `Offset` of the same member of `b`.
-fn conflicting_offsets(st: &Memory, a: u32, b: u32) -> bool {
+fn conflicting_offsets(q: &Query<'_>, a: u32, b: u32) -> bool {
     let offset = D::Offset.0;
-    st.decorations.get(a).filter(|d| d.1 == offset).any(|d| {
-        st.decorations
-            .get(b)
-            .find(|e| e.1 == offset && e.0 == d.0)
-            .is_some_and(|e| e.2.first() != d.2.first())
+    let mut of_a = Vec::new();
+    q.decorations.collect(a, &[offset], &mut of_a);
+    of_a.iter().any(|d| {
+        q.decorations
+            .first(b, d.member, offset)
+            .is_some_and(|e| e.first() != d.params.first())
     })
 }

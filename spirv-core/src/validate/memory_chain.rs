@@ -36,16 +36,16 @@ fn pointer_chain(op: O) -> bool {
 }
 
 /// A struct decorated `Block` or `BufferBlock`.
-fn is_block(st: &Memory, t: &InstRef<'_>) -> bool {
+fn is_block(q: &Query<'_>, t: &InstRef<'_>) -> bool {
     let id = t.words().get(1).copied().unwrap_or(0);
     t.opcode() == O::TypeStruct
-        && (st.decorations.has(id, D::Block) || st.decorations.has(id, D::BufferBlock))
+        && (q.decorations.has(id, D::Block.0) || q.decorations.has(id, D::BufferBlock.0))
 }
 
 /// An array with a block within (not through pointers).
-fn block_array(q: &Query<'_>, st: &Memory, t: &InstRef<'_>) -> bool {
+fn block_array(q: &Query<'_>, t: &InstRef<'_>) -> bool {
     let id = t.words().get(1).copied().unwrap_or(0);
-    t.opcode() == O::TypeArray && contains_type(q, id, false, &|x| is_block(st, x))
+    t.opcode() == O::TypeArray && contains_type(q, id, false, &|x| is_block(q, x))
 }
 
 /// `ValidateAccessChain`.
@@ -76,7 +76,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
         }) else {
             return Err(fault(E::BaseTypeNotNonPointer));
         };
-        let type_block_array = block_array(q, st, &base_type);
+        let type_block_array = block_array(q, &base_type);
         let Some(mut base) = q.def(op(inst, 3)) else {
             return Ok(());
         };
@@ -98,7 +98,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
             _ => None,
         };
         if let Some(d) = data_type {
-            let base_block_array = block_array(q, st, &d);
+            let base_block_array = block_array(q, &d);
             if type_block_array != base_block_array {
                 return Err(fault(E::BlockArrayMismatch));
             }
@@ -230,7 +230,7 @@ pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> R
         } else {
             base_type.words().get(3).copied().unwrap_or(0)
         };
-        if q.def(interp).is_some_and(|t| is_block(st, &t)) {
+        if q.def(interp).is_some_and(|t| is_block(q, &t)) {
             return Err(fault(E::ElementIntoBlock));
         }
     }
@@ -238,7 +238,7 @@ pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> R
         sc,
         S::Uniform | S::StorageBuffer | S::PhysicalStorageBuffer | S::PushConstant
     ) || (has(C::WorkgroupMemoryExplicitLayoutKHR) && sc == S::Workgroup);
-    if has(C::Shader) && strided && !st.decorations.has(base_type_id, D::ArrayStride) {
+    if has(C::Shader) && strided && !q.decorations.has(base_type_id, D::ArrayStride.0) {
         return Err(fault(E::PtrChainArrayStride));
     }
     if vulkan {
@@ -259,7 +259,7 @@ pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> R
 }
 
 /// `ValidateArrayLength`.
-pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
+pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let id = Id(inst.result_id);
     let Some(result_type) = q.def(op(inst, 0)) else {
@@ -303,7 +303,7 @@ pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
     let vulkan = q.state.options.target_env.is_vulkan();
     if vulkan
         && pointer_type.words().get(2) == Some(&S::Uniform.0)
-        && st.decorations.has(structure, D::Block)
+        && q.decorations.has(structure, D::Block.0)
     {
         return Err(fault(E::ArrayLengthUniformBlock { vulkan, opcode }));
     }

@@ -1,90 +1,14 @@
-//! What the memory and function passes ask of the module beyond [`Query`]: the
-//! decorations each id has (spirv-val's `id_decorations`, as its annotation pass
-//! registers them), the addressing and memory models, and walks over a type's
-//! constituents (`ContainsType`, `GetLargestScalarType`). Walks keep their own stack
-//! and a set of types seen, so that neither the depth nor the sharing of a module's
-//! types costs more than its size.
+//! What the memory and function passes ask of the module beyond [`Query`] (whose
+//! decoration registry answers `HasDecoration`): the addressing and memory models, and
+//! walks over a type's constituents (`ContainsType`, `GetLargestScalarType`). Walks
+//! keep their own stack and a set of types seen, so that neither the depth nor the
+//! sharing of a module's types costs more than its size.
 
 use super::query::Query;
 use crate::__private::Vec;
 use crate::module::InstRef;
 use crate::spv::{self, Opcode as O};
-use alloc::collections::{BTreeMap, BTreeSet};
-
-/// One decoration as spirv-val orders them: member index (-1 for the id itself), then
-/// decoration, then its literal words.
-pub(super) type Decoration = (i64, u32, Vec<u32>);
-
-/// The decorations of every decorated id.
-#[derive(Debug, Default)]
-pub(super) struct Decorations {
-    by_id: BTreeMap<u32, BTreeSet<Decoration>>,
-}
-
-impl Decorations {
-    /// Registers the decorations of the module's annotations, in order, as spirv-val's
-    /// annotation pass does (`OpDecorateString` and `OpMemberDecorateString` are not
-    /// registered, as there).
-    pub(super) fn of(q: &Query<'_>) -> Self {
-        let mut d = Decorations::default();
-        for inst in q.module.instructions() {
-            let w = inst.words();
-            match inst.opcode() {
-                O::Decorate | O::DecorateId => {
-                    if let (Some(&target), Some(&dec)) = (w.get(1), w.get(2)) {
-                        let params = w.get(3..).unwrap_or(&[]).to_vec();
-                        d.by_id.entry(target).or_default().insert((-1, dec, params));
-                    }
-                }
-                O::MemberDecorate => {
-                    if let (Some(&target), Some(&member), Some(&dec)) =
-                        (w.get(1), w.get(2), w.get(3))
-                    {
-                        let params = w.get(4..).unwrap_or(&[]).to_vec();
-                        let member = i64::from(member as i32);
-                        d.by_id
-                            .entry(target)
-                            .or_default()
-                            .insert((member, dec, params));
-                    }
-                }
-                O::GroupDecorate => {
-                    let group = w.get(1).copied().unwrap_or(0);
-                    let decs: Vec<Decoration> = d.get(group).cloned().collect();
-                    for &target in w.get(2..).unwrap_or(&[]) {
-                        d.by_id
-                            .entry(target)
-                            .or_default()
-                            .extend(decs.iter().cloned());
-                    }
-                }
-                O::GroupMemberDecorate => {
-                    let group = w.get(1).copied().unwrap_or(0);
-                    let decs: Vec<Decoration> = d.get(group).cloned().collect();
-                    for pair in w.get(2..).unwrap_or(&[]).chunks_exact(2) {
-                        let member = i64::from(pair[1] as i32);
-                        let set = d.by_id.entry(pair[0]).or_default();
-                        for (_, dec, params) in &decs {
-                            set.insert((member, *dec, params.clone()));
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        d
-    }
-
-    /// The decorations of `id`, in spirv-val's order.
-    pub(super) fn get(&self, id: u32) -> impl Iterator<Item = &Decoration> {
-        self.by_id.get(&id).into_iter().flatten()
-    }
-
-    /// `HasDecoration`: on the id or on any of its members.
-    pub(super) fn has(&self, id: u32, dec: spv::Decoration) -> bool {
-        self.get(id).any(|d| d.1 == dec.0)
-    }
-}
+use alloc::collections::BTreeSet;
 
 /// The operand words of `OpMemoryModel`: addressing model and memory model, as
 /// spirv-val holds them (`Logical` and `Simple` before one is seen).

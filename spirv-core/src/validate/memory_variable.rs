@@ -4,7 +4,7 @@
 //! rules, initializers by storage class, runtime arrays, cooperative types, and 8- and
 //! 16-bit types.
 
-use super::memory::{Memory, MemoryError as E, fault, op};
+use super::memory::{Memory, MemoryError as E, Walk, fault, op};
 use super::memory_util::{contains_sized, contains_type};
 use super::query::Query;
 use super::{Fault, Inst};
@@ -28,14 +28,14 @@ fn allowed_or_array_of(q: &Query<'_>, t: &InstRef<'_>, allowed: &[O]) -> bool {
 
 /// `ContainsInvalidBool`: a bool within `id`; with `skip_builtin`, not below a type
 /// decorated `BuiltIn` (on itself or a member).
-fn contains_invalid_bool(q: &Query<'_>, st: &Memory, id: u32, skip_builtin: bool) -> bool {
+fn contains_invalid_bool(q: &Query<'_>, id: u32, skip_builtin: bool) -> bool {
     let mut seen = BTreeSet::new();
     let mut stack = crate::__private::Vec::from([id]);
     while let Some(id) = stack.pop() {
         if !seen.insert(id) {
             continue;
         }
-        if skip_builtin && st.decorations.has(id, D::BuiltIn) {
+        if skip_builtin && q.decorations.has(id, D::BuiltIn.0) {
             continue;
         }
         let Some(t) = q.def(id) else { continue };
@@ -135,8 +135,13 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     );
     if !bool_allowed {
         let interface = matches!(storage_class, S::Input | S::Output);
-        let builtin = interface && st.decorations.has(id, D::BuiltIn);
-        if !builtin && value_type.is_some() && contains_invalid_bool(q, st, value_id, interface) {
+        let builtin = interface && q.decorations.has(id, D::BuiltIn.0);
+        if !builtin
+            && value_type.is_some()
+            && st.remember(Walk::InvalidBool(interface), value_id, || {
+                contains_invalid_bool(q, value_id, interface)
+            })
+        {
             return Err(fault(if interface {
                 E::BoolInInterface { vulkan }
             } else {
@@ -187,7 +192,7 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     }
 
     if vulkan {
-        vulkan_interface(q, inst, st, storage_class, pointee.as_ref(), value_id)?;
+        vulkan_interface(q, inst, storage_class, pointee.as_ref(), value_id)?;
     }
 
     if has_init && !matches!(storage_class, S::Output | S::Private | S::Function) && vulkan {
@@ -218,34 +223,44 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     }
 
     if vulkan {
-        runtime_arrays(q, inst, st, storage_class, value_type.as_ref(), value_id)?;
+        runtime_arrays(q, inst, storage_class, value_type.as_ref(), value_id)?;
     }
 
     if !matches!(storage_class, S::Function | S::Private) {
         if let Some(p) = &pointee {
             let pid = p.words().get(1).copied().unwrap_or(0);
-            if contains_type(q, pid, true, &|t| {
-                matches!(
-                    t.opcode(),
-                    O::TypeCooperativeMatrixNV | O::TypeCooperativeMatrixKHR
-                )
-            }) {
+            let matrix = st.remember(Walk::CooperativeMatrix, pid, || {
+                contains_type(q, pid, true, &|t| {
+                    matches!(
+                        t.opcode(),
+                        O::TypeCooperativeMatrixNV | O::TypeCooperativeMatrixKHR
+                    )
+                })
+            });
+            if matrix {
                 return Err(fault(E::CooperativeMatrixStorage));
             }
-            if contains_type(q, pid, true, &|t| t.opcode() == O::TypeCooperativeVectorNV) {
+            let vector = st.remember(Walk::CooperativeVector, pid, || {
+                contains_type(q, pid, true, &|t| t.opcode() == O::TypeCooperativeVectorNV)
+            });
+            if vector {
                 return Err(fault(E::CooperativeVectorStorage));
             }
         }
     }
 
     if has(C::Shader) {
-        let sixteen = (!has(C::Int16) && contains_sized(q, value_id, false, 16))
-            || (!has(C::Float16) && contains_sized(q, value_id, true, 16));
+        let sized = |float: bool, width: u32| {
+            st.remember(Walk::Sized(float, width), value_id, || {
+                contains_sized(q, value_id, float, width)
+            })
+        };
+        let sixteen = (!has(C::Int16) && sized(false, 16)) || (!has(C::Float16) && sized(true, 16));
         if sixteen {
-            narrow(q, st, value_type.as_ref(), &mut storage_class, 16)?;
+            narrow(q, value_type.as_ref(), &mut storage_class, 16)?;
         }
-        if !has(C::Int8) && contains_sized(q, value_id, false, 8) {
-            narrow(q, st, value_type.as_ref(), &mut storage_class, 8)?;
+        if !has(C::Int8) && sized(false, 8) {
+            narrow(q, value_type.as_ref(), &mut storage_class, 8)?;
         }
     }
     Ok(())
@@ -285,7 +300,6 @@ fn vulkan_storage_class(sc: S) -> bool {
 fn vulkan_interface(
     q: &Query<'_>,
     inst: &Inst<'_>,
-    st: &Memory,
     sc: S,
     pointee: Option<&InstRef<'_>>,
     value_id: u32,
@@ -313,10 +327,10 @@ fn vulkan_interface(
         }
     }
     if sc != S::Input && sc != S::Output {
-        if st.decorations.has(inst.result_id, D::Invariant) {
+        if q.decorations.has(inst.result_id, D::Invariant.0) {
             return Err(fault(E::InvariantVariable));
         }
-        if q.opcode(value_id) == O::TypeStruct && st.decorations.has(value_id, D::Invariant) {
+        if q.opcode(value_id) == O::TypeStruct && q.decorations.has(value_id, D::Invariant.0) {
             return Err(fault(E::InvariantMember));
         }
     }
@@ -327,7 +341,6 @@ fn vulkan_interface(
 fn runtime_arrays(
     q: &Query<'_>,
     inst: &Inst<'_>,
-    st: &Memory,
     sc: S,
     value_type: Option<&InstRef<'_>>,
     value_id: u32,
@@ -352,7 +365,7 @@ fn runtime_arrays(
             .any(|&m| q.opcode(m) == O::TypeRuntimeArray);
         if has_rta {
             if matches!(sc, S::StorageBuffer | S::PhysicalStorageBuffer) {
-                if !st.decorations.has(value_id, D::Block) {
+                if !q.decorations.has(value_id, D::Block.0) {
                     return Err(fault(E::RuntimeArrayBlock));
                 }
             } else if sc != S::Uniform {
@@ -367,7 +380,6 @@ fn runtime_arrays(
 /// class reached through pointers (which spirv-val keeps for what follows).
 fn narrow(
     q: &Query<'_>,
-    st: &Memory,
     value_type: Option<&InstRef<'_>>,
     sc: &mut S,
     bits: u32,
@@ -407,7 +419,7 @@ fn narrow(
                 if matches!(q.opcode(u), O::TypeArray | O::TypeRuntimeArray) {
                     u = q.word(u, 2).unwrap_or(0);
                 }
-                has(ssbo) && st.decorations.has(u, D::BufferBlock)
+                has(ssbo) && q.decorations.has(u, D::BufferBlock.0)
             }
             _ => true,
         },

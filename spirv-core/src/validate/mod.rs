@@ -41,9 +41,11 @@
 //! targets, `OpPhi`, merge and continue rules, undefined blocks, block order, the
 //! structured rules and the nesting limit), the placement of instructions within blocks
 //! and definitions dominating their uses (its control-flow, CFG, adjacency and SSA
-//! checks). Decorations, interfaces, built-ins and the other instructions' type rules
-//! (images, atomics, …) are not checked yet: a module this validator accepts may still be
-//! one spirv-val rejects.
+//! checks); decorations (their targets, members and groups, repeats, entry points'
+//! interfaces, buffers' blocks and explicit layouts under the block layout options,
+//! descriptors, linkage). Interfaces, built-ins and the other instructions' type rules
+//! (images, atomics, …) are not checked yet: a module this validator accepts may still
+//! be one spirv-val rejects.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
@@ -87,6 +89,7 @@ mod op_util;
 mod operations;
 mod qcom;
 mod query;
+mod registry;
 mod second;
 mod state;
 mod type_error;
@@ -97,7 +100,7 @@ mod value_messages;
 
 pub use crate::spirv_tools::generates_type;
 pub use cfg::{Adjacency, CfgError, ConstructDominance, ConstructKind, LoopControlConflict};
-pub use decorations::DecorationError;
+pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetRule};
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
 pub use function::FunctionError;
 pub use memory::{CopyOperand, MemoryError};
@@ -157,8 +160,9 @@ impl Default for Limits {
 /// How to validate: spirv-val's options. The defaults are spirv-val's: the universal
 /// SPIR-V 1.6 environment, the universal limits, and no relaxation.
 ///
-/// The layout and pointer options are accepted for spirv-val's command line and C API;
-/// the rules they relax are not checked yet.
+/// The pointer and legalization options are accepted for spirv-val's command line and
+/// C API; most rules they relax are not checked yet. The block layout options are
+/// spirv-val's.
 #[derive(Debug, Clone, Default)]
 pub struct Options<'r> {
     /// `--target-env`.
@@ -441,7 +445,8 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
         }
     }
     // The second loop, then the rules over the whole module, in spirv-val's order.
-    let q = query::Query::new(&module, &state);
+    let decorations = registry::Decorations::new(&module);
+    let q = query::Query::new(&module, &state, &decorations);
     let mut second = second::Second::default();
     for index in 0..module.len() {
         let Some(inst) = instruction(&module, &state, index, &mut operands, true) else {

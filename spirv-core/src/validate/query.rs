@@ -10,6 +10,7 @@
 // Each rule family asks a part of these questions.
 #![allow(dead_code)]
 
+use super::registry::Decorations;
 use super::state::State;
 use crate::module::{InstRef, Module};
 use crate::spv::{self, Opcode as O};
@@ -23,11 +24,21 @@ const MAX_STEPS: usize = 8;
 pub(super) struct Query<'a> {
     pub(super) module: &'a Module,
     pub(super) state: &'a State<'a>,
+    /// The decorations of every id (`id_decorations`, `HasDecoration`).
+    pub(super) decorations: &'a Decorations<'a>,
 }
 
 impl<'a> Query<'a> {
-    pub(super) fn new(module: &'a Module, state: &'a State<'a>) -> Self {
-        Query { module, state }
+    pub(super) fn new(
+        module: &'a Module,
+        state: &'a State<'a>,
+        decorations: &'a Decorations<'a>,
+    ) -> Self {
+        Query {
+            module,
+            state,
+            decorations,
+        }
     }
 
     /// The instruction that defines `id` (`FindDef`).
