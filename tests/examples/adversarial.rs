@@ -34,6 +34,9 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 use validation::{forward_references, long_id_lists, struct_chain, validate};
 
+#[path = "adversarial/cfg.rs"]
+mod cfg;
+
 // Beside this file, where cargo does not take it for an example of its own.
 #[path = "adversarial/decorations.rs"]
 mod decorations;
@@ -378,6 +381,25 @@ const CLASSES: &[(&str, Make, usize)] = &[
     ("forward references", forward_references, 100_000),
     ("long id lists", long_id_lists, 1_000_000),
     ("nested struct types", struct_chain, 100_000),
+    ("cfg: selections 1,000 deep", cfg::deep_selections, 20_000),
+    ("cfg: breaks in sequence", cfg::breaks_in_sequence, 100_000),
+    (
+        "cfg: shallow overlapping constructs",
+        cfg::shallow_overlapping,
+        20_000,
+    ),
+    (
+        "cfg: switch fall-through",
+        cfg::switch_fall_through,
+        100_000,
+    ),
+    ("cfg: dominator ladder", cfg::dominator_ladder, 100_000),
+    ("cfg: values and a wide OpPhi", cfg::values_and_phi, 100_000),
+    (
+        "cfg: blocks of another function",
+        cfg::foreign_blocks,
+        100_000,
+    ),
     (
         "decoration group on many targets",
         decorations::group_on_many_targets,

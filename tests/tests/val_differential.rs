@@ -254,9 +254,9 @@ impl Tally {
 
 /// Agreement floors for [`check_floors`], as shares of spirv-val's rejections: we reject,
 /// same line, same message, identical text. A little under the rates of 2026-11-26
-/// (300 modules: 97.4%, 97.0%, 97.0%, 97.0%), so that another sample passes too; raise
-/// them as the validator grows.
-const FLOORS: [f64; 4] = [0.95, 0.94, 0.94, 0.94];
+/// (all modules: 98.6%, 98.2%, 98.2%, 98.2%; 300 of them: 98.4%, 98.0%, 98.0%, 98.0%), so
+/// that another sample passes too; raise them as the validator grows.
+const FLOORS: [f64; 4] = [0.97, 0.96, 0.96, 0.96];
 
 /// Asserts `tally`'s agreement rates against [`FLOORS`].
 fn check_floors(tally: &Tally) {

@@ -1,9 +1,90 @@
-//! spirv-val's adjacency rules (`ValidateAdjacency` in `validate_adjacency.cpp`): not checked yet.
+//! spirv-val's adjacency rules (`ValidateAdjacency` in `validate_adjacency.cpp`):
+//! `OpPhi` first in a non-entry block (`OpLine` and `OpNoLine` mixed in), each merge
+//! instruction right before its branch, and `Function` variables first in a
+//! function's first block.
 
 use super::Fault;
+use super::cfg::{Adjacency, CfgError};
+use super::error::ErrorKind;
 use super::query::Query;
+use crate::spirv_tools::SetKind;
+use crate::spv::{Opcode as O, StorageClass};
+
+/// Where the instructions seen stand.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Status {
+    /// Right after `OpFunction` or a parameter.
+    NewFunction,
+    /// In the entry block, variables allowed.
+    EntryBlock,
+    /// In a block, `OpPhi` allowed.
+    PhiValid,
+    /// Past both.
+    Invalid,
+}
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
 pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
-    let _ = (q, report);
+    let m = q.module;
+    let n = m.len();
+    let mut status = Status::Invalid;
+    let fault = |rule: Adjacency, at: usize| {
+        Fault::at(ErrorKind::Cfg(CfgError::Adjacency { rule }), at as u32)
+    };
+    for i in 0..n {
+        let Some(inst) = m.instruction(i) else {
+            continue;
+        };
+        let w = inst.words();
+        let next = || m.instruction(i + 1).map(|x| x.opcode());
+        let broken = match inst.opcode() {
+            O::Function | O::FunctionParameter => {
+                status = Status::NewFunction;
+                None
+            }
+            O::Label => {
+                status = if status == Status::NewFunction {
+                    Status::EntryBlock
+                } else {
+                    Status::PhiValid
+                };
+                None
+            }
+            O::ExtInst | O::ExtInstWithForwardRefsKHR => {
+                let set = w.get(3).and_then(|s| q.state.sets.get(s)).copied();
+                let debug_info = set.is_some_and(|s| s.is_debug_info());
+                if !debug_info || set == Some(SetKind::ShaderDebugInfo100) {
+                    status = Status::Invalid;
+                }
+                None
+            }
+            O::Phi => (status != Status::PhiValid).then_some(Adjacency::Phi),
+            O::Line | O::NoLine => None,
+            O::LoopMerge => {
+                status = Status::Invalid;
+                (i + 1 != n && !matches!(next(), Some(O::Branch | O::BranchConditional)))
+                    .then_some(Adjacency::LoopMerge)
+            }
+            O::SelectionMerge => {
+                status = Status::Invalid;
+                (i + 1 != n && !matches!(next(), Some(O::BranchConditional | O::Switch)))
+                    .then_some(Adjacency::SelectionMerge)
+            }
+            O::Variable => (w.get(3) == Some(&StorageClass::Function.0)
+                && status != Status::EntryBlock)
+                .then_some(Adjacency::Variable),
+            O::UntypedVariableKHR => (w.get(3) == Some(&StorageClass::Function.0)
+                && status != Status::EntryBlock)
+                .then_some(Adjacency::UntypedVariable),
+            _ => {
+                status = Status::Invalid;
+                None
+            }
+        };
+        if let Some(rule) = broken {
+            if !report(fault(rule, i)) {
+                return;
+            }
+        }
+    }
 }

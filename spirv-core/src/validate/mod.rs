@@ -37,15 +37,19 @@
 //! misc and debug instructions (spirv-val's type, constant, literal, misc and debug
 //! passes); variables, loads, stores, copies and access chains, functions and calls
 //! (its memory and function passes); the result and operand types of arithmetic,
-//! composite, conversion, bitwise and logical instructions; execution modes and the
-//! memory model (its mode-setting pass); Vulkan interfaces' locations, components and
-//! storage classes; decorations (their targets, members and groups, repeats, entry
-//! points' interfaces, buffers' blocks and explicit layouts under the block layout
-//! options, descriptors, linkage); the built-ins' rules for `WorkgroupSize` and, under
-//! Vulkan, for the fragment, vertex, tessellation and compute built-ins with one type
-//! and storage class. Control flow, dominance, the other built-ins and the other
-//! instructions' type rules (images, atomics, …) are not checked yet: a module this
-//! validator accepts may still be one spirv-val rejects.
+//! composite, conversion, bitwise and logical instructions; control flow (branch
+//! targets, `OpPhi`, merge and continue rules, undefined blocks, block order, the
+//! structured rules and the nesting limit), the placement of instructions within blocks
+//! and definitions dominating their uses (its control-flow, CFG, adjacency and SSA
+//! checks); decorations (their targets, members and groups, repeats, entry points'
+//! interfaces, buffers' blocks and explicit layouts under the block layout options,
+//! descriptors, linkage); execution modes and the memory model (its mode-setting pass);
+//! Vulkan interfaces' locations, components and storage classes; the built-ins' rules
+//! for `WorkgroupSize` and, under Vulkan, for the fragment, vertex, tessellation and
+//! compute built-ins with one type and storage class. The other built-ins and the other
+//! instructions' rules (images, atomics, barriers, ray tracing, mesh shading, extended
+//! instruction sets, …) are not checked yet: a module this validator accepts may still
+//! be one spirv-val rejects. The README lists them.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
@@ -104,7 +108,7 @@ mod types;
 mod value_messages;
 
 pub use crate::spirv_tools::generates_type;
-pub use cfg::CfgError;
+pub use cfg::{Adjacency, CfgError, ConstructDominance, ConstructKind, LoopControlConflict};
 pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetRule};
 pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
 pub use function::FunctionError;
