@@ -24,7 +24,7 @@ use std::process::Command;
 /// same first message line, identical output). A count may only go up: when the
 /// validator learns a check and the test prints higher counts, raise these to them (the
 /// test's `total` row) in the same change.
-const FLOORS: [usize; 5] = [343, 299, 297, 297, 297];
+const FLOORS: [usize; 5] = [343, 309, 307, 307, 307];
 
 /// The fixtures' folder.
 fn dir() -> PathBuf {

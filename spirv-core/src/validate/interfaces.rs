@@ -2,7 +2,7 @@
 //! every interface variable (from SPIR-V 1.4 every global variable, before it every
 //! `Input` or `Output` one) that a function of an entry point's call tree uses, directly
 //! or through global instructions that use it, is listed in that entry point's
-//! interface (found, but not reported yet: see `listed`); for Vulkan, no
+//! interface; for Vulkan, no
 //! `PhysicalStorageBuffer` pointer in an `Input` or `Output` variable, then per entry
 //! point the locations of its interface
 //! (`interface_locations.rs`) and its storage classes (at most one push-constant,
@@ -15,20 +15,18 @@ use super::memory_util::contains_type;
 use super::mode_text::ModeError;
 use super::query::Query;
 use super::{Fault, interface_locations};
-use crate::__private::Vec;
+use crate::__private::{String, Vec};
 use crate::grammar::KindClass;
 use crate::spv::{self, Opcode as O, StorageClass as SC};
 use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
-/// Returns `false` where spirv-val would stop at a fault not reported yet (an unlisted
-/// interface variable), so that no later rule runs.
+/// Returns `false` when validation must stop.
 pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) -> bool {
     let calls = EntryCalls::of(q);
-    let mut quiet_stop = false;
-    if !listed(q, &calls, report, &mut quiet_stop) {
-        return !quiet_stop;
+    if !listed(q, &calls, report) {
+        return false;
     }
     if !q.state.options.target_env.is_vulkan() {
         return true;
@@ -46,6 +44,16 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) -> boo
         }
     }
     true
+}
+
+/// The name of an entry point, from its instruction.
+fn entry_name(q: &Query<'_>, desc: &EntryDesc) -> String {
+    let skip = if desc.plain { 3 } else { 4 };
+    q.module
+        .instruction(desc.index)
+        .and_then(|i| i.words().get(skip..))
+        .map(|w| String::from_utf8_lossy(&crate::codec::string_operand(w)).into_owned())
+        .unwrap_or_default()
 }
 
 /// The storage class of a variable (`OpVariable` or `OpUntypedVariableKHR`), `None`
@@ -71,12 +79,7 @@ fn is_interface(op: O, class: u32, spv14: bool) -> bool {
 /// `check_interface_variable` for every interface variable, in module order: listed
 /// in each entry point that uses it, then (Vulkan) no `PhysicalStorageBuffer` pointer
 /// in an `Input` or `Output` one. False when validation must stop.
-fn listed(
-    q: &Query<'_>,
-    calls: &EntryCalls,
-    report: &mut dyn FnMut(Fault) -> bool,
-    quiet_stop: &mut bool,
-) -> bool {
+fn listed(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bool) -> bool {
     let spv14 = q.state.version >= (1, 4);
     // The interface variables, by instruction index.
     let mut vars: Vec<(usize, u32)> = Vec::new();
@@ -117,7 +120,6 @@ fn listed(
         for f in calls.reach(root, &mut mark, stamp as u32 + 1) {
             for &v in by_function.get(f).map_or(&[][..], |l| l.as_slice()) {
                 if missing[v].is_some() {
-                    *quiet_stop = true;
                     continue;
                 }
                 let id = vars[v].1;
@@ -130,13 +132,16 @@ fn listed(
     let vulkan = q.state.options.target_env.is_vulkan();
     for (v, &(index, id)) in vars.iter().enumerate() {
         let at = index as u32;
-        if missing[v].is_some() {
-            *quiet_stop = true;
-            // spirv-val fails here ("... is not listed as an interface"), but only after
-            // its CFG, image and decoration passes, which are not checked yet; said
-            // now, this fault would stand in for theirs (SPIRV-Cross's invalid test
-            // shaders). Until they are, stop quietly: the module is not rejected.
-            return false;
+        if let Some((entry, d)) = missing[v] {
+            let kind = ModeError::NotListed {
+                variable: id,
+                name: entry_name(q, &calls.entries[d]),
+                entry,
+            };
+            if !report(Fault::at(ErrorKind::Mode(kind), at)) {
+                return false;
+            }
+            continue;
         }
         if vulkan
             && matches!(variable_class(q, id), Some(SC::Input | SC::Output))
