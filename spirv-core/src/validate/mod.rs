@@ -169,9 +169,9 @@ impl Default for Limits {
 /// How to validate: spirv-val's options. The defaults are spirv-val's: the universal
 /// SPIR-V 1.6 environment, the universal limits, and no relaxation.
 ///
-/// The pointer and legalization options are accepted for spirv-val's command line and
-/// C API; most rules they relax are not checked yet. The block layout options are
-/// spirv-val's.
+/// The relax, legalization and block-layout options act on the rules checked here as
+/// they act in spirv-val (memory, functions, block layouts); the families not checked
+/// yet (logical pointers, images, …) are listed in the crate's README.
 #[derive(Debug, Clone, Default)]
 pub struct Options<'r> {
     /// `--target-env`.
