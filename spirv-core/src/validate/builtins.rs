@@ -42,6 +42,11 @@ pub(super) struct Walk<'q, 'a> {
     /// Rules by the id they wait on, in the order they were added.
     rules: BTreeMap<u32, Vec<Rule>>,
     added: BTreeSet<(u32, Rule)>,
+    /// One bit per id (below a cap) that has rules: lets the walk at reference skip,
+    /// undecoded, an instruction none of whose words is such an id.
+    keyed: Vec<u64>,
+    /// Whether some id with rules is beyond the bits (then nothing is skipped).
+    unkeyed: bool,
     /// The function being walked, 0 outside functions.
     pub(super) function: u32,
     /// The entry points that reach it (`FunctionEntryPoints`, as spirv-val lists them).
@@ -64,6 +69,10 @@ impl Walk<'_, '_> {
     pub(super) fn add(&mut self, id: u32, rule: Rule) {
         if self.added.insert((id, rule)) {
             self.rules.entry(id).or_default().push(rule);
+            match self.keyed.get_mut(id as usize / 64) {
+                Some(w) => *w |= 1 << (id % 64),
+                None => self.unkeyed = true,
+            }
         }
     }
 
@@ -99,6 +108,9 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         vulkan: q.state.options.target_env.is_vulkan(),
         rules: BTreeMap::new(),
         added: BTreeSet::new(),
+        // Capped by the module's size, as the id tables are.
+        keyed: alloc::vec![0; (q.state.bound as usize).min(q.state.dense_cap()).div_ceil(64)],
+        unkeyed: false,
         function: 0,
         entry_points: Vec::new(),
         models: BTreeSet::new(),
@@ -147,6 +159,22 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
     let mut operands = Vec::new();
     let mut function_index = 0usize;
     for index in 0..q.module.len() {
+        // Rules are added only on the result id, which an instruction's own walk skips:
+        // one naming no id with rules when it is reached runs none.
+        let Some(raw) = q.module.instruction(index) else {
+            continue;
+        };
+        let keyed = |&id: &u32| {
+            walk.keyed
+                .get(id as usize / 64)
+                .is_some_and(|w| w & (1 << (id % 64)) != 0)
+        };
+        if !walk.unkeyed
+            && !matches!(raw.opcode(), O::Function | O::FunctionEnd)
+            && !raw.words().iter().skip(1).any(keyed)
+        {
+            continue;
+        }
         let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true) else {
             continue;
         };

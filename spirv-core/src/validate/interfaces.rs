@@ -203,9 +203,33 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
             }
         }
     }
+    // One bit per tracked id (below a cap, as the id tables): an instruction none of
+    // whose words is tracked has no use to record, and is not decoded.
+    let cap = (q.state.bound as usize).min(q.state.dense_cap());
+    let mut bits = alloc::vec![0u64; cap.div_ceil(64)];
+    let mut beyond = false;
+    for &id in &tracked {
+        match bits.get_mut(id as usize / 64) {
+            Some(w) => *w |= 1 << (id % 64),
+            None => beyond = true,
+        }
+    }
+    let may_use = |&w: &u32| {
+        beyond
+            || bits
+                .get(w as usize / 64)
+                .is_some_and(|b| b & (1 << (w % 64)) != 0)
+    };
     let mut function_users: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
     for (f, func) in calls.functions.iter().enumerate() {
         for index in func.body.clone() {
+            let skip = q
+                .module
+                .instruction(index)
+                .is_some_and(|i| !i.words().iter().skip(1).any(may_use));
+            if skip {
+                continue;
+            }
             let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true)
             else {
                 continue;
