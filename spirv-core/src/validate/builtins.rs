@@ -11,6 +11,7 @@ use super::Fault;
 use super::builtin_rules;
 use super::entry_calls::EntryCalls;
 use super::error::ErrorKind;
+use super::id_bits::IdBits;
 use super::mode_text::ModeError;
 use super::query::Query;
 use super::registry::NO_MEMBER;
@@ -42,11 +43,9 @@ pub(super) struct Walk<'q, 'a> {
     /// Rules by the id they wait on, in the order they were added.
     rules: BTreeMap<u32, Vec<Rule>>,
     added: BTreeSet<(u32, Rule)>,
-    /// One bit per id (below a cap) that has rules: lets the walk at reference skip,
-    /// undecoded, an instruction none of whose words is such an id.
-    keyed: Vec<u64>,
-    /// Whether some id with rules is beyond the bits (then nothing is skipped).
-    unkeyed: bool,
+    /// The ids with rules: the walk at reference skips, undecoded, an instruction
+    /// that names none.
+    keyed: IdBits,
     /// The function being walked, 0 outside functions.
     pub(super) function: u32,
     /// The entry points that reach it (`FunctionEntryPoints`, as spirv-val lists them).
@@ -69,10 +68,7 @@ impl Walk<'_, '_> {
     pub(super) fn add(&mut self, id: u32, rule: Rule) {
         if self.added.insert((id, rule)) {
             self.rules.entry(id).or_default().push(rule);
-            match self.keyed.get_mut(id as usize / 64) {
-                Some(w) => *w |= 1 << (id % 64),
-                None => self.unkeyed = true,
-            }
+            self.keyed.insert(id);
         }
     }
 
@@ -108,9 +104,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         vulkan: q.state.options.target_env.is_vulkan(),
         rules: BTreeMap::new(),
         added: BTreeSet::new(),
-        // Capped by the module's size, as the id tables are.
-        keyed: alloc::vec![0; (q.state.bound as usize).min(q.state.dense_cap()).div_ceil(64)],
-        unkeyed: false,
+        keyed: IdBits::new(q.state),
         function: 0,
         entry_points: Vec::new(),
         models: BTreeSet::new(),
@@ -164,14 +158,8 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         let Some(raw) = q.module.instruction(index) else {
             continue;
         };
-        let keyed = |&id: &u32| {
-            walk.keyed
-                .get(id as usize / 64)
-                .is_some_and(|w| w & (1 << (id % 64)) != 0)
-        };
-        if !walk.unkeyed
-            && !matches!(raw.opcode(), O::Function | O::FunctionEnd)
-            && !raw.words().iter().skip(1).any(keyed)
+        if !matches!(raw.opcode(), O::Function | O::FunctionEnd)
+            && !walk.keyed.may_name(raw.words())
         {
             continue;
         }

@@ -11,6 +11,7 @@
 
 use super::entry_calls::{EntryCalls, EntryDesc};
 use super::error::ErrorKind;
+use super::id_bits::IdBits;
 use super::memory_util::contains_type;
 use super::mode_text::ModeError;
 use super::query::Query;
@@ -203,30 +204,18 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
             }
         }
     }
-    // One bit per tracked id (below a cap, as the id tables): an instruction none of
-    // whose words is tracked has no use to record, and is not decoded.
-    let cap = (q.state.bound as usize).min(q.state.dense_cap());
-    let mut bits = alloc::vec![0u64; cap.div_ceil(64)];
-    let mut beyond = false;
+    // An instruction that names no tracked id has no use to record: it is not decoded.
+    let mut bits = IdBits::new(q.state);
     for &id in &tracked {
-        match bits.get_mut(id as usize / 64) {
-            Some(w) => *w |= 1 << (id % 64),
-            None => beyond = true,
-        }
+        bits.insert(id);
     }
-    let may_use = |&w: &u32| {
-        beyond
-            || bits
-                .get(w as usize / 64)
-                .is_some_and(|b| b & (1 << (w % 64)) != 0)
-    };
     let mut function_users: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
     for (f, func) in calls.functions.iter().enumerate() {
         for index in func.body.clone() {
             let skip = q
                 .module
                 .instruction(index)
-                .is_some_and(|i| !i.words().iter().skip(1).any(may_use));
+                .is_some_and(|i| !bits.may_name(i.words()));
             if skip {
                 continue;
             }
