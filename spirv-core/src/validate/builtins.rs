@@ -196,7 +196,9 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
             let Some(&id) = inst.words.get(op.offset) else {
                 continue;
             };
-            if id == inst.result_id || !checked.insert(id) {
+            // Only ids with rules need the set: rules are added on the result id alone,
+            // which is skipped, so no id gains rules before its later repeats.
+            if id == inst.result_id || !walk.rules.contains_key(&id) || !checked.insert(id) {
                 continue;
             }
             let Some(list) = walk.rules.get(&id).cloned() else {
