@@ -178,8 +178,29 @@ fn member_in_bounds(q: &Query<'_>, opcode: O, id: u32, index: u32) -> Result<(),
 /// uses spirv-val registers: id operands but result ids).
 fn misused_groups(q: &Query<'_>) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
+    // Only an instruction with a group's id among its words can use one: the others are
+    // not decoded.
+    let mut groups: Vec<u32> = q
+        .module
+        .instructions()
+        .filter(|i| i.opcode() == O::DecorationGroup)
+        .filter_map(|i| i.result_id().map(|r| r.0))
+        .collect();
+    if groups.is_empty() {
+        return out;
+    }
+    groups.sort_unstable();
     let mut operands = Vec::new();
     for index in 0..q.module.len() {
+        let names_group = q.module.instruction(index).is_some_and(|i| {
+            i.words()
+                .iter()
+                .skip(1)
+                .any(|w| groups.binary_search(w).is_ok())
+        });
+        if !names_group {
+            continue;
+        }
         let Some(user) = super::instruction(q.module, q.state, index, &mut operands, true) else {
             continue;
         };

@@ -11,6 +11,7 @@ use super::Fault;
 use super::builtin_rules;
 use super::entry_calls::EntryCalls;
 use super::error::ErrorKind;
+use super::id_bits::IdBits;
 use super::mode_text::ModeError;
 use super::query::Query;
 use super::registry::NO_MEMBER;
@@ -42,6 +43,9 @@ pub(super) struct Walk<'q, 'a> {
     /// Rules by the id they wait on, in the order they were added.
     rules: BTreeMap<u32, Vec<Rule>>,
     added: BTreeSet<(u32, Rule)>,
+    /// The ids with rules: the walk at reference skips, undecoded, an instruction
+    /// that names none.
+    keyed: IdBits,
     /// The function being walked, 0 outside functions.
     pub(super) function: u32,
     /// The entry points that reach it (`FunctionEntryPoints`, as spirv-val lists them).
@@ -64,6 +68,7 @@ impl Walk<'_, '_> {
     pub(super) fn add(&mut self, id: u32, rule: Rule) {
         if self.added.insert((id, rule)) {
             self.rules.entry(id).or_default().push(rule);
+            self.keyed.insert(id);
         }
     }
 
@@ -99,6 +104,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         vulkan: q.state.options.target_env.is_vulkan(),
         rules: BTreeMap::new(),
         added: BTreeSet::new(),
+        keyed: IdBits::new(q.state),
         function: 0,
         entry_points: Vec::new(),
         models: BTreeSet::new(),
@@ -147,6 +153,16 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
     let mut operands = Vec::new();
     let mut function_index = 0usize;
     for index in 0..q.module.len() {
+        // Rules are added only on the result id, which an instruction's own walk skips:
+        // one naming no id with rules when it is reached runs none.
+        let Some(raw) = q.module.instruction(index) else {
+            continue;
+        };
+        if !matches!(raw.opcode(), O::Function | O::FunctionEnd)
+            && !walk.keyed.may_name(raw.words())
+        {
+            continue;
+        }
         let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true) else {
             continue;
         };
@@ -180,7 +196,9 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
             let Some(&id) = inst.words.get(op.offset) else {
                 continue;
             };
-            if id == inst.result_id || !checked.insert(id) {
+            // Only ids with rules need the set: rules are added on the result id alone,
+            // which is skipped, so no id gains rules before its later repeats.
+            if id == inst.result_id || !walk.rules.contains_key(&id) || !checked.insert(id) {
                 continue;
             }
             let Some(list) = walk.rules.get(&id).cloned() else {

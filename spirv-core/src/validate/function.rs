@@ -5,6 +5,7 @@
 //! `OpCooperativeMatrixPerElementOpNV` is not checked yet.
 
 use super::error::{ErrorKind, Namer, Out};
+use super::id_bits::IdBits;
 use super::memory_access::variable_pointers;
 use super::query::Query;
 use super::{Fault, Inst};
@@ -82,8 +83,10 @@ fn may_use_function(q: &Query<'_>, opcode: O, words: &[u32]) -> bool {
 /// The first disallowed use of each function's id.
 fn bad_uses(q: &Query<'_>) -> BTreeMap<u32, u32> {
     let mut first = BTreeMap::new();
+    // Only an instruction naming a function's id can use one: the others are not walked.
+    let functions = IdBits::defined(q.state, |d| d.opcode == O::Function);
     for inst in q.module.instructions() {
-        if may_use_function(q, inst.opcode(), inst.words()) {
+        if !functions.may_name(inst.words()) || may_use_function(q, inst.opcode(), inst.words()) {
             continue;
         }
         let index = inst.index() as u32;

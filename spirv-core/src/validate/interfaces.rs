@@ -11,6 +11,7 @@
 
 use super::entry_calls::{EntryCalls, EntryDesc};
 use super::error::ErrorKind;
+use super::id_bits::IdBits;
 use super::memory_util::contains_type;
 use super::mode_text::ModeError;
 use super::query::Query;
@@ -166,12 +167,12 @@ fn listed(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bo
 /// For each variable of `vars`, the functions (by position) whose instructions use it,
 /// directly or through global instructions that use it (spirv-val's walk of `uses()`).
 fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> Vec<Vec<usize>> {
-    // In function bodies: which function each instruction is in.
-    let mut owner: Vec<Option<usize>> = alloc::vec![None; q.module.len()];
-    for (f, func) in calls.functions.iter().enumerate() {
+    // One bit per instruction: whether it is in a function's body.
+    let mut in_body = alloc::vec![0u64; q.module.len().div_ceil(64)];
+    for func in &calls.functions {
         for i in func.body.clone() {
-            if let Some(o) = owner.get_mut(i) {
-                *o = Some(f);
+            if let Some(w) = in_body.get_mut(i / 64) {
+                *w |= 1 << (i % 64);
             }
         }
     }
@@ -180,7 +181,10 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
     let mut global_users: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     let mut operands = Vec::new();
     for index in 0..q.module.len() {
-        if owner.get(index).copied().flatten().is_some() {
+        if in_body
+            .get(index / 64)
+            .is_some_and(|w| w & (1 << (index % 64)) != 0)
+        {
             continue;
         }
         let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true) else {
@@ -203,9 +207,21 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
             }
         }
     }
+    // An instruction that names no tracked id has no use to record: it is not decoded.
+    let mut bits = IdBits::new(q.state);
+    for &id in &tracked {
+        bits.insert(id);
+    }
     let mut function_users: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
     for (f, func) in calls.functions.iter().enumerate() {
         for index in func.body.clone() {
+            let skip = q
+                .module
+                .instruction(index)
+                .is_some_and(|i| !bits.may_name(i.words()));
+            if skip {
+                continue;
+            }
             let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true)
             else {
                 continue;

@@ -58,10 +58,27 @@ pub(super) fn contains_type<'a>(
     all: bool,
     f: &dyn Fn(&InstRef<'a>) -> bool,
 ) -> bool {
+    // Most types are built from a few others: the first few ids seen are kept in an
+    // array, searched in turn; only a larger type makes a set.
+    let mut few = [0u32; 8];
+    let mut n = 0;
     let mut seen = BTreeSet::new();
     let mut stack = Vec::from([id]);
     while let Some(id) = stack.pop() {
-        if !seen.insert(id) {
+        let new = if n < few.len() {
+            let known = few[..n].contains(&id);
+            if !known {
+                few[n] = id;
+                n += 1;
+            }
+            !known
+        } else {
+            if seen.is_empty() {
+                seen.extend(few);
+            }
+            seen.insert(id)
+        };
+        if !new {
             continue;
         }
         let Some(t) = q.def(id) else { continue };

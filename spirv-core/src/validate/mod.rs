@@ -72,6 +72,7 @@ mod entry_calls;
 mod error;
 mod extension;
 mod function;
+mod id_bits;
 mod ids;
 mod instruction;
 mod interface_locations;

@@ -3,6 +3,7 @@
 //! vectors, the NV and ARM tensor types; and what those rules read: the decorations
 //! spirv-val has registered by then, `ContainsType`, the uses of function types.
 
+use super::id_bits::IdBits;
 use super::query::Query;
 use super::type_error::TypeError;
 use super::types::Types;
@@ -278,6 +279,11 @@ pub(super) fn bad_function_type_uses(q: &Query<'_>) -> BTreeMap<u32, u32> {
         .filter(|i| i.opcode() == O::TypeFunction)
         .filter_map(|i| i.words().get(1).copied())
         .collect();
+    // The test on every word, as bits; the set answers for the operands.
+    let mut bits = IdBits::new(q.state);
+    for &t in &types {
+        bits.insert(t);
+    }
     let mut first = BTreeMap::new();
     let mut operands = Vec::new();
     for index in 0..q.module.len() {
@@ -289,7 +295,7 @@ pub(super) fn bad_function_type_uses(q: &Query<'_>) -> BTreeMap<u32, u32> {
             || op == O::AsmINTEL
             || opcodes::is_debug(op)
             || opcodes::is_decoration(op)
-            || !i.words().iter().skip(1).any(|w| types.contains(w))
+            || !bits.may_name(i.words())
         {
             continue;
         }

@@ -102,11 +102,28 @@ impl Uses {
     /// Goes over the uses in function `g`, whose dominator tree is `tree`.
     pub(super) fn collect(&mut self, q: &Query<'_>, g: &Graph, tree: &Tree) {
         let mut operands = Vec::new();
-        // The block of each instruction in `g`, by its label's index.
+        // The block of each instruction in `g` (the last label before it), tabled in one
+        // pass: definitions are looked up once per use.
+        let mut blocks = Vec::with_capacity((g.end - g.at) as usize + 1);
+        let mut k = 0;
+        for i in g.at..=g.end {
+            while g.labels.get(k).is_some_and(|&l| l < i) {
+                k += 1;
+            }
+            blocks.push(k.checked_sub(1).map_or(NONE, |k| k as u32));
+        }
         let block_of = |i: u32| -> u32 {
-            let k = g.labels.partition_point(|&l| l < i);
-            k.checked_sub(1).map_or(NONE, |k| k as u32)
+            match i.checked_sub(g.at).and_then(|o| blocks.get(o as usize)) {
+                Some(&b) => b,
+                None => {
+                    let k = g.labels.partition_point(|&l| l < i);
+                    k.checked_sub(1).map_or(NONE, |k| k as u32)
+                }
+            }
         };
+        // Whether `g` is one of the functions: then a definition inside it is here
+        // without a search.
+        let own = self.function_of(g.at + 1) == Some((g.at as usize, g.end as usize));
         let mut block = NONE;
         let mut next_label = 0u32;
         for i in g.at as usize + 1..=g.end as usize {
@@ -136,10 +153,14 @@ impl Uses {
                     continue;
                 };
                 let d = def.index;
-                let Some((s, _)) = self.function_of(d) else {
-                    continue;
+                let here = if own && d > g.at && d <= g.end {
+                    true
+                } else {
+                    let Some((s, _)) = self.function_of(d) else {
+                        continue;
+                    };
+                    s == g.at as usize
                 };
-                let here = s == g.at as usize;
                 if self.in_block(d) {
                     if !live {
                         continue;

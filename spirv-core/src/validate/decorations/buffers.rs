@@ -89,9 +89,19 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
     let explicit_workgroup = q
         .state
         .has_capability(C::WorkgroupMemoryExplicitLayoutKHR.0);
+    // Other instructions than variables matter only through a physical storage buffer
+    // pointer type or, for Vulkan, untyped pointers: without either they are passed over
+    // before their type is looked up.
+    let others = (vulkan && q.state.has_capability(C::UntypedPointersKHR.0))
+        || q.module.instructions().any(|i| {
+            i.opcode() == O::TypePointer && i.words().get(2) == Some(&S::PhysicalStorageBuffer.0)
+        });
     for inst in q.module.instructions() {
         let w = inst.words();
         let op = inst.opcode();
+        if !others && !matches!(op, O::Variable | O::UntypedVariableKHR) {
+            continue;
+        }
         let type_id = if inst.info().is_some_and(|i| i.has_result_type()) {
             w.get(1).copied().unwrap_or(0)
         } else {
