@@ -51,7 +51,7 @@ EOF
 # One timed run: prints "wall rss_kb".
 timed() {
     /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || true
-    cat "$work/time"
+    tail -n 1 "$work/time"
 }
 
 loop() { # TOOL SET OUT: one SPIRV-Tools process per file; spirv-dis writes OUT/<name>.spvasm
