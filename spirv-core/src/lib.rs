@@ -79,8 +79,9 @@
 //! - `reflect`: [`reflect`], what a pipeline needs to know about a shader (entry points,
 //!   descriptors, interface variables, specialization constants, block layouts); off by
 //!   default so that crates which only read and write modules do not compile it.
-//! - `validate`: [`validate`], spirv-val 2025.5's rules in its order (the families the module docs list), each
-//!   fault with the instruction and the ids spirv-val's message names.
+//! - `validate`: [`validate`], spirv-val 2025.5's rules in its order (the families its
+//!   module docs list), each fault with the instruction and the ids spirv-val's message
+//!   names.
 //! - `edit`: [`edit`], editing read modules and spirv-opt's structural passes.
 //!
 //! # Layout of the crate
