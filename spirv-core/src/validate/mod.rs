@@ -70,6 +70,7 @@ mod debug;
 mod decorations;
 mod entry_calls;
 mod error;
+mod error_text;
 mod extension;
 mod function;
 mod id_bits;
