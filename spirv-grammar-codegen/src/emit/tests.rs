@@ -1,0 +1,141 @@
+//! The emitters' unit tests: items for a small extended grammar, checked as tokens
+//! without a compiler.
+
+use super::{Emitter, Scope};
+use crate::Options;
+use crate::model;
+use quote::quote;
+
+/// An extended grammar with one instruction and one kind.
+const SET: &str = r#"{ "revision": 1, "instructions": [
+    { "opname": "Mix", "opcode": 7, "operands": [
+        { "kind": "IdResultType" }, { "kind": "IdResult" },
+        { "kind": "IdRef", "name": "'Values'", "quantifier": "*" } ],
+      "capabilities": ["Shader"] } ],
+  "operand_kinds": [ { "category": "BitEnum", "kind": "Mode", "enumerants": [
+        { "enumerant": "None", "value": "0x0000" },
+        { "enumerant": "Fast", "value": "0x0001", "version": "1.4" } ] } ] }"#;
+
+fn with_emitter<T>(f: impl FnOnce(&mut Emitter<'_>) -> T) -> T {
+    let g = model::parse(SET, crate::CORE_KINDS).expect("valid");
+    let opts = Options::new("t");
+    let mut e = Emitter::new(&g, &opts, crate::CORE_KINDS).expect("a path");
+    f(&mut e)
+}
+
+#[test]
+fn an_instruction_becomes_a_struct_with_its_codec() {
+    let got = with_emitter(|e| e.instruction_struct(&e.g.instructions[0]));
+    let want = quote! {
+        #[doc = "`Mix`: extended instruction 7.\n\nOperands: `IdResultType`, `IdResult`, `IdRef*` 'Values'.\n\nCapabilities: Shader."]
+        #[derive(Clone)]
+        #[allow(clippy::upper_case_acronyms)]
+        pub struct Mix {
+            #[doc = "`IdResultType`"]
+            pub result_type: ::spirv_core::Id,
+            #[doc = "`IdResult`"]
+            pub result_id: ::spirv_core::Id,
+            #[doc = "`IdRef` 'Values'"]
+            pub values: ::spirv_core::List<::spirv_core::Id>,
+        }
+        impl ::core::fmt::Debug for Mix {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::spirv_core::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[0], 1, f)
+            }
+        }
+        impl ::core::cmp::PartialEq for Mix {
+            fn eq(&self, other: &Self) -> bool {
+                ::spirv_core::__private::same_words(self, other)
+            }
+        }
+        impl ::core::cmp::Eq for Mix {}
+        impl ::core::hash::Hash for Mix {
+            fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {
+                ::spirv_core::__private::hash_words(self, state)
+            }
+        }
+        #[automatically_derived]
+        impl __O for Mix {
+            fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, ::spirv_core::DecodeError> {
+                let v = Self {
+                    result_type: r.field(),
+                    result_id: r.field(),
+                    values: r.field(),
+                };
+                r.fields_read().map(|()| v)
+            }
+            fn encode<W: ::spirv_core::__private::Words>(&self, w: &mut W) {
+                __O::encode(&self.result_type, w);
+                __O::encode(&self.result_id, w);
+                __O::encode(&self.values, w);
+            }
+        }
+    };
+    assert_eq!(got.to_string(), want.to_string());
+}
+
+#[test]
+fn layouts_and_availability_become_table_fields() {
+    let (operands, meta, ty) = with_emitter(|e| {
+        let g = e.g;
+        let kind = &g.kinds[0];
+        (
+            e.operand_table(&g.instructions[0].operands),
+            e.meta_fields(&kind.enumerants[1].meta),
+            e.operand_type(&g.instructions[0].operands[2], Scope::Inst),
+        )
+    });
+    let want = quote! {
+        &[__OI { kind: &__ck::IdResultType, quantifier: __Q::One, name: "" },
+          __OI { kind: &__ck::IdResult, quantifier: __Q::One, name: "" },
+          __OI { kind: &__ck::IdRef, quantifier: __Q::Variadic, name: "'Values'" }]
+    };
+    assert_eq!(quote!(#operands).to_string(), want.to_string());
+    assert_eq!(
+        quote!(#meta).to_string(),
+        quote!(version: Some((1, 4)),).to_string()
+    );
+    assert_eq!(
+        quote!(#ty).to_string(),
+        quote!(::spirv_core::List<::spirv_core::Id>).to_string()
+    );
+}
+
+#[test]
+fn a_name_index_probes_as_the_runtime_does() {
+    let index = super::tables::name_index(&[("A".into(), 0), ("B".into(), 0)]);
+    let mut want = [0u16; 4];
+    for (i, name) in ["A", "B"].iter().enumerate() {
+        let mut at = super::tables::fnv1a(name) as usize & 3;
+        while want[at] != 0 {
+            at = (at + 1) & 3;
+        }
+        want[at] = i as u16 + 1;
+    }
+    let want = want.map(proc_macro2::Literal::u16_unsuffixed);
+    assert_eq!(
+        index.to_string(),
+        quote!(__NI { slots: &[#(#want),*], names: &[("A", 0), ("B", 0)] }).to_string()
+    );
+}
+
+/// A model that names a kind nobody defines (one the parser would have refused)
+/// is a located error, not code emitted with a guess.
+#[test]
+fn an_unknown_kind_is_a_located_error() {
+    let json = r#"{ "revision": 1, "instructions": [
+        { "opname": "A", "opcode": 1, "operands": [ { "kind": "IdRef" } ] } ] }"#;
+    let mut g = model::parse(json, crate::CORE_KINDS).expect("valid");
+    g.instructions[0].operands[0].kind = "Missing".into();
+    let opts = Options::new("t");
+    let errors = super::Emitter::new(&g, &opts, crate::CORE_KINDS)
+        .and_then(|e| e.run(&opts, None))
+        .expect_err("refused");
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0]
+            .starts_with("/instructions/0/operands/0/kind (A): unknown operand kind \"Missing\""),
+        "{}",
+        errors[0]
+    );
+}
