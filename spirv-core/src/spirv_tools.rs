@@ -95,6 +95,22 @@ pub(crate) fn is_constant(op: O) -> bool {
     )
 }
 
+/// `spvOpcodeIsSpecConstant`.
+pub(crate) fn is_spec_constant(op: O) -> bool {
+    matches!(
+        op,
+        O::SpecConstantTrue
+            | O::SpecConstantFalse
+            | O::SpecConstant
+            | O::SpecConstantComposite
+            | O::SpecConstantCompositeReplicateEXT
+            | O::SpecConstantOp
+            | O::SpecConstantArchitectureINTEL
+            | O::SpecConstantTargetINTEL
+            | O::SpecConstantCapabilitiesINTEL
+    )
+}
+
 /// `spvOpcodeIsDebug`.
 pub(crate) fn is_debug(op: O) -> bool {
     matches!(

@@ -11,7 +11,7 @@ use super::type_error::TypeError;
 use super::type_rules::{Step, contains_step, reaches};
 use super::{Fault, Inst};
 use crate::module::InstRef;
-use crate::spirv_tools as opcodes;
+use crate::spirv_tools::{self as opcodes, is_spec_constant};
 use crate::spv::{Capability as C, Opcode as O, StorageClass as SC};
 use crate::types::Id;
 use alloc::collections::BTreeMap;
@@ -185,22 +185,6 @@ pub(super) fn int32_if_const(q: &Query<'_>, id: u32) -> (bool, bool, u32) {
         return (true, true, 0);
     }
     (true, true, q.word(id, 3).unwrap_or(0))
-}
-
-/// `spvOpcodeIsSpecConstant`.
-fn is_spec_constant(op: O) -> bool {
-    matches!(
-        op,
-        O::SpecConstantTrue
-            | O::SpecConstantFalse
-            | O::SpecConstant
-            | O::SpecConstantComposite
-            | O::SpecConstantCompositeReplicateEXT
-            | O::SpecConstantOp
-            | O::SpecConstantArchitectureINTEL
-            | O::SpecConstantTargetINTEL
-            | O::SpecConstantCapabilitiesINTEL
-    )
 }
 
 /// `ValidateConstantComposite`, except for tensors.

@@ -151,38 +151,9 @@ pub(super) fn trace_pointer<'a>(q: &Query<'a>, inst: InstRef<'a>) -> Option<Inst
     None
 }
 
-/// `EvalInt32IfConst`: whether the value is a 32-bit integer, whether it is a
-/// constant that is not a specialization constant, and its value.
-pub(super) fn int32_if_const(q: &Query<'_>, id: u32) -> (bool, bool, u32) {
-    let ty = q.type_of(id);
-    if ty == 0 || !q.is_int_scalar_type(ty) || q.bit_width(ty) != 32 {
-        return (false, false, 0);
-    }
-    let op = q.opcode(id);
-    if !crate::spirv_tools::is_constant(op) || is_spec_constant(op) {
-        return (true, false, 0);
-    }
-    if op == O::ConstantNull {
-        return (true, true, 0);
-    }
-    (true, true, q.word(id, 3).unwrap_or(0))
-}
+pub(super) use super::constants::int32_if_const;
 
-/// `spvOpcodeIsSpecConstant`.
-pub(super) fn is_spec_constant(op: O) -> bool {
-    matches!(
-        op,
-        O::SpecConstantTrue
-            | O::SpecConstantFalse
-            | O::SpecConstant
-            | O::SpecConstantComposite
-            | O::SpecConstantCompositeReplicateEXT
-            | O::SpecConstantOp
-            | O::SpecConstantArchitectureINTEL
-            | O::SpecConstantTargetINTEL
-            | O::SpecConstantCapabilitiesINTEL
-    )
-}
+pub(super) use crate::spirv_tools::is_spec_constant;
 
 /// The grammar's name of a storage class (`lookupOperandName`).
 pub(super) fn storage_class_name(sc: u32) -> &'static str {

@@ -34,21 +34,7 @@ pub(super) fn type_of(q: &Query<'_>, inst: &Inst<'_>, i: usize) -> u32 {
     q.type_of(word(inst, i))
 }
 
-/// `spvOpcodeIsSpecConstant`.
-pub(super) fn is_spec_constant(op: O) -> bool {
-    matches!(
-        op,
-        O::SpecConstantTrue
-            | O::SpecConstantFalse
-            | O::SpecConstant
-            | O::SpecConstantComposite
-            | O::SpecConstantCompositeReplicateEXT
-            | O::SpecConstantOp
-            | O::SpecConstantArchitectureINTEL
-            | O::SpecConstantTargetINTEL
-            | O::SpecConstantCapabilitiesINTEL
-    )
-}
+pub(super) use crate::spirv_tools::is_spec_constant;
 
 /// The module's addressing model (`addressing_model()`), found once.
 #[derive(Debug, Default)]
@@ -180,22 +166,7 @@ impl Sized {
     }
 }
 
-/// `EvalInt32IfConst`: whether `id` is a 32-bit integer, whether it is a constant
-/// whose value is known (not a spec constant), and that value.
-pub(super) fn int32_if_const(q: &Query<'_>, id: u32) -> (bool, bool, u32) {
-    let t = q.type_of(id);
-    if t == 0 || !q.is_int_scalar_type(t) || q.bit_width(t) != 32 {
-        return (false, false, 0);
-    }
-    let op = q.opcode(id);
-    if !crate::spirv_tools::is_constant(op) || is_spec_constant(op) {
-        return (true, false, 0);
-    }
-    if op == O::ConstantNull {
-        return (true, true, 0);
-    }
-    (true, true, q.word(id, 3).unwrap_or(0))
-}
+pub(super) use super::constants::int32_if_const;
 
 /// `CooperativeMatrixShapesMatch`: two cooperative matrix types of one kind whose
 /// scopes, rows, columns (rows and columns swapped for a transpose) and, for the KHR

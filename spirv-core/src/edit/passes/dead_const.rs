@@ -1,7 +1,7 @@
 //! `--eliminate-dead-const` (spirv-opt 2025.5's `EliminateDeadConstantPass`): which
-//! constants are dead, and their removal with their names and decorations. Also owns
-//! the opcode classes the constant passes share ([`is_constant`],
-//! [`is_annotation`]).
+//! constants are dead, and their removal with their names and decorations. Also gives
+//! the constant passes the opcode classes they share: [`is_annotation`], and
+//! SPIRV-Tools' [`is_constant`] from the crate's `spirv_tools` module.
 
 use super::{Edits, Killer};
 use crate::__private::Vec;
@@ -11,34 +11,7 @@ use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
 use crate::types::Id;
 
-/// Whether spirv-opt counts the opcode as a constant (`spvOpcodeIsConstant`).
-pub(super) fn is_constant(op: O) -> bool {
-    matches!(
-        op,
-        O::ConstantTrue
-            | O::ConstantFalse
-            | O::Constant
-            | O::ConstantComposite
-            | O::ConstantCompositeReplicateEXT
-            | O::ConstantSampler
-            | O::ConstantNull
-            | O::ConstantFunctionPointerINTEL
-            | O::ConstantStringAMDX
-            | O::SpecConstantTrue
-            | O::SpecConstantFalse
-            | O::SpecConstant
-            | O::SpecConstantComposite
-            | O::SpecConstantCompositeReplicateEXT
-            | O::SpecConstantOp
-            | O::SpecConstantStringAMDX
-            | O::GraphConstantARM
-            | O::AsmTargetINTEL
-            | O::AsmINTEL
-            | O::SpecConstantArchitectureINTEL
-            | O::SpecConstantTargetINTEL
-            | O::SpecConstantCapabilitiesINTEL
-    )
-}
+pub(super) use crate::spirv_tools::is_constant;
 
 /// Whether spirv-opt counts the opcode as an annotation (`IsAnnotationInst`):
 /// `OpDecorate` through `OpGroupMemberDecorate`, `OpDecorateId`,

@@ -6,6 +6,7 @@
 
 use super::super::query::Query;
 use crate::__private::Vec;
+use crate::spirv_tools::is_spec_constant;
 use crate::spv::{self, Capability as C, Decoration as D, Opcode as O};
 use alloc::collections::{BTreeMap, BTreeSet};
 
@@ -30,21 +31,6 @@ pub(super) enum Required {
 /// Rounds up to a multiple of a power of two, as spirv-val's `align` (which assumes one).
 pub(super) fn align(x: u32, alignment: u32) -> u32 {
     x.wrapping_add(alignment).wrapping_sub(1) & !alignment.wrapping_sub(1)
-}
-
-fn is_spec_constant(op: O) -> bool {
-    matches!(
-        op,
-        O::SpecConstantTrue
-            | O::SpecConstantFalse
-            | O::SpecConstant
-            | O::SpecConstantComposite
-            | O::SpecConstantCompositeReplicateEXT
-            | O::SpecConstantOp
-            | O::SpecConstantArchitectureINTEL
-            | O::SpecConstantTargetINTEL
-            | O::SpecConstantCapabilitiesINTEL
-    )
 }
 
 /// A type's own answer and the types within it whose answers count too.
