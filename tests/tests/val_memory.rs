@@ -7,11 +7,6 @@
 use spirv_asm::val::{Options, spirv_val_text};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::TargetEnv;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Numbers the scratch files of concurrent cases.
-static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 /// Our output for `text` under `env`, and spirv-val's where it is installed.
 fn run(text: &str, env: &str) -> (Option<String>, Option<String>) {
@@ -25,21 +20,7 @@ fn run(text: &str, env: &str) -> (Option<String>, Option<String>) {
         ..Options::default()
     };
     let ours = spirv_val_text(&words, &options);
-    let theirs = spirv_tests::spirv_tools().map(|bin| {
-        let path = std::env::temp_dir().join(format!(
-            "val-memory-{}-{}.spv",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::write(&path, spirv_core::binary::words_to_bytes(&words)).expect("write");
-        let out = Command::new(bin.join("spirv-val"))
-            .args(["--target-env", env])
-            .arg(&path)
-            .output()
-            .expect("spirv-val runs");
-        let _ = std::fs::remove_file(&path);
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    });
+    let theirs = spirv_tests::spirv_val_stderr(&words, env);
     (ours, theirs.filter(|t| !t.is_empty()))
 }
 

@@ -7,7 +7,6 @@
 use spirv_asm::val::{Options, spirv_val_text};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::TargetEnv;
-use std::process::Command;
 
 /// A shader module's declarations, ahead of a function body.
 pub const TYPES: &str = "
@@ -110,22 +109,7 @@ pub fn ours(text: &str, env: &str) -> String {
         ..Options::default()
     };
     let got = spirv_val_text(&words, &options).unwrap_or_default();
-    if let Some(bin) = spirv_tests::spirv_tools() {
-        let path = std::env::temp_dir().join(format!(
-            "val-operations-{}-{:x}.spv",
-            std::process::id(),
-            words
-                .iter()
-                .fold(0u64, |h, &w| h.rotate_left(5) ^ u64::from(w))
-        ));
-        std::fs::write(&path, spirv_core::binary::words_to_bytes(&words)).expect("write");
-        let out = Command::new(bin.join("spirv-val"))
-            .args(["--target-env", env])
-            .arg(&path)
-            .output()
-            .expect("spirv-val runs");
-        let _ = std::fs::remove_file(&path);
-        let theirs = String::from_utf8_lossy(&out.stderr).into_owned();
+    if let Some(theirs) = spirv_tests::spirv_val_stderr(&words, env) {
         assert_eq!(got, theirs, "ours against spirv-val for\n{text}");
     }
     got
