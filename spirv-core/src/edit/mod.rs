@@ -378,15 +378,32 @@ impl<'m> Editor<'m> {
     /// renumbered), or an edited module that does not read (two definitions of an id,
     /// say).
     pub fn apply(&self, bound: Bound) -> Result<Module, EditError> {
-        let words = write::write(self)?;
-        let mut m = self.module.reread(words)?;
+        let written = write::write(self)?;
+        let mut m = self
+            .module
+            .reread_trusted(written.words, &written.untrusted)?;
         match bound {
             Bound::Keep => {
-                let needed = m.max_id()?.saturating_add(1);
+                let needed = match self.module.id_ceiling() {
+                    // The module's own ids are below its bound, and so below the
+                    // editor's: only the added instructions' and the copies' count.
+                    Some(c) if c <= self.bound && self.ids.is_empty() => {
+                        let mut max = 0;
+                        for &i in &written.untrusted {
+                            if let Some(inst) = m.instruction(i as usize) {
+                                inst.visit_ids(|_, id| max = max.max(id.0))?;
+                            }
+                        }
+                        max.saturating_add(1).max(written.next_id)
+                    }
+                    _ => m.max_id()?.saturating_add(1),
+                };
                 set_bound(&mut m, self.bound.max(needed))?;
             }
             Bound::Tight => tighten_bound(&mut m)?,
-            Bound::Compact => m.compact_ids()?,
+            Bound::Compact => {
+                m.compact_ids()?;
+            }
         }
         Ok(m)
     }

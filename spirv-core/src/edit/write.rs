@@ -80,12 +80,19 @@ struct Writer {
     between_merge_and_branch: bool,
     /// The next fresh id, for `DebugLine` copies.
     next_id: u32,
+    /// Instructions written so far.
+    count: u32,
+    /// The indices of those written that are not the module's own (added, replacing, or
+    /// with ids renamed): the re-read checks them.
+    untrusted: Vec<u32>,
+    /// Whether every instruction counts as not the module's own (ids are renamed).
+    trust_none: bool,
 }
 
 impl Writer {
     /// Writes one instruction (`words`); `has_lines` says whether lines were written for
     /// it (it has lines of its own, or a copy of the line in effect).
-    fn write(&mut self, words: &[u32], has_lines: bool) {
+    fn write(&mut self, words: &[u32], has_lines: bool, own: bool) {
         let opcode = O(words[0] as u16);
         let line = self.lines.kind(words);
         let is_line = line == Some(Line::Line);
@@ -104,11 +111,16 @@ impl Writer {
             } else if !is_no_line && !has_lines {
                 // A line was in effect and this instruction has none: end it.
                 self.out.push((1 << 16) | u32::from(O::NoLine.0));
+                self.count += 1;
                 self.last_line = None;
             }
         }
         if opcode != O::Nop {
             self.out.extend_from_slice(words);
+            if !own || self.trust_none {
+                self.untrusted.push(self.count);
+            }
+            self.count += 1;
         }
         self.between_merge_and_branch = false;
         if is_block_terminator(opcode) || is_no_line {
@@ -122,9 +134,20 @@ impl Writer {
     }
 }
 
-/// The words of the edited module (its header as the original's, with the editor's
-/// bound).
-pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
+/// An edited module, written.
+pub(super) struct Written {
+    /// Its words: the header as the original's, with the editor's bound.
+    pub(super) words: Vec<u32>,
+    /// The indices of the instructions that are not the module's own unchanged
+    /// (ascending).
+    pub(super) untrusted: Vec<u32>,
+    /// One above the fresh ids given to copies of `DebugLine`s (the editor's bound if
+    /// none was).
+    pub(super) next_id: u32,
+}
+
+/// Writes the edited module.
+pub(super) fn write(e: &Editor<'_>) -> Result<Written, DecodeError> {
     let m = e.module;
     let mut header = m.header().to_words();
     header[3] = e.bound;
@@ -134,6 +157,9 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
         last_line: None,
         between_merge_and_branch: false,
         next_id: e.bound,
+        count: 0,
+        untrusted: Vec::new(),
+        trust_none: !e.ids.is_empty(),
     };
     w.out.extend_from_slice(&header);
     // Lines seen and not yet attached (indices), and the loader's line in effect.
@@ -184,9 +210,9 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
                 own
             };
             for &l in &lines {
-                line(e, l, &mut scratch)?;
+                let own = line(e, l, &mut scratch)?;
                 let before = w.out.len();
-                w.write(&scratch, false);
+                w.write(&scratch, false, own);
                 // A written copy of a `DebugLine` gets its own id.
                 if copied && w.out.len() > before && O(scratch[0] as u16) == O::ExtInst {
                     w.out[before + 2] = w.next_id;
@@ -197,11 +223,11 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
                 Some(&k) => {
                     let a = &e.added[k as usize];
                     let words = &e.arena[a.start as usize..(a.start + a.len) as usize];
-                    w.write(words, !lines.is_empty());
+                    w.write(words, !lines.is_empty(), false);
                 }
                 None => {
                     mapped(e, i, &mut scratch)?;
-                    w.write(&scratch, !lines.is_empty());
+                    w.write(&scratch, !lines.is_empty(), true);
                 }
             }
         }
@@ -217,11 +243,15 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Vec<u32>, DecodeError> {
     // Lines after the last instruction stay at the end.
     for l in pending {
         if !e.removed[l] {
-            line(e, l, &mut scratch)?;
-            w.write(&scratch, false);
+            let own = line(e, l, &mut scratch)?;
+            w.write(&scratch, false, own);
         }
     }
-    Ok(w.out)
+    Ok(Written {
+        words: w.out,
+        untrusted: w.untrusted,
+        next_id: w.next_id,
+    })
 }
 
 /// The opcode instruction `i` of the original module is written with: its
@@ -249,16 +279,16 @@ fn effective_opcode(e: &Editor<'_>, i: usize, original: O) -> O {
 }
 
 /// The words of line `l` of the original module: its replacement, or itself with its
-/// ids renamed.
-fn line(e: &Editor<'_>, l: usize, out: &mut Vec<u32>) -> Result<(), DecodeError> {
+/// ids renamed; and whether they are the line's own (not a replacement).
+fn line(e: &Editor<'_>, l: usize, out: &mut Vec<u32>) -> Result<bool, DecodeError> {
     match e.replaced.get(&(l as u32)) {
         Some(&k) => {
             let a = &e.added[k as usize];
             out.clear();
             out.extend_from_slice(&e.arena[a.start as usize..(a.start + a.len) as usize]);
-            Ok(())
+            Ok(false)
         }
-        None => mapped(e, l, out),
+        None => mapped(e, l, out).map(|()| true),
     }
 }
 
@@ -273,7 +303,7 @@ fn added_list(e: &Editor<'_>, list: &[InstId], w: &mut Writer) {
             if !e.added_removed[k] {
                 let a = &e.added[k];
                 let words = &e.arena[a.start as usize..(a.start + a.len) as usize];
-                w.write(words, false);
+                w.write(words, false, false);
             }
             continue;
         }

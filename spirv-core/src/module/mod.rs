@@ -154,6 +154,9 @@ pub struct Module {
     issues: Vec<LayoutIssue>,
     ids: Ids,
     context: ReadContext,
+    /// A number every id of the module is known to be below (the bound, once a read or
+    /// an edit has checked it), or `None` when that is not known.
+    id_ceiling: Option<u32>,
 }
 
 /// What a module was read with, so that a re-read (after [`Module::remap_ids`], say)
@@ -210,6 +213,7 @@ impl Module {
             ));
         }
         self.header.bound = bound;
+        self.id_ceiling = Some(bound);
         Ok(())
     }
 
@@ -217,6 +221,13 @@ impl Module {
     #[cfg(feature = "edit")]
     pub(crate) fn set_bound_above_ids(&mut self, bound: u32) {
         self.header.bound = bound;
+        self.id_ceiling = Some(bound);
+    }
+
+    /// A number every id is known to be below, if one is known.
+    #[cfg(feature = "edit")]
+    pub(crate) fn id_ceiling(&self) -> Option<u32> {
+        self.id_ceiling
     }
 
     /// The module as words: header then instructions, exactly as read.
@@ -337,12 +348,14 @@ impl Module {
     /// `--compact-ids`) and sets the bound one above the last. The order is spirv-opt's:
     /// the module's, except that the global instructions of the debug-info sets
     /// (`DebugInfo`, `OpenCL.DebugInfo.100`, `NonSemantic.Shader.DebugInfo.100`) come
-    /// before the decorations, where spirv-opt keeps them.
+    /// before the decorations, where spirv-opt keeps them. Returns whether anything
+    /// changed (an id, or the bound).
     ///
     /// # Errors
-    /// The ids of some instruction cannot all be found (see [`Module::remap_ids`]).
+    /// The ids of some instruction cannot all be found (see [`Module::remap_ids`]); the
+    /// module is then unchanged.
     #[cfg(feature = "edit")]
-    pub(crate) fn compact_ids(&mut self) -> Result<(), DecodeError> {
+    pub(crate) fn compact_ids(&mut self) -> Result<bool, DecodeError> {
         use crate::spirv_tools::SetKind;
         let sets: alloc::collections::BTreeMap<u32, SetKind> = self
             .section(Section::ExtInstImport)
@@ -374,6 +387,7 @@ impl Module {
         let cap = self.words.len().saturating_mul(2).max(1024);
         let mut next = 0u32;
         let mut words = self.to_words();
+        let mut changed = false;
         for index in order {
             let Some(inst) = self.instruction(index) else {
                 continue;
@@ -382,18 +396,25 @@ impl Module {
             inst.visit_id_words(|_, w| {
                 let at = base + w;
                 let old = words[at];
-                words[at] = match table.get(old) {
+                let new = match table.get(old) {
                     Some(&n) => n,
                     None => {
                         next += 1;
                         *table.insert(old, next, cap)
                     }
                 };
+                changed |= new != old;
+                words[at] = new;
             })?;
         }
         words[3] = next + 1;
-        *self = self.reread(words)?;
-        Ok(())
+        changed |= self.header.bound != next + 1;
+        // Only ids changed: the layout stands, and the id facts follow the new numbers.
+        self.ids = self.ids.renumbered(|old| table.get(old).copied());
+        self.header.bound = next + 1;
+        self.words = words;
+        self.id_ceiling = Some(next + 1);
+        Ok(changed)
     }
 
     /// The word position of every id operand, in order; an error if some instruction's

@@ -75,7 +75,7 @@ impl Module {
             bound: opts.strict,
             layout: opts.strict,
         };
-        Self::read_checked(words, opts, checks)
+        Self::read_checked(words, opts, checks, None)
     }
 
     /// Reads as spirv-val's parser does before it validates: strict about what the
@@ -97,13 +97,18 @@ impl Module {
             bound: false,
             layout: false,
         };
-        Self::read_checked(words, &opts, checks)
+        Self::read_checked(words, &opts, checks, None)
     }
 
+    /// `untrusted`: with `Some`, every instruction but those listed (ascending indices)
+    /// is known to have passed this read's checks already (it is an instruction of a
+    /// module read with the same options, its ids unchanged), so its operands are not
+    /// walked again: its result type and result are where the grammar puts them.
     fn read_checked(
         mut words: Vec<u32>,
         opts: &ReadOptions<'_>,
         checks: Checks,
+        untrusted: Option<&[u32]>,
     ) -> Result<Module, DecodeError> {
         if words.first() == Some(&binary::MAGIC.swap_bytes()) {
             binary::swap_words(&mut words);
@@ -129,6 +134,7 @@ impl Module {
             strict: checks.walk_strict,
             ..WalkOptions::default()
         };
+        let mut untrusted = untrusted.map(|u| u.iter().copied().peekable());
         for raw in iter {
             let raw = raw?;
             let index = offsets.len() as u32;
@@ -137,8 +143,19 @@ impl Module {
             let err = |kind, at: usize| DecodeError::new(kind, raw.offset + 1 + at, raw.index);
             let unchecked =
                 opts.globals_only && layout.in_function() && opcode != spv::Opcode::FunctionEnd;
+            let trusted = untrusted
+                .as_mut()
+                .is_some_and(|u| u.next_if_eq(&index).is_none());
             match info {
                 _ if unchecked => {}
+                Some(info) if trusted => {
+                    let summary = walk::grammar_summary(info, raw.operands);
+                    if let Err(kind) =
+                        walk::observe(&mut ids, registry, raw.opcode, raw.operands, &summary)
+                    {
+                        return Err(err(kind, 1));
+                    }
+                }
                 // Fast path: a layout of plain words needs only a length check.
                 Some(info)
                     if !checks.walk_strict
@@ -235,6 +252,7 @@ impl Module {
             functions: layout.functions,
             blocks: layout.blocks,
             issues: layout.issues,
+            id_ceiling: checks.bound.then_some(header.bound),
             ids,
             context,
         })
@@ -248,6 +266,29 @@ impl Module {
             registry: self.context.registry.as_ref(),
         };
         Module::read_owned(words, &opts)
+    }
+
+    /// [`Module::reread`] of words made from this module's instructions: all but those
+    /// at the indices `untrusted` lists (ascending) are instructions of this module,
+    /// their ids unchanged, and are not checked again.
+    #[cfg(feature = "edit")]
+    pub(crate) fn reread_trusted(
+        &self,
+        words: Vec<u32>,
+        untrusted: &[u32],
+    ) -> Result<Module, DecodeError> {
+        let opts = ReadOptions {
+            strict: self.context.strict,
+            globals_only: self.context.globals_only,
+            registry: self.context.registry.as_ref(),
+        };
+        let checks = Checks {
+            walk_strict: opts.strict,
+            zero_ids: opts.strict,
+            bound: opts.strict,
+            layout: opts.strict,
+        };
+        Self::read_checked(words, &opts, checks, Some(untrusted))
     }
 }
 

@@ -233,6 +233,32 @@ impl Ids {
             self.sparse.insert(id, info).unwrap_or_default()
         }
     }
+    /// The same facts under new ids: `f` gives each defined id's new number (`None`
+    /// drops the fact); value types are renumbered too (a type `f` does not know stays).
+    #[cfg(feature = "edit")]
+    pub(crate) fn renumbered(&self, f: impl Fn(u32) -> Option<u32>) -> Ids {
+        let mut out = Ids {
+            dense: Vec::new(),
+            sparse: BTreeMap::new(),
+            limit: self.limit,
+            ext_sets: self.ext_sets.clone(),
+        };
+        let dense = self.dense.iter().enumerate().map(|(i, &info)| (i as u32, info));
+        let sparse = self.sparse.iter().map(|(&i, &info)| (i, info));
+        for (id, info) in dense.chain(sparse) {
+            if info == IdInfo::Undefined {
+                continue;
+            }
+            let Some(new) = f(id) else { continue };
+            let info = match info {
+                IdInfo::Value(t) => IdInfo::Value(Id(f(t.0).unwrap_or(t.0))),
+                other => other,
+            };
+            out.set(new, info);
+        }
+        out
+    }
+
     /// The number type of a type id.
     pub fn number_type(&self, type_id: Id) -> Option<NumberType> {
         match self.info(type_id.0) {

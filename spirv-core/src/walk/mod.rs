@@ -65,6 +65,25 @@ pub struct Summary {
     pub saw_unknown: bool,
 }
 
+/// The summary of an instruction whose layout is known to be sound: its result type
+/// and result where the grammar puts them (the first operand, and the first or second).
+#[inline]
+pub(crate) fn grammar_summary(info: &InstructionInfo, words: &[u32]) -> Summary {
+    let class = |i: usize| info.operands.get(i).map(|o| o.kind.class);
+    let result_type = (class(0) == Some(KindClass::ResultType))
+        .then(|| words.first().copied())
+        .flatten();
+    let at = usize::from(result_type.is_some());
+    let result_id = (class(at) == Some(KindClass::Result))
+        .then(|| words.get(at).copied())
+        .flatten();
+    Summary {
+        result_type,
+        result_id,
+        saw_unknown: false,
+    }
+}
+
 type WalkResult = Result<(), (DecodeErrorKind, usize)>;
 
 struct Walker<'w, F> {

@@ -301,15 +301,23 @@ pub fn run_with(
     // Whether the current module's bound is its largest id plus one.
     let mut tight = false;
     for (k, p) in passes.iter().enumerate() {
-        let m = current.as_ref().unwrap_or(module);
         let next = match p {
-            Pass::CompactIds => {
-                let (next, c) = compact(m)?;
-                changed |= c;
-                tight = true;
-                next
-            }
-            _ => match edits(m, p, numbers)? {
+            // A module a pass wrote is as the write makes it: it is renumbered where it
+            // stands.
+            Pass::CompactIds => match current.take() {
+                Some(mut written) => {
+                    changed |= written.compact_ids()?;
+                    tight = true;
+                    written
+                }
+                None => {
+                    let (next, c) = compact(module)?;
+                    changed |= c;
+                    tight = true;
+                    next
+                }
+            },
+            _ => match edits(current.as_ref().unwrap_or(module), p, numbers)? {
                 Edits::Unchanged => continue,
                 Edits::Edited(editor, c) => {
                     changed |= c;
