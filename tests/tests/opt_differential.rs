@@ -46,6 +46,9 @@ const SEQUENCES: &[&str] = &[
     "--strip-debug --strip-nonsemantic --remove-duplicates --compact-ids",
     "--freeze-spec-const --eliminate-dead-const --unify-const",
     "--remove-unused-interface-variables --compact-ids",
+    // A rebinding of a module a pass has written (patched in place), then renumbered.
+    "--strip-debug --switch-descriptorset=0:5 --compact-ids",
+    "--compact-ids --switch-descriptorset=1:0 --strip-debug",
 ];
 
 /// Writes straight to standard error, which libtest does not capture.

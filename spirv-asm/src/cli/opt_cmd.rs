@@ -144,17 +144,18 @@ fn parse(args: &[String]) -> Result<Request, String> {
 impl Request {
     /// Validates (unless skipped) and runs the passes: the module's bytes, or what to
     /// print (spirv-val's text, or `error: …` lines).
-    fn optimize(&self, words: &[u32]) -> Result<Vec<u8>, String> {
+    fn optimize(&self, words: Vec<u32>) -> Result<Vec<u8>, String> {
         if !self.skip_validation {
             let options = spirv_asm::val::Options {
                 target_env: self.target_env,
                 ..Default::default()
             };
-            if let Some(text) = spirv_asm::val::spirv_val_text(words, &options) {
+            if let Some(text) = spirv_asm::val::spirv_val_text(&words, &options) {
                 return Err(text);
             }
         }
-        let module = spirv_core::Module::from_words(words).map_err(|e| format!("error: {e}\n"))?;
+        let module = spirv_core::Module::read_owned(words, &Default::default())
+            .map_err(|e| format!("error: {e}\n"))?;
         match spirv_asm::opt::run(&module, &self.passes) {
             Ok((m, _)) => Ok(m.to_bytes()),
             Err(e) => Err(format!("error: {e}\n")),
@@ -175,7 +176,8 @@ impl Job for Request {
     fn process(&self, input: Vec<u8>, _: &std::path::Path) -> Result<Vec<u8>, FileError> {
         let words =
             super::bytes_to_words(&input, "-").map_err(|e| FileError::from_message(&e, 1))?;
-        self.optimize(&words)
+        drop(input);
+        self.optimize(words)
             .map_err(|text| FileError::from_message(text.trim_end(), 1))
     }
 }
@@ -224,7 +226,8 @@ pub fn run(args: Args) -> u8 {
             return 1;
         }
     };
-    let out = match r.optimize(&words) {
+    drop(bytes);
+    let out = match r.optimize(words) {
         Ok(out) => out,
         Err(text) => {
             eprint!("{text}");

@@ -225,6 +225,8 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Written, DecodeError> {
                     let words = &e.arena[a.start as usize..(a.start + a.len) as usize];
                     w.write(words, !lines.is_empty(), false);
                 }
+                // Without renaming, the instruction's own words.
+                None if e.ids.is_empty() => w.write(inst.words(), !lines.is_empty(), true),
                 None => {
                     mapped(e, i, &mut scratch)?;
                     w.write(&scratch, !lines.is_empty(), true);
@@ -295,6 +297,9 @@ fn line(e: &Editor<'_>, l: usize, out: &mut Vec<u32>) -> Result<bool, DecodeErro
 /// Writes added instructions, each with those inserted before and after it, in order
 /// (a stack, not recursion: chains of insertions are the caller's to make long).
 fn added_list(e: &Editor<'_>, list: &[InstId], w: &mut Writer) {
+    if list.is_empty() {
+        return;
+    }
     // Each entry: an instruction to expand (false) or to write (true).
     let mut stack: Vec<(InstId, bool)> = list.iter().rev().map(|&h| (h, false)).collect();
     while let Some((h, expanded)) = stack.pop() {

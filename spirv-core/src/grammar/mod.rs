@@ -245,9 +245,31 @@ pub struct Shape {
     pub result_type: u8,
     /// Word index of the result id, `u8::MAX` if none.
     pub result: u8,
+    /// Bit `k`: word `k` of the required and optional operands is an id.
+    pub ids: u64,
+    /// Bit `k`: word `k` of the required and optional operands is an enumerant.
+    pub enums: u64,
+    /// Bit `k`: word `k` of each repetition of the variadic operand is an id.
+    pub repeat_ids: u8,
+    /// Bit `k`: word `k` of each repetition of the variadic operand is an enumerant.
+    pub repeat_enums: u8,
 }
 
 impl Shape {
+    /// No operands, no result type, no result: the base the generated tables write
+    /// each shape over.
+    pub const EMPTY: Shape = Shape {
+        fixed: 0,
+        optional: 0,
+        repeat: 0,
+        result_type: u8::MAX,
+        result: u8::MAX,
+        ids: 0,
+        enums: 0,
+        repeat_ids: 0,
+        repeat_enums: 0,
+    };
+
     /// Whether `n` operand words fit the shape (with any optional operands of other
     /// kinds absent).
     #[inline]

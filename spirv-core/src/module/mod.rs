@@ -157,6 +157,9 @@ pub struct Module {
     /// A number every id of the module is known to be below (the bound, once a read or
     /// an edit has checked it), or `None` when that is not known.
     id_ceiling: Option<u32>,
+    /// Whether the module is as the editor writes modules (`Editor::apply`'s output):
+    /// writing it again without edits gives the same words.
+    written: bool,
 }
 
 /// What a module was read with, so that a re-read (after [`Module::remap_ids`], say)
@@ -230,6 +233,40 @@ impl Module {
         self.id_ceiling
     }
 
+    /// Whether the module is as the editor writes modules.
+    #[cfg(feature = "edit")]
+    pub(crate) fn is_written(&self) -> bool {
+        self.written
+    }
+
+    /// Marks the module as the editor's output.
+    #[cfg(feature = "edit")]
+    pub(crate) fn mark_written(&mut self) {
+        self.written = true;
+    }
+
+    /// Whether the module was read leniently, with every instruction (not only the
+    /// global ones) checked.
+    #[cfg(feature = "edit")]
+    pub(crate) fn is_lenient(&self) -> bool {
+        !self.context.strict && !self.context.globals_only
+    }
+
+    /// Overwrites the words of instruction `index` with `words`, of the same length (the
+    /// caller has checked that nothing the read recorded changes).
+    #[cfg(feature = "edit")]
+    pub(crate) fn patch(&mut self, index: usize, words: &[u32]) {
+        let Some(&start) = self.offsets.get(index) else {
+            return;
+        };
+        if let Some(slot) = self
+            .words
+            .get_mut(start as usize..start as usize + words.len())
+        {
+            slot.copy_from_slice(words);
+        }
+    }
+
     /// The module as words: header then instructions, exactly as read.
     pub fn to_words(&self) -> Vec<u32> {
         let mut out = Vec::with_capacity(self.words.len());
@@ -240,10 +277,11 @@ impl Module {
 
     /// The module as little-endian bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = crate::binary::words_to_bytes(&self.header.to_words());
-        out.extend_from_slice(&crate::binary::words_to_bytes(
-            self.words.get(5..).unwrap_or(&[]),
-        ));
+        let mut out = Vec::with_capacity(self.words.len().max(5) * 4);
+        let body = self.words.get(5..).unwrap_or(&[]);
+        for w in self.header.to_words().iter().chain(body) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
         out
     }
 

@@ -252,7 +252,10 @@ impl Module {
             functions: layout.functions,
             blocks: layout.blocks,
             issues: layout.issues,
+            // A strict read checks every id against the bound; a lenient one does
+            // not look at every id (the first edit that needs to know does).
             id_ceiling: checks.bound.then_some(header.bound),
+            written: false,
             ids,
             context,
         })

@@ -243,7 +243,11 @@ impl Ids {
             limit: self.limit,
             ext_sets: self.ext_sets.clone(),
         };
-        let dense = self.dense.iter().enumerate().map(|(i, &info)| (i as u32, info));
+        let dense = self
+            .dense
+            .iter()
+            .enumerate()
+            .map(|(i, &info)| (i as u32, info));
         let sparse = self.sparse.iter().map(|(&i, &info)| (i, info));
         for (id, info) in dense.chain(sparse) {
             if info == IdInfo::Undefined {

@@ -12,7 +12,9 @@ pub use ids::{ExtInstRegistry, IdInfo, Ids, ImportedSet, NumberType, observe, un
 
 use crate::codec::decode_string;
 use crate::error::DecodeErrorKind;
-use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier};
+use crate::grammar::{
+    Grammar, InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier, Shape,
+};
 use crate::spv;
 use crate::types::Id;
 
@@ -55,7 +57,7 @@ pub struct WalkOptions {
 
 #[doc(hidden)]
 /// The result id and result type a walk found.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {
     /// `IdResultType`, if any.
     pub result_type: Option<u32>,
@@ -166,6 +168,11 @@ pub(crate) fn shaped_ids(
     if !shape.accepts(words.len()) {
         return false;
     }
+    if shape.enums == 0 && shape.repeat_enums == 0 {
+        // No enumerant to check: the masks say where the ids are.
+        masked_ids(&shape, words.len(), f);
+        return true;
+    }
     // Check first, so that nothing is reported when the walk has to take over.
     let mut ok = true;
     shaped_words(
@@ -198,6 +205,46 @@ pub(crate) fn shaped_ids(
         }
     });
     true
+}
+
+/// The ids of a shaped layout of `n` words (which its shape accepts), as the masks of
+/// its shape give them.
+#[inline]
+fn masked_ids(shape: &Shape, n: usize, f: &mut impl FnMut(KindClass, usize)) {
+    let class = |at: usize| {
+        if at == usize::from(shape.result_type) {
+            KindClass::ResultType
+        } else if at == usize::from(shape.result) {
+            KindClass::Result
+        } else {
+            KindClass::Id
+        }
+    };
+    let head = n.min(usize::from(shape.fixed) + usize::from(shape.optional));
+    let mut bits = shape.ids & head_mask(head);
+    while bits != 0 {
+        let at = bits.trailing_zeros() as usize;
+        f(class(at), at);
+        bits &= bits - 1;
+    }
+    if shape.repeat_ids != 0 {
+        let unit = usize::from(shape.repeat);
+        let mut start = usize::from(shape.fixed);
+        while start + unit <= n {
+            let mut bits = shape.repeat_ids;
+            while bits != 0 {
+                f(KindClass::Id, start + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+            start += unit;
+        }
+    }
+}
+
+/// The mask of the first `n` of 64 bits.
+#[inline]
+fn head_mask(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
 /// Each one-word operand of a shaped layout over `n` operand words, with its kind (a

@@ -176,16 +176,40 @@ impl Emitter<'_> {
         }
     }
 
+    /// Per word of one occurrence of a simple kind (see [`Self::simple_width`]): whether
+    /// it is an id, and whether it is an enumerant, as two bit masks.
+    fn word_masks(&self, kind: &str) -> (u64, u64) {
+        let k = self.kind(kind);
+        match k.category {
+            Category::Id => (1, 0),
+            Category::Literal => (0, 0),
+            Category::ValueEnum | Category::BitEnum => (0, 1),
+            Category::Composite => {
+                let (mut ids, mut enums, mut at) = (0u64, 0u64, 0u32);
+                for b in &k.bases {
+                    let (i, e) = self.word_masks(b);
+                    ids |= i.checked_shl(at).unwrap_or(0);
+                    enums |= e.checked_shl(at).unwrap_or(0);
+                    at += u32::from(self.simple_width(b).unwrap_or(1));
+                }
+                (ids, enums)
+            }
+        }
+    }
+
     /// The layout shape for the runtime's fast path (`grammar::Shape`), for layouts of
-    /// simple operands shaped `One* Optional*` or `One* Variadic`, and for the same
-    /// followed by optional operands of any kind, which the shape covers when they are
-    /// absent; `None` otherwise.
+    /// simple operands shaped `One* Optional*` or `One* Variadic` (at most 64 words
+    /// before the variadic part), and for the same followed by optional operands of any
+    /// kind, which the shape covers when they are absent; `None` otherwise.
     fn shape(&self, inst: &Instruction) -> Option<TokenStream> {
         if self.is_switch(inst) {
             return None;
         }
         let (mut fixed, mut optional, mut repeat) = (0u32, 0u32, 0u32);
         let (mut result_type, mut result) = (u8::MAX, u8::MAX);
+        // Which words are ids and which enumerants: before the variadic part, and in
+        // one repetition of it.
+        let (mut ids, mut enums, mut repeat_ids, mut repeat_enums) = (0u64, 0u64, 0u64, 0u64);
         // Set at the first optional operand that is not a single plain word: from there
         // on the operands are only counted as absent.
         let mut absent_tail = false;
@@ -201,6 +225,11 @@ impl Emitter<'_> {
                 continue;
             }
             let w = u32::from(width?);
+            let (i_mask, e_mask) = self.word_masks(&op.kind);
+            let at = fixed + optional;
+            if at + w > 64 {
+                return None;
+            }
             match op.quantifier {
                 Quantifier::One if optional == 0 && repeat == 0 => {
                     match class_of(&op.kind, self.kind(&op.kind).category) {
@@ -211,18 +240,40 @@ impl Emitter<'_> {
                     fixed += w;
                 }
                 Quantifier::Optional if repeat == 0 && w == 1 => optional += 1,
-                Quantifier::Variadic if repeat == 0 && optional == 0 => repeat = w,
+                Quantifier::Variadic if repeat == 0 && optional == 0 && w <= 8 => {
+                    repeat = w;
+                    repeat_ids = i_mask;
+                    repeat_enums = e_mask;
+                    continue;
+                }
                 _ => return None,
             }
+            ids |= i_mask << at;
+            enums |= e_mask << at;
         }
-        if fixed > 250 {
-            return None;
-        }
+        // Only the fields that differ from `Shape::EMPTY` are written.
+        let fields = [
+            ("fixed", u64::from(fixed), 0),
+            ("optional", u64::from(optional), 0),
+            ("repeat", u64::from(repeat), 0),
+            ("result_type", u64::from(result_type), u64::from(u8::MAX)),
+            ("result", u64::from(result), u64::from(u8::MAX)),
+            ("ids", ids, 0),
+            ("enums", enums, 0),
+            ("repeat_ids", repeat_ids, 0),
+            ("repeat_enums", repeat_enums, 0),
+        ];
+        let fields = fields
+            .iter()
+            .filter(|(_, v, empty)| v != empty)
+            .map(|(name, v, _)| {
+                let name = quote::format_ident!("{}", name);
+                let v = Literal::u64_unsuffixed(*v);
+                quote! { #name: #v, }
+            });
         let kr = &self.kr;
-        let [fixed, optional, repeat] = [fixed, optional, repeat].map(Literal::u32_unsuffixed);
-        let [result_type, result] = [result_type, result].map(Literal::u8_unsuffixed);
         Some(quote! {
-            #kr::grammar::Shape { fixed: #fixed, optional: #optional, repeat: #repeat, result_type: #result_type, result: #result }
+            #kr::grammar::Shape { #(#fields)* ..#kr::grammar::Shape::EMPTY }
         })
     }
 
