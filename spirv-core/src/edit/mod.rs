@@ -371,8 +371,11 @@ impl<'m> Editor<'m> {
             || self.ids.iter().any(|(a, b)| a != b)
     }
 
-    /// Writes the edited module and reads it back (leniently, with the extended sets
-    /// the original was read with), with the bound `bound` asks for.
+    /// Writes the edited module and reads it back (with the options and extended sets
+    /// the original was read with), with the bound `bound` asks for. The module's own
+    /// unchanged instructions are not walked again on the way back, and when the only
+    /// edits are replacements of the same length and kind in a module the editor
+    /// wrote, they are made in a copy, with no write and no read.
     ///
     /// # Errors
     /// An instruction of the module whose ids cannot be found (when ids are renamed or
