@@ -90,8 +90,7 @@ impl Walk<'_, '_> {
 }
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
-pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
-    let calls = EntryCalls::of(q);
+pub(super) fn check(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bool) {
     let mut modes: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
     for inst in q.module.instructions() {
         if matches!(inst.opcode(), O::ExecutionMode | O::ExecutionModeId) {
@@ -147,7 +146,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         return;
     }
     // At reference, in module order.
-    let (models, without_depth) = function_entry_points(&calls, &walk.modes);
+    let (models, without_depth) = function_entry_points(calls, &walk.modes);
     let mut operands = Vec::new();
     let mut function_index = 0usize;
     for index in 0..q.module.len() {

@@ -24,9 +24,12 @@ use alloc::collections::{BTreeMap, BTreeSet};
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
 /// Returns `false` when validation must stop.
-pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) -> bool {
-    let calls = EntryCalls::of(q);
-    if !listed(q, &calls, report) {
+pub(super) fn check(
+    q: &Query<'_>,
+    calls: &EntryCalls,
+    report: &mut dyn FnMut(Fault) -> bool,
+) -> bool {
+    if !listed(q, calls, report) {
         return false;
     }
     if !q.state.options.target_env.is_vulkan() {

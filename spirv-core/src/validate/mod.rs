@@ -436,6 +436,9 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     };
     report.module = Some(&module);
     let mut state = State::new(options, module.header(), module.word_len());
+    // At most one definition per instruction: room for them all at once, not by
+    // doubling (pages never written are never touched).
+    state.defs.reserve_exact(module.len());
     scan(&mut state, &module);
     let mut operands = Vec::new();
     // spirv-val's first loop, then the end of the module.
@@ -489,8 +492,12 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
         }
         family(&q, &mut sink);
     }
-    if go_on.get() && interfaces::check(&q, &mut sink) && go_on.get() {
-        builtins::check(&q, &mut sink);
+    if go_on.get() {
+        // The entry points and calls both families ask about, read once.
+        let calls = entry_calls::EntryCalls::of(&q);
+        if interfaces::check(&q, &calls, &mut sink) && go_on.get() {
+            builtins::check(&q, &calls, &mut sink);
+        }
     }
 }
 

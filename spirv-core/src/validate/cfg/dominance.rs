@@ -155,6 +155,13 @@ impl Uses {
                 let d = def.index;
                 let here = if own && d > g.at && d <= g.end {
                     true
+                } else if self
+                    .functions
+                    .first()
+                    .is_none_or(|&(s, _)| (d as usize) < s)
+                {
+                    // Defined before every function: a global, in no function.
+                    continue;
                 } else {
                     let Some((s, _)) = self.function_of(d) else {
                         continue;
