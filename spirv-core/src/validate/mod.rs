@@ -126,6 +126,7 @@ use crate::grammar::{InstructionInfo, OperandKind};
 use crate::spirv_tools::SetKind;
 use crate::walk::{self, ExtInstRegistry, WalkOptions};
 use crate::{Module, spv};
+use alloc::borrow::Cow;
 use alloc::collections::BTreeSet;
 use state::State;
 
@@ -216,7 +217,9 @@ pub struct Options<'r> {
 /// The first fault.
 pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationError> {
     let mut first = None;
-    run(words, options, false, &mut |e| first = Some(e));
+    run(Cow::Borrowed(words), options, false, &mut |e| {
+        first = Some(e)
+    });
     match first {
         Some(e) => Err(e),
         None => Ok(()),
@@ -228,14 +231,22 @@ pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationEr
 /// id, say). A binary that does not parse has only that fault.
 pub fn validate_all(words: &[u32], options: &Options<'_>) -> Vec<ValidationError> {
     let mut all = Vec::new();
-    run(words, options, true, &mut |e| all.push(e));
+    run(Cow::Borrowed(words), options, true, &mut |e| all.push(e));
+    all
+}
+
+/// [`validate_all`] on words the caller gives up: the module is read in place, without
+/// the copy [`validate_all`] makes of borrowed words.
+pub fn validate_all_owned(words: Vec<u32>, options: &Options<'_>) -> Vec<ValidationError> {
+    let mut all = Vec::new();
+    run(Cow::Owned(words), options, true, &mut |e| all.push(e));
     all
 }
 
 /// [`validate_all`], handing each fault to `sink` as it is found instead of collecting
 /// them: memory stays that of the module, however many faults it has.
 pub fn validate_each(words: &[u32], options: &Options<'_>, sink: &mut dyn FnMut(ValidationError)) {
-    run(words, options, true, sink);
+    run(Cow::Borrowed(words), options, true, sink);
 }
 
 /// One parsed operand, as spirv-val counts them.
@@ -372,7 +383,12 @@ impl Report<'_, '_> {
     }
 }
 
-fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(ValidationError)) {
+fn run(
+    input: Cow<'_, [u32]>,
+    options: &Options<'_>,
+    all: bool,
+    sink: &mut dyn FnMut(ValidationError),
+) {
     let mut report = Report {
         all,
         module: None,
@@ -392,7 +408,7 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     let words: Vec<u32> = if swapped {
         input.iter().map(|w| w.swap_bytes()).collect()
     } else {
-        input.to_vec()
+        input.into_owned()
     };
     let Ok(header) = binary::parse_header(&words) else {
         report.push(Fault::module(ErrorKind::TruncatedHeader), None);
