@@ -455,9 +455,6 @@ fn run(
     };
     report.module = Some(&module);
     let mut state = State::new(options, module.header(), module.word_len());
-    // At most one definition per instruction: room for them all at once, not by
-    // doubling (pages never written are never touched).
-    state.defs.reserve_exact(module.len());
     scan(&mut state, &module);
     let mut operands = operand_memo::OperandMemo::default();
     // spirv-val's first loop, then the end of the module.

@@ -13,8 +13,11 @@ use crate::Module;
 /// Slots of the table of layouts (a power of two).
 const SLOTS: usize = 512;
 /// Operands kept in all; past it the table starts again (an input of many layouts
-/// that share slots makes no more than this).
-const KEPT: usize = 1 << 16;
+/// that share slots makes no more than this): about 100 KB.
+const KEPT: usize = 4096;
+/// The longest list kept: longer ones are rare, and laying them out costs little
+/// beside what their instructions' checks cost.
+const LONGEST: usize = 8;
 
 /// One remembered layout: its key (opcode and operand word count) and its operands'
 /// place in [`OperandMemo::kept`].
@@ -31,8 +34,8 @@ const EMPTY: Slot = Slot {
     end: 0,
 };
 
-/// Operand storage for one loop: the walker's output for the last instruction laid
-/// out by it, and the lists of layouts met before (the table made at the first).
+/// Operand storage for one loop: the last list laid out (by the walker, or too long
+/// to keep), and the lists of layouts met before (the table made at the first).
 #[derive(Debug, Default)]
 pub(super) struct OperandMemo {
     walked: Vec<Operand>,
@@ -62,6 +65,9 @@ pub(super) fn instruction<'a>(
     memo.walked.clear();
     if !shaped(info, i.operands(), &mut memo.walked) {
         walked(module, i, info, &mut memo.walked);
+        return Some(inst_with(state, i, info, &memo.walked));
+    }
+    if memo.walked.len() > LONGEST {
         return Some(inst_with(state, i, info, &memo.walked));
     }
     if memo.slots.is_empty() || memo.kept.len() + memo.walked.len() > KEPT {
