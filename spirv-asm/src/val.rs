@@ -50,7 +50,8 @@
 
 use crate::dis::{DisOptions, disassemble};
 pub use spirv_core::validate::{
-    ErrorKind, Limits, Options, ValidationError, validate, validate_all, validate_each,
+    ErrorKind, Limits, Options, ValidationError, validate, validate_all, validate_all_owned,
+    validate_each,
 };
 use std::fmt::Write;
 

@@ -96,6 +96,29 @@ fn interface_lists() {
         helper,
         "Interface variable id <2> is used by entry point 'other' id <1>, but is not listed as an interface",
     );
+    // The smallest entry function lists the variable: the later ones reaching it are
+    // looked at in turn ('b' does not reach it, 'c' leaves it out).
+    let entry = |name: &str, call: &str| {
+        format!(
+            "%{name} = OpFunction %void None %fn\n%{name}e = OpLabel\n{call}OpReturn\nOpFunctionEnd\n"
+        )
+    };
+    let shared = format!(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+        OpEntryPoint GLCompute %a \"a\" %var\nOpEntryPoint GLCompute %b \"b\"\nOpEntryPoint GLCompute %c \"c\"\n\
+        OpExecutionMode %a LocalSize 1 1 1\nOpExecutionMode %b LocalSize 1 1 1\nOpExecutionMode %c LocalSize 1 1 1\n\
+        %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%pp = OpTypePointer Private %uint\n%var = OpVariable %pp Private\n\
+        %f = OpFunction %void None %fn\n%fe = OpLabel\n%x = OpLoad %uint %var\nOpReturn\nOpFunctionEnd\n{}{}{}{}",
+        entry("g", "%y = OpFunctionCall %void %f\n"),
+        entry("a", "%ya = OpFunctionCall %void %g\n"),
+        entry("b", ""),
+        entry("c", "%yc = OpFunctionCall %void %g\n"),
+    );
+    rejects(
+        "spv1.5",
+        &shared,
+        "Interface variable id <2> is used by entry point 'c' id <4>, but is not listed as an interface",
+    );
     // Before 1.4, Input and Output variables.
     let input = "%ip = OpTypePointer Input %uint\n%in = OpVariable %ip Input\n";
     rejects(

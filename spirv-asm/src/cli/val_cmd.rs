@@ -1,7 +1,7 @@
 //! `spirv-asm val`: validates a binary, printing what `spirv-val` 2025.5 prints.
 
 use super::batch::{At, BatchArgs, FileError, Job};
-use spirv_asm::val::{Limits, Options, render, validate_all};
+use spirv_asm::val::{Limits, Options, render, validate_all_owned};
 use spirv_core::TargetEnv;
 use std::path::Path;
 
@@ -214,17 +214,22 @@ fn check(
     prefix: Option<&str>,
 ) -> Result<(), String> {
     // spirv-val reads whole words and ignores a partial last one.
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let mut errors = validate_all(&words, options);
+    let words = || -> Vec<u32> {
+        bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    // The validator keeps the words it is given; a module with faults has them made
+    // again for the text.
+    let mut errors = validate_all_owned(words(), options);
     if !args.keep_going {
         errors.truncate(1);
     }
     if errors.is_empty() {
         return Ok(());
     }
+    let words = words();
     let mut text = render(&words, &errors, options);
     if args.offsets || prefix.is_some() {
         text = relabel(&text, &errors, args.offsets, prefix);

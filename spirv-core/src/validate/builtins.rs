@@ -48,7 +48,9 @@ pub(super) struct Walk<'q, 'a> {
     keyed: IdBits,
     /// The function being walked, 0 outside functions.
     pub(super) function: u32,
-    /// The entry points that reach it (`FunctionEntryPoints`, as spirv-val lists them).
+    /// Of the entry points that reach it (`FunctionEntryPoints`), one without
+    /// `DepthReplacing` if any: all that spirv-val's rules ask of the list beyond
+    /// its models (the FragDepth rule fails on any such entry point, naming none).
     pub(super) entry_points: Vec<u32>,
     /// The execution models they have, ascending.
     pub(super) models: BTreeSet<u32>,
@@ -88,8 +90,7 @@ impl Walk<'_, '_> {
 }
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
-pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
-    let calls = EntryCalls::of(q);
+pub(super) fn check(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bool) {
     let mut modes: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
     for inst in q.module.instructions() {
         if matches!(inst.opcode(), O::ExecutionMode | O::ExecutionModeId) {
@@ -145,11 +146,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         return;
     }
     // At reference, in module order.
-    let reach = function_entry_points(&calls);
-    let mut models_of: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
-    for d in &calls.entries {
-        models_of.entry(d.function).or_default().insert(d.model);
-    }
+    let (models, without_depth) = function_entry_points(calls, &walk.modes);
     let mut operands = Vec::new();
     let mut function_index = 0usize;
     for index in 0..q.module.len() {
@@ -169,15 +166,17 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         match inst.opcode {
             O::Function => {
                 walk.function = inst.result_id;
-                walk.entry_points = reach.get(function_index).cloned().unwrap_or_default();
-                function_index += 1;
-                walk.models = walk
-                    .entry_points
-                    .iter()
-                    .filter_map(|e| models_of.get(e))
-                    .flatten()
+                walk.entry_points = without_depth
+                    .get(function_index)
                     .copied()
+                    .flatten()
+                    .into_iter()
                     .collect();
+                walk.models = models
+                    .get(function_index)
+                    .map(|m| m.iter().copied().collect())
+                    .unwrap_or_default();
+                function_index += 1;
             }
             O::FunctionEnd => {
                 walk.function = 0;
@@ -215,19 +214,41 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
     }
 }
 
-/// For each function (by position), the entry points whose call trees reach it, as
-/// spirv-val's `FunctionEntryPoints` lists them: by entry point in registration order,
-/// one entry per `OpEntryPoint`.
-fn function_entry_points(calls: &EntryCalls) -> Vec<Vec<u32>> {
-    let mut of: Vec<Vec<u32>> = Vec::new();
-    of.resize_with(calls.functions.len(), Vec::new);
-    let mut mark = alloc::vec![0u32; calls.functions.len()];
-    for (stamp, d) in calls.entries.iter().enumerate() {
-        for f in calls.reach(d.function, &mut mark, stamp as u32 + 1) {
-            if let Some(list) = of.get_mut(f) {
-                list.push(d.function);
-            }
+/// What the rules ask of the entry points that reach each function (spirv-val's
+/// `FunctionEntryPoints`), by function position: the execution models they have,
+/// ascending, and one of them without `DepthReplacing` (the FragDepth rule asks
+/// whether any lacks it; no rule asks more of the list). One walk per execution model
+/// and one for the modes, each visiting a function once, instead of one per entry
+/// point, whose lists would hold every entry point for every function of a shared
+/// call chain.
+fn function_entry_points(
+    calls: &EntryCalls,
+    modes: &BTreeMap<u32, BTreeSet<u32>>,
+) -> (Vec<Vec<u32>>, Vec<Option<u32>>) {
+    let n = calls.functions.len();
+    let mut by_model: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+    for d in &calls.entries {
+        by_model.entry(d.model).or_default().insert(d.function);
+    }
+    let mut models: Vec<Vec<u32>> = Vec::new();
+    models.resize_with(n, Vec::new);
+    let mut mark = alloc::vec![0u32; n];
+    for (stamp, (&model, roots)) in by_model.iter().enumerate() {
+        calls.flood(roots.iter().copied(), &mut mark, stamp as u32 + 1, |f| {
+            models[f].push(model);
+            true
+        });
+    }
+    let replacing = spv::ExecutionMode::DepthReplacing.0;
+    let mut without: Vec<Option<u32>> = alloc::vec![None; n];
+    let mut mark = alloc::vec![0u32; n];
+    for root in calls.entry_functions() {
+        if !modes.get(&root).is_some_and(|m| m.contains(&replacing)) {
+            calls.flood([root], &mut mark, 1, |f| {
+                without[f] = Some(root);
+                true
+            });
         }
     }
-    of
+    (models, without)
 }

@@ -2,8 +2,9 @@
 //! spirv-val's `ValidationState_t` holds it after `ValidateEntryPoints`: each
 //! `OpEntryPoint`'s description (model, function, interface list), the functions
 //! with the instructions each holds and the ids each calls, and the functions each
-//! entry point's call tree reaches (`FunctionEntryPoints`). Everything is built in one
-//! pass over the module; walks keep their own stacks.
+//! entry point's call tree reaches (`FunctionEntryPoints`), as walks that visit each
+//! function once for all entry points together. Everything is built in one pass over
+//! the module; walks keep their own stacks.
 
 use super::query::Query;
 use crate::__private::Vec;
@@ -98,23 +99,63 @@ impl EntryCalls {
         set.into_iter().collect()
     }
 
-    /// The functions the call tree of function `root` reaches, itself included, by
-    /// position; `mark` is scratch of one slot per function, each holding the stamp of
-    /// the last walk that reached it (`stamp` must differ from earlier walks').
-    pub(super) fn reach(&self, root: u32, mark: &mut [u32], stamp: u32) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut stack = Vec::from([root]);
+    /// Walks the call trees of the functions `roots` name, into functions whose `mark`
+    /// is not `stamp` yet (setting it), calling `visit` on each function reached, by
+    /// position; the walk goes on into a function's callees when `visit` says so.
+    /// Functions marked before are not entered: the caller decides what a walk may
+    /// skip.
+    pub(super) fn flood(
+        &self,
+        roots: impl IntoIterator<Item = u32>,
+        mark: &mut [u32],
+        stamp: u32,
+        mut visit: impl FnMut(usize) -> bool,
+    ) {
+        let mut stack: Vec<u32> = roots.into_iter().collect();
         while let Some(id) = stack.pop() {
             let Some(f) = self.function(id) else { continue };
             match mark.get_mut(f) {
                 Some(m) if *m != stamp => *m = stamp,
                 _ => continue,
             }
-            out.push(f);
-            if let Some(func) = self.functions.get(f) {
-                stack.extend(func.calls.iter().copied());
+            if visit(f) {
+                if let Some(func) = self.functions.get(f) {
+                    stack.extend(func.calls.iter().copied());
+                }
             }
         }
-        out
+    }
+
+    /// For each function (by position), the smallest entry point function (by id)
+    /// whose call tree reaches it. One walk in all: the entry functions go in
+    /// ascending order, and a function reached before was reached by a smaller one,
+    /// as was everything it calls.
+    pub(super) fn first_entry_reaching(&self) -> Vec<Option<u32>> {
+        let mut first = alloc::vec![None; self.functions.len()];
+        let mut mark = alloc::vec![0; self.functions.len()];
+        for root in self.entry_functions() {
+            self.flood([root], &mut mark, 1, |f| {
+                first[f] = Some(root);
+                true
+            });
+        }
+        first
+    }
+
+    /// For each function (by position), the functions that call it, by position, each
+    /// once.
+    pub(super) fn callers(&self) -> Vec<Vec<usize>> {
+        let mut callers: Vec<Vec<usize>> = Vec::new();
+        callers.resize_with(self.functions.len(), Vec::new);
+        for (f, func) in self.functions.iter().enumerate() {
+            for &callee in &func.calls {
+                if let Some(list) = self.function(callee).and_then(|c| callers.get_mut(c)) {
+                    if list.last() != Some(&f) {
+                        list.push(f);
+                    }
+                }
+            }
+        }
+        callers
     }
 }

@@ -24,9 +24,12 @@ use alloc::collections::{BTreeMap, BTreeSet};
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
 /// Returns `false` when validation must stop.
-pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) -> bool {
-    let calls = EntryCalls::of(q);
-    if !listed(q, &calls, report) {
+pub(super) fn check(
+    q: &Query<'_>,
+    calls: &EntryCalls,
+    report: &mut dyn FnMut(Fault) -> bool,
+) -> bool {
+    if !listed(q, calls, report) {
         return false;
     }
     if !q.state.options.target_env.is_vulkan() {
@@ -96,40 +99,7 @@ fn listed(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bo
         return true;
     }
     let var_functions = functions_using(q, calls, &vars);
-    // The first entry point (ascending) and description (in order) that leaves each
-    // variable out.
-    let mut missing: Vec<Option<(u32, usize)>> = alloc::vec![None; vars.len()];
-    let mut by_function: Vec<Vec<usize>> = Vec::new();
-    by_function.resize_with(calls.functions.len(), Vec::new);
-    for (v, fs) in var_functions.iter().enumerate() {
-        for &f in fs {
-            if let Some(list) = by_function.get_mut(f) {
-                list.push(v);
-            }
-        }
-    }
-    let lists: Vec<BTreeSet<u32>> = calls
-        .entries
-        .iter()
-        .map(|d| d.interfaces.iter().copied().collect())
-        .collect();
-    let mut mark = alloc::vec![0u32; calls.functions.len()];
-    for (stamp, root) in calls.entry_functions().into_iter().enumerate() {
-        let descs: Vec<usize> = (0..calls.entries.len())
-            .filter(|&d| calls.entries[d].function == root)
-            .collect();
-        for f in calls.reach(root, &mut mark, stamp as u32 + 1) {
-            for &v in by_function.get(f).map_or(&[][..], |l| l.as_slice()) {
-                if missing[v].is_some() {
-                    continue;
-                }
-                let id = vars[v].1;
-                if let Some(&d) = descs.iter().find(|&&d| !lists[d].contains(&id)) {
-                    missing[v] = Some((root, d));
-                }
-            }
-        }
-    }
+    let missing = first_unlisted(calls, &vars, &var_functions);
     let vulkan = q.state.options.target_env.is_vulkan();
     for (v, &(index, id)) in vars.iter().enumerate() {
         let at = index as u32;
@@ -162,6 +132,108 @@ fn listed(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bo
         }
     }
     true
+}
+
+/// For each variable of `vars`, the first entry point function (ascending) whose call
+/// tree uses it and leaves it out of one of its descriptions, with the first such
+/// description: spirv-val's walk of each entry point's call tree in turn, without a
+/// walk per entry point. The smallest entry function reaching each function answers
+/// for most variables; one that it lists everywhere (`later`) waits for the walks of
+/// the entry functions after it that leave out such a variable, each walk confined
+/// to the functions that lead to a user of one, until every such variable has its
+/// answer.
+fn first_unlisted(
+    calls: &EntryCalls,
+    vars: &[(usize, u32)],
+    var_functions: &[Vec<usize>],
+) -> Vec<Option<(u32, usize)>> {
+    let mut missing: Vec<Option<(u32, usize)>> = alloc::vec![None; vars.len()];
+    // The descriptions by entry function, each function's in order.
+    let mut descs: Vec<(u32, usize)> = calls
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(d, desc)| (desc.function, d))
+        .collect();
+    descs.sort_unstable();
+    let lists: Vec<BTreeSet<u32>> = calls
+        .entries
+        .iter()
+        .map(|d| d.interfaces.iter().copied().collect())
+        .collect();
+    // The first description of `root` that leaves `id` out.
+    let unlisted = |root: u32, id: u32| -> Option<usize> {
+        let from = descs.partition_point(|&(f, _)| f < root);
+        descs[from..]
+            .iter()
+            .take_while(|&&(f, _)| f == root)
+            .map(|&(_, d)| d)
+            .find(|&d| !lists[d].contains(&id))
+    };
+    let first = calls.first_entry_reaching();
+    let mut later: BTreeSet<usize> = BTreeSet::new();
+    for (v, fs) in var_functions.iter().enumerate() {
+        let Some(root) = fs
+            .iter()
+            .filter_map(|&f| first.get(f).copied().flatten())
+            .min()
+        else {
+            continue;
+        };
+        match unlisted(root, vars[v].1) {
+            Some(d) => missing[v] = Some((root, d)),
+            None => {
+                later.insert(v);
+            }
+        }
+    }
+    if later.is_empty() {
+        return missing;
+    }
+    // The functions from which a user of a waiting variable is reached, and the
+    // waiting variables each function uses.
+    let callers = calls.callers();
+    let mut leads = alloc::vec![false; calls.functions.len()];
+    let mut waiting: Vec<Vec<usize>> = Vec::new();
+    waiting.resize_with(calls.functions.len(), Vec::new);
+    let mut stack = Vec::new();
+    for &v in &later {
+        for &f in &var_functions[v] {
+            waiting[f].push(v);
+            stack.push(f);
+        }
+    }
+    while let Some(f) = stack.pop() {
+        if !core::mem::replace(&mut leads[f], true) {
+            stack.extend(callers[f].iter().copied());
+        }
+    }
+    let mut mark = alloc::vec![0u32; calls.functions.len()];
+    for (stamp, root) in calls.entry_functions().into_iter().enumerate() {
+        if later.is_empty() {
+            break;
+        }
+        // An entry function listing every waiting variable everywhere settles none.
+        if later.iter().all(|&v| unlisted(root, vars[v].1).is_none()) {
+            continue;
+        }
+        // Its walk, through the functions that lead to a waiting variable alone.
+        calls.flood([root], &mut mark, stamp as u32 + 1, |f| {
+            if !leads[f] {
+                return false;
+            }
+            for &v in &waiting[f] {
+                if later.contains(&v) {
+                    if let Some(d) = unlisted(root, vars[v].1) {
+                        missing[v] = Some((root, d));
+                        later.remove(&v);
+                    }
+                }
+            }
+            true
+        });
+    }
+    missing
 }
 
 /// For each variable of `vars`, the functions (by position) whose instructions use it,

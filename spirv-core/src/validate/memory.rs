@@ -31,7 +31,7 @@ pub(super) struct Memory {
     /// The instruction index ranges of function bodies (`OpFunction` to
     /// `OpFunctionEnd`), in order.
     functions: Vec<(usize, usize)>,
-    /// Whether the instruction is inside a function.
+    /// Whether the instruction is inside a function (set for variables alone).
     pub(super) in_function: bool,
     /// The type walks done, by walk and type: many variables or stores of one large
     /// type would otherwise walk it each time.
@@ -115,12 +115,14 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(
         st.functions = function_spans(q);
     }
     // Found from the module rather than followed, so that it holds when an earlier
-    // pass has stopped at an instruction.
-    let at = st.functions.partition_point(|&(_, end)| end < inst.index);
-    st.in_function = st
-        .functions
-        .get(at)
-        .is_some_and(|&(start, _)| start <= inst.index);
+    // pass has stopped at an instruction; only variables ask.
+    if matches!(inst.opcode, O::Variable | O::UntypedVariableKHR) {
+        let at = st.functions.partition_point(|&(_, end)| end < inst.index);
+        st.in_function = st
+            .functions
+            .get(at)
+            .is_some_and(|&(start, _)| start <= inst.index);
+    }
     let st = &*st;
     match inst.opcode {
         O::Variable | O::UntypedVariableKHR => memory_variable::variable(q, inst, st),

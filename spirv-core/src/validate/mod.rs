@@ -67,6 +67,7 @@ mod constants;
 mod control_flow;
 mod conversion;
 mod debug;
+mod decode;
 mod decorations;
 mod entry_calls;
 mod error;
@@ -97,6 +98,7 @@ mod mode_setting;
 mod mode_text;
 mod module;
 mod op_util;
+mod operand_memo;
 mod operations;
 mod qcom;
 mod query;
@@ -124,9 +126,11 @@ use crate::binary::{self, Header};
 use crate::env::TargetEnv;
 use crate::grammar::{InstructionInfo, OperandKind};
 use crate::spirv_tools::SetKind;
-use crate::walk::{self, ExtInstRegistry, WalkOptions};
+use crate::walk::ExtInstRegistry;
 use crate::{Module, spv};
+use alloc::borrow::Cow;
 use alloc::collections::BTreeSet;
+use decode::instruction;
 use state::State;
 
 /// spirv-val's universal limits (`--max-*`), with its defaults.
@@ -216,7 +220,9 @@ pub struct Options<'r> {
 /// The first fault.
 pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationError> {
     let mut first = None;
-    run(words, options, false, &mut |e| first = Some(e));
+    run(Cow::Borrowed(words), options, false, &mut |e| {
+        first = Some(e)
+    });
     match first {
         Some(e) => Err(e),
         None => Ok(()),
@@ -228,14 +234,22 @@ pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationEr
 /// id, say). A binary that does not parse has only that fault.
 pub fn validate_all(words: &[u32], options: &Options<'_>) -> Vec<ValidationError> {
     let mut all = Vec::new();
-    run(words, options, true, &mut |e| all.push(e));
+    run(Cow::Borrowed(words), options, true, &mut |e| all.push(e));
+    all
+}
+
+/// [`validate_all`] on words the caller gives up: the module is read in place, without
+/// the copy [`validate_all`] makes of borrowed words.
+pub fn validate_all_owned(words: Vec<u32>, options: &Options<'_>) -> Vec<ValidationError> {
+    let mut all = Vec::new();
+    run(Cow::Owned(words), options, true, &mut |e| all.push(e));
     all
 }
 
 /// [`validate_all`], handing each fault to `sink` as it is found instead of collecting
 /// them: memory stays that of the module, however many faults it has.
 pub fn validate_each(words: &[u32], options: &Options<'_>, sink: &mut dyn FnMut(ValidationError)) {
-    run(words, options, true, sink);
+    run(Cow::Borrowed(words), options, true, sink);
 }
 
 /// One parsed operand, as spirv-val counts them.
@@ -372,7 +386,12 @@ impl Report<'_, '_> {
     }
 }
 
-fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(ValidationError)) {
+fn run(
+    input: Cow<'_, [u32]>,
+    options: &Options<'_>,
+    all: bool,
+    sink: &mut dyn FnMut(ValidationError),
+) {
     let mut report = Report {
         all,
         module: None,
@@ -392,7 +411,7 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     let words: Vec<u32> = if swapped {
         input.iter().map(|w| w.swap_bytes()).collect()
     } else {
-        input.to_vec()
+        input.into_owned()
     };
     let Ok(header) = binary::parse_header(&words) else {
         report.push(Fault::module(ErrorKind::TruncatedHeader), None);
@@ -437,10 +456,10 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     report.module = Some(&module);
     let mut state = State::new(options, module.header(), module.word_len());
     scan(&mut state, &module);
-    let mut operands = Vec::new();
+    let mut operands = operand_memo::OperandMemo::default();
     // spirv-val's first loop, then the end of the module.
     for index in 0..module.len() {
-        let Some(inst) = instruction(&module, &state, index, &mut operands, true) else {
+        let Some(inst) = operand_memo::instruction(&module, &state, index, &mut operands) else {
             continue;
         };
         if let Err(fault) = one_instruction(&mut state, &inst) {
@@ -460,7 +479,7 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
     let q = query::Query::new(&module, &state, &decorations);
     let mut second = second::Second::default();
     for index in 0..module.len() {
-        let Some(inst) = instruction(&module, &state, index, &mut operands, true) else {
+        let Some(inst) = operand_memo::instruction(&module, &state, index, &mut operands) else {
             continue;
         };
         if let Err(fault) = second.instruction(&q, &inst) {
@@ -489,8 +508,12 @@ fn run(input: &[u32], options: &Options<'_>, all: bool, sink: &mut dyn FnMut(Val
         }
         family(&q, &mut sink);
     }
-    if go_on.get() && interfaces::check(&q, &mut sink) && go_on.get() {
-        builtins::check(&q, &mut sink);
+    if go_on.get() {
+        // The entry points and calls both families ask about, read once.
+        let calls = entry_calls::EntryCalls::of(&q);
+        if interfaces::check(&q, &calls, &mut sink) && go_on.get() {
+            builtins::check(&q, &calls, &mut sink);
+        }
     }
 }
 
@@ -517,99 +540,6 @@ fn scan(state: &mut State<'_>, module: &Module) {
             _ => leading = false,
         }
     }
-}
-
-/// Instruction `index` with its operands as spirv-val parses them (walked into
-/// `operands`, unless `parse` is false); `None` for an opcode the grammar does not know,
-/// which the strict read has already refused.
-fn instruction<'a>(
-    module: &'a Module,
-    state: &State<'_>,
-    index: usize,
-    operands: &'a mut Vec<Operand>,
-    parse: bool,
-) -> Option<Inst<'a>> {
-    let i = module.instruction(index)?;
-    let info = i.info()?;
-    let words = i.words();
-    let opcode = i.opcode();
-    operands.clear();
-    let ops = i.operands();
-    if parse && shaped(info, ops, operands) {
-        // Done without the walker.
-    } else if parse {
-        operands.clear();
-        // The strict read has walked every instruction without fault.
-        let _ = walk::walk(
-            info,
-            i.operands(),
-            module.ids(),
-            WalkOptions::default(),
-            &mut |p| {
-                operands.push(Operand {
-                    kind: p.kind,
-                    offset: p.start + 1,
-                    len: p.len,
-                });
-            },
-        );
-    }
-    let result_id = match info.shape {
-        Some(shape) if shape.accepts(ops.len()) => match shape.result {
-            u8::MAX => 0,
-            at => ops.get(usize::from(at)).copied().unwrap_or(0),
-        },
-        _ => i.result_id().map_or(0, |id| id.0),
-    };
-    let set = matches!(
-        opcode,
-        spv::Opcode::ExtInst | spv::Opcode::ExtInstWithForwardRefsKHR
-    )
-    .then(|| words.get(3).and_then(|s| state.sets.get(s)).copied())
-    .flatten();
-    Some(Inst {
-        index,
-        opcode,
-        info,
-        words,
-        operands,
-        result_id,
-        set,
-    })
-}
-
-/// The operands of an instruction whose layout has a [`Shape`](crate::grammar::Shape)
-/// that fits it, laid out from the layout alone (each operand one word, a trailing
-/// list of one-word operands or pairs); false when the walker must do it.
-fn shaped(info: &'static InstructionInfo, ops: &[u32], out: &mut Vec<Operand>) -> bool {
-    if !info.shape.is_some_and(|s| s.accepts(ops.len())) {
-        return false;
-    }
-    let mut at = 0;
-    for op in info.operands {
-        let parts: &[&'static OperandKind] = match op.kind.bases {
-            [] => core::slice::from_ref(&op.kind),
-            bases => bases,
-        };
-        let repeat = op.quantifier == crate::grammar::Quantifier::Variadic;
-        loop {
-            if at + parts.len() > ops.len() {
-                break;
-            }
-            for &kind in parts {
-                at += 1;
-                out.push(Operand {
-                    kind,
-                    offset: at,
-                    len: 1,
-                });
-            }
-            if !repeat {
-                break;
-            }
-        }
-    }
-    at == ops.len()
 }
 
 /// The first loop's checks of one instruction, in spirv-val's order.

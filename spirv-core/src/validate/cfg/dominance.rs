@@ -19,6 +19,7 @@ use crate::grammar::KindClass;
 use crate::spv::Opcode as O;
 use crate::types::Id;
 use crate::validate::Fault;
+use crate::validate::operand_memo::OperandMemo;
 use crate::validate::query::Query;
 
 /// What a kept fault is.
@@ -43,6 +44,8 @@ pub(super) struct Uses {
     first: Option<((u32, u32), Kind)>,
     /// The first `OpPhi` fault: (first definition, `OpPhi`).
     first_phi: Option<((u32, u32), Kind)>,
+    /// Operand storage, kept across functions.
+    operands: OperandMemo,
 }
 
 impl Uses {
@@ -71,6 +74,7 @@ impl Uses {
             in_block,
             first: None,
             first_phi: None,
+            operands: OperandMemo::default(),
         }
     }
 
@@ -101,7 +105,8 @@ impl Uses {
 
     /// Goes over the uses in function `g`, whose dominator tree is `tree`.
     pub(super) fn collect(&mut self, q: &Query<'_>, g: &Graph, tree: &Tree) {
-        let mut operands = Vec::new();
+        let mut memo = core::mem::take(&mut self.operands);
+        let operands = &mut memo;
         // The block of each instruction in `g` (the last label before it), tabled in one
         // pass: definitions are looked up once per use.
         let mut blocks = Vec::with_capacity((g.end - g.at) as usize + 1);
@@ -128,7 +133,7 @@ impl Uses {
         let mut next_label = 0u32;
         for i in g.at as usize + 1..=g.end as usize {
             let Some(inst) =
-                crate::validate::instruction(q.module, q.state, i, &mut operands, true)
+                crate::validate::operand_memo::instruction(q.module, q.state, i, operands)
             else {
                 continue;
             };
@@ -155,6 +160,13 @@ impl Uses {
                 let d = def.index;
                 let here = if own && d > g.at && d <= g.end {
                     true
+                } else if self
+                    .functions
+                    .first()
+                    .is_none_or(|&(s, _)| (d as usize) < s)
+                {
+                    // Defined before every function: a global, in no function.
+                    continue;
                 } else {
                     let Some((s, _)) = self.function_of(d) else {
                         continue;
@@ -199,6 +211,7 @@ impl Uses {
                 }
             }
         }
+        self.operands = memo;
     }
 
     /// Reports the first fault, spirv-val's.

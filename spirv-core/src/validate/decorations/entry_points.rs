@@ -90,6 +90,13 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
     for e in &entries {
         models.entry(e.function).or_default().insert(e.model);
     }
+    // The entry points by function, each function's in order.
+    let mut by_function: Vec<(u32, usize)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.function, i))
+        .collect();
+    by_function.sort_unstable();
     let mut facts: BTreeMap<u32, Facts> = BTreeMap::new();
     let mut decs = Vec::new();
     let mut done = BTreeSet::new();
@@ -108,7 +115,9 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
         let (mut block_inputs, mut block_outputs) = (0, 0);
         let (mut workgroup, mut workgroup_block, mut workgroup_aliased) = (0, 0, 0);
         let mut task_payload = false;
-        for desc in entries.iter().filter(|e| e.function == ep) {
+        let from = by_function.partition_point(|&(f, _)| f < ep);
+        let descs = by_function[from..].iter().take_while(|&&(f, _)| f == ep);
+        for desc in descs.map(|&(_, i)| &entries[i]) {
             let mut seen = BTreeSet::new();
             let mut inputs = BuiltIns::default();
             let mut outputs = BuiltIns::default();
