@@ -8,6 +8,9 @@ use spirv_asm::val::{Options, spirv_val_text};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::TargetEnv;
 
+#[path = "val_builtins/per_vertex.rs"]
+mod per_vertex;
+
 /// Our output for `text` under `env`, and spirv-val's where it is installed.
 fn run(text: &str, env: &str) -> (Option<String>, Option<String>) {
     let target_env = TargetEnv::parse(env).expect("env");

@@ -6,13 +6,15 @@
 //! `PatchVertices`, `PointCoord`, `SampleId`, `SampleMask`, `SamplePosition`,
 //! `TessCoord`, `TessLevelOuter`, `TessLevelInner`, `GlobalInvocationId`,
 //! `LocalInvocationId`, `NumWorkgroups`, `WorkgroupId`, `LocalInvocationIndex`,
-//! `WorkgroupSize`; `TessLevelOuter` and `TessLevelInner` at their definition only.
-//! Not yet: `Position`, `PointSize`, `ClipDistance`, `CullDistance` (their rules
-//! depend on the execution model) and the rest; a module breaking only those passes.
+//! `WorkgroupSize`; `TessLevelOuter` and `TessLevelInner` at their definition only;
+//! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `builtin_pervertex.rs`.
+//! Not yet: the rest; a module breaking only those passes.
 //! Messages are spirv-val's, with ids as numbers.
 
 use super::Fault;
 use super::builtins::{Dec, Rule, Walk};
+#[path = "builtin_pervertex.rs"]
+mod pervertex;
 use super::error::opcode_name;
 use crate::__private::String;
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O, StorageClass as SC};
@@ -27,7 +29,7 @@ enum Ty {
     I32Vec(u32),
     F32Vec(u32),
     I32Arr,
-    /// A float array of this many components.
+    /// A float array of this many components, of any number for 0.
     F32Arr(u32),
 }
 
@@ -227,10 +229,16 @@ fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), 
     let Some(t) = underlying(w, dec, id)? else {
         return Ok(Ok(()));
     };
+    Ok(check_type(w, dec, id, t, ty))
+}
+
+/// Checks type `t` of built-in `id` against `ty`: `Err(detail)` (spirv-val's message
+/// tail) when it fails.
+fn check_type(w: &Walk<'_, '_>, dec: Dec, id: u32, t: u32, ty: Ty) -> Result<(), String> {
     let q = w.q;
     let desc = definition_desc(w, dec, id);
     let width = |t: u32| q.bit_width(t);
-    let r = match ty {
+    match ty {
         Ty::Bool if !q.is_bool_scalar_type(t) => Err(format!("{desc} is not a bool scalar.")),
         Ty::I32 | Ty::F32 => {
             let (ok, what) = if matches!(ty, Ty::I32) {
@@ -267,7 +275,7 @@ fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), 
         }
         Ty::I32Arr | Ty::F32Arr(_) => {
             if q.opcode(t) != O::TypeArray {
-                return Ok(Err(format!("{desc} is not an array.")));
+                return Err(format!("{desc} is not an array."));
             }
             let c = q.word(t, 2).unwrap_or(0);
             let (ok, what) = if matches!(ty, Ty::I32Arr) {
@@ -284,7 +292,7 @@ fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), 
                 ))
             } else {
                 match ty {
-                    Ty::F32Arr(n) => {
+                    Ty::F32Arr(n) if n != 0 => {
                         let len = q.constant_u64(q.word(t, 3).unwrap_or(0)).unwrap_or(0);
                         if len != u64::from(n) {
                             Err(format!("{desc} has {len} components."))
@@ -297,8 +305,7 @@ fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), 
             }
         }
         _ => Ok(()),
-    };
-    Ok(r)
+    }
 }
 
 /// A type fault: `[vuid]According to the Vulkan spec BuiltIn X variable needs to be a
@@ -322,6 +329,8 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
     } else if b == B::VertexId {
         let m = String::from("Vulkan spec doesn't allow BuiltIn VertexId to be used.");
         return Err(w.fault(id, m));
+    } else if pervertex::covers(b) {
+        // Checked at reference only.
     } else if let Some(s) = simple_rules(b) {
         if let Err(detail) = type_check(w, dec, id, s.ty)? {
             return Err(type_fault(
@@ -363,6 +372,7 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         dec,
         built_in: id,
         referenced: id,
+        not_with: None,
     };
     reference(w, rule, id)
 }
@@ -445,6 +455,9 @@ fn workgroup_size(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> 
 /// Runs `rule` on the instruction defining `from`, which names the id the rule waits
 /// on; outside functions the rule passes on to `from`.
 pub(super) fn reference(w: &mut Walk<'_, '_>, rule: Rule, from: u32) -> Result<(), Fault> {
+    if let Some(model) = rule.not_with {
+        return pervertex::not_called(w, rule, model, from);
+    }
     let pass_on = Rule {
         referenced: from,
         ..rule
@@ -483,6 +496,9 @@ fn model_fault(w: &Walk<'_, '_>, rule: &Rule, from: u32, v: &str, text: &str, mo
 /// The built-in's Vulkan checks at one reference.
 fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Fault> {
     let b = B(rule.dec.builtin);
+    if pervertex::covers(b) {
+        return pervertex::at_reference(w, rule, from);
+    }
     let sc = storage_class(w, from);
     if let Some(s) = simple_rules(b) {
         let ok = match (s.class, sc) {

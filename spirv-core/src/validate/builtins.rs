@@ -28,12 +28,15 @@ pub(super) struct Dec {
 }
 
 /// A rule waiting on an id: the decoration, the decorated instruction, and the id
-/// that led to it (`referenced_inst`).
+/// that led to it (`referenced_inst`); with `not_with`, spirv-val's
+/// `ValidateNotCalledWithExecutionModel` for that execution model instead of the
+/// built-in's own rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Rule {
     pub(super) dec: Dec,
     pub(super) built_in: u32,
     pub(super) referenced: u32,
+    pub(super) not_with: Option<u32>,
 }
 
 /// The state of the walk: what spirv-val's `BuiltInsValidator` keeps.
