@@ -10,6 +10,8 @@ use spirv_core::TargetEnv;
 
 #[path = "val_builtins/per_vertex.rs"]
 mod per_vertex;
+#[path = "val_builtins/subgroup.rs"]
+mod subgroup;
 
 /// Our output for `text` under `env`, and spirv-val's where it is installed.
 fn run(text: &str, env: &str) -> (Option<String>, Option<String>) {

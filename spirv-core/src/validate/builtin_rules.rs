@@ -7,7 +7,8 @@
 //! `TessCoord`, `TessLevelOuter`, `TessLevelInner`, `GlobalInvocationId`,
 //! `LocalInvocationId`, `NumWorkgroups`, `WorkgroupId`, `LocalInvocationIndex`,
 //! `WorkgroupSize`; `TessLevelOuter` and `TessLevelInner` at their definition only;
-//! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `builtin_pervertex.rs`.
+//! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `builtin_pervertex.rs`;
+//! the subgroup built-ins in `builtin_subgroup.rs`.
 //! Not yet: the rest; a module breaking only those passes.
 //! Messages are spirv-val's, with ids as numbers.
 
@@ -15,6 +16,8 @@ use super::Fault;
 use super::builtins::{Dec, Rule, Walk};
 #[path = "builtin_pervertex.rs"]
 mod pervertex;
+#[path = "builtin_subgroup.rs"]
+mod subgroup;
 use super::error::opcode_name;
 use crate::__private::String;
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O, StorageClass as SC};
@@ -109,6 +112,9 @@ fn simple_rules(b: B) -> Option<Simple> {
         B::LocalInvocationId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4283, 4282, 4281]),
         B::NumWorkgroups => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4298, 4297, 4296]),
         B::WorkgroupId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4424, 4423, 4422]),
+        // At reference only: `builtin_subgroup.rs` checks their definition.
+        B::NumSubgroups => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4295, 4294, 4293]),
+        B::SubgroupId => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4369, 4368, 4367]),
         _ => return None,
     })
 }
@@ -331,6 +337,8 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         return Err(w.fault(id, m));
     } else if pervertex::covers(b) {
         // Checked at reference only.
+    } else if subgroup::covers(b) {
+        return subgroup::definition(w, dec, id);
     } else if let Some(s) = simple_rules(b) {
         if let Err(detail) = type_check(w, dec, id, s.ty)? {
             return Err(type_fault(
