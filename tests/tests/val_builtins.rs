@@ -10,6 +10,8 @@ use spirv_core::TargetEnv;
 
 #[path = "val_builtins/per_vertex.rs"]
 mod per_vertex;
+#[path = "val_builtins/primitive.rs"]
+mod primitive;
 #[path = "val_builtins/subgroup.rs"]
 mod subgroup;
 

@@ -8,11 +8,8 @@
 //! interfaces accept one more array level on the variable.
 
 use super::super::Fault;
-use super::super::builtins::{Rule, Walk};
-use super::{
-    Ty, check_type, class_fault, from_desc, id_desc, model_fault, model_name, name, storage_class,
-    underlying, vuid,
-};
+use super::super::builtins::{Check, Rule, Walk};
+use super::{Ty, check_type, class_fault, model_fault, name, storage_class, underlying, vuid};
 use crate::spv::{BuiltIn as B, ExecutionModel as EM, Opcode as O, StorageClass as SC};
 use alloc::format;
 
@@ -103,12 +100,23 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
             return Err(class_fault(w, rule, from, &v, "Input or Output", c));
         }
         for &m in forbidden(b, c) {
-            let guard = Rule {
-                referenced: from,
-                not_with: Some(m.0),
-                ..*rule
+            let vuid = match (b, m == EM::Fragment) {
+                (B::Position, _) => 4319,
+                (B::PointSize, _) => 4315,
+                (B::ClipDistance, false) => 4188,
+                (B::ClipDistance, true) => 4189,
+                (_, false) => 4197,
+                (_, true) => 4198,
             };
-            w.add(from, guard);
+            let check = Check::NotWith { model: m.0, vuid };
+            w.add(
+                from,
+                Rule {
+                    referenced: from,
+                    check,
+                    ..*rule
+                },
+            );
         }
     }
     let w = &*w;
@@ -156,50 +164,4 @@ fn type_at(w: &Walk<'_, '_>, rule: &Rule, r: &PerVertex, arrayed: bool) -> Resul
             Err(w.fault_from(m))
         }
     }
-}
-
-/// `ValidateNotCalledWithExecutionModel`: inside a function, the reference fails if
-/// the function runs under the forbidden model; outside, the rule passes on to `from`.
-pub(super) fn not_called(
-    w: &mut Walk<'_, '_>,
-    rule: Rule,
-    model: u32,
-    from: u32,
-) -> Result<(), Fault> {
-    if w.function == 0 {
-        w.add(
-            from,
-            Rule {
-                referenced: from,
-                ..rule
-            },
-        );
-        return Ok(());
-    }
-    if !w.models.contains(&model) {
-        return Ok(());
-    }
-    let b = B(rule.dec.builtin);
-    let output = model == EM::Fragment.0;
-    let (v, subject) = match (b, output) {
-        (B::Position, _) => (4319, "Position"),
-        (B::PointSize, _) => (4315, "PointSize"),
-        (B::ClipDistance, false) => (4188, "ClipDistance/CullDistance"),
-        (B::ClipDistance, true) => (4189, "ClipDistance/CullDistance"),
-        (_, false) => (4197, "ClipDistance/CullDistance"),
-        (_, true) => (4198, "ClipDistance/CullDistance"),
-    };
-    let class = if output { "Output" } else { "Input" };
-    let model_text = model_name(model);
-    let m = format!(
-        "{}Vulkan spec doesn't allow BuiltIn {subject} to be used for variables with {class} storage class if execution model is {model_text}. {} depends on {} which is decorated with BuiltIn {}. Id <{}> is later referenced by {} in function <{}> which is called with execution model {model_text}.",
-        vuid(b.0, v),
-        id_desc(w, rule.referenced),
-        id_desc(w, rule.built_in),
-        name(b.0),
-        rule.referenced,
-        from_desc(w, from),
-        w.function,
-    );
-    Err(w.fault_from(m))
 }

@@ -8,20 +8,27 @@
 //! `LocalInvocationId`, `NumWorkgroups`, `WorkgroupId`, `LocalInvocationIndex`,
 //! `WorkgroupSize`; `TessLevelOuter` and `TessLevelInner` at their definition only;
 //! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `builtin_pervertex.rs`;
-//! the subgroup built-ins in `builtin_subgroup.rs`.
+//! the subgroup built-ins in `builtin_subgroup.rs`; `PrimitiveId`, `Layer` and
+//! `ViewportIndex` in `builtin_primitive.rs`; the rules that rules leave behind in
+//! `builtin_guards.rs`.
 //! Not yet: the rest; a module breaking only those passes.
 //! Messages are spirv-val's, with ids as numbers.
 
 use super::Fault;
-use super::builtins::{Dec, Rule, Walk};
+use super::builtins::{Check, Dec, Rule, Walk};
+#[path = "builtin_guards.rs"]
+mod guards;
 #[path = "builtin_pervertex.rs"]
 mod pervertex;
+#[path = "builtin_primitive.rs"]
+mod primitive;
 #[path = "builtin_subgroup.rs"]
 mod subgroup;
 use super::error::opcode_name;
 use crate::__private::String;
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O, StorageClass as SC};
 use alloc::format;
+pub(super) use guards::Cache;
 
 /// The type a built-in needs.
 #[derive(Debug, Clone, Copy)]
@@ -339,6 +346,8 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         // Checked at reference only.
     } else if subgroup::covers(b) {
         return subgroup::definition(w, dec, id);
+    } else if primitive::covers(b) {
+        // Checked at reference only.
     } else if let Some(s) = simple_rules(b) {
         if let Err(detail) = type_check(w, dec, id, s.ty)? {
             return Err(type_fault(
@@ -380,7 +389,7 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         dec,
         built_in: id,
         referenced: id,
-        not_with: None,
+        check: Check::Own,
     };
     reference(w, rule, id)
 }
@@ -463,8 +472,8 @@ fn workgroup_size(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> 
 /// Runs `rule` on the instruction defining `from`, which names the id the rule waits
 /// on; outside functions the rule passes on to `from`.
 pub(super) fn reference(w: &mut Walk<'_, '_>, rule: Rule, from: u32) -> Result<(), Fault> {
-    if let Some(model) = rule.not_with {
-        return pervertex::not_called(w, rule, model, from);
+    if rule.check != Check::Own {
+        return guards::reference(w, rule, from);
     }
     let pass_on = Rule {
         referenced: from,
@@ -506,6 +515,9 @@ fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Faul
     let b = B(rule.dec.builtin);
     if pervertex::covers(b) {
         return pervertex::at_reference(w, rule, from);
+    }
+    if primitive::covers(b) {
+        return primitive::at_reference(w, rule, from);
     }
     let sc = storage_class(w, from);
     if let Some(s) = simple_rules(b) {

@@ -6,7 +6,7 @@
 //! at each reference (as `simple_rules` has them). None may decorate a struct member.
 
 use super::super::Fault;
-use super::super::builtins::{Dec, Rule, Walk};
+use super::super::builtins::{Check, Dec, Rule, Walk};
 use super::{Ty, class_fault, name, type_check, type_fault, vuid};
 use crate::spv::{BuiltIn as B, StorageClass as SC};
 use alloc::format;
@@ -58,7 +58,7 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         dec,
         built_in: id,
         referenced: id,
-        not_with: None,
+        check: Check::Own,
     };
     if seeds {
         return super::reference(w, rule, id);
