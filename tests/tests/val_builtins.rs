@@ -12,6 +12,8 @@ use spirv_core::TargetEnv;
 mod per_vertex;
 #[path = "val_builtins/primitive.rs"]
 mod primitive;
+#[path = "val_builtins/raytracing.rs"]
+mod raytracing;
 #[path = "val_builtins/subgroup.rs"]
 mod subgroup;
 

@@ -9,7 +9,8 @@
 //! `WorkgroupSize`; `TessLevelOuter` and `TessLevelInner` at their definition only;
 //! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `builtin_pervertex.rs`;
 //! the subgroup built-ins in `builtin_subgroup.rs`; `PrimitiveId`, `Layer` and
-//! `ViewportIndex` in `builtin_primitive.rs`; the rules that rules leave behind in
+//! `ViewportIndex` in `builtin_primitive.rs`; the ray tracing built-ins in
+//! `builtin_raytracing.rs`; the rules that rules leave behind in
 //! `builtin_guards.rs`.
 //! Not yet: the rest; a module breaking only those passes.
 //! Messages are spirv-val's, with ids as numbers.
@@ -22,6 +23,8 @@ mod guards;
 mod pervertex;
 #[path = "builtin_primitive.rs"]
 mod primitive;
+#[path = "builtin_raytracing.rs"]
+mod raytracing;
 #[path = "builtin_subgroup.rs"]
 mod subgroup;
 use super::error::opcode_name;
@@ -348,6 +351,8 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         return subgroup::definition(w, dec, id);
     } else if primitive::covers(b) {
         // Checked at reference only.
+    } else if raytracing::covers(b) {
+        return raytracing::definition(w, dec, id);
     } else if let Some(s) = simple_rules(b) {
         if let Err(detail) = type_check(w, dec, id, s.ty)? {
             return Err(type_fault(
@@ -518,6 +523,9 @@ fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Faul
     }
     if primitive::covers(b) {
         return primitive::at_reference(w, rule, from);
+    }
+    if raytracing::covers(b) {
+        return raytracing::at_reference(w, rule, from);
     }
     let sc = storage_class(w, from);
     if let Some(s) = simple_rules(b) {
