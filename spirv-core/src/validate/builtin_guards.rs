@@ -95,6 +95,10 @@ fn vk(n: u32) -> &'static str {
         4406 => "[VUID-ViewportIndex-ViewportIndex-04406] ",
         4407 => "[VUID-ViewportIndex-ViewportIndex-04407] ",
         4408 => "[VUID-ViewportIndex-ViewportIndex-04408] ",
+        4391 => "[VUID-TessLevelOuter-TessLevelOuter-04391] ",
+        4392 => "[VUID-TessLevelOuter-TessLevelOuter-04392] ",
+        4395 => "[VUID-TessLevelInner-TessLevelInner-04395] ",
+        4396 => "[VUID-TessLevelInner-TessLevelInner-04396] ",
         7039 => "[VUID-Layer-Layer-07039] ",
         7040 => "[VUID-PrimitiveId-PrimitiveId-07040] ",
         7060 => "[VUID-ViewportIndex-ViewportIndex-07060] ",
@@ -130,6 +134,12 @@ fn not_with_text(vuid: u32, model: u32) -> String {
         ),
         4275 | 4407 => format!(
             "{dont} Layer and ViewportIndex to be used for variables with Output storage class if execution model is Fragment."
+        ),
+        4391 | 4395 => String::from(
+            "Vulkan spec doesn't allow TessLevelOuter/TessLevelInner to be used for variables with Input storage class if execution model is TessellationControl.",
+        ),
+        4392 | 4396 => String::from(
+            "Vulkan spec doesn't allow TessLevelOuter/TessLevelInner to be used for variables with Output storage class if execution model is TessellationEvaluation.",
         ),
         4334 => format!(
             "{dont} PrimitiveId to be used for variables with Output storage class if execution model is {m}."

@@ -1,6 +1,7 @@
 //! spirv-val's Vulkan rules for `PrimitiveId`, `Layer` and `ViewportIndex`
-//! (`ValidatePrimitiveIdAtReference`, `ValidateLayerOrViewportIndexAtReference`), a
-//! child module of `builtin_rules.rs`. Nothing is checked at their definition; at each
+//! (`ValidatePrimitiveIdAtReference`, `ValidateLayerOrViewportIndexAtReference`), and
+//! the references of `TessLevelOuter` and `TessLevelInner`
+//! (`ValidateTessLevelAtReference`), a child module of `builtin_rules.rs`. Nothing is checked at their definition; at each
 //! reference: an Input or Output storage class, the rules left on Input and Output
 //! pointers refusing some execution models, the mesh and non-mesh interface rules (in
 //! `builtin_guards.rs`, which check the type), and the execution models (with the
@@ -163,6 +164,51 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// `ValidateTessLevelAtReference`: Input or Output, the rules left on Input (no
+/// TessellationControl) and Output (no TessellationEvaluation) pointers, and the two
+/// tessellation stages only.
+pub(super) fn tess_level(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Fault> {
+    let outer = B(rule.dec.builtin) == B::TessLevelOuter;
+    let sc = storage_class(w, from);
+    if let Some(c) = sc {
+        if c != SC::Input.0 && c != SC::Output.0 {
+            // spirv-val gives this no VUID.
+            return Err(class_fault(w, rule, from, "", "Input or Output", c));
+        }
+        let guard = if c == SC::Input.0 {
+            (EM::TessellationControl, if outer { 4391 } else { 4395 })
+        } else {
+            (EM::TessellationEvaluation, if outer { 4392 } else { 4396 })
+        };
+        let check = Check::NotWith {
+            model: guard.0.0,
+            vuid: guard.1,
+        };
+        w.add(
+            from,
+            Rule {
+                referenced: from,
+                check,
+                ..*rule
+            },
+        );
+    }
+    let bad = w
+        .models
+        .iter()
+        .find(|&&m| !matches!(EM(m), EM::TessellationControl | EM::TessellationEvaluation));
+    if let Some(&m) = bad {
+        let v = if outer {
+            "[VUID-TessLevelOuter-TessLevelOuter-04390] "
+        } else {
+            "[VUID-TessLevelInner-TessLevelInner-04394] "
+        };
+        let text = "TessellationControl or TessellationEvaluation execution models";
+        return Err(model_fault(w, rule, from, v, text, m));
     }
     Ok(())
 }

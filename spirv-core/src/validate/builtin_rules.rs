@@ -6,7 +6,8 @@
 //! `PatchVertices`, `PointCoord`, `SampleId`, `SampleMask`, `SamplePosition`,
 //! `TessCoord`, `TessLevelOuter`, `TessLevelInner`, `GlobalInvocationId`,
 //! `LocalInvocationId`, `NumWorkgroups`, `WorkgroupId`, `LocalInvocationIndex`,
-//! `WorkgroupSize`; `TessLevelOuter` and `TessLevelInner` at their definition only;
+//! `WorkgroupSize`, `TessLevelOuter` and `TessLevelInner` (their references in
+//! `builtin_primitive.rs`);
 //! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `builtin_pervertex.rs`;
 //! the subgroup built-ins in `builtin_subgroup.rs`; `PrimitiveId`, `Layer` and
 //! `ViewportIndex` in `builtin_primitive.rs`; the ray tracing built-ins in
@@ -385,8 +386,6 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
             );
             return Err(w.fault(id, m));
         }
-        // Their storage-class and model rules at reference are not checked yet.
-        return Ok(());
     } else {
         return Ok(());
     }
@@ -523,6 +522,9 @@ fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Faul
     }
     if primitive::covers(b) {
         return primitive::at_reference(w, rule, from);
+    }
+    if matches!(b, B::TessLevelOuter | B::TessLevelInner) {
+        return primitive::tess_level(w, rule, from);
     }
     if raytracing::covers(b) {
         return raytracing::at_reference(w, rule, from);

@@ -332,3 +332,58 @@ fn accepted_shapes() {
         ),
     );
 }
+
+#[test]
+fn tess_levels_at_reference() {
+    let levels = |class: &str| {
+        format!(
+            "%u4 = OpConstant %uint 4\n%f4 = OpTypeArray %float %u4\n%p = OpTypePointer {class} %f4\n%bi = OpVariable %p {class}\n"
+        )
+    };
+    let decos = "OpDecorate %bi BuiltIn TessLevelOuter\nOpDecorate %bi Patch\n";
+    let copy = "%x = OpCopyObject %p %bi\n";
+    let tese = "OpExecutionMode %main Triangles\n";
+    rejects(
+        "vulkan1.0",
+        &stage(
+            "TessellationEvaluation",
+            tese,
+            decos,
+            &levels("Output"),
+            copy,
+        ),
+        "[VUID-TessLevelOuter-TessLevelOuter-04392] Vulkan spec doesn't allow TessLevelOuter/TessLevelInner to be used for variables with Output storage class if execution model is TessellationEvaluation. ID <2> (OpVariable) depends on ID <2> (OpVariable) which is decorated with BuiltIn TessLevelOuter. Id <2> is later referenced by ID <15> (OpCopyObject) in function <1> which is called with execution model TessellationEvaluation.",
+    );
+    rejects(
+        "vulkan1.0",
+        &stage("TessellationControl", TESC, decos, &levels("Input"), copy),
+        "[VUID-TessLevelOuter-TessLevelOuter-04391] Vulkan spec doesn't allow TessLevelOuter/TessLevelInner to be used for variables with Input storage class if execution model is TessellationControl. ID <2> (OpVariable) depends on ID <2> (OpVariable) which is decorated with BuiltIn TessLevelOuter. Id <2> is later referenced by ID <15> (OpCopyObject) in function <1> which is called with execution model TessellationControl.",
+    );
+    rejects(
+        "vulkan1.0",
+        &stage("Geometry", GEOM, decos, &levels("Input"), copy).replace(
+            "OpCapability Geometry\n",
+            "OpCapability Geometry\nOpCapability Tessellation\n",
+        ),
+        "[VUID-TessLevelOuter-TessLevelOuter-04390] Vulkan spec allows BuiltIn TessLevelOuter to be used only with TessellationControl or TessellationEvaluation execution models. ID <15> (OpCopyObject) is referencing ID <2> (OpVariable) which is decorated with BuiltIn TessLevelOuter in function <1> called with execution model Geometry.",
+    );
+    rejects(
+        "vulkan1.2",
+        &stage("TessellationControl", TESC, decos, &levels("Private"), copy),
+        "Vulkan spec allows BuiltIn TessLevelOuter to be only used for variables with Input or Output storage class. ID <2> (OpVariable) is referencing ID <2> (OpVariable) which is decorated with BuiltIn TessLevelOuter. ID <2> (OpVariable) uses storage class Private.",
+    );
+    accepts(
+        "vulkan1.0",
+        &stage("TessellationControl", TESC, decos, &levels("Output"), copy),
+    );
+    accepts(
+        "vulkan1.0",
+        &stage(
+            "TessellationEvaluation",
+            tese,
+            decos,
+            &levels("Input"),
+            copy,
+        ),
+    );
+}
