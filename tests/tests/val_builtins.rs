@@ -8,6 +8,8 @@ use spirv_asm::val::{Options, spirv_val_text};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::TargetEnv;
 
+#[path = "val_builtins/draw.rs"]
+mod draw;
 #[path = "val_builtins/per_vertex.rs"]
 mod per_vertex;
 #[path = "val_builtins/primitive.rs"]

@@ -3,6 +3,7 @@
 //! needs at its definition, and at each reference the storage class it may have and
 //! the execution models that may use it. Covered: `FragCoord`, `FragDepth`, `FrontFacing`,
 //! `HelperInvocation`, `InvocationId`, `InstanceIndex`, `VertexIndex`, `VertexId`,
+//! `BaseInstance`, `BaseVertex`, `DrawIndex`,
 //! `PatchVertices`, `PointCoord`, `SampleId`, `SampleMask`, `SamplePosition`,
 //! `TessCoord`, `TessLevelOuter`, `TessLevelInner`, `GlobalInvocationId`,
 //! `LocalInvocationId`, `NumWorkgroups`, `WorkgroupId`, `LocalInvocationIndex`,
@@ -123,6 +124,9 @@ fn simple_rules(b: B) -> Option<Simple> {
         B::LocalInvocationId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4283, 4282, 4281]),
         B::NumWorkgroups => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4298, 4297, 4296]),
         B::WorkgroupId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4424, 4423, 4422]),
+        B::BaseInstance => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4183, 4182, 4181]),
+        B::BaseVertex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4186, 4185, 4184]),
+        B::DrawIndex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex, EM::MeshNV, EM::TaskNV, EM::MeshEXT, EM::TaskEXT], "Vertex, MeshNV, TaskNV , MeshEXT or TaskEXT execution model", [4209, 4208, 4207]),
         // At reference only: `builtin_subgroup.rs` checks their definition.
         B::NumSubgroups => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4295, 4294, 4293]),
         B::SubgroupId => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4369, 4368, 4367]),
