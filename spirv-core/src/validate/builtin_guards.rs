@@ -10,7 +10,7 @@ use super::super::Fault;
 use super::super::builtins::{Check, Dec, Rule, Walk};
 use super::super::entry_calls::EntryCalls;
 use super::{Ty, check_type, from_desc, id_desc, model_name, name, underlying};
-use crate::__private::{String, Vec};
+use crate::__private::String;
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O};
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
@@ -26,11 +26,13 @@ pub(in super::super) struct Cache {
     mesh: Option<MeshInfo>,
 }
 
-/// The entry points as spirv-val registers them, for `IsMeshInterfaceVar`.
+/// What `IsMeshInterfaceVar` finds, worked out once for all ids.
 struct MeshInfo {
-    /// Entry points with a MeshNV or MeshEXT model, one per `OpEntryPoint` in order
-    /// (`entry_points()`), with the interfaces of all their descriptions.
-    meshes: Vec<(u32, Vec<u32>)>,
+    /// By (is a struct type, id): for each entry point with a MeshNV or MeshEXT model,
+    /// the interface variable that is the id (or whose type under its pointer and
+    /// arrays is the struct): the first in each of its `OpEntryPoint`s, the last
+    /// `OpEntryPoint` with one winning, as spirv-val's map keeps it.
+    hits: BTreeMap<(bool, u32), BTreeMap<u32, u32>>,
     /// The last `OutputPrimitivesEXT` of each entry point.
     output_primitives: BTreeMap<u32, u32>,
 }
@@ -39,26 +41,28 @@ impl MeshInfo {
     fn of(w: &Walk<'_, '_>) -> Self {
         let calls = EntryCalls::of(w.q);
         let mut models: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
-        let mut interfaces: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
         for d in &calls.entries {
             models.entry(d.function).or_default().insert(d.model);
-            interfaces
-                .entry(d.function)
-                .or_default()
-                .extend_from_slice(&d.interfaces);
         }
-        let is_mesh = |f: &u32| {
+        let is_mesh = |f: u32| {
             models
-                .get(f)
+                .get(&f)
                 .is_some_and(|m| m.contains(&EM::MeshEXT.0) || m.contains(&EM::MeshNV.0))
         };
-        let meshes = calls
-            .entries
-            .iter()
-            .map(|d| d.function)
-            .filter(is_mesh)
-            .map(|f| (f, interfaces.get(&f).cloned().unwrap_or_default()))
-            .collect();
+        // Each entry point's descriptions in order; an entry point listed twice finds
+        // the same, so each is read once.
+        let mut hits: BTreeMap<(bool, u32), BTreeMap<u32, u32>> = BTreeMap::new();
+        let mut seen = BTreeSet::new();
+        for d in calls.entries.iter().filter(|d| is_mesh(d.function)) {
+            seen.clear();
+            for &v in &d.interfaces {
+                for key in [(false, v), (true, innermost(w, v).unwrap_or(0))] {
+                    if seen.insert(key) {
+                        hits.entry(key).or_default().insert(d.function, v);
+                    }
+                }
+            }
+        }
         let mut output_primitives = BTreeMap::new();
         for inst in w.q.module.instructions() {
             let wd = inst.words();
@@ -71,7 +75,7 @@ impl MeshInfo {
             }
         }
         MeshInfo {
-            meshes,
+            hits,
             output_primitives,
         }
     }
@@ -283,20 +287,8 @@ fn mesh(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
         return Ok(());
     };
     let is_struct = q.opcode(id) == O::TypeStruct;
-    let mut found: BTreeMap<u32, u32> = BTreeMap::new();
-    for (entry, interfaces) in &info.meshes {
-        let hit = interfaces.iter().find(|&&v| {
-            if is_struct {
-                innermost(w, v) == Some(id)
-            } else {
-                v == id
-            }
-        });
-        if let Some(&v) = hit {
-            found.insert(*entry, v);
-        }
-    }
-    for (entry, var) in found {
+    let found = info.hits.get(&(is_struct, id)).into_iter().flatten();
+    for (&entry, &var) in found {
         let size = array_length(w, var);
         let prims = info.output_primitives.get(&entry).copied().unwrap_or(0);
         if size != u64::from(prims) {
