@@ -104,6 +104,7 @@ const BUILTIN_NAMES: &[(BuiltIn, &str)] = &[
     ),
     (BuiltIn::VertexIndex, "gl_VertexIndex"),
     (BuiltIn::InstanceIndex, "gl_InstanceIndex"),
+    (BuiltIn::BaseInstance, "gl_BaseInstance"),
     (BuiltIn::SubgroupEqMask, "SubgroupEqMaskKHR"),
     (BuiltIn::SubgroupGeMask, "SubgroupGeMaskKHR"),
     (BuiltIn::SubgroupGtMask, "SubgroupGtMaskKHR"),

@@ -8,6 +8,17 @@ use spirv_asm::val::{Options, spirv_val_text};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::TargetEnv;
 
+#[path = "val_builtins/draw.rs"]
+mod draw;
+#[path = "val_builtins/per_vertex.rs"]
+mod per_vertex;
+#[path = "val_builtins/primitive.rs"]
+mod primitive;
+#[path = "val_builtins/raytracing.rs"]
+mod raytracing;
+#[path = "val_builtins/subgroup.rs"]
+mod subgroup;
+
 /// Our output for `text` under `env`, and spirv-val's where it is installed.
 fn run(text: &str, env: &str) -> (Option<String>, Option<String>) {
     let target_env = TargetEnv::parse(env).expect("env");

@@ -3,20 +3,37 @@
 //! needs at its definition, and at each reference the storage class it may have and
 //! the execution models that may use it. Covered: `FragCoord`, `FragDepth`, `FrontFacing`,
 //! `HelperInvocation`, `InvocationId`, `InstanceIndex`, `VertexIndex`, `VertexId`,
+//! `BaseInstance`, `BaseVertex`, `DrawIndex`,
 //! `PatchVertices`, `PointCoord`, `SampleId`, `SampleMask`, `SamplePosition`,
 //! `TessCoord`, `TessLevelOuter`, `TessLevelInner`, `GlobalInvocationId`,
 //! `LocalInvocationId`, `NumWorkgroups`, `WorkgroupId`, `LocalInvocationIndex`,
-//! `WorkgroupSize`; `TessLevelOuter` and `TessLevelInner` at their definition only.
-//! Not yet: `Position`, `PointSize`, `ClipDistance`, `CullDistance` (their rules
-//! depend on the execution model) and the rest; a module breaking only those passes.
+//! `WorkgroupSize`, `TessLevelOuter` and `TessLevelInner` (their references in
+//! `builtin_primitive.rs`);
+//! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `builtin_pervertex.rs`;
+//! the subgroup built-ins in `builtin_subgroup.rs`; `PrimitiveId`, `Layer` and
+//! `ViewportIndex` in `builtin_primitive.rs`; the ray tracing built-ins in
+//! `builtin_raytracing.rs`; the rules that rules leave behind in
+//! `builtin_guards.rs`.
+//! Not yet: the rest; a module breaking only those passes.
 //! Messages are spirv-val's, with ids as numbers.
 
 use super::Fault;
-use super::builtins::{Dec, Rule, Walk};
+use super::builtins::{Check, Dec, Rule, Walk};
+#[path = "builtin_guards.rs"]
+mod guards;
+#[path = "builtin_pervertex.rs"]
+mod pervertex;
+#[path = "builtin_primitive.rs"]
+mod primitive;
+#[path = "builtin_raytracing.rs"]
+mod raytracing;
+#[path = "builtin_subgroup.rs"]
+mod subgroup;
 use super::error::opcode_name;
 use crate::__private::String;
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O, StorageClass as SC};
 use alloc::format;
+pub(super) use guards::Cache;
 
 /// The type a built-in needs.
 #[derive(Debug, Clone, Copy)]
@@ -27,7 +44,7 @@ enum Ty {
     I32Vec(u32),
     F32Vec(u32),
     I32Arr,
-    /// A float array of this many components.
+    /// A float array of this many components, of any number for 0.
     F32Arr(u32),
 }
 
@@ -107,6 +124,12 @@ fn simple_rules(b: B) -> Option<Simple> {
         B::LocalInvocationId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4283, 4282, 4281]),
         B::NumWorkgroups => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4298, 4297, 4296]),
         B::WorkgroupId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4424, 4423, 4422]),
+        B::BaseInstance => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4183, 4182, 4181]),
+        B::BaseVertex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4186, 4185, 4184]),
+        B::DrawIndex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex, EM::MeshNV, EM::TaskNV, EM::MeshEXT, EM::TaskEXT], "Vertex, MeshNV, TaskNV , MeshEXT or TaskEXT execution model", [4209, 4208, 4207]),
+        // At reference only: `builtin_subgroup.rs` checks their definition.
+        B::NumSubgroups => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4295, 4294, 4293]),
+        B::SubgroupId => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4369, 4368, 4367]),
         _ => return None,
     })
 }
@@ -227,10 +250,16 @@ fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), 
     let Some(t) = underlying(w, dec, id)? else {
         return Ok(Ok(()));
     };
+    Ok(check_type(w, dec, id, t, ty))
+}
+
+/// Checks type `t` of built-in `id` against `ty`: `Err(detail)` (spirv-val's message
+/// tail) when it fails.
+fn check_type(w: &Walk<'_, '_>, dec: Dec, id: u32, t: u32, ty: Ty) -> Result<(), String> {
     let q = w.q;
     let desc = definition_desc(w, dec, id);
     let width = |t: u32| q.bit_width(t);
-    let r = match ty {
+    match ty {
         Ty::Bool if !q.is_bool_scalar_type(t) => Err(format!("{desc} is not a bool scalar.")),
         Ty::I32 | Ty::F32 => {
             let (ok, what) = if matches!(ty, Ty::I32) {
@@ -267,7 +296,7 @@ fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), 
         }
         Ty::I32Arr | Ty::F32Arr(_) => {
             if q.opcode(t) != O::TypeArray {
-                return Ok(Err(format!("{desc} is not an array.")));
+                return Err(format!("{desc} is not an array."));
             }
             let c = q.word(t, 2).unwrap_or(0);
             let (ok, what) = if matches!(ty, Ty::I32Arr) {
@@ -284,7 +313,7 @@ fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), 
                 ))
             } else {
                 match ty {
-                    Ty::F32Arr(n) => {
+                    Ty::F32Arr(n) if n != 0 => {
                         let len = q.constant_u64(q.word(t, 3).unwrap_or(0)).unwrap_or(0);
                         if len != u64::from(n) {
                             Err(format!("{desc} has {len} components."))
@@ -297,8 +326,7 @@ fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), 
             }
         }
         _ => Ok(()),
-    };
-    Ok(r)
+    }
 }
 
 /// A type fault: `[vuid]According to the Vulkan spec BuiltIn X variable needs to be a
@@ -322,6 +350,14 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
     } else if b == B::VertexId {
         let m = String::from("Vulkan spec doesn't allow BuiltIn VertexId to be used.");
         return Err(w.fault(id, m));
+    } else if pervertex::covers(b) {
+        // Checked at reference only.
+    } else if subgroup::covers(b) {
+        return subgroup::definition(w, dec, id);
+    } else if primitive::covers(b) {
+        // Checked at reference only.
+    } else if raytracing::covers(b) {
+        return raytracing::definition(w, dec, id);
     } else if let Some(s) = simple_rules(b) {
         if let Err(detail) = type_check(w, dec, id, s.ty)? {
             return Err(type_fault(
@@ -354,8 +390,6 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
             );
             return Err(w.fault(id, m));
         }
-        // Their storage-class and model rules at reference are not checked yet.
-        return Ok(());
     } else {
         return Ok(());
     }
@@ -363,6 +397,7 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         dec,
         built_in: id,
         referenced: id,
+        check: Check::Own,
     };
     reference(w, rule, id)
 }
@@ -445,6 +480,9 @@ fn workgroup_size(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> 
 /// Runs `rule` on the instruction defining `from`, which names the id the rule waits
 /// on; outside functions the rule passes on to `from`.
 pub(super) fn reference(w: &mut Walk<'_, '_>, rule: Rule, from: u32) -> Result<(), Fault> {
+    if rule.check != Check::Own {
+        return guards::reference(w, rule, from);
+    }
     let pass_on = Rule {
         referenced: from,
         ..rule
@@ -483,6 +521,18 @@ fn model_fault(w: &Walk<'_, '_>, rule: &Rule, from: u32, v: &str, text: &str, mo
 /// The built-in's Vulkan checks at one reference.
 fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Fault> {
     let b = B(rule.dec.builtin);
+    if pervertex::covers(b) {
+        return pervertex::at_reference(w, rule, from);
+    }
+    if primitive::covers(b) {
+        return primitive::at_reference(w, rule, from);
+    }
+    if matches!(b, B::TessLevelOuter | B::TessLevelInner) {
+        return primitive::tess_level(w, rule, from);
+    }
+    if raytracing::covers(b) {
+        return raytracing::at_reference(w, rule, from);
+    }
     let sc = storage_class(w, from);
     if let Some(s) = simple_rules(b) {
         let ok = match (s.class, sc) {

@@ -27,13 +27,30 @@ pub(super) struct Dec {
     pub(super) member: i64,
 }
 
-/// A rule waiting on an id: the decoration, the decorated instruction, and the id
-/// that led to it (`referenced_inst`).
+/// A rule waiting on an id: the decoration, the decorated instruction, the id that
+/// led to it (`referenced_inst`), and what it checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Rule {
     pub(super) dec: Dec,
     pub(super) built_in: u32,
     pub(super) referenced: u32,
+    pub(super) check: Check,
+}
+
+/// What a rule checks: the built-in's own rule, or one that a rule leaves behind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Check {
+    Own,
+    /// `ValidateNotCalledWithExecutionModel`: not under this execution model (the
+    /// VUID tells the message).
+    NotWith {
+        model: u32,
+        vuid: u32,
+    },
+    /// `ValidateMeshBuiltinInterfaceRules` (integer built-ins).
+    Mesh,
+    /// `ValidateNonMeshInterfaceRules`.
+    NonMesh,
 }
 
 /// The state of the walk: what spirv-val's `BuiltInsValidator` keeps.
@@ -62,6 +79,8 @@ pub(super) struct Walk<'q, 'a> {
     /// index, which instructions without a result id need.
     pub(super) from_op: O,
     pub(super) from_index: u32,
+    /// What the rules of `builtin_rules.rs` keep between instructions.
+    pub(super) cache: builtin_rules::Cache,
 }
 
 impl Walk<'_, '_> {
@@ -113,6 +132,7 @@ pub(super) fn check(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fa
         all_entry_points: calls.entries.iter().map(|d| d.function).collect(),
         from_op: O::Nop,
         from_index: 0,
+        cache: builtin_rules::Cache::default(),
     };
     // At definition, by id.
     let mut decorated: Vec<(u32, Dec)> = Vec::new();
