@@ -46,6 +46,7 @@ pub fn stem(path: &Path) -> String {
 }
 
 pub mod dis_error_cases;
+pub mod val_cases;
 pub mod example_set;
 pub mod mutate;
 pub mod opt_cases;

@@ -5,59 +5,12 @@
 //! is also run through it and the whole output compared; modules that spirv-val
 //! accepts must be accepted. `VAL_MODES_PRINT=1` prints both outputs instead.
 
-use spirv_asm::val::{Options, spirv_val_text};
-use spirv_asm::{AsmOptions, assemble_str};
-use spirv_core::TargetEnv;
+use spirv_tests::val_cases::{self, accepts, shader};
 
-/// Our output for `text` under `env`, and spirv-val's where it is installed.
-fn run(text: &str, env: &str) -> (Option<String>, Option<String>) {
-    let target_env = TargetEnv::parse(env).expect("env");
-    let opts = AsmOptions {
-        preserve_numeric_ids: true,
-        version: Some(target_env.version()),
-        ..AsmOptions::default()
-    };
-    let words = assemble_str(text, &opts).expect("assembles");
-    let options = Options {
-        target_env,
-        ..Options::default()
-    };
-    let ours = spirv_val_text(&words, &options);
-    let theirs = spirv_tests::spirv_val_stderr(&words, env);
-    (ours, theirs.filter(|t| !t.is_empty()))
-}
-
-/// `text` is rejected with `message` as the first line's message, as spirv-val does.
+/// `text` is rejected with `message` as the first line's message, as spirv-val does
+/// (`VAL_MODES_PRINT=1` prints both outputs instead).
 fn rejects(env: &str, text: &str, message: &str) {
-    let (ours, theirs) = run(text, env);
-    if std::env::var_os("VAL_MODES_PRINT").is_some() {
-        eprintln!("CASE {message}\nOURS {ours:?}\nTHEIRS {theirs:?}");
-        return;
-    }
-    let ours = ours.unwrap_or_else(|| panic!("accepted; spirv-val says {message}"));
-    let first = ours.lines().next().unwrap_or("");
-    let got = first.splitn(3, ": ").nth(2).unwrap_or("");
-    assert_eq!(got, message, "ours: {ours}");
-    if let Some(theirs) = theirs {
-        assert_eq!(ours, theirs, "against spirv-val");
-    }
-}
-
-/// `text` is accepted, by spirv-val too.
-fn accepts(env: &str, text: &str) {
-    let (ours, theirs) = run(text, env);
-    assert_eq!(ours, None, "rejected by ours");
-    assert_eq!(theirs, None, "rejected by spirv-val");
-}
-
-/// A shader module: `caps` after `OpCapability Shader`, then `modes` (entry points and
-/// execution modes), `decls` after a few common types, and `main`'s body.
-fn shader(caps: &str, modes: &str, decls: &str, body: &str) -> String {
-    format!(
-        "OpCapability Shader\n{caps}OpMemoryModel Logical GLSL450\n{modes}\
-         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%float = OpTypeFloat 32\n%v4float = OpTypeVector %float 4\n\
-         {decls}%main = OpFunction %void None %fn\n%entry = OpLabel\n{body}OpReturn\nOpFunctionEnd\n"
-    )
+    val_cases::rejects(env, text, message, "VAL_MODES_PRINT");
 }
 
 const COMPUTE: &str =
