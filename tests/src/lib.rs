@@ -46,7 +46,6 @@ pub fn stem(path: &Path) -> String {
 }
 
 pub mod dis_error_cases;
-pub mod val_cases;
 pub mod example_set;
 pub mod mutate;
 pub mod opt_cases;
@@ -54,3 +53,4 @@ pub mod opt_diff;
 pub mod reference;
 pub mod renames;
 pub mod scratch;
+pub mod val_cases;
