@@ -159,6 +159,7 @@ pub struct Module {
     id_ceiling: Option<u32>,
     /// Whether the module is as the editor writes modules (`Editor::apply`'s output):
     /// writing it again without edits gives the same words.
+    #[cfg_attr(not(feature = "edit"), allow(dead_code))]
     written: bool,
 }
 
