@@ -109,14 +109,7 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
                 (_, true) => 4198,
             };
             let check = Check::NotWith { model: m.0, vuid };
-            w.add(
-                from,
-                Rule {
-                    referenced: from,
-                    check,
-                    ..*rule
-                },
-            );
+            w.leave(from, rule, check);
         }
     }
     let w = &*w;

@@ -39,16 +39,6 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
             return Err(class_fault(w, rule, from, "", "Input or Output", c));
         }
     }
-    let leave = |w: &mut Walk<'_, '_>, check: Check| {
-        w.add(
-            from,
-            Rule {
-                referenced: from,
-                check,
-                ..*rule
-            },
-        );
-    };
     let primitive = b == B::PrimitiveId;
     if sc == Some(SC::Input.0) && !primitive {
         let vuid = if b == B::Layer { 4274 } else { 4406 };
@@ -59,7 +49,7 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
             EM::MeshNV,
             EM::MeshEXT,
         ] {
-            leave(w, Check::NotWith { model: m.0, vuid });
+            w.leave(from, rule, Check::NotWith { model: m.0, vuid });
         }
     }
     if sc == Some(SC::Output.0) {
@@ -72,8 +62,9 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
                 EM::AnyHitKHR,
                 EM::ClosestHitKHR,
             ] {
-                leave(
-                    w,
+                w.leave(
+                    from,
+                    rule,
                     Check::NotWith {
                         model: m.0,
                         vuid: 4334,
@@ -82,8 +73,9 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
             }
         } else {
             let vuid = if b == B::Layer { 4275 } else { 4407 };
-            leave(
-                w,
+            w.leave(
+                from,
+                rule,
                 Check::NotWith {
                     model: EM::Fragment.0,
                     vuid,
@@ -98,16 +90,17 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
         && !has(C::Geometry)
         && !has(C::Tessellation)
     {
-        leave(
-            w,
+        w.leave(
+            from,
+            rule,
             Check::NotWith {
                 model: EM::Fragment.0,
                 vuid: 4333,
             },
         );
     }
-    leave(w, Check::Mesh);
-    leave(w, Check::NonMesh);
+    w.leave(from, rule, Check::Mesh);
+    w.leave(from, rule, Check::NonMesh);
     let w = &*w;
     for &m in &w.models {
         if primitive {
@@ -188,14 +181,7 @@ pub(super) fn tess_level(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result
             model: guard.0.0,
             vuid: guard.1,
         };
-        w.add(
-            from,
-            Rule {
-                referenced: from,
-                check,
-                ..*rule
-            },
-        );
+        w.leave(from, rule, check);
     }
     let bad = w
         .models

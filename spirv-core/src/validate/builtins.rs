@@ -84,6 +84,17 @@ pub(super) struct Walk<'q, 'a> {
 }
 
 impl Walk<'_, '_> {
+    /// Leaves `check` of `rule`'s built-in on `from`, the id the rule was just run on,
+    /// for the instructions that use it.
+    pub(super) fn leave(&mut self, from: u32, rule: &Rule, check: Check) {
+        let left = Rule {
+            referenced: from,
+            check,
+            ..*rule
+        };
+        self.add(from, left);
+    }
+
     /// Adds a rule on `id` (`id_to_at_reference_checks_[id].push_back`); a rule already
     /// there would only repeat its verdict.
     pub(super) fn add(&mut self, id: u32, rule: Rule) {
