@@ -430,7 +430,7 @@ impl Editor<'_> {
     /// gives what writing it would: the module is as the editor writes modules, and the
     /// only edits replace instructions with others of the same length, opcode, result
     /// type and result, whose ids are below the bound and which define nothing the read
-    /// records beyond a value's type (no type of number, no import) and are not lines.
+    /// records beyond a value's type (no result without a result type) and are not lines.
     fn patched(&self) -> Option<Module> {
         let m = self.module;
         let plain = m.is_written()
@@ -456,22 +456,25 @@ impl Editor<'_> {
             let opcode = old.opcode();
             let info = old.info()?;
             let ops = new.get(1..)?;
+            let summary = walk::grammar_summary(info, ops);
             let same = new.len() == old.words().len()
                 && new[0] == old.words()[0]
-                && walk::grammar_summary(info, ops) == walk::grammar_summary(info, old.operands());
-            let kept_apart = matches!(
+                && summary == walk::grammar_summary(info, old.operands());
+            // A result without a result type is a definition the read records from the
+            // operands (a number type, an import): those are left to the write.
+            let defines = summary.result_id.is_some() && summary.result_type.is_none();
+            // Lines and extended instructions (which may be lines) are placed by the
+            // writer; a switch's literals are sized by its selector.
+            let placed = matches!(
                 opcode,
                 O::Line
                     | O::NoLine
                     | O::Nop
                     | O::ExtInst
                     | O::ExtInstWithForwardRefsKHR
-                    | O::ExtInstImport
-                    | O::TypeInt
-                    | O::TypeFloat
                     | O::Switch
             );
-            if !same || kept_apart {
+            if !same || defines || placed {
                 return None;
             }
             // The replacement reads as the module's instructions do, its ids known.
