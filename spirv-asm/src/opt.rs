@@ -56,3 +56,13 @@ impl NumberParser for SpirvAsNumbers {
 pub fn run(module: &Module, passes: &[Pass]) -> Result<(Module, bool), EditError> {
     spirv_core::edit::passes::run_with(module, passes, Some(&SpirvAsNumbers))
 }
+
+/// [`run`] on a module the caller is done with, giving the words of the module
+/// (`spirv_core::edit::passes::run_to_words`): the last pass's edits are not read back,
+/// for a caller that writes them out.
+///
+/// # Errors
+/// See `spirv_core::edit::passes::run_one`.
+pub fn run_to_words(module: Module, passes: &[Pass]) -> Result<(Vec<u32>, bool), EditError> {
+    spirv_core::edit::passes::run_to_words(module, passes, Some(&SpirvAsNumbers))
+}

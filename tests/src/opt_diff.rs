@@ -121,7 +121,9 @@ pub enum Ours {
     Error(String),
 }
 
-/// Runs spirv-opt's arguments `args` on `module` in-process (`spirv_asm::opt::run`).
+/// Runs spirv-opt's arguments `args` on `module` in-process (`spirv_asm::opt::run`),
+/// and through the path `spirv-asm opt` takes (`spirv_asm::opt::run_to_words`, on a
+/// copy of the module), which must give the same words or the same error.
 pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
     let passes = match passes_of(args) {
         Ok(p) => p,
@@ -134,7 +136,28 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
     };
     let run =
         |passes: &[Pass]| catch_unwind(AssertUnwindSafe(|| spirv_asm::opt::run(module, passes)));
-    match run(&passes) {
+    let result = run(&passes);
+    let to_words = catch_unwind(AssertUnwindSafe(|| {
+        spirv_asm::opt::run_to_words(module.clone(), &passes)
+    }));
+    let agree = match (&result, &to_words) {
+        (Ok(Ok((m, c))), Ok(Ok((w, c2)))) => m.to_words() == *w && c == c2,
+        (Ok(Err(a)), Ok(Err(b))) => a.to_string() == b.to_string(),
+        (Err(_), Err(_)) => true,
+        _ => false,
+    };
+    if !agree {
+        return Ours::Error(format!(
+            "run_to_words disagrees with run: {:?} against {:?}",
+            to_words
+                .as_ref()
+                .map(|r| r.as_ref().map(|(w, c)| (w.len(), *c))),
+            result
+                .as_ref()
+                .map(|r| r.as_ref().map(|(m, c)| (m.word_len(), *c))),
+        ));
+    }
+    match result {
         Ok(Ok((m, _))) => Ours::Output(m.to_bytes()),
         Ok(Err(EditError::NeedsNumberParser)) => {
             // Name the first pass that is not implemented: the one that fails alone.

@@ -39,6 +39,13 @@ fn corpus_modules_round_trip_through_the_editor_and_from_module() {
         let b = Builder::from_module(&m).build().expect("builds");
         assert_eq!(b.to_words(), words, "Builder::from_module: {}", p.display());
         let e = Editor::new(&m).apply(Bound::Keep).expect("applies");
+        let finished = Editor::new(&m).finish(Bound::Keep).expect("finishes");
+        assert_eq!(
+            finished,
+            e.to_words(),
+            "finish against apply: {}",
+            p.display()
+        );
         if e.to_words() == words {
             same += 1;
         } else {
@@ -200,4 +207,98 @@ fn analyses_find_definitions_uses_names_and_decorations() {
     let notes = Annotations::new(&m);
     assert_eq!(notes.names(Id(4)), [4]);
     assert!(notes.decorations(Id(4)).is_empty());
+}
+
+/// `Editor::finish` gives the words `apply` gives, and fails where it fails, whether the
+/// module's id facts serve as they are or have to follow the edits.
+#[test]
+fn finish_gives_what_apply_gives() {
+    let m = module(BASE);
+    let nth = |op: spv::Opcode, n: usize| -> InstId {
+        let i = m
+            .instructions()
+            .filter(|i| i.opcode() == op)
+            .nth(n)
+            .expect("there");
+        i.index().into()
+    };
+    type Edit = fn(&mut Editor<'_>, &dyn Fn(spv::Opcode, usize) -> InstId);
+    let edits: [(&str, Edit); 7] = [
+        ("nothing", |_, _| {}),
+        ("remove a name", |e, at| e.remove(at(spv::Opcode::Name, 0))),
+        ("remove a string and its line", |e, at| {
+            e.remove(at(spv::Opcode::String, 0));
+            e.remove(at(spv::Opcode::Line, 0));
+        }),
+        ("remove the number type", |e, at| {
+            e.remove(at(spv::Opcode::TypeInt, 0))
+        }),
+        ("add a type", |e, _| {
+            let id = e.new_id().expect("an id");
+            e.push(spv::inst::TypeFloat {
+                result_id: id,
+                width: 32,
+                floating_point_encoding: None,
+            })
+            .expect("pushes");
+        }),
+        ("replace a constant", |e, at| {
+            e.replace_words(at(spv::Opcode::Constant, 1), &[4 << 16 | 43, 4, 6, 9])
+                .expect("replaces");
+        }),
+        ("define an id twice", |e, _| {
+            e.push_words(&[4 << 16 | 21, 5, 32, 0]).expect("pushes");
+        }),
+    ];
+    let mut loose = m.clone();
+    loose.set_bound(100).expect("a bound above every id");
+    for base in [&m, &loose] {
+        for (what, edit) in &edits {
+            for bound in [Bound::Keep, Bound::Tight, Bound::Compact] {
+                let mut e = Editor::new(base);
+                edit(&mut e, &nth);
+                let applied = e.apply(bound).map(Module::into_words);
+                let finished = e.finish(bound);
+                match (&applied, &finished) {
+                    (Ok(a), Ok(f)) => assert_eq!(a, f, "{what}, {bound:?}"),
+                    (Err(_), Err(_)) => {}
+                    _ => panic!("{what}, {bound:?}: {applied:?} against {finished:?}"),
+                }
+            }
+        }
+    }
+}
+
+/// `run_to_words` gives `run`'s words, on a module the writer changes (an `OpNop` in a
+/// function, a repeated line) and on one it does not, before `--compact-ids`.
+#[test]
+fn run_to_words_gives_what_run_gives() {
+    use spirv_asm::opt::{Pass, run, run_to_words};
+    let function = "%v = OpTypeVoid
+%f = OpTypeFunction %v
+%s = OpString \"a\"
+%main = OpFunction %v None %f
+%l = OpLabel
+OpLine %s 1 1
+OpLine %s 1 1
+OpNop
+OpReturn
+OpFunctionEnd
+";
+    let plain = BASE.to_owned();
+    let changed = format!("{BASE}{function}");
+    for text in [&plain, &changed] {
+        let m = module(text);
+        for passes in [
+            &[Pass::CompactIds][..],
+            &[Pass::StripDebug, Pass::CompactIds],
+            &[Pass::CompactIds, Pass::StripDebug],
+            &[Pass::EliminateDeadConst],
+            &[],
+        ] {
+            let (a, ca) = run(&m, passes).expect("runs");
+            let (w, cw) = run_to_words(m.clone(), passes).expect("runs");
+            assert_eq!((a.to_words(), ca), (w, cw), "{passes:?} on {text}");
+        }
+    }
 }

@@ -102,6 +102,14 @@ pub fn read_binary(path: Option<&str>, is_text: impl Fn(&[u8]) -> bool) -> Resul
     Ok(Input::Words(words))
 }
 
+/// Reads a binary as words, as [`read_binary`] does for an input that is never text.
+pub fn read_words(path: Option<&str>) -> Result<Vec<u32>, String> {
+    match read_binary(path, |_| false)? {
+        Input::Words(words) => Ok(words),
+        Input::Text(bytes) => bytes_to_words(&bytes, path.unwrap_or("-")),
+    }
+}
+
 /// The `--version` text of both subcommands.
 pub fn print_version() {
     println!(

@@ -144,7 +144,7 @@ fn parse(args: &[String]) -> Result<Request, String> {
 impl Request {
     /// Validates (unless skipped) and runs the passes: the module's bytes, or what to
     /// print (spirv-val's text, or `error: …` lines).
-    fn optimize(&self, words: Vec<u32>) -> Result<Vec<u8>, String> {
+    fn optimize(&self, words: Vec<u32>) -> Result<Vec<u32>, String> {
         if !self.skip_validation {
             let options = spirv_asm::val::Options {
                 target_env: self.target_env,
@@ -156,8 +156,8 @@ impl Request {
         }
         let module = spirv_core::Module::read_owned(words, &Default::default())
             .map_err(|e| format!("error: {e}\n"))?;
-        match spirv_asm::opt::run(&module, &self.passes) {
-            Ok((m, _)) => Ok(m.to_bytes()),
+        match spirv_asm::opt::run_to_words(module, &self.passes) {
+            Ok((words, _)) => Ok(words),
             Err(e) => Err(format!("error: {e}\n")),
         }
     }
@@ -178,6 +178,7 @@ impl Job for Request {
             super::bytes_to_words(&input, "-").map_err(|e| FileError::from_message(&e, 1))?;
         drop(input);
         self.optimize(words)
+            .map(|words| spirv_core::binary::words_to_bytes(&words))
             .map_err(|text| FileError::from_message(text.trim_end(), 1))
     }
 }
@@ -212,21 +213,13 @@ pub fn run(args: Args) -> u8 {
         return 1;
     };
     let input = r.inputs.first().map(String::as_str);
-    let bytes = match super::read_input(input) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("{e}");
-            return 1;
-        }
-    };
-    let words = match super::bytes_to_words(&bytes, input.unwrap_or("-")) {
+    let words = match super::read_words(input) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("{e}");
             return 1;
         }
     };
-    drop(bytes);
     let out = match r.optimize(words) {
         Ok(out) => out,
         Err(text) => {
@@ -235,7 +228,7 @@ pub fn run(args: Args) -> u8 {
         }
     };
     let written = super::output::Output::open(output)
-        .and_then(|mut o| o.write_all(&out).and_then(|()| o.commit()));
+        .and_then(|mut o| o.write_words(&out).and_then(|()| o.commit()));
     match written {
         Ok(()) => 0,
         Err(e) => {

@@ -100,6 +100,21 @@ impl Output {
         r.map_err(|e| self.message(&e))
     }
 
+    /// Writes `words` as little-endian bytes, a chunk at a time, so that a large module
+    /// is never held a second time as bytes.
+    ///
+    /// # Errors
+    /// The message to print.
+    pub fn write_words(&mut self, words: &[u32]) -> Result<(), String> {
+        let mut chunk = Vec::with_capacity(1 << 16);
+        for part in words.chunks(1 << 14) {
+            chunk.clear();
+            chunk.extend(part.iter().flat_map(|w| w.to_le_bytes()));
+            self.write_all(&chunk)?;
+        }
+        Ok(())
+    }
+
     /// Flushes everything and, for a file, puts it in place of the target.
     ///
     /// # Errors

@@ -44,6 +44,7 @@
 //! once (leniently, with the original's extended sets); no analysis is maintained
 //! across edits. Memory follows the module and the edits.
 
+mod finish;
 mod globals;
 mod index;
 pub mod passes;
@@ -382,15 +383,7 @@ impl<'m> Editor<'m> {
     /// renumbered), or an edited module that does not read (two definitions of an id,
     /// say).
     pub fn apply(&self, bound: Bound) -> Result<Module, EditError> {
-        if let Some(mut m) = self.patched() {
-            match bound {
-                // The ids are below the module's bound, which is the editor's.
-                Bound::Keep => {}
-                Bound::Tight => tighten_bound(&mut m)?,
-                Bound::Compact => {
-                    m.compact_ids()?;
-                }
-            }
+        if let Some(m) = self.apply_patched(bound)? {
             return Ok(m);
         }
         let written = write::write(self)?;
@@ -426,6 +419,22 @@ impl<'m> Editor<'m> {
 }
 
 impl Editor<'_> {
+    /// [`Editor::patched`] with the bound `bound` asks for, if the edits can be patched.
+    fn apply_patched(&self, bound: Bound) -> Result<Option<Module>, EditError> {
+        let Some(mut m) = self.patched() else {
+            return Ok(None);
+        };
+        match bound {
+            // The ids are below the module's bound, which is the editor's.
+            Bound::Keep => {}
+            Bound::Tight => tighten_bound(&mut m)?,
+            Bound::Compact => {
+                m.compact_ids()?;
+            }
+        }
+        Ok(Some(m))
+    }
+
     /// The edited module made by overwriting instructions of a copy in place, when that
     /// gives what writing it would: the module is as the editor writes modules, and the
     /// only edits replace instructions with others of the same length, opcode, result

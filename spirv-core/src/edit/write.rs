@@ -71,9 +71,51 @@ fn in_operands(words: &[u32]) -> &[u32] {
     words.get(skip..).unwrap_or(&[])
 }
 
+/// Where the writer's words go: a new module, or a comparison with the module's own
+/// words that only says whether writing would change them.
+enum Sink<'a> {
+    Words(Vec<u32>),
+    Compare {
+        words: &'a [u32],
+        len: usize,
+        same: bool,
+    },
+}
+
+impl Sink<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Sink::Words(out) => out.len(),
+            Sink::Compare { len, .. } => *len,
+        }
+    }
+
+    fn extend_from_slice(&mut self, s: &[u32]) {
+        match self {
+            Sink::Words(out) => out.extend_from_slice(s),
+            Sink::Compare { words, len, same } => {
+                *same &= words.get(*len..*len + s.len()) == Some(s);
+                *len += s.len();
+            }
+        }
+    }
+
+    fn push(&mut self, w: u32) {
+        self.extend_from_slice(&[w]);
+    }
+
+    /// Overwrites word `at`, already written.
+    fn set(&mut self, at: usize, w: u32) {
+        match self {
+            Sink::Words(out) => out[at] = w,
+            Sink::Compare { words, same, .. } => *same &= words.get(at) == Some(&w),
+        }
+    }
+}
+
 /// The writer's state: spirv-opt's `write_inst` lambda.
-struct Writer {
-    out: Vec<u32>,
+struct Writer<'a> {
+    out: Sink<'a>,
     lines: Lines,
     /// The line in effect, as its written words.
     last_line: Option<Vec<u32>>,
@@ -89,7 +131,7 @@ struct Writer {
     trust_none: bool,
 }
 
-impl Writer {
+impl Writer<'_> {
     /// Writes one instruction (`words`); `has_lines` says whether lines were written for
     /// it (it has lines of its own, or a copy of the line in effect).
     fn write(&mut self, words: &[u32], has_lines: bool, own: bool) {
@@ -148,11 +190,40 @@ pub(super) struct Written {
 
 /// Writes the edited module.
 pub(super) fn write(e: &Editor<'_>) -> Result<Written, DecodeError> {
+    let out = Vec::with_capacity(e.module.word_len() + e.arena.len());
+    let w = write_to(e, Sink::Words(out))?;
+    let words = match w.out {
+        Sink::Words(words) => words,
+        Sink::Compare { .. } => Vec::new(),
+    };
+    Ok(Written {
+        words,
+        untrusted: w.untrusted,
+        next_id: w.next_id,
+    })
+}
+
+/// Whether writing the edited module gives the module's own words after the header
+/// (true of a module the writer wrote, when nothing was edited): found without
+/// writing anything.
+pub(super) fn unchanged_by_write(e: &Editor<'_>) -> Result<bool, DecodeError> {
+    let words = e.module.words_after_header();
+    let sink = Sink::Compare {
+        words,
+        len: 0,
+        same: true,
+    };
+    let w = write_to(e, sink)?;
+    Ok(matches!(w.out, Sink::Compare { len, same: true, .. } if len == words.len()))
+}
+
+/// Writes the edited module into `out` (the header too, for a new module).
+fn write_to<'a>(e: &Editor<'_>, out: Sink<'a>) -> Result<Writer<'a>, DecodeError> {
     let m = e.module;
     let mut header = m.header().to_words();
     header[3] = e.bound;
     let mut w = Writer {
-        out: Vec::with_capacity(m.word_len() + e.arena.len()),
+        out,
         lines: Lines::of(m),
         last_line: None,
         between_merge_and_branch: false,
@@ -161,7 +232,9 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Written, DecodeError> {
         untrusted: Vec::new(),
         trust_none: !e.ids.is_empty(),
     };
-    w.out.extend_from_slice(&header);
+    if let Sink::Words(out) = &mut w.out {
+        out.extend_from_slice(&header);
+    }
     // Lines seen and not yet attached (indices), and the loader's line in effect.
     let mut pending: Vec<usize> = Vec::new();
     let mut in_effect: Option<usize> = None;
@@ -215,7 +288,7 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Written, DecodeError> {
                 w.write(&scratch, false, own);
                 // A written copy of a `DebugLine` gets its own id.
                 if copied && w.out.len() > before && O(scratch[0] as u16) == O::ExtInst {
-                    w.out[before + 2] = w.next_id;
+                    w.out.set(before + 2, w.next_id);
                     w.next_id = w.next_id.saturating_add(1);
                 }
             }
@@ -249,11 +322,7 @@ pub(super) fn write(e: &Editor<'_>) -> Result<Written, DecodeError> {
             w.write(&scratch, false, own);
         }
     }
-    Ok(Written {
-        words: w.out,
-        untrusted: w.untrusted,
-        next_id: w.next_id,
-    })
+    Ok(w)
 }
 
 /// The opcode instruction `i` of the original module is written with: its

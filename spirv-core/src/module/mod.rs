@@ -12,6 +12,8 @@
 //! The layout is followed as it is read ([`layout`](self::layout)): departures from it
 //! are refused by a strict read and recorded by a lenient one.
 
+#[cfg(feature = "edit")]
+mod compact;
 mod layout;
 mod read;
 mod requirements;
@@ -19,6 +21,8 @@ mod section;
 mod views;
 
 pub use layout::{LayoutIssue, LayoutIssueKind};
+#[cfg(feature = "edit")]
+pub(crate) use read::{observe_lenient, summarize_lenient};
 pub use requirements::{Declared, RequiredBy, Requirement, Requirements, Unmet};
 pub use section::Section;
 pub use views::{BlockRef, ExtInstRef, FunctionRef, InstRef};
@@ -27,7 +31,7 @@ use crate::__private::Vec;
 use crate::binary::Header;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::types::Id;
-use crate::walk::{self, ExtInstRegistry, Ids, WalkOptions};
+use crate::walk::{ExtInstRegistry, Ids};
 use core::ops::Range;
 use layout::FunctionRec;
 
@@ -234,6 +238,19 @@ impl Module {
         self.id_ceiling
     }
 
+    /// The registry of extended sets the module was read with (`None`: the vendored
+    /// sets).
+    #[cfg(feature = "edit")]
+    pub(crate) fn registry(&self) -> Option<&ExtInstRegistry> {
+        self.context.registry.as_ref()
+    }
+
+    /// The words after the header.
+    #[cfg(feature = "edit")]
+    pub(crate) fn words_after_header(&self) -> &[u32] {
+        self.words.get(5..).unwrap_or(&[])
+    }
+
     /// Whether the module is as the editor writes modules.
     #[cfg(feature = "edit")]
     pub(crate) fn is_written(&self) -> bool {
@@ -274,6 +291,17 @@ impl Module {
         out.extend_from_slice(&self.header.to_words());
         out.extend_from_slice(self.words.get(5..).unwrap_or(&[]));
         out
+    }
+
+    /// The module as words, as [`Module::to_words`] gives them, without a copy: for a
+    /// caller done with the module that writes its words out (in chunks, say).
+    pub fn into_words(mut self) -> Vec<u32> {
+        let header = self.header.to_words();
+        match self.words.get_mut(..5) {
+            Some(head) => head.copy_from_slice(&header),
+            None => return header.to_vec(),
+        }
+        self.words
     }
 
     /// The module as little-endian bytes.
@@ -383,79 +411,6 @@ impl Module {
         Ok(max)
     }
 
-    /// Renumbers every id 1, 2, … in order of first mention (spirv-opt's
-    /// `--compact-ids`) and sets the bound one above the last. The order is spirv-opt's:
-    /// the module's, except that the global instructions of the debug-info sets
-    /// (`DebugInfo`, `OpenCL.DebugInfo.100`, `NonSemantic.Shader.DebugInfo.100`) come
-    /// before the decorations, where spirv-opt keeps them. Returns whether anything
-    /// changed (an id, or the bound).
-    ///
-    /// # Errors
-    /// The ids of some instruction cannot all be found (see [`Module::remap_ids`]); the
-    /// module is then unchanged.
-    #[cfg(feature = "edit")]
-    pub(crate) fn compact_ids(&mut self) -> Result<bool, DecodeError> {
-        use crate::spirv_tools::SetKind;
-        let sets: alloc::collections::BTreeMap<u32, SetKind> = self
-            .section(Section::ExtInstImport)
-            .filter_map(|i| {
-                let name = crate::codec::string_operand(i.operands().get(1..).unwrap_or(&[]));
-                Some((i.result_id()?.0, SetKind::of(&name)))
-            })
-            .collect();
-        let debug_info = |i: &InstRef<'_>| {
-            matches!(
-                i.opcode(),
-                crate::spv::Opcode::ExtInst | crate::spv::Opcode::ExtInstWithForwardRefsKHR
-            ) && i
-                .operands()
-                .get(2)
-                .and_then(|s| sets.get(s))
-                .is_some_and(|k| k.is_debug_info())
-        };
-        let globals = self.section_range(Section::Global);
-        let annotations = self.section_range(Section::Annotation).start;
-        let moved: Vec<usize> = globals
-            .clone()
-            .filter(|&i| self.instruction(i).is_some_and(|x| debug_info(&x)))
-            .collect();
-        let order = (0..annotations)
-            .chain(moved.iter().copied())
-            .chain((annotations..self.len()).filter(|i| moved.binary_search(i).is_err()));
-        let mut table = crate::analysis::table::IdTable::new();
-        let cap = self.words.len().saturating_mul(2).max(1024);
-        let mut next = 0u32;
-        let mut words = self.to_words();
-        let mut changed = false;
-        for index in order {
-            let Some(inst) = self.instruction(index) else {
-                continue;
-            };
-            let base = inst.offset() + 1;
-            inst.visit_id_words(|_, w| {
-                let at = base + w;
-                let old = words[at];
-                let new = match table.get(old) {
-                    Some(&n) => n,
-                    None => {
-                        next += 1;
-                        *table.insert(old, next, cap)
-                    }
-                };
-                changed |= new != old;
-                words[at] = new;
-            })?;
-        }
-        words[3] = next + 1;
-        changed |= self.header.bound != next + 1;
-        // Only ids changed: the layout stands, and the id facts follow the new numbers.
-        self.ids = self.ids.renumbered(|old| table.get(old).copied());
-        self.header.bound = next + 1;
-        self.words = words;
-        self.id_ceiling = Some(next + 1);
-        Ok(changed)
-    }
-
     /// The word position of every id operand, in order; an error if some instruction's
     /// ids cannot all be found.
     fn id_positions(&self) -> Result<Vec<usize>, DecodeError> {
@@ -469,40 +424,7 @@ impl Module {
     fn each_id_position(&self, mut f: impl FnMut(usize)) -> Result<(), DecodeError> {
         for inst in self.instructions() {
             let off = inst.offset();
-            let err = |kind| DecodeError::new(kind, off, inst.index());
-            let Some(info) = inst.info() else {
-                return Err(err(DecodeErrorKind::UnknownOpcode {
-                    opcode: u32::from(inst.opcode().0),
-                }));
-            };
-            let ops = inst.operands();
-            if walk::shaped_ids(info, ops, &mut |_, at| f(off + 1 + at)) {
-                continue;
-            }
-            // An unknown enumerant may hide id parameters, and a set the registry does
-            // not know may take ids or literals: the first such operand found.
-            let mut unknown = None;
-            let walked = walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut |p| {
-                if p.unknown && unknown.is_none() {
-                    unknown = Some(p.start);
-                }
-                if p.kind.is_id() {
-                    f(off + 1 + p.start);
-                }
-            });
-            if let Err((kind, at)) = walked {
-                return Err(DecodeError::new(kind, off + 1 + at, inst.index()));
-            }
-            if let Some(at) = unknown {
-                let kind = match inst.ext_inst() {
-                    Some(_) if at >= 3 => DecodeErrorKind::UnknownExtInstLayout,
-                    _ => DecodeErrorKind::UnknownEnumerant {
-                        kind: "",
-                        value: ops[at],
-                    },
-                };
-                return Err(DecodeError::new(kind, off + 1 + at, inst.index()));
-            }
+            inst.visit_id_words(|_, at| f(off + 1 + at))?;
         }
         Ok(())
     }

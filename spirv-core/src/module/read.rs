@@ -156,24 +156,11 @@ impl Module {
                         return Err(err(kind, 1));
                     }
                 }
-                // Fast path: a layout of plain words needs only a length check.
-                Some(info)
-                    if !checks.walk_strict
-                        && !checks.zero_ids
-                        && info.shape.is_some_and(|s| s.accepts(raw.operands.len())) =>
-                {
-                    if let Some(shape) = info.shape {
-                        let at = |i: u8| (i != u8::MAX).then(|| raw.operands[usize::from(i)]);
-                        let summary = walk::Summary {
-                            result_type: at(shape.result_type),
-                            result_id: at(shape.result),
-                            saw_unknown: false,
-                        };
-                        if let Err(kind) =
-                            walk::observe(&mut ids, registry, raw.opcode, raw.operands, &summary)
-                        {
-                            return Err(err(kind, 1));
-                        }
+                Some(info) if !checks.walk_strict && !checks.zero_ids => {
+                    if let Err((kind, at)) =
+                        observe_lenient(&mut ids, registry, info, raw.opcode, raw.operands)
+                    {
+                        return Err(err(kind, at));
                     }
                 }
                 Some(info) => {
@@ -292,6 +279,53 @@ impl Module {
             layout: opts.strict,
         };
         Self::read_checked(words, &opts, checks, Some(untrusted))
+    }
+}
+
+/// What a lenient read does with an instruction the grammar knows: a layout of plain
+/// words needs only a length check, others are walked, and what it defines is recorded.
+/// An unknown enumerant may have taken parameters the walk cannot see: such an
+/// instruction is kept as it is. The error names the operand it is about.
+#[inline]
+pub(crate) fn observe_lenient(
+    ids: &mut Ids,
+    registry: &ExtInstRegistry,
+    info: &'static crate::grammar::InstructionInfo,
+    opcode: u16,
+    operands: &[u32],
+) -> Result<(), (DecodeErrorKind, usize)> {
+    match summarize_lenient(ids, info, operands)? {
+        Some(summary) => {
+            walk::observe(ids, registry, opcode, operands, &summary).map_err(|kind| (kind, 1))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The result type and result a lenient read finds in an instruction the grammar
+/// knows ([`observe_lenient`] without recording them); `None` for an instruction kept
+/// as it is.
+#[inline]
+pub(crate) fn summarize_lenient(
+    ids: &Ids,
+    info: &'static crate::grammar::InstructionInfo,
+    operands: &[u32],
+) -> Result<Option<walk::Summary>, (DecodeErrorKind, usize)> {
+    if let Some(shape) = info.shape.filter(|s| s.accepts(operands.len())) {
+        let at = |i: u8| (i != u8::MAX).then(|| operands[usize::from(i)]);
+        return Ok(Some(walk::Summary {
+            result_type: at(shape.result_type),
+            result_id: at(shape.result),
+            saw_unknown: false,
+        }));
+    }
+    let mut unknown = false;
+    match walk::walk(info, operands, ids, WalkOptions::default(), &mut |p| {
+        unknown |= p.unknown;
+    }) {
+        Ok(summary) => Ok(Some(summary)),
+        Err(_) if unknown => Ok(None),
+        Err(e) => Err(e),
     }
 }
 

@@ -7,7 +7,7 @@ use crate::error::{DecodeError, DecodeErrorKind};
 use crate::grammar::{InstructionInfo, KindClass};
 use crate::spv;
 use crate::types::Id;
-use crate::walk::{self, NumberType, WalkOptions};
+use crate::walk::{self, NumberType};
 use core::ops::Range;
 
 /// A function of a module, from [`Module::functions`]: its `OpFunction`, the
@@ -275,37 +275,14 @@ impl<'m> InstRef<'m> {
                 self.index,
             ));
         };
-        let ops = self.operands();
-        if walk::shaped_ids(info, ops, &mut f) {
-            return Ok(());
-        }
-        let mut unknown = None;
-        walk::walk(
+        walk::id_words(
             info,
-            ops,
+            self.opcode().0,
+            self.operands(),
             &self.module.ids,
-            WalkOptions::default(),
-            &mut |p| {
-                if p.unknown && unknown.is_none() {
-                    unknown = Some(p.start);
-                }
-                if unknown.is_none() && p.kind.is_id() {
-                    f(p.kind.class, p.start);
-                }
-            },
+            &mut f,
         )
-        .map_err(|(kind, word)| at(kind, word))?;
-        if let Some(word) = unknown {
-            let kind = match self.ext_inst() {
-                Some(_) if word >= 3 => DecodeErrorKind::UnknownExtInstLayout,
-                _ => DecodeErrorKind::UnknownEnumerant {
-                    kind: "",
-                    value: ops[word],
-                },
-            };
-            return Err(at(kind, word));
-        }
-        Ok(())
+        .map_err(|(kind, word)| at(kind, word))
     }
     /// For `OpExtInst`: the imported set, the extended instruction number and its
     /// operand words, ready for the set's typed decode

@@ -169,9 +169,13 @@ pub fn unknown_import(ids: &Ids, opcode: u16) -> bool {
 /// others in a map, so a huge bound or id cannot exhaust memory.
 #[derive(Debug, Clone, Default)]
 pub struct Ids {
-    dense: Vec<IdInfo>,
+    /// The facts of small ids, packed (see [`Slot`]): half the size of an `IdInfo`,
+    /// which matters for a table as long as the module's bound.
+    dense: Vec<Slot>,
     sparse: BTreeMap<u32, IdInfo>,
     limit: usize,
+    /// The number types the dense part's slots point into.
+    numbers: Vec<NumberType>,
     /// Sets imported so far, in order.
     pub ext_sets: Vec<ImportedSet>,
 }
@@ -183,6 +187,7 @@ impl Ids {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
             limit: words.saturating_mul(2).max(1024),
+            numbers: Vec::new(),
             ext_sets: Vec::new(),
         }
     }
@@ -215,7 +220,7 @@ impl Ids {
     #[inline]
     fn info(&self, id: u32) -> IdInfo {
         match self.dense.get(id as usize) {
-            Some(&i) => i,
+            Some(&slot) => self.unpack(slot),
             None if (id as usize) < self.limit => IdInfo::Undefined,
             None => self.sparse.get(&id).copied().unwrap_or_default(),
         }
@@ -226,9 +231,11 @@ impl Ids {
         if i < self.limit {
             if i >= self.dense.len() {
                 let grow = (i + 1).max(self.dense.len() * 2).min(self.limit);
-                self.dense.resize(grow, IdInfo::Undefined);
+                self.dense.resize(grow, Slot::UNDEFINED);
             }
-            core::mem::replace(&mut self.dense[i], info)
+            let slot = self.pack(info);
+            let old = core::mem::replace(&mut self.dense[i], slot);
+            self.unpack(old)
         } else {
             self.sparse.insert(id, info).unwrap_or_default()
         }
@@ -241,13 +248,14 @@ impl Ids {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
             limit: self.limit,
+            numbers: Vec::new(),
             ext_sets: self.ext_sets.clone(),
         };
         let dense = self
             .dense
             .iter()
             .enumerate()
-            .map(|(i, &info)| (i as u32, info));
+            .map(|(i, &slot)| (i as u32, self.unpack(slot)));
         let sparse = self.sparse.iter().map(|(&i, &info)| (i, info));
         for (id, info) in dense.chain(sparse) {
             if info == IdInfo::Undefined {
@@ -261,6 +269,38 @@ impl Ids {
             out.set(new, info);
         }
         out
+    }
+
+    /// `info` as a slot of the dense part.
+    #[inline]
+    fn pack(&mut self, info: IdInfo) -> Slot {
+        let (tag, payload) = match info {
+            IdInfo::Undefined => return Slot::UNDEFINED,
+            IdInfo::Value(t) => (Slot::VALUE, t.0),
+            IdInfo::Number(n) => {
+                self.numbers.push(n);
+                (Slot::NUMBER, self.numbers.len() as u32 - 1)
+            }
+            IdInfo::ExtSet(i) => (Slot::EXT_SET, i),
+            IdInfo::Other => (Slot::OTHER, 0),
+        };
+        Slot(u64::from(tag) << 32 | u64::from(payload))
+    }
+
+    /// The fact a slot of the dense part holds.
+    #[inline]
+    fn unpack(&self, slot: Slot) -> IdInfo {
+        let payload = slot.0 as u32;
+        match (slot.0 >> 32) as u32 {
+            Slot::VALUE => IdInfo::Value(Id(payload)),
+            Slot::NUMBER => self
+                .numbers
+                .get(payload as usize)
+                .map_or(IdInfo::Other, |&n| IdInfo::Number(n)),
+            Slot::EXT_SET => IdInfo::ExtSet(payload),
+            Slot::OTHER => IdInfo::Other,
+            _ => IdInfo::Undefined,
+        }
     }
 
     /// The number type of a type id.
@@ -284,6 +324,18 @@ impl Ids {
             _ => None,
         }
     }
+}
+
+/// An [`IdInfo`] in 8 bytes: a tag in the high half, the type id or index in the low.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slot(u64);
+
+impl Slot {
+    const UNDEFINED: Slot = Slot(0);
+    const VALUE: u32 = 1;
+    const NUMBER: u32 = 2;
+    const EXT_SET: u32 = 3;
+    const OTHER: u32 = 4;
 }
 
 #[doc(hidden)]

@@ -6,8 +6,10 @@
 //! nothing per instruction. `shaped_ids` finds the ids of an instruction whose layout
 //! has a fixed shape without walking it, the id visitors' fast path.
 
+mod id_words;
 mod ids;
 
+pub(crate) use id_words::id_words;
 pub use ids::{ExtInstRegistry, IdInfo, Ids, ImportedSet, NumberType, observe, unknown_import};
 
 use crate::codec::decode_string;

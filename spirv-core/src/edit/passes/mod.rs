@@ -45,10 +45,11 @@ pub use spec::{freeze_spec_const, set_spec_const_default_value};
 pub use strip::strip_debug;
 pub use unify::unify_const;
 
-use super::{Bound, EditError, Editor};
+use super::{Bound, EditError, Editor, write};
 use crate::__private::{Box, String, Vec};
 use crate::module::Module;
 use crate::walk::NumberType;
+use alloc::borrow::Cow;
 
 /// How text values become literal words, for `--set-spec-const-default-value`: spirv-opt
 /// reads them with spirv-as's number parser (`spirv_asm::opt` supplies one).
@@ -295,49 +296,108 @@ pub fn run_with(
     passes: &[Pass],
     numbers: Option<&dyn NumberParser>,
 ) -> Result<(Module, bool), EditError> {
-    // The module so far, once a pass has written it.
-    let mut current: Option<Module> = None;
+    match run_to(Cow::Borrowed(module), passes, numbers, false)? {
+        (Finished::Module(m), changed) => Ok((*m, changed)),
+        (Finished::Words(words), changed) => {
+            // Not asked for: read the words back.
+            let m = module.reread(words)?;
+            Ok((m, changed))
+        }
+    }
+}
+
+/// [`run_with`] on a module the caller is done with, giving the words of the module it
+/// gives (as [`Module::into_words`] returns them), for a caller that writes the result
+/// out: the last pass's edits are not read back as a module ([`Editor::finish`]), and
+/// `--compact-ids` renumbers the module where it stands when writing it would not
+/// change it. Both save time and memory on a large module.
+///
+/// # Errors
+/// As [`run_one`].
+pub fn run_to_words(
+    module: Module,
+    passes: &[Pass],
+    numbers: Option<&dyn NumberParser>,
+) -> Result<(Vec<u32>, bool), EditError> {
+    Ok(match run_to(Cow::Owned(module), passes, numbers, true)? {
+        (Finished::Module(m), changed) => (m.into_words(), changed),
+        (Finished::Words(words), changed) => (words, changed),
+    })
+}
+
+/// What [`run_to`] made: a module, or the words of the last pass's edits.
+enum Finished {
+    // Boxed: a `Module` is large beside a `Vec`.
+    Module(Box<Module>),
+    Words(Vec<u32>),
+}
+
+/// [`run_with`]; with `words`, an edit that is the last pass's is finished as words.
+fn run_to(
+    start: Cow<'_, Module>,
+    passes: &[Pass],
+    numbers: Option<&dyn NumberParser>,
+    words: bool,
+) -> Result<(Finished, bool), EditError> {
+    let mut current = start;
+    // Whether a pass wrote the current module (so that it is as the write makes it).
+    let mut written = false;
     let mut changed = false;
     // Whether the current module's bound is its largest id plus one.
     let mut tight = false;
     for (k, p) in passes.iter().enumerate() {
         let next = match p {
-            // A module a pass wrote is as the write makes it: it is renumbered where it
-            // stands.
-            Pass::CompactIds => match current.take() {
-                Some(mut written) => {
-                    changed |= written.compact_ids()?;
+            // A module a pass wrote is as the write makes it, and so is one writing
+            // would not change: it is renumbered where it stands.
+            Pass::CompactIds => {
+                let in_place = written
+                    || (matches!(current, Cow::Owned(_))
+                        && write::unchanged_by_write(&Editor::new(&current))?);
+                if in_place {
+                    let m = current.to_mut();
+                    changed |= m.compact_ids()?;
+                    m.mark_written();
                     tight = true;
-                    written
+                    written = true;
+                    continue;
                 }
-                None => {
-                    let (next, c) = compact(module)?;
-                    changed |= c;
-                    tight = true;
-                    next
-                }
-            },
-            _ => match edits(current.as_ref().unwrap_or(module), p, numbers)? {
+                let (next, c) = compact(&current)?;
+                changed |= c;
+                tight = true;
+                next
+            }
+            _ => match edits(&current, p, numbers)? {
                 Edits::Unchanged => continue,
                 Edits::Edited(editor, c) => {
                     changed |= c;
                     // The last pass's write is the final one, with the final bound.
-                    tight = changed && k + 1 == passes.len();
-                    editor.apply(if tight { Bound::Tight } else { Bound::Keep })?
+                    let last = k + 1 == passes.len();
+                    tight = changed && last;
+                    let bound = if tight { Bound::Tight } else { Bound::Keep };
+                    if words && last {
+                        return Ok((Finished::Words(editor.finish(bound)?), changed));
+                    }
+                    editor.apply(bound)?
                 }
             },
         };
-        current = Some(next);
+        current = Cow::Owned(next);
+        written = true;
     }
-    let out = match current {
+    let out = if !written {
         // No pass wrote the module (and none changed it): write it as spirv-opt does.
-        None => Editor::new(module).apply(Bound::Keep)?,
-        Some(mut m) => {
-            if changed && !tight {
-                super::tighten_bound(&mut m)?;
-            }
-            m
+        let e = Editor::new(&current);
+        if words {
+            Finished::Words(e.finish(Bound::Keep)?)
+        } else {
+            Finished::Module(Box::new(e.apply(Bound::Keep)?))
         }
+    } else {
+        let mut m = current.into_owned();
+        if changed && !tight {
+            super::tighten_bound(&mut m)?;
+        }
+        Finished::Module(Box::new(m))
     };
     Ok((out, changed))
 }
