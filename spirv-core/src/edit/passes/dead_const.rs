@@ -5,11 +5,11 @@
 
 use super::{Edits, Killer};
 use crate::__private::Vec;
-use crate::edit::{DefIndex, EditError, Editor, UseIndex};
+use crate::analysis::table::IdTable;
+use crate::edit::{EditError, Editor};
 use crate::grammar::KindClass;
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
-use crate::types::Id;
 
 pub(super) use crate::spirv_tools::is_constant;
 
@@ -70,38 +70,44 @@ pub(crate) fn eliminate_dead_const_edits<'m>(module: &'m Module) -> Result<Edits
     if constants.is_empty() {
         return Ok(Edits::Unchanged);
     }
-    let defs = DefIndex::new(module);
-    let uses = UseIndex::new(module)?;
-    // Real uses left, per instruction index (`None`: not a constant).
-    let mut counts: Vec<Option<u32>> = alloc::vec![None; n];
-    let mut work = Vec::new();
-    for &c in &constants {
-        let Some(inst) = module.instruction(c) else {
-            continue;
-        };
-        let Some(id) = inst.result_id() else {
-            continue;
-        };
-        // Only the instruction the id resolves to is that id's constant.
-        if defs.get(id) != Some(c) {
-            continue;
-        }
-        let count = uses
-            .uses(id)
-            .iter()
-            .filter(|&&(user, _)| {
-                module
-                    .instruction(user as usize)
-                    .is_some_and(|u| counts_as_use(u.opcode()))
-            })
-            .count() as u32;
-        counts[c] = Some(count);
-        if count == 0 {
-            work.push(c);
+    // One walk: each constant's uses that count, and which instruction its id
+    // resolves to (the last that defines it, as `DefIndex` has it).
+    let cap = module.word_len().saturating_mul(2).max(1024);
+    let mut slot_of: IdTable<u32> = IdTable::new();
+    for (k, &c) in constants.iter().enumerate() {
+        if let Some(id) = module.instruction(c).and_then(|i| i.result_id()) {
+            slot_of.insert(id.0, k as u32, cap);
         }
     }
+    let mut uses = alloc::vec![0u32; constants.len()];
+    let mut resolves: Vec<usize> = constants.clone();
+    for inst in module.instructions() {
+        let (index, ops) = (inst.index(), inst.operands());
+        let counts = counts_as_use(inst.opcode());
+        inst.visit_id_words(|class, word| {
+            let Some(&k) = slot_of.get(ops[word]) else {
+                return;
+            };
+            if class == KindClass::Result {
+                resolves[k as usize] = index;
+            } else if counts {
+                uses[k as usize] += 1;
+            }
+        })?;
+    }
+    // Real uses left, per constant (`None`: its id resolves to another instruction).
+    let mut counts: Vec<Option<u32>> = constants
+        .iter()
+        .zip(&resolves)
+        .zip(&uses)
+        .map(|((&c, &r), &u)| (c == r).then_some(u))
+        .collect();
+    let mut work: Vec<usize> = (0..constants.len())
+        .filter(|&k| counts[k] == Some(0))
+        .collect();
     let mut dead = alloc::vec![false; n];
-    while let Some(c) = work.pop() {
+    while let Some(k) = work.pop() {
+        let c = constants[k];
         dead[c] = true;
         let Some(inst) = module.instruction(c) else {
             continue;
@@ -117,16 +123,16 @@ pub(crate) fn eliminate_dead_const_edits<'m>(module: &'m Module) -> Result<Edits
             if class != KindClass::Id {
                 return;
             }
-            let Some(d) = defs.get(Id(ops[word])) else {
+            let Some(&d) = slot_of.get(ops[word]) else {
                 return;
             };
             // Every use a dead constant makes was counted, so a count never goes
             // below zero, and reaches it once.
-            if let Some(Some(count)) = counts.get_mut(d) {
+            if let Some(Some(count)) = counts.get_mut(d as usize) {
                 if *count > 0 {
                     *count -= 1;
                     if *count == 0 {
-                        work.push(d);
+                        work.push(d as usize);
                     }
                 }
             }
