@@ -5,7 +5,7 @@
 //! run over the modules both can do, with the ratio.
 //!
 //! Ours runs `--strip-debug --switch-descriptorset=0:5 --compact-ids` through
-//! `passes::run`. Until `--switch-descriptorset` is merged it reports that it is not
+//! `passes::run_to_words`. Until `--switch-descriptorset` is merged it reports that it is not
 //! implemented; the rebinding is then done with an `Editor` by hand between the two
 //! passes, and the output says so.
 
@@ -46,7 +46,7 @@ fn ours(words: &[u32], how: Rebind) -> Result<Vec<u32>, EditError> {
             Pass::SwitchDescriptorSet { from: 0, to: 5 },
             Pass::CompactIds,
         ];
-        return Ok(passes::run(&module, &list)?.0.to_words());
+        return Ok(passes::run_to_words(module, &list, None)?.0);
     }
     let (stripped, _) = passes::strip_debug(&module)?;
     let mut editor = Editor::new(&stripped);
@@ -202,7 +202,7 @@ fn main() {
         bytes as f64 / 1e6
     );
     let rebind = match how {
-        Rebind::Pass => "passes::run(strip-debug, switch-descriptorset, compact-ids)",
+        Rebind::Pass => "passes::run_to_words(strip-debug, switch-descriptorset, compact-ids)",
         Rebind::Editor => {
             "strip_debug + Editor rebind + apply(Compact) [switch-descriptorset not implemented]"
         }

@@ -48,6 +48,7 @@ mod finish;
 mod globals;
 mod index;
 pub mod passes;
+mod patch;
 mod write;
 
 pub use index::{Annotations, DefIndex, UseIndex};
@@ -55,9 +56,8 @@ pub use index::{Annotations, DefIndex, UseIndex};
 use crate::__private::Vec;
 use crate::error::{DecodeError, EncodeError};
 use crate::module::{Module, Section};
-use crate::spv::{self, Opcode as O};
+use crate::spv;
 use crate::types::Id;
-use crate::walk::{self, WalkOptions};
 use alloc::collections::BTreeMap;
 use core::fmt;
 
@@ -415,98 +415,6 @@ impl<'m> Editor<'m> {
             }
         }
         Ok(m)
-    }
-}
-
-impl Editor<'_> {
-    /// [`Editor::patched`] with the bound `bound` asks for, if the edits can be patched.
-    fn apply_patched(&self, bound: Bound) -> Result<Option<Module>, EditError> {
-        let Some(mut m) = self.patched() else {
-            return Ok(None);
-        };
-        match bound {
-            // The ids are below the module's bound, which is the editor's.
-            Bound::Keep => {}
-            Bound::Tight => tighten_bound(&mut m)?,
-            Bound::Compact => {
-                m.compact_ids()?;
-            }
-        }
-        Ok(Some(m))
-    }
-
-    /// The edited module made by overwriting instructions of a copy in place, when that
-    /// gives what writing it would: the module is as the editor writes modules, and the
-    /// only edits replace instructions with others of the same length, opcode, result
-    /// type and result, whose ids are below the bound and which define nothing the read
-    /// records beyond a value's type (no result without a result type) and are not lines.
-    fn patched(&self) -> Option<Module> {
-        let m = self.module;
-        let plain = m.is_written()
-            && m.is_lenient()
-            && self.ids.is_empty()
-            && self.bound == m.header().bound
-            && m.id_ceiling().is_some_and(|c| c <= self.bound)
-            && self.added.len() == self.replaced.len()
-            && self.before.is_empty()
-            && self.after.is_empty()
-            && self.appended.iter().all(Vec::is_empty)
-            && !self.added_removed.iter().any(|&r| r)
-            && !self.removed.iter().any(|&r| r);
-        if !plain {
-            return None;
-        }
-        for (&i, &k) in &self.replaced {
-            let old = m.instruction(i as usize)?;
-            let a = self.added.get(k as usize)?;
-            let new = self
-                .arena
-                .get(a.start as usize..(a.start + a.len) as usize)?;
-            let opcode = old.opcode();
-            let info = old.info()?;
-            let ops = new.get(1..)?;
-            let summary = walk::grammar_summary(info, ops);
-            let same = new.len() == old.words().len()
-                && new[0] == old.words()[0]
-                && summary == walk::grammar_summary(info, old.operands());
-            // A result without a result type is a definition the read records from the
-            // operands (a number type, an import): those are left to the write.
-            let defines = summary.result_id.is_some() && summary.result_type.is_none();
-            // Lines and extended instructions (which may be lines) are placed by the
-            // writer; a switch's literals are sized by its selector.
-            let placed = matches!(
-                opcode,
-                O::Line
-                    | O::NoLine
-                    | O::Nop
-                    | O::ExtInst
-                    | O::ExtInstWithForwardRefsKHR
-                    | O::Switch
-            );
-            if !same || defines || placed {
-                return None;
-            }
-            // The replacement reads as the module's instructions do, its ids known.
-            let mut ids_ok = true;
-            let walked = walk::walk(info, ops, m.ids(), WalkOptions::default(), &mut |p| {
-                if p.kind.is_id() && (ops[p.start] == 0 || ops[p.start] >= self.bound) {
-                    ids_ok = false;
-                }
-                ids_ok &= !p.unknown;
-            });
-            if walked.is_err() || !ids_ok {
-                return None;
-            }
-        }
-        let mut out = m.clone();
-        for (&i, &k) in &self.replaced {
-            let a = &self.added[k as usize];
-            out.patch(
-                i as usize,
-                &self.arena[a.start as usize..(a.start + a.len) as usize],
-            );
-        }
-        Some(out)
     }
 }
 

@@ -44,31 +44,28 @@ impl Module {
         let order = (0..annotations)
             .chain(moved.iter().copied())
             .chain((annotations..self.len()).filter(|i| moved.binary_search(i).is_err()));
-        // First every id's new number, in order of first mention, so that an
+        // First every id's new number, in order of first mention, and where each id
+        // operand is (a word index: modules are below 2^32 words), so that an
         // instruction whose ids cannot be found leaves the module as it was; then the
         // words are rewritten in place.
         let mut renumber = Renumbering::new(self.words.len());
+        let mut positions: Vec<u32> = Vec::with_capacity(self.words.len() / 2);
         for index in order {
             if let Some(inst) = self.instruction(index) {
-                let ops = inst.operands();
-                inst.visit_id_words(|_, w| renumber.assign(ops[w]))?;
+                let (ops, base) = (inst.operands(), inst.offset() + 1);
+                inst.visit_id_words(|_, w| {
+                    renumber.assign(ops[w]);
+                    positions.push((base + w) as u32);
+                })?;
             }
         }
         let next = renumber.next;
         let mut changed = false;
-        let mut at: Vec<usize> = Vec::new();
-        for index in 0..self.len() {
-            at.clear();
-            if let Some(inst) = self.instruction(index) {
-                let base = inst.offset() + 1;
-                inst.visit_id_words(|_, w| at.push(base + w))?;
-            }
-            for &p in &at {
-                let old = self.words[p];
-                let new = renumber.get(old).unwrap_or(old);
-                changed |= new != old;
-                self.words[p] = new;
-            }
+        for p in positions {
+            let word = &mut self.words[p as usize];
+            let new = renumber.get(*word).unwrap_or(*word);
+            changed |= new != *word;
+            *word = new;
         }
         self.words[3] = next + 1;
         changed |= self.header.bound != next + 1;

@@ -374,6 +374,16 @@ fn run_to(
                     let last = k + 1 == passes.len();
                     tight = changed && last;
                     let bound = if tight { Bound::Tight } else { Bound::Keep };
+                    // Replacements a module of ours can take in place need no write.
+                    let owned = matches!(current, Cow::Owned(_));
+                    if let Some(patches) = editor.patches().filter(|_| owned) {
+                        let patches: Vec<(usize, Vec<u32>)> =
+                            patches.iter().map(|&(i, w)| (i, w.to_vec())).collect();
+                        drop(editor);
+                        super::patch::patch(current.to_mut(), patches, bound)?;
+                        written = true;
+                        continue;
+                    }
                     if words && last {
                         return Ok((Finished::Words(editor.finish(bound)?), changed));
                     }
