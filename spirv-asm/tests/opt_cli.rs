@@ -237,6 +237,20 @@ fn the_output_file_changes_only_on_success() {
         "not the stripped module"
     );
     assert_eq!(listing(&dir), before, "a temporary file was left behind");
+    // The blocks reserved before writing are the output's, no more.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(dir.join("out.spv")).expect("metadata");
+        assert_eq!(meta.len(), out.len() as u64);
+        let page = 4096;
+        let most = (meta.len().div_ceil(page) + 1) * page;
+        assert!(
+            meta.blocks() * 512 <= most,
+            "{} bytes allocated",
+            meta.blocks() * 512
+        );
+    }
 }
 
 #[test]

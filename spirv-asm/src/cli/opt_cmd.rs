@@ -227,8 +227,10 @@ pub fn run(args: Args) -> u8 {
             return 1;
         }
     };
-    let written = super::output::Output::open(output)
-        .and_then(|mut o| o.write_words(&out).and_then(|()| o.commit()));
+    let written = super::output::Output::open(output).and_then(|mut o| {
+        o.reserve(out.len() as u64 * 4);
+        o.write_words(&out).and_then(|()| o.commit())
+    });
     match written {
         Ok(()) => 0,
         Err(e) => {
