@@ -182,11 +182,12 @@ pub fn validate(words: &[u32]) {
 }
 
 #[cfg(feature = "edit")]
-/// Runs every pass spirv-opt has here (one at a time, then two sequences) on `words`
-/// read as a module. A pass may refuse a module with an error, never panic; what it
-/// writes reads back as a module, its bound above every id it uses.
+/// Runs every pass spirv-opt has here (one at a time, then sequences) on `words` read
+/// as a module. A pass may refuse a module with an error, never panic; what it writes
+/// reads back as a module, its bound above every id it uses; and `run_to_words`, where
+/// it succeeds too, gives the same words.
 pub fn passes(words: &[u32]) {
-    use crate::edit::passes::{Pass, run};
+    use crate::edit::passes::{Pass, run, run_to_words};
     let Ok(m) = Module::from_words(words) else {
         return;
     };
@@ -214,9 +215,18 @@ pub fn passes(words: &[u32]) {
         Pass::EliminateDeadConst,
         Pass::CompactIds,
     ]);
+    lists.push(alloc::vec![
+        Pass::CompactIds,
+        Pass::StripDebug,
+        Pass::SwitchDescriptorSet { from: 0, to: 1 },
+    ]);
     for list in &lists {
+        let words = run_to_words(m.clone(), list, None);
         if let Ok((out, _)) = run(&m, list) {
             let w = out.to_words();
+            if let Ok((words, _)) = &words {
+                assert!(*words == w, "{list:?}: run_to_words differs from run");
+            }
             let back = Module::from_words(&w);
             assert!(
                 back.is_ok(),
