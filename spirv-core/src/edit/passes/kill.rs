@@ -6,6 +6,7 @@ use crate::__private::Vec;
 use crate::edit::{Annotations, EditError, Editor, InstId};
 use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
+use core::cell::OnceCell;
 
 /// Removes instructions and what names and decorates their results:
 /// - the `OpName`s and `OpMemberName`s of the id;
@@ -22,7 +23,9 @@ use alloc::collections::{BTreeMap, BTreeSet};
 #[derive(Debug)]
 pub struct Killer<'e, 'm> {
     editor: &'e mut Editor<'m>,
-    annotations: Annotations,
+    /// Built the first time an id's names and decorations are wanted: many kills
+    /// (`OpName`s, lines) remove nothing but themselves.
+    annotations: OnceCell<Annotations>,
     /// Group decorations whose target lists changed: their current operand words.
     groups: BTreeMap<u32, Group>,
 }
@@ -51,10 +54,9 @@ impl Group {
 impl<'e, 'm> Killer<'e, 'm> {
     /// A killer for the module `editor` edits.
     pub fn new(editor: &'e mut Editor<'m>) -> Self {
-        let annotations = Annotations::new(editor.module());
         Killer {
             editor,
-            annotations,
+            annotations: OnceCell::new(),
             groups: BTreeMap::new(),
         }
     }
@@ -66,7 +68,8 @@ impl<'e, 'm> Killer<'e, 'm> {
 
     /// The module's names and decorations (as read, before any kill).
     pub fn annotations(&self) -> &Annotations {
-        &self.annotations
+        self.annotations
+            .get_or_init(|| Annotations::new(self.editor.module()))
     }
 
     /// Removes instruction `index` of the module, and the names and decorations of its
@@ -89,9 +92,11 @@ impl<'e, 'm> Killer<'e, 'm> {
     /// Removes the names and decorations of `id` (spirv-opt's `KillNamesAndDecorates`).
     pub fn kill_names_and_decorations(&mut self, id: Id) {
         let module = self.editor.module();
-        let direct: Vec<u32> = self.annotations.decorations(id).to_vec();
-        let grouped: Vec<u32> = self.annotations.group_decorations(id).to_vec();
-        let applies: Vec<u32> = self.annotations.applications(id).to_vec();
+        let annotations = self.annotations();
+        let direct: Vec<u32> = annotations.decorations(id).to_vec();
+        let grouped: Vec<u32> = annotations.group_decorations(id).to_vec();
+        let applies: Vec<u32> = annotations.applications(id).to_vec();
+        let names: Vec<u32> = annotations.names(id).to_vec();
         let is_group = !applies.is_empty();
         for d in direct {
             // spirv-opt's decoration manager does not track `OpMemberDecorateString`,
@@ -161,7 +166,7 @@ impl<'e, 'm> Killer<'e, 'm> {
                 self.editor.remove(InstId(a));
             }
         }
-        for n in self.annotations.names(id).to_vec() {
+        for n in names {
             self.editor.remove(InstId(n));
         }
     }
