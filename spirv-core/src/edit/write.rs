@@ -132,6 +132,22 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// [`Writer::write`] of one of the module's own instructions, not a line, with no
+    /// lines of its own, its ids as they were.
+    #[inline]
+    fn write_plain(&mut self, words: &[u32], opcode: O) {
+        if self.last_line.take().is_some() {
+            // A line was in effect and this instruction has none: end it.
+            self.out.push((1 << 16) | u32::from(O::NoLine.0));
+            self.count += 1;
+        }
+        if opcode != O::Nop {
+            self.out.extend_from_slice(words);
+            self.count += 1;
+        }
+        self.between_merge_and_branch = matches!(opcode, O::LoopMerge | O::SelectionMerge);
+    }
+
     /// Writes one instruction (`words`); `has_lines` says whether lines were written for
     /// it (it has lines of its own, or a copy of the line in effect).
     fn write(&mut self, words: &[u32], has_lines: bool, own: bool) {
@@ -249,8 +265,25 @@ fn write_to<'a>(e: &Editor<'_>, out: Sink<'a>) -> Result<Writer<'a>, DecodeError
         let inst = m
             .instruction(i)
             .ok_or_else(|| DecodeError::new(crate::DecodeErrorKind::ZeroWordCount, 0, i))?;
-        let opcode = effective_opcode(e, i, inst.opcode());
         let h = InstId::from(i);
+        // Most instructions have no lines to carry, nothing inserted beside them and
+        // no replacement: what the steps below do with them, without their lookups.
+        let untouched = e.ids.is_empty()
+            && pending.is_empty()
+            && in_effect.is_none_or(|l| e.removed[l])
+            && !(!e.replaced.is_empty() && e.replaced.contains_key(&(i as u32)))
+            && !(!e.before.is_empty() && e.before.contains_key(&h))
+            && !(!e.after.is_empty() && e.after.contains_key(&h));
+        if untouched && w.lines.kind(inst.words()).is_none() {
+            if !e.removed[i] {
+                w.write_plain(inst.words(), inst.opcode());
+            }
+            if is_block_terminator(inst.opcode()) {
+                in_effect = None;
+            }
+            continue;
+        }
+        let opcode = effective_opcode(e, i, inst.opcode());
         let killed_line = opcode == O::Nop && e.replaced.contains_key(&(i as u32));
         if w.lines.kind(effective_words(e, i, inst.words())).is_some() || killed_line {
             added_list(e, e.before.get(&h).map_or(&[][..], Vec::as_slice), &mut w);
