@@ -268,12 +268,14 @@ fn write_to<'a>(e: &Editor<'_>, out: Sink<'a>) -> Result<Writer<'a>, DecodeError
         let h = InstId::from(i);
         // Most instructions have no lines to carry, nothing inserted beside them and
         // no replacement: what the steps below do with them, without their lookups.
+        // (An empty map is asked first: most edits have no replacements or insertions.)
+        let edited_here = (!e.replaced.is_empty() && e.replaced.contains_key(&(i as u32)))
+            || (!e.before.is_empty() && e.before.contains_key(&h))
+            || (!e.after.is_empty() && e.after.contains_key(&h));
         let untouched = e.ids.is_empty()
             && pending.is_empty()
             && in_effect.is_none_or(|l| e.removed[l])
-            && !(!e.replaced.is_empty() && e.replaced.contains_key(&(i as u32)))
-            && !(!e.before.is_empty() && e.before.contains_key(&h))
-            && !(!e.after.is_empty() && e.after.contains_key(&h));
+            && !edited_here;
         if untouched && w.lines.kind(inst.words()).is_none() {
             if !e.removed[i] {
                 w.write_plain(inst.words(), inst.opcode());
