@@ -312,6 +312,24 @@ pub fn run_with(
 /// `--compact-ids` renumbers the module where it stands when writing it would not
 /// change it. Both save time and memory on a large module.
 ///
+/// ```
+/// use spirv_core::edit::passes::{run, run_to_words, Pass};
+/// use spirv_core::{spv::inst, Builder, Module};
+///
+/// let mut b = Builder::new((1, 0));
+/// let int = b.id()?;
+/// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
+/// b.push(inst::Name { target: int, name: "int".into() })?;
+/// let module = b.build()?;
+///
+/// let passes = [Pass::StripDebug, Pass::CompactIds];
+/// let (words, changed) = run_to_words(module.clone(), &passes, None)?;
+/// assert!(changed);
+/// assert_eq!(words, run(&module, &passes)?.0.into_words());
+/// assert_eq!(Module::from_words(&words)?.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// As [`run_one`].
 pub fn run_to_words(
