@@ -17,9 +17,9 @@ use alloc::borrow::Cow;
 
 impl Editor<'_> {
     /// The words [`Editor::apply`] would make of the edits, header included (as
-    /// [`Module::into_words`] returns them), without reading them back as a module:
-    /// half the memory and much less time on a large module, for a caller that writes
-    /// the result out and does not look at it again.
+    /// [`Module::into_words`] returns them), without reading them back as a module (no
+    /// instruction index and, mostly, no id table for the result), for a caller that
+    /// writes the result out and does not look at it again.
     ///
     /// The instructions added or replacing others are checked as `apply` checks them (an
     /// id defined twice, operands that do not lay out), with the id facts of the whole
