@@ -6,7 +6,6 @@ use crate::__private::Vec;
 use crate::edit::{Annotations, EditError, Editor, InstId};
 use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
-use core::cell::OnceCell;
 
 /// Removes instructions and what names and decorates their results:
 /// - the `OpName`s and `OpMemberName`s of the id;
@@ -25,7 +24,7 @@ pub struct Killer<'e, 'm> {
     editor: &'e mut Editor<'m>,
     /// Built the first time an id's names and decorations are wanted: many kills
     /// (`OpName`s, lines) remove nothing but themselves.
-    annotations: OnceCell<Annotations>,
+    annotations: Option<Annotations>,
     /// Group decorations whose target lists changed: their current operand words.
     groups: BTreeMap<u32, Group>,
 }
@@ -56,7 +55,7 @@ impl<'e, 'm> Killer<'e, 'm> {
     pub fn new(editor: &'e mut Editor<'m>) -> Self {
         Killer {
             editor,
-            annotations: OnceCell::new(),
+            annotations: None,
             groups: BTreeMap::new(),
         }
     }
@@ -66,10 +65,12 @@ impl<'e, 'm> Killer<'e, 'm> {
         self.editor
     }
 
-    /// The module's names and decorations (as read, before any kill).
-    pub fn annotations(&self) -> &Annotations {
+    /// The module's names and decorations (as read, before any kill), indexed the
+    /// first time they are wanted.
+    pub fn annotations(&mut self) -> &Annotations {
+        let module = self.editor.module();
         self.annotations
-            .get_or_init(|| Annotations::new(self.editor.module()))
+            .get_or_insert_with(|| Annotations::new(module))
     }
 
     /// Removes instruction `index` of the module, and the names and decorations of its
