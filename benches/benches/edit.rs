@@ -5,7 +5,7 @@
 //! run over the modules both can do, with the ratio.
 //!
 //! Ours runs `--strip-debug --switch-descriptorset=0:5 --compact-ids` through
-//! `passes::run_to_words`. Until `--switch-descriptorset` is merged it reports that it is not
+//! `passes::run_words`. Until `--switch-descriptorset` is merged it reports that it is not
 //! implemented; the rebinding is then done with an `Editor` by hand between the two
 //! passes, and the output says so.
 
@@ -39,15 +39,15 @@ enum Rebind {
 
 /// Ours: the three passes, the rebinding as `how` says.
 fn ours(words: &[u32], how: Rebind) -> Result<Vec<u32>, EditError> {
-    let module = Module::from_words(words)?;
     if how == Rebind::Pass {
         let list = [
             Pass::StripDebug,
             Pass::SwitchDescriptorSet { from: 0, to: 5 },
             Pass::CompactIds,
         ];
-        return Ok(passes::run_to_words(module, &list, None)?.0);
+        return Ok(passes::run_words(words, &list, None)?.0);
     }
+    let module = Module::from_words(words)?;
     let (stripped, _) = passes::strip_debug(&module)?;
     let mut editor = Editor::new(&stripped);
     for inst in stripped.section(Section::Annotation) {
@@ -202,7 +202,7 @@ fn main() {
         bytes as f64 / 1e6
     );
     let rebind = match how {
-        Rebind::Pass => "passes::run_to_words(strip-debug, switch-descriptorset, compact-ids)",
+        Rebind::Pass => "passes::run_words(strip-debug, switch-descriptorset, compact-ids)",
         Rebind::Editor => {
             "strip_debug + Editor rebind + apply(Compact) [switch-descriptorset not implemented]"
         }

@@ -66,3 +66,13 @@ pub fn run(module: &Module, passes: &[Pass]) -> Result<(Module, bool), EditError
 pub fn run_to_words(module: Module, passes: &[Pass]) -> Result<(Vec<u32>, bool), EditError> {
     spirv_core::edit::passes::run_to_words(module, passes, Some(&SpirvAsNumbers))
 }
+
+/// [`run_to_words`] of the module `words` (`spirv_core::edit::passes::run_words`): the
+/// passes that decide instruction by instruction run as the module is read, when they
+/// and the module allow.
+///
+/// # Errors
+/// The words do not read as a module, or see `spirv_core::edit::passes::run_one`.
+pub fn run_words(words: &[u32], passes: &[Pass]) -> Result<(Vec<u32>, bool), EditError> {
+    spirv_core::edit::passes::run_words(words, passes, Some(&SpirvAsNumbers))
+}

@@ -184,11 +184,39 @@ pub fn validate(words: &[u32]) {
 #[cfg(feature = "edit")]
 /// Runs every pass spirv-opt has here (one at a time, then sequences) on `words` read
 /// as a module. A pass may refuse a module with an error, never panic; what it writes
-/// reads back as a module, its bound above every id it uses; and `run_to_words`, where
-/// it succeeds too, gives the same words.
+/// reads back as a module, its bound above every id it uses; `run_to_words`, where it
+/// succeeds too, gives the same words; and the streaming path of `run_words`, where it
+/// takes a list, gives what the general path gives.
 pub fn passes(words: &[u32]) {
-    use crate::edit::passes::{Pass, run, run_to_words};
-    let Ok(m) = Module::from_words(words) else {
+    use crate::edit::passes::{Pass, run, run_streamed, run_to_words};
+    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
+    // The streaming path gives what the general one gives, or declines.
+    let streamed: [&[Pass]; 6] = [
+        &[Pass::StripDebug, switch(0, 1), Pass::CompactIds],
+        &[Pass::StripDebug],
+        &[Pass::CompactIds],
+        &[switch(0, 0), Pass::CompactIds],
+        &[Pass::StripDebug, switch(1, 0)],
+        &[],
+    ];
+    let read = Module::from_words(words);
+    for list in streamed {
+        let Some(fast) = run_streamed(words, list) else {
+            continue;
+        };
+        let general = read
+            .as_ref()
+            .map_err(|e| alloc::format!("{e}"))
+            .and_then(|m| run_to_words(m.clone(), list, None).map_err(|e| alloc::format!("{e}")));
+        assert!(
+            general.as_ref() == Ok(&fast),
+            "{list:?}: the stream gives {} words (changed {}), the general path {:?}",
+            fast.0.len(),
+            fast.1,
+            general.map(|(w, c)| (w.len(), c))
+        );
+    }
+    let Ok(m) = read else {
         return;
     };
     let one = |p: Pass| alloc::vec![p];

@@ -122,8 +122,9 @@ pub enum Ours {
 }
 
 /// Runs spirv-opt's arguments `args` on `module` in-process (`spirv_asm::opt::run`),
-/// and through the path `spirv-asm opt` takes (`spirv_asm::opt::run_to_words`, on a
-/// copy of the module), which must give the same words or the same error.
+/// and through the paths `spirv-asm opt` takes (`spirv_asm::opt::run_to_words`, on a
+/// copy of the module, and `run_words`, on its words), which must give the same words
+/// or the same error.
 pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
     let passes = match passes_of(args) {
         Ok(p) => p,
@@ -155,6 +156,27 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
             result
                 .as_ref()
                 .map(|r| r.as_ref().map(|(m, c)| (m.word_len(), *c))),
+        ));
+    }
+    // And from the words, as the streaming path runs what it can.
+    let from_words = catch_unwind(AssertUnwindSafe(|| {
+        spirv_asm::opt::run_words(&module.to_words(), &passes)
+    }));
+    let agree = match (&to_words, &from_words) {
+        (Ok(Ok(a)), Ok(Ok(b))) => a == b,
+        (Ok(Err(a)), Ok(Err(b))) => a.to_string() == b.to_string(),
+        (Err(_), Err(_)) => true,
+        _ => false,
+    };
+    if !agree {
+        return Ours::Error(format!(
+            "run_words disagrees with run_to_words: {:?} against {:?}",
+            from_words
+                .as_ref()
+                .map(|r| r.as_ref().map(|(w, c)| (w.len(), *c))),
+            to_words
+                .as_ref()
+                .map(|r| r.as_ref().map(|(w, c)| (w.len(), *c))),
         ));
     }
     match result {

@@ -302,3 +302,132 @@ OpFunctionEnd
         }
     }
 }
+
+/// `run_words` streams the passes that decide instruction by instruction on nearly every
+/// corpus module, and gives what the general path gives: the words, and whether the
+/// module changed.
+#[test]
+fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
+    use spirv_core::edit::passes::{Pass, run_streamed, run_to_words};
+    let Some(dir) = require_corpus("the streaming passes") else {
+        return;
+    };
+    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
+    let lists: [&[Pass]; 7] = [
+        &[Pass::StripDebug, switch(0, 5), Pass::CompactIds],
+        &[Pass::StripDebug],
+        &[Pass::StripDebug, Pass::CompactIds],
+        &[Pass::CompactIds],
+        &[switch(0, 0), Pass::CompactIds],
+        &[switch(1, 2)],
+        &[],
+    ];
+    let paths = files(&dir.join("bin"), "spv");
+    assert!(paths.len() >= 1000, "corpus binaries missing");
+    let mut streamed = [0usize; 7];
+    for path in &paths {
+        let words = read_words(path);
+        let m = Module::from_words(&words).expect("a corpus module reads");
+        for (k, list) in lists.iter().enumerate() {
+            let Some(fast) = run_streamed(&words, list) else {
+                continue;
+            };
+            streamed[k] += 1;
+            let general = run_to_words(m.clone(), list, None).expect("the passes run");
+            assert!(fast == general, "{list:?} on {}", path.display());
+        }
+    }
+    // Every module with `--strip-debug`; without it, those with no debug lines or
+    // debug-info instructions.
+    let n = paths.len();
+    for (k, &s) in streamed.iter().enumerate() {
+        let floor = if k < 3 { n } else { n * 3 / 4 };
+        assert!(s >= floor, "{:?}: streamed {s} of {n}", lists[k]);
+    }
+}
+
+/// The streaming path on what spirv-opt's decoration manager and `KillInst` make subtle:
+/// decoration groups (a group's set moved once for all its variables, or for each when
+/// the set moves to itself), an `OpMemberDecorate` whose member number is
+/// `DescriptorSet`'s, decorations of a string `--strip-debug` removes, strings a
+/// non-semantic instruction keeps, a switch, and `OpNop`s: where it runs it gives the
+/// general path's words (or declines), and it runs where it models the module.
+#[test]
+fn run_words_streams_groups_kills_and_kept_strings_as_the_general_path() {
+    use spirv_core::edit::passes::{Pass, run_streamed, run_to_words};
+    let head = "OpCapability Shader
+OpCapability Linkage
+OpExtension \"SPV_KHR_non_semantic_info\"
+%p = OpExtInstImport \"NonSemantic.DebugPrintf\"
+OpMemoryModel Logical GLSL450
+%fmt = OpString \"x=%d\"
+%gone = OpString \"unused\"
+OpSource GLSL 450
+OpName %a \"a\"
+";
+    let tail = "%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%int = OpTypeInt 32 1
+%c1 = OpConstant %int 1
+%ptr = OpTypePointer Uniform %int
+%a = OpVariable %ptr Uniform
+%b = OpVariable %ptr Uniform
+%c = OpVariable %ptr Uniform
+%main = OpFunction %void None %fn
+%l0 = OpLabel
+OpLine %fmt 1 1
+%r = OpExtInst %void %p 1 %fmt %c1
+OpNop
+OpSelectionMerge %l2 None
+OpSwitch %c1 %l2 1 %l1
+%l1 = OpLabel
+OpBranch %l2
+%l2 = OpLabel
+OpReturn
+OpFunctionEnd
+";
+    let group = "OpDecorate %g DescriptorSet 0
+%g = OpDecorationGroup
+OpGroupDecorate %g %a %b
+OpDecorate %b DescriptorSet 0
+OpMemberDecorate %c 34 RelaxedPrecision
+OpDecorate %gone RelaxedPrecision
+";
+    let killed_in_group = "OpDecorate %g RelaxedPrecision
+%g = OpDecorationGroup
+OpGroupDecorate %g %a %gone
+";
+    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
+    let lists: [&[Pass]; 7] = [
+        &[switch(0, 5)],
+        &[switch(0, 0), Pass::CompactIds],
+        &[Pass::StripDebug, switch(0, 5), Pass::CompactIds],
+        &[Pass::StripDebug, switch(0, 0)],
+        &[Pass::StripDebug],
+        &[Pass::CompactIds],
+        &[switch(0, 34)],
+    ];
+    for (annotations, streams) in [(group, true), (killed_in_group, false)] {
+        let m = module(&format!("{head}{annotations}{tail}"));
+        let words = m.to_words();
+        for list in lists {
+            let general = run_to_words(m.clone(), list, None);
+            let fast = run_streamed(&words, list);
+            if let Some(fast) = &fast {
+                assert_eq!(
+                    general.as_ref().ok(),
+                    Some(fast),
+                    "{list:?} on {annotations}"
+                );
+            }
+            // Strip runs whenever groups keep their targets; without it, the lines
+            // in the function are the general path's.
+            let strip = list.first() == Some(&Pass::StripDebug);
+            if strip {
+                assert_eq!(fast.is_some(), streams, "{list:?} on {annotations}");
+            } else {
+                assert!(fast.is_none(), "{list:?} on {annotations}: lines to carry");
+            }
+        }
+    }
+}

@@ -154,6 +154,11 @@ impl Request {
                 return Err(text);
             }
         }
+        // The passes that decide instruction by instruction run as the module is read
+        // when they and the module allow; otherwise it is read, without a copy.
+        if let Some((words, _)) = spirv_core::edit::passes::run_streamed(&words, &self.passes) {
+            return Ok(words);
+        }
         let module = spirv_core::Module::read_owned(words, &Default::default())
             .map_err(|e| format!("error: {e}\n"))?;
         match spirv_asm::opt::run_to_words(module, &self.passes) {

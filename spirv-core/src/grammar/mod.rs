@@ -201,6 +201,16 @@ impl OperandKind {
     /// The enumerant with exactly this value.
     pub fn enumerant(&self, value: u32) -> Option<&'static Enumerant> {
         let e = self.enumerants;
+        // Most kinds number their first enumerants 0, 1, 2, …: a value found at its own
+        // index, with no other of that value beside it, is the one the search finds.
+        let v = value as usize;
+        if let Some(x) = e.get(v).filter(|x| x.value == value) {
+            let alone = (v == 0 || e[v - 1].value != value)
+                && e.get(v + 1).is_none_or(|n| n.value != value);
+            if alone {
+                return Some(x);
+            }
+        }
         e.binary_search_by_key(&value, |e| e.value)
             .ok()
             .map(|i| &e[i])
@@ -280,6 +290,8 @@ impl Shape {
         }
         match self.repeat {
             0 => n <= fixed + usize::from(self.optional),
+            // Most repeats are single words: no division for them.
+            1 => true,
             k => (n - fixed) % usize::from(k) == 0,
         }
     }

@@ -79,7 +79,7 @@ impl Module {
 
 /// Old ids to new, numbered 1, 2, … as they are first assigned. Memory follows the
 /// module: ids below a cap tied to its length are indexed, larger ones kept in a map.
-struct Renumbering {
+pub(crate) struct Renumbering {
     /// The new id of each small old id, 0 for none yet.
     dense: Vec<u32>,
     sparse: BTreeMap<u32, u32>,
@@ -89,7 +89,7 @@ struct Renumbering {
 }
 
 impl Renumbering {
-    fn new(words: usize) -> Self {
+    pub(crate) fn new(words: usize) -> Self {
         Renumbering {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
@@ -115,6 +115,50 @@ impl Renumbering {
             self.next += 1;
             e.insert(self.next);
         }
+    }
+
+    /// The new id of `old`, given now if it has none.
+    #[inline]
+    pub(crate) fn number(&mut self, old: u32) -> u32 {
+        if let Some(slot) = self.dense.get_mut(old as usize) {
+            if *slot == 0 {
+                self.next += 1;
+                *slot = self.next;
+            }
+            return *slot;
+        }
+        self.assign(old);
+        self.get(old).unwrap_or(old)
+    }
+
+    /// Makes room for the old ids below `bound` (as far as they are indexed).
+    pub(crate) fn reserve_below(&mut self, bound: u32) {
+        let n = (bound as usize).min(self.cap);
+        if n > self.dense.len() {
+            self.dense.resize(n, 0);
+        }
+    }
+
+    /// The largest old id numbered (0 for none), and whether any was given a number
+    /// other than its own.
+    pub(crate) fn largest_and_moved(&self) -> (u32, bool) {
+        let (mut largest, mut moved) = (0, false);
+        for (old, &new) in self.dense.iter().enumerate() {
+            if new != 0 {
+                largest = old as u32;
+                moved |= new != old as u32;
+            }
+        }
+        for (&old, &new) in &self.sparse {
+            largest = largest.max(old);
+            moved |= new != old;
+        }
+        (largest, moved)
+    }
+
+    /// The last id given (0 for none).
+    pub(crate) fn last(&self) -> u32 {
+        self.next
     }
 
     /// The new id of `old`, if it has one.

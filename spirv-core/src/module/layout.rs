@@ -107,7 +107,7 @@ pub(super) struct FunctionRec {
 
 /// The layout as read so far.
 #[derive(Debug)]
-pub(super) struct Layout {
+pub(crate) struct Layout {
     /// `sections[s]` is the index of the first instruction of section `s`; the last
     /// entry is the instruction count.
     pub(super) sections: [u32; Section::COUNT + 1],
@@ -115,19 +115,25 @@ pub(super) struct Layout {
     /// Indexes of the `OpLabel`s of every function, in order.
     pub(super) blocks: Vec<u32>,
     /// Every departure from the layout, in order.
-    pub(super) issues: Vec<LayoutIssue>,
+    pub(crate) issues: Vec<LayoutIssue>,
     current: Section,
     /// The open function: its `OpFunction`'s index and offset, and its first block.
     open: Option<(u32, usize, u32)>,
     in_graph: bool,
-    /// [`Section::of`] by opcode, direct-mapped on its low byte (`(opcode + 1, section)`,
-    /// 0 for an empty slot): an instruction's class is a name in the tables, and
-    /// matching it for every instruction was a sixth of a read's time.
-    section_cache: [(u32, Option<Section>); 256],
 }
 
+/// [`Section::of`] by opcode, direct-mapped on its low byte: `(opcode + 1) << 8`, then
+/// the section's place in [`Section::ALL`] (`0xff` for none); 0 for an empty slot. An
+/// instruction's class is a name in the tables, and matching it for every instruction
+/// was a sixth of a read's time. One table for the process, since the answer depends
+/// on the opcode alone: a small module no longer pays for the opcodes it first meets.
+/// Racing writers store the same value.
+#[cfg(target_has_atomic = "32")]
+static SECTIONS: [core::sync::atomic::AtomicU32; 256] =
+    [const { core::sync::atomic::AtomicU32::new(0) }; 256];
+
 impl Layout {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Layout {
             sections: [0; Section::COUNT + 1],
             functions: Vec::new(),
@@ -136,28 +142,37 @@ impl Layout {
             current: Section::Capability,
             open: None,
             in_graph: false,
-            section_cache: [(0, None); 256],
         }
     }
 
     /// [`Section::of`], through the cache.
+    #[inline]
     fn section_of(
         &mut self,
         opcode: spv::Opcode,
         info: Option<&InstructionInfo>,
     ) -> Option<Section> {
-        let key = u32::from(opcode.0) + 1;
-        let slot = &mut self.section_cache[usize::from(opcode.0 as u8)];
-        if slot.0 != key {
-            *slot = (key, Section::of(opcode, info));
+        #[cfg(target_has_atomic = "32")]
+        {
+            use core::sync::atomic::Ordering::Relaxed;
+            let key = (u32::from(opcode.0) + 1) << 8;
+            let slot = &SECTIONS[usize::from(opcode.0 as u8)];
+            let v = slot.load(Relaxed);
+            if v & !0xff == key {
+                return Section::ALL.get((v & 0xff) as usize).copied();
+            }
+            let s = Section::of(opcode, info);
+            slot.store(key | s.map_or(0xff, |s| s as u32), Relaxed);
+            s
         }
-        slot.1
+        #[cfg(not(target_has_atomic = "32"))]
+        Section::of(opcode, info)
     }
 
     /// Takes instruction `index`, at word `offset`, into account; a departure from the
     /// layout is recorded in `issues`.
     #[inline]
-    pub(super) fn step(
+    pub(crate) fn step(
         &mut self,
         index: u32,
         offset: usize,
@@ -279,7 +294,7 @@ impl Layout {
 
     /// Ends the layout after `count` instructions: an open function is unterminated,
     /// and the sections not reached start (empty) at the end.
-    pub(super) fn finish(&mut self, count: u32) {
+    pub(crate) fn finish(&mut self, count: u32) {
         self.close(count, false);
         for k in (self.current as usize + 1)..=Section::COUNT {
             self.sections[k] = count;

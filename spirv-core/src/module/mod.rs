@@ -26,6 +26,8 @@ pub(crate) use read::{observe_lenient, summarize_lenient};
 pub use requirements::{Declared, RequiredBy, Requirement, Requirements, Unmet};
 pub use section::Section;
 pub use views::{BlockRef, ExtInstRef, FunctionRef, InstRef};
+#[cfg(feature = "edit")]
+pub(crate) use {compact::Renumbering, layout::Layout};
 
 use crate::__private::Vec;
 use crate::binary::Header;

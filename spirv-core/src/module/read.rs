@@ -319,6 +319,11 @@ pub(crate) fn summarize_lenient(
             saw_unknown: false,
         }));
     }
+    let fast = walk::trailing(info, operands, &mut |_, _| {})
+        .or_else(|| walk::ext_inst(info, operands, ids, &mut |_, _| {}));
+    if let Some(summary) = fast {
+        return Ok(Some(summary));
+    }
     let mut unknown = false;
     match walk::walk(info, operands, ids, WalkOptions::default(), &mut |p| {
         unknown |= p.unknown;

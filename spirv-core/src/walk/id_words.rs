@@ -2,7 +2,7 @@
 //! error when an operand the walk cannot lay out may hide ids. The id visitors, the
 //! bound checks and the editor's finish all find ids this way.
 
-use super::{Ids, WalkOptions, shaped_ids, walk};
+use super::{Ids, WalkOptions, ext_inst, shaped_ids, trailing, walk};
 use crate::error::DecodeErrorKind;
 use crate::grammar::{InstructionInfo, KindClass};
 use crate::spv;
@@ -21,7 +21,10 @@ pub(crate) fn id_words(
     ids: &Ids,
     f: &mut impl FnMut(KindClass, usize),
 ) -> Result<(), (DecodeErrorKind, usize)> {
-    if shaped_ids(info, operands, f) {
+    if shaped_ids(info, operands, f)
+        || trailing(info, operands, f).is_some()
+        || ext_inst(info, operands, ids, f).is_some()
+    {
         return Ok(());
     }
     let mut unknown = None;

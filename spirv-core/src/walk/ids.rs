@@ -14,13 +14,15 @@ use alloc::collections::BTreeMap;
 /// generated in another crate by `include_grammar!`.
 #[derive(Debug, Clone)]
 pub struct ExtInstRegistry {
-    sets: Vec<&'static Grammar>,
+    // Borrowed until a set is registered: most registries are the vendored sets, and
+    // every read makes one.
+    sets: alloc::borrow::Cow<'static, [&'static Grammar]>,
 }
 
 impl Default for ExtInstRegistry {
     fn default() -> Self {
         ExtInstRegistry {
-            sets: crate::ext::VENDORED.to_vec(),
+            sets: alloc::borrow::Cow::Borrowed(crate::ext::VENDORED),
         }
     }
 }
@@ -28,7 +30,9 @@ impl Default for ExtInstRegistry {
 impl ExtInstRegistry {
     /// A registry with no sets.
     pub fn empty() -> Self {
-        ExtInstRegistry { sets: Vec::new() }
+        ExtInstRegistry {
+            sets: alloc::borrow::Cow::Borrowed(&[]),
+        }
     }
     /// Adds a set; it takes precedence over earlier sets with the same import name.
     ///
@@ -59,7 +63,7 @@ impl ExtInstRegistry {
     ///
     /// [`Builder`]: crate::Builder
     pub fn register(&mut self, grammar: &'static Grammar) -> &mut Self {
-        self.sets.push(grammar);
+        self.sets.to_mut().push(grammar);
         self
     }
     /// The set an `OpExtInstImport` name selects: the strongest match (the exact name,
@@ -225,6 +229,17 @@ impl Ids {
             None => self.sparse.get(&id).copied().unwrap_or_default(),
         }
     }
+    /// Makes room for the ids below `bound` (as far as the table indexes ids densely,
+    /// which is tied to the module's length), so that a read of a module whose header
+    /// tells its bound does not grow the table step by step.
+    #[cfg(feature = "edit")]
+    pub(crate) fn reserve_below(&mut self, bound: u32) {
+        let n = (bound as usize).min(self.limit);
+        if n > self.dense.len() {
+            self.dense.resize(n, Slot::UNDEFINED);
+        }
+    }
+
     /// Records `id`; returns what was there before.
     pub(crate) fn set(&mut self, id: u32, info: IdInfo) -> IdInfo {
         let i = id as usize;

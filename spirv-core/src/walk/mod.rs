@@ -8,9 +8,11 @@
 
 mod id_words;
 mod ids;
+mod trailing;
 
 pub(crate) use id_words::id_words;
 pub use ids::{ExtInstRegistry, IdInfo, Ids, ImportedSet, NumberType, observe, unknown_import};
+pub(crate) use trailing::{ext_inst, trailing};
 
 use crate::codec::decode_string;
 use crate::error::DecodeErrorKind;

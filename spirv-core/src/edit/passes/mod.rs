@@ -30,6 +30,7 @@ mod interface;
 mod kill;
 mod nonsemantic;
 mod spec;
+mod stream;
 mod strip;
 mod unify;
 
@@ -341,6 +342,69 @@ pub fn run_to_words(
         (Finished::Module(m), changed) => (m.into_words(), changed),
         (Finished::Words(words), changed) => (words, changed),
     })
+}
+
+/// [`run_to_words`] of the module `words` read with [`Module::from_words`]. The
+/// passes that decide instruction by instruction (`--strip-debug`,
+/// `--switch-descriptorset`, `--compact-ids`, each at most once and in that order) run
+/// as the module is read, with no module built between them, when the module's layout
+/// is as the specification orders it and it has none of the few things that path does
+/// not model (decoration groups; debug lines or debug-info instructions, without
+/// `--strip-debug`); other lists and modules take the general path. The result is the
+/// same either way.
+///
+/// ```
+/// use spirv_core::edit::passes::{run_to_words, run_words, Pass};
+/// use spirv_core::{spv::inst, Builder, Module};
+///
+/// let mut b = Builder::new((1, 0));
+/// let int = b.id()?;
+/// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
+/// b.push(inst::Name { target: int, name: "int".into() })?;
+/// let words = b.build()?.into_words();
+///
+/// let passes = [Pass::StripDebug, Pass::CompactIds];
+/// let streamed = run_words(&words, &passes, None)?;
+/// assert_eq!(streamed, run_to_words(Module::from_words(&words)?, &passes, None)?);
+/// assert_eq!(Module::from_words(&streamed.0)?.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// The words do not read as a module, or as [`run_one`].
+pub fn run_words(
+    words: &[u32],
+    passes: &[Pass],
+    numbers: Option<&dyn NumberParser>,
+) -> Result<(Vec<u32>, bool), EditError> {
+    if let Some(done) = stream::run(words, passes) {
+        return Ok(done);
+    }
+    run_to_words(Module::from_words(words)?, passes, numbers)
+}
+
+/// The streaming path of [`run_words`] alone: what `run_words` gives, or `None` where the
+/// path declines the passes or the module (an error included: the general path then
+/// says what it is). For a caller that owns the words and would read them without a
+/// copy when the path declines ([`Module::read_owned`], then [`run_to_words`]), and for
+/// tests that compare the two paths.
+///
+/// ```
+/// use spirv_core::edit::passes::{run_streamed, Pass};
+/// use spirv_core::{spv::inst, Builder};
+///
+/// let mut b = Builder::new((1, 0));
+/// let int = b.id()?;
+/// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
+/// b.push(inst::Name { target: int, name: "int".into() })?;
+/// let words = b.build()?.into_words();
+/// assert!(run_streamed(&words, &[Pass::StripDebug]).is_some());
+/// // `--eliminate-dead-const` needs the whole module: the general path's.
+/// assert!(run_streamed(&words, &[Pass::EliminateDeadConst]).is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run_streamed(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
+    stream::run(words, passes)
 }
 
 /// What [`run_to`] made: a module, or the words of the last pass's edits.
