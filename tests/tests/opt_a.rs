@@ -7,7 +7,7 @@
 //! also run with their entry points moved to another function (so that functions die)
 //! and compared with spirv-opt.
 
-use spirv_asm::opt::{Pass, run};
+use spirv_asm::opt::{Pass, run, run_words};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::Module;
 use spirv_tests::{require_corpus, require_spirv_tools, spirv_tools, workspace_root};
@@ -208,12 +208,18 @@ fn passes(flags: &[&str]) -> Vec<Pass> {
         .collect()
 }
 
+/// Ours, through `run`; `run_words` (which streams what it can) must agree.
 fn ours(words: &[u32], flags: &[&str]) -> Vec<u32> {
     let module = Module::from_words(words).expect("reads");
-    run(&module, &passes(flags))
-        .expect("the passes run")
-        .0
-        .to_words()
+    let passes = passes(flags);
+    let (out, changed) = run(&module, &passes).expect("the passes run");
+    let out = out.to_words();
+    let streamed = run_words(words, &passes).expect("the passes run from words");
+    assert!(
+        streamed == (out.clone(), changed),
+        "run_words differs from run: {flags:?}"
+    );
+    out
 }
 
 fn to_bytes(words: &[u32]) -> Vec<u8> {

@@ -127,6 +127,13 @@ impl Renumbering {
             }
             return *slot;
         }
+        self.number_beyond(old)
+    }
+
+    /// [`Renumbering::number`] of an id beyond the dense table.
+    #[cold]
+    #[inline(never)]
+    fn number_beyond(&mut self, old: u32) -> u32 {
         self.assign(old);
         self.get(old).unwrap_or(old)
     }

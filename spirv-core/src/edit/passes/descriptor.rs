@@ -3,93 +3,98 @@
 //! (`DecorationManager::GetDecorationsFor`).
 
 use super::Edits;
-use super::interface::id_cap;
 use crate::__private::Vec;
-use crate::analysis::table::IdTable;
 use crate::edit::{EditError, Editor, InstId};
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
 use alloc::collections::BTreeMap;
 
-/// `DescriptorSet` and `LinkageAttributes`.
+/// `DescriptorSet`'s decoration number.
 const DESCRIPTOR_SET: u32 = 34;
-const LINKAGE_ATTRIBUTES: u32 = 41;
 
-/// The decoration instructions of each id, by instruction index, as spirv-opt's
-/// decoration manager records them.
-struct Decorations {
-    /// `OpDecorate`, `OpDecorateId`, `OpDecorateString` and `OpMemberDecorate` by
-    /// target (not `OpMemberDecorateString`).
-    direct: IdTable<Vec<u32>>,
-    /// `OpGroupDecorate` and `OpGroupMemberDecorate` by target. For
-    /// `OpGroupMemberDecorate` spirv-opt records the member numbers, not the targets
-    /// (it starts at the second operand after the group and steps by two), and so does
-    /// this.
-    indirect: IdTable<Vec<u32>>,
+/// What `--switch-descriptorset` needs of the decorations, gathered one annotation at a
+/// time (in module order): the decorations that set `DescriptorSet` to the set moved
+/// from, by target, and the groups applied to each id, as spirv-opt's decoration
+/// manager gives them (`DecorationManager::GetDecorationsFor`). The general path and
+/// the streaming one both gather with it.
+#[derive(Debug, Default)]
+pub(super) struct SetMoves {
+    from: u32,
+    /// `OpDecorate`, `OpDecorateId`, `OpDecorateString` and `OpMemberDecorate` (not
+    /// `OpMemberDecorateString`) that set the set moved from, by target: instruction
+    /// indices. In-operand 1 is the decoration (the member number of an
+    /// `OpMemberDecorate`, which spirv-opt reads as well) and in-operand 2 its value.
+    candidates: BTreeMap<u32, Vec<u32>>,
+    /// The groups `OpGroupDecorate` and `OpGroupMemberDecorate` apply to each id, in
+    /// order. For `OpGroupMemberDecorate` spirv-opt files the member numbers, not the
+    /// targets (it starts at the second operand after the group and steps by two), and
+    /// so does this.
+    applications: BTreeMap<u32, Vec<u32>>,
 }
 
-/// Appends `index` to the list of `id` in `table`.
-fn push(table: &mut IdTable<Vec<u32>>, id: u32, index: u32, cap: usize) {
-    match table.get_mut(id) {
-        Some(list) => list.push(index),
-        None => {
-            table.insert(id, alloc::vec![index], cap);
+impl SetMoves {
+    /// Moves from set `from`.
+    pub(super) fn new(from: u32) -> Self {
+        SetMoves {
+            from,
+            ..SetMoves::default()
         }
     }
-}
 
-impl Decorations {
-    fn new(module: &Module) -> Self {
-        let cap = id_cap(module);
-        let mut d = Decorations {
-            direct: IdTable::new(),
-            indirect: IdTable::new(),
-        };
-        for inst in module.section(Section::Annotation) {
-            let ops = inst.operands();
-            let index = inst.index() as u32;
-            match inst.opcode() {
-                O::Decorate | O::DecorateId | O::DecorateString | O::MemberDecorate => {
-                    if let Some(&t) = ops.first() {
-                        push(&mut d.direct, t, index, cap);
-                    }
-                }
-                O::GroupDecorate | O::GroupMemberDecorate => {
-                    let start = if inst.opcode() == O::GroupDecorate {
-                        1
-                    } else {
-                        2
-                    };
-                    for &t in ops.iter().skip(start).step_by(start) {
-                        push(&mut d.indirect, t, index, cap);
-                    }
-                }
-                _ => {}
+    /// Takes annotation `words` (leading word included), instruction `index`, into
+    /// account.
+    pub(super) fn annotation(&mut self, index: u32, words: &[u32]) {
+        match O(words.first().map_or(0, |w| *w as u16)) {
+            O::Decorate | O::DecorateId | O::DecorateString | O::MemberDecorate
+                if words.get(2) == Some(&DESCRIPTOR_SET) && words.get(3) == Some(&self.from) =>
+            {
+                self.candidates.entry(words[1]).or_default().push(index);
             }
+            O::GroupDecorate | O::GroupMemberDecorate => {
+                let Some(&group) = words.get(1) else { return };
+                let (first, step) = match O(words[0] as u16) {
+                    O::GroupDecorate => (2, 1),
+                    _ => (3, 2),
+                };
+                for &t in words.get(first..).unwrap_or(&[]).iter().step_by(step) {
+                    self.applications.entry(t).or_default().push(group);
+                }
+            }
+            _ => {}
         }
-        d
     }
 
-    /// `GetDecorationsFor(id, false)`: the direct decorations of `id`, then those of
-    /// each group applied to it, in order, leaving out `OpDecorate … LinkageAttributes`.
-    fn of(&self, module: &Module, id: u32, out: &mut Vec<u32>) {
-        out.clear();
-        let not_linkage = |i: &&u32| {
-            module.instruction(**i as usize).is_none_or(|inst| {
-                inst.opcode() != O::Decorate || inst.operands().get(1) != Some(&LINKAGE_ATTRIBUTES)
-            })
-        };
-        if let Some(direct) = self.direct.get(id) {
-            out.extend(direct.iter().filter(not_linkage));
-        }
-        for &g in self.indirect.get(id).map_or(&[][..], Vec::as_slice) {
-            let group = module
-                .instruction(g as usize)
-                .and_then(|i| i.operands().first().copied());
-            if let Some(direct) = group.and_then(|group| self.direct.get(group)) {
-                out.extend(direct.iter().filter(not_linkage));
+    /// The decorations that move (sorted instruction indices): for each global variable
+    /// in order, the first of its decorations (its own, then each applied group's) that
+    /// still sets the set moved from. A decoration is one target's, and each target's
+    /// decorations move in order, so a count per target finds the first still to move:
+    /// the work is a step per group application, not per decoration a group has.
+    pub(super) fn moved(&self, globals: impl IntoIterator<Item = u32>, to: u32) -> Vec<u32> {
+        let mut moved: Vec<u32> = Vec::new();
+        let mut taken: BTreeMap<u32, usize> = BTreeMap::new();
+        let none: &[u32] = &[];
+        for var in globals {
+            let groups = self.applications.get(&var).map_or(none, Vec::as_slice);
+            for &target in core::iter::once(&var).chain(groups) {
+                let Some(decorations) = self.candidates.get(&target) else {
+                    continue;
+                };
+                // A set moved to itself leaves the decoration as it was: the first
+                // still matches.
+                let start = match self.from == to {
+                    true => 0,
+                    false => taken.get(&target).copied().unwrap_or(0),
+                };
+                if let Some(&d) = decorations.get(start) {
+                    moved.push(d);
+                    taken.insert(target, start + 1);
+                    break;
+                }
             }
         }
+        moved.sort_unstable();
+        moved.dedup();
+        moved
     }
 }
 
@@ -134,39 +139,25 @@ pub(crate) fn switch_descriptor_set_edits<'m>(
     from: u32,
     to: u32,
 ) -> Result<Edits<'m>, EditError> {
-    let decorations = Decorations::new(module);
-    // Decorations rewritten so far: their words now.
-    let mut rewritten: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    let mut list = Vec::new();
-    let mut changed = false;
-    for var in module.section(Section::Global) {
-        if var.opcode() != O::Variable {
-            continue;
-        }
-        let Some(id) = var.result_id() else { continue };
-        decorations.of(module, id.0, &mut list);
-        for &d in &list {
-            let Some(inst) = module.instruction(d as usize) else {
-                continue;
-            };
-            let words = rewritten.get(&d).map_or(inst.words(), Vec::as_slice);
-            // In-operand 1 is the decoration (the member number of an
-            // OpMemberDecorate, which spirv-opt reads as well); in-operand 2 its value.
-            if words.get(2) == Some(&DESCRIPTOR_SET) && words.get(3) == Some(&from) {
-                let mut new = words.to_vec();
-                new[3] = to;
-                rewritten.insert(d, new);
-                changed = true;
-                break;
-            }
-        }
+    let mut moves = SetMoves::new(from);
+    for inst in module.section(Section::Annotation) {
+        moves.annotation(inst.index() as u32, inst.words());
     }
-    if !changed {
+    let globals = module
+        .section(Section::Global)
+        .filter(|i| i.opcode() == O::Variable)
+        .filter_map(|i| i.result_id().map(|id| id.0));
+    let moved = moves.moved(globals, to);
+    if moved.is_empty() {
         return Ok(Edits::Unchanged);
     }
     let mut editor = Editor::new(module);
-    for (index, words) in &rewritten {
-        editor.replace_words(InstId(*index), words)?;
+    for index in moved {
+        if let Some(inst) = module.instruction(index as usize) {
+            let mut words = inst.words().to_vec();
+            words[3] = to;
+            editor.replace_words(InstId(index), &words)?;
+        }
     }
     Ok(Edits::edited(editor, true))
 }

@@ -12,6 +12,7 @@
 //! walk needs that is not defined before its use, a read or walk error).
 
 use super::Pass;
+use super::descriptor::SetMoves;
 use crate::__private::Vec;
 use crate::binary::RawInstructions;
 use crate::grammar::InstructionInfo;
@@ -21,9 +22,6 @@ use crate::spv::{self, Opcode as O};
 use crate::types::Id;
 use crate::walk::{self, ExtInstRegistry, IdInfo, Ids, Summary, WalkOptions};
 use alloc::collections::BTreeMap;
-
-/// `DescriptorSet`'s decoration number.
-const DESCRIPTOR_SET: u32 = 34;
 
 /// The passes of a list the stream runs, in the one order it runs them.
 #[derive(Default)]
@@ -80,59 +78,20 @@ struct Scan {
     debug_results: Vec<u32>,
     /// Whether the module has debug lines or debug-info instructions.
     debug: bool,
-    /// The `DescriptorSet` decorations to the set moved from, by target: their
-    /// instruction indices.
-    candidates: BTreeMap<u32, Vec<u32>>,
-    /// The groups applied to each id, in order, as spirv-opt's decoration manager
-    /// finds them.
-    applications: BTreeMap<u32, Vec<u32>>,
+    /// What `--switch-descriptorset` needs of the decorations.
+    moves: Option<SetMoves>,
     /// Every operand of the group decorations.
     grouped: Vec<u32>,
     /// The variables before the first function or graph, in order.
     globals: Vec<u32>,
 }
 
-impl Scan {
-    /// The decorations `--switch-descriptorset` moves (sorted instruction indices): for
-    /// each global variable in order, the first of its decorations (its own, then its
-    /// groups') that still sets the set moved from. A decoration belongs to one list
-    /// (its target's), and each list gives up its decorations in order, so a cursor per
-    /// list finds the first still to move: the work is one step per application, not
-    /// per decoration a group has.
-    fn switched(&self, from: u32, to: u32) -> Vec<u32> {
-        let mut moved: Vec<u32> = Vec::new();
-        // Per list (by target), how many of its decorations have moved.
-        let mut taken: BTreeMap<u32, usize> = BTreeMap::new();
-        let none: &[u32] = &[];
-        for &var in &self.globals {
-            let groups = self.applications.get(&var).map_or(none, Vec::as_slice);
-            for &list in core::iter::once(&var).chain(groups) {
-                let Some(decorations) = self.candidates.get(&list) else {
-                    continue;
-                };
-                // Moving a set to itself leaves the decoration as it was: the first
-                // matches again.
-                let start = if from == to {
-                    0
-                } else {
-                    taken.get(&list).copied().unwrap_or(0)
-                };
-                if let Some(&d) = decorations.get(start) {
-                    moved.push(d);
-                    taken.insert(list, start + 1);
-                    break;
-                }
-            }
-        }
-        moved.sort_unstable();
-        moved.dedup();
-        moved
-    }
-}
-
 /// The instruction kinds the scan tells apart, by opcode.
 fn scan(words: &[u32], plan: &Plan) -> Option<Scan> {
-    let mut s = Scan::default();
+    let mut s = Scan {
+        moves: plan.switch.map(|(from, _)| SetMoves::new(from)),
+        ..Scan::default()
+    };
     let mut at = 5;
     let mut index = 0u32;
     let mut global = true;
@@ -162,29 +121,20 @@ fn scan(words: &[u32], plan: &Plan) -> Option<Scan> {
             }
             O::String => s.strings.push(*inst.get(1)?),
             O::Line | O::NoLine => s.debug = true,
-            O::GroupDecorate | O::GroupMemberDecorate => {
-                let group = *inst.get(1)?;
-                s.grouped.extend_from_slice(&inst[1..]);
-                // spirv-opt's decoration manager files an `OpGroupMemberDecorate` under
-                // its member numbers, not its targets.
-                let (first, step) = match O(inst[0] as u16) {
-                    O::GroupDecorate => (2, 1),
-                    _ => (3, 2),
-                };
-                for &t in inst.get(first..).unwrap_or(&[]).iter().step_by(step) {
-                    s.applications.entry(t).or_default().push(group);
+            op @ (O::GroupDecorate
+            | O::GroupMemberDecorate
+            | O::Decorate
+            | O::DecorateId
+            | O::DecorateString
+            | O::MemberDecorate) => {
+                if matches!(op, O::GroupDecorate | O::GroupMemberDecorate) {
+                    s.grouped.extend_from_slice(&inst[1..]);
+                }
+                if let Some(moves) = s.moves.as_mut() {
+                    moves.annotation(index, inst);
                 }
             }
-            O::Decorate | O::DecorateId | O::DecorateString | O::MemberDecorate => {
-                if let Some((from, _)) = plan.switch {
-                    // In-operand 1 (the member number of an `OpMemberDecorate`, which
-                    // spirv-opt reads as well) is the decoration; in-operand 2 its value.
-                    if inst.get(2) == Some(&DESCRIPTOR_SET) && inst.get(3) == Some(&from) {
-                        s.candidates.entry(inst[1]).or_default().push(index);
-                    }
-                }
-            }
-            O::Variable if global => s.globals.push(*inst.get(2)?),
+            O::Variable if global && s.moves.is_some() => s.globals.push(*inst.get(2)?),
             O::Function | O::GraphARM | O::GraphEntryPointARM => global = false,
             _ => {}
         }
@@ -317,9 +267,9 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
             return None;
         }
     }
-    let (switched, to) = match plan.switch {
-        Some((from, to)) => (s.switched(from, to), to),
-        None => (Vec::new(), 0),
+    let (switched, to) = match (&s.moves, plan.switch) {
+        (Some(moves), Some((_, to))) => (moves.moved(s.globals.iter().copied(), to), to),
+        _ => (Vec::new(), 0),
     };
 
     let mut out: Vec<u32> = Vec::with_capacity(words.len());
@@ -334,8 +284,6 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
     }
     let mut next_switched = switched.iter().copied().peekable();
     let mut scratch: Vec<u32> = Vec::new();
-    // The id operands of the instruction at hand, by operand index.
-    let mut at: Vec<u32> = Vec::new();
     let (mut max, mut stripped) = (0u32, false);
     let mut count = 0u32;
     for raw in iter {
@@ -400,19 +348,16 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
             // The general path reads the instruction as it was, then as rewritten.
             observe_lenient(&mut ids, &registry, info, raw.opcode, ops).ok()?;
         }
-        at.clear();
-        let summary = lay_out(info, raw.opcode, walked, &ids, &mut |w| at.push(w as u32))?;
-        walk::observe(&mut ids, &registry, raw.opcode, walked, &summary).ok()?;
         let written = &mut out[start + 1..];
-        if plan.compact {
-            for &w in &at {
-                written[w as usize] = renumber.number(written[w as usize]);
+        let summary = lay_out(info, raw.opcode, walked, &ids, &mut |w| {
+            let id = &mut written[w];
+            if plan.compact {
+                *id = renumber.number(*id);
+            } else {
+                max = max.max(*id);
             }
-        } else {
-            for &w in &at {
-                max = max.max(written[w as usize]);
-            }
-        }
+        })?;
+        walk::observe(&mut ids, &registry, raw.opcode, walked, &summary).ok()?;
     }
     layout.finish(count);
     let mut renamed = false;
