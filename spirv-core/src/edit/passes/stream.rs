@@ -159,19 +159,32 @@ fn kept_strings(words: &[u32], s: &Scan, registry: &ExtInstRegistry) -> Option<V
         let info = spv::GRAMMAR.instruction(inst[0] & 0xffff)?;
         observe_lenient(&mut ids, registry, info, inst[0] as u16, &inst[1..]).ok()?;
     }
+    // Which strings are used, by their place among `strings` (sorted).
+    let mut used = alloc::vec![false; s.strings.len()];
+    let (low, high) = (s.strings[0], s.strings[s.strings.len() - 1]);
     for &at in &s.non_semantic {
         let inst = &words[at..at + (words[at] >> 16) as usize];
         let info = spv::GRAMMAR.instruction(inst[0] & 0xffff)?;
         let ops = &inst[1..];
-        walk::id_words(info, inst[0] as u16, ops, &ids, &mut |_, w| {
-            if s.strings.binary_search(&ops[w]).is_ok() {
-                kept.push(ops[w]);
+        let mut note = |_, w: usize| {
+            let id = ops[w];
+            if (low..=high).contains(&id) {
+                if let Ok(k) = s.strings.binary_search(&id) {
+                    used[k] = true;
+                }
             }
-        })
-        .ok()?;
+        };
+        // Most are laid out by their set in single words.
+        if walk::ext_inst(info, ops, &ids, &mut note).is_none() {
+            walk::id_words(info, inst[0] as u16, ops, &ids, &mut note).ok()?;
+        }
     }
-    kept.sort_unstable();
-    kept.dedup();
+    kept.extend(
+        s.strings
+            .iter()
+            .zip(&used)
+            .filter_map(|(&id, &u)| u.then_some(id)),
+    );
     Some(kept)
 }
 
