@@ -349,9 +349,10 @@ pub fn run_to_words(
 /// `--switch-descriptorset`, `--compact-ids`, each at most once and in that order) run
 /// as the module is read, with no module built between them, when the module's layout
 /// is as the specification orders it and it has none of the few things that path does
-/// not model (decoration groups; debug lines or debug-info instructions, without
-/// `--strip-debug`); other lists and modules take the general path. The result is the
-/// same either way.
+/// not model (a decoration group that names an id `--strip-debug` removes; debug lines
+/// or debug-info instructions, without `--strip-debug`); other lists and modules take
+/// the general path. The result is the same either way. On the corpus the three passes
+/// stream on every module, about three times as fast as the general path.
 ///
 /// ```
 /// use spirv_core::edit::passes::{run_to_words, run_words, Pass};

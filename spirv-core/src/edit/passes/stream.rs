@@ -8,8 +8,9 @@
 //! It gives what [`run_to_words`](super::run_to_words) gives after
 //! [`Module::from_words`](crate::Module::from_words), or declines (`None`) and leaves
 //! the module to that path: on anything it does not model exactly (a departure from
-//! the logical layout, decoration groups, debug lines it would have to carry, an id a
-//! walk needs that is not defined before its use, a read or walk error).
+//! the logical layout, a decoration group that names an id `--strip-debug` removes,
+//! debug lines it would have to carry, an id a walk needs that is not defined before
+//! its use, a read or walk error).
 
 use super::Pass;
 use super::descriptor::SetMoves;
