@@ -160,19 +160,35 @@ fn kept_strings(words: &[u32], s: &Scan, registry: &ExtInstRegistry) -> Option<V
         let info = spv::GRAMMAR.instruction(inst[0] & 0xffff)?;
         observe_lenient(&mut ids, registry, info, inst[0] as u16, &inst[1..]).ok()?;
     }
-    // Which strings are used, by their place among `strings` (sorted).
+    // Which strings are used, by their place among `strings` (sorted). Debug-info
+    // modules name every type and variable with a string and use each many times: the
+    // places are looked up in a table over the strings' ids when that table is no
+    // larger than the module, else searched.
     let mut used = alloc::vec![false; s.strings.len()];
     let (low, high) = (s.strings[0], s.strings[s.strings.len() - 1]);
+    let span = (high - low) as usize + 1;
+    let mut places: Vec<u32> = Vec::new();
+    if span <= words.len() {
+        places.resize(span, 0);
+        for (k, &id) in s.strings.iter().enumerate() {
+            places[(id - low) as usize] = k as u32 + 1;
+        }
+    }
     for &at in &s.non_semantic {
         let inst = &words[at..at + (words[at] >> 16) as usize];
         let info = spv::GRAMMAR.instruction(inst[0] & 0xffff)?;
         let ops = &inst[1..];
         let mut note = |_, w: usize| {
             let id = ops[w];
-            if (low..=high).contains(&id) {
-                if let Ok(k) = s.strings.binary_search(&id) {
-                    used[k] = true;
-                }
+            if !(low..=high).contains(&id) {
+                return;
+            }
+            let place = match places.get((id - low) as usize) {
+                Some(&p) => p.checked_sub(1).map(|k| k as usize),
+                None => s.strings.binary_search(&id).ok(),
+            };
+            if let Some(k) = place {
+                used[k] = true;
             }
         };
         // Most are laid out by their set in single words.
