@@ -288,7 +288,7 @@ impl Layout {
     }
 
     /// Whether a function is open.
-    pub(super) fn in_function(&self) -> bool {
+    pub(crate) fn in_function(&self) -> bool {
         self.open.is_some()
     }
 

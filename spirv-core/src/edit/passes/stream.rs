@@ -17,7 +17,7 @@ use super::descriptor::SetMoves;
 use crate::__private::Vec;
 use crate::binary::RawInstructions;
 use crate::grammar::InstructionInfo;
-use crate::module::{Layout, Renumbering, observe_lenient};
+use crate::module::{Layout, Renumbering, Section, observe_lenient};
 use crate::spirv_tools::SetKind;
 use crate::spv::{self, Opcode as O};
 use crate::types::Id;
@@ -328,17 +328,20 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
             return None;
         }
         let ops = raw.operands;
+        // The debug sections' instructions go, strings but those kept. With a clean
+        // layout an opcode's section is where it stands, and none is in a function.
+        let debug_section = || {
+            !layout.in_function()
+                && matches!(
+                    // The debug sections are named by opcode: no class to look up.
+                    Section::of(opcode, None),
+                    Some(Section::DebugSource | Section::DebugName | Section::DebugModuleProcessed)
+                )
+        };
         let removed = plan.strip
             && match opcode {
                 O::String => ops.first().is_none_or(|id| kept.binary_search(id).is_err()),
-                O::Source
-                | O::SourceContinued
-                | O::SourceExtension
-                | O::Name
-                | O::MemberName
-                | O::ModuleProcessed
-                | O::Line
-                | O::NoLine => true,
+                O::Line | O::NoLine => true,
                 O::ExtInst | O::ExtInstWithForwardRefsKHR => ops
                     .get(2)
                     .and_then(|set| s.kinds.get(set))
@@ -347,7 +350,7 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
                     !killed.is_empty()
                         && ops.first().is_some_and(|t| killed.binary_search(t).is_ok())
                 }
-                _ => false,
+                _ => debug_section(),
             };
         if removed || opcode == O::Nop {
             stripped |= removed;
