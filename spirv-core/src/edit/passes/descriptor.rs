@@ -10,7 +10,7 @@ use crate::spv::Opcode as O;
 use alloc::collections::BTreeMap;
 
 /// `DescriptorSet`'s decoration number.
-const DESCRIPTOR_SET: u32 = 34;
+const DESCRIPTOR_SET: u32 = crate::spv::Decoration::DescriptorSet.0;
 
 /// What `--switch-descriptorset` needs of the decorations, gathered one annotation at a
 /// time (in module order): the decorations that set `DescriptorSet` to the set moved

@@ -16,7 +16,7 @@ use super::Pass;
 use super::descriptor::SetMoves;
 use crate::__private::Vec;
 use crate::binary::RawInstructions;
-use crate::grammar::InstructionInfo;
+use crate::grammar::{InstructionInfo, KindClass, Quantifier};
 use crate::module::{Layout, Renumbering, Section, observe_lenient};
 use crate::spirv_tools::SetKind;
 use crate::spv::{self, Opcode as O};
@@ -213,7 +213,6 @@ fn kept_strings(words: &[u32], s: &Scan, registry: &ExtInstRegistry) -> Option<V
 #[inline]
 fn lay_out(
     info: &'static InstructionInfo,
-    opcode: u16,
     ops: &[u32],
     ids: &Ids,
     f: &mut impl FnMut(usize),
@@ -233,8 +232,16 @@ fn lay_out(
     if fast.is_some() {
         return fast;
     }
-    if matches!(O(opcode), O::Constant | O::SpecConstant)
-        && ops.len() >= 3
+    // A result type, a result, then a literal its type sizes (`OpConstant`,
+    // `OpSpecConstant`), as the grammar lays them out.
+    let classes = info.operands.iter().map(|o| (o.kind.class, o.quantifier));
+    let typed_literal = [
+        (KindClass::ResultType, Quantifier::One),
+        (KindClass::Result, Quantifier::One),
+        (KindClass::ContextNumber, Quantifier::One),
+    ];
+    if ops.len() >= 3
+        && classes.eq(typed_literal)
         && ids.number_type(Id(ops[0])).and_then(|t| t.words()) == Some(ops.len() - 2)
     {
         f(0);
@@ -382,7 +389,7 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
             observe_lenient(&mut ids, &registry, info, raw.opcode, ops).ok()?;
         }
         let written = &mut out[start + 1..];
-        let summary = lay_out(info, raw.opcode, walked, &ids, &mut |w| {
+        let summary = lay_out(info, walked, &ids, &mut |w| {
             let id = &mut written[w];
             if plan.compact {
                 *id = renumber.number(*id);
