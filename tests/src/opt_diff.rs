@@ -121,6 +121,25 @@ pub enum Ours {
     Error(String),
 }
 
+/// A path's words and whether the module changed, its error's text, or a panic.
+type Outcome = Result<Result<(Vec<u32>, bool), String>, ()>;
+
+/// [`Outcome`] of a path run under `catch_unwind`.
+fn flatten(r: std::thread::Result<Result<(Vec<u32>, bool), EditError>>) -> Outcome {
+    r.map(|r| r.map_err(|e| e.to_string())).map_err(|_| ())
+}
+
+/// An [`Outcome`] with its words' count in place of the words, to print.
+fn lengths(r: &Outcome) -> Result<Result<(usize, bool), &str>, ()> {
+    r.as_ref()
+        .map(|r| {
+            r.as_ref()
+                .map(|(w, c)| (w.len(), *c))
+                .map_err(String::as_str)
+        })
+        .map_err(|_| ())
+}
+
 /// Runs spirv-opt's arguments `args` on `module` in-process (`spirv_asm::opt::run`),
 /// and through the paths `spirv-asm opt` takes (`spirv_asm::opt::run_to_words`, on a
 /// copy of the module, and `run_words`, on its words), which must give the same words
@@ -141,43 +160,32 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
     let to_words = catch_unwind(AssertUnwindSafe(|| {
         spirv_asm::opt::run_to_words(module.clone(), &passes)
     }));
-    let agree = match (&result, &to_words) {
-        (Ok(Ok((m, c))), Ok(Ok((w, c2)))) => m.to_words() == *w && c == c2,
-        (Ok(Err(a)), Ok(Err(b))) => a.to_string() == b.to_string(),
-        (Err(_), Err(_)) => true,
-        _ => false,
+    // `run` as words, to compare with the paths that give words.
+    let from_run = match &result {
+        Ok(Ok((m, c))) => Ok(Ok((m.to_words(), *c))),
+        Ok(Err(e)) => Ok(Err(e.to_string())),
+        Err(_) => Err(()),
     };
-    if !agree {
-        return Ours::Error(format!(
-            "run_to_words disagrees with run: {:?} against {:?}",
-            to_words
-                .as_ref()
-                .map(|r| r.as_ref().map(|(w, c)| (w.len(), *c))),
-            result
-                .as_ref()
-                .map(|r| r.as_ref().map(|(m, c)| (m.word_len(), *c))),
-        ));
-    }
     // And from the words, as the streaming path runs what it can.
     let from_words = catch_unwind(AssertUnwindSafe(|| {
         spirv_asm::opt::run_words(&module.to_words(), &passes)
     }));
-    let agree = match (&to_words, &from_words) {
-        (Ok(Ok(a)), Ok(Ok(b))) => a == b,
-        (Ok(Err(a)), Ok(Err(b))) => a.to_string() == b.to_string(),
-        (Err(_), Err(_)) => true,
-        _ => false,
-    };
-    if !agree {
-        return Ours::Error(format!(
-            "run_words disagrees with run_to_words: {:?} against {:?}",
-            from_words
-                .as_ref()
-                .map(|r| r.as_ref().map(|(w, c)| (w.len(), *c))),
-            to_words
-                .as_ref()
-                .map(|r| r.as_ref().map(|(w, c)| (w.len(), *c))),
-        ));
+    let to_words = flatten(to_words);
+    for (label, a, b) in [
+        ("run_to_words disagrees with run", &to_words, &from_run),
+        (
+            "run_words disagrees with run_to_words",
+            &flatten(from_words),
+            &to_words,
+        ),
+    ] {
+        if a != b {
+            return Ours::Error(format!(
+                "{label}: {:?} against {:?}",
+                lengths(a),
+                lengths(b)
+            ));
+        }
     }
     match result {
         Ok(Ok((m, _))) => Ours::Output(m.to_bytes()),
