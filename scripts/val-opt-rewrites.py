@@ -17,7 +17,8 @@ env_of={}
 for row in open(C+'/MANIFEST.tsv'):
     f=row.rstrip('\n').split('\t')
     if len(f)>10: env_of[os.path.basename(f[10])]=f
-sets=[['-O'],['-Os'],['--merge-return','--merge-blocks','--eliminate-dead-code-aggressive'],['--inline-entry-points-exhaustive','--eliminate-dead-functions'],['--scalar-replacement=100','--ccp','--simplify-instructions']]
+sys.path.insert(0,os.path.dirname(os.path.abspath(__file__)))
+from rewritten_corpus import SETS as sets
 hdr=open(C+'/MANIFEST.tsv').readline().rstrip('\n').split('\t')
 n=both_ok=same=missed=fr=diff=0
 out=tempfile.mkdtemp()
