@@ -280,3 +280,50 @@ fn nested_indent_is_bounded() {
     let s = String::from_utf8_lossy(&text);
     assert!(s.contains("\n         %14 =         OpLabel\n"), "{s}");
 }
+
+/// `--switch-descriptorset` on a variable defined `k` times and applied a decoration
+/// group `l` times: the read refuses the redefinition, and the streaming path, whose
+/// scan runs before that read, must not first spend `k * l` steps on the set moves.
+fn redefined_variable_in_a_long_group(k: usize, l: usize) -> Vec<u32> {
+    let (group, float, pointer, var) = (1, 2, 3, 4);
+    let private = spv::StorageClass::Private.0;
+    let mut insts = vec![
+        (Opcode::Capability, vec![spv::Capability::Shader.0]),
+        (Opcode::MemoryModel, vec![0, 1]),
+        // A candidate, so that each of the `k * l` steps would be a real lookup.
+        (
+            Opcode::Decorate,
+            vec![float, spv::Decoration::DescriptorSet.0, 0],
+        ),
+        (Opcode::DecorationGroup, vec![group]),
+        (Opcode::GroupDecorate, {
+            let mut ops = vec![group];
+            ops.resize(l + 1, var);
+            ops
+        }),
+        (Opcode::TypeFloat, vec![float, 32]),
+        (Opcode::TypePointer, vec![pointer, private, float]),
+    ];
+    insts.extend((0..k).map(|_| (Opcode::Variable, vec![pointer, var, private])));
+    module(&insts, 5)
+}
+
+#[test]
+fn set_moves_of_a_redefined_variable_stay_linear() {
+    use spirv_core::edit::passes::{Pass, run_words};
+    let words = redefined_variable_in_a_long_group(60_000, 60_000);
+    let err = Module::from_words(&words).expect_err("a redefinition");
+    assert!(
+        matches!(err.kind, DecodeErrorKind::IdRedefined { .. }),
+        "{err}"
+    );
+    let passes = [
+        Pass::SwitchDescriptorSet { from: 0, to: 1 },
+        Pass::CompactIds,
+    ];
+    let streamed = run_words(&words, &passes, None).expect_err("the read's error");
+    assert_eq!(
+        streamed.to_string(),
+        spirv_core::edit::EditError::from(err).to_string()
+    );
+}

@@ -7,7 +7,7 @@ use crate::__private::Vec;
 use crate::edit::{EditError, Editor, InstId};
 use crate::module::{Module, Section};
 use crate::spv::Opcode as O;
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 
 /// `DescriptorSet`'s decoration number.
 const DESCRIPTOR_SET: u32 = crate::spv::Decoration::DescriptorSet.0;
@@ -68,12 +68,19 @@ impl SetMoves {
     /// in order, the first of its decorations (its own, then each applied group's) that
     /// still sets the set moved from. A decoration is one target's, and each target's
     /// decorations move in order, so a count per target finds the first still to move:
-    /// the work is a step per group application, not per decoration a group has.
+    /// the work is a step per group application, not per decoration a group has. A
+    /// variable listed twice (defined twice, which the read refuses, but the streaming
+    /// path's scan lists it before that read) is taken once, so that the work stays a
+    /// step per application rather than per application and definition.
     pub(super) fn moved(&self, globals: impl IntoIterator<Item = u32>, to: u32) -> Vec<u32> {
         let mut moved: Vec<u32> = Vec::new();
         let mut taken: BTreeMap<u32, usize> = BTreeMap::new();
+        let mut seen: BTreeSet<u32> = BTreeSet::new();
         let none: &[u32] = &[];
         for var in globals {
+            if !seen.insert(var) {
+                continue;
+            }
             let groups = self.applications.get(&var).map_or(none, Vec::as_slice);
             for &target in core::iter::once(&var).chain(groups) {
                 let Some(decorations) = self.candidates.get(&target) else {
