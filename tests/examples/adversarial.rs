@@ -6,7 +6,7 @@
 //!   (binaries; the text streams into a counting sink, as the CLI streams it),
 //! - `as` (texts, and the default disassembly of binaries that have one),
 //! - reflection (binaries), read as `spirv-asm reflect` reads them, without and with
-//!   every entry point's static use;
+//!   every entry point's static use, and as `--format spirv-cross` prints it;
 //! - validation (binaries), every fault as `spirv-asm val --keep-going` finds them.
 //!
 //! For each it prints the time ratio t(2n)/t(n) (goal ≤ 2.3: linear up to noise), the
@@ -24,8 +24,8 @@
 
 use peak_alloc::PeakAlloc;
 use reflection::{
-    entry_points_calling_a_chain, entry_points_sharing_modes, entry_points_with_static_use,
-    reflect, variables_over_array_chain,
+    compute_entry_points, entry_points_calling_a_chain, entry_points_sharing_modes,
+    entry_points_with_static_use, reflect, spirv_cross, variables_over_array_chain,
 };
 use spirv_asm::{AsmOptions, DisOptions, assemble, disassemble_to};
 use spirv_core::Module;
@@ -378,6 +378,11 @@ const CLASSES: &[(&str, Make, usize)] = &[
         entry_points_with_static_use,
         40_000,
     ),
+    (
+        "compute entry points, own sizes",
+        compute_entry_points,
+        240_000,
+    ),
     ("forward references", forward_references, 100_000),
     ("long id lists", long_id_lists, 1_000_000),
     ("nested struct types", struct_chain, 100_000),
@@ -492,6 +497,7 @@ fn operations(input: &Input) -> Vec<Operation<'_>> {
                 ("dis cfg", size, Box::new(move || dis(words, &cfg))),
                 ("reflect", size, Box::new(move || reflect(words, false))),
                 ("refl+use", size, Box::new(move || reflect(words, true))),
+                ("cross", size, Box::new(move || spirv_cross(words))),
                 ("val", size, Box::new(move || validate(words))),
             ];
             let mut text = Vec::new();

@@ -327,3 +327,48 @@ fn set_moves_of_a_redefined_variable_stay_linear() {
         spirv_core::edit::EditError::from(err).to_string()
     );
 }
+
+/// `--format spirv-cross` on 20,000 compute entry points, each its own function with its
+/// own variable and `LocalSize`, the first listing every variable: each gets its own
+/// size. SPIRV-Cross finds an entry point's record by name and model, and lists a
+/// variable when the first entry point's interface has it; looked up among all entry
+/// points, or in that list, each would be a step per entry point and the whole run
+/// 400 million of them.
+#[test]
+fn spirv_cross_reflection_of_many_compute_entry_points() {
+    let count = 20_000u32;
+    let mut text = String::from("OpCapability Shader\nOpMemoryModel Logical GLSL450\n");
+    for e in 0..count {
+        text += &format!("OpEntryPoint GLCompute %f{e} \"main{e}\"");
+        if e == 0 {
+            (0..count).for_each(|v| text += &format!(" %v{v}"));
+        } else {
+            text += &format!(" %v{e}");
+        }
+        text += "\n";
+    }
+    for e in 0..count {
+        text += &format!("OpExecutionMode %f{e} LocalSize {} 1 1\n", e % 64 + 1);
+    }
+    text += "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%int = OpTypeInt 32 0\n";
+    text += "%ptr = OpTypePointer Private %int\n";
+    for e in 0..count {
+        text += &format!("%v{e} = OpVariable %ptr Private\n");
+    }
+    for e in 0..count {
+        text += &format!(
+            "%f{e} = OpFunction %void None %fn\n%l{e} = OpLabel\n%x{e} = OpLoad %int %v{e}\nOpReturn\nOpFunctionEnd\n"
+        );
+    }
+    let words = assemble_str(&text, &AsmOptions::default()).expect("assembles");
+    let m = Module::from_words(&words).expect("reads");
+    let json = spirv_asm::reflect::spirv_cross_json(&m).expect("reflects");
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let entries = doc["entryPoints"].as_array().expect("entry points");
+    assert_eq!(entries.len(), count as usize);
+    for e in entries {
+        let name = e["name"].as_str().expect("a name");
+        let index: u32 = name["main".len()..].parse().expect("mainN");
+        assert_eq!(e["workgroup_size"][0], index % 64 + 1, "{name}");
+    }
+}

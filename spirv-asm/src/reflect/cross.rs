@@ -5,9 +5,11 @@
 
 use super::cross_types::{Base, CrossType, CrossTypes, Dim, Refusal};
 use super::json::{self, Json};
+use crate::fxhash::FxHashMap;
 use spirv_core::Id;
-use spirv_core::reflect::{ConstantKind, Decorations, Reflection};
+use spirv_core::reflect::{Constant, ConstantKind, Decorations, EntryPoint, Reflection};
 use spirv_core::spv;
+use std::collections::hash_map::Entry;
 
 /// The state of one reflection.
 pub(super) struct Cross<'a, 'm> {
@@ -16,7 +18,10 @@ pub(super) struct Cross<'a, 'm> {
     /// The module's `OpSource` is ESSL.
     pub es: bool,
     /// Entry points as SPIRV-Cross keeps them: one per function, the first listed.
-    pub entries: Vec<&'a spirv_core::reflect::EntryPoint>,
+    pub entries: Vec<&'a EntryPoint>,
+    /// The constant decorated `BuiltIn WorkgroupSize`, found once for every compute
+    /// entry point.
+    workgroup_builtin: Option<&'a Constant>,
 }
 
 impl<'a, 'm> Cross<'a, 'm> {
@@ -24,9 +29,10 @@ impl<'a, 'm> Cross<'a, 'm> {
         if r.capabilities().contains(&spv::Capability::Kernel) {
             return Err("Kernel capability not supported.".into());
         }
-        let mut entries: Vec<&spirv_core::reflect::EntryPoint> = Vec::new();
+        let mut entries: Vec<&EntryPoint> = Vec::new();
+        let mut functions = FxHashMap::default();
         for e in r.entry_points() {
-            if !entries.iter().any(|x| x.function == e.function) {
+            if functions.insert(e.function, ()).is_none() {
                 entries.push(e);
             }
         }
@@ -41,6 +47,7 @@ impl<'a, 'm> Cross<'a, 'm> {
             types: CrossTypes::new(r)?,
             es,
             entries,
+            workgroup_builtin: workgroup_builtin(r),
         })
     }
 
@@ -75,18 +82,27 @@ impl<'a, 'm> Cross<'a, 'm> {
     pub(super) fn entry_points(&self, j: &mut Json) -> Result<(), Refusal> {
         let mut list = self.entries.clone();
         list.sort_by(|a, b| (a.model.0, a.name.as_bytes()).cmp(&(b.model.0, b.name.as_bytes())));
+        // SPIRV-Cross finds an entry point's record by name and model: the first listed
+        // of those that share them.
+        let mut own: FxHashMap<(u32, &str), &EntryPoint> = FxHashMap::default();
+        for e in &self.entries {
+            own.entry((e.model.0, e.name.as_str())).or_insert(e);
+        }
+        // The default entry point's, the same for every compute entry point.
+        let mut spec = None;
         j.key_array("entryPoints");
         for e in list {
             j.begin_object();
             j.string("name", &e.name);
             j.string("mode", mode_name(e.model));
             if e.model == spv::ExecutionModel::GLCompute {
-                let spec = self.workgroup_spec_constants()?;
-                let own = self
-                    .entries
-                    .iter()
-                    .find(|x| x.name == e.name && x.model == e.model);
-                let size = own.map_or([0; 3], |x| self.workgroup_size(x));
+                let spec = match spec {
+                    Some(s) => s,
+                    None => *spec.insert(self.workgroup_spec_constants()?),
+                };
+                let size = own
+                    .get(&(e.model.0, e.name.as_str()))
+                    .map_or([0; 3], |x| self.workgroup_size(x));
                 j.key_array("workgroup_size");
                 for i in 0..3 {
                     j.element(&spec[i].map_or(size[i], |(_, spec_id)| spec_id).to_string());
@@ -104,22 +120,9 @@ impl<'a, 'm> Cross<'a, 'm> {
         Ok(())
     }
 
-    /// The constant decorated `BuiltIn WorkgroupSize` (the last one; SPIRV-Cross reads
-    /// only plain and specialization constants, not `OpSpecConstantOp`).
-    fn workgroup_builtin(&self) -> Option<(Id, &'a spirv_core::reflect::Constant)> {
-        self.r
-            .constants()
-            .filter(|(id, c)| {
-                !matches!(c.kind, ConstantKind::Op { .. } | ConstantKind::Other { .. })
-                    && self.decorations(id.0).and_then(|d| d.builtin)
-                        == Some(spv::BuiltIn::WorkgroupSize)
-            })
-            .last()
-    }
-
     /// The component values SPIRV-Cross copied into a composite constant: an
     /// `OpSpecConstantOp` constituent reads as 0.
-    fn composite_part(&self, c: &spirv_core::reflect::Constant, i: usize) -> (u32, Option<Id>) {
+    fn composite_part(&self, c: &Constant, i: usize) -> (u32, Option<Id>) {
         let ConstantKind::Composite(parts) = &c.kind else {
             return (self.scalar(c), None);
         };
@@ -140,7 +143,7 @@ impl<'a, 'm> Cross<'a, 'm> {
     }
 
     /// SPIRV-Cross's `scalar()` of a constant: the low word of its first value.
-    fn scalar(&self, c: &spirv_core::reflect::Constant) -> u32 {
+    fn scalar(&self, c: &Constant) -> u32 {
         match &c.kind {
             ConstantKind::Bool(b) => u32::from(*b),
             ConstantKind::Scalar(w) => *w as u32,
@@ -164,8 +167,8 @@ impl<'a, 'm> Cross<'a, 'm> {
 
     /// An entry point's own workgroup size: the built-in constant's values if there is
     /// one, else its last `LocalSize`, else zeros (`LocalSizeId` gives no values).
-    fn workgroup_size(&self, e: &spirv_core::reflect::EntryPoint) -> [u32; 3] {
-        if let Some((_, c)) = self.workgroup_builtin() {
+    fn workgroup_size(&self, e: &EntryPoint) -> [u32; 3] {
+        if let Some(c) = self.workgroup_builtin {
             return [0, 1, 2].map(|i| self.composite_part(c, i).0);
         }
         let mut size = [0; 3];
@@ -183,7 +186,7 @@ impl<'a, 'm> Cross<'a, 'm> {
     /// size: `(constant, SpecId)` per dimension.
     fn workgroup_spec_constants(&self) -> Result<[Option<(Id, u32)>; 3], Refusal> {
         let spec_id = |id: Id| self.decorations(id.0).and_then(|d| d.spec_id).unwrap_or(0);
-        if let Some((_, c)) = self.workgroup_builtin() {
+        if let Some(c) = self.workgroup_builtin {
             return Ok([0, 1, 2].map(|i| self.composite_part(c, i).1.map(|p| (p, spec_id(p)))));
         }
         let default = self.entries[0];
@@ -215,14 +218,18 @@ impl<'a, 'm> Cross<'a, 'm> {
     pub(super) fn types(&self, j: &mut Json) -> Result<(), Refusal> {
         let mut opened = false;
         let mut pointees: Vec<u32> = Vec::new();
+        let mut listed = FxHashMap::default();
         for &id in self.types.order() {
             let t = self.ty(id)?;
             if self.naturally_emitted(t) {
                 self.emit_type(j, id, &mut opened)?;
             } else if self.types.is_reference(t) {
                 let parent = self.ty(t.parent)?;
-                if !self.naturally_emitted(parent) && !pointees.contains(&t.parent) {
-                    pointees.push(t.parent);
+                if !self.naturally_emitted(parent) {
+                    if let Entry::Vacant(v) = listed.entry(t.parent) {
+                        v.insert(());
+                        pointees.push(t.parent);
+                    }
                 }
             }
         }
@@ -388,6 +395,18 @@ impl<'a, 'm> Cross<'a, 'm> {
         j.end_array();
         Ok(())
     }
+}
+
+/// The constant decorated `BuiltIn WorkgroupSize` (the last one; SPIRV-Cross reads only
+/// plain and specialization constants, not `OpSpecConstantOp`).
+fn workgroup_builtin<'a>(r: &'a Reflection<'_>) -> Option<&'a Constant> {
+    r.constants()
+        .filter(|(id, c)| {
+            !matches!(c.kind, ConstantKind::Op { .. } | ConstantKind::Other { .. })
+                && r.decorations(*id).and_then(|d| d.builtin) == Some(spv::BuiltIn::WorkgroupSize)
+        })
+        .map(|(_, c)| c)
+        .last()
 }
 
 fn mode_name(m: spv::ExecutionModel) -> &'static str {

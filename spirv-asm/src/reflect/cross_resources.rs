@@ -4,6 +4,7 @@
 use super::cross::Cross;
 use super::cross_types::{Base, Refusal};
 use super::json::Json;
+use crate::fxhash::FxHashMap;
 use spirv_core::Id;
 use spirv_core::reflect::Variable;
 use spirv_core::spv;
@@ -13,6 +14,26 @@ struct Res<'v> {
     var: &'v Variable,
     base_type: u32,
     name: String,
+    /// Per [`QUALIFIERS`] entry: every member of its type has it.
+    every_member: [bool; QUALIFIERS.len()],
+}
+
+/// The access qualifiers a resource prints, with their decorations.
+const QUALIFIERS: [(spv::Decoration, &str); 5] = [
+    (spv::Decoration::NonReadable, "writeonly"),
+    (spv::Decoration::NonWritable, "readonly"),
+    (spv::Decoration::Restrict, "restrict"),
+    (spv::Decoration::Coherent, "coherent"),
+    (spv::Decoration::Volatile, "volatile"),
+];
+
+/// What the members of a struct type say about its variables.
+#[derive(Clone, Copy)]
+struct TypeFacts {
+    /// A member is decorated `BuiltIn`: the variable is a built-in block.
+    builtin_member: bool,
+    /// Per [`QUALIFIERS`] entry: every member has it.
+    every_member: [bool; QUALIFIERS.len()],
 }
 
 /// The kinds, in the order SPIRV-Cross prints them.
@@ -37,7 +58,11 @@ impl Cross<'_, '_> {
         let mut lists: [Vec<Res<'_>>; 12] = Default::default();
         let version = self.r.module().header().version;
         let default = self.entries[0];
+        let interface: FxHashMap<Id, ()> = default.interface.iter().map(|&v| (v, ())).collect();
         let ssbo_instance_name = self.ssbo_instance_name_is_significant();
+        // Per struct type: whether a member is a built-in, and which access qualifiers
+        // every member has; many variables may share one wide block.
+        let mut type_facts: FxHashMap<(u32, usize), TypeFacts> = FxHashMap::default();
         for var in self.r.variables() {
             let t = self.types.get(var.pointer_type.0);
             let Some(t) = t.filter(|t| t.pointer) else {
@@ -46,13 +71,24 @@ impl Cross<'_, '_> {
             use spv::StorageClass as S;
             // Before SPIR-V 1.4 only inputs and outputs are checked against the entry
             // point's interface (and not at all with one entry point).
-            let listed = || default.interface.contains(&var.id);
+            let listed = || interface.contains_key(&var.id);
             let active = if version < 0x0001_0400 {
                 !matches!(var.storage, S::Input | S::Output) || self.entries.len() <= 1 || listed()
             } else {
                 listed()
             };
-            if !active || self.is_builtin(var, t.self_id) {
+            if !active {
+                continue;
+            }
+            let facts = *type_facts
+                .entry((t.self_id, t.members.len()))
+                .or_insert_with(|| self.type_facts(t.self_id, t.members.len()));
+            if facts.builtin_member
+                || self
+                    .r
+                    .decorations(var.id)
+                    .is_some_and(|d| d.has(spv::Decoration::BuiltIn))
+            {
                 continue;
             }
             let block = |d| self.has(t.self_id, d);
@@ -134,6 +170,7 @@ impl Cross<'_, '_> {
                 var,
                 base_type: t.self_id,
                 name,
+                every_member: facts.every_member,
             });
         }
         for (kind, list) in KINDS.iter().zip(&lists) {
@@ -148,15 +185,26 @@ impl Cross<'_, '_> {
         Ok(())
     }
 
-    /// A built-in variable, or one whose type has a built-in member.
-    fn is_builtin(&self, var: &Variable, type_self: u32) -> bool {
-        self.r
-            .decorations(var.id)
-            .is_some_and(|d| d.has(spv::Decoration::BuiltIn))
-            || self
-                .r
-                .member_infos(Id(type_self))
-                .any(|(_, m)| m.decorations.has(spv::Decoration::BuiltIn))
+    /// What a struct type's members say about the variables of it: one walk of its
+    /// named or decorated members.
+    fn type_facts(&self, type_self: u32, members: usize) -> TypeFacts {
+        let mut facts = TypeFacts {
+            builtin_member: false,
+            every_member: [false; QUALIFIERS.len()],
+        };
+        let mut counts = [0usize; QUALIFIERS.len()];
+        for (i, m) in self.r.member_infos(Id(type_self)) {
+            facts.builtin_member |= m.decorations.has(spv::Decoration::BuiltIn);
+            if (i as usize) < members {
+                for (count, (d, _)) in counts.iter_mut().zip(QUALIFIERS) {
+                    *count += usize::from(m.decorations.has(d));
+                }
+            }
+        }
+        for (every, count) in facts.every_member.iter_mut().zip(counts) {
+            *every = members > 0 && count >= members;
+        }
+        facts
     }
 
     /// Whether SSBOs are named by their instance: HLSL source, or, without `OpSource`,
@@ -168,7 +216,7 @@ impl Cross<'_, '_> {
                 return lang == L::HLSL;
             }
         }
-        let mut seen = Vec::new();
+        let mut seen = FxHashMap::default();
         for var in self.r.variables() {
             let Some(t) = self.types.get(var.pointer_type.0).filter(|t| t.pointer) else {
                 continue;
@@ -176,11 +224,8 @@ impl Cross<'_, '_> {
             let ssbo = var.storage == spv::StorageClass::StorageBuffer
                 || (var.storage == spv::StorageClass::Uniform
                     && self.has(t.self_id, spv::Decoration::BufferBlock));
-            if ssbo {
-                if seen.contains(&t.self_id) {
-                    return true;
-                }
-                seen.push(t.self_id);
+            if ssbo && seen.insert(t.self_id, ()).is_some() {
+                return true;
             }
         }
         false
@@ -218,24 +263,8 @@ impl Cross<'_, '_> {
         let ssbo_block = t.storage == S::StorageBuffer
             || (t.storage == S::Uniform && self.has(t.self_id, D::BufferBlock));
         // A buffer block's access comes from the variable and from what every member has.
-        let qualifier = |d| {
-            has(d)
-                || (ssbo_block
-                    && !t.members.is_empty()
-                    && (0..t.members.len() as u32).all(|i| {
-                        self.r
-                            .member(Id(t.self_id), i)
-                            .is_some_and(|m| m.decorations.has(d))
-                    }))
-        };
-        for (d, key) in [
-            (D::NonReadable, "writeonly"),
-            (D::NonWritable, "readonly"),
-            (D::Restrict, "restrict"),
-            (D::Coherent, "coherent"),
-            (D::Volatile, "volatile"),
-        ] {
-            if qualifier(d) {
+        for ((d, key), every_member) in QUALIFIERS.into_iter().zip(res.every_member) {
+            if has(d) || (ssbo_block && every_member) {
                 j.raw(key, "true");
             }
         }

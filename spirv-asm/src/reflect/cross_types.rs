@@ -7,6 +7,7 @@ use spirv_core::Id;
 use spirv_core::reflect::{ImageType, Reflection, Type};
 use spirv_core::spv;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// SPIRV-Cross's base types, as far as its reflection tells them apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +60,9 @@ pub(super) struct CrossType {
     pub own_dim: Option<Dim>,
     /// The type whose dimensions come first (an array's element, a pointer's pointee).
     pub dims_from: Option<u32>,
-    pub members: Vec<Id>,
+    /// A struct's member types; arrays of it and pointers to it share the list, so
+    /// that many of them over one wide struct cost no copies.
+    pub members: Rc<[Id]>,
     /// Array and pointer levels above the base type.
     pub levels: usize,
 }
@@ -110,7 +113,7 @@ impl CrossTypes {
                 image: None,
                 own_dim: None,
                 dims_from: None,
-                members: Vec::new(),
+                members: Rc::from([]),
                 levels: 0,
             };
             let get = |other: Id| -> Result<CrossType, Refusal> {
@@ -200,7 +203,7 @@ impl CrossTypes {
                     }
                 }
                 Type::Struct { members } => CrossType {
-                    members: members.clone(),
+                    members: Rc::from(members.as_slice()),
                     ..fresh(Base::Struct)
                 },
                 Type::Image(i) => CrossType {

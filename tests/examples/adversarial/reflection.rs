@@ -1,7 +1,9 @@
 //! The reflection classes of the adversarial example, and the reflection it runs:
 //! many entry points sharing one function's modes, many variables over a deep array
 //! chain, many entry points calling one long chain of functions, many entry points
-//! with their static use as `spirv-asm reflect` prints it.
+//! with their static use as `spirv-asm reflect` prints it, many compute entry points
+//! with their own workgroup sizes as `spirv-asm reflect --format spirv-cross` prints
+//! them; and that format's reflection of every class.
 
 use super::{Input, Mod, shader_header};
 use spirv_core::Module;
@@ -129,6 +131,61 @@ pub(crate) fn entry_points_with_static_use(n: usize) -> Input {
         function(&mut m, functions + e, &[vars + e], &[], &mut next);
     }
     m.done(next as usize)
+}
+
+/// Many compute entry points, each its own function using its own variable with its
+/// own `LocalSize`, every variable in every interface list (SPIR-V 1.4 lists all the
+/// globals an entry point uses, so one list naming them all is valid): E·E if the
+/// spirv-cross format looked an entry point's own record or modes up among all of
+/// them, or a variable in the default entry point's list.
+pub(crate) fn compute_entry_points(n: usize) -> Input {
+    let count = (n / 24) as u32;
+    let mut m = Mod::new();
+    shader_header(&mut m);
+    let functions = FIRST_FREE;
+    let vars = functions + count;
+    for e in 0..count {
+        // The first lists every variable; the others their own.
+        let mut ops = vec![5, functions + e];
+        let mut name = Vec::new();
+        spirv_core::codec::encode_string(format!("main{e}").as_bytes(), &mut name);
+        ops.extend(name);
+        if e == 0 {
+            ops.extend(vars..vars + count);
+        } else {
+            ops.push(vars + e);
+        }
+        m.push(Opcode::EntryPoint, &ops);
+    }
+    for e in 0..count {
+        m.push(
+            Opcode::ExecutionMode,
+            &[functions + e, 17, e % 64 + 1, 1, 1],
+        );
+    }
+    reflection_types(&mut m);
+    for e in 0..count {
+        m.push(Opcode::Variable, &[PRIVATE_INT, vars + e, 6]);
+    }
+    let mut next = vars + count;
+    for e in 0..count {
+        function(&mut m, functions + e, &[vars + e], &[], &mut next);
+    }
+    m.done(next as usize)
+}
+
+/// Reads for reflection as `spirv-asm reflect --format spirv-cross` does and prints
+/// that format; returns its length (0 where SPIRV-Cross would refuse the module).
+pub(crate) fn spirv_cross(words: &[u32]) -> usize {
+    let opts = spirv_core::ReadOptions {
+        globals_only: true,
+        ..spirv_core::ReadOptions::default()
+    };
+    let Ok(m) = Module::read(words, &opts) else {
+        return 0;
+    };
+    let r = Reflection::new(&m);
+    spirv_asm::reflect::spirv_cross_json_of(&r).map_or(0, |j| j.len())
 }
 
 /// Reads for reflection as `spirv-asm reflect` does (function bodies split, not read),
