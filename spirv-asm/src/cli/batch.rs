@@ -7,16 +7,19 @@
 //! one of `--json`, `--in-place`, `--suffix`; one plain file keeps the single-file
 //! behaviour, output and exit codes of the SPIRV-Tools tool it mirrors.
 //!
+//! The walk runs beside the workers, handing each input over as it finds it.
+//!
 //! Memory: a worker holds one input and its output at a time; the main thread keeps
-//! only the messages of files finished out of order, so the peak follows the largest
-//! input times the job count, not the total input.
+//! only the records of files finished out of order, and the walk the output paths
+//! when two inputs could share one, so the peak follows the largest input times the
+//! job count, not the total input.
 
 use super::output::Output;
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 use std::time::Instant;
 
 /// The batch options every subcommand takes.
@@ -140,6 +143,8 @@ struct Item {
     path: PathBuf,
     /// Where its output goes, if anywhere.
     output: Option<PathBuf>,
+    /// The walk could not read this path (a folder it met): reported as a failed file.
+    walk_error: Option<FileError>,
 }
 
 /// How one file went.
@@ -149,12 +154,58 @@ struct Record {
     bytes_out: u64,
 }
 
+/// Whether workers may write their outputs: at once when no two inputs can share an
+/// output, else only once the walk has found that none does.
+struct Gate {
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GateState {
+    Open,
+    Closed,
+    /// The walk refused the inputs: nothing is written or reported.
+    Refused,
+}
+
+impl Gate {
+    fn new(state: GateState) -> Gate {
+        Gate {
+            state: Mutex::new(state),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// Waits while closed; whether the worker may go on.
+    fn pass(&self) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        while *s == GateState::Closed {
+            s = self.changed.wait(s).unwrap_or_else(PoisonError::into_inner);
+        }
+        *s == GateState::Open
+    }
+
+    fn set(&self, state: GateState) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = state;
+        self.changed.notify_all();
+    }
+}
+
+/// What the walk ended with: how many items it gave, or why it refused the inputs.
+type WalkEnd = Result<usize, String>;
+
 /// Runs `job` over `inputs`, writing outputs under `out_dir` (mirroring each named
 /// directory's tree) or as the batch options say; returns the exit code: 0, or the
 /// worst (highest) code of a failed file, or 1 for a usage error.
+///
+/// The walk runs on its own thread and hands each input to the workers as it finds it.
+/// Two inputs with one output are refused before anything is written: where that cannot
+/// happen (one input folder and one extension; or no outputs) the workers write as they
+/// go, else each worker, with its first file done, waits for the walk to finish.
 pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &BatchArgs) -> u8 {
-    let items = match collect(job, inputs, out_dir, args) {
-        Ok(items) => items,
+    let plan = match Plan::new(job, inputs, out_dir, args) {
+        Ok(plan) => plan,
         Err(e) => {
             eprintln!("error: {e}");
             return 1;
@@ -164,13 +215,13 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, items.len().max(1));
+        .max(1);
     let show_bar = !args.quiet
         && !args.json
         && std::io::stderr().is_terminal()
         && std::env::var_os("CI").is_none();
     let bar = if show_bar {
-        let bar = indicatif::ProgressBar::new(items.len() as u64);
+        let bar = indicatif::ProgressBar::new(0);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
             "{bar:30} {pos}/{len} files  {per_sec}  ETA {eta}",
         ) {
@@ -180,20 +231,54 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Record)>();
+    let gate = Gate::new(if plan.collisions_possible() {
+        GateState::Closed
+    } else {
+        GateState::Open
+    });
+    let dirs = Dirs::default();
+    let (work_tx, work_rx) = mpsc::channel::<(usize, Item)>();
+    let work_rx = Mutex::new(work_rx);
+    let (tx, rx) = mpsc::channel::<(usize, Item, Record)>();
     let mut stdout = std::io::stdout().lock();
     let (mut ok, mut failed, mut worst, mut bytes_in, mut bytes_out) =
         (0usize, 0usize, 0u8, 0u64, 0u64);
-    std::thread::scope(|scope| {
+    let end = std::thread::scope(|scope| {
+        let walker = {
+            let (plan, gate, bar) = (&plan, &gate, &bar);
+            scope.spawn(move || {
+                let end = plan.walk(|i, item| {
+                    bar.inc_length(1);
+                    // Workers stop only when this thread has ended.
+                    let _ = work_tx.send((i, item));
+                });
+                gate.set(if end.is_ok() {
+                    GateState::Open
+                } else {
+                    GateState::Refused
+                });
+                end
+            })
+        };
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (items, next) = (&items, &next);
+            let (work_rx, gate, dirs) = (&work_rx, &gate, &dirs);
             scope.spawn(move || {
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    if tx.send((i, one(job, item))).is_err() {
+                    let next = work_rx
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .recv();
+                    let Ok((i, item)) = next else { break };
+                    let done = match &item.walk_error {
+                        Some(e) => Err((e.clone(), 0)),
+                        None => process(job, &item),
+                    };
+                    if !gate.pass() {
+                        break;
+                    }
+                    let record = write(&item, done, dirs);
+                    if tx.send((i, item, record)).is_err() {
                         break;
                     }
                 }
@@ -201,13 +286,12 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         }
         drop(tx);
         // Reports go out in input order, whatever the order of completion.
-        let mut pending: BTreeMap<usize, Record> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, (Item, Record)> = BTreeMap::new();
         let mut shown = 0usize;
-        for (i, record) in rx {
+        for (i, item, record) in rx {
             bar.inc(1);
-            pending.insert(i, record);
-            while let Some(record) = pending.remove(&shown) {
-                let item = &items[shown];
+            pending.insert(i, (item, record));
+            while let Some((item, record)) = pending.remove(&shown) {
                 shown += 1;
                 bytes_in += record.bytes_in;
                 bytes_out += record.bytes_out;
@@ -219,20 +303,30 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
                     }
                 }
                 if args.json {
-                    let _ = writeln!(stdout, "{}", json_record(item, &record));
+                    let _ = writeln!(stdout, "{}", json_record(&item, &record));
                 } else if let Some(e) = &record.message {
                     bar.suspend(|| eprintln!("{}", human(&item.path, e)));
                 }
             }
         }
+        walker
+            .join()
+            .unwrap_or_else(|_| Err("the input walk failed".into()))
     });
     bar.finish_and_clear();
+    let files = match end {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
         let summary = serde_json::json!({
             "type": "summary",
             "command": job.name(),
-            "files": items.len(),
+            "files": files,
             "succeeded": ok,
             "failed": failed,
             "bytes_in": bytes_in,
@@ -243,9 +337,8 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         let _ = writeln!(stdout, "{summary}");
     } else if !args.quiet && !args.no_summary {
         eprintln!(
-            "{}: {} files, {ok} succeeded, {failed} failed; {} in, {} out; {seconds:.2} s",
+            "{}: {files} files, {ok} succeeded, {failed} failed; {} in, {} out; {seconds:.2} s",
             job.name(),
-            items.len(),
             human_bytes(bytes_in),
             human_bytes(bytes_out)
         );
@@ -254,26 +347,50 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
     worst
 }
 
-/// Reads, processes and writes one file.
-fn one(job: &dyn Job, item: &Item) -> Record {
-    let fail = |e: FileError, bytes_in| Record {
-        message: Some(e),
-        bytes_in,
-        bytes_out: 0,
-    };
-    let input = match std::fs::read(&item.path) {
-        Ok(b) => b,
-        Err(e) => {
-            return fail(
-                FileError::plain(format!("cannot open input file: {e}"), 1),
-                0,
-            );
-        }
-    };
+/// Reads and processes one file: its output, or the failure and the bytes read.
+fn process(job: &dyn Job, item: &Item) -> Result<(Vec<u8>, u64), (FileError, u64)> {
+    let input = std::fs::read(&item.path).map_err(|e| {
+        (
+            FileError::plain(format!("cannot open input file: {e}"), 1),
+            0,
+        )
+    })?;
     let bytes_in = input.len() as u64;
-    let output = match job.process(input, &item.path) {
-        Ok(o) => o,
-        Err(e) => return fail(e, bytes_in),
+    let output = job.process(input, &item.path).map_err(|e| (e, bytes_in))?;
+    Ok((output, bytes_in))
+}
+
+/// The output folders made so far, so that each is made once, not once per file.
+#[derive(Default)]
+struct Dirs(Mutex<HashMap<PathBuf, ()>>);
+
+impl Dirs {
+    fn make(&self, dir: &Path) -> Result<(), String> {
+        if self.lock().contains_key(dir) {
+            return Ok(());
+        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create directory '{}': {e}", dir.display()))?;
+        self.lock().insert(dir.to_path_buf(), ());
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, ()>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Writes one processed file's output, if it has one, and says how the file went.
+fn write(item: &Item, done: Result<(Vec<u8>, u64), (FileError, u64)>, dirs: &Dirs) -> Record {
+    let (output, bytes_in) = match done {
+        Ok(d) => d,
+        Err((e, bytes_in)) => {
+            return Record {
+                message: Some(e),
+                bytes_in,
+                bytes_out: 0,
+            };
+        }
     };
     let Some(path) = &item.output else {
         return Record {
@@ -284,8 +401,7 @@ fn one(job: &dyn Job, item: &Item) -> Record {
     };
     let written = (|| {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create directory '{}': {e}", dir.display()))?;
+            dirs.make(dir)?;
         }
         let strip = |m: String| m.strip_prefix("error: ").map(str::to_owned).unwrap_or(m);
         let mut out = Output::open_file(path).map_err(strip)?;
@@ -298,73 +414,159 @@ fn one(job: &dyn Job, item: &Item) -> Record {
             bytes_in,
             bytes_out: output.len() as u64,
         },
-        Err(m) => fail(FileError::plain(m, 1), bytes_in),
+        Err(m) => Record {
+            message: Some(FileError::plain(m, 1)),
+            bytes_in,
+            bytes_out: 0,
+        },
     }
 }
 
-/// The inputs: files as named, directories walked (sorted by name, symlinked
-/// directories not followed) for files with the input extension; with each one's
-/// output path. Two inputs with the same output are refused before anything runs.
-fn collect(
-    job: &dyn Job,
-    inputs: &[String],
-    out_dir: Option<&str>,
-    args: &BatchArgs,
-) -> Result<Vec<Item>, String> {
-    let exts: Vec<String> = args
-        .ext
-        .as_deref()
-        .unwrap_or(job.input_ext())
-        .split(',')
-        .map(|e| e.trim_start_matches('.').to_owned())
-        .filter(|e| !e.is_empty())
-        .collect();
-    if inputs.is_empty() {
-        return Err("no input files".into());
-    }
-    let out_ext = job.output_ext();
-    if out_ext.is_some() && out_dir.is_none() && !args.in_place && args.suffix.is_none() {
-        return Err(format!(
-            "several inputs need an output directory (-o DIR), --in-place or --suffix SUFFIX; `{}` writes no output beside its inputs unless asked",
-            job.name()
-        ));
-    }
-    if out_ext.is_none() && (out_dir.is_some() || args.in_place || args.suffix.is_some()) {
-        return Err(format!("`{}` writes no output files", job.name()));
-    }
-    let mut found: Vec<(PathBuf, PathBuf)> = Vec::new(); // (path, relative path for -o)
-    for input in inputs {
-        if input == "-" {
+/// What to walk and where outputs go, checked before anything runs.
+struct Plan<'a> {
+    inputs: &'a [String],
+    exts: Vec<String>,
+    out_ext: Option<&'a str>,
+    out_dir: Option<&'a str>,
+    suffix: Option<&'a str>,
+}
+
+impl<'a> Plan<'a> {
+    /// Refuses what can be refused without walking: no inputs, standard input among
+    /// several, outputs without a destination, a destination without outputs.
+    fn new(
+        job: &'a dyn Job,
+        inputs: &'a [String],
+        out_dir: Option<&'a str>,
+        args: &'a BatchArgs,
+    ) -> Result<Plan<'a>, String> {
+        let exts: Vec<String> = args
+            .ext
+            .as_deref()
+            .unwrap_or(job.input_ext())
+            .split(',')
+            .map(|e| e.trim_start_matches('.').to_owned())
+            .filter(|e| !e.is_empty())
+            .collect();
+        if inputs.is_empty() {
+            return Err("no input files".into());
+        }
+        if inputs.iter().any(|i| i == "-") {
             return Err("standard input cannot be one of several inputs".into());
         }
-        let root = Path::new(input);
-        let meta =
-            std::fs::metadata(root).map_err(|e| format!("cannot open input '{input}': {e}"))?;
-        if !meta.is_dir() {
-            let name = root.file_name().map(PathBuf::from).unwrap_or_default();
-            found.push((root.to_path_buf(), name));
-            continue;
+        let out_ext = job.output_ext();
+        if out_ext.is_some() && out_dir.is_none() && !args.in_place && args.suffix.is_none() {
+            return Err(format!(
+                "several inputs need an output directory (-o DIR), --in-place or --suffix SUFFIX; `{}` writes no output beside its inputs unless asked",
+                job.name()
+            ));
         }
-        for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
-            let entry = entry.map_err(|e| format!("cannot walk '{input}': {e}"))?;
-            let path = entry.path();
-            let is_file =
-                entry.file_type().is_file() || (entry.path_is_symlink() && path.is_file());
-            let wanted = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| exts.iter().any(|x| x == e));
-            if is_file && wanted {
-                let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-                found.push((path.to_path_buf(), rel));
-            }
+        if out_ext.is_none() && (out_dir.is_some() || args.in_place || args.suffix.is_some()) {
+            return Err(format!("`{}` writes no output files", job.name()));
+        }
+        Ok(Plan {
+            inputs,
+            exts,
+            out_ext,
+            out_dir,
+            suffix: args.suffix.as_deref(),
+        })
+    }
+
+    /// Whether two inputs might share an output, or an output appear where the walk
+    /// has yet to look. Neither can with no outputs, or with one input and one
+    /// extension (file names in a folder are unique, and so are their stems with one
+    /// extension) whose outputs go beside the inputs (into folders the walk has read
+    /// whole before giving their files) or into a folder outside the input.
+    fn collisions_possible(&self) -> bool {
+        if self.out_ext.is_none() {
+            return false;
+        }
+        if self.inputs.len() != 1 || self.exts.len() != 1 {
+            return true;
+        }
+        match self.out_dir {
+            None => false,
+            Some(dir) => may_lie_inside(Path::new(dir), Path::new(&self.inputs[0])),
         }
     }
-    let mut items = Vec::with_capacity(found.len());
-    let mut taken: BTreeMap<PathBuf, usize> = BTreeMap::new();
-    for (path, rel) in found {
-        let output = out_ext.map(|ext| {
-            let (base, rel) = match out_dir {
+
+    /// Walks the inputs in order: files as named, directories (sorted by name, symlinked
+    /// directories not followed) for files with the input extensions; gives each item
+    /// with its index as it is found. A folder the walk cannot read is an item that
+    /// fails. Refuses a named input that does not exist, two inputs with one output,
+    /// and finding nothing.
+    fn walk(&self, mut give: impl FnMut(usize, Item)) -> WalkEnd {
+        let mut taken: HashMap<PathBuf, PathBuf> = HashMap::new();
+        let check = self.collisions_possible();
+        let mut count = 0usize;
+        for input in self.inputs {
+            let root = Path::new(input);
+            let meta =
+                std::fs::metadata(root).map_err(|e| format!("cannot open input '{input}': {e}"))?;
+            if !meta.is_dir() {
+                let name = root.file_name().map(PathBuf::from).unwrap_or_default();
+                let item = self.item(root.to_path_buf(), name);
+                if check {
+                    self.claim(&mut taken, &item)?;
+                }
+                give(count, item);
+                count += 1;
+                continue;
+            }
+            for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(e) => {
+                        let path = e.path().unwrap_or(root).to_path_buf();
+                        let message = match e.io_error() {
+                            Some(io) => format!("cannot walk the folder: {io}"),
+                            None => format!("cannot walk the folder: {e}"),
+                        };
+                        let walk_error = Some(FileError::plain(message, 1));
+                        give(
+                            count,
+                            Item {
+                                path,
+                                output: None,
+                                walk_error,
+                            },
+                        );
+                        count += 1;
+                        continue;
+                    }
+                };
+                let path = entry.path();
+                let is_file =
+                    entry.file_type().is_file() || (entry.path_is_symlink() && path.is_file());
+                let wanted = path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| self.exts.iter().any(|x| x == e));
+                if is_file && wanted {
+                    let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+                    let item = self.item(path.to_path_buf(), rel);
+                    if check {
+                        self.claim(&mut taken, &item)?;
+                    }
+                    give(count, item);
+                    count += 1;
+                }
+            }
+        }
+        if count == 0 {
+            return Err(format!(
+                "no input files (looked for .{} files)",
+                self.exts.join(", .")
+            ));
+        }
+        Ok(count)
+    }
+
+    /// The item of the input at `path`, `rel` its path relative to its named folder.
+    fn item(&self, path: PathBuf, rel: PathBuf) -> Item {
+        let output = self.out_ext.map(|ext| {
+            let (base, rel) = match self.out_dir {
                 Some(dir) => (PathBuf::from(dir), rel),
                 None => (
                     path.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -376,30 +578,59 @@ fn collect(
                 .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned();
-            let name = format!("{stem}{}.{ext}", args.suffix.as_deref().unwrap_or(""));
+            let name = format!("{stem}{}.{ext}", self.suffix.unwrap_or(""));
             base.join(rel.with_file_name(name))
         });
-        if let Some(o) = &output {
-            if let Some(&first) = taken.get(o) {
-                let other: &Item = &items[first];
-                return Err(format!(
-                    "'{}' and '{}' would both write '{}'",
-                    other.path.display(),
-                    path.display(),
-                    o.display()
-                ));
-            }
-            taken.insert(o.clone(), items.len());
+        Item {
+            path,
+            output,
+            walk_error: None,
         }
-        items.push(Item { path, output });
     }
-    if items.is_empty() {
-        return Err(format!(
-            "no input files (looked for .{} files)",
-            exts.join(", .")
-        ));
+
+    /// Takes an item's output for it; refuses one another item took.
+    fn claim(&self, taken: &mut HashMap<PathBuf, PathBuf>, item: &Item) -> Result<(), String> {
+        let Some(o) = &item.output else {
+            return Ok(());
+        };
+        if let Some(other) = taken.get(o) {
+            return Err(format!(
+                "'{}' and '{}' would both write '{}'",
+                other.display(),
+                item.path.display(),
+                o.display()
+            ));
+        }
+        taken.insert(o.clone(), item.path.clone());
+        Ok(())
     }
-    Ok(items)
+}
+
+/// Whether folder `dir` (which need not exist yet) may lie inside `root`, or be it:
+/// both resolved, through the part of `dir` that exists. True when unsure.
+fn may_lie_inside(dir: &Path, root: &Path) -> bool {
+    let Ok(root) = std::fs::canonicalize(root) else {
+        return true;
+    };
+    let Ok(mut existing) = std::path::absolute(dir) else {
+        return true;
+    };
+    let mut rest = Vec::new();
+    let resolved = loop {
+        if let Ok(c) = std::fs::canonicalize(&existing) {
+            break c;
+        }
+        match existing.components().next_back() {
+            Some(std::path::Component::Normal(name)) => rest.push(name.to_owned()),
+            // `..` or `.` past what exists: left to the conservative answer.
+            _ => return true,
+        }
+        if !existing.pop() {
+            return true;
+        }
+    };
+    let full = rest.iter().rev().fold(resolved, |p, name| p.join(name));
+    full.starts_with(&root)
 }
 
 /// `error: path:line:col: message` or `error: path: word N: message`, details indented.

@@ -20,6 +20,8 @@ pub struct Output {
     replace: Option<(PathBuf, PathBuf)>,
     /// Whether blocks were reserved or anything written (see [`Output::reserve`]).
     started: bool,
+    /// Whether the target exists and is replaced (see [`Output::reserve`]).
+    replaces_file: bool,
 }
 
 enum Sink {
@@ -54,6 +56,7 @@ impl Output {
                 name: "standard output".to_owned(),
                 replace: None,
                 started: false,
+                replaces_file: false,
             });
         }
         Output::open_file(Path::new(path))
@@ -66,9 +69,13 @@ impl Output {
     pub fn open_file(path: &Path) -> Result<Output, String> {
         let name = format!("output file '{}'", path.display());
         let fail = |e: std::io::Error| format!("error: cannot write {name}: {e}");
-        // Replace what the path names: through a symlink, its target.
-        let target = std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path));
-        let existing = std::fs::metadata(&target).ok();
+        // Replace what the path names: through a symlink, its target. A path that
+        // names nothing (the usual case in batch mode) is the target as it is.
+        let existing = std::fs::metadata(path).ok();
+        let target = match existing {
+            Some(_) => std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path)),
+            None => PathBuf::from(path),
+        };
         if existing.as_ref().is_some_and(|m| !m.is_file()) {
             let f = File::create(&target).map_err(fail)?;
             return Ok(Output {
@@ -76,8 +83,10 @@ impl Output {
                 name,
                 replace: None,
                 started: false,
+                replaces_file: false,
             });
         }
+        let replaces_file = existing.is_some();
         let (tmp, f) = temp_beside(&target).map_err(fail)?;
         if let Some(m) = existing {
             // Keep the target's permissions.
@@ -88,6 +97,7 @@ impl Output {
             name,
             replace: Some((tmp, target)),
             started: false,
+            replaces_file,
         })
     }
 
@@ -110,16 +120,17 @@ impl Output {
         r.map_err(|e| self.message(&e))
     }
 
-    /// Says that `len` bytes (no more) will be written, so that a file target's blocks are
-    /// reserved before the writes (on Linux, `fallocate` without changing the size).
-    /// ext4 flushes a file whose blocks are not yet allocated when it is renamed over
-    /// another, which took longer than the rest of writing a 5 MB module; a reserved
-    /// file is renamed at once. Best effort: a file system that cannot reserve is
-    /// written as before.
+    /// Says that `len` bytes (no more) will be written, so that the blocks of a file
+    /// that replaces another are reserved before the writes (on Linux, `fallocate`
+    /// without changing the size). ext4 flushes a file whose blocks are not yet
+    /// allocated when it is renamed over another, which took longer than the rest of
+    /// writing a 5 MB module; a reserved file is renamed at once. A new target is not
+    /// flushed, and is left to the file system's delayed allocation. Best effort: a
+    /// file system that cannot reserve is written as before.
     pub fn reserve(&mut self, len: u64) {
         self.started = true;
         #[cfg(target_os = "linux")]
-        if self.replace.is_some() {
+        if self.replace.is_some() && self.replaces_file {
             if let Sink::File(f) = self.w.get_ref() {
                 use rustix::fs::{FallocateFlags, fallocate};
                 let _ = fallocate(f, FallocateFlags::KEEP_SIZE, 0, len);
@@ -185,9 +196,12 @@ fn temp_beside(target: &Path) -> std::io::Result<(PathBuf, File)> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // The process id, asked for once (each call is a system call).
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let pid = *PID.get_or_init(std::process::id);
     let mut n = 0u32;
     loop {
-        let tmp = dir.join(format!(".{base}.{}.{n}.tmp", std::process::id()));
+        let tmp = dir.join(format!(".{base}.{pid}.{n}.tmp"));
         match File::create_new(&tmp) {
             Ok(f) => return Ok((tmp, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
