@@ -265,6 +265,14 @@ impl Newer {
         self.renamed.iter().any(|(o, t)| o == ours && t == theirs)
     }
 
+    /// If `got` (our text) and `want` (SPIRV-Tools 2025.5's, or a golden made from it)
+    /// differ only by names this grammar renamed since then, those `(ours, theirs)`
+    /// pairs; `None` for any other difference. Every test that compares our text with
+    /// SPIRV-Tools' goes through here (see [`crate::renames::renamed_only_by`]).
+    pub fn renamed_only(&self, got: &[u8], want: &[u8]) -> Option<Vec<(String, String)>> {
+        crate::renames::renamed_only_by(got, want, |o, t| self.is_rename(o, t))
+    }
+
     /// Whether nothing is newer.
     pub fn is_empty(&self) -> bool {
         *self == Newer::default()

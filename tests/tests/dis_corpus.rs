@@ -5,7 +5,6 @@
 
 use spirv_asm::{DisOptions, disassemble};
 use spirv_tests::reference::Newer;
-use spirv_tests::renames::renamed_only_by;
 use spirv_tests::{files, read_words, require_corpus, stem};
 use std::path::Path;
 
@@ -44,7 +43,7 @@ fn check(dir: &Path, gold: &str, opts: &DisOptions, names: Option<&[(String, Str
         count += 1;
         match disassemble(&words, opts) {
             Ok(got) if got == want => {}
-            Ok(got) => match renamed_only_by(&got, &want, |o, t| newer.is_rename(o, t)) {
+            Ok(got) => match newer.renamed_only(&got, &want) {
                 // Only items the vendored grammar renamed since SPIRV-Tools 2025.5.
                 Some(pairs) => {
                     renamed_files += 1;
