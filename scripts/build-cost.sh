@@ -5,6 +5,7 @@
 #   scripts/build-cost.sh [ROUNDS]          (default 2 rounds; modes: check debug release)
 #   MODES="check" scripts/build-cost.sh 3
 #   CRATES="uses-spirv-core uses-spirv-asm-macros" MODES=debug scripts/build-cost.sh
+#   BASELINE=/tmp/main-checkout scripts/build-cost.sh   (also that checkout's spirv-core)
 #
 # It makes three throwaway crates in a temporary folder, each with only `pub use X;` in
 # its lib.rs and one dependency (spirv-core by path, rspirv = "0.13", rspirv2 = "=0.1.1"),
@@ -19,6 +20,9 @@
 # only those, and `typical-spirv-core` / `typical-rspirv` with the peer added. What each
 # peer adds is its crate's figure minus the base's, in the same round; the script prints
 # the ratio of those increments (`CRATES` may leave the typical crates out).
+# BASELINE names another checkout of this workspace (say, main's, from `git archive`):
+# its spirv-core gets the crates `uses-baseline` and `typical-baseline`, built in the
+# same rounds, so that a change is measured against what it changes.
 # This is a benchmark: the machine is noisy, so only same-run ratios mean much.
 set -euo pipefail
 
@@ -26,7 +30,8 @@ rounds="${1:-2}"
 modes="${MODES:-check debug release}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/build-cost.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+# KEEP=1 keeps the crates, their last builds and timing reports.
+if [ -n "${KEEP:-}" ]; then echo "keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
 
 make_crate() { # name, dependency line
   mkdir -p "$work/$1/src"
@@ -74,6 +79,15 @@ make_crate typical-rspirv "$typical_deps
 rspirv = \"0.13\""
 printf '%s\npub use rspirv;\n' "$typical_lib" > "$work/typical-rspirv/src/lib.rs"
 crates="${CRATES:-uses-spirv-core uses-rspirv uses-rspirv2 uses-spirv-asm-macros typical-base typical-spirv-core typical-rspirv}"
+if [ -n "${BASELINE:-}" ]; then
+  base_root="$(cd "$BASELINE" && pwd)"
+  make_crate uses-baseline "spirv-core = { path = \"$base_root/spirv-core\" }"
+  echo "pub use spirv_core;" > "$work/uses-baseline/src/lib.rs"
+  make_crate typical-baseline "$typical_deps
+spirv-core = { path = \"$base_root/spirv-core\" }"
+  printf '%s\npub use spirv_core;\n' "$typical_lib" > "$work/typical-baseline/src/lib.rs"
+  crates="$crates uses-baseline typical-baseline"
+fi
 for c in $crates; do (cd "$work/$c" && cargo fetch -q); done
 
 results="$work/results.tsv"
@@ -104,7 +118,8 @@ own = {"uses-spirv-core": {"spirv-core"}, "uses-rspirv": {"rspirv", "spirv"},
        "uses-rspirv2": {"rspirv2"},
        "uses-spirv-asm-macros": {"spirv-asm-macros"},
        "typical-base": set(), "typical-spirv-core": {"spirv-core"},
-       "typical-rspirv": {"rspirv", "spirv"}}[sys.argv[2]]
+       "typical-rspirv": {"rspirv", "spirv"},
+       "uses-baseline": {"spirv-core"}, "typical-baseline": {"spirv-core"}}[sys.argv[2]]
 print(round(sum(u["duration"] for u in data
                 if u["name"] in own and "build-script" not in u["target"]), 2))
 EOF
@@ -133,7 +148,7 @@ for mode in dict.fromkeys(k[0] for k in med):
     ours = med.get((mode, "uses-spirv-core"))
     if not ours:
         continue
-    for peer in ("uses-rspirv", "uses-rspirv2"):
+    for peer in ("uses-rspirv", "uses-rspirv2", "uses-baseline"):
         p = med.get((mode, peer))
         if p:
             r = [a / b if b else float("nan") for a, b in zip(ours, p)]
@@ -147,7 +162,7 @@ for mode in dict.fromkeys(k[0] for k in med):
 # thiserror, per round (the base built in the same round), then medians.
 inc = {}
 for mode, crate, rnd, wall, cpu, rss, own in rows:
-    if crate in ("typical-spirv-core", "typical-rspirv"):
+    if crate in ("typical-spirv-core", "typical-rspirv", "typical-baseline"):
         base = [r for r in rows if r[0] == mode and r[1] == "typical-base" and r[2] == rnd]
         if base:
             inc.setdefault((mode, crate), []).append(
@@ -159,9 +174,14 @@ if inc:
         m = [statistics.median(x) for x in zip(*v)]
         inc[(mode, crate)] = m
         print(f"{mode:<8} {crate:<22} {m[0]:7.2f}s {m[1]:7.2f}s")
-    print("\nratio spirv-core / rspirv, added cost   wall      cpu")
+    print("\nratio spirv-core / peer, added cost     wall      cpu")
     for mode in dict.fromkeys(k[0] for k in inc):
-        a, b = inc.get((mode, "typical-spirv-core")), inc.get((mode, "typical-rspirv"))
-        if a and b:
-            print(f"{mode:<8} {'':<30} {a[0] / b[0]:5.2f}x {a[1] / b[1]:7.2f}x")
+        a = inc.get((mode, "typical-spirv-core"))
+        for peer in ("typical-rspirv", "typical-baseline"):
+            b = inc.get((mode, peer))
+            if a and b:
+                print(f"{mode:<8} vs {peer[8:]:<27} {a[0] / b[0]:5.2f}x {a[1] / b[1]:7.2f}x")
+        b, r = inc.get((mode, "typical-baseline")), inc.get((mode, "typical-rspirv"))
+        if b and r:
+            print(f"{mode:<8} baseline vs rspirv {'':<19} {b[0] / r[0]:5.2f}x {b[1] / r[1]:7.2f}x")
 EOF
