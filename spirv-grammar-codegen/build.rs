@@ -7,12 +7,7 @@
 //!
 //! The folder is watched as a whole, so an added, removed or edited file reruns this
 //! script and so rebuilds everything generated from the folder.
-// The library's JSON reader, shared rather than repeated.
-#[allow(dead_code)]
-#[path = "src/json.rs"]
-mod json;
-
-use json::Value;
+use serde_json::Value;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -38,7 +33,7 @@ fn core_kinds(dir: &Path) -> String {
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     let json: Value =
-        json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
     let mut out = String::from("&[\n");
     for k in items(&json, "operand_kinds") {
         let name = text_of(k, "kind");
@@ -68,7 +63,7 @@ fn core_capabilities(dir: &Path) -> String {
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     let json: Value =
-        json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
     let mut out = String::from("&[\n");
     let capability = items(&json, "operand_kinds")
         .iter()

@@ -4,7 +4,7 @@
 //! It is a plain library so that benches, tests and dump tools can call it; the
 //! proc-macro crate `spirv-grammar-macros` only parses its arguments and forwards here.
 //!
-//! - [`json`] reads the grammar's text, and [`model::parse`] checks it;
+//! - serde_json reads the grammar ([`model::parse`]);
 //! - quote and proc-macro2 write the items ([`emit`]), as a [`TokenStream`];
 //! - syn parses the macros' arguments ([`macro_args`]);
 //! - heck turns grammar names into Rust names ([`naming`]).
@@ -18,7 +18,6 @@
 //! ```
 
 pub mod emit;
-pub mod json;
 pub mod macro_args;
 pub mod model;
 pub mod naming;

@@ -3,7 +3,7 @@
 
 use super::parse::Errors;
 use super::*;
-use crate::json::{Map, Value};
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// The keys each kind of object may have: those the readers here use, and the few the
@@ -112,7 +112,7 @@ pub(super) fn string_list(
     }
 }
 
-pub(super) fn parse_meta(errs: &mut Errors, at: &str, ctx: &str, o: &Map) -> Meta {
+pub(super) fn parse_meta(errs: &mut Errors, at: &str, ctx: &str, o: &Map<String, Value>) -> Meta {
     let provisional = match o.get("provisional") {
         None => false,
         Some(Value::Bool(b)) => *b,
@@ -149,7 +149,7 @@ pub(super) fn get_str<'a>(
     errs: &mut Errors,
     at: &str,
     ctx: Option<&str>,
-    o: &'a Map,
+    o: &'a Map<String, Value>,
     key: &str,
 ) -> Option<&'a str> {
     match o.get(key) {

@@ -348,9 +348,9 @@ mod tests {
             e[0].to_string(),
             "2:22: invalid JSON: trailing comma at line 2 column 22"
         );
-        // Nesting is bounded by the reader's limit, not by the file.
+        // Nesting is bounded by serde_json's recursion limit, not by the file.
         let deep = format!("{{\"instructions\":{}", "[".repeat(10_000));
         let e = parse(&deep, &[]).expect_err("too deep");
-        assert!(e[0].message.contains("nesting limit"), "{}", e[0]);
+        assert!(e[0].message.contains("recursion limit"), "{}", e[0]);
     }
 }

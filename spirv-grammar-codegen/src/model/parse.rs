@@ -3,7 +3,7 @@
 
 use super::items::{ROOT_KEYS, exact_repeats, parse_instruction, parse_kind, parse_u32_str};
 use super::*;
-use crate::json::{Map, Value};
+use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
 /// Collects errors so that one run reports all of them, and the keys no reader knows.
@@ -15,7 +15,12 @@ pub(super) struct Errors {
 impl Errors {
     /// Records, as JSON pointers, the keys of `o` that are not in `known` (see
     /// [`Grammar::unknown_keys`]).
-    pub(super) fn note_unknown_keys(&mut self, at: &str, o: &Map, known: &[&str]) {
+    pub(super) fn note_unknown_keys(
+        &mut self,
+        at: &str,
+        o: &serde_json::Map<String, Value>,
+        known: &[&str],
+    ) {
         for key in o.keys() {
             if !known.contains(&key.as_str()) {
                 self.unknown_keys.push(format!("{at}/{key}"));
@@ -40,7 +45,7 @@ impl Errors {
 /// Parses and checks a grammar. `external` lists kinds an extended grammar may use
 /// without defining them (the core grammar's kinds).
 pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<ModelError>> {
-    let root: Value = crate::json::from_str(text).map_err(|e| {
+    let root: Value = serde_json::from_str(text).map_err(|e| {
         vec![ModelError {
             location: format!("{}:{}", e.line(), e.column()),
             context: None,
