@@ -240,5 +240,8 @@ pub(super) fn check(state: &State, capability: u32) -> Result<(), ErrorKind> {
     if allowed || state.enabled_by_extension(capability) {
         return Ok(());
     }
-    Err(ErrorKind::CapabilityNotAllowed { capability, env })
+    Err(ErrorKind::CapabilityNotAllowed {
+        capability: C(capability),
+        env,
+    })
 }

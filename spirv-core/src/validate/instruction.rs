@@ -4,7 +4,7 @@
 //! (capabilities, memory model, variable counts), opcode and enumerant capabilities,
 //! versions and extensions from the grammar, and the universal limits.
 
-use super::error::{ErrorKind, VersionNeed};
+use super::error::ErrorKind;
 use super::state::{Def, State};
 use super::{Fault, Inst};
 use crate::__private::Vec;
@@ -169,9 +169,9 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
 /// A capability list as spirv-val filters it for the target environment: those the
 /// environment's version has, or that an extension or capability enables; in value
 /// order.
-fn enabling(state: &State<'_>, caps: &[u32]) -> Vec<u32> {
+fn enabling(state: &State<'_>, caps: &[u32]) -> Vec<spv::Capability> {
     let env = state.options.target_env.version();
-    let mut out: Vec<u32> = caps
+    let mut out: Vec<spv::Capability> = caps
         .iter()
         .copied()
         .filter(|&c| {
@@ -181,8 +181,9 @@ fn enabling(state: &State<'_>, caps: &[u32]) -> Vec<u32> {
                     || !e.capabilities.is_empty()
             })
         })
+        .map(spv::Capability)
         .collect();
-    out.sort_unstable();
+    out.sort_unstable_by_key(|c| c.0);
     out.dedup();
     out
 }
@@ -293,13 +294,13 @@ fn enumerant(
         // Vulkan asks for a 16-bit storage capability; other environments nothing.
         if state.options.target_env.is_vulkan() {
             let mut caps = Vec::from([
-                spv::Capability::StorageBuffer16BitAccess.0,
-                spv::Capability::UniformAndStorageBuffer16BitAccess.0,
-                spv::Capability::StoragePushConstant16.0,
-                spv::Capability::StorageInputOutput16.0,
+                spv::Capability::StorageBuffer16BitAccess,
+                spv::Capability::UniformAndStorageBuffer16BitAccess,
+                spv::Capability::StoragePushConstant16,
+                spv::Capability::StorageInputOutput16,
             ]);
-            caps.sort_unstable();
-            if !declares && !state.has_any_capability(&caps) {
+            caps.sort_unstable_by_key(|c| c.0);
+            if !declares && !caps.iter().any(|c| state.has_capability(c.0)) {
                 return Err(ErrorKind::OperandCapability {
                     opcode: inst.opcode,
                     operand,
@@ -318,22 +319,34 @@ fn enumerant(
     if in_window(module, e.version, e.last_version) {
         return Ok(());
     }
-    let needs = match (e.version, e.last_version) {
-        (_, Some(last)) if last < module => VersionNeed::AtMost(last),
-        (Some(first), _) if e.extensions.is_empty() => VersionNeed::AtLeast(first),
+    let (opcode, name) = (inst.opcode, e.name);
+    Err(match (e.version, e.last_version) {
+        (_, Some(version)) if version < module => ErrorKind::OperandRemoved {
+            operand,
+            opcode,
+            name,
+            value,
+            version,
+        },
+        (Some(version), _) if e.extensions.is_empty() => ErrorKind::OperandNeedsVersion {
+            operand,
+            opcode,
+            name,
+            value,
+            version,
+        },
         // No version has it (or the module's is too old): one of its extensions must
         // be declared, if it has any.
         _ if e.extensions.is_empty() || state.has_any_extension(e.extensions) => {
             return Ok(());
         }
-        _ => VersionNeed::Extension(e.extensions),
-    };
-    Err(ErrorKind::OperandVersion {
-        opcode: inst.opcode,
-        operand,
-        name: e.name,
-        value,
-        needs,
+        _ => ErrorKind::OperandNeedsExtension {
+            operand,
+            opcode,
+            name,
+            value,
+            extensions: sorted(e.extensions),
+        },
     })
 }
 
@@ -396,15 +409,10 @@ fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
 fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
     let info = inst.info;
     let module = state.version;
-    let needs = |needs| {
-        Err(ErrorKind::OpcodeVersion {
-            opcode: inst.opcode,
-            needs,
-        })
-    };
-    if let Some(last) = info.last_version {
-        if last < module {
-            return needs(VersionNeed::AtMost(last));
+    let opcode = inst.opcode;
+    if let Some(version) = info.last_version {
+        if version < module {
+            return Err(ErrorKind::OpcodeRemoved { opcode, version });
         }
     }
     if !info.capabilities.is_empty() && inst.opcode != O::TerminateInvocation {
@@ -413,19 +421,34 @@ fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
     let exts = info.extensions;
     if exts.is_empty() {
         return match info.version {
-            None => needs(VersionNeed::Reserved),
-            Some(first) if module < first => needs(VersionNeed::AtLeast(first)),
+            None => Err(ErrorKind::OpcodeReserved { opcode }),
+            Some(version) if module < version => {
+                Err(ErrorKind::OpcodeNeedsVersion { opcode, version })
+            }
             Some(_) => Ok(()),
         };
     }
     if state.has_any_extension(exts) {
         return Ok(());
     }
+    let extensions = sorted(exts);
     match info.version {
-        None => needs(VersionNeed::Extension(exts)),
-        Some(first) if module < first => needs(VersionNeed::AtLeastOrExtension(first, exts)),
+        None => Err(ErrorKind::OpcodeNeedsExtension { opcode, extensions }),
+        Some(version) if module < version => Err(ErrorKind::OpcodeNeedsVersionOrExtension {
+            opcode,
+            version,
+            extensions,
+        }),
         Some(_) => Ok(()),
     }
+}
+
+/// Extensions as spirv-val lists them: by name, each once.
+fn sorted(extensions: &[&'static str]) -> Vec<&'static str> {
+    let mut out = extensions.to_vec();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// What a definition records (`RegisterInstruction`).

@@ -71,8 +71,8 @@ mod decode;
 mod decorations;
 mod entry_calls;
 mod error;
-mod error_text;
 mod extension;
+mod faults;
 mod function;
 mod id_bits;
 mod ids;
@@ -114,7 +114,7 @@ mod value_messages;
 pub use crate::spirv_tools::generates_type;
 pub use cfg::{Adjacency, CfgError, ConstructDominance, ConstructKind, LoopControlConflict};
 pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetRule};
-pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
+pub use error::{ErrorKind, ValidationError};
 pub use function::FunctionError;
 pub use memory::{CopyOperand, MemoryError};
 pub use mode_text::ModeError;
@@ -332,6 +332,8 @@ fn spirv_tools_registry() -> ExtInstRegistry {
 /// Hands faults on; in first-fault mode it stops at the first.
 struct Report<'m, 's> {
     all: bool,
+    /// Validating for a Vulkan environment, where messages name VUIDs.
+    vulkan: bool,
     module: Option<&'m Module>,
     sink: &'s mut dyn FnMut(ValidationError),
     /// Ids already reported as undefined or misused, whose other uses are
@@ -347,7 +349,9 @@ struct Report<'m, 's> {
 fn cause(kind: &ErrorKind) -> Option<(u8, Vec<u32>)> {
     Some(match kind {
         ErrorKind::OpcodeCapability { capabilities, .. }
-        | ErrorKind::OperandCapability { capabilities, .. } => (0, capabilities.clone()),
+        | ErrorKind::OperandCapability { capabilities, .. } => {
+            (0, capabilities.iter().map(|c| c.0).collect())
+        }
         ErrorKind::IdNotBelowBound { .. } => (1, Vec::new()),
         ErrorKind::LocalVariables { .. } => (2, Vec::new()),
         ErrorKind::GlobalVariables { .. } => (3, Vec::new()),
@@ -377,9 +381,9 @@ impl Report<'_, '_> {
         let error = match (index, self.module) {
             (Some(i), Some(m)) => {
                 let offset = m.instruction(i).map_or(0, |x| x.offset());
-                ValidationError::at(fault.kind, i, offset)
+                ValidationError::at(fault.kind, i, offset, self.vulkan)
             }
-            _ => ValidationError::module(fault.kind),
+            _ => ValidationError::module(fault.kind, self.vulkan),
         };
         (self.sink)(error);
         self.all
@@ -394,6 +398,7 @@ fn run(
 ) {
     let mut report = Report {
         all,
+        vulkan: options.target_env.is_vulkan(),
         module: None,
         sink,
         reported_ids: BTreeSet::new(),
@@ -421,7 +426,7 @@ fn run(
     let (major, minor) = env.version();
     if header.version > Header::version_word(major, minor) {
         let kind = ErrorKind::VersionTooNew {
-            version: header.version,
+            version: header.version(),
             env,
         };
         report.push(Fault::module(kind), None);
@@ -445,11 +450,10 @@ fn run(
     let module = match Module::read_for_validation(words, registry) {
         Ok(m) => m,
         Err(e) => {
-            (report.sink)(ValidationError {
-                kind: ErrorKind::Parse(e.kind),
-                instruction: e.instruction,
-                offset: Some(e.offset),
-            });
+            let mut error = ValidationError::module(ErrorKind::Parse(e.kind), report.vulkan);
+            error.instruction = e.instruction;
+            error.offset = Some(e.offset);
+            (report.sink)(error);
             return;
         }
     };

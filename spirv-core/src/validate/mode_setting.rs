@@ -119,11 +119,11 @@ fn rule(text: &'static str) -> Fault {
 /// spirv-val's `ValidateEntryPoint` for one `OpEntryPoint`.
 fn entry_point(q: &Query<'_>, operands: &[u32], modes: &Modes) -> Result<(), Fault> {
     let id = operands.get(1).copied().unwrap_or(0);
-    let vulkan = q.state.options.target_env.is_vulkan();
     let function = match q.def(id) {
         Some(f) if f.opcode() == O::Function => f,
         _ => return Err(ErrorKind::EntryPointNotFunction { id: Id(id) }.into()),
     };
+    let vulkan = q.state.options.target_env.is_vulkan();
     let fw = function.words();
     let model = EM(operands.first().copied().unwrap_or(u32::MAX));
     if model != EM::Kernel {
@@ -131,12 +131,12 @@ fn entry_point(q: &Query<'_>, operands: &[u32], modes: &Modes) -> Result<(), Fau
             .def(fw.get(4).copied().unwrap_or(0))
             .map(|t| t.words().len());
         if params != Some(3) {
-            return Err(ErrorKind::EntryPointParameters { id: Id(id), vulkan }.into());
+            return Err(ErrorKind::EntryPointParameters { id: Id(id) }.into());
         }
     }
     match q.def(fw.get(1).copied().unwrap_or(0)) {
         Some(t) if t.opcode() == O::TypeVoid => {}
-        _ => return Err(ErrorKind::EntryPointReturnType { id: Id(id), vulkan }.into()),
+        _ => return Err(ErrorKind::EntryPointReturnType { id: Id(id) }.into()),
     }
     let has_cap = |c: C| q.state.has_capability(c.0);
     if has_cap(C::Shader) {

@@ -27,9 +27,7 @@ pub(super) fn end(state: &State<'_>) -> Result<(), ErrorKind> {
         return Err(ErrorKind::MissingSamplerAddressing);
     }
     if state.mesh_ext && state.mesh_nv {
-        return Err(ErrorKind::MeshModelMix {
-            vulkan: state.options.target_env.is_vulkan(),
-        });
+        return Err(ErrorKind::MeshModelMix);
     }
     if !state.forward.is_empty() {
         let ids = state.forward.ids().into_iter().map(Id).collect();

@@ -189,11 +189,6 @@ impl<'o> State<'o> {
         self.capabilities.binary_search(&capability).is_ok()
     }
 
-    /// Whether any capability of a non-empty list is declared; an empty list needs none.
-    pub(super) fn has_any_capability(&self, caps: &[u32]) -> bool {
-        caps.is_empty() || caps.iter().any(|&c| self.has_capability(c))
-    }
-
     pub(super) fn has_extension(&self, name: &str) -> bool {
         self.extensions
             .binary_search_by(|e| e.as_slice().cmp(name.as_bytes()))
