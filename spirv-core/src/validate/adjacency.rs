@@ -4,9 +4,9 @@
 //! function's first block.
 
 use super::Fault;
+use super::Query;
 use super::cfg::{Adjacency, CfgError};
 use super::error::ErrorKind;
-use super::query::Query;
 use crate::spirv_tools::SetKind;
 use crate::spv::{Opcode as O, StorageClass};
 

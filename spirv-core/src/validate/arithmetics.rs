@@ -4,11 +4,11 @@
 //! extended ones (`OpIAddCarry`, `OpISubBorrow`, `OpUMulExtended`, `OpSMulExtended`),
 //! and the cooperative matrix multiply-adds and reduction.
 
+use super::Query;
 use super::op_util::{
     cooperative_shapes, cooperative_sizes, int32_if_const, is_use, result_type, type_of, word,
 };
 use super::operations::{OperandRule as P, OperationError, TypeRule as R, fault, operand, rule};
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::spv::{Capability, CooperativeMatrixUse, Opcode as O};
 use crate::types::Id;

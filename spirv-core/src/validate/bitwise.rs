@@ -2,9 +2,9 @@
 //! operand types of shifts, `OpBitwise*`, `OpNot`, the bit-field instructions,
 //! `OpBitReverse` and `OpBitCount`.
 
+use super::Query;
 use super::op_util::{result_type, type_of};
 use super::operations::{OperandRule as P, OperationError, TypeRule as R, fault, operand, rule};
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::spv::Opcode as O;
 

@@ -8,7 +8,7 @@
 
 use super::super::Fault;
 use super::super::builtins::{Check, Dec, Rule, Walk};
-use super::super::entry_calls::EntryCalls;
+use super::super::validation_state::EntryCalls;
 use super::{Ty, check_type, from_desc, id_desc, model_name, name, underlying};
 use crate::__private::String;
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O};

@@ -8,13 +8,13 @@
 //! are not checked yet (all rules but `WorkgroupSize`'s hold only under Vulkan).
 
 use super::Fault;
+use super::Query;
 use super::builtin_rules;
-use super::entry_calls::EntryCalls;
 use super::error::ErrorKind;
-use super::id_bits::IdBits;
 use super::mode_text::ModeError;
-use super::query::Query;
-use super::registry::NO_MEMBER;
+use super::validation_state::EntryCalls;
+use super::validation_state::IdBits;
+use super::validation_state::NO_MEMBER;
 use crate::__private::{String, Vec};
 use crate::grammar::KindClass;
 use crate::spv::{self, Opcode as O};
@@ -191,7 +191,9 @@ pub(super) fn check(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fa
         {
             continue;
         }
-        let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true) else {
+        let Some(inst) =
+            super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+        else {
             continue;
         };
         match inst.opcode {

@@ -26,7 +26,7 @@ mod undefined;
 mod wavelet;
 
 use super::Fault;
-use super::query::Query;
+use super::Query;
 use crate::__private::Vec;
 use crate::types::Id;
 

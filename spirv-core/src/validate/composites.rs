@@ -5,9 +5,9 @@
 //! shaders, no 8- or 16-bit types without their capabilities; the Qualcomm
 //! cooperative-matrix instructions' rules are in `qcom.rs`.
 
+use super::Query;
 use super::op_util::{Sized, int32_if_const, is_spec_constant, result_type, type_of, word};
 use super::operations::{CompositeRule as C, OperationError as E, fault, fixed};
-use super::query::Query;
 use super::{Fault, Inst, qcom};
 use crate::__private::Vec;
 use crate::spv::Opcode as O;

@@ -5,8 +5,8 @@
 //! constants without the capabilities for full use. The composite rules of
 //! `OpTypeTensorARM` constants are not here.
 
+use super::Query;
 use super::error::ErrorKind;
-use super::query::Query;
 use super::type_error::TypeError;
 use super::type_rules::{Step, contains_step, reaches};
 use super::{Fault, Inst};

@@ -7,10 +7,10 @@
 //! ([`Graph`](super::cfg::graph::Graph)), built when first needed and kept while the
 //! loop stays in that function.
 
+use super::Query;
 use super::cfg::graph::{Graph, Predecessors, branch_targets, functions};
 use super::cfg::{CfgError, LoopControlConflict};
 use super::error::ErrorKind;
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::spv::{self, Capability as C, Opcode as O};

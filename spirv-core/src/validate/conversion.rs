@@ -5,12 +5,12 @@
 //! then, in shaders, 8- and 16-bit types only in width-only conversions.
 //! `OpBitCastArrayQCOM`'s rules are in `qcom.rs`.
 
+use super::Query;
 use super::op_util::{
     Addressing, Scalar, Sized, cooperative_shapes, cooperative_sizes, is_use, result_type, type_of,
     word,
 };
 use super::operations::{CompositeRule as C, OperationError, TypeRule as R, fault, fixed, rule};
-use super::query::Query;
 use super::{Fault, Inst, qcom};
 use crate::spv::{AddressingModel as A, CooperativeMatrixUse, Opcode as O, StorageClass as S};
 

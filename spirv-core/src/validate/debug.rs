@@ -1,8 +1,8 @@
 //! spirv-val's debug pass (`DebugPass` in `validate_debug.cpp`): `OpMemberName` names
 //! a member a struct has; `OpLine` names an `OpString`.
 
+use super::Query;
 use super::error::ErrorKind;
-use super::query::Query;
 use super::type_error::TypeError;
 use super::{Fault, Inst};
 use crate::spv::Opcode as O;

@@ -20,9 +20,9 @@ pub use block_layout::{LayoutFault, LayoutRule};
 pub use message::{DecorationError, Missing, TargetRule};
 
 use super::Fault;
+use super::Query;
 use super::error::ErrorKind;
-use super::query::Query;
-use super::state::ForwardIds;
+use super::validation_state::ForwardIds;
 use crate::__private::Vec;
 use crate::spv::{self, Decoration as D, Opcode as O};
 use alloc::collections::BTreeSet;
@@ -93,7 +93,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
 
 /// Whether `id` has `LinkageAttributes` with the Import linkage type
 /// (`hasImportLinkageAttribute`).
-fn imports<'a>(q: &Query<'a>, id: u32, decs: &mut Vec<super::registry::Dec<'a>>) -> bool {
+fn imports<'a>(q: &Query<'a>, id: u32, decs: &mut Vec<super::validation_state::Dec<'a>>) -> bool {
     q.decorations.collect(id, &[D::LinkageAttributes.0], decs);
     decs.iter()
         .any(|d| d.params.len() >= 2 && d.params.last() == Some(&spv::LinkageType::Import.0))
@@ -274,7 +274,7 @@ fn memory_model(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> G
         let e = DecorationError::VulkanMemoryModelDeprecated {
             coherent: d.kind == D::Coherent.0,
             id: crate::types::Id(id),
-            member: (d.member != super::registry::NO_MEMBER).then_some(d.member),
+            member: (d.member != super::validation_state::NO_MEMBER).then_some(d.member),
         };
         if !report(at_def(q, id, e)) {
             return false;

@@ -3,8 +3,8 @@
 //! `SPV_KHR_non_semantic_info`. The extended sets' own instruction rules are not here
 //! yet.
 
+use super::Query;
 use super::error::ErrorKind;
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::codec;
 use crate::spv::Opcode as O;

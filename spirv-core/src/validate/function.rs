@@ -4,10 +4,10 @@
 //! count and types, and the pointers logical addressing lets a call pass and return.
 //! `OpCooperativeMatrixPerElementOpNV` is not checked yet.
 
+use super::Query;
 use super::error::{ErrorKind, Namer, Out};
-use super::id_bits::IdBits;
 use super::memory_access::variable_pointers;
-use super::query::Query;
+use super::validation_state::IdBits;
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::grammar::KindClass;

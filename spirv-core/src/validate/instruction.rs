@@ -5,7 +5,7 @@
 //! versions and extensions from the grammar, and the universal limits.
 
 use super::error::ErrorKind;
-use super::state::{Def, State};
+use super::validation_state::{Def, State};
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::grammar::{Category, OperandKind, Version};
@@ -28,7 +28,7 @@ pub(super) fn cfg(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     };
     // These faults are reported at the function's `OpFunction`.
     let at_function = f.index;
-    let first_block_targeted = |f: &super::state::OpenFunction, target: u32| {
+    let first_block_targeted = |f: &super::validation_state::OpenFunction, target: u32| {
         (f.first_block == Some(target)).then(|| {
             Fault::at(
                 ErrorKind::FirstBlockTargeted {

@@ -6,12 +6,13 @@
 //! component. Type walks keep their own stacks; location sets are bounded where
 //! spirv-val's would run out of memory.
 
+use super::Query;
 use super::error::ErrorKind;
 use super::memory_util::{contains_sized, int32_if_const, models};
 use super::mode_text::ModeError;
-use super::query::Query;
-use super::registry::{Dec, NO_MEMBER};
-use super::{Fault, entry_calls::EntryDesc, interfaces::variable_class};
+use super::validation_state::EntryDesc;
+use super::validation_state::{Dec, NO_MEMBER};
+use super::{Fault, interfaces::variable_class};
 use crate::__private::Vec;
 use crate::spv::{self, Decoration as D, ExecutionModel as EM, Opcode as O, StorageClass as SC};
 use alloc::collections::{BTreeMap, BTreeSet};

@@ -9,12 +9,12 @@
 //! incoming ray payload, hit attribute or incoming callable data variable; no bfloat16
 //! or 8-bit float in `Input` or `Output`).
 
-use super::entry_calls::{EntryCalls, EntryDesc};
+use super::Query;
 use super::error::ErrorKind;
-use super::id_bits::IdBits;
 use super::memory_util::contains_type;
 use super::mode_text::ModeError;
-use super::query::Query;
+use super::validation_state::IdBits;
+use super::validation_state::{EntryCalls, EntryDesc};
 use super::{Fault, interface_locations};
 use crate::__private::{String, Vec};
 use crate::grammar::KindClass;
@@ -259,7 +259,9 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
         {
             continue;
         }
-        let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true) else {
+        let Some(inst) =
+            super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+        else {
             continue;
         };
         if inst.result_id == 0 {
@@ -294,7 +296,8 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
             if skip {
                 continue;
             }
-            let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true)
+            let Some(inst) =
+                super::validation_state::decode(q.module, q.state, index, &mut operands, true)
             else {
                 continue;
             };

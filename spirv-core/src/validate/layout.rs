@@ -6,7 +6,7 @@
 
 use super::Inst;
 use super::error::ErrorKind;
-use super::state::{GraphRegion, LayoutSection as L, OpenFunction, State};
+use super::validation_state::{GraphRegion, LayoutSection as L, OpenFunction, State};
 use crate::spirv_tools::{self as opcodes, SetKind};
 use crate::spv::Opcode as O;
 

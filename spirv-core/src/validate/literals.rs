@@ -3,8 +3,8 @@
 //! `OpSpecConstant` or an `OpSwitch` case) has its high-order bits zero, or
 //! sign-extended for a signed integer type.
 
+use super::Query;
 use super::error::ErrorKind;
-use super::query::Query;
 use super::type_error::TypeError;
 use super::{Fault, Inst};
 use crate::spv::Opcode as O;

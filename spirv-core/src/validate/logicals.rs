@@ -2,9 +2,9 @@
 //! and operand types of `OpAny`/`OpAll`, the float classifications (`OpIsNan`, …),
 //! float and integer comparisons, the `OpLogical*` instructions and `OpSelect`.
 
+use super::Query;
 use super::op_util::{Addressing, result_type, type_of};
 use super::operations::{CompositeRule as C, TypeRule as R, fixed, rule};
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::spv::{self, Opcode as O};
 

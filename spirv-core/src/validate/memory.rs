@@ -6,9 +6,9 @@
 //! `memory_cooperative.rs`. Not checked yet: the tensor loads and stores, the
 //! cooperative vector instructions, and the `TileAttachmentQCOM` variable rules.
 
+use super::Query;
 use super::error::ErrorKind;
 use super::memory_util::models;
-use super::query::Query;
 use super::{
     Fault, Inst, memory_access, memory_chain, memory_cooperative, memory_copy, memory_variable,
 };

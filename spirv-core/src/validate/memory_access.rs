@@ -3,12 +3,12 @@
 //! `memory_copy.rs`), with their memory access operands (`CheckMemoryAccess`)
 //! and the memory scopes those name (`ValidateMemoryScope` in `validate_scopes.cpp`).
 
+use super::Query;
 use super::memory::{Memory, MemoryError as E, Walk, fault, op};
 use super::memory_util::{
     contains_limited_use, contains_runtime_array, contains_type, int32_if_const, largest_scalar,
     trace_pointer,
 };
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::env::TargetEnv;

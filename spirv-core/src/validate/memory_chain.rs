@@ -3,10 +3,10 @@
 //! `OpUntypedArrayLengthKHR` (`ValidateArrayLength`), and pointer comparisons (`ValidatePtrComparison`), from
 //! `validate_memory.cpp`.
 
+use super::Query;
 use super::memory::{Memory, MemoryError as E, fault, op};
 use super::memory_access::variable_pointers;
 use super::memory_util::contains_type;
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::module::InstRef;
 use crate::spirv_tools::generates_type;

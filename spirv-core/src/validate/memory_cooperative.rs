@@ -3,10 +3,10 @@
 //! `OpCooperativeMatrixLoadKHR`/`StoreKHR` with their memory layouts (those of
 //! `SPV_ARM_cooperative_matrix_layouts` included) and memory access operands.
 
+use super::Query;
 use super::memory::{Memory, MemoryError as E, fault, op};
 use super::memory_access::{logical_pointer, memory_access};
 use super::memory_util::is_spec_constant;
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::spirv_tools::is_constant;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};

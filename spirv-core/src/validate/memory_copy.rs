@@ -2,12 +2,12 @@
 //! and `ValidateCopyMemoryMemoryAccess` in `validate_memory.cpp`): pointer operands,
 //! pointees, the size, and one or two memory access operands.
 
+use super::Query;
 use super::memory::{CopyOperand, MemoryError as E, fault, op};
 use super::memory_access::{
     MAKE_AVAILABLE, MAKE_VISIBLE, access_words, memory_access, pointer_type, storage_class,
 };
 use super::memory_util::{contains_limited_use, int32_if_const};
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::module::InstRef;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};

@@ -4,7 +4,7 @@
 //! keep their own stack and a set of types seen, so that neither the depth nor the
 //! sharing of a module's types costs more than its size.
 
-use super::query::Query;
+use super::Query;
 use crate::__private::Vec;
 use crate::module::InstRef;
 use crate::spv::{self, Opcode as O};

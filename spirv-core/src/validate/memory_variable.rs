@@ -4,9 +4,9 @@
 //! rules, initializers by storage class, runtime arrays, cooperative types, and 8- and
 //! 16-bit types.
 
+use super::Query;
 use super::memory::{Memory, MemoryError as E, Walk, fault, op};
 use super::memory_util::{contains_sized, contains_type};
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::module::InstRef;
 use crate::spirv_tools::{generates_type, is_constant};

@@ -4,9 +4,9 @@
 //! model limits it registers for interlock and helper-invocation instructions are not
 //! checked here.
 
+use super::Query;
 use super::constants::{LimitedMemo, int32_if_const, limited_use_type};
 use super::error::ErrorKind;
-use super::query::Query;
 use super::type_error::TypeError;
 use super::{Fault, Inst};
 use crate::spirv_tools as opcodes;

@@ -4,11 +4,11 @@
 //! `ValidateCapability`, and `ValidateDuplicateExecutionModes`, which spirv-val runs
 //! with its entry-point checks after the second loop.
 
+use super::Query;
 use super::error::ErrorKind;
 use super::memory_util::int32_if_const;
 use super::mode_setting::Modes;
 use super::mode_text::ModeError;
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::spv::{self, Capability as C, ExecutionMode as M, ExecutionModel as EM, Opcode as O};
 use alloc::collections::BTreeSet;

@@ -6,10 +6,10 @@
 //! of every entry point's modes is gathered once, at the first instruction that needs
 //! it ([`Modes`]).
 
+use super::Query;
 use super::error::ErrorKind;
 use super::mode_execution;
 use super::mode_text::ModeError;
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::spv::{self, Capability as C, ExecutionMode as M, ExecutionModel as EM, Opcode as O};
 use crate::types::Id;

@@ -4,7 +4,7 @@
 
 use super::Fault;
 use super::error::ErrorKind;
-use super::state::{GraphRegion, State};
+use super::validation_state::{GraphRegion, State};
 use crate::__private::Vec;
 use crate::Module;
 use crate::analysis::CallGraph;

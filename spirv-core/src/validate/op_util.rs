@@ -4,8 +4,8 @@
 //! types hold scalars of a given width (`ContainsSizedIntOrFloatType`), each type
 //! answered once.
 
+use super::Query;
 use super::operations::{CompositeRule as C, fixed};
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::spv::{self, Opcode as O};

@@ -4,9 +4,9 @@
 //! conversion pass): arrays to and from subgroup cooperative matrices whose rows or
 //! columns hold 256 bits, and arrays reinterpreted as arrays of the same bit length.
 
+use super::Query;
 use super::op_util::{Scalar, Sized, is_spec_constant, result_type, type_of, word};
 use super::operations::{OperationError, QcomRule as R};
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::spv::{CooperativeMatrixUse as U, Opcode as O, Scope};
 

@@ -3,10 +3,10 @@
 //! vectors, the NV and ARM tensor types; and what those rules read: the decorations
 //! spirv-val has registered by then, `ContainsType`, the uses of function types.
 
-use super::id_bits::IdBits;
-use super::query::Query;
+use super::Query;
 use super::type_error::TypeError;
 use super::types::Types;
+use super::validation_state::IdBits;
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::grammar::KindClass;
@@ -299,7 +299,9 @@ pub(super) fn bad_function_type_uses(q: &Query<'_>) -> BTreeMap<u32, u32> {
         {
             continue;
         }
-        let Some(inst) = super::instruction(q.module, q.state, index, &mut operands, true) else {
+        let Some(inst) =
+            super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+        else {
             continue;
         };
         if inst.set.is_some_and(|s| s.is_non_semantic()) {

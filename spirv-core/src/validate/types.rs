@@ -6,8 +6,8 @@
 
 pub use super::type_error::TypeError;
 
+use super::Query;
 use super::error::ErrorKind;
-use super::query::Query;
 use super::type_rules::{self, Decorations};
 use super::{Fault, Inst};
 use crate::__private::Vec;

@@ -19,8 +19,8 @@ use crate::grammar::KindClass;
 use crate::spv::Opcode as O;
 use crate::types::Id;
 use crate::validate::Fault;
-use crate::validate::operand_memo::OperandMemo;
-use crate::validate::query::Query;
+use crate::validate::Query;
+use crate::validate::validation_state::OperandMemo;
 
 /// What a kept fault is.
 #[derive(Debug, Clone, Copy)]
@@ -133,7 +133,7 @@ impl Uses {
         let mut next_label = 0u32;
         for i in g.at as usize + 1..=g.end as usize {
             let Some(inst) =
-                crate::validate::operand_memo::instruction(q.module, q.state, i, operands)
+                crate::validate::validation_state::memoized(q.module, q.state, i, operands)
             else {
                 continue;
             };

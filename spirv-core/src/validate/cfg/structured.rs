@@ -19,8 +19,8 @@ use crate::__private::Vec;
 use crate::spv::Opcode as O;
 use crate::types::Id;
 use crate::validate::Fault;
+use crate::validate::Query;
 use crate::validate::error::ErrorKind;
-use crate::validate::query::Query;
 
 /// A fault reported at instruction `at`.
 pub(super) fn fault(e: CfgError, at: u32) -> Fault {

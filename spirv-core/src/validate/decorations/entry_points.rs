@@ -3,7 +3,7 @@
 //! built-in blocks, its `LinkageAttributes`, and its Workgroup blocks.
 
 use super::super::Fault;
-use super::super::registry::NO_MEMBER;
+use super::super::validation_state::NO_MEMBER;
 use super::message::DecorationError as E;
 use super::{Cx, Go, at_def};
 use crate::__private::Vec;

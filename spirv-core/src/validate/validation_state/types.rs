@@ -1,7 +1,6 @@
-//! What the rules after spirv-val's first loop ask of the module: an id's definition,
-//! its type and opcode, and the questions `ValidationState_t` answers about types
-//! (`GetComponentType`, `GetDimension`, `GetBitWidth`, `IsIntScalarType`, …), with
-//! its answers. Every rule family reads the module through one [`Query`].
+//! The questions `ValidationState_t` answers about types (`GetComponentType`,
+//! `GetDimension`, `GetBitWidth`, `IsIntScalarType`, …), with its answers, asked of a
+//! [`Query`].
 //!
 //! spirv-val asserts where a question has no answer (a component type of a type with
 //! none); here such questions answer 0 or false, since a module that reaches these
@@ -10,60 +9,16 @@
 // Each rule family asks a part of these questions.
 #![allow(dead_code)]
 
-use super::registry::Decorations;
-use super::state::State;
-use crate::module::{InstRef, Module};
+use super::Query;
 use crate::spv::{self, Opcode as O};
 
 /// How deep [`Query::component_type`] and the like follow a chain (value, type,
 /// matrix, vector): SPIR-V's own types need three steps; a cycle stops here.
 const MAX_STEPS: usize = 8;
 
-/// The module, with what the first loop learnt, for the rules that follow it.
-#[derive(Clone, Copy)]
-pub(super) struct Query<'a> {
-    pub(super) module: &'a Module,
-    pub(super) state: &'a State<'a>,
-    /// The decorations of every id (`id_decorations`, `HasDecoration`).
-    pub(super) decorations: &'a Decorations<'a>,
-}
-
 impl<'a> Query<'a> {
-    pub(super) fn new(
-        module: &'a Module,
-        state: &'a State<'a>,
-        decorations: &'a Decorations<'a>,
-    ) -> Self {
-        Query {
-            module,
-            state,
-            decorations,
-        }
-    }
-
-    /// The instruction that defines `id` (`FindDef`).
-    pub(super) fn def(&self, id: u32) -> Option<InstRef<'a>> {
-        let d = self.state.def(id)?;
-        self.module.instruction(d.index as usize)
-    }
-
-    /// A word of `id`'s definition, counted from its leading word (`inst->word(i)`).
-    pub(super) fn word(&self, id: u32, i: usize) -> Option<u32> {
-        self.def(id)?.words().get(i).copied()
-    }
-
-    /// The opcode of `id`'s definition (`GetIdOpcode`): `OpNop` when undefined.
-    pub(super) fn opcode(&self, id: u32) -> O {
-        self.state.def(id).map_or(O::Nop, |d| d.opcode)
-    }
-
-    /// The result type of `id`'s definition (`GetTypeId`): 0 when none.
-    pub(super) fn type_of(&self, id: u32) -> u32 {
-        self.state.def(id).map_or(0, |d| d.type_id)
-    }
-
     /// `GetComponentType`: the scalar (or pointer) of a type, or of a value's type.
-    pub(super) fn component_type(&self, id: u32) -> u32 {
+    pub(crate) fn component_type(&self, id: u32) -> u32 {
         let mut id = id;
         for _ in 0..MAX_STEPS {
             match self.opcode(id) {
@@ -93,7 +48,7 @@ impl<'a> Query<'a> {
 
     /// `GetDimension`: 1 for scalars, the component or column count of vectors and
     /// matrices, 0 for cooperative types and when unknown.
-    pub(super) fn dimension(&self, id: u32) -> u32 {
+    pub(crate) fn dimension(&self, id: u32) -> u32 {
         let mut id = id;
         for _ in 0..MAX_STEPS {
             match self.opcode(id) {
@@ -115,7 +70,7 @@ impl<'a> Query<'a> {
 
     /// `GetBitWidth`: the width of the component type (1 for bool, 64 for a
     /// PhysicalStorageBuffer pointer), 0 when unknown.
-    pub(super) fn bit_width(&self, id: u32) -> u32 {
+    pub(crate) fn bit_width(&self, id: u32) -> u32 {
         let c = self.component_type(id);
         match self.opcode(c) {
             O::TypeFloat | O::TypeInt => self.word(c, 2).unwrap_or(0),
@@ -125,28 +80,28 @@ impl<'a> Query<'a> {
         }
     }
 
-    pub(super) fn is_void_type(&self, id: u32) -> bool {
+    pub(crate) fn is_void_type(&self, id: u32) -> bool {
         self.opcode(id) == O::TypeVoid
     }
 
-    pub(super) fn is_float_scalar_type(&self, id: u32) -> bool {
+    pub(crate) fn is_float_scalar_type(&self, id: u32) -> bool {
         self.opcode(id) == O::TypeFloat
     }
 
-    pub(super) fn is_int_scalar_type(&self, id: u32) -> bool {
+    pub(crate) fn is_int_scalar_type(&self, id: u32) -> bool {
         self.opcode(id) == O::TypeInt
     }
 
     /// `IsIntScalarType(id, width)`.
-    pub(super) fn is_int_scalar_type_of_width(&self, id: u32, width: u32) -> bool {
+    pub(crate) fn is_int_scalar_type_of_width(&self, id: u32, width: u32) -> bool {
         self.is_int_scalar_type(id) && self.word(id, 2) == Some(width)
     }
 
-    pub(super) fn is_bool_scalar_type(&self, id: u32) -> bool {
+    pub(crate) fn is_bool_scalar_type(&self, id: u32) -> bool {
         self.opcode(id) == O::TypeBool
     }
 
-    pub(super) fn is_scalar_type(&self, id: u32) -> bool {
+    pub(crate) fn is_scalar_type(&self, id: u32) -> bool {
         self.is_int_scalar_type(id) || self.is_float_scalar_type(id) || self.is_bool_scalar_type(id)
     }
 
@@ -155,68 +110,68 @@ impl<'a> Query<'a> {
         self.opcode(id) == O::TypeVector && is(self, self.component_type(id))
     }
 
-    pub(super) fn is_float_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_float_vector_type(&self, id: u32) -> bool {
         self.is_vector_of(id, Self::is_float_scalar_type)
     }
 
-    pub(super) fn is_float_scalar_or_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_float_scalar_or_vector_type(&self, id: u32) -> bool {
         self.is_float_scalar_type(id) || self.is_float_vector_type(id)
     }
 
-    pub(super) fn is_int_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_int_vector_type(&self, id: u32) -> bool {
         self.is_vector_of(id, Self::is_int_scalar_type)
     }
 
-    pub(super) fn is_int_scalar_or_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_int_scalar_or_vector_type(&self, id: u32) -> bool {
         self.is_int_scalar_type(id) || self.is_int_vector_type(id)
     }
 
     /// `IsIntScalarTypeWithSignedness`.
-    pub(super) fn is_int_with_signedness(&self, id: u32, signedness: u32) -> bool {
+    pub(crate) fn is_int_with_signedness(&self, id: u32, signedness: u32) -> bool {
         self.is_int_scalar_type(id) && self.word(id, 3) == Some(signedness)
     }
 
-    pub(super) fn is_unsigned_int_scalar_type(&self, id: u32) -> bool {
+    pub(crate) fn is_unsigned_int_scalar_type(&self, id: u32) -> bool {
         self.is_int_with_signedness(id, 0)
     }
 
-    pub(super) fn is_unsigned_int_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_unsigned_int_vector_type(&self, id: u32) -> bool {
         self.is_vector_of(id, Self::is_unsigned_int_scalar_type)
     }
 
-    pub(super) fn is_unsigned_int_scalar_or_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_unsigned_int_scalar_or_vector_type(&self, id: u32) -> bool {
         self.is_unsigned_int_scalar_type(id) || self.is_unsigned_int_vector_type(id)
     }
 
-    pub(super) fn is_signed_int_scalar_type(&self, id: u32) -> bool {
+    pub(crate) fn is_signed_int_scalar_type(&self, id: u32) -> bool {
         self.is_int_with_signedness(id, 1)
     }
 
-    pub(super) fn is_signed_int_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_signed_int_vector_type(&self, id: u32) -> bool {
         self.is_vector_of(id, Self::is_signed_int_scalar_type)
     }
 
-    pub(super) fn is_bool_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_bool_vector_type(&self, id: u32) -> bool {
         self.is_vector_of(id, Self::is_bool_scalar_type)
     }
 
-    pub(super) fn is_bool_scalar_or_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_bool_scalar_or_vector_type(&self, id: u32) -> bool {
         self.is_bool_scalar_type(id) || self.is_bool_vector_type(id)
     }
 
     /// `IsFloatMatrixType`.
-    pub(super) fn is_float_matrix_type(&self, id: u32) -> bool {
+    pub(crate) fn is_float_matrix_type(&self, id: u32) -> bool {
         self.opcode(id) == O::TypeMatrix && self.is_float_scalar_type(self.component_type(id))
     }
 
     /// `IsPointerType`: `OpTypePointer` or `OpTypeUntypedPointerKHR`.
-    pub(super) fn is_pointer_type(&self, id: u32) -> bool {
+    pub(crate) fn is_pointer_type(&self, id: u32) -> bool {
         matches!(self.opcode(id), O::TypePointer | O::TypeUntypedPointerKHR)
     }
 
     /// `GetPointerTypeInfo`: the pointee (0 for an untyped pointer) and the storage
     /// class of a pointer type.
-    pub(super) fn pointer_info(&self, id: u32) -> Option<(u32, spv::StorageClass)> {
+    pub(crate) fn pointer_info(&self, id: u32) -> Option<(u32, spv::StorageClass)> {
         match self.opcode(id) {
             O::TypePointer => Some((
                 self.word(id, 3).unwrap_or(0),
@@ -230,7 +185,7 @@ impl<'a> Query<'a> {
     }
 
     /// `GetMatrixTypeInfo`: rows, columns, column type and component type of a matrix.
-    pub(super) fn matrix_info(&self, id: u32) -> Option<(u32, u32, u32, u32)> {
+    pub(crate) fn matrix_info(&self, id: u32) -> Option<(u32, u32, u32, u32)> {
         if self.opcode(id) != O::TypeMatrix {
             return None;
         }
@@ -245,7 +200,7 @@ impl<'a> Query<'a> {
     }
 
     /// `GetStructMemberTypes`: the member types of a struct type.
-    pub(super) fn struct_members(&self, id: u32) -> &'a [u32] {
+    pub(crate) fn struct_members(&self, id: u32) -> &'a [u32] {
         match self.def(id) {
             Some(d) if d.opcode() == O::TypeStruct => d.words().get(2..).unwrap_or(&[]),
             _ => &[],
@@ -254,7 +209,7 @@ impl<'a> Query<'a> {
 
     /// `EvalConstantValUint64`: the value of an integer `OpConstant` or
     /// `OpConstantNull`; `None` for spec constants and everything else.
-    pub(super) fn constant_u64(&self, id: u32) -> Option<u64> {
+    pub(crate) fn constant_u64(&self, id: u32) -> Option<u64> {
         let d = self.def(id)?;
         if !self.is_int_scalar_type(self.type_of(id)) {
             return None;
@@ -271,7 +226,7 @@ impl<'a> Query<'a> {
     }
 
     /// `EvalConstantValInt64`: as [`Query::constant_u64`], one word sign-extended.
-    pub(super) fn constant_i64(&self, id: u32) -> Option<i64> {
+    pub(crate) fn constant_i64(&self, id: u32) -> Option<i64> {
         let d = self.def(id)?;
         let v = self.constant_u64(id)?;
         Some(if d.words().len() == 4 {
@@ -286,7 +241,7 @@ impl<'a> Query<'a> {
 // logicals): cooperative types and encodings, as `ValidationState_t` answers them. ---
 impl Query<'_> {
     /// `IsCooperativeMatrixType`: either kind of cooperative matrix.
-    pub(super) fn is_cooperative_matrix_type(&self, id: u32) -> bool {
+    pub(crate) fn is_cooperative_matrix_type(&self, id: u32) -> bool {
         matches!(
             self.opcode(id),
             O::TypeCooperativeMatrixNV | O::TypeCooperativeMatrixKHR
@@ -294,18 +249,18 @@ impl Query<'_> {
     }
 
     /// `IsCooperativeMatrixKHRType`.
-    pub(super) fn is_cooperative_matrix_khr_type(&self, id: u32) -> bool {
+    pub(crate) fn is_cooperative_matrix_khr_type(&self, id: u32) -> bool {
         self.opcode(id) == O::TypeCooperativeMatrixKHR
     }
 
     /// `IsCooperativeVectorNVType`.
-    pub(super) fn is_cooperative_vector_type(&self, id: u32) -> bool {
+    pub(crate) fn is_cooperative_vector_type(&self, id: u32) -> bool {
         self.opcode(id) == O::TypeCooperativeVectorNV
     }
 
     /// Whether `id` is a cooperative matrix whose component `is` accepts
     /// (`IsFloatCooperativeMatrixType` and its kin).
-    pub(super) fn is_cooperative_matrix_of(
+    pub(crate) fn is_cooperative_matrix_of(
         &self,
         id: u32,
         is: impl Fn(&Self, u32) -> bool,
@@ -315,7 +270,7 @@ impl Query<'_> {
 
     /// Whether `id` is a cooperative vector whose component `is` accepts
     /// (`IsFloatCooperativeVectorNVType` and its kin).
-    pub(super) fn is_cooperative_vector_of(
+    pub(crate) fn is_cooperative_vector_of(
         &self,
         id: u32,
         is: impl Fn(&Self, u32) -> bool,
@@ -324,7 +279,7 @@ impl Query<'_> {
     }
 
     /// `IsBfloat16ScalarType`: an `OpTypeFloat` with the `BFloat16KHR` encoding.
-    pub(super) fn is_bfloat16_scalar_type(&self, id: u32) -> bool {
+    pub(crate) fn is_bfloat16_scalar_type(&self, id: u32) -> bool {
         self.opcode(id) == O::TypeFloat && self.word(id, 3) == Some(spv::FPEncoding::BFloat16KHR.0)
     }
 }

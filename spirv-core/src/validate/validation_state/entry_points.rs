@@ -6,7 +6,7 @@
 //! function once for all entry points together. Everything is built in one pass over
 //! the module; walks keep their own stacks.
 
-use super::query::Query;
+use super::Query;
 use crate::__private::Vec;
 use crate::spv::Opcode as O;
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -14,38 +14,38 @@ use core::ops::Range;
 
 /// One `OpEntryPoint` or `OpConditionalEntryPointINTEL` (`EntryPointDescription`).
 #[derive(Debug)]
-pub(super) struct EntryDesc {
+pub(crate) struct EntryDesc {
     /// The instruction's index.
-    pub(super) index: usize,
+    pub(crate) index: usize,
     /// Whether it is an `OpEntryPoint` (not a conditional one).
-    pub(super) plain: bool,
-    pub(super) model: u32,
-    pub(super) function: u32,
+    pub(crate) plain: bool,
+    pub(crate) model: u32,
+    pub(crate) function: u32,
     /// The interface ids, in order.
-    pub(super) interfaces: Vec<u32>,
+    pub(crate) interfaces: Vec<u32>,
 }
 
 /// A function: its instructions after its `OpFunction` up to its
 /// `OpFunctionEnd` (those spirv-val gives a `function()`).
 #[derive(Debug)]
-pub(super) struct Func {
-    pub(super) body: Range<usize>,
+pub(crate) struct Func {
+    pub(crate) body: Range<usize>,
     /// The ids its `OpFunctionCall`s name, each once, sorted.
-    pub(super) calls: Vec<u32>,
+    pub(crate) calls: Vec<u32>,
 }
 
 /// Entry points and functions of a module.
 #[derive(Debug, Default)]
-pub(super) struct EntryCalls {
-    pub(super) entries: Vec<EntryDesc>,
-    pub(super) functions: Vec<Func>,
+pub(crate) struct EntryCalls {
+    pub(crate) entries: Vec<EntryDesc>,
+    pub(crate) functions: Vec<Func>,
     /// Function by id (the last of one id defined twice).
     by_id: BTreeMap<u32, usize>,
 }
 
 impl EntryCalls {
     /// Reads the entry points and functions: one pass over the module.
-    pub(super) fn of(q: &Query<'_>) -> Self {
+    pub(crate) fn of(q: &Query<'_>) -> Self {
         let mut e = EntryCalls::default();
         let mut open: Option<(u32, usize, BTreeSet<u32>)> = None;
         for (index, inst) in q.module.instructions().enumerate() {
@@ -88,13 +88,13 @@ impl EntryCalls {
     }
 
     /// The position of function `id` in [`EntryCalls::functions`].
-    pub(super) fn function(&self, id: u32) -> Option<usize> {
+    pub(crate) fn function(&self, id: u32) -> Option<usize> {
         self.by_id.get(&id).copied()
     }
 
     /// The distinct entry point functions, ascending (the order in which spirv-val
     /// sorts a variable's entry points).
-    pub(super) fn entry_functions(&self) -> Vec<u32> {
+    pub(crate) fn entry_functions(&self) -> Vec<u32> {
         let set: BTreeSet<u32> = self.entries.iter().map(|d| d.function).collect();
         set.into_iter().collect()
     }
@@ -104,7 +104,7 @@ impl EntryCalls {
     /// position; the walk goes on into a function's callees when `visit` says so.
     /// Functions marked before are not entered: the caller decides what a walk may
     /// skip.
-    pub(super) fn flood(
+    pub(crate) fn flood(
         &self,
         roots: impl IntoIterator<Item = u32>,
         mark: &mut [u32],
@@ -130,7 +130,7 @@ impl EntryCalls {
     /// whose call tree reaches it. One walk in all: the entry functions go in
     /// ascending order, and a function reached before was reached by a smaller one,
     /// as was everything it calls.
-    pub(super) fn first_entry_reaching(&self) -> Vec<Option<u32>> {
+    pub(crate) fn first_entry_reaching(&self) -> Vec<Option<u32>> {
         let mut first = alloc::vec![None; self.functions.len()];
         let mut mark = alloc::vec![0; self.functions.len()];
         for root in self.entry_functions() {
@@ -144,7 +144,7 @@ impl EntryCalls {
 
     /// For each function (by position), the functions that call it, by position, each
     /// once.
-    pub(super) fn callers(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn callers(&self) -> Vec<Vec<usize>> {
         let mut callers: Vec<Vec<usize>> = Vec::new();
         callers.resize_with(self.functions.len(), Vec::new);
         for (f, func) in self.functions.iter().enumerate() {

@@ -3,19 +3,19 @@
 //! the set names none of them, so it need not be decoded. Literal words may match too:
 //! the test only ever lets through more instructions than need a look, never fewer.
 
-use super::state::{Def, State};
+use super::{Def, State};
 use crate::__private::Vec;
 
 /// Ids below a cap tied to the module's size (as the id tables') get a bit; one above
 /// it turns the filter off.
-pub(super) struct IdBits {
+pub(crate) struct IdBits {
     bits: Vec<u64>,
     beyond: bool,
 }
 
 impl IdBits {
     /// An empty set.
-    pub(super) fn new(state: &State<'_>) -> Self {
+    pub(crate) fn new(state: &State<'_>) -> Self {
         let cap = (state.bound as usize).min(state.dense_cap());
         IdBits {
             bits: alloc::vec![0; cap.div_ceil(64)],
@@ -24,7 +24,7 @@ impl IdBits {
     }
 
     /// The defined ids whose definitions `keep` accepts.
-    pub(super) fn defined(state: &State<'_>, keep: impl Fn(&Def) -> bool) -> Self {
+    pub(crate) fn defined(state: &State<'_>, keep: impl Fn(&Def) -> bool) -> Self {
         let mut set = Self::new(state);
         for (id, def) in state.defs.iter() {
             if keep(def) {
@@ -34,7 +34,7 @@ impl IdBits {
         set
     }
 
-    pub(super) fn insert(&mut self, id: u32) {
+    pub(crate) fn insert(&mut self, id: u32) {
         match self.bits.get_mut(id as usize / 64) {
             Some(w) => *w |= 1 << (id % 64),
             None => self.beyond = true,
@@ -42,7 +42,7 @@ impl IdBits {
     }
 
     /// Whether `id` may be in the set.
-    pub(super) fn may_hold(&self, id: u32) -> bool {
+    pub(crate) fn may_hold(&self, id: u32) -> bool {
         self.beyond
             || self
                 .bits
@@ -51,7 +51,7 @@ impl IdBits {
     }
 
     /// Whether an instruction (its first word included) may name an id of the set.
-    pub(super) fn may_name(&self, words: &[u32]) -> bool {
+    pub(crate) fn may_name(&self, words: &[u32]) -> bool {
         self.beyond || words.iter().skip(1).any(|&w| self.may_hold(w))
     }
 }

@@ -19,7 +19,7 @@ use core::cell::RefCell;
 use core::cmp::Ordering;
 
 /// The member index of a decoration of the id itself (spirv-val's `kInvalidMember`).
-pub(super) const NO_MEMBER: u32 = u32::MAX;
+pub(crate) const NO_MEMBER: u32 = u32::MAX;
 
 /// The order spirv-val's sets sort members in: no member (-1) first.
 fn member_key(member: u32) -> u32 {
@@ -87,11 +87,11 @@ struct Group {
 
 /// One decoration as the rules see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Dec<'m> {
+pub(crate) struct Dec<'m> {
     /// [`NO_MEMBER`] for the id itself.
-    pub(super) member: u32,
-    pub(super) kind: u32,
-    pub(super) params: &'m [u32],
+    pub(crate) member: u32,
+    pub(crate) kind: u32,
+    pub(crate) params: &'m [u32],
 }
 
 impl Dec<'_> {
@@ -108,7 +108,7 @@ impl Dec<'_> {
 /// The decorations of every id. Built in one pass over the module; each question costs
 /// a binary search, plus the groups applied to the id.
 #[derive(Debug)]
-pub(super) struct Decorations<'m> {
+pub(crate) struct Decorations<'m> {
     module: &'m Module,
     /// Direct decorations, sorted by target, member, kind, parameters.
     direct: Vec<Entry>,
@@ -127,7 +127,7 @@ pub(super) struct Decorations<'m> {
 
 impl<'m> Decorations<'m> {
     /// Registers the module's decorations in spirv-val's way.
-    pub(super) fn new(module: &'m Module) -> Self {
+    pub(crate) fn new(module: &'m Module) -> Self {
         // The sizes first, so that the tables are allocated once.
         let (mut n_direct, mut n_apps) = (0, 0);
         for inst in module.instructions() {
@@ -360,24 +360,24 @@ impl<'m> Decorations<'m> {
     }
 
     /// `HasDecoration(id, kind)`: on the id or any member.
-    pub(super) fn has(&self, id: u32, kind: u32) -> bool {
+    pub(crate) fn has(&self, id: u32, kind: u32) -> bool {
         self.first_registered(id, kind) != u32::MAX
     }
 
     /// Whether `id` had a decoration of `kind` registered before instruction `before`
     /// (what spirv-val's annotation pass sees at that instruction).
-    pub(super) fn has_before(&self, id: u32, kind: u32, before: usize) -> bool {
+    pub(crate) fn has_before(&self, id: u32, kind: u32, before: usize) -> bool {
         (self.first_registered(id, kind) as usize) < before
     }
 
     /// Whether `id`'s `member` ([`NO_MEMBER`] for the id) has a decoration of `kind`.
-    pub(super) fn has_at(&self, id: u32, member: u32, kind: u32) -> bool {
+    pub(crate) fn has_at(&self, id: u32, member: u32, kind: u32) -> bool {
         self.first(id, member, kind).is_some()
     }
 
     /// The parameters of the first decoration of `kind` on `id`'s `member` in
     /// spirv-val's set order (the least).
-    pub(super) fn first(&self, id: u32, member: u32, kind: u32) -> Option<&'m [u32]> {
+    pub(crate) fn first(&self, id: u32, member: u32, kind: u32) -> Option<&'m [u32]> {
         let mut best = self
             .direct_kind(id, member, kind)
             .first()
@@ -395,7 +395,7 @@ impl<'m> Decorations<'m> {
 
     /// The parameters of the last decoration of `kind` on `id`'s `member` in
     /// spirv-val's set order (the greatest).
-    pub(super) fn last(&self, id: u32, member: u32, kind: u32) -> Option<&'m [u32]> {
+    pub(crate) fn last(&self, id: u32, member: u32, kind: u32) -> Option<&'m [u32]> {
         let mut best = self
             .direct_kind(id, member, kind)
             .last()
@@ -416,7 +416,7 @@ impl<'m> Decorations<'m> {
     /// each kind: more than one of a kind on a group is a fault spirv-val reports
     /// before any rule that iterates (`CheckDecorationsCompatibility`). The cost is
     /// that of the decorations returned and of the groups applied to the id.
-    pub(super) fn collect(&self, id: u32, kinds: &[u32], out: &mut Vec<Dec<'m>>) {
+    pub(crate) fn collect(&self, id: u32, kinds: &[u32], out: &mut Vec<Dec<'m>>) {
         out.clear();
         for &kind in kinds {
             let lo = self.by_kind.partition_point(|&k| {
@@ -454,7 +454,7 @@ impl<'m> Decorations<'m> {
 
     /// Every id with a decoration, ascending (the keys of spirv-val's map, but for the
     /// ids it only looked up).
-    pub(super) fn targets(&self) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn targets(&self) -> impl Iterator<Item = u32> + '_ {
         let mut d = self.direct.iter().map(|e| e.target).peekable();
         let mut a = self.apps.iter().map(|x| x.target).peekable();
         core::iter::from_fn(move || {
