@@ -5,9 +5,7 @@
 //! and the cooperative matrix multiply-adds and reduction.
 
 use super::Query;
-use super::op_util::{
-    cooperative_shapes, cooperative_sizes, int32_if_const, is_use, result_type, type_of, word,
-};
+use super::op_util::{cooperative_shapes, cooperative_sizes, is_use};
 use super::operations::{OperandRule as P, OperationError, TypeRule as R, fault, operand, rule};
 use super::{Fault, Inst};
 use crate::spv::{Capability, CooperativeMatrixUse, Opcode as O};
@@ -49,7 +47,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Arithmetics) -> Res
 /// The float instructions and `OpUDiv`/`OpUMod`: operands of the result type.
 fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     let unsigned = matches!(op, O::UDiv | O::UMod);
     let (matrices, vectors, accepted) = if unsigned {
         let c = Query::is_unsigned_int_scalar_type;
@@ -80,7 +78,7 @@ fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         return Err(rule(r, op));
     }
     for i in 2..inst.operands.len() {
-        let t = type_of(q, inst, i);
+        let t = q.operand_type(inst, i);
         if vectors && q.is_cooperative_vector_type(result) {
             if !q.is_cooperative_vector_type(t) {
                 return Err(operand(P::ArithmeticIsResult, op, i));
@@ -107,7 +105,7 @@ fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// type's dimension and width.
 fn integer(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     let matrices = !matches!(op, O::IMul | O::SRem | O::SMod);
     let vectors = !matches!(op, O::SRem | O::SMod);
     let c = Query::is_int_scalar_type;
@@ -122,7 +120,7 @@ fn integer(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let dimension = q.dimension(result);
     let width = q.bit_width(result);
     for i in 2..inst.operands.len() {
-        let t = type_of(q, inst, i);
+        let t = q.operand_type(inst, i);
         if vectors && q.is_cooperative_vector_type(result) {
             if !q.is_cooperative_vector_type(t) {
                 return Err(operand(P::ArithmeticIsResult, op, i));
@@ -151,7 +149,7 @@ fn integer(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpDot`: two float vectors of the result's type and the same size.
 fn dot(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     if !q.is_float_scalar_type(result) {
         return Err(rule(R::FloatScalarResult, op));
     }
@@ -164,7 +162,7 @@ fn dot(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     let mut first = 0;
     for i in 2..inst.operands.len() {
-        let t = type_of(q, inst, i);
+        let t = q.operand_type(inst, i);
         if t == 0 || !q.is_float_vector_type(t) {
             return Err(operand(P::FloatVectorOperand, op, i));
         }
@@ -184,7 +182,7 @@ fn dot(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpVectorTimesScalar` and `OpMatrixTimesScalar`.
 fn times_scalar(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     let vector = op == O::VectorTimesScalar;
     let accepted = if vector {
         q.is_float_vector_type(result)
@@ -200,7 +198,7 @@ fn times_scalar(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         };
         return Err(rule(r, op));
     }
-    let composite = type_of(q, inst, 2);
+    let composite = q.operand_type(inst, 2);
     if composite != result {
         let r = if vector {
             R::VectorIsResult
@@ -209,7 +207,7 @@ fn times_scalar(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         };
         return Err(rule(r, op));
     }
-    if q.component_type(composite) != type_of(q, inst, 3) {
+    if q.component_type(composite) != q.operand_type(inst, 3) {
         let r = if vector {
             R::ScalarIsVectorComponent
         } else {
@@ -223,9 +221,9 @@ fn times_scalar(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpVectorTimesMatrix`.
 fn vector_times_matrix(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
-    let vector = type_of(q, inst, 2);
-    let matrix = type_of(q, inst, 3);
+    let result = inst.result_type();
+    let vector = q.operand_type(inst, 2);
+    let matrix = q.operand_type(inst, 3);
     if !q.is_float_vector_type(result) {
         return Err(rule(R::FloatVectorResult, op));
     }
@@ -254,9 +252,9 @@ fn vector_times_matrix(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpMatrixTimesVector`.
 fn matrix_times_vector(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
-    let matrix = type_of(q, inst, 2);
-    let vector = type_of(q, inst, 3);
+    let result = inst.result_type();
+    let matrix = q.operand_type(inst, 2);
+    let vector = q.operand_type(inst, 3);
     if !q.is_float_vector_type(result) {
         return Err(rule(R::FloatVectorResult, op));
     }
@@ -281,13 +279,13 @@ fn matrix_times_vector(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpMatrixTimesMatrix`.
 fn matrix_times_matrix(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let Some((_, columns, column, component)) = q.matrix_info(result_type(inst)) else {
+    let Some((_, columns, column, component)) = q.matrix_info(inst.result_type()) else {
         return Err(rule(R::FloatMatrixResult, op));
     };
-    let Some((_, l_columns, l_column, _)) = q.matrix_info(type_of(q, inst, 2)) else {
+    let Some((_, l_columns, l_column, _)) = q.matrix_info(q.operand_type(inst, 2)) else {
         return Err(rule(R::FloatMatrixLeft, op));
     };
-    let Some((r_rows, r_columns, _, r_component)) = q.matrix_info(type_of(q, inst, 3)) else {
+    let Some((r_rows, r_columns, _, r_component)) = q.matrix_info(q.operand_type(inst, 3)) else {
         return Err(rule(R::FloatMatrixRight, op));
     };
     if !q.is_float_scalar_type(component) {
@@ -311,13 +309,13 @@ fn matrix_times_matrix(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpOuterProduct`.
 fn outer_product(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let Some((_, columns, column, component)) = q.matrix_info(result_type(inst)) else {
+    let Some((_, columns, column, component)) = q.matrix_info(inst.result_type()) else {
         return Err(rule(R::FloatMatrixResult, op));
     };
-    if type_of(q, inst, 2) != column {
+    if q.operand_type(inst, 2) != column {
         return Err(rule(R::LeftIsResultColumn, op));
     }
-    let right = type_of(q, inst, 3);
+    let right = q.operand_type(inst, 3);
     if right == 0 || !q.is_float_vector_type(right) {
         return Err(rule(R::FloatVectorRight, op));
     }
@@ -334,7 +332,7 @@ fn outer_product(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// members of the operands' type.
 fn extended(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let members = q.struct_members(result_type(inst));
+    let members = q.struct_members(inst.result_type());
     if members.is_empty() {
         return Err(rule(R::StructResult, op));
     }
@@ -351,7 +349,7 @@ fn extended(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     if first != second {
         return Err(rule(R::MembersIdentical, op));
     }
-    if type_of(q, inst, 2) != first || type_of(q, inst, 3) != first {
+    if q.operand_type(inst, 2) != first || q.operand_type(inst, 3) != first {
         return Err(rule(R::OperandsAreMemberType, op));
     }
     Ok(())
@@ -363,8 +361,8 @@ fn extended(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 fn mul_add(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     use CooperativeMatrixUse as U;
     let op = inst.opcode;
-    let d = result_type(inst);
-    let [a, b, c] = [2, 3, 4].map(|i| type_of(q, inst, i));
+    let d = inst.result_type();
+    let [a, b, c] = [2, 3, 4].map(|i| q.operand_type(inst, i));
     if op == O::CooperativeMatrixMulAddNV {
         let nv = |t| q.opcode(t) == O::TypeCooperativeMatrixNV;
         for (t, r) in [
@@ -393,7 +391,7 @@ fn mul_add(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     // Operand `i` of each type (scope 2, rows 3, columns 4), where a known constant.
     let known = |t: u32, i: usize| {
-        let (_, constant, value) = int32_if_const(q, q.word(t, i + 1).unwrap_or(0));
+        let (_, constant, value) = q.int32_if_const(q.word(t, i + 1).unwrap_or(0));
         constant.then_some(value)
     };
     let differ = |x: (u32, usize), y: (u32, usize)| match (known(x.0, x.1), known(y.0, y.1)) {
@@ -428,11 +426,11 @@ fn reduce(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     const COLUMN: u32 = 2;
     const TWO_BY_TWO: u32 = 4;
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     if !q.is_cooperative_matrix_khr_type(result) {
         return Err(rule(R::ReduceResult, op));
     }
-    let matrix = type_of(q, inst, 2);
+    let matrix = q.operand_type(inst, 2);
     if !q.is_cooperative_matrix_khr_type(matrix) {
         return Err(rule(R::ReduceMatrix, op));
     }
@@ -450,13 +448,13 @@ fn reduce(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     if !is_use(q, matrix, accumulator) {
         return Err(rule(R::ReduceMatrixUse, op));
     }
-    let mask = word(inst, 3);
+    let mask = inst.word(3);
     if mask & TWO_BY_TWO != 0 && mask & (ROW | COLUMN) != 0 {
         return Err(rule(R::Reduce2x2RowColumn, op));
     }
     // Rows (word 4) and columns (word 5), where known constants.
     let size = |t: u32, w: usize| {
-        let (_, known, value) = int32_if_const(q, q.word(t, w).unwrap_or(0));
+        let (_, known, value) = q.int32_if_const(q.word(t, w).unwrap_or(0));
         known.then_some(value)
     };
     let (rows, columns) = (size(result, 4), size(result, 5));
@@ -475,7 +473,7 @@ fn reduce(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     if mask == COLUMN && differ(columns, m_columns) {
         return Err(rule(R::ReduceColumnSize, op));
     }
-    let function = word(inst, 4);
+    let function = inst.word(4);
     if q.opcode(function) != O::Function {
         return Err(rule(R::CombineFunction, op));
     }

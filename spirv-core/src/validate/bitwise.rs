@@ -3,7 +3,6 @@
 //! `OpBitReverse` and `OpBitCount`.
 
 use super::Query;
-use super::op_util::{result_type, type_of};
 use super::operations::{OperandRule as P, OperationError, TypeRule as R, fault, operand, rule};
 use super::{Fault, Inst};
 use crate::spv::Opcode as O;
@@ -23,15 +22,15 @@ fn int_like(q: &Query<'_>, t: u32) -> bool {
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Bitwise) -> Result<(), Fault> {
     let _ = st;
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     match op {
         O::ShiftRightLogical | O::ShiftRightArithmetic | O::ShiftLeftLogical => {
             if !int_like(q, result) {
                 return Err(rule(R::IntResult, op));
             }
             let dimension = q.dimension(result);
-            let base = type_of(q, inst, 2);
-            let shift = type_of(q, inst, 3);
+            let base = q.operand_type(inst, 2);
+            let shift = q.operand_type(inst, 3);
             if base == 0 || !int_like(q, base) {
                 return Err(rule(R::BaseInt, op));
             }
@@ -55,7 +54,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Bitwise) -> Result<
             let dimension = q.dimension(result);
             let width = q.bit_width(result);
             for i in 2..inst.operands.len() {
-                let t = type_of(q, inst, i);
+                let t = q.operand_type(inst, i);
                 if t == 0 || !int_like(q, t) {
                     return Err(operand(P::BitwiseInt, op, i));
                 }
@@ -68,22 +67,22 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Bitwise) -> Result<
             }
         }
         O::BitFieldInsert => {
-            base_type(q, inst, type_of(q, inst, 2))?;
-            if type_of(q, inst, 3) != result {
+            base_type(q, inst, q.operand_type(inst, 2))?;
+            if q.operand_type(inst, 3) != result {
                 return Err(rule(R::InsertIsResult, op));
             }
             offset_and_count(q, inst, 4)?;
         }
         O::BitFieldSExtract | O::BitFieldUExtract => {
-            base_type(q, inst, type_of(q, inst, 2))?;
+            base_type(q, inst, q.operand_type(inst, 2))?;
             offset_and_count(q, inst, 3)?;
         }
-        O::BitReverse => base_type(q, inst, type_of(q, inst, 2))?,
+        O::BitReverse => base_type(q, inst, q.operand_type(inst, 2))?,
         O::BitCount => {
             if !q.is_int_scalar_type(result) && !q.is_int_vector_type(result) {
                 return Err(rule(R::IntResult, op));
             }
-            let base = type_of(q, inst, 2);
+            let base = q.operand_type(inst, 2);
             base_type(q, inst, base)?;
             if q.dimension(base) != q.dimension(result) {
                 return Err(rule(R::BaseDimensionIsResult, op));
@@ -108,7 +107,7 @@ fn base_type(q: &Query<'_>, inst: &Inst<'_>, base: u32) -> Result<(), Fault> {
     {
         return Err(fault(OperationError::Base32 { opcode: op }));
     }
-    if base != result_type(inst) && op != O::BitCount {
+    if base != inst.result_type() && op != O::BitCount {
         return Err(rule(R::BaseIsResult, op));
     }
     Ok(())
@@ -116,11 +115,11 @@ fn base_type(q: &Query<'_>, inst: &Inst<'_>, base: u32) -> Result<(), Fault> {
 
 /// The Offset and Count operands, from operand `at`.
 fn offset_and_count(q: &Query<'_>, inst: &Inst<'_>, at: usize) -> Result<(), Fault> {
-    let offset = type_of(q, inst, at);
+    let offset = q.operand_type(inst, at);
     if offset == 0 || !q.is_int_scalar_type(offset) {
         return Err(rule(R::OffsetIntScalar, inst.opcode));
     }
-    let count = type_of(q, inst, at + 1);
+    let count = q.operand_type(inst, at + 1);
     if count == 0 || !q.is_int_scalar_type(count) {
         return Err(rule(R::CountIntScalar, inst.opcode));
     }

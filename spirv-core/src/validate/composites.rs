@@ -6,10 +6,10 @@
 //! cooperative-matrix instructions' rules are in `qcom.rs`.
 
 use super::Query;
-use super::op_util::{Sized, int32_if_const, is_spec_constant, result_type, type_of, word};
 use super::operations::{CompositeRule as C, OperationError as E, fault, fixed};
 use super::{Fault, Inst, qcom};
 use crate::__private::Vec;
+use crate::spirv_tools::is_spec_constant;
 use crate::spv::Opcode as O;
 use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -17,14 +17,13 @@ use alloc::collections::{BTreeMap, BTreeSet};
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
 pub(super) struct Composites {
-    sized: Sized,
     /// `LogicallyMatch`'s answers for the type pairs asked so far.
     logical: BTreeMap<(u32, u32), bool>,
 }
 
 /// The pass for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Result<(), Fault> {
-    let result = result_type(inst);
+    let result = inst.result_type();
     let small = match inst.opcode {
         O::VectorExtractDynamic => {
             extract_dynamic(q, inst)?;
@@ -53,8 +52,8 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Resu
             C::ExtractSmall
         }
         O::CompositeInsert => {
-            let object = type_of(q, inst, 2);
-            if result != type_of(q, inst, 3) {
+            let object = q.operand_type(inst, 2);
+            if result != q.operand_type(inst, 3) {
                 return Err(fault(E::InsertResultType {
                     opcode: inst.opcode,
                     result_type: Id(result),
@@ -70,7 +69,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Resu
             C::InsertSmall
         }
         O::CopyObject => {
-            if type_of(q, inst, 2) != result {
+            if q.operand_type(inst, 2) != result {
                 return Err(fixed(C::CopyType));
             }
             if q.is_void_type(result) {
@@ -83,7 +82,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Resu
             C::TransposeSmall
         }
         O::CopyLogical => {
-            let source = type_of(q, inst, 2);
+            let source = q.operand_type(inst, 2);
             if q.def(source).is_none() || q.def(result).is_none() || source == result {
                 return Err(fixed(C::LogicalSameType));
             }
@@ -96,12 +95,12 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Resu
             }
             C::CopyLogicalSmall
         }
-        O::CompositeConstructCoopMatQCOM => return qcom::construct(q, inst, &mut st.sized),
-        O::CompositeExtractCoopMatQCOM => return qcom::extract(q, inst, &mut st.sized),
-        O::ExtractSubArrayQCOM => return qcom::sub_array(q, inst, &mut st.sized),
+        O::CompositeConstructCoopMatQCOM => return qcom::construct(q, inst),
+        O::CompositeExtractCoopMatQCOM => return qcom::extract(q, inst),
+        O::ExtractSubArrayQCOM => return qcom::sub_array(q, inst),
         _ => return Ok(()),
     };
-    if st.sized.limited_in_shader(q, result) {
+    if q.state.has_capability(crate::spv::Capability::Shader.0) && q.contains_limited_use(result) {
         return Err(fixed(small));
     }
     Ok(())
@@ -109,18 +108,18 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Resu
 
 /// `OpVectorExtractDynamic`.
 fn extract_dynamic(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    let result = result_type(inst);
+    let result = inst.result_type();
     if !matches!(q.opcode(result), O::TypeInt | O::TypeFloat | O::TypeBool) {
         return Err(fixed(C::ScalarResult));
     }
-    let vector = type_of(q, inst, 2);
+    let vector = q.operand_type(inst, 2);
     if !matches!(q.opcode(vector), O::TypeVector | O::TypeCooperativeVectorNV) {
         return Err(fixed(C::VectorIsVector));
     }
     if q.component_type(vector) != result {
         return Err(fixed(C::VectorComponentIsResult));
     }
-    let index = type_of(q, inst, 3);
+    let index = q.operand_type(inst, 3);
     if index == 0 || !q.is_int_scalar_type(index) {
         return Err(fixed(C::IndexIntScalar));
     }
@@ -129,17 +128,17 @@ fn extract_dynamic(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 
 /// `OpVectorInsertDynamic`.
 fn insert_dynamic(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    let result = result_type(inst);
+    let result = inst.result_type();
     if !matches!(q.opcode(result), O::TypeVector | O::TypeCooperativeVectorNV) {
         return Err(fixed(C::VectorResult));
     }
-    if type_of(q, inst, 2) != result {
+    if q.operand_type(inst, 2) != result {
         return Err(fixed(C::VectorIsResult));
     }
-    if q.component_type(result) != type_of(q, inst, 3) {
+    if q.component_type(result) != q.operand_type(inst, 3) {
         return Err(fixed(C::ComponentIsResultComponent));
     }
-    if !q.is_int_scalar_type(type_of(q, inst, 4)) {
+    if !q.is_int_scalar_type(q.operand_type(inst, 4)) {
         return Err(fixed(C::IndexIntScalar));
     }
     Ok(())
@@ -158,8 +157,8 @@ fn array_length(q: &Query<'_>, array: u32) -> Option<u64> {
 /// `OpCompositeConstruct`, but for 8- and 16-bit types.
 fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let count = inst.operands.len();
-    let result = result_type(inst);
-    let constituents = || (2..count).map(|i| type_of(q, inst, i));
+    let result = inst.result_type();
+    let constituents = || (2..count).map(|i| q.operand_type(inst, i));
     match q.opcode(result) {
         op @ (O::TypeVector | O::TypeCooperativeVectorNV) => {
             let mut expected = q.dimension(result);
@@ -170,7 +169,7 @@ fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                     return Err(fixed(C::TwoConstituents));
                 }
             } else {
-                let (_, constant, value) = int32_if_const(q, q.word(result, 3).unwrap_or(0));
+                let (_, constant, value) = q.int32_if_const(q.word(result, 3).unwrap_or(0));
                 known = constant;
                 expected = value;
             }
@@ -227,7 +226,7 @@ fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                     C::SingleConstituent
                 }));
             }
-            if type_of(q, inst, 2) != q.word(result, 2).unwrap_or(0) {
+            if q.operand_type(inst, 2) != q.word(result, 2).unwrap_or(0) {
                 return Err(fixed(C::ConstituentIsComponent));
             }
         }
@@ -312,10 +311,10 @@ fn indexed_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<u32, Fault> {
 
 /// `OpTranspose`, but for 16-bit floats.
 fn transpose(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    let Some((rows, columns, _, component)) = q.matrix_info(result_type(inst)) else {
+    let Some((rows, columns, _, component)) = q.matrix_info(inst.result_type()) else {
         return Err(fixed(C::MatrixResult));
     };
-    let Some((m_rows, m_columns, _, m_component)) = q.matrix_info(type_of(q, inst, 2)) else {
+    let Some((m_rows, m_columns, _, m_component)) = q.matrix_info(q.operand_type(inst, 2)) else {
         return Err(fixed(C::MatrixOperand));
     };
     if component != m_component {
@@ -329,7 +328,7 @@ fn transpose(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 
 /// `OpVectorShuffle`, but for 8- and 16-bit types.
 fn shuffle(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    let result = result_type(inst);
+    let result = inst.result_type();
     let found = q.opcode(result);
     if found != O::TypeVector {
         return Err(fault(E::ShuffleResult { found }));
@@ -340,8 +339,8 @@ fn shuffle(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             result_type: Id(result),
         }));
     }
-    let v1 = type_of(q, inst, 2);
-    let v2 = type_of(q, inst, 3);
+    let v1 = q.operand_type(inst, 2);
+    let v2 = q.operand_type(inst, 3);
     if q.opcode(v1) != O::TypeVector {
         return Err(fixed(C::Vector1Type));
     }
@@ -360,7 +359,7 @@ fn shuffle(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         .unwrap_or(0)
         .wrapping_add(q.word(v2, 3).unwrap_or(0));
     for i in 4..inst.operands.len() {
-        let index = word(inst, i);
+        let index = inst.word(i);
         if index != u32::MAX && index >= size {
             return Err(fault(E::ShuffleIndex { index, size }));
         }

@@ -8,10 +8,10 @@
 use super::Query;
 use super::error::ErrorKind;
 use super::type_error::TypeError;
-use super::type_rules::{Step, contains_step, reaches};
+use super::validation_state::{Step, reaches};
 use super::{Fault, Inst};
 use crate::module::InstRef;
-use crate::spirv_tools::{self as opcodes, is_spec_constant};
+use crate::spirv_tools as opcodes;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as SC};
 use crate::types::Id;
 use alloc::collections::BTreeMap;
@@ -19,16 +19,9 @@ use alloc::collections::BTreeMap;
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
 pub(super) struct Constants {
-    /// The answers of [`limited_use_type`]'s walks.
-    limited: LimitedMemo,
     /// Whether each type walked has no null value.
     not_nullable: BTreeMap<u32, bool>,
 }
-
-/// What `ContainsLimitedUseIntOrFloatType`'s walks have found, by type: whether it
-/// contains a 16-bit integer, an 8-bit integer, a 16-bit IEEE float.
-#[derive(Debug, Default)]
-pub(super) struct LimitedMemo([BTreeMap<u32, bool>; 3]);
 
 /// `e` as a fault at the current instruction.
 fn fail<T>(e: TypeError) -> Result<T, Fault> {
@@ -67,27 +60,11 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Resul
     if opcodes::is_constant(op)
         && q.state.has_capability(C::Shader.0)
         && !q.is_pointer_type(ty)
-        && limited_use_type(q, ty, &mut st.limited)
+        && q.contains_limited_use(ty)
     {
         return fail(TypeError::SmallConstant);
     }
     Ok(())
-}
-
-/// `ContainsLimitedUseIntOrFloatType`: an 8- or 16-bit integer, or a 16-bit IEEE
-/// float, whose full-use capability (`Int8`, `Int16`, `Float16`) is not declared.
-pub(super) fn limited_use_type(q: &Query<'_>, ty: u32, memo: &mut LimitedMemo) -> bool {
-    let has = |c: C| q.state.has_capability(c.0);
-    let mut sized = |which: usize, want: O, width: u32| {
-        let f = |op: O, w: &[u32]| {
-            op == want && !(op == O::TypeFloat && w.len() > 3) && w.get(2) == Some(&width)
-        };
-        let step = |id, def| contains_step(q, id, def, true, &f);
-        reaches(q, ty, &mut memo.0[which], &step)
-    };
-    (!has(C::Int16) && sized(0, O::TypeInt, 16))
-        || (!has(C::Int8) && sized(1, O::TypeInt, 8))
-        || (!has(C::Float16) && sized(2, O::TypeFloat, 16))
 }
 
 /// `IsTypeNullable`: every type the null value is made of has a null value.
@@ -170,23 +147,6 @@ fn spec_constant_op(q: &Query<'_>, op: O) -> Result<(), Fault> {
     }
 }
 
-/// `EvalInt32IfConst`: whether `id` is a 32-bit integer, whether it is a constant
-/// (not a spec constant) whose value is known, and the value.
-pub(super) fn int32_if_const(q: &Query<'_>, id: u32) -> (bool, bool, u32) {
-    let t = q.type_of(id);
-    if t == 0 || !q.is_int_scalar_type(t) || q.bit_width(t) != 32 {
-        return (false, false, 0);
-    }
-    let op = q.opcode(id);
-    if !opcodes::is_constant(op) || is_spec_constant(op) {
-        return (true, false, 0);
-    }
-    if op == O::ConstantNull {
-        return (true, true, 0);
-    }
-    (true, true, q.word(id, 3).unwrap_or(0))
-}
-
 /// `ValidateConstantComposite`, except for tensors.
 fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
@@ -224,7 +184,7 @@ fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     match ty_op {
         O::TypeVector | O::TypeCooperativeVectorNV => {
             let (known, n) = if ty_op == O::TypeCooperativeVectorNV {
-                let (_, known, n) = int32_if_const(q, tword(3));
+                let (_, known, n) = q.int32_if_const(tword(3));
                 (known, n)
             } else {
                 (true, tword(3))
@@ -262,7 +222,7 @@ fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             })
         }
         O::TypeArray => {
-            let (int32, known, n) = int32_if_const(q, tword(3));
+            let (int32, known, n) = q.int32_if_const(tword(3));
             if int32 && known && n as usize != count {
                 return fail(TypeError::CompositeArrayCount(op, t));
             }

@@ -22,8 +22,6 @@ use alloc::collections::BTreeMap;
 pub(super) struct ControlFlow {
     /// The module's functions by instruction range, once needed.
     functions: Option<Vec<(usize, usize)>>,
-    /// The addressing model, once needed.
-    addressing: Option<u32>,
     /// The predecessors in the function last asked about.
     graph: Option<Predecessors>,
     /// Distinct predecessor ids by block node, sorted, for that graph.
@@ -37,17 +35,6 @@ impl ControlFlow {
         let k = fs.partition_point(|&(s, _)| s < i);
         let &(s, e) = fs.get(k.checked_sub(1)?)?;
         (i > s && i <= e).then_some((s, e))
-    }
-
-    /// The addressing model of the module's `OpMemoryModel`.
-    fn addressing(&mut self, q: &Query<'_>) -> u32 {
-        *self.addressing.get_or_insert_with(|| {
-            q.module
-                .instructions()
-                .find(|i| i.opcode() == O::MemoryModel)
-                .and_then(|i| i.words().get(1).copied())
-                .unwrap_or(u32::MAX)
-        })
     }
 
     /// The predecessors in the function holding instruction `i`.
@@ -119,7 +106,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Res
             if ty_op == O::Nop || ty_op == O::TypeVoid {
                 return e(CfgError::ReturnValueVoid { value_type: Id(ty) });
             }
-            let logical = st.addressing(q) == spv::AddressingModel::Logical.0;
+            let logical = q.state.addressing_model() == spv::AddressingModel::Logical;
             if logical
                 && matches!(ty_op, O::TypePointer | O::TypeUntypedPointerKHR)
                 && !variable_pointers
@@ -212,7 +199,7 @@ fn phi(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Result<(), Fault
         return e(CfgError::PhiVoid);
     }
     if q.is_pointer_type(ty)
-        && st.addressing(q) == spv::AddressingModel::Logical.0
+        && q.state.addressing_model() == spv::AddressingModel::Logical
         && !q.state.has_capability(C::VariablePointersStorageBuffer.0)
     {
         return e(CfgError::PhiPointer);

@@ -6,20 +6,15 @@
 //! `OpBitCastArrayQCOM`'s rules are in `qcom.rs`.
 
 use super::Query;
-use super::op_util::{
-    Addressing, Scalar, Sized, cooperative_shapes, cooperative_sizes, is_use, result_type, type_of,
-    word,
-};
+use super::op_util::{cooperative_shapes, cooperative_sizes, is_use};
 use super::operations::{CompositeRule as C, OperationError, TypeRule as R, fault, fixed, rule};
+use super::validation_state::Scalar;
 use super::{Fault, Inst, qcom};
 use crate::spv::{AddressingModel as A, CooperativeMatrixUse, Opcode as O, StorageClass as S};
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
-pub(super) struct Conversion {
-    addressing: Addressing,
-    sized: Sized,
-}
+pub(super) struct Conversion {}
 
 /// A type class of the numeric conversions: what is accepted as a scalar or vector,
 /// and as the component of a cooperative matrix or vector.
@@ -58,11 +53,11 @@ fn numeric(
     input: (Class, R),
 ) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result_type = result_type(inst);
+    let result_type = inst.result_type();
     if !result.0.accepts(q, result_type) {
         return Err(rule(result.1, op));
     }
-    let input_type = type_of(q, inst, 2);
+    let input_type = q.operand_type(inst, 2);
     if input_type == 0 || !input.0.accepts(q, input_type) {
         return Err(rule(input.1, op));
     }
@@ -79,9 +74,9 @@ fn numeric(
 }
 
 /// The pass for one instruction.
-pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<(), Fault> {
+pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Conversion) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     let float = (Class::Float, R::FloatResult);
     let float_in = (Class::Float, R::InputFloat);
     let int = (Class::Int, R::IntResult);
@@ -91,21 +86,21 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Resu
         O::ConvertFToU => numeric(q, inst, unsigned, float_in)?,
         O::ConvertFToS => numeric(q, inst, int, float_in)?,
         O::ConvertSToF | O::ConvertUToF => numeric(q, inst, float, int_in)?,
-        O::Bitcast => bitcast(q, inst, st)?,
+        O::Bitcast => bitcast(q, inst)?,
         O::UConvert | O::SConvert => {
             let r = if op == O::UConvert { unsigned } else { int };
             numeric(q, inst, r, int_in)?;
-            if q.bit_width(result) == q.bit_width(type_of(q, inst, 2)) {
+            if q.bit_width(result) == q.bit_width(q.operand_type(inst, 2)) {
                 return Err(rule(R::InputWidthDiffers, op));
             }
         }
         O::FConvert => {
             numeric(q, inst, float, float_in)?;
-            if q.component_type(result) == q.component_type(type_of(q, inst, 2)) {
+            if q.component_type(result) == q.component_type(q.operand_type(inst, 2)) {
                 return Err(rule(R::ComponentDiffers, op));
             }
         }
-        O::BitCastArrayQCOM => qcom::bit_cast(q, inst, &mut st.sized)?,
+        O::BitCastArrayQCOM => qcom::bit_cast(q, inst)?,
         O::CooperativeMatrixConvertNV | O::CooperativeMatrixTransposeNV => {
             matrix_convert(q, inst)?;
         }
@@ -113,16 +108,16 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Resu
             if !q.is_float_scalar_or_vector_type(result) || q.bit_width(result) != 32 {
                 return Err(rule(R::Float32Result, op));
             }
-            if type_of(q, inst, 2) != result {
+            if q.operand_type(inst, 2) != result {
                 return Err(rule(R::InputIsResult, op));
             }
         }
-        O::ConvertPtrToU | O::ConvertUToPtr => pointer_int(q, inst, st)?,
+        O::ConvertPtrToU | O::ConvertUToPtr => pointer_int(q, inst)?,
         O::SatConvertSToU | O::SatConvertUToS => {
             if !q.is_int_scalar_type(result) && !q.is_int_vector_type(result) {
                 return Err(rule(R::IntResult, op));
             }
-            let input = type_of(q, inst, 2);
+            let input = q.operand_type(inst, 2);
             if input == 0 || !(q.is_int_scalar_type(input) || q.is_int_vector_type(input)) {
                 return Err(rule(R::IntInput, op));
             }
@@ -137,7 +132,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Resu
             if q.opcode(result) != O::TypeAccelerationStructureKHR {
                 return Err(rule(R::AccelerationStructureResult, op));
             }
-            let input = type_of(q, inst, 2);
+            let input = q.operand_type(inst, 2);
             let handle = (q.is_unsigned_int_scalar_type(input) && q.bit_width(input) == 64)
                 || (q.is_unsigned_int_vector_type(input)
                     && q.dimension(input) == 2
@@ -151,8 +146,8 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Resu
     if matches!(
         op,
         O::ConvertFToU | O::ConvertFToS | O::ConvertSToF | O::ConvertUToF | O::Bitcast
-    ) && (st.sized.limited_in_shader(q, result)
-        || st.sized.limited_in_shader(q, type_of(q, inst, 2)))
+    ) && q.state.has_capability(crate::spv::Capability::Shader.0)
+        && (q.contains_limited_use(result) || q.contains_limited_use(q.operand_type(inst, 2)))
     {
         return Err(fixed(C::SmallConversion));
     }
@@ -160,10 +155,10 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Resu
 }
 
 /// `OpConvertPtrToU` and `OpConvertUToPtr`.
-fn pointer_int(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<(), Fault> {
+fn pointer_int(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
-    let input = type_of(q, inst, 2);
+    let result = inst.result_type();
+    let input = q.operand_type(inst, 2);
     let to_int = op == O::ConvertPtrToU;
     let (pointer, int) = if to_int {
         if !q.is_unsigned_int_scalar_type(result) {
@@ -182,9 +177,9 @@ fn pointer_int(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<()
         }
         (result, input)
     };
-    match st.addressing.get(q) {
-        Some(A::Logical) => Err(rule(R::LogicalAddressing, op)),
-        Some(A::PhysicalStorageBuffer64) => {
+    match q.state.addressing_model() {
+        A::Logical => Err(rule(R::LogicalAddressing, op)),
+        A::PhysicalStorageBuffer64 => {
             let class = q.pointer_info(pointer).map(|(_, c)| c);
             if class != Some(S::PhysicalStorageBuffer) {
                 return Err(rule(R::PhysicalStorageClass, op));
@@ -202,10 +197,10 @@ fn pointer_int(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<()
 fn cast(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
     let private = |c: S| matches!(c, S::Workgroup | S::CrossWorkgroup | S::Function);
-    let Some((result_data, result_class)) = q.pointer_info(result_type(inst)) else {
+    let Some((result_data, result_class)) = q.pointer_info(inst.result_type()) else {
         return Err(rule(R::PointerResult, op));
     };
-    let target = S(word(inst, 3));
+    let target = S(inst.word(3));
     match op {
         O::PtrCastToGeneric if result_class != S::Generic => {
             return Err(rule(R::GenericResult, op));
@@ -218,7 +213,7 @@ fn cast(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         }
         _ => {}
     }
-    let Some((input_data, input_class)) = q.pointer_info(type_of(q, inst, 2)) else {
+    let Some((input_data, input_class)) = q.pointer_info(q.operand_type(inst, 2)) else {
         return Err(rule(R::InputPointer, op));
     };
     if op == O::PtrCastToGeneric {
@@ -240,11 +235,11 @@ fn cast(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpCooperativeMatrixConvertNV` and `OpCooperativeMatrixTransposeNV`.
 fn matrix_convert(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     if !q.is_cooperative_matrix_type(result) {
         return Err(rule(R::CooperativeResult, op));
     }
-    let input = type_of(q, inst, 2);
+    let input = q.operand_type(inst, 2);
     if !q.is_cooperative_matrix_type(input) {
         return Err(rule(R::CooperativeInput, op));
     }
@@ -260,10 +255,10 @@ fn matrix_convert(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 }
 
 /// `OpBitcast`.
-fn bitcast(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<(), Fault> {
+fn bitcast(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
-    let input = type_of(q, inst, 2);
+    let result = inst.result_type();
+    let input = q.operand_type(inst, 2);
     if input == 0 {
         return Err(rule(R::InputTyped, op));
     }
@@ -296,12 +291,11 @@ fn bitcast(q: &Query<'_>, inst: &Inst<'_>, st: &mut Conversion) -> Result<(), Fa
         cooperative_shapes(q, result, input, false, false)?;
     }
     if q.state.version >= (1, 5) || q.state.has_extension("SPV_KHR_physical_storage_buffer") {
-        let int32_vector =
-            |s: &mut Sized, t| q.is_int_vector_type(t) && s.contains(q, t, Scalar::Int32);
-        if result_pointer && !input_pointer && !input_int && !int32_vector(&mut st.sized, input) {
+        let int32_vector = |t| q.is_int_vector_type(t) && q.contains_sized(t, Scalar::Int32);
+        if result_pointer && !input_pointer && !input_int && !int32_vector(input) {
             return Err(rule(R::PointerFromNewer, op));
         }
-        if input_pointer && !result_pointer && !result_int && !int32_vector(&mut st.sized, result) {
+        if input_pointer && !result_pointer && !result_int && !int32_vector(result) {
             return Err(rule(R::PointerToNewer, op));
         }
     } else {

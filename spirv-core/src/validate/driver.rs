@@ -229,7 +229,8 @@ pub(super) fn run(
     }
     // The second loop, then the rules over the whole module, in spirv-val's order.
     let decorations = validation_state::Decorations::new(&module);
-    let q = Query::new(&module, &state, &decorations);
+    let analyses = validation_state::Analyses::default();
+    let q = Query::new(&module, &state, &decorations, &analyses);
     let mut second = Second::default();
     for index in 0..module.len() {
         let Some(inst) = memoized(&module, &state, index, &mut operands) else {
@@ -298,18 +299,11 @@ fn scan(state: &mut State<'_>, module: &Module) {
 /// The first loop's checks of one instruction, in spirv-val's order.
 fn one_instruction(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     use spv::Opcode as O;
-    let word = |i: usize| {
-        inst.operands
-            .get(i)
-            .and_then(|o| inst.words.get(o.offset))
-            .copied()
-            .unwrap_or(0)
-    };
     match inst.opcode {
         O::EntryPoint | O::ConditionalEntryPointINTEL => {
             let shift = usize::from(inst.opcode == O::ConditionalEntryPointINTEL);
-            let model = word(shift);
-            let function = word(1 + shift);
+            let model = inst.word(shift);
+            let function = inst.word(1 + shift);
             state.entry_points.push(function);
             if inst.opcode == O::EntryPoint {
                 let name = inst
@@ -333,13 +327,13 @@ fn one_instruction(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
             if !state.in_function() {
                 return Err(ErrorKind::CallOutsideFunction.into());
             }
-            state.call_targets.insert(word(2));
+            state.call_targets.insert(inst.word(2));
         }
         _ => {}
     }
     ids::check(state, inst)?;
     if matches!(inst.opcode, O::Capability | O::ConditionalCapabilityINTEL) {
-        let cap = word(usize::from(inst.opcode == O::ConditionalCapabilityINTEL));
+        let cap = inst.word(usize::from(inst.opcode == O::ConditionalCapabilityINTEL));
         capability::check(state, cap)?;
     }
     layout::check(state, inst)?;

@@ -28,15 +28,6 @@ pub(super) struct Function {
     params: Option<BTreeMap<u32, (u32, u32, u32, usize)>>,
 }
 
-/// The instruction's `i`-th operand's first word (0 when absent).
-fn op(inst: &Inst<'_>, i: usize) -> u32 {
-    inst.operands
-        .get(i)
-        .and_then(|o| inst.words.get(o.offset))
-        .copied()
-        .unwrap_or(0)
-}
-
 fn fault(e: FunctionError) -> Fault {
     ErrorKind::Function(e).into()
 }
@@ -101,12 +92,12 @@ fn bad_uses(q: &Query<'_>) -> BTreeMap<u32, u32> {
 
 /// `ValidateFunction`.
 fn function(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fault> {
-    let type_id = op(inst, 3);
+    let type_id = inst.word(3);
     if q.opcode(type_id) != O::TypeFunction {
         return Err(fault(FunctionError::NotFunctionType { ty: Id(type_id) }));
     }
     let ret = q.word(type_id, 2).unwrap_or(0);
-    let result = op(inst, 0);
+    let result = inst.word(0);
     if ret != result {
         return Err(fault(FunctionError::ReturnType {
             result: Id(result),
@@ -166,7 +157,7 @@ fn parameter(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fa
         }));
     }
     let param_type = ty.words().get(index + 3).copied().unwrap_or(0);
-    let result = op(inst, 0);
+    let result = inst.word(0);
     if q.def(param_type).is_none() || result != param_type {
         return Err(fault(FunctionError::ParameterType { ty: Id(result) }));
     }
@@ -178,22 +169,24 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     use FunctionError as E;
     let has = |c: C| q.state.has_capability(c.0);
     let options = q.state.options;
-    let callee = op(inst, 2);
+    let callee = inst.word(2);
     let Some(f) = q.def(callee).filter(|f| f.opcode() == O::Function) else {
         return Err(fault(E::CallNotFunction {
             function: Id(callee),
         }));
     };
     let ret = f.words().get(1).copied().unwrap_or(0);
-    let result = op(inst, 0);
+    let result = inst.word(0);
     if q.def(ret).is_none() || ret != result {
         return Err(fault(E::CallResultType {
             result: Id(result),
             ret: Id(ret),
         }));
     }
-    let (addressing, _) = super::memory_util::models(q);
-    let logical = addressing == 0 || addressing == 5348;
+    let logical = matches!(
+        q.state.addressing_model(),
+        crate::spv::AddressingModel::Logical | crate::spv::AddressingModel::PhysicalStorageBuffer64
+    );
     if !options.relax_logical_pointer
         && logical
         && matches!(q.opcode(ret), O::TypePointer | O::TypeUntypedPointerKHR)

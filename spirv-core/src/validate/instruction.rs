@@ -16,13 +16,6 @@ use crate::types::Id;
 /// targets are checked against the function's first block and its merge blocks.
 pub(super) fn cfg(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let word = |i: usize| {
-        inst.operands
-            .get(i)
-            .and_then(|o| inst.words.get(o.offset))
-            .copied()
-            .unwrap_or(0)
-    };
     let Some(f) = state.function.as_mut() else {
         return Ok(());
     };
@@ -47,7 +40,7 @@ pub(super) fn cfg(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             f.block = Some(inst.result_id);
         }
         O::LoopMerge | O::SelectionMerge => {
-            let merge = word(0);
+            let merge = inst.word(0);
             if !f.merge_blocks.insert(merge) {
                 return Err(Fault::at(
                     ErrorKind::AlreadyMergeBlock { block: Id(merge) },
@@ -56,13 +49,13 @@ pub(super) fn cfg(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             }
         }
         O::Branch => {
-            if let Some(e) = first_block_targeted(f, word(0)) {
+            if let Some(e) = first_block_targeted(f, inst.word(0)) {
                 return Err(e);
             }
             f.block = None;
         }
         O::BranchConditional => {
-            for t in [word(1), word(2)] {
+            for t in [inst.word(1), inst.word(2)] {
                 if let Some(e) = first_block_targeted(f, t) {
                     return Err(e);
                 }
@@ -71,7 +64,7 @@ pub(super) fn cfg(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         }
         O::Switch => {
             for i in (1..inst.operands.len()).step_by(2) {
-                if let Some(e) = first_block_targeted(f, word(i)) {
+                if let Some(e) = first_block_targeted(f, inst.word(i)) {
                     return Err(e);
                 }
             }
@@ -102,25 +95,21 @@ pub(super) fn cfg(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `InstructionPass`.
 pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let word = |i: usize| {
-        inst.operands
-            .get(i)
-            .and_then(|o| inst.words.get(o.offset))
-            .copied()
-            .unwrap_or(0)
-    };
     match op {
-        O::Capability => state.register_capability(word(0)),
-        O::ConditionalCapabilityINTEL => state.register_capability(word(1)),
+        O::Capability => state.register_capability(inst.word(0)),
+        O::ConditionalCapabilityINTEL => state.register_capability(inst.word(1)),
         O::MemoryModel => {
-            if state.memory_model {
+            if state.models.is_some() {
                 return Err(ErrorKind::DuplicateMemoryModel.into());
             }
-            state.memory_model = true;
+            state.models = Some((
+                spv::AddressingModel(inst.word(0)),
+                spv::MemoryModel(inst.word(1)),
+            ));
         }
         O::Variable => {
             let limits = &state.options.limits;
-            if word(2) == spv::StorageClass::Function.0 {
+            if inst.word(2) == spv::StorageClass::Function.0 {
                 state.local_variables += 1;
                 if state.local_variables > limits.max_local_variables {
                     return Err(Fault::module(ErrorKind::LocalVariables {
@@ -143,7 +132,7 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
             if state.sampler_addressing != 0 {
                 return Err(ErrorKind::DuplicateSamplerAddressing.into());
             }
-            let width = word(0);
+            let width = inst.word(0);
             if width != 32 && width != 64 {
                 return Err(ErrorKind::SamplerAddressingWidth.into());
             }

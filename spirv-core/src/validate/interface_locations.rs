@@ -8,9 +8,9 @@
 
 use super::Query;
 use super::error::ErrorKind;
-use super::memory_util::{contains_sized, int32_if_const, models};
 use super::mode_text::ModeError;
 use super::validation_state::EntryDesc;
+use super::validation_state::Scalar;
 use super::validation_state::{Dec, NO_MEMBER};
 use super::{Fault, interfaces::variable_class};
 use crate::__private::Vec;
@@ -214,7 +214,7 @@ fn variable(
         let mut sub = type_id;
         let mut array_size = 1u32;
         if q.opcode(type_id) == O::TypeArray {
-            let (is_int, is_const, value) = int32_if_const(q, q.word(type_id, 3).unwrap_or(0));
+            let (is_int, is_const, value) = q.int32_if_const(q.word(type_id, 3).unwrap_or(0));
             array_size = if is_int && is_const { value } else { 1 };
             sub = q.word(type_id, 2).unwrap_or(0);
         }
@@ -320,7 +320,7 @@ fn variable(
 /// `NumConsumedLocations`: how many locations a type takes, or the fault at the type
 /// that cannot take one. Walked with an explicit stack, children in spirv-val's order.
 fn locations(q: &Query<'_>, ty: u32) -> Result<u32, Fault> {
-    let psb64 = models(q).0 == spv::AddressingModel::PhysicalStorageBuffer64.0;
+    let psb64 = q.state.addressing_model() == spv::AddressingModel::PhysicalStorageBuffer64;
     // (type, children, next child, accumulated)
     struct Frame<'a> {
         id: u32,
@@ -346,8 +346,8 @@ fn locations(q: &Query<'_>, ty: u32) -> Result<u32, Fault> {
                 match d.opcode() {
                     O::TypeInt | O::TypeFloat => value = Some(1),
                     O::TypeVector => {
-                        let wide =
-                            contains_sized(q, id, false, 64) || contains_sized(q, id, true, 64);
+                        let wide = q.contains_sized(id, Scalar::Int64)
+                            || q.contains_sized(id, Scalar::Float64);
                         value = Some(if wide && w.get(3).copied().unwrap_or(0) > 2 {
                             2
                         } else {
@@ -396,7 +396,7 @@ fn locations(q: &Query<'_>, ty: u32) -> Result<u32, Fault> {
         let v = match q.opcode(id) {
             O::TypeMatrix => acc.wrapping_mul(q.word(id, 3).unwrap_or(0)),
             O::TypeArray => {
-                let (is_int, is_const, n) = int32_if_const(q, q.word(id, 3).unwrap_or(0));
+                let (is_int, is_const, n) = q.int32_if_const(q.word(id, 3).unwrap_or(0));
                 if is_int && is_const {
                     acc.wrapping_mul(n)
                 } else {
@@ -413,7 +413,7 @@ fn locations(q: &Query<'_>, ty: u32) -> Result<u32, Fault> {
 /// `NumConsumedComponents`: how many components a type takes, 0 for types that take
 /// no `Component` decoration.
 fn components(q: &Query<'_>, ty: u32) -> u32 {
-    let psb64 = models(q).0 == spv::AddressingModel::PhysicalStorageBuffer64.0;
+    let psb64 = q.state.addressing_model() == spv::AddressingModel::PhysicalStorageBuffer64;
     let mut id = ty;
     let mut times = 1u32;
     for _ in 0..=q.module.len() {

@@ -11,9 +11,9 @@
 
 use super::Query;
 use super::error::ErrorKind;
-use super::memory_util::contains_type;
 use super::mode_text::ModeError;
 use super::validation_state::IdBits;
+use super::validation_state::contains_type;
 use super::validation_state::{EntryCalls, EntryDesc};
 use super::{Fault, interface_locations};
 use crate::__private::{String, Vec};

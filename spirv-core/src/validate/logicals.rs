@@ -3,21 +3,18 @@
 //! float and integer comparisons, the `OpLogical*` instructions and `OpSelect`.
 
 use super::Query;
-use super::op_util::{Addressing, result_type, type_of};
 use super::operations::{CompositeRule as C, TypeRule as R, fixed, rule};
 use super::{Fault, Inst};
 use crate::spv::{self, Opcode as O};
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
-pub(super) struct Logicals {
-    addressing: Addressing,
-}
+pub(super) struct Logicals {}
 
 /// The pass for one instruction.
-pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result<(), Fault> {
+pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Logicals) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     let bool_result = || q.is_bool_scalar_type(result) || q.is_bool_vector_type(result);
     let float = |t: u32| t != 0 && (q.is_float_scalar_type(t) || q.is_float_vector_type(t));
     let int = |t: u32| t != 0 && (q.is_int_scalar_type(t) || q.is_int_vector_type(t));
@@ -26,7 +23,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result
             if !q.is_bool_scalar_type(result) {
                 return Err(rule(R::BoolScalarResult, op));
             }
-            let t = type_of(q, inst, 2);
+            let t = q.operand_type(inst, 2);
             if t == 0 || !q.is_bool_vector_type(t) {
                 return Err(rule(R::OperandBoolVector, op));
             }
@@ -35,7 +32,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result
             if !bool_result() {
                 return Err(rule(R::BoolResult, op));
             }
-            let t = type_of(q, inst, 2);
+            let t = q.operand_type(inst, 2);
             if !float(t) {
                 return Err(rule(R::OperandFloat, op));
             }
@@ -61,14 +58,14 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result
             if !bool_result() {
                 return Err(rule(R::BoolResult, op));
             }
-            let left = type_of(q, inst, 2);
+            let left = q.operand_type(inst, 2);
             if !float(left) {
                 return Err(rule(R::OperandsFloat, op));
             }
             if q.dimension(result) != q.dimension(left) {
                 return Err(rule(R::OperandsSize, op));
             }
-            if left != type_of(q, inst, 3) {
+            if left != q.operand_type(inst, 3) {
                 return Err(rule(R::LeftRightSameType, op));
             }
         }
@@ -76,7 +73,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result
             if !bool_result() {
                 return Err(rule(R::BoolResult, op));
             }
-            if result != type_of(q, inst, 2) || result != type_of(q, inst, 3) {
+            if result != q.operand_type(inst, 2) || result != q.operand_type(inst, 3) {
                 return Err(rule(R::BothOperandsResult, op));
             }
         }
@@ -84,11 +81,11 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result
             if !bool_result() {
                 return Err(rule(R::BoolResult, op));
             }
-            if result != type_of(q, inst, 2) {
+            if result != q.operand_type(inst, 2) {
                 return Err(rule(R::OperandIsResult, op));
             }
         }
-        O::Select => select(q, inst, st)?,
+        O::Select => select(q, inst)?,
         O::IEqual
         | O::INotEqual
         | O::UGreaterThan
@@ -102,8 +99,8 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result
             if !bool_result() {
                 return Err(rule(R::BoolResult, op));
             }
-            let left = type_of(q, inst, 2);
-            let right = type_of(q, inst, 3);
+            let left = q.operand_type(inst, 2);
+            let right = q.operand_type(inst, 3);
             if !int(left) {
                 return Err(rule(R::OperandsInt, op));
             }
@@ -126,9 +123,9 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result
 }
 
 /// `OpSelect`: what the result type may be, the condition, both objects.
-fn select(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result<(), Fault> {
+fn select(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     // SPIR-V 1.4 selects between composites, and with a scalar condition.
     let composites = q.state.version >= (1, 4);
     let fail = || {
@@ -142,7 +139,7 @@ fn select(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result<(), Fault
     let mut dimension = 1;
     match q.opcode(result) {
         O::TypeUntypedPointerKHR | O::TypePointer => {
-            if st.addressing.get(q) == Some(spv::AddressingModel::Logical)
+            if q.state.addressing_model() == spv::AddressingModel::Logical
                 && !q
                     .state
                     .has_capability(spv::Capability::VariablePointersStorageBuffer.0)
@@ -160,14 +157,14 @@ fn select(q: &Query<'_>, inst: &Inst<'_>, st: &mut Logicals) -> Result<(), Fault
         O::TypeArray | O::TypeMatrix | O::TypeStruct if composites => {}
         _ => return fail(),
     }
-    let condition = type_of(q, inst, 2);
+    let condition = q.operand_type(inst, 2);
     if condition == 0 || !(q.is_bool_scalar_type(condition) || q.is_bool_vector_type(condition)) {
         return Err(rule(R::ConditionBool, op));
     }
     if q.dimension(condition) != dimension && (!composites || q.is_bool_vector_type(condition)) {
         return Err(rule(R::ConditionSize, op));
     }
-    if result != type_of(q, inst, 3) || result != type_of(q, inst, 4) {
+    if result != q.operand_type(inst, 3) || result != q.operand_type(inst, 4) {
         return Err(rule(R::BothObjectsResult, op));
     }
     Ok(())

@@ -8,7 +8,6 @@
 
 use super::Query;
 use super::error::ErrorKind;
-use super::memory_util::models;
 use super::{
     Fault, Inst, memory_access, memory_chain, memory_cooperative, memory_copy, memory_variable,
 };
@@ -22,15 +21,9 @@ pub use super::memory_error::{CopyOperand, MemoryError};
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
 pub(super) struct Memory {
-    /// Whether the module-wide facts below have been gathered.
-    ready: bool,
-    /// `OpMemoryModel`'s addressing model.
-    pub(super) addressing: u32,
-    /// `OpMemoryModel`'s memory model.
-    pub(super) memory_model: u32,
     /// The instruction index ranges of function bodies (`OpFunction` to
-    /// `OpFunctionEnd`), in order.
-    functions: Vec<(usize, usize)>,
+    /// `OpFunctionEnd`), in order, once read.
+    functions: Option<Vec<(usize, usize)>>,
     /// Whether the instruction is inside a function (set for variables alone).
     pub(super) in_function: bool,
     /// The type walks done, by walk and type: many variables or stores of one large
@@ -45,8 +38,6 @@ pub(super) enum Walk {
     InvalidBool(bool),
     CooperativeMatrix,
     CooperativeVector,
-    /// `ContainsSizedIntOrFloatType`: float, width.
-    Sized(bool, u32),
     /// Images, samplers, sampled images, acceleration structures.
     Opaque,
 }
@@ -62,22 +53,15 @@ impl Memory {
         self.walks.borrow_mut().insert((walk, id), found);
         found
     }
-
-    /// Whether the addressing model is `Logical` or `PhysicalStorageBuffer64`, where
-    /// spirv-val restricts pointers unless relaxed.
-    pub(super) fn logical_or_psb(&self) -> bool {
-        self.addressing == 0 || self.addressing == 5348
-    }
 }
 
-/// The instruction's `i`-th operand's first word as spirv-val's `GetOperandAs`
-/// reads it (0 when absent).
-pub(super) fn op(inst: &Inst<'_>, i: usize) -> u32 {
-    inst.operands
-        .get(i)
-        .and_then(|o| inst.words.get(o.offset))
-        .copied()
-        .unwrap_or(0)
+/// Whether the addressing model is `Logical` or `PhysicalStorageBuffer64`, where
+/// spirv-val restricts pointers unless relaxed.
+pub(super) fn logical_or_psb(q: &Query<'_>) -> bool {
+    matches!(
+        q.state.addressing_model(),
+        crate::spv::AddressingModel::Logical | crate::spv::AddressingModel::PhysicalStorageBuffer64
+    )
 }
 
 /// A fault of this pass at the instruction.
@@ -109,44 +93,39 @@ fn function_spans(q: &Query<'_>) -> Vec<(usize, usize)> {
 
 /// The pass for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(), Fault> {
-    if !st.ready {
-        st.ready = true;
-        (st.addressing, st.memory_model) = models(q);
-        st.functions = function_spans(q);
-    }
     // Found from the module rather than followed, so that it holds when an earlier
     // pass has stopped at an instruction; only variables ask.
     if matches!(inst.opcode, O::Variable | O::UntypedVariableKHR) {
-        let at = st.functions.partition_point(|&(_, end)| end < inst.index);
-        st.in_function = st
-            .functions
+        let functions = st.functions.get_or_insert_with(|| function_spans(q));
+        let at = functions.partition_point(|&(_, end)| end < inst.index);
+        st.in_function = functions
             .get(at)
             .is_some_and(|&(start, _)| start <= inst.index);
     }
     let st = &*st;
     match inst.opcode {
         O::Variable | O::UntypedVariableKHR => memory_variable::variable(q, inst, st),
-        O::Load => memory_access::load(q, inst, st),
+        O::Load => memory_access::load(q, inst),
         O::Store => memory_access::store(q, inst, st),
         O::CopyMemory | O::CopyMemorySized => memory_copy::copy(q, inst),
         O::PtrAccessChain | O::UntypedPtrAccessChainKHR | O::UntypedInBoundsPtrAccessChainKHR => {
-            memory_chain::ptr_access_chain(q, inst, st)
+            memory_chain::ptr_access_chain(q, inst)
         }
         O::AccessChain
         | O::InBoundsAccessChain
         | O::InBoundsPtrAccessChain
         | O::UntypedAccessChainKHR
-        | O::UntypedInBoundsAccessChainKHR => memory_chain::access_chain(q, inst, st),
+        | O::UntypedInBoundsAccessChainKHR => memory_chain::access_chain(q, inst),
         O::RawAccessChainNV => memory_chain::raw_access_chain(q, inst),
         O::ArrayLength | O::UntypedArrayLengthKHR => memory_chain::array_length(q, inst),
-        O::PtrEqual | O::PtrNotEqual | O::PtrDiff => memory_chain::ptr_comparison(q, inst, st),
+        O::PtrEqual | O::PtrNotEqual | O::PtrDiff => memory_chain::ptr_comparison(q, inst),
         O::CooperativeMatrixLengthKHR | O::CooperativeMatrixLengthNV => {
             memory_cooperative::length(q, inst)
         }
         O::CooperativeMatrixLoadNV
         | O::CooperativeMatrixStoreNV
         | O::CooperativeMatrixLoadKHR
-        | O::CooperativeMatrixStoreKHR => memory_cooperative::load_store(q, inst, st),
+        | O::CooperativeMatrixStoreKHR => memory_cooperative::load_store(q, inst),
         _ => Ok(()),
     }
 }

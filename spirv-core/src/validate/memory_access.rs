@@ -4,11 +4,9 @@
 //! and the memory scopes those name (`ValidateMemoryScope` in `validate_scopes.cpp`).
 
 use super::Query;
-use super::memory::{Memory, MemoryError as E, Walk, fault, op};
-use super::memory_util::{
-    contains_limited_use, contains_runtime_array, contains_type, int32_if_const, largest_scalar,
-    trace_pointer,
-};
+use super::memory::{Memory, MemoryError as E, Walk, fault};
+use super::memory_util::trace_pointer;
+use super::validation_state::{contains_runtime_array, contains_type, largest_scalar};
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::env::TargetEnv;
@@ -64,8 +62,8 @@ pub(super) fn variable_pointers(q: &Query<'_>) -> bool {
 }
 
 /// Whether a load's or store's pointer is one logical addressing allows.
-pub(super) fn logical_pointer(q: &Query<'_>, st: &Memory, pointer: &InstRef<'_>) -> bool {
-    if st.addressing != 0 {
+pub(super) fn logical_pointer(q: &Query<'_>, pointer: &InstRef<'_>) -> bool {
+    if q.state.addressing_model() != crate::spv::AddressingModel::Logical {
         return true;
     }
     if variable_pointers(q) {
@@ -119,7 +117,7 @@ struct Pointers<'a> {
 impl<'a> Pointers<'a> {
     /// `GetPointerTypes`.
     fn of(q: &Query<'a>, inst: &Inst<'_>) -> Self {
-        let ty = |i: usize| q.def(q.type_of(op(inst, i)));
+        let ty = |i: usize| q.def(q.type_of(inst.word(i)));
         match inst.opcode {
             op if is_load(op) => Pointers {
                 dst: ty(2),
@@ -156,7 +154,7 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
         }
         return Ok(true);
     }
-    let mask = op(inst, index);
+    let mask = inst.word(index);
     let load = is_load(inst.opcode);
     let store = is_store(inst.opcode);
     if mask & MAKE_AVAILABLE != 0 {
@@ -166,10 +164,8 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
         if mask & NON_PRIVATE == 0 {
             return Err(fault(E::AvailableNeedsNonPrivate));
         }
-        let scope = op(
-            inst,
-            index + access_words(mask & (MAKE_AVAILABLE | (MAKE_AVAILABLE - 1))) - 1,
-        );
+        let scope =
+            inst.word(index + access_words(mask & (MAKE_AVAILABLE | (MAKE_AVAILABLE - 1))) - 1);
         if !memory_scope(q, inst, scope)? {
             return Ok(false);
         }
@@ -181,10 +177,7 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
         if mask & NON_PRIVATE == 0 {
             return Err(fault(E::VisibleNeedsNonPrivate));
         }
-        let scope = op(
-            inst,
-            index + access_words(mask & (MAKE_VISIBLE | (MAKE_VISIBLE - 1))) - 1,
-        );
+        let scope = inst.word(index + access_words(mask & (MAKE_VISIBLE | (MAKE_VISIBLE - 1))) - 1);
         if !memory_scope(q, inst, scope)? {
             return Ok(false);
         }
@@ -211,7 +204,7 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
             return Err(fault(E::PhysicalNeedsAligned { vulkan }));
         }
     } else {
-        let value = op(inst, index + 1);
+        let value = inst.word(index + 1);
         if value == 0 || value & (value - 1) != 0 {
             return Err(fault(E::AlignedNotPowerOfTwo { value }));
         }
@@ -220,7 +213,7 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
             if d.opcode() != O::TypeUntypedPointerKHR {
                 largest = largest_scalar(q, d.words().get(3).copied().unwrap_or(0));
             } else if load {
-                largest = largest_scalar(q, op(inst, 0));
+                largest = largest_scalar(q, inst.word(0));
             }
         }
         if let Some(s) = p.src.as_ref().filter(|_| psb(src_sc)) {
@@ -253,7 +246,7 @@ pub(super) fn access_words(mask: u32) -> usize {
 fn memory_scope(q: &Query<'_>, inst: &Inst<'_>, scope: u32) -> Result<bool, Fault> {
     let has = |c: C| q.state.has_capability(c.0);
     let opcode = inst.opcode;
-    let (is_int32, is_const, value) = int32_if_const(q, scope);
+    let (is_int32, is_const, value) = q.int32_if_const(scope);
     if !is_int32 {
         return Err(fault(E::ScopeNotInt32 { opcode }));
     }
@@ -297,12 +290,12 @@ fn memory_scope(q: &Query<'_>, inst: &Inst<'_>, scope: u32) -> Result<bool, Faul
 }
 
 /// `ValidateLoad`.
-pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
-    let result_type_id = op(inst, 0);
+pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let result_type_id = inst.word(0);
     let Some(result_type) = q.def(result_type_id) else {
         return Ok(());
     };
-    let pointer_id = op(inst, 2);
+    let pointer_id = inst.word(2);
     let opcode = inst.opcode;
     let not_logical = E::NotLogicalPointer {
         opcode,
@@ -311,7 +304,7 @@ pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fa
     let Some(pointer) = q.def(pointer_id) else {
         return Err(fault(not_logical));
     };
-    if !logical_pointer(q, st, &pointer) {
+    if !logical_pointer(q, &pointer) {
         return Err(fault(not_logical));
     }
     let Some(pointer_type) = pointer_type(q, pointer_id) else {
@@ -336,7 +329,7 @@ pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fa
         return Ok(());
     }
     if q.state.has_capability(C::Shader.0)
-        && contains_limited_use(q, result_type_id)
+        && q.contains_limited_use(result_type_id)
         && !matches!(
             result_type.opcode(),
             O::TypePointer | O::TypeInt | O::TypeFloat | O::TypeVector | O::TypeMatrix
@@ -350,13 +343,13 @@ pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fa
 /// `ValidateStore`.
 pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
     let vulkan = q.state.options.target_env.is_vulkan();
-    let pointer_id = op(inst, 0);
+    let pointer_id = inst.word(0);
     let pointer = Id(pointer_id);
     let opcode = inst.opcode;
     let Some(pointer_def) = q.def(pointer_id) else {
         return Err(fault(E::NotLogicalPointer { opcode, pointer }));
     };
-    if !logical_pointer(q, st, &pointer_def) {
+    if !logical_pointer(q, &pointer_def) {
         return Err(fault(E::NotLogicalPointer { opcode, pointer }));
     }
     let Some(pointer_type) = pointer_type(q, pointer_id) else {
@@ -380,7 +373,7 @@ pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), F
     if vulkan && sc == S::Uniform && uniform_block_base(q, pointer_def) {
         return Err(fault(E::StoreUniformBlock { vulkan }));
     }
-    let object_id = op(inst, 1);
+    let object_id = inst.word(1);
     let object = Id(object_id);
     let object_type_id = q.type_of(object_id);
     if q.def(object_id).is_none() || object_type_id == 0 {

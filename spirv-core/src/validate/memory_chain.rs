@@ -4,9 +4,9 @@
 //! `validate_memory.cpp`.
 
 use super::Query;
-use super::memory::{Memory, MemoryError as E, fault, op};
+use super::memory::{MemoryError as E, fault};
 use super::memory_access::variable_pointers;
-use super::memory_util::contains_type;
+use super::validation_state::contains_type;
 use super::{Fault, Inst};
 use crate::module::InstRef;
 use crate::spirv_tools::generates_type;
@@ -49,10 +49,10 @@ fn block_array(q: &Query<'_>, t: &InstRef<'_>) -> bool {
 }
 
 /// `ValidateAccessChain`.
-pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
+pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let untyped = untyped_chain(opcode);
-    let Some(result_type) = q.def(op(inst, 0)) else {
+    let Some(result_type) = q.def(inst.word(0)) else {
         return Ok(());
     };
     let wanted = if untyped {
@@ -69,7 +69,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
         }));
     }
     if untyped {
-        let base_type = q.def(op(inst, 2));
+        let base_type = q.def(inst.word(2));
         let Some(base_type) = base_type.filter(|t| {
             generates_type(t.opcode())
                 && !matches!(t.opcode(), O::TypePointer | O::TypeUntypedPointerKHR)
@@ -77,7 +77,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
             return Err(fault(E::BaseTypeNotNonPointer));
         };
         let type_block_array = block_array(q, &base_type);
-        let Some(mut base) = q.def(op(inst, 3)) else {
+        let Some(mut base) = q.def(inst.word(3)) else {
             return Ok(());
         };
         for _ in 0..=q.module.len() {
@@ -108,7 +108,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
         }
     }
     let base_index = if untyped { 3 } else { 2 };
-    let base_id = op(inst, base_index);
+    let base_id = inst.word(base_index);
     let base_type = q.def(q.type_of(base_id)).filter(|t| {
         t.opcode() == O::TypePointer || (untyped && t.opcode() == O::TypeUntypedPointerKHR)
     });
@@ -123,7 +123,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
         return Err(fault(E::ChainStorageClass { opcode }));
     }
     let mut pointee = if untyped {
-        q.def(op(inst, 2))
+        q.def(inst.word(2))
     } else {
         q.def(base_type.words().get(3).copied().unwrap_or(0))
     };
@@ -144,7 +144,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
     }
     let start = if untyped { 5 } else { 4 } + usize::from(pointer_chain(opcode));
     let check_sign = !q.state.options.relax_logical_pointer
-        && st.logical_or_psb()
+        && super::memory::logical_or_psb(q)
         && result_sc != Some(S::PhysicalStorageBuffer.0);
     for (i, &index) in words.iter().enumerate().skip(start) {
         let index_type = q.def(q.type_of(index));
@@ -209,24 +209,24 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Resul
 
 /// `ValidatePtrAccessChain`: the access chain's rules, then the element's and the
 /// base's.
-pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
-    access_chain(q, inst, st)?;
+pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    access_chain(q, inst)?;
     let has = |c: C| q.state.has_capability(c.0);
     let vulkan = q.state.options.target_env.is_vulkan();
     let untyped = untyped_chain(inst.opcode);
-    let base_id = op(inst, if untyped { 3 } else { 2 });
+    let base_id = inst.word(if untyped { 3 } else { 2 });
     let base_type_id = q.type_of(base_id);
     let Some(base_type) = q.def(base_type_id) else {
         return Ok(());
     };
     let sc = S(base_type.words().get(2).copied().unwrap_or(u32::MAX));
-    let element = op(inst, if untyped { 4 } else { 3 });
+    let element = inst.word(if untyped { 4 } else { 3 });
     if q.opcode(q.type_of(element)) != O::TypeInt {
         return Err(fault(E::ElementNotInt));
     }
     if q.constant_u64(element).is_some_and(|v| v != 0) {
         let interp = if untyped {
-            op(inst, 2)
+            inst.word(2)
         } else {
             base_type.words().get(3).copied().unwrap_or(0)
         };
@@ -262,7 +262,7 @@ pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> R
 pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let id = Id(inst.result_id);
-    let Some(result_type) = q.def(op(inst, 0)) else {
+    let Some(result_type) = q.def(inst.word(0)) else {
         return Ok(());
     };
     let rw = result_type.words();
@@ -273,7 +273,7 @@ pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         return Err(fault(E::ArrayLengthResultType { opcode, id }));
     }
     let untyped = opcode == O::UntypedArrayLengthKHR;
-    let Some(pointer_type) = q.def(q.type_of(op(inst, if untyped { 3 } else { 2 }))) else {
+    let Some(pointer_type) = q.def(q.type_of(inst.word(if untyped { 3 } else { 2 }))) else {
         return Ok(());
     };
     if untyped {
@@ -284,7 +284,7 @@ pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         return Err(fault(E::ArrayLengthNotStruct { opcode, id }));
     }
     let structure = if untyped {
-        op(inst, 2)
+        inst.word(2)
     } else {
         pointer_type.words().get(3).copied().unwrap_or(0)
     };
@@ -297,7 +297,7 @@ pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
     if q.opcode(last) != O::TypeRuntimeArray {
         return Err(fault(E::ArrayLengthLastMember { opcode, id }));
     }
-    if op(inst, if untyped { 4 } else { 3 }) as usize != members.wrapping_sub(1) {
+    if inst.word(if untyped { 4 } else { 3 }) as usize != members.wrapping_sub(1) {
         return Err(fault(E::ArrayLengthMember { opcode, id }));
     }
     let vulkan = q.state.options.target_env.is_vulkan();
@@ -311,8 +311,8 @@ pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
 }
 
 /// `ValidatePtrComparison`.
-pub(super) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
-    let (a, b) = (op(inst, 2), op(inst, 3));
+pub(super) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let (a, b) = (inst.word(2), inst.word(3));
     let (ta, tb) = (q.type_of(a), q.type_of(b));
     // spirv-val reads the first operand's type's storage class before anything else;
     // a type without that operand stops it, without a message.
@@ -320,10 +320,10 @@ pub(super) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Res
         return Ok(());
     };
     let sc = S(sc);
-    if st.logical_or_psb() && sc != S::PhysicalStorageBuffer && !variable_pointers(q) {
+    if super::memory::logical_or_psb(q) && sc != S::PhysicalStorageBuffer && !variable_pointers(q) {
         return Err(fault(E::PtrCompareLogical));
     }
-    let result = q.opcode(op(inst, 0));
+    let result = q.opcode(inst.word(0));
     if inst.opcode == O::PtrDiff {
         if result != O::TypeInt {
             return Err(fault(E::PtrDiffResultType));
@@ -346,7 +346,7 @@ pub(super) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Res
     } else if ta != tb {
         return Err(fault(E::PtrOperandTypes));
     }
-    if st.addressing == 0 {
+    if q.state.addressing_model() == crate::spv::AddressingModel::Logical {
         if sc != S::Workgroup && sc != S::StorageBuffer {
             return Err(fault(E::PtrInvalidStorageClass));
         }
@@ -363,7 +363,7 @@ pub(super) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Res
 pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let id = Id(inst.result_id);
-    let Some(rt) = q.def(op(inst, 0)) else {
+    let Some(rt) = q.def(inst.word(0)) else {
         return Ok(());
     };
     if rt.opcode() != O::TypePointer {
@@ -382,7 +382,7 @@ pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
     if matches!(pointee, O::TypeArray | O::TypeMatrix | O::TypeStruct) {
         return Err(fault(E::RawChainPointee { id }));
     }
-    let stride = op(inst, 3);
+    let stride = inst.word(3);
     let Some(stride_def) = q.def(stride) else {
         return Ok(());
     };
@@ -403,7 +403,7 @@ pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
         }));
     }
     for (what, i) in [("Index", 4), ("Offset", 5)] {
-        let Some(t) = q.def(q.type_of(op(inst, i))) else {
+        let Some(t) = q.def(q.type_of(inst.word(i))) else {
             return Ok(());
         };
         if t.opcode() != O::TypeInt {
@@ -419,7 +419,7 @@ pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
         }
     }
     let access = if inst.operands.len() >= 7 {
-        op(inst, 6)
+        inst.word(6)
     } else {
         0
     };

@@ -4,11 +4,11 @@
 //! `SPV_ARM_cooperative_matrix_layouts` included) and memory access operands.
 
 use super::Query;
-use super::memory::{Memory, MemoryError as E, fault, op};
+use super::memory::{MemoryError as E, fault};
 use super::memory_access::{logical_pointer, memory_access};
-use super::memory_util::is_spec_constant;
 use super::{Fault, Inst};
 use crate::spirv_tools::is_constant;
+use crate::spirv_tools::is_spec_constant;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};
 use crate::types::Id;
 
@@ -19,14 +19,14 @@ const COLUMN_BLOCKED_ARM: u64 = 4203;
 /// `ValidateCooperativeMatrixLengthNV` (for both opcodes).
 pub(super) fn length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
-    let rt = op(inst, 0);
+    let rt = inst.word(0);
     if q.opcode(rt) != O::TypeInt || q.word(rt, 2) != Some(32) || q.word(rt, 3) != Some(0) {
         return Err(fault(E::CooperativeLengthResultType {
             opcode,
             id: Id(inst.result_id),
         }));
     }
-    let ty = op(inst, 2);
+    let ty = inst.word(2);
     let khr = opcode == O::CooperativeMatrixLengthKHR;
     let wanted = if khr {
         O::TypeCooperativeMatrixKHR
@@ -44,7 +44,7 @@ pub(super) fn length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 }
 
 /// `ValidateCooperativeMatrixLoadStoreNV` and `ValidateCooperativeMatrixLoadStoreKHR`.
-pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
+pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let khr = matches!(
         opcode,
@@ -55,9 +55,9 @@ pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<
         O::CooperativeMatrixLoadKHR | O::CooperativeMatrixLoadNV
     );
     let type_id = if load {
-        op(inst, 0)
+        inst.word(0)
     } else {
-        q.type_of(op(inst, 1))
+        q.type_of(inst.word(1))
     };
     let Some(matrix) = q.def(type_id) else {
         return Ok(());
@@ -73,10 +73,10 @@ pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<
             ty: Id(type_id),
         }));
     }
-    let pointer_id = op(inst, if load { 2 } else { 0 });
+    let pointer_id = inst.word(if load { 2 } else { 0 });
     let pointer = Id(pointer_id);
     match q.def(pointer_id) {
-        Some(p) if logical_pointer(q, st, &p) => {}
+        Some(p) if logical_pointer(q, &p) => {}
         _ => return Err(fault(E::CooperativeNotLogical { opcode, pointer })),
     }
     let pointer_type_id = q.type_of(pointer_id);
@@ -113,11 +113,11 @@ pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<
             None => return Ok(()),
         }
     } else {
-        let stride = op(inst, if load { 3 } else { 2 });
+        let stride = inst.word(if load { 3 } else { 2 });
         if q.def(stride).is_none() || !q.is_int_scalar_type(q.type_of(stride)) {
             return Err(fault(E::StrideNotInt { stride: Id(stride) }));
         }
-        let major = op(inst, if load { 4 } else { 3 });
+        let major = inst.word(if load { 4 } else { 3 });
         let mop = q.opcode(major);
         if q.def(major).is_none()
             || !q.is_bool_scalar_type(q.type_of(major))
@@ -142,7 +142,7 @@ fn layout_khr(
     load: bool,
     matrix: &crate::module::InstRef<'_>,
 ) -> Result<Option<usize>, Fault> {
-    let layout_id = op(inst, if load { 3 } else { 2 });
+    let layout_id = inst.word(if load { 3 } else { 2 });
     if q.def(layout_id).is_none()
         || !q.is_int_scalar_type(q.type_of(layout_id))
         || !is_constant(q.opcode(layout_id))
@@ -158,7 +158,7 @@ fn layout_khr(
     let layout_value = layout.unwrap_or(0);
     let stride_index = if load { 4 } else { 3 };
     if inst.operands.len() > stride_index {
-        let stride_id = op(inst, stride_index);
+        let stride_id = inst.word(stride_index);
         if q.def(stride_id).is_none() || !q.is_int_scalar_type(q.type_of(stride_id)) {
             return Err(fault(E::StrideNotInt {
                 stride: Id(stride_id),

@@ -3,11 +3,10 @@
 //! pointees, the size, and one or two memory access operands.
 
 use super::Query;
-use super::memory::{CopyOperand, MemoryError as E, fault, op};
+use super::memory::{CopyOperand, MemoryError as E, fault};
 use super::memory_access::{
     MAKE_AVAILABLE, MAKE_VISIBLE, access_words, memory_access, pointer_type, storage_class,
 };
-use super::memory_util::{contains_limited_use, int32_if_const};
 use super::{Fault, Inst};
 use crate::module::InstRef;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};
@@ -16,8 +15,8 @@ use crate::types::Id;
 /// `ValidateCopyMemory`.
 pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let has = |c: C| q.state.has_capability(c.0);
-    let target_id = op(inst, 0);
-    let source_id = op(inst, 1);
+    let target_id = inst.word(0);
+    let source_id = inst.word(1);
     if q.def(target_id).is_none() || q.def(source_id).is_none() {
         return Ok(());
     }
@@ -63,7 +62,7 @@ pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             return Ok(());
         }
     } else {
-        let size_id = op(inst, 2);
+        let size_id = inst.word(2);
         let size = Id(size_id);
         let size_type = q.type_of(size_id);
         if !q.is_int_scalar_type(size_type) {
@@ -86,7 +85,7 @@ pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             _ => {}
         }
         if has(C::Shader) {
-            let (_, is_const, value) = int32_if_const(q, size_id);
+            let (_, is_const, value) = q.int32_if_const(size_id);
             if is_const && value % 4 != 0 {
                 size_multiple(
                     q,
@@ -111,7 +110,7 @@ pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             }
             sub = q.word(sub, 3).unwrap_or(0);
         }
-        if has(C::Shader) && contains_limited_use(q, sub) {
+        if has(C::Shader) && q.contains_limited_use(sub) {
             return Err(fault(E::CopyNarrow));
         }
     }
@@ -162,7 +161,7 @@ fn copy_accesses(q: &Query<'_>, inst: &Inst<'_>) -> Result<bool, Fault> {
     if !memory_access(q, inst, first)? {
         return Ok(false);
     }
-    let first_mask = op(inst, first);
+    let first_mask = inst.word(first);
     let second = first + access_words(first_mask);
     if inst.operands.len() <= second {
         return Ok(true);
@@ -178,7 +177,7 @@ fn copy_accesses(q: &Query<'_>, inst: &Inst<'_>) -> Result<bool, Fault> {
     if first_mask & MAKE_VISIBLE != 0 {
         return Err(fault(E::TargetVisible));
     }
-    if op(inst, second) & MAKE_AVAILABLE != 0 {
+    if inst.word(second) & MAKE_AVAILABLE != 0 {
         return Err(fault(E::SourceAvailable));
     }
     Ok(true)

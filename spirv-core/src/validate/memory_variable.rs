@@ -5,8 +5,8 @@
 //! 16-bit types.
 
 use super::Query;
-use super::memory::{Memory, MemoryError as E, Walk, fault, op};
-use super::memory_util::{contains_sized, contains_type};
+use super::memory::{Memory, MemoryError as E, Walk, fault};
+use super::validation_state::{Scalar, contains_type};
 use super::{Fault, Inst};
 use crate::module::InstRef;
 use crate::spirv_tools::{generates_type, is_constant};
@@ -58,7 +58,7 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     let vulkan = q.state.options.target_env.is_vulkan();
     let has = |c: C| q.state.has_capability(c.0);
     let id = inst.result_id;
-    let result_type_id = op(inst, 0);
+    let result_type_id = inst.word(0);
     let result_type = q.def(result_type_id);
     let wanted = if untyped {
         O::TypeUntypedPointerKHR
@@ -74,12 +74,12 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
             }));
         }
     };
-    let mut storage_class = S(op(inst, 2));
+    let mut storage_class = S(inst.word(2));
     let nops = inst.operands.len();
     let mut value_id = 0;
     if untyped {
         if nops > 3 {
-            value_id = op(inst, 3);
+            value_id = inst.word(3);
             if !q.def(value_id).is_some_and(|d| generates_type(d.opcode())) {
                 return Err(fault(E::DataTypeNotType));
             }
@@ -99,7 +99,7 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     let init_index = if untyped { 4 } else { 3 };
     let has_init = nops > init_index;
     if has_init {
-        let init_id = op(inst, init_index);
+        let init_id = inst.word(init_index);
         let init = q.def(init_id);
         let module_var = init.as_ref().is_some_and(|i| {
             matches!(i.opcode(), O::Variable | O::UntypedVariableKHR)
@@ -171,7 +171,7 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     } else {
         q.def(result_type.words().get(3).copied().unwrap_or(0))
     };
-    if st.logical_or_psb() && !q.state.options.relax_logical_pointer {
+    if super::memory::logical_or_psb(q) && !q.state.options.relax_logical_pointer {
         if let Some(p) = pointee
             .as_ref()
             .filter(|p| matches!(p.opcode(), O::TypePointer | O::TypeUntypedPointerKHR))
@@ -197,7 +197,7 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
 
     if has_init && !matches!(storage_class, S::Output | S::Private | S::Function) && vulkan {
         if storage_class == S::Workgroup {
-            if q.opcode(op(inst, init_index)) != O::ConstantNull {
+            if q.opcode(inst.word(init_index)) != O::ConstantNull {
                 return Err(fault(E::WorkgroupInitializer { variable: Id(id) }));
             }
         } else {
@@ -250,16 +250,13 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     }
 
     if has(C::Shader) {
-        let sized = |float: bool, width: u32| {
-            st.remember(Walk::Sized(float, width), value_id, || {
-                contains_sized(q, value_id, float, width)
-            })
-        };
-        let sixteen = (!has(C::Int16) && sized(false, 16)) || (!has(C::Float16) && sized(true, 16));
+        let sized = |s: Scalar| q.contains_sized(value_id, s);
+        let sixteen = (!has(C::Int16) && sized(Scalar::Int16))
+            || (!has(C::Float16) && sized(Scalar::Float16));
         if sixteen {
             narrow(q, value_type.as_ref(), &mut storage_class, 16)?;
         }
-        if !has(C::Int8) && sized(false, 8) {
+        if !has(C::Int8) && sized(Scalar::Int8) {
             narrow(q, value_type.as_ref(), &mut storage_class, 8)?;
         }
     }

@@ -5,7 +5,6 @@
 //! checked here.
 
 use super::Query;
-use super::constants::{LimitedMemo, int32_if_const, limited_use_type};
 use super::error::ErrorKind;
 use super::type_error::TypeError;
 use super::{Fault, Inst};
@@ -14,10 +13,7 @@ use crate::spv::{Capability as C, Opcode as O, Scope};
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
-pub(super) struct Misc {
-    /// The answers of [`limited_use_type`]'s walks.
-    limited: LimitedMemo,
-}
+pub(super) struct Misc {}
 
 /// `e` as a fault at the current instruction.
 fn fail<T>(e: TypeError) -> Result<T, Fault> {
@@ -25,7 +21,7 @@ fn fail<T>(e: TypeError) -> Result<T, Fault> {
 }
 
 /// The pass for one instruction.
-pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Misc) -> Result<(), Fault> {
+pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Misc) -> Result<(), Fault> {
     let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);
     let ty = w(1);
     match inst.opcode {
@@ -34,7 +30,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Misc) -> Result<(),
                 return fail(TypeError::UndefVoid);
             }
             if q.state.has_capability(C::Shader.0)
-                && limited_use_type(q, ty, &mut st.limited)
+                && q.contains_limited_use(ty)
                 && !q.is_pointer_type(ty)
             {
                 return fail(TypeError::UndefSmall);
@@ -68,7 +64,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Misc) -> Result<(),
 /// disassembly.
 fn read_clock(q: &Query<'_>, op: O, ty: u32, scope: u32) -> Result<(), Fault> {
     let has = |c: C| q.state.has_capability(c.0);
-    let (int32, known, value) = int32_if_const(q, scope);
+    let (int32, known, value) = q.int32_if_const(scope);
     if !int32 {
         return fail(TypeError::ScopeNot32(op));
     }

@@ -6,7 +6,6 @@
 
 use super::Query;
 use super::error::ErrorKind;
-use super::memory_util::int32_if_const;
 use super::mode_setting::Modes;
 use super::mode_text::ModeError;
 use super::{Fault, Inst};
@@ -248,7 +247,7 @@ fn fast_math_default(q: &Query<'_>, i: usize, operand: u32) -> Result<(), Fault>
         }
         return Ok(());
     }
-    let (is_int32, is_const, value) = int32_if_const(q, operand);
+    let (is_int32, is_const, value) = q.int32_if_const(operand);
     if !(is_int32 && is_const) {
         return Err(rule(
             "The Fast Math Default operand must be a non-specialization constant",
@@ -275,7 +274,7 @@ fn fast_math_default(q: &Query<'_>, i: usize, operand: u32) -> Result<(), Fault>
 
 /// `ValidateMemoryModel`.
 pub(super) fn memory_model(q: &Query<'_>) -> Result<(), Fault> {
-    let (addressing, memory) = super::memory_util::models(q);
+    let (addressing, memory) = (q.state.addressing_model().0, q.state.memory_model().0);
     let env = q.state.options.target_env;
     if memory != 3 /* VulkanKHR */ && q.state.has_capability(C::VulkanMemoryModel.0) {
         return Err(rule(

@@ -14,7 +14,7 @@ use alloc::collections::BTreeSet;
 
 /// The end of spirv-val's first loop.
 pub(super) fn end(state: &State<'_>) -> Result<(), ErrorKind> {
-    if !state.memory_model {
+    if state.models.is_none() {
         return Err(ErrorKind::MissingMemoryModel);
     }
     if state.in_function() {

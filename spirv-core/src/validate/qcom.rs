@@ -5,9 +5,10 @@
 //! columns hold 256 bits, and arrays reinterpreted as arrays of the same bit length.
 
 use super::Query;
-use super::op_util::{Scalar, Sized, is_spec_constant, result_type, type_of, word};
 use super::operations::{OperationError, QcomRule as R};
+use super::validation_state::Scalar;
 use super::{Fault, Inst};
+use crate::spirv_tools::is_spec_constant;
 use crate::spv::{CooperativeMatrixUse as U, Opcode as O, Scope};
 
 /// A fault of rule `rule` for `inst`.
@@ -32,16 +33,16 @@ fn spec(q: &Query<'_>, id: u32) -> bool {
 
 /// A 32-bit unsigned integer (as the rules ask it: containing a 32-bit integer and
 /// being an unsigned scalar).
-fn uint32(q: &Query<'_>, s: &mut Sized, t: u32) -> bool {
-    s.contains(q, t, Scalar::Int32) && q.is_unsigned_int_scalar_type(t)
+fn uint32(q: &Query<'_>, t: u32) -> bool {
+    q.contains_sized(t, Scalar::Int32) && q.is_unsigned_int_scalar_type(t)
 }
 
 /// Whether a matrix of component type `t` has `n` components of 256 bits in all.
-fn bits_256(q: &Query<'_>, s: &mut Sized, t: u32, n: Option<u32>) -> bool {
+fn bits_256(q: &Query<'_>, t: u32, n: Option<u32>) -> bool {
     let n = n.unwrap_or(u32::MAX);
-    (s.contains(q, t, Scalar::Int8) && n == 32)
-        || (s.contains(q, t, Scalar::Float16) && n == 16)
-        || (s.contains(q, t, Scalar::Float32) && n == 8)
+    (q.contains_sized(t, Scalar::Int8) && n == 32)
+        || (q.contains_sized(t, Scalar::Float16) && n == 16)
+        || (q.contains_sized(t, Scalar::Float32) && n == 8)
 }
 
 /// A subgroup scope, unless a spec constant.
@@ -57,12 +58,12 @@ fn usage(q: &Query<'_>, matrix: u32) -> u32 {
 }
 
 /// `OpCompositeConstructCoopMatQCOM`: a matrix from an array.
-pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(), Fault> {
-    let result = result_type(inst);
+pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let result = inst.result_type();
     if !q.is_cooperative_matrix_khr_type(result) {
         return Err(fault(inst, R::ResultMatrix));
     }
-    let source = type_of(q, inst, 2);
+    let source = q.operand_type(inst, 2);
     if q.opcode(source) != O::TypeArray {
         return Err(fault(inst, R::InputArray));
     }
@@ -75,7 +76,7 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result
     let length_spec = spec(q, length_id);
     let source_elt = at(source, 2);
     let result_elt = at(result, 2);
-    if source_elt != result_elt && !uint32(q, s, source_elt) {
+    if source_elt != result_elt && !uint32(q, source_elt) {
         return Err(fault(inst, R::ConstructElement));
     }
     let (rows, columns) = (at(result, 4), at(result, 5));
@@ -83,7 +84,7 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result
     match usage(q, result) {
         u @ (0 | 1) => {
             let a = u == U::MatrixAKHR.0;
-            if !s.int_n_or_float(q, result_elt, Scalar::Int8) {
+            if !q.int_n_or_float(result_elt, Scalar::Int8) {
                 return Err(fault(
                     inst,
                     if a {
@@ -95,7 +96,7 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result
             }
             let size_id = if a { columns } else { rows };
             let size = constant(q, size_id);
-            if !spec(q, size_id) && (size.is_none() || !bits_256(q, s, result_elt, size)) {
+            if !spec(q, size_id) && (size.is_none() || !bits_256(q, result_elt, size)) {
                 return Err(fault(
                     inst,
                     if a {
@@ -105,7 +106,7 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result
                     },
                 ));
             }
-            let packed = uint32(q, s, source_elt) && length == Some(8);
+            let packed = uint32(q, source_elt) && length == Some(8);
             if !length_spec && (length.is_none() || (!packed && n_or_max(size) != n_or_max(length)))
             {
                 return Err(fault(
@@ -119,13 +120,13 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result
             }
         }
         2 => {
-            if !s.int_n_or_float(q, result_elt, Scalar::Int32) {
+            if !q.int_n_or_float(result_elt, Scalar::Int32) {
                 return Err(fault(inst, R::ConstructAccType));
             }
             let size = constant(q, columns);
             let (n, len) = (n_or_max(size), n_or_max(length));
-            let packed = uint32(q, s, source_elt)
-                && if s.contains(q, result_elt, Scalar::Float16) {
+            let packed = uint32(q, source_elt)
+                && if q.contains_sized(result_elt, Scalar::Float16) {
                     n / 2 == len
                 } else {
                     n == len
@@ -144,12 +145,12 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result
 }
 
 /// `OpCompositeExtractCoopMatQCOM`: an array from a matrix.
-pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(), Fault> {
-    let result = result_type(inst);
+pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let result = inst.result_type();
     if q.opcode(result) != O::TypeArray {
         return Err(fault(inst, R::InputArray));
     }
-    let source = type_of(q, inst, 2);
+    let source = q.operand_type(inst, 2);
     if !q.is_cooperative_matrix_khr_type(source) {
         return Err(fault(inst, R::SourceMatrix));
     }
@@ -167,7 +168,7 @@ pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(
     match usage(q, source) {
         u @ (0 | 1) => {
             let a = u == U::MatrixAKHR.0;
-            if !s.int_n_or_float(q, source_elt, Scalar::Int8) {
+            if !q.int_n_or_float(source_elt, Scalar::Int8) {
                 return Err(fault(
                     inst,
                     if a { R::ExtractAType } else { R::ExtractBType },
@@ -175,7 +176,7 @@ pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(
             }
             let size_id = if a { columns } else { rows };
             let size = constant(q, size_id);
-            if !spec(q, size_id) && (size.is_none() || !bits_256(q, s, source_elt, size)) {
+            if !spec(q, size_id) && (size.is_none() || !bits_256(q, source_elt, size)) {
                 return Err(fault(
                     inst,
                     if a {
@@ -187,7 +188,7 @@ pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(
             }
             let n = size.unwrap_or(u32::MAX);
             let same = source_elt == result_elt && n == len;
-            let packed = uint32(q, s, result_elt) && len == 8;
+            let packed = uint32(q, result_elt) && len == 8;
             if !length_spec && !same && !packed {
                 return Err(fault(
                     inst,
@@ -200,14 +201,14 @@ pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(
             }
         }
         2 => {
-            if !s.int_n_or_float(q, source_elt, Scalar::Int32) {
+            if !q.int_n_or_float(source_elt, Scalar::Int32) {
                 return Err(fault(inst, R::ExtractAccType));
             }
             let size = constant(q, columns);
             let n = size.unwrap_or(u32::MAX);
             let same = source_elt == result_elt && n == len;
-            let packed = uint32(q, s, result_elt)
-                && if s.contains(q, source_elt, Scalar::Float16) {
+            let packed = uint32(q, result_elt)
+                && if q.contains_sized(source_elt, Scalar::Float16) {
                     n / 2 == len
                 } else {
                     n == len
@@ -226,9 +227,9 @@ pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(
 
 /// `OpExtractSubArrayQCOM`: part of an array of 32-bit integers or 16- or 32-bit
 /// floats, from a 32-bit integer index.
-pub(super) fn sub_array(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(), Fault> {
-    let result = result_type(inst);
-    let source = type_of(q, inst, 2);
+pub(super) fn sub_array(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let result = inst.result_type();
+    let source = q.operand_type(inst, 2);
     if q.opcode(result) != O::TypeArray || q.opcode(source) != O::TypeArray {
         return Err(fault(inst, R::Arrays));
     }
@@ -236,11 +237,11 @@ pub(super) fn sub_array(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result
     if source_elt != q.component_type(result) {
         return Err(fault(inst, R::SubArrayElements));
     }
-    if !s.int_n_or_float(q, source_elt, Scalar::Int32) {
+    if !q.int_n_or_float(source_elt, Scalar::Int32) {
         return Err(fault(inst, R::SubArrayElementType));
     }
-    let index = word(inst, 3);
-    if q.def(index).is_none() || !s.contains(q, q.type_of(index), Scalar::Int32) {
+    let index = inst.word(3);
+    if q.def(index).is_none() || !q.contains_sized(q.type_of(index), Scalar::Int32) {
         return Err(fault(inst, R::SubArrayIndex));
     }
     Ok(())
@@ -248,18 +249,18 @@ pub(super) fn sub_array(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result
 
 /// `OpBitCastArrayQCOM`: an array of 32-bit integers or 16- or 32-bit floats as
 /// another of the same bit length.
-pub(super) fn bit_cast(q: &Query<'_>, inst: &Inst<'_>, s: &mut Sized) -> Result<(), Fault> {
-    let result = result_type(inst);
-    let source = type_of(q, inst, 2);
+pub(super) fn bit_cast(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let result = inst.result_type();
+    let source = q.operand_type(inst, 2);
     if q.opcode(result) != O::TypeArray || q.opcode(source) != O::TypeArray {
         return Err(fault(inst, R::Arrays));
     }
     let source_elt = q.component_type(source);
     let result_elt = q.component_type(result);
-    if !s.int_n_or_float(q, source_elt, Scalar::Int32) {
+    if !q.int_n_or_float(source_elt, Scalar::Int32) {
         return Err(fault(inst, R::CastSourceType));
     }
-    if !s.int_n_or_float(q, result_elt, Scalar::Int32) {
+    if !q.int_n_or_float(result_elt, Scalar::Int32) {
         return Err(fault(inst, R::CastResultType));
     }
     let (source_len, result_len) = (

@@ -6,11 +6,10 @@
 use super::Query;
 use super::type_error::TypeError;
 use super::types::Types;
-use super::validation_state::IdBits;
+use super::validation_state::{IdBits, contains_step, reaches};
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::grammar::KindClass;
-use crate::module::InstRef;
 use crate::spirv_tools::{self as opcodes, generates_type};
 use crate::spv::{self, Capability as C, Decoration as D, Opcode as O};
 use crate::types::Id;
@@ -111,96 +110,6 @@ pub(super) fn decorations<'s>(q: &Query<'_>, st: &'s mut Types) -> &'s Decoratio
     st.decorations.get_or_insert_with(|| Decorations::read(q))
 }
 
-/// One step of a walk over the types a type is made of.
-pub(super) enum Step<'a> {
-    /// This type answers yes.
-    Hit,
-    /// This type answers no, and is not looked into.
-    Miss,
-    /// This type answers yes if one of these does.
-    Into(&'a [u32]),
-}
-
-/// Whether `root` or a type it is made of (as `step` says) is a hit; each type is
-/// looked at once, and its answer kept in `memo` for later walks with the same
-/// `step`. Iterative; a type within itself (only a malformed module has one) adds
-/// nothing to its own answer.
-pub(super) fn reaches<'a>(
-    q: &Query<'a>,
-    root: u32,
-    memo: &mut BTreeMap<u32, bool>,
-    step: &dyn Fn(u32, Option<InstRef<'a>>) -> Step<'a>,
-) -> bool {
-    let mut stack = Vec::from([(root, false)]);
-    let mut open = BTreeSet::new();
-    while let Some((id, done)) = stack.pop() {
-        if memo.contains_key(&id) {
-            continue;
-        }
-        let into = match step(id, q.def(id)) {
-            Step::Hit => {
-                memo.insert(id, true);
-                continue;
-            }
-            Step::Miss => {
-                memo.insert(id, false);
-                continue;
-            }
-            Step::Into(parts) => parts,
-        };
-        if done {
-            open.remove(&id);
-            let hit = into.iter().any(|p| memo.get(p) == Some(&true));
-            memo.insert(id, hit);
-        } else if open.insert(id) {
-            stack.push((id, true));
-            stack.extend(
-                into.iter()
-                    .rev()
-                    .filter(|p| !memo.contains_key(p))
-                    .map(|&p| (p, false)),
-            );
-        }
-    }
-    memo.get(&root) == Some(&true)
-}
-
-/// `ContainsType`'s step: `f` on the type, then the types it is made of (through
-/// pointers, except forward-declared ones, and function types only when `all`).
-pub(super) fn contains_step<'a>(
-    q: &Query<'a>,
-    id: u32,
-    def: Option<InstRef<'a>>,
-    all: bool,
-    f: &dyn Fn(O, &[u32]) -> bool,
-) -> Step<'a> {
-    let Some(def) = def else { return Step::Miss };
-    let w = def.words();
-    let op = def.opcode();
-    if f(op, w) {
-        return Step::Hit;
-    }
-    let parts = match op {
-        O::TypeArray
-        | O::TypeRuntimeArray
-        | O::TypeVector
-        | O::TypeMatrix
-        | O::TypeImage
-        | O::TypeSampledImage
-        | O::TypeCooperativeMatrixNV
-        | O::TypeCooperativeMatrixKHR
-        | O::TypeCooperativeVectorNV => w.get(2..3),
-        O::TypePointer if all && !q.state.forward_pointers.contains(&id) => w.get(3..4),
-        O::TypeStruct => w.get(2..),
-        O::TypeFunction if all => w.get(2..),
-        _ => None,
-    };
-    match parts {
-        Some(p) => Step::Into(p),
-        None => Step::Miss,
-    }
-}
-
 /// `ValidateTypeStruct`.
 pub(super) fn type_struct(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Result<(), Fault> {
     let id = inst.result_id;
@@ -235,7 +144,7 @@ pub(super) fn type_struct(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Res
         }
     }
     let is_block = |op: O, w: &[u32]| op == O::TypeStruct && w.get(1).is_some_and(|&s| block(s));
-    let step = |id, def| contains_step(q, id, def, false, &is_block);
+    let step = |_, def| contains_step(q, def, false, &is_block);
     let nested = members
         .iter()
         .any(|&m| reaches(q, m, &mut memo.block, &step));
@@ -262,7 +171,7 @@ pub(super) fn type_struct(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Res
             | O::TypeNamedBarrier => true,
             _ => false,
         };
-        let step = |id, def| contains_step(q, id, def, true, &opaque);
+        let step = |_, def| contains_step(q, def, true, &opaque);
         if reaches(q, id, &mut memo.opaque, &step) {
             return fail(TypeError::StructOpaque);
         }

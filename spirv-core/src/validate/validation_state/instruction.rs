@@ -38,6 +38,26 @@ pub(crate) struct Inst<'a> {
     pub(crate) set: Option<SetKind>,
 }
 
+impl Inst<'_> {
+    /// Operand `i`'s first word (`GetOperandAs<uint32_t>(i)`), 0 when there is none.
+    pub(crate) fn word(&self, i: usize) -> u32 {
+        self.operands
+            .get(i)
+            .and_then(|o| self.words.get(o.offset))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The result type (`type_id()`), 0 for an instruction without one.
+    pub(crate) fn result_type(&self) -> u32 {
+        if self.info.has_result_type() {
+            self.word(0)
+        } else {
+            0
+        }
+    }
+}
+
 /// Instruction `index` with its operands as spirv-val parses them (walked into
 /// `operands`, unless `parse` is false); `None` for an opcode the grammar does not know,
 /// which the strict read has already refused.

@@ -20,6 +20,9 @@ pub(crate) use entry_points::{EntryCalls, EntryDesc};
 pub(crate) use forward_ids::ForwardIds;
 pub(crate) use id_bits::IdBits;
 pub(crate) use instruction::{Inst, OperandMemo, decode, memoized};
+pub(crate) use types::{
+    Scalar, Step, contains_runtime_array, contains_step, contains_type, largest_scalar, reaches,
+};
 
 use super::Options;
 use crate::__private::Vec;
@@ -139,7 +142,8 @@ pub(crate) struct State<'o> {
     pub(crate) section: LayoutSection,
     pub(crate) function: Option<OpenFunction>,
     pub(crate) graph: GraphRegion,
-    pub(crate) memory_model: bool,
+    /// The first `OpMemoryModel`'s addressing and memory models.
+    pub(crate) models: Option<(spv::AddressingModel, spv::MemoryModel)>,
     pub(crate) sampler_addressing: u32,
     pub(crate) local_variables: u32,
     pub(crate) global_variables: u32,
@@ -173,7 +177,7 @@ impl<'o> State<'o> {
             section: LayoutSection::Capabilities,
             function: None,
             graph: GraphRegion::Outside,
-            memory_model: false,
+            models: None,
             sampler_addressing: 0,
             local_variables: 0,
             global_variables: 0,
@@ -202,6 +206,18 @@ impl<'o> State<'o> {
 
     pub(crate) fn in_block(&self) -> bool {
         self.function.as_ref().is_some_and(|f| f.block.is_some())
+    }
+
+    /// `addressing_model()`: the module's, or spirv-val's `Max` before one is known.
+    pub(crate) fn addressing_model(&self) -> spv::AddressingModel {
+        self.models
+            .map_or(spv::AddressingModel(0x7fff_ffff), |(a, _)| a)
+    }
+
+    /// `memory_model()`: the module's, or spirv-val's `Max` before one is known.
+    pub(crate) fn memory_model(&self) -> spv::MemoryModel {
+        self.models
+            .map_or(spv::MemoryModel(0x7fff_ffff), |(_, m)| m)
     }
 
     pub(crate) fn has_capability(&self, capability: u32) -> bool {
@@ -262,6 +278,14 @@ impl<'o> State<'o> {
     }
 }
 
+/// The analyses the families share, built on first use and kept for the whole
+/// validation (behind a shared borrow, as every family reads the module through one).
+#[derive(Debug, Default)]
+pub(crate) struct Analyses {
+    /// Which sized scalars each type holds.
+    pub(crate) scalars: core::cell::RefCell<types::Scalars>,
+}
+
 /// The module, with what the first loop learnt, for the rules that follow it.
 #[derive(Clone, Copy)]
 pub(crate) struct Query<'a> {
@@ -269,6 +293,8 @@ pub(crate) struct Query<'a> {
     pub(crate) state: &'a State<'a>,
     /// The decorations of every id (`id_decorations`, `HasDecoration`).
     pub(crate) decorations: &'a Decorations<'a>,
+    /// The analyses built on first use.
+    pub(crate) analyses: &'a Analyses,
 }
 
 impl<'a> Query<'a> {
@@ -276,11 +302,13 @@ impl<'a> Query<'a> {
         module: &'a Module,
         state: &'a State<'a>,
         decorations: &'a Decorations<'a>,
+        analyses: &'a Analyses,
     ) -> Self {
         Query {
             module,
             state,
             decorations,
+            analyses,
         }
     }
 
@@ -303,5 +331,11 @@ impl<'a> Query<'a> {
     /// The result type of `id`'s definition (`GetTypeId`): 0 when none.
     pub(crate) fn type_of(&self, id: u32) -> u32 {
         self.state.def(id).map_or(0, |d| d.type_id)
+    }
+
+    /// The type of instruction `inst`'s operand `i` (`GetOperandTypeId`), 0 when it has
+    /// none.
+    pub(crate) fn operand_type(&self, inst: &Inst<'_>, i: usize) -> u32 {
+        self.type_of(inst.word(i))
     }
 }
