@@ -58,10 +58,11 @@ impl Fault {
     }
 }
 
-impl From<ErrorKind> for Fault {
-    fn from(kind: ErrorKind) -> Self {
+/// A fault of any family, at the instruction being checked.
+impl<T: Into<ErrorKind>> From<T> for Fault {
+    fn from(kind: T) -> Self {
         Fault {
-            kind,
+            kind: kind.into(),
             at: Where::Here,
         }
     }

@@ -517,9 +517,18 @@ faults! {
         Function(super::FunctionError),
         /// Types, constants and literals.
         Type(super::TypeError),
-        /// The result and operand types of arithmetic, composite, conversion, bitwise and
-        /// logical instructions.
-        Operation(super::OperationError),
+        /// The result and operand types of arithmetic instructions.
+        Arithmetic(super::ArithmeticError),
+        /// The result and operand types of bitwise instructions.
+        Bitwise(super::BitwiseError),
+        /// The result and operand types of composite instructions.
+        Composite(super::CompositeError),
+        /// The result and operand types of conversions.
+        Conversion(super::ConversionError),
+        /// The result and operand types of logical instructions.
+        Logical(super::LogicalError),
+        /// Two cooperative types whose shapes differ.
+        Shape(super::ShapeError),
         /// Execution modes, interfaces and built-ins.
         Mode(super::ModeError),
     }
@@ -567,16 +576,29 @@ hand_written!(
     super::MemoryError,
     super::FunctionError,
     super::TypeError,
-    super::OperationError,
     super::ModeError
 );
 
 #[cfg(test)]
 mod tests {
+    use super::super::faults::check_templates;
+    use super::super::*;
+
     #[test]
     fn templates_name_their_fields() {
-        let errors =
-            super::super::faults::check_templates("ErrorKind", super::ErrorKind::TEMPLATES);
+        let tables = [
+            ("ErrorKind", ErrorKind::TEMPLATES),
+            ("ArithmeticError", ArithmeticError::TEMPLATES),
+            ("BitwiseError", BitwiseError::TEMPLATES),
+            ("CompositeError", CompositeError::TEMPLATES),
+            ("ConversionError", ConversionError::TEMPLATES),
+            ("LogicalError", LogicalError::TEMPLATES),
+            ("ShapeError", ShapeError::TEMPLATES),
+        ];
+        let errors: Vec<_> = tables
+            .iter()
+            .flat_map(|(name, rows)| check_templates(name, rows))
+            .collect();
         assert!(errors.is_empty(), "{errors:#?}");
     }
 }

@@ -348,6 +348,8 @@ pub(crate) fn check_templates(table: &str, rows: &[TemplateRow]) -> Vec<String> 
 }
 
 /// Declares a family's faults from its table (see the [module docs](self)): the enum,
+/// its variants documented by their templates (a field without docs of its own gets a
+/// default: `opcode` is the instruction's, `index` an operand's),
 /// with `write` (the message), `ids` (the ids its fields hold, in order) and `vuid`,
 /// and under `cfg(test)` the table's templates for [`check_templates`]. A table may end
 /// with `families { … }`: variants that each wrap another family's enum, whose message,
@@ -379,7 +381,10 @@ macro_rules! faults {
                 $(#[doc = $vdoc])*
                 #[doc = ""]
                 #[doc = concat!("spirv-val: `", $template, "`")]
-                $variant $({ $( $(#[doc = $fdoc])* $field: $fty ),* })?,
+                $variant $({ $(
+                    #[doc = $crate::validate::faults::faults!(@fdoc [$($fdoc)*] $field)]
+                    $field: $fty
+                ),* })?,
             )*
             $($(
                 $(#[doc = $famdoc])*
@@ -400,7 +405,7 @@ macro_rules! faults {
                 match self {
                     $(
                         Self::$variant $({ $($field),* })? => {
-                            let vuid: Option<&'static str> = faults!(@vuid $($vuid)?);
+                            let vuid: Option<&'static str> = $crate::validate::faults::faults!(@vuid $($vuid)?);
                             $crate::validate::faults::render(
                                 out,
                                 names,
@@ -417,6 +422,7 @@ macro_rules! faults {
             }
 
             /// The ids the fault names (every `Id` it holds, in the order of its fields).
+            #[allow(unused_variables, clippy::ptr_arg)]
             pub(crate) fn collect_ids(&self, ids: &mut $crate::__private::Vec<$crate::types::Id>) {
                 match self {
                     $(
@@ -436,7 +442,7 @@ macro_rules! faults {
             pub fn vuid(&self) -> Option<&'static str> {
                 match self {
                     $(
-                        Self::$variant $({ $($field),* })? => faults!(@vuid $($vuid)?),
+                        Self::$variant $({ $($field),* })? => $crate::validate::faults::faults!(@vuid $($vuid)?),
                     )*
                     $($(
                         Self::$family(e) => $crate::validate::faults::Family::vuid(e),
@@ -454,6 +460,14 @@ macro_rules! faults {
                 ),)*
             ];
         }
+
+        $($(
+            impl From<$famty> for $name {
+                fn from(e: $famty) -> Self {
+                    Self::$family(e)
+                }
+            }
+        )*)?
 
         impl $crate::validate::faults::Family for $name {
             fn write(
@@ -474,5 +488,10 @@ macro_rules! faults {
     };
     (@vuid $vuid:expr) => { Some($vuid) };
     (@vuid) => { None };
+    // A field's docs: its own, or for the usual fields of rule rows, a default.
+    (@fdoc [$($doc:literal)+] $field:ident) => { concat!($($doc, "\n"),+) };
+    (@fdoc [] opcode) => { "The instruction's opcode." };
+    (@fdoc [] index) => { "The operand's index, counting the result type and id as 0 and 1." };
+    (@fdoc [] $field:ident) => { concat!("The message's `", stringify!($field), "`.") };
 }
 pub(crate) use faults;

@@ -8,6 +8,7 @@
 //! [`instruction`]; entry points and the call tree, read once for the families that ask,
 //! in [`entry_points`].
 
+mod cooperative;
 mod decorations;
 mod entry_points;
 mod forward_ids;
@@ -15,6 +16,8 @@ mod id_bits;
 mod instruction;
 mod types;
 
+pub use cooperative::ShapeError;
+pub(crate) use cooperative::{cooperative_shapes, cooperative_sizes, is_use};
 pub(crate) use decorations::{Dec, Decorations, NO_MEMBER};
 pub(crate) use entry_points::{EntryCalls, EntryDesc};
 pub(crate) use forward_ids::ForwardIds;

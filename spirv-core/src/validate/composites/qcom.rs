@@ -1,24 +1,15 @@
-//! spirv-val's rules for `SPV_QCOM_cooperative_matrix_conversion`'s instructions
-//! (`OpCompositeConstructCoopMatQCOM`, `OpCompositeExtractCoopMatQCOM`,
-//! `OpExtractSubArrayQCOM` of the composites pass, `OpBitCastArrayQCOM` of the
-//! conversion pass): arrays to and from subgroup cooperative matrices whose rows or
-//! columns hold 256 bits, and arrays reinterpreted as arrays of the same bit length.
+//! The composites pass's rules for `SPV_QCOM_cooperative_matrix_conversion`'s
+//! instructions (`ValidateCompositeConstructCoopMatQCOM`,
+//! `ValidateCompositeExtractCoopMatQCOM`, `ValidateExtractSubArrayQCOM` in
+//! `validate_composites.cpp`): arrays to and from subgroup cooperative matrices whose
+//! rows or columns hold 256 bits, and parts of arrays.
 
-use super::Query;
-use super::operations::{OperationError, QcomRule as R};
-use super::validation_state::Scalar;
-use super::{Fault, Inst};
+use super::super::Query;
+use super::super::validation_state::Scalar;
+use super::super::{Fault, Inst};
+use super::CompositeError as E;
 use crate::spirv_tools::is_spec_constant;
 use crate::spv::{CooperativeMatrixUse as U, Opcode as O, Scope};
-
-/// A fault of rule `rule` for `inst`.
-fn fault(inst: &Inst<'_>, rule: R) -> Fault {
-    super::ErrorKind::Operation(OperationError::Qcom {
-        rule,
-        opcode: inst.opcode,
-    })
-    .into()
-}
 
 /// `GetConstantValueAs<unsigned>`: the value of an integer `OpConstant` (or
 /// `OpConstantNull`) truncated to 32 bits.
@@ -58,18 +49,27 @@ fn usage(q: &Query<'_>, matrix: u32) -> u32 {
 }
 
 /// `OpCompositeConstructCoopMatQCOM`: a matrix from an array.
-pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let result = inst.result_type();
     if !q.is_cooperative_matrix_khr_type(result) {
-        return Err(fault(inst, R::ResultMatrix));
+        return Err(E::ResultMatrix {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let source = q.operand_type(inst, 2);
     if q.opcode(source) != O::TypeArray {
-        return Err(fault(inst, R::InputArray));
+        return Err(E::InputArray {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let at = |t: u32, i: usize| q.word(t, i).unwrap_or(0);
     if !subgroup(q, at(result, 3)) {
-        return Err(fault(inst, R::ResultScope));
+        return Err(E::ResultScope {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let length_id = at(source, 3);
     let length = constant(q, length_id);
@@ -77,7 +77,10 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let source_elt = at(source, 2);
     let result_elt = at(result, 2);
     if source_elt != result_elt && !uint32(q, source_elt) {
-        return Err(fault(inst, R::ConstructElement));
+        return Err(E::ConstructElement {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let (rows, columns) = (at(result, 4), at(result, 5));
     let n_or_max = |v: Option<u32>| v.unwrap_or(u32::MAX);
@@ -85,43 +88,49 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         u @ (0 | 1) => {
             let a = u == U::MatrixAKHR.0;
             if !q.int_n_or_float(result_elt, Scalar::Int8) {
-                return Err(fault(
-                    inst,
-                    if a {
-                        R::ConstructAType
-                    } else {
-                        R::ConstructBType
-                    },
-                ));
+                return Err(Fault::from(if a {
+                    E::ConstructAType {
+                        opcode: inst.opcode,
+                    }
+                } else {
+                    E::ConstructBType {
+                        opcode: inst.opcode,
+                    }
+                }));
             }
             let size_id = if a { columns } else { rows };
             let size = constant(q, size_id);
             if !spec(q, size_id) && (size.is_none() || !bits_256(q, result_elt, size)) {
-                return Err(fault(
-                    inst,
-                    if a {
-                        R::ConstructAColumns
-                    } else {
-                        R::ConstructBRows
-                    },
-                ));
+                return Err(Fault::from(if a {
+                    E::ConstructAColumns {
+                        opcode: inst.opcode,
+                    }
+                } else {
+                    E::ConstructBRows {
+                        opcode: inst.opcode,
+                    }
+                }));
             }
             let packed = uint32(q, source_elt) && length == Some(8);
             if !length_spec && (length.is_none() || (!packed && n_or_max(size) != n_or_max(length)))
             {
-                return Err(fault(
-                    inst,
-                    if a {
-                        R::ConstructALength
-                    } else {
-                        R::ConstructBLength
-                    },
-                ));
+                return Err(Fault::from(if a {
+                    E::ConstructALength {
+                        opcode: inst.opcode,
+                    }
+                } else {
+                    E::ConstructBLength {
+                        opcode: inst.opcode,
+                    }
+                }));
             }
         }
         2 => {
             if !q.int_n_or_float(result_elt, Scalar::Int32) {
-                return Err(fault(inst, R::ConstructAccType));
+                return Err(E::ConstructAccType {
+                    opcode: inst.opcode,
+                }
+                .into());
             }
             let size = constant(q, columns);
             let (n, len) = (n_or_max(size), n_or_max(length));
@@ -135,28 +144,45 @@ pub(super) fn construct(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                 && !length_spec
                 && (size.is_none() || length.is_none() || (!packed && n != len))
             {
-                return Err(fault(inst, R::ConstructAccLength));
+                return Err(E::ConstructAccLength {
+                    opcode: inst.opcode,
+                }
+                .into());
             }
         }
         // spirv-val excuses a spec constant use whose value is known, which none is.
-        _ => return Err(fault(inst, R::ConstructUse)),
+        _ => {
+            return Err(E::ConstructUse {
+                opcode: inst.opcode,
+            }
+            .into());
+        }
     }
     Ok(())
 }
 
 /// `OpCompositeExtractCoopMatQCOM`: an array from a matrix.
-pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn extract(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let result = inst.result_type();
     if q.opcode(result) != O::TypeArray {
-        return Err(fault(inst, R::InputArray));
+        return Err(E::InputArray {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let source = q.operand_type(inst, 2);
     if !q.is_cooperative_matrix_khr_type(source) {
-        return Err(fault(inst, R::SourceMatrix));
+        return Err(E::SourceMatrix {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let at = |t: u32, i: usize| q.word(t, i).unwrap_or(0);
     if !subgroup(q, at(source, 3)) {
-        return Err(fault(inst, R::SourceScope));
+        return Err(E::SourceScope {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let length_id = at(result, 3);
     let length = constant(q, length_id);
@@ -169,40 +195,50 @@ pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         u @ (0 | 1) => {
             let a = u == U::MatrixAKHR.0;
             if !q.int_n_or_float(source_elt, Scalar::Int8) {
-                return Err(fault(
-                    inst,
-                    if a { R::ExtractAType } else { R::ExtractBType },
-                ));
+                return Err(Fault::from(if a {
+                    E::ExtractAType {
+                        opcode: inst.opcode,
+                    }
+                } else {
+                    E::ExtractBType {
+                        opcode: inst.opcode,
+                    }
+                }));
             }
             let size_id = if a { columns } else { rows };
             let size = constant(q, size_id);
             if !spec(q, size_id) && (size.is_none() || !bits_256(q, source_elt, size)) {
-                return Err(fault(
-                    inst,
-                    if a {
-                        R::ExtractAColumns
-                    } else {
-                        R::ExtractBRows
-                    },
-                ));
+                return Err(Fault::from(if a {
+                    E::ExtractAColumns {
+                        opcode: inst.opcode,
+                    }
+                } else {
+                    E::ExtractBRows {
+                        opcode: inst.opcode,
+                    }
+                }));
             }
             let n = size.unwrap_or(u32::MAX);
             let same = source_elt == result_elt && n == len;
             let packed = uint32(q, result_elt) && len == 8;
             if !length_spec && !same && !packed {
-                return Err(fault(
-                    inst,
-                    if a {
-                        R::ExtractALength
-                    } else {
-                        R::ExtractBLength
-                    },
-                ));
+                return Err(Fault::from(if a {
+                    E::ExtractALength {
+                        opcode: inst.opcode,
+                    }
+                } else {
+                    E::ExtractBLength {
+                        opcode: inst.opcode,
+                    }
+                }));
             }
         }
         2 => {
             if !q.int_n_or_float(source_elt, Scalar::Int32) {
-                return Err(fault(inst, R::ExtractAccType));
+                return Err(E::ExtractAccType {
+                    opcode: inst.opcode,
+                }
+                .into());
             }
             let size = constant(q, columns);
             let n = size.unwrap_or(u32::MAX);
@@ -217,65 +253,52 @@ pub(super) fn extract(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                 && !length_spec
                 && (size.is_none() || length.is_none() || (!same && !packed))
             {
-                return Err(fault(inst, R::ExtractAccLength));
+                return Err(E::ExtractAccLength {
+                    opcode: inst.opcode,
+                }
+                .into());
             }
         }
-        _ => return Err(fault(inst, R::ExtractUse)),
+        _ => {
+            return Err(E::ExtractUse {
+                opcode: inst.opcode,
+            }
+            .into());
+        }
     }
     Ok(())
 }
 
 /// `OpExtractSubArrayQCOM`: part of an array of 32-bit integers or 16- or 32-bit
 /// floats, from a 32-bit integer index.
-pub(super) fn sub_array(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn sub_array(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let result = inst.result_type();
     let source = q.operand_type(inst, 2);
     if q.opcode(result) != O::TypeArray || q.opcode(source) != O::TypeArray {
-        return Err(fault(inst, R::Arrays));
+        return Err(E::Arrays {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let source_elt = q.component_type(source);
     if source_elt != q.component_type(result) {
-        return Err(fault(inst, R::SubArrayElements));
+        return Err(E::SubArrayElements {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     if !q.int_n_or_float(source_elt, Scalar::Int32) {
-        return Err(fault(inst, R::SubArrayElementType));
+        return Err(E::SubArrayElementType {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     let index = inst.word(3);
     if q.def(index).is_none() || !q.contains_sized(q.type_of(index), Scalar::Int32) {
-        return Err(fault(inst, R::SubArrayIndex));
-    }
-    Ok(())
-}
-
-/// `OpBitCastArrayQCOM`: an array of 32-bit integers or 16- or 32-bit floats as
-/// another of the same bit length.
-pub(super) fn bit_cast(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    let result = inst.result_type();
-    let source = q.operand_type(inst, 2);
-    if q.opcode(result) != O::TypeArray || q.opcode(source) != O::TypeArray {
-        return Err(fault(inst, R::Arrays));
-    }
-    let source_elt = q.component_type(source);
-    let result_elt = q.component_type(result);
-    if !q.int_n_or_float(source_elt, Scalar::Int32) {
-        return Err(fault(inst, R::CastSourceType));
-    }
-    if !q.int_n_or_float(result_elt, Scalar::Int32) {
-        return Err(fault(inst, R::CastResultType));
-    }
-    let (source_len, result_len) = (
-        q.word(source, 3).unwrap_or(0),
-        q.word(result, 3).unwrap_or(0),
-    );
-    let (source_n, result_n) = (constant(q, source_len), constant(q, result_len));
-    let bits = |elt: u32, n: Option<u32>| q.bit_width(elt).wrapping_mul(n.unwrap_or(u32::MAX));
-    if !spec(q, source_len)
-        && !spec(q, result_len)
-        && (source_n.is_none()
-            || result_n.is_none()
-            || bits(source_elt, source_n) != bits(result_elt, result_n))
-    {
-        return Err(fault(inst, R::CastLengths));
+        return Err(E::SubArrayIndex {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     Ok(())
 }

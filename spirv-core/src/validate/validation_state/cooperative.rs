@@ -1,19 +1,34 @@
-//! What the operation passes (arithmetics, composites, conversion, bitwise, logicals)
-//! share: an instruction's operands and their types as spirv-val reads them
-//! (`GetOperandAs`, `GetOperandTypeId`), the module's addressing model, and which
-//! types hold scalars of a given width (`ContainsSizedIntOrFloatType`), each type
-//! answered once.
+//! The cooperative types' shape questions `ValidationState_t` answers with a fault of
+//! its own (`CooperativeMatrixShapesMatch`, `CooperativeVectorDimensionsMatch` in
+//! `validation_state.cpp`), which the arithmetics and conversion passes ask, and the
+//! use of a KHR cooperative matrix (`IsCooperativeMatrixAType` and its kin).
 
-use super::Fault;
 use super::Query;
-use super::operations::{CompositeRule as C, fixed};
 use crate::spv::{self, Opcode as O};
+use crate::validate::Fault;
+use crate::validate::faults::faults;
+use ShapeError as E;
+
+faults! {
+    /// Two cooperative types whose shapes differ, as `ValidationState_t` reports it.
+    pub enum ShapeError {
+        CooperativeMatrixTypes => "Expected cooperative matrix types",
+        MatrixScopes => "Expected scopes of Matrix and Result Type to be identical",
+        MatrixRows => "Expected rows of Matrix type and Result Type to be identical",
+        MatrixRowsSwapped => "Expected rows of Matrix type and Result Type to be swapped with columns",
+        MatrixColumns => "Expected columns of Matrix type and Result Type to be identical",
+        MatrixColumnsSwapped => "Expected columns of Matrix type and Result Type to be swapped with rows",
+        MatrixUse => "Expected Use of Matrix type and Result Type to be identical",
+        CooperativeVectorTypes => "Expected cooperative vector types",
+        VectorComponents => "Expected number of components to be identical",
+    }
+}
 
 /// `CooperativeMatrixShapesMatch`: two cooperative matrix types of one kind whose
 /// scopes, rows, columns (rows and columns swapped for a transpose) and, for the KHR
 /// kind, uses match where they are known constants. A conversion may turn an
 /// accumulator into another use with `CooperativeMatrixConversionsNV`.
-pub(super) fn cooperative_shapes(
+pub(crate) fn cooperative_shapes(
     q: &Query<'_>,
     result: u32,
     other: u32,
@@ -22,7 +37,7 @@ pub(super) fn cooperative_shapes(
 ) -> Result<(), Fault> {
     let op = q.opcode(result);
     if op != q.opcode(other) {
-        return Err(fixed(C::CooperativeMatrixTypes));
+        return Err(E::CooperativeMatrixTypes.into());
     }
     let operand = |t: u32, i: usize| q.word(t, i + 1).unwrap_or(0);
     let differ = |a: u32, b: u32| {
@@ -32,20 +47,20 @@ pub(super) fn cooperative_shapes(
     };
     let (rows, columns) = if swap { (4, 3) } else { (3, 4) };
     if differ(operand(result, 2), operand(other, 2)) {
-        return Err(fixed(C::MatrixScopes));
+        return Err(E::MatrixScopes.into());
     }
     if differ(operand(result, rows), operand(other, 3)) {
-        return Err(fixed(if swap {
-            C::MatrixRowsSwapped
+        return Err(Fault::from(if swap {
+            E::MatrixRowsSwapped
         } else {
-            C::MatrixRows
+            E::MatrixRows
         }));
     }
     if differ(operand(result, columns), operand(other, 4)) {
-        return Err(fixed(if swap {
-            C::MatrixColumnsSwapped
+        return Err(Fault::from(if swap {
+            E::MatrixColumnsSwapped
         } else {
-            C::MatrixColumns
+            E::MatrixColumns
         }));
     }
     if op == O::TypeCooperativeMatrixKHR {
@@ -57,7 +72,7 @@ pub(super) fn cooperative_shapes(
                 .has_capability(spv::Capability::CooperativeMatrixConversionsNV.0)
             && b == accumulator;
         if a_known && b_known && a != b && !excused {
-            return Err(fixed(C::MatrixUse));
+            return Err(E::MatrixUse.into());
         }
     }
     Ok(())
@@ -65,21 +80,21 @@ pub(super) fn cooperative_shapes(
 
 /// `CooperativeVectorDimensionsMatch`: two cooperative vector types whose sizes match
 /// where they are known constants.
-pub(super) fn cooperative_sizes(q: &Query<'_>, a: u32, b: u32) -> Result<(), Fault> {
+pub(crate) fn cooperative_sizes(q: &Query<'_>, a: u32, b: u32) -> Result<(), Fault> {
     if q.opcode(a) != q.opcode(b) {
-        return Err(fixed(C::CooperativeVectorTypes));
+        return Err(E::CooperativeVectorTypes.into());
     }
     let (_, a_known, a) = q.int32_if_const(q.word(a, 3).unwrap_or(0));
     let (_, b_known, b) = q.int32_if_const(q.word(b, 3).unwrap_or(0));
     if a_known && b_known && a != b {
-        return Err(fixed(C::VectorComponents));
+        return Err(E::VectorComponents.into());
     }
     Ok(())
 }
 
 /// `IsCooperativeMatrixAType` and its kin: a KHR cooperative matrix whose use is a
 /// known constant equal to `usage`.
-pub(super) fn is_use(q: &Query<'_>, t: u32, usage: spv::CooperativeMatrixUse) -> bool {
+pub(crate) fn is_use(q: &Query<'_>, t: u32, usage: spv::CooperativeMatrixUse) -> bool {
     q.is_cooperative_matrix_khr_type(t)
         && q.word(t, 6)
             .and_then(|u| q.constant_u64(u))
