@@ -529,6 +529,8 @@ faults! {
         Logical(super::LogicalError),
         /// Two cooperative types whose shapes differ.
         Shape(super::ShapeError),
+        /// Scope operands.
+        Scope(super::ScopeError),
         /// Execution modes, interfaces and built-ins.
         Mode(super::ModeError),
     }
@@ -594,6 +596,7 @@ mod tests {
             ("ConversionError", ConversionError::TEMPLATES),
             ("LogicalError", LogicalError::TEMPLATES),
             ("ShapeError", ShapeError::TEMPLATES),
+            ("ScopeError", ScopeError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -9,9 +9,7 @@ use super::memory_util::trace_pointer;
 use super::validation_state::{contains_runtime_array, contains_type, largest_scalar};
 use super::{Fault, Inst};
 use crate::__private::Vec;
-use crate::env::TargetEnv;
 use crate::module::InstRef;
-use crate::spirv_tools::is_constant;
 use crate::spv::{Capability as C, Decoration as D, Opcode as O, StorageClass as S};
 use crate::types::Id;
 use alloc::collections::BTreeSet;
@@ -166,7 +164,7 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
         }
         let scope =
             inst.word(index + access_words(mask & (MAKE_AVAILABLE | (MAKE_AVAILABLE - 1))) - 1);
-        if !memory_scope(q, inst, scope)? {
+        if !super::scopes::validate_memory_scope(q, inst.opcode, scope)? {
             return Ok(false);
         }
     }
@@ -178,7 +176,7 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
             return Err(fault(E::VisibleNeedsNonPrivate));
         }
         let scope = inst.word(index + access_words(mask & (MAKE_VISIBLE | (MAKE_VISIBLE - 1))) - 1);
-        if !memory_scope(q, inst, scope)? {
+        if !super::scopes::validate_memory_scope(q, inst.opcode, scope)? {
             return Ok(false);
         }
     }
@@ -239,54 +237,6 @@ pub(super) fn access_words(mask: u32) -> usize {
         .iter()
         .filter(|&&b| mask & b != 0)
         .count()
-}
-
-/// `ValidateMemoryScope` (its rules that decide at once). `Ok(false)` for an invalid
-/// scope value.
-fn memory_scope(q: &Query<'_>, inst: &Inst<'_>, scope: u32) -> Result<bool, Fault> {
-    let has = |c: C| q.state.has_capability(c.0);
-    let opcode = inst.opcode;
-    let (is_int32, is_const, value) = q.int32_if_const(scope);
-    if !is_int32 {
-        return Err(fault(E::ScopeNotInt32 { opcode }));
-    }
-    if !is_const {
-        if has(C::Shader) && !has(C::CooperativeMatrixNV) {
-            return Err(fault(E::ScopeNotConstant));
-        }
-        if has(C::Shader) && has(C::CooperativeMatrixNV) && !is_constant(q.opcode(scope)) {
-            return Err(fault(E::ScopeNotConstantCooperative));
-        }
-        return Ok(true);
-    }
-    if value > 6 {
-        return Ok(false);
-    }
-    // CrossDevice 0, Device 1, Workgroup 2, Subgroup 3, Invocation 4, QueueFamily 5,
-    // ShaderCallKHR 6.
-    if value == 5 {
-        if has(C::VulkanMemoryModel) {
-            return Ok(true);
-        }
-        return Err(fault(E::QueueFamilyScope { opcode }));
-    }
-    if value == 1 && has(C::VulkanMemoryModel) && !has(C::VulkanMemoryModelDeviceScope) {
-        return Err(fault(E::DeviceScope));
-    }
-    let env = q.state.options.target_env;
-    if env.is_vulkan() {
-        if value == 0 {
-            return Err(fault(E::VulkanScope { opcode }));
-        }
-        if env == TargetEnv::Vulkan1_0
-            && value == 3
-            && !has(C::SubgroupBallotKHR)
-            && !has(C::SubgroupVoteKHR)
-        {
-            return Err(fault(E::Vulkan10Subgroup { opcode }));
-        }
-    }
-    Ok(true)
 }
 
 /// `ValidateLoad`.

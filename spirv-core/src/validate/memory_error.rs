@@ -60,35 +60,6 @@ pub enum MemoryError {
         opcode: Opcode,
     },
 
-    // --- Memory scopes (of `MakePointerAvailable` and `MakePointerVisible`). ---
-    /// A scope that is not a 32-bit integer.
-    ScopeNotInt32 {
-        /// The instruction's opcode.
-        opcode: Opcode,
-    },
-    /// A scope that is not an `OpConstant` with `Shader`.
-    ScopeNotConstant,
-    /// A scope that is not a constant with `CooperativeMatrixNV`.
-    ScopeNotConstantCooperative,
-    /// `QueueFamily` scope without `VulkanMemoryModel`.
-    QueueFamilyScope {
-        /// The instruction's opcode.
-        opcode: Opcode,
-    },
-    /// `Device` scope with the Vulkan memory model, without its device-scope
-    /// capability.
-    DeviceScope,
-    /// A scope Vulkan does not allow.
-    VulkanScope {
-        /// The instruction's opcode.
-        opcode: Opcode,
-    },
-    /// `Subgroup` scope in Vulkan 1.0 without the subgroup capabilities.
-    Vulkan10Subgroup {
-        /// The instruction's opcode.
-        opcode: Opcode,
-    },
-
     // --- Variables. ---
     /// `OpUntypedVariableKHR` whose result type is not an untyped pointer.
     UntypedVariableResultType,

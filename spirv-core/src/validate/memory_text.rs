@@ -66,41 +66,6 @@ impl MemoryError {
                 "{} with two memory access operands requires SPIR-V 1.4 or later",
                 opcode_name(*opcode)
             ),
-            E::ScopeNotInt32 { opcode } => write!(
-                out,
-                "{}: expected scope to be a 32-bit int",
-                opcode_name(*opcode)
-            ),
-            E::ScopeNotConstant => {
-                out.write_str("Scope ids must be OpConstant when Shader capability is present")
-            }
-            E::ScopeNotConstantCooperative => out.write_str(
-                "Scope ids must be constant or specialization constant when CooperativeMatrixNV capability is present",
-            ),
-            E::QueueFamilyScope { opcode } => write!(
-                out,
-                "{}: Memory Scope QueueFamilyKHR requires capability VulkanMemoryModelKHR",
-                opcode_name(*opcode)
-            ),
-            E::DeviceScope => out.write_str(
-                "Use of device scope with VulkanKHR memory model requires the VulkanMemoryModelDeviceScopeKHR capability",
-            ),
-            E::VulkanScope { opcode } => {
-                vuid(out, true, "None-04638")?;
-                write!(
-                    out,
-                    "{}: in Vulkan environment Memory Scope is limited to Device, QueueFamily, Workgroup, ShaderCallKHR, Subgroup, or Invocation",
-                    opcode_name(*opcode)
-                )
-            }
-            E::Vulkan10Subgroup { opcode } => {
-                vuid(out, true, "SubgroupVoteKHR-07951")?;
-                write!(
-                    out,
-                    "{}: in Vulkan 1.0 environment Memory Scope is can not be Subgroup without SubgroupBallotKHR or SubgroupVoteKHR declared",
-                    opcode_name(*opcode)
-                )
-            }
             E::UntypedVariableResultType => out.write_str("Result type must be an untyped pointer"),
             E::VariableResultType { ty } => {
                 out.write_str("OpVariable Result Type <id> ")?;

@@ -6,9 +6,9 @@
 
 use super::Query;
 use super::error::ErrorKind;
+use super::scopes::{ScopeValue, validate_scope};
 use super::type_error::TypeError;
 use super::{Fault, Inst};
-use crate::spirv_tools as opcodes;
 use crate::spv::{Capability as C, Opcode as O, Scope};
 
 /// What the pass remembers across instructions.
@@ -63,30 +63,17 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Misc) -> Result<(), 
 /// scope at all is left alone: spirv-val's message for it prints the constant's
 /// disassembly.
 fn read_clock(q: &Query<'_>, op: O, ty: u32, scope: u32) -> Result<(), Fault> {
-    let has = |c: C| q.state.has_capability(c.0);
-    let (int32, known, value) = q.int32_if_const(scope);
-    if !int32 {
-        return fail(TypeError::ScopeNot32(op));
-    }
-    if !known && has(C::Shader) {
-        if !has(C::CooperativeMatrixNV) {
-            return fail(TypeError::ScopeNotConstant);
-        }
-        if !opcodes::is_constant(q.opcode(scope)) {
-            return fail(TypeError::ScopeNotConstantCoopMatrix);
-        }
-    }
-    if known {
-        if value > Scope::ShaderCallKHR.0 {
-            return Ok(());
-        }
-        let s = Scope(value);
-        let env = q.state.options.target_env;
-        if env.is_vulkan() && s != Scope::Subgroup && s != Scope::Device {
-            return fail(TypeError::ClockScopeVulkan);
-        }
-        if env.is_opencl() && !matches!(s, Scope::Workgroup | Scope::Subgroup | Scope::Device) {
-            return fail(TypeError::ClockScopeOpenCl);
+    match validate_scope(q, op, scope)? {
+        ScopeValue::Invalid => return Ok(()),
+        ScopeValue::Unknown => {}
+        ScopeValue::Known(s) => {
+            let env = q.state.options.target_env;
+            if env.is_vulkan() && s != Scope::Subgroup && s != Scope::Device {
+                return fail(TypeError::ClockScopeVulkan);
+            }
+            if env.is_opencl() && !matches!(s, Scope::Workgroup | Scope::Subgroup | Scope::Device) {
+                return fail(TypeError::ClockScopeOpenCl);
+            }
         }
     }
     let handle = (q.is_unsigned_int_scalar_type(ty) && q.bit_width(ty) == 64)

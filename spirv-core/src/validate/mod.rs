@@ -95,6 +95,7 @@ mod mode_execution;
 mod mode_setting;
 mod mode_text;
 mod module;
+mod scopes;
 mod type_error;
 mod type_messages;
 mod type_rules;
@@ -114,6 +115,7 @@ pub use function::FunctionError;
 pub use logicals::LogicalError;
 pub use memory::{CopyOperand, MemoryError};
 pub use mode_text::ModeError;
+pub use scopes::ScopeError;
 pub use types::TypeError;
 pub use validation_state::ShapeError;
 

@@ -259,12 +259,6 @@ pub enum TypeError {
     UndefVoid,
     /// `OpUndef` of an 8- or 16-bit type without the capabilities for full use.
     UndefSmall,
-    /// A scope that is not a 32-bit integer: the opcode.
-    ScopeNot32(Opcode),
-    /// A scope that is not an `OpConstant` with `Shader`.
-    ScopeNotConstant,
-    /// A scope that is not a constant with `Shader` and `CooperativeMatrixNV`.
-    ScopeNotConstantCoopMatrix,
     /// `OpReadClockKHR` of another scope than Subgroup or Device, in Vulkan.
     ClockScopeVulkan,
     /// `OpReadClockKHR` of another scope than Subgroup, Workgroup or Device, in

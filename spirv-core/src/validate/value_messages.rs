@@ -220,14 +220,6 @@ impl TypeError {
             E::UndefSmall => {
                 out.write_str("Cannot create undefined values with 8- or 16-bit types")
             }
-            E::ScopeNot32(op) => {
-                write!(out, "{}: expected scope to be a 32-bit int", opcode_name(op))
-            }
-            E::ScopeNotConstant => out
-                .write_str("Scope ids must be OpConstant when Shader capability is present"),
-            E::ScopeNotConstantCoopMatrix => out.write_str(
-                "Scope ids must be constant or specialization constant when CooperativeMatrixNV capability is present",
-            ),
             E::ClockScopeVulkan => out.write_str(
                 "[VUID-StandaloneSpirv-OpReadClockKHR-04652] Scope must be Subgroup or Device",
             ),
