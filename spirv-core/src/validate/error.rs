@@ -444,24 +444,7 @@ faults! {
         #[vuid = "VUID-StandaloneSpirv-MeshEXT-07102"]
         MeshModelMix => "Module can't mix MeshEXT/TaskEXT with MeshNV/TaskNV Execution Model.",
 
-        // --- Per instruction, after the whole module is known. ---
-        /// An extension that needs a newer SPIR-V version.
-        ExtensionVersion {
-            /// The extension.
-            extension: String,
-            /// The version it needs.
-            needs: Version,
-        } => "{extension} extension requires SPIR-V version {needs} or later.",
-        /// A `NonSemantic.` import without `SPV_KHR_non_semantic_info` before SPIR-V 1.6.
-        NonSemanticWithoutExtension
-            => "NonSemantic extended instruction sets cannot be declared without SPV_KHR_non_semantic_info. (This can also be fixed having SPIR-V 1.6 or later)",
-        /// A type declared twice (other than arrays, structs and pointers).
-        DuplicateType {
-            /// The opcode.
-            opcode: spv::Opcode,
-            /// The second declaration's id.
-            id: Id,
-        } => "Duplicate non-aggregate type declarations are not allowed. Opcode: {opcode} id: {id:n}",
+        // --- The entry point rules of the mode-setting pass. ---
         /// An `OpEntryPoint` whose entry point is not an `OpFunction`.
         EntryPointNotFunction {
             /// The entry point id.
@@ -515,8 +498,18 @@ faults! {
         Memory(super::MemoryError),
         /// Functions, parameters and calls.
         Function(super::FunctionError),
-        /// Types, constants and literals.
+        /// Types.
         Type(super::TypeError),
+        /// Constants.
+        Constant(super::ConstantError),
+        /// Literal numbers.
+        Literal(super::LiteralError),
+        /// `OpUndef`, `OpReadClockKHR`, `OpAssumeTrueKHR`, `OpExpectKHR` and the like.
+        Misc(super::MiscError),
+        /// Debug instructions.
+        Debug(super::DebugError),
+        /// Extensions and extended instruction set imports.
+        Extension(super::ExtensionError),
         /// The result and operand types of arithmetic instructions.
         Arithmetic(super::ArithmeticError),
         /// The result and operand types of bitwise instructions.
@@ -577,7 +570,6 @@ hand_written!(
     super::DecorationError,
     super::MemoryError,
     super::FunctionError,
-    super::TypeError,
     super::ModeError
 );
 
@@ -597,6 +589,12 @@ mod tests {
             ("LogicalError", LogicalError::TEMPLATES),
             ("ShapeError", ShapeError::TEMPLATES),
             ("ScopeError", ScopeError::TEMPLATES),
+            ("TypeError", TypeError::TEMPLATES),
+            ("ConstantError", ConstantError::TEMPLATES),
+            ("LiteralError", LiteralError::TEMPLATES),
+            ("MiscError", MiscError::TEMPLATES),
+            ("DebugError", DebugError::TEMPLATES),
+            ("ExtensionError", ExtensionError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

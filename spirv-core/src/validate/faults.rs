@@ -94,7 +94,21 @@ macro_rules! decimal {
         }
     )*};
 }
-decimal!(u8, u16, u32, u64, i32, i64);
+decimal!(u8, u16, u64, i32, i64);
+
+/// A number: decimal; with `:id`, as spirv-val prints a literal it names with
+/// `getIdName` (a struct member's number, say), `'N[%name]'`, though it is no id.
+impl Arg for u32 {
+    fn specs() -> &'static [&'static str] {
+        &["", "id"]
+    }
+    fn show(&self, spec: &str, out: &mut dyn Write, names: &Namer<'_>) -> fmt::Result {
+        match spec {
+            "id" => names.id(out, Id(*self)),
+            _ => write!(out, "{self}"),
+        }
+    }
+}
 
 /// A count or an operand number: decimal, or with `:ordinal` as `1st`, `2nd`, `3rd`,
 /// `4th`, `11th`, ….
