@@ -13,8 +13,8 @@ use super::{
     instruction, interfaces, layout, mode_execution, module, validation_state,
 };
 use super::{
-    annotation, arithmetics, bitwise, composites, constants, control_flow, conversion, debug,
-    extension, function, literals, logicals, memory, misc, mode_setting, types,
+    annotation, arithmetics, bitwise, composites, constants, conversion, debug, extension,
+    function, literals, logicals, memory, misc, mode_setting, types,
 };
 use crate::__private::Vec;
 use crate::binary::{self, Header};
@@ -338,7 +338,7 @@ fn one_instruction(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         capability::check(state, cap)?;
     }
     layout::check(state, inst)?;
-    instruction::cfg(state, inst)?;
+    cfg::cfg_pass(state, inst)?;
     instruction::check(state, inst)
 }
 
@@ -357,7 +357,7 @@ pub(super) struct Second {
     arithmetics: arithmetics::Arithmetics,
     bitwise: bitwise::Bitwise,
     logicals: logicals::Logicals,
-    control_flow: control_flow::ControlFlow,
+    control_flow: cfg::control_flow::ControlFlow,
     literals: literals::Literals,
     mode_setting: mode_setting::ModeSetting,
 }
@@ -379,7 +379,7 @@ impl Second {
         arithmetics::check(q, inst, &mut self.arithmetics)?;
         bitwise::check(q, inst, &mut self.bitwise)?;
         logicals::check(q, inst, &mut self.logicals)?;
-        control_flow::check(q, inst, &mut self.control_flow)?;
+        cfg::control_flow::check(q, inst, &mut self.control_flow)?;
         literals::check(q, inst, &mut self.literals)?;
         Ok(())
     }

@@ -490,8 +490,10 @@ faults! {
         /// The binary does not parse (spirv-val's parser and spirv-dis's find the same
         /// faults; spirv-asm prints their messages).
         Parse(DecodeErrorKind),
-        /// Control flow, structured control flow, dominance and adjacency.
+        /// Control flow, structured control flow and dominance.
         Cfg(super::CfgError),
+        /// Instructions out of their place among their neighbours.
+        Adjacency(super::AdjacencyError),
         /// Decorations and block layout.
         Decoration(super::DecorationError),
         /// Variables, loads, stores, copies and access chains.
@@ -565,13 +567,7 @@ macro_rules! hand_written {
         }
     )*};
 }
-hand_written!(
-    super::CfgError,
-    super::DecorationError,
-    super::MemoryError,
-    super::FunctionError,
-    super::ModeError
-);
+hand_written!(super::DecorationError, super::MemoryError, super::ModeError);
 
 #[cfg(test)]
 mod tests {
@@ -595,6 +591,9 @@ mod tests {
             ("MiscError", MiscError::TEMPLATES),
             ("DebugError", DebugError::TEMPLATES),
             ("ExtensionError", ExtensionError::TEMPLATES),
+            ("FunctionError", FunctionError::TEMPLATES),
+            ("CfgError", CfgError::TEMPLATES),
+            ("AdjacencyError", AdjacencyError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

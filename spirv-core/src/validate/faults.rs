@@ -169,14 +169,22 @@ impl<T: Enum> Arg for T {
     }
 }
 
-/// Ids print named, one space between.
+/// Ids print named, one space between; with `:spaced_after_first`, as spirv-val lists
+/// a function's undefined blocks: a space after each but the first.
 impl Arg for Vec<Id> {
-    fn show(&self, _: &str, out: &mut dyn Write, names: &Namer<'_>) -> fmt::Result {
+    fn specs() -> &'static [&'static str] {
+        &["", "spaced_after_first"]
+    }
+    fn show(&self, spec: &str, out: &mut dyn Write, names: &Namer<'_>) -> fmt::Result {
+        let after_first = spec == "spaced_after_first";
         for (i, id) in self.iter().enumerate() {
-            if i > 0 {
+            if i > 0 && !after_first {
                 out.write_str(" ")?;
             }
             names.id(out, *id)?;
+            if i > 0 && after_first {
+                out.write_str(" ")?;
+            }
         }
         Ok(())
     }

@@ -7,11 +7,11 @@
 //! ([`Graph`](super::cfg::graph::Graph)), built when first needed and kept while the
 //! loop stays in that function.
 
-use super::Query;
-use super::cfg::graph::{Graph, Predecessors, branch_targets, functions};
-use super::cfg::{CfgError, LoopControlConflict};
-use super::error::ErrorKind;
-use super::{Fault, Inst};
+use super::super::Query;
+use super::super::error::ErrorKind;
+use super::super::{Fault, Inst};
+use super::CfgError;
+use super::graph::{Graph, Predecessors, branch_targets, functions};
 use crate::__private::Vec;
 use crate::spv::{self, Capability as C, Opcode as O};
 use crate::types::Id;
@@ -19,7 +19,7 @@ use alloc::collections::BTreeMap;
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
-pub(super) struct ControlFlow {
+pub(crate) struct ControlFlow {
     /// The module's functions by instruction range, once needed.
     functions: Option<Vec<(usize, usize)>>,
     /// The predecessors in the function last asked about.
@@ -49,7 +49,7 @@ impl ControlFlow {
 }
 
 /// The pass for one instruction.
-pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Result<(), Fault> {
+pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Result<(), Fault> {
     let e = |e: CfgError| -> Result<(), Fault> { Err(ErrorKind::Cfg(e).into()) };
     let w = inst.words;
     let word = |i: usize| w.get(i).copied().unwrap_or(0);
@@ -168,20 +168,20 @@ fn loop_merge(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         bit(8),
     );
     let conflict = if unroll && dont {
-        Some(LoopControlConflict::UnrollDontUnroll)
+        Some(CfgError::UnrollDontUnroll)
     } else if dont && peel {
-        Some(LoopControlConflict::PeelCountDontUnroll)
+        Some(CfgError::PeelCountDontUnroll)
     } else if dont && partial {
-        Some(LoopControlConflict::PartialCountDontUnroll)
+        Some(CfgError::PartialCountDontUnroll)
     } else if multiple {
         // Operand 3 on: the parameters, in the order of their bits.
         let operand = 3 + usize::from(dependency_length) + usize::from(min) + usize::from(max);
-        (word(operand + 1) == 0).then_some(LoopControlConflict::IterationMultipleZero)
+        (word(operand + 1) == 0).then_some(CfgError::IterationMultipleZero)
     } else {
         None
     };
     match conflict {
-        Some(conflict) => e(CfgError::LoopControl { conflict }),
+        Some(conflict) => e(conflict),
         None => Ok(()),
     }
 }

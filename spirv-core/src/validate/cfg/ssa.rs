@@ -11,7 +11,7 @@
 //! `OpPhi`), which orders them as spirv-val's list does.
 
 use super::CfgError;
-use super::dom::Tree;
+use super::dominators::Tree;
 use super::graph::{Graph, NONE, REACHABLE, functions, is_terminator};
 use super::structured::fault;
 use crate::__private::Vec;
