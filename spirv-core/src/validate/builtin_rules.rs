@@ -503,7 +503,7 @@ fn class_fault(w: &Walk<'_, '_>, rule: &Rule, from: u32, v: &str, classes: &str,
         name(rule.dec.builtin),
         reference_desc(w, rule, from, None),
         from_desc(w, from),
-        super::memory_util::storage_class_name(sc)
+        crate::grammar::Enum::name(crate::spv::StorageClass(sc)).unwrap_or("Unknown")
     );
     w.fault_from(m)
 }

@@ -567,7 +567,7 @@ macro_rules! hand_written {
         }
     )*};
 }
-hand_written!(super::DecorationError, super::MemoryError, super::ModeError);
+hand_written!(super::DecorationError, super::ModeError);
 
 #[cfg(test)]
 mod tests {
@@ -594,6 +594,7 @@ mod tests {
             ("FunctionError", FunctionError::TEMPLATES),
             ("CfgError", CfgError::TEMPLATES),
             ("AdjacencyError", AdjacencyError::TEMPLATES),
+            ("MemoryError", MemoryError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -6,7 +6,7 @@
 
 use super::Query;
 use super::faults::faults;
-use super::memory_access::variable_pointers;
+use super::memory::variable_pointers;
 use super::validation_state::IdBits;
 use super::{Fault, Inst};
 use crate::grammar::KindClass;

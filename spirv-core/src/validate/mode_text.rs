@@ -4,7 +4,6 @@
 //! (spirv-val names it only when validating for Vulkan).
 
 use super::error::{Namer, Out};
-use super::memory_util::storage_class_name;
 use crate::__private::{String, Vec};
 use crate::spv::StorageClass as SC;
 use crate::types::Id;
@@ -247,7 +246,7 @@ impl ModeError {
                 write!(
                     out,
                     "Entry-point has more than one variable with the {} storage class in the interface",
-                    storage_class_name(class.0)
+                    crate::grammar::Enum::name(*class).unwrap_or("Unknown")
                 )
             }
             E::IndexNotFragmentOutput => {

@@ -3,10 +3,10 @@
 //! `OpCooperativeMatrixLoadKHR`/`StoreKHR` with their memory layouts (those of
 //! `SPV_ARM_cooperative_matrix_layouts` included) and memory access operands.
 
-use super::Query;
-use super::memory::{MemoryError as E, fault};
-use super::memory_access::{logical_pointer, memory_access};
-use super::{Fault, Inst};
+use super::super::Query;
+use super::super::{Fault, Inst};
+use super::MemoryError as E;
+use super::access::{logical_pointer, memory_access};
 use crate::spirv_tools::is_constant;
 use crate::spirv_tools::is_spec_constant;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};
@@ -17,11 +17,11 @@ const ROW_BLOCKED_ARM: u64 = 4202;
 const COLUMN_BLOCKED_ARM: u64 = 4203;
 
 /// `ValidateCooperativeMatrixLengthNV` (for both opcodes).
-pub(super) fn length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let rt = inst.word(0);
     if q.opcode(rt) != O::TypeInt || q.word(rt, 2) != Some(32) || q.word(rt, 3) != Some(0) {
-        return Err(fault(E::CooperativeLengthResultType {
+        return Err(Fault::from(E::CooperativeLengthResultType {
             opcode,
             id: Id(inst.result_id),
         }));
@@ -34,17 +34,18 @@ pub(super) fn length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         O::TypeCooperativeMatrixNV
     };
     if q.def(ty).is_some_and(|t| t.opcode() != wanted) {
-        return Err(fault(E::CooperativeLengthType {
-            opcode,
-            ty: Id(ty),
-            khr,
+        let ty = Id(ty);
+        return Err(Fault::from(if khr {
+            E::CooperativeLengthTypeKhr { opcode, ty }
+        } else {
+            E::CooperativeLengthTypeNv { opcode, ty }
         }));
     }
     Ok(())
 }
 
 /// `ValidateCooperativeMatrixLoadStoreNV` and `ValidateCooperativeMatrixLoadStoreKHR`.
-pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn load_store(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let khr = matches!(
         opcode,
@@ -68,23 +69,25 @@ pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         O::TypeCooperativeMatrixNV
     };
     if matrix.opcode() != wanted {
-        return Err(fault(E::NotCooperativeMatrix {
-            opcode,
-            ty: Id(type_id),
+        let ty = Id(type_id);
+        return Err(Fault::from(if load {
+            E::LoadNotCooperativeMatrix { opcode, ty }
+        } else {
+            E::StoreNotCooperativeMatrix { opcode, ty }
         }));
     }
     let pointer_id = inst.word(if load { 2 } else { 0 });
     let pointer = Id(pointer_id);
     match q.def(pointer_id) {
         Some(p) if logical_pointer(q, &p) => {}
-        _ => return Err(fault(E::CooperativeNotLogical { opcode, pointer })),
+        _ => return Err(Fault::from(E::CooperativeNotLogical { opcode, pointer })),
     }
     let pointer_type_id = q.type_of(pointer_id);
     let pointer_type = q.def(pointer_type_id).filter(|t| {
         t.opcode() == O::TypePointer || (khr && t.opcode() == O::TypeUntypedPointerKHR)
     });
     let Some(pointer_type) = pointer_type else {
-        return Err(fault(E::CooperativePointerType { opcode, pointer }));
+        return Err(Fault::from(E::CooperativePointerType { opcode, pointer }));
     };
     let untyped = pointer_type.opcode() == O::TypeUntypedPointerKHR;
     let sc = S(pointer_type.words().get(2).copied().unwrap_or(u32::MAX));
@@ -93,9 +96,11 @@ pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         S::Workgroup | S::StorageBuffer | S::PhysicalStorageBuffer
     );
     if !sc_ok && (!khr || q.state.options.target_env.is_vulkan()) {
-        return Err(fault(E::CooperativeStorageClass {
-            opcode,
-            ty: Id(pointer_type_id),
+        let ty = Id(pointer_type_id);
+        return Err(Fault::from(if khr {
+            E::CooperativeStorageClassKhr { opcode, ty }
+        } else {
+            E::CooperativeStorageClassNv { opcode, ty }
         }));
     }
     if !untyped {
@@ -104,7 +109,7 @@ pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             && (q.is_int_scalar_or_vector_type(pointee)
                 || q.is_float_scalar_or_vector_type(pointee));
         if !ok {
-            return Err(fault(E::CooperativePointee { opcode, pointer }));
+            return Err(Fault::from(E::CooperativePointee { opcode, pointer }));
         }
     }
     let access = if khr {
@@ -115,7 +120,7 @@ pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     } else {
         let stride = inst.word(if load { 3 } else { 2 });
         if q.def(stride).is_none() || !q.is_int_scalar_type(q.type_of(stride)) {
-            return Err(fault(E::StrideNotInt { stride: Id(stride) }));
+            return Err(Fault::from(E::StrideNotInt { stride: Id(stride) }));
         }
         let major = inst.word(if load { 4 } else { 3 });
         let mop = q.opcode(major);
@@ -123,7 +128,7 @@ pub(super) fn load_store(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             || !q.is_bool_scalar_type(q.type_of(major))
             || !(is_constant(mop) || is_spec_constant(mop))
         {
-            return Err(fault(E::ColumnMajor { id: Id(major) }));
+            return Err(Fault::from(E::ColumnMajor { id: Id(major) }));
         }
         if load { 5 } else { 4 }
     };
@@ -147,12 +152,12 @@ fn layout_khr(
         || !q.is_int_scalar_type(q.type_of(layout_id))
         || !is_constant(q.opcode(layout_id))
     {
-        return Err(fault(E::MemoryLayoutOperand { id: Id(layout_id) }));
+        return Err(Fault::from(E::MemoryLayoutOperand { id: Id(layout_id) }));
     }
     let layout = q.constant_u64(layout_id);
     let arm = layout.is_some_and(|l| l == ROW_BLOCKED_ARM || l == COLUMN_BLOCKED_ARM);
     if arm && !q.state.has_capability(C::CooperativeMatrixLayoutsARM.0) {
-        return Err(fault(E::ArmLayoutCapability));
+        return Err(Fault::from(E::ArmLayoutCapability));
     }
     let stride_required = layout.is_some_and(|l| l == 0 || l == 1) || arm;
     let layout_value = layout.unwrap_or(0);
@@ -160,18 +165,18 @@ fn layout_khr(
     if inst.operands.len() > stride_index {
         let stride_id = inst.word(stride_index);
         if q.def(stride_id).is_none() || !q.is_int_scalar_type(q.type_of(stride_id)) {
-            return Err(fault(E::StrideNotInt {
+            return Err(Fault::from(E::StrideNotInt {
                 stride: Id(stride_id),
             }));
         }
         if arm && !is_constant(q.opcode(stride_id)) {
-            return Err(fault(E::StrideNotConstant {
+            return Err(Fault::from(E::StrideNotConstant {
                 layout: layout_value,
             }));
         }
         if let Some(stride) = q.constant_u64(stride_id).filter(|_| arm) {
             if !matches!(stride, 1 | 2 | 4) {
-                return Err(fault(E::StrideValue {
+                return Err(Fault::from(E::StrideValue {
                     layout: layout_value,
                 }));
             }
@@ -191,24 +196,22 @@ fn layout_khr(
                 rows_multiple *= stride;
             }
             if rows != 0 && rows % rows_multiple != 0 {
-                return Err(fault(E::LayoutMultiple {
+                return Err(Fault::from(E::LayoutRowsMultiple {
                     layout: layout_value,
                     stride,
-                    columns: false,
                     multiple: rows_multiple,
                 }));
             }
             if cols != 0 && cols % cols_multiple != 0 {
-                return Err(fault(E::LayoutMultiple {
+                return Err(Fault::from(E::LayoutColumnsMultiple {
                     layout: layout_value,
                     stride,
-                    columns: true,
                     multiple: cols_multiple,
                 }));
             }
         }
     } else if stride_required {
-        return Err(fault(E::StrideRequired {
+        return Err(Fault::from(E::StrideRequired {
             layout: layout_value,
         }));
     }

@@ -2,18 +2,18 @@
 //! and `ValidateCopyMemoryMemoryAccess` in `validate_memory.cpp`): pointer operands,
 //! pointees, the size, and one or two memory access operands.
 
-use super::Query;
-use super::memory::{CopyOperand, MemoryError as E, fault};
-use super::memory_access::{
+use super::super::Query;
+use super::super::{Fault, Inst};
+use super::access::{
     MAKE_AVAILABLE, MAKE_VISIBLE, access_words, memory_access, pointer_type, storage_class,
 };
-use super::{Fault, Inst};
+use super::{CopyOperand, MemoryError as E};
 use crate::module::InstRef;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};
 use crate::types::Id;
 
 /// `ValidateCopyMemory`.
-pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let has = |c: C| q.state.has_capability(c.0);
     let target_id = inst.word(0);
     let source_id = inst.word(1);
@@ -21,13 +21,13 @@ pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         return Ok(());
     }
     let Some(target_type) = pointer_type(q, target_id) else {
-        return Err(fault(E::CopyNotPointer {
+        return Err(Fault::from(E::CopyNotPointer {
             operand: CopyOperand::Target,
             id: Id(target_id),
         }));
     };
     let Some(source_type) = pointer_type(q, source_id) else {
-        return Err(fault(E::CopyNotPointer {
+        return Err(Fault::from(E::CopyNotPointer {
             operand: CopyOperand::Source,
             id: Id(source_id),
         }));
@@ -39,7 +39,7 @@ pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         let p = t.words().get(3).copied().unwrap_or(0);
         match q.def(p) {
             Some(d) if d.opcode() != O::TypeVoid => Ok(Some(p)),
-            _ => Err(fault(E::CopyVoidPointer {
+            _ => Err(Fault::from(E::CopyVoidPointer {
                 operand,
                 id: Id(id),
             })),
@@ -50,12 +50,12 @@ pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         let s = pointee(&source_type, CopyOperand::Source, source_id)?;
         match (t, s) {
             (Some(t), Some(s)) if t != s => {
-                return Err(fault(E::CopyType {
+                return Err(Fault::from(E::CopyType {
                     source: Id(source_id),
                     source_type: Id(s),
                 }));
             }
-            (None, None) => return Err(fault(E::CopyUntyped)),
+            (None, None) => return Err(Fault::from(E::CopyUntyped)),
             _ => {}
         }
         if !memory_access(q, inst, 2)? {
@@ -66,20 +66,20 @@ pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         let size = Id(size_id);
         let size_type = q.type_of(size_id);
         if !q.is_int_scalar_type(size_type) {
-            return Err(fault(E::SizeNotInt { size }));
+            return Err(Fault::from(E::SizeNotInt { size }));
         }
         match q.def(size_id) {
             Some(d) if d.opcode() == O::ConstantNull => {
-                return Err(fault(E::SizeZero { size }));
+                return Err(Fault::from(E::SizeZero { size }));
             }
             Some(d) if d.opcode() == O::Constant => {
                 let w = d.words();
                 let last = w.last().copied().unwrap_or(0);
                 if q.word(size_type, 3) == Some(1) && last & 0x8000_0000 != 0 {
-                    return Err(fault(E::SizeNegative { size }));
+                    return Err(Fault::from(E::SizeNegative { size }));
                 }
                 if w.get(3..).unwrap_or(&[]).iter().all(|&x| x == 0) {
-                    return Err(fault(E::SizeZero { size }));
+                    return Err(Fault::from(E::SizeZero { size }));
                 }
             }
             _ => {}
@@ -111,7 +111,7 @@ pub(super) fn copy(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             sub = q.word(sub, 3).unwrap_or(0);
         }
         if has(C::Shader) && q.contains_limited_use(sub) {
-            return Err(fault(E::CopyNarrow));
+            return Err(Fault::from(E::CopyNarrow));
         }
     }
     Ok(())
@@ -144,10 +144,10 @@ fn size_multiple(q: &Query<'_>, value: u32, source: S, target: S) -> Result<(), 
     let (s16, s8) = matches(source, true);
     let (t16, t8) = matches(target, false);
     if !(int8 || int16 || (s16 && t16)) {
-        return Err(fault(E::SizeMultiple { of: 4 }));
+        return Err(Fault::from(E::SizeMultiple { of: 4 }));
     }
     if value % 2 != 0 && !int8 && !(s8 && t8) {
-        return Err(fault(E::SizeMultiple { of: 2 }));
+        return Err(Fault::from(E::SizeMultiple { of: 2 }));
     }
     Ok(())
 }
@@ -167,7 +167,7 @@ fn copy_accesses(q: &Query<'_>, inst: &Inst<'_>) -> Result<bool, Fault> {
         return Ok(true);
     }
     if q.state.version < (1, 4) {
-        return Err(fault(E::TwoAccessesNeedVersion {
+        return Err(Fault::from(E::TwoAccessesNeedVersion {
             opcode: inst.opcode,
         }));
     }
@@ -175,10 +175,10 @@ fn copy_accesses(q: &Query<'_>, inst: &Inst<'_>) -> Result<bool, Fault> {
         return Ok(false);
     }
     if first_mask & MAKE_VISIBLE != 0 {
-        return Err(fault(E::TargetVisible));
+        return Err(Fault::from(E::TargetVisible));
     }
     if inst.word(second) & MAKE_AVAILABLE != 0 {
-        return Err(fault(E::SourceAvailable));
+        return Err(Fault::from(E::SourceAvailable));
     }
     Ok(true)
 }

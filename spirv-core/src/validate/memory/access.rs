@@ -3,11 +3,10 @@
 //! `memory_copy.rs`), with their memory access operands (`CheckMemoryAccess`)
 //! and the memory scopes those name (`ValidateMemoryScope` in `validate_scopes.cpp`).
 
-use super::Query;
-use super::memory::{Memory, MemoryError as E, Walk, fault};
-use super::memory_util::trace_pointer;
-use super::validation_state::{contains_runtime_array, contains_type, largest_scalar};
-use super::{Fault, Inst};
+use super::super::Query;
+use super::super::validation_state::{contains_runtime_array, contains_type, largest_scalar};
+use super::super::{Fault, Inst};
+use super::{Memory, MemoryError as E, Walk};
 use crate::__private::Vec;
 use crate::module::InstRef;
 use crate::spv::{Capability as C, Decoration as D, Opcode as O, StorageClass as S};
@@ -16,8 +15,8 @@ use alloc::collections::BTreeSet;
 
 /// Memory access mask bits.
 const ALIGNED: u32 = 0x2;
-pub(super) const MAKE_AVAILABLE: u32 = 0x8;
-pub(super) const MAKE_VISIBLE: u32 = 0x10;
+pub(crate) const MAKE_AVAILABLE: u32 = 0x8;
+pub(crate) const MAKE_VISIBLE: u32 = 0x10;
 const NON_PRIVATE: u32 = 0x20;
 
 /// `spvOpcodeReturnsLogicalPointer`.
@@ -54,13 +53,13 @@ fn returns_logical_variable_pointer(op: O) -> bool {
 }
 
 /// Whether spirv-val's variable-pointers feature is on.
-pub(super) fn variable_pointers(q: &Query<'_>) -> bool {
+pub(crate) fn variable_pointers(q: &Query<'_>) -> bool {
     q.state.has_capability(C::VariablePointers.0)
         || q.state.has_capability(C::VariablePointersStorageBuffer.0)
 }
 
 /// Whether a load's or store's pointer is one logical addressing allows.
-pub(super) fn logical_pointer(q: &Query<'_>, pointer: &InstRef<'_>) -> bool {
+pub(crate) fn logical_pointer(q: &Query<'_>, pointer: &InstRef<'_>) -> bool {
     if q.state.addressing_model() != crate::spv::AddressingModel::Logical {
         return true;
     }
@@ -72,13 +71,13 @@ pub(super) fn logical_pointer(q: &Query<'_>, pointer: &InstRef<'_>) -> bool {
 }
 
 /// The pointer type of a pointer value, if it is one.
-pub(super) fn pointer_type<'a>(q: &Query<'a>, pointer: u32) -> Option<InstRef<'a>> {
+pub(crate) fn pointer_type<'a>(q: &Query<'a>, pointer: u32) -> Option<InstRef<'a>> {
     q.def(q.type_of(pointer))
         .filter(|t| matches!(t.opcode(), O::TypePointer | O::TypeUntypedPointerKHR))
 }
 
 /// A pointer type's storage class.
-pub(super) fn storage_class(t: &InstRef<'_>) -> S {
+pub(crate) fn storage_class(t: &InstRef<'_>) -> S {
     S(t.words().get(2).copied().unwrap_or(u32::MAX))
 }
 
@@ -140,15 +139,14 @@ impl<'a> Pointers<'a> {
 /// `CheckMemoryAccess` for the memory access operand at `index`. `Ok(false)` when
 /// spirv-val reports a fault this validator does not word (an invalid scope value,
 /// which spirv-val prints disassembled): the instruction's other rules are skipped.
-pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Result<bool, Fault> {
-    let vulkan = q.state.options.target_env.is_vulkan();
+pub(crate) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Result<bool, Fault> {
     let p = Pointers::of(q, inst);
     let dst_sc = p.dst.as_ref().map(storage_class);
     let src_sc = p.src.as_ref().map(storage_class);
     let psb = |sc: Option<S>| sc == Some(S::PhysicalStorageBuffer);
     if inst.operands.len() <= index {
         if psb(src_sc) || psb(dst_sc) {
-            return Err(fault(E::PhysicalNeedsAligned { vulkan }));
+            return Err(Fault::from(E::PhysicalNeedsAligned));
         }
         return Ok(true);
     }
@@ -157,26 +155,26 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
     let store = is_store(inst.opcode);
     if mask & MAKE_AVAILABLE != 0 {
         if load {
-            return Err(fault(E::AvailableOnLoad));
+            return Err(Fault::from(E::AvailableOnLoad));
         }
         if mask & NON_PRIVATE == 0 {
-            return Err(fault(E::AvailableNeedsNonPrivate));
+            return Err(Fault::from(E::AvailableNeedsNonPrivate));
         }
         let scope =
             inst.word(index + access_words(mask & (MAKE_AVAILABLE | (MAKE_AVAILABLE - 1))) - 1);
-        if !super::scopes::validate_memory_scope(q, inst.opcode, scope)? {
+        if !super::super::scopes::validate_memory_scope(q, inst.opcode, scope)? {
             return Ok(false);
         }
     }
     if mask & MAKE_VISIBLE != 0 {
         if store {
-            return Err(fault(E::VisibleOnStore));
+            return Err(Fault::from(E::VisibleOnStore));
         }
         if mask & NON_PRIVATE == 0 {
-            return Err(fault(E::VisibleNeedsNonPrivate));
+            return Err(Fault::from(E::VisibleNeedsNonPrivate));
         }
         let scope = inst.word(index + access_words(mask & (MAKE_VISIBLE | (MAKE_VISIBLE - 1))) - 1);
-        if !super::scopes::validate_memory_scope(q, inst.opcode, scope)? {
+        if !super::super::scopes::validate_memory_scope(q, inst.opcode, scope)? {
             return Ok(false);
         }
     }
@@ -194,17 +192,17 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
             )
         };
         if !dst_sc.is_some_and(allowed) || src_sc.is_some_and(|s| !allowed(s)) {
-            return Err(fault(E::NonPrivateStorageClass));
+            return Err(Fault::from(E::NonPrivateStorageClass));
         }
     }
     if mask & ALIGNED == 0 {
         if psb(src_sc) || psb(dst_sc) {
-            return Err(fault(E::PhysicalNeedsAligned { vulkan }));
+            return Err(Fault::from(E::PhysicalNeedsAligned));
         }
     } else {
         let value = inst.word(index + 1);
         if value == 0 || value & (value - 1) != 0 {
-            return Err(fault(E::AlignedNotPowerOfTwo { value }));
+            return Err(Fault::from(E::AlignedNotPowerOfTwo { value }));
         }
         let mut largest = 0;
         if let Some(d) = p.dst.as_ref().filter(|_| psb(dst_sc)) {
@@ -221,18 +219,14 @@ pub(super) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
             }
         }
         if value < largest {
-            return Err(fault(E::AlignedTooSmall {
-                vulkan,
-                value,
-                largest,
-            }));
+            return Err(Fault::from(E::AlignedTooSmall { value, largest }));
         }
     }
     Ok(true)
 }
 
 /// `MemoryAccessNumWords`: the mask and the operands its bits add.
-pub(super) fn access_words(mask: u32) -> usize {
+pub(crate) fn access_words(mask: u32) -> usize {
     1 + [ALIGNED, MAKE_AVAILABLE, MAKE_VISIBLE]
         .iter()
         .filter(|&&b| mask & b != 0)
@@ -240,7 +234,7 @@ pub(super) fn access_words(mask: u32) -> usize {
 }
 
 /// `ValidateLoad`.
-pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn load(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let result_type_id = inst.word(0);
     let Some(result_type) = q.def(result_type_id) else {
         return Ok(());
@@ -252,13 +246,13 @@ pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         pointer: Id(pointer_id),
     };
     let Some(pointer) = q.def(pointer_id) else {
-        return Err(fault(not_logical));
+        return Err(Fault::from(not_logical));
     };
     if !logical_pointer(q, &pointer) {
-        return Err(fault(not_logical));
+        return Err(Fault::from(not_logical));
     }
     let Some(pointer_type) = pointer_type(q, pointer_id) else {
-        return Err(fault(E::PointerType {
+        return Err(Fault::from(E::PointerType {
             opcode,
             pointer: Id(pointer_id),
         }));
@@ -266,14 +260,14 @@ pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     if pointer_type.opcode() == O::TypePointer {
         let pointee = pointer_type.words().get(3).copied().unwrap_or(0);
         if q.def(pointee).is_none() || pointee != result_type_id {
-            return Err(fault(E::LoadType {
+            return Err(Fault::from(E::LoadType {
                 ty: Id(result_type_id),
                 pointer: Id(pointer_id),
             }));
         }
     }
     if !q.state.options.before_hlsl_legalization && contains_runtime_array(q, result_type_id) {
-        return Err(fault(E::LoadRuntimeArray));
+        return Err(Fault::from(E::LoadRuntimeArray));
     }
     if !memory_access(q, inst, 3)? {
         return Ok(());
@@ -285,61 +279,61 @@ pub(super) fn load(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             O::TypePointer | O::TypeInt | O::TypeFloat | O::TypeVector | O::TypeMatrix
         )
     {
-        return Err(fault(E::NarrowLoad));
+        return Err(Fault::from(E::NarrowLoad));
     }
     Ok(())
 }
 
 /// `ValidateStore`.
-pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
+pub(crate) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
     let vulkan = q.state.options.target_env.is_vulkan();
     let pointer_id = inst.word(0);
     let pointer = Id(pointer_id);
     let opcode = inst.opcode;
     let Some(pointer_def) = q.def(pointer_id) else {
-        return Err(fault(E::NotLogicalPointer { opcode, pointer }));
+        return Err(Fault::from(E::NotLogicalPointer { opcode, pointer }));
     };
     if !logical_pointer(q, &pointer_def) {
-        return Err(fault(E::NotLogicalPointer { opcode, pointer }));
+        return Err(Fault::from(E::NotLogicalPointer { opcode, pointer }));
     }
     let Some(pointer_type) = pointer_type(q, pointer_id) else {
-        return Err(fault(E::PointerType { opcode, pointer }));
+        return Err(Fault::from(E::PointerType { opcode, pointer }));
     };
     let mut pointee = None;
     if pointer_type.opcode() == O::TypePointer {
         let t = pointer_type.words().get(3).copied().unwrap_or(0);
         match q.def(t) {
             Some(d) if d.opcode() != O::TypeVoid => pointee = Some(t),
-            _ => return Err(fault(E::StoreVoidPointer { pointer })),
+            _ => return Err(Fault::from(E::StoreVoidPointer { pointer })),
         }
     }
     let sc = storage_class(&pointer_type);
     if matches!(sc, S::UniformConstant | S::Input | S::PushConstant) {
-        return Err(fault(E::StoreReadOnly { pointer }));
+        return Err(Fault::from(E::StoreReadOnly { pointer }));
     }
     if sc == S::ShaderRecordBufferKHR {
-        return Err(fault(E::StoreShaderRecord));
+        return Err(Fault::from(E::StoreShaderRecord));
     }
     if vulkan && sc == S::Uniform && uniform_block_base(q, pointer_def) {
-        return Err(fault(E::StoreUniformBlock { vulkan }));
+        return Err(Fault::from(E::StoreUniformBlock));
     }
     let object_id = inst.word(1);
     let object = Id(object_id);
     let object_type_id = q.type_of(object_id);
     if q.def(object_id).is_none() || object_type_id == 0 {
-        return Err(fault(E::StoreNotObject { object }));
+        return Err(Fault::from(E::StoreNotObject { object }));
     }
     match q.def(object_type_id) {
         Some(t) if t.opcode() != O::TypeVoid => {}
-        _ => return Err(fault(E::StoreVoidObject { object })),
+        _ => return Err(Fault::from(E::StoreVoidObject { object })),
     }
     if let Some(t) = pointee.filter(|&t| t != object_type_id) {
         let structs = q.opcode(t) == O::TypeStruct && q.opcode(object_type_id) == O::TypeStruct;
         if !q.state.options.relax_struct_store || !structs {
-            return Err(fault(E::StoreType { pointer, object }));
+            return Err(Fault::from(E::StoreType { pointer, object }));
         }
         if !layout_compatible(q, t, object_type_id) {
-            return Err(fault(E::StoreLayout { pointer, object }));
+            return Err(Fault::from(E::StoreLayout { pointer, object }));
         }
     }
     if !memory_access(q, inst, 2)? {
@@ -358,7 +352,7 @@ pub(super) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), F
         if st.remember(Walk::Opaque, object_type_id, || {
             contains_type(q, object_type_id, true, &opaque)
         }) {
-            return Err(fault(E::StoreOpaque { vulkan }));
+            return Err(Fault::from(E::StoreOpaque));
         }
     }
     Ok(())
@@ -425,4 +419,21 @@ fn conflicting_offsets(q: &Query<'_>, a: u32, b: u32) -> bool {
             .first(b, d.member, offset)
             .is_some_and(|e| e.first() != d.params.first())
     })
+}
+
+/// `TracePointer`: back through access chains and copies to the base pointer.
+fn trace_pointer<'a>(q: &Query<'a>, inst: InstRef<'a>) -> Option<InstRef<'a>> {
+    let mut at = inst;
+    // Each step goes to an earlier definition, so the module's length bounds it.
+    for _ in 0..=q.module.len() {
+        match at.opcode() {
+            O::AccessChain
+            | O::InBoundsAccessChain
+            | O::PtrAccessChain
+            | O::InBoundsPtrAccessChain
+            | O::CopyObject => at = q.def(at.words().get(3).copied().unwrap_or(0))?,
+            _ => return Some(at),
+        }
+    }
+    None
 }

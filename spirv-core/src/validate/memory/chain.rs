@@ -3,11 +3,11 @@
 //! `OpUntypedArrayLengthKHR` (`ValidateArrayLength`), and pointer comparisons (`ValidatePtrComparison`), from
 //! `validate_memory.cpp`.
 
-use super::Query;
-use super::memory::{MemoryError as E, fault};
-use super::memory_access::variable_pointers;
-use super::validation_state::contains_type;
-use super::{Fault, Inst};
+use super::super::Query;
+use super::super::validation_state::contains_type;
+use super::super::{Fault, Inst};
+use super::access::variable_pointers;
+use super::{MemoryError as E, RawChainOperand};
 use crate::module::InstRef;
 use crate::spirv_tools::generates_type;
 use crate::spv::{Capability as C, Decoration as D, Opcode as O, StorageClass as S};
@@ -49,7 +49,7 @@ fn block_array(q: &Query<'_>, t: &InstRef<'_>) -> bool {
 }
 
 /// `ValidateAccessChain`.
-pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let untyped = untyped_chain(opcode);
     let Some(result_type) = q.def(inst.word(0)) else {
@@ -61,11 +61,11 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         O::TypePointer
     };
     if result_type.opcode() != wanted {
-        return Err(fault(E::ChainResultType {
-            opcode,
-            id: Id(inst.result_id),
-            untyped,
-            found: result_type.opcode(),
+        let (id, found) = (Id(inst.result_id), result_type.opcode());
+        return Err(Fault::from(if untyped {
+            E::UntypedChainResultType { opcode, id, found }
+        } else {
+            E::ChainResultType { opcode, id, found }
         }));
     }
     if untyped {
@@ -74,7 +74,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
             generates_type(t.opcode())
                 && !matches!(t.opcode(), O::TypePointer | O::TypeUntypedPointerKHR)
         }) else {
-            return Err(fault(E::BaseTypeNotNonPointer));
+            return Err(Fault::from(E::BaseTypeNotNonPointer));
         };
         let type_block_array = block_array(q, &base_type);
         let Some(mut base) = q.def(inst.word(3)) else {
@@ -100,10 +100,10 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         if let Some(d) = data_type {
             let base_block_array = block_array(q, &d);
             if type_block_array != base_block_array {
-                return Err(fault(E::BlockArrayMismatch));
+                return Err(Fault::from(E::BlockArrayMismatch));
             }
             if type_block_array && base_type.words().get(1) != d.words().get(1) {
-                return Err(fault(E::BlockArrayDifferent));
+                return Err(Fault::from(E::BlockArrayDifferent));
             }
         }
     }
@@ -113,14 +113,14 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         t.opcode() == O::TypePointer || (untyped && t.opcode() == O::TypeUntypedPointerKHR)
     });
     let Some(base_type) = base_type else {
-        return Err(fault(E::BaseNotPointer {
+        return Err(Fault::from(E::BaseNotPointer {
             opcode,
             base: Id(base_id),
         }));
     };
     let result_sc = result_type.words().get(2).copied();
     if result_sc != base_type.words().get(2).copied() {
-        return Err(fault(E::ChainStorageClass { opcode }));
+        return Err(Fault::from(E::ChainStorageClass { opcode }));
     }
     let mut pointee = if untyped {
         q.def(inst.word(2))
@@ -136,7 +136,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
     }
     let limit = q.state.options.limits.max_access_chain_indexes;
     if indexes > limit as usize {
-        return Err(fault(E::TooManyIndexes {
+        return Err(Fault::from(E::TooManyIndexes {
             opcode,
             limit,
             found: indexes,
@@ -144,18 +144,18 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
     }
     let start = if untyped { 5 } else { 4 } + usize::from(pointer_chain(opcode));
     let check_sign = !q.state.options.relax_logical_pointer
-        && super::memory::logical_or_psb(q)
+        && super::logical_or_psb(q)
         && result_sc != Some(S::PhysicalStorageBuffer.0);
     for (i, &index) in words.iter().enumerate().skip(start) {
         let index_type = q.def(q.type_of(index));
         let Some(index_type) = index_type.filter(|t| t.opcode() == O::TypeInt) else {
-            return Err(fault(E::IndexNotInt { opcode }));
+            return Err(Fault::from(E::IndexNotInt { opcode }));
         };
         if check_sign
             && index_type.words().get(3) == Some(&1)
             && q.constant_i64(index).is_some_and(|v| v < 0)
         {
-            return Err(fault(E::NegativeIndex { word: i }));
+            return Err(Fault::from(E::NegativeIndex { word: i }));
         }
         let Some(t) = pointee else { return Ok(()) };
         let w = t.words();
@@ -172,31 +172,32 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
             }
             O::TypeStruct => {
                 let Some(value) = q.constant_i64(index) else {
-                    return Err(fault(E::StructIndexNotConstant {
+                    return Err(Fault::from(E::StructIndexNotConstant {
                         opcode,
                         index: Id(index),
                     }));
                 };
                 let members = w.len() as i64 - 2;
                 if value >= members || value < 0 {
-                    return Err(fault(E::StructIndexOutOfBounds {
+                    return Err(Fault::from(E::StructIndexOutOfBounds {
                         index: Id(index),
                         opcode,
                         value,
                         structure: Id(w.get(1).copied().unwrap_or(0)),
                         members,
+                        largest: members.wrapping_sub(1),
                     }));
                 }
                 pointee = q.def(w.get(value as usize + 2).copied().unwrap_or(0));
             }
-            _ => return Err(fault(E::IndexIntoNonComposite { opcode })),
+            _ => return Err(Fault::from(E::IndexIntoNonComposite { opcode })),
         }
     }
     if !untyped {
         let expected = q.def(result_type.words().get(3).copied().unwrap_or(0));
         if let (Some(e), Some(f)) = (expected, pointee) {
             if e.words().get(1) != f.words().get(1) {
-                return Err(fault(E::ChainResultMismatch {
+                return Err(Fault::from(E::ChainResultMismatch {
                     opcode,
                     expected: e.opcode(),
                     found: f.opcode(),
@@ -209,7 +210,7 @@ pub(super) fn access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
 
 /// `ValidatePtrAccessChain`: the access chain's rules, then the element's and the
 /// base's.
-pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     access_chain(q, inst)?;
     let has = |c: C| q.state.has_capability(c.0);
     let vulkan = q.state.options.target_env.is_vulkan();
@@ -222,7 +223,7 @@ pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
     let sc = S(base_type.words().get(2).copied().unwrap_or(u32::MAX));
     let element = inst.word(if untyped { 4 } else { 3 });
     if q.opcode(q.type_of(element)) != O::TypeInt {
-        return Err(fault(E::ElementNotInt));
+        return Err(Fault::from(E::ElementNotInt));
     }
     if q.constant_u64(element).is_some_and(|v| v != 0) {
         let interp = if untyped {
@@ -231,7 +232,7 @@ pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
             base_type.words().get(3).copied().unwrap_or(0)
         };
         if q.def(interp).is_some_and(|t| is_block(q, &t)) {
-            return Err(fault(E::ElementIntoBlock));
+            return Err(Fault::from(E::ElementIntoBlock));
         }
     }
     let strided = matches!(
@@ -239,27 +240,27 @@ pub(super) fn ptr_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
         S::Uniform | S::StorageBuffer | S::PhysicalStorageBuffer | S::PushConstant
     ) || (has(C::WorkgroupMemoryExplicitLayoutKHR) && sc == S::Workgroup);
     if has(C::Shader) && strided && !q.decorations.has(base_type_id, D::ArrayStride.0) {
-        return Err(fault(E::PtrChainArrayStride));
+        return Err(Fault::from(E::PtrChainArrayStride));
     }
     if vulkan {
         let untyped_cap = untyped && has(C::UntypedPointersKHR);
         if sc == S::Workgroup {
             if !has(C::VariablePointers) && !untyped_cap {
-                return Err(fault(E::PtrChainWorkgroup { vulkan }));
+                return Err(Fault::from(E::PtrChainWorkgroup));
             }
         } else if sc == S::StorageBuffer {
             if !variable_pointers(q) && !untyped_cap {
-                return Err(fault(E::PtrChainStorageBuffer { vulkan }));
+                return Err(Fault::from(E::PtrChainStorageBuffer));
             }
         } else if sc != S::PhysicalStorageBuffer && !untyped_cap {
-            return Err(fault(E::PtrChainStorageClass { vulkan }));
+            return Err(Fault::from(E::PtrChainStorageClass));
         }
     }
     Ok(())
 }
 
 /// `ValidateArrayLength`.
-pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let id = Id(inst.result_id);
     let Some(result_type) = q.def(inst.word(0)) else {
@@ -270,7 +271,7 @@ pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         || !matches!(rw.get(2), Some(32 | 64))
         || rw.get(3) != Some(&0)
     {
-        return Err(fault(E::ArrayLengthResultType { opcode, id }));
+        return Err(Fault::from(E::ArrayLengthResultType { opcode, id }));
     }
     let untyped = opcode == O::UntypedArrayLengthKHR;
     let Some(pointer_type) = q.def(q.type_of(inst.word(if untyped { 3 } else { 2 }))) else {
@@ -278,10 +279,10 @@ pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
     };
     if untyped {
         if pointer_type.opcode() != O::TypeUntypedPointerKHR {
-            return Err(fault(E::ArrayLengthUntyped));
+            return Err(Fault::from(E::ArrayLengthUntyped));
         }
     } else if pointer_type.opcode() != O::TypePointer {
-        return Err(fault(E::ArrayLengthNotStruct { opcode, id }));
+        return Err(Fault::from(E::ArrayLengthNotStruct { opcode, id }));
     }
     let structure = if untyped {
         inst.word(2)
@@ -289,29 +290,29 @@ pub(super) fn array_length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         pointer_type.words().get(3).copied().unwrap_or(0)
     };
     let Some(s) = q.def(structure).filter(|s| s.opcode() == O::TypeStruct) else {
-        return Err(fault(E::ArrayLengthNotStruct { opcode, id }));
+        return Err(Fault::from(E::ArrayLengthNotStruct { opcode, id }));
     };
     // spirv-val reads the struct's last operand: its result id when it has no member.
     let members = s.words().len().saturating_sub(2);
     let last = s.words().last().copied().unwrap_or(0);
     if q.opcode(last) != O::TypeRuntimeArray {
-        return Err(fault(E::ArrayLengthLastMember { opcode, id }));
+        return Err(Fault::from(E::ArrayLengthLastMember { opcode, id }));
     }
     if inst.word(if untyped { 4 } else { 3 }) as usize != members.wrapping_sub(1) {
-        return Err(fault(E::ArrayLengthMember { opcode, id }));
+        return Err(Fault::from(E::ArrayLengthMember { opcode, id }));
     }
     let vulkan = q.state.options.target_env.is_vulkan();
     if vulkan
         && pointer_type.words().get(2) == Some(&S::Uniform.0)
         && q.decorations.has(structure, D::Block.0)
     {
-        return Err(fault(E::ArrayLengthUniformBlock { vulkan, opcode }));
+        return Err(Fault::from(E::ArrayLengthUniformBlock { opcode }));
     }
     Ok(())
 }
 
 /// `ValidatePtrComparison`.
-pub(super) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let (a, b) = (inst.word(2), inst.word(3));
     let (ta, tb) = (q.type_of(a), q.type_of(b));
     // spirv-val reads the first operand's type's storage class before anything else;
@@ -320,74 +321,73 @@ pub(super) fn ptr_comparison(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault
         return Ok(());
     };
     let sc = S(sc);
-    if super::memory::logical_or_psb(q) && sc != S::PhysicalStorageBuffer && !variable_pointers(q) {
-        return Err(fault(E::PtrCompareLogical));
+    if super::logical_or_psb(q) && sc != S::PhysicalStorageBuffer && !variable_pointers(q) {
+        return Err(Fault::from(E::PtrCompareLogical));
     }
     let result = q.opcode(inst.word(0));
     if inst.opcode == O::PtrDiff {
         if result != O::TypeInt {
-            return Err(fault(E::PtrDiffResultType));
+            return Err(Fault::from(E::PtrDiffResultType));
         }
     } else if result != O::TypeBool {
-        return Err(fault(E::PtrCompareResultType));
+        return Err(Fault::from(E::PtrCompareResultType));
     }
     let pointer = |t: u32| matches!(q.opcode(t), O::TypePointer | O::TypeUntypedPointerKHR);
     if !pointer(ta) || !pointer(tb) {
-        return Err(fault(E::PtrOperandType));
+        return Err(Fault::from(E::PtrOperandType));
     }
     if inst.opcode == O::PtrDiff {
         if ta != tb {
-            return Err(fault(E::PtrOperandTypes));
+            return Err(Fault::from(E::PtrOperandTypes));
         }
     } else if q.opcode(ta) == O::TypeUntypedPointerKHR || q.opcode(tb) == O::TypeUntypedPointerKHR {
         if q.word(ta, 2) != q.word(tb, 2) {
-            return Err(fault(E::PtrStorageClasses));
+            return Err(Fault::from(E::PtrStorageClasses));
         }
     } else if ta != tb {
-        return Err(fault(E::PtrOperandTypes));
+        return Err(Fault::from(E::PtrOperandTypes));
     }
     if q.state.addressing_model() == crate::spv::AddressingModel::Logical {
         if sc != S::Workgroup && sc != S::StorageBuffer {
-            return Err(fault(E::PtrInvalidStorageClass));
+            return Err(Fault::from(E::PtrInvalidStorageClass));
         }
         if sc == S::Workgroup && !q.state.has_capability(C::VariablePointers.0) {
-            return Err(fault(E::PtrWorkgroup));
+            return Err(Fault::from(E::PtrWorkgroup));
         }
     } else if sc == S::PhysicalStorageBuffer {
-        return Err(fault(E::PtrPhysical));
+        return Err(Fault::from(E::PtrPhysical));
     }
     Ok(())
 }
 
 /// `ValidateRawAccessChain`.
-pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+pub(crate) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     let id = Id(inst.result_id);
     let Some(rt) = q.def(inst.word(0)) else {
         return Ok(());
     };
     if rt.opcode() != O::TypePointer {
-        return Err(fault(E::ChainResultType {
+        return Err(Fault::from(E::ChainResultType {
             opcode,
             id,
-            untyped: false,
             found: rt.opcode(),
         }));
     }
     let sc = S(rt.words().get(2).copied().unwrap_or(u32::MAX));
     if !matches!(sc, S::StorageBuffer | S::PhysicalStorageBuffer | S::Uniform) {
-        return Err(fault(E::RawChainStorageClass { id }));
+        return Err(Fault::from(E::RawChainStorageClass { id }));
     }
     let pointee = q.opcode(rt.words().get(3).copied().unwrap_or(0));
     if matches!(pointee, O::TypeArray | O::TypeMatrix | O::TypeStruct) {
-        return Err(fault(E::RawChainPointee { id }));
+        return Err(Fault::from(E::RawChainPointee { id }));
     }
     let stride = inst.word(3);
     let Some(stride_def) = q.def(stride) else {
         return Ok(());
     };
     if stride_def.opcode() != O::Constant {
-        return Err(fault(E::RawStrideNotConstant {
+        return Err(Fault::from(E::RawStrideNotConstant {
             id,
             found: stride_def.opcode(),
         }));
@@ -396,18 +396,18 @@ pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
         return Ok(());
     };
     if stride_type.opcode() != O::TypeInt {
-        return Err(fault(E::RawOperandNotInt {
-            what: "Stride",
+        return Err(Fault::from(E::RawOperandNotInt {
+            what: RawChainOperand::Stride,
             id,
             found: stride_type.opcode(),
         }));
     }
-    for (what, i) in [("Index", 4), ("Offset", 5)] {
+    for (what, i) in [(RawChainOperand::Index, 4), (RawChainOperand::Offset, 5)] {
         let Some(t) = q.def(q.type_of(inst.word(i))) else {
             return Ok(());
         };
         if t.opcode() != O::TypeInt {
-            return Err(fault(E::RawOperandNotInt {
+            return Err(Fault::from(E::RawOperandNotInt {
                 what,
                 id,
                 found: t.opcode(),
@@ -415,7 +415,7 @@ pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
         }
         let width = t.words().get(2).copied().unwrap_or(0);
         if width != 32 {
-            return Err(fault(E::RawOperandWidth { what, id, width }));
+            return Err(Fault::from(E::RawOperandWidth { what, id, width }));
         }
     }
     let access = if inst.operands.len() >= 7 {
@@ -425,13 +425,13 @@ pub(super) fn raw_access_chain(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fau
     };
     let (per_component, per_element) = (access & 1 != 0, access & 2 != 0);
     if per_element && q.constant_u64(stride) == Some(0) {
-        return Err(fault(E::RawStrideZero));
+        return Err(Fault::from(E::RawStrideZero));
     }
     if (per_component || per_element) && sc == S::PhysicalStorageBuffer {
-        return Err(fault(E::RawRobustPhysical));
+        return Err(Fault::from(E::RawRobustPhysical));
     }
     if per_component && per_element {
-        return Err(fault(E::RawRobustExclusive));
+        return Err(Fault::from(E::RawRobustExclusive));
     }
     Ok(())
 }

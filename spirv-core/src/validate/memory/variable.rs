@@ -4,10 +4,10 @@
 //! rules, initializers by storage class, runtime arrays, cooperative types, and 8- and
 //! 16-bit types.
 
-use super::Query;
-use super::memory::{Memory, MemoryError as E, Walk, fault};
-use super::validation_state::{Scalar, contains_type};
-use super::{Fault, Inst};
+use super::super::Query;
+use super::super::validation_state::{Scalar, contains_type};
+use super::super::{Fault, Inst};
+use super::{Memory, MemoryError as E, Walk};
 use crate::module::InstRef;
 use crate::spirv_tools::{generates_type, is_constant};
 use crate::spv::{Capability as C, Decoration as D, Opcode as O, StorageClass as S};
@@ -53,7 +53,7 @@ fn contains_invalid_bool(q: &Query<'_>, id: u32, skip_builtin: bool) -> bool {
 }
 
 /// The rules for one variable.
-pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
+pub(crate) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), Fault> {
     let untyped = inst.opcode == O::UntypedVariableKHR;
     let vulkan = q.state.options.target_env.is_vulkan();
     let has = |c: C| q.state.has_capability(c.0);
@@ -67,9 +67,9 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     };
     let result_type = match result_type {
         Some(t) if t.opcode() == wanted => t,
-        _ if untyped => return Err(fault(E::UntypedVariableResultType)),
+        _ if untyped => return Err(Fault::from(E::UntypedVariableResultType)),
         _ => {
-            return Err(fault(E::VariableResultType {
+            return Err(Fault::from(E::VariableResultType {
                 ty: Id(result_type_id),
             }));
         }
@@ -81,14 +81,14 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
         if nops > 3 {
             value_id = inst.word(3);
             if !q.def(value_id).is_some_and(|d| generates_type(d.opcode())) {
-                return Err(fault(E::DataTypeNotType));
+                return Err(Fault::from(E::DataTypeNotType));
             }
         } else {
             if matches!(storage_class, S::Function | S::Private | S::Workgroup) {
-                return Err(fault(E::DataTypeMissing));
+                return Err(Fault::from(E::DataTypeMissing));
             }
             if vulkan {
-                return Err(fault(E::VulkanDataTypeMissing));
+                return Err(Fault::from(E::VulkanDataTypeMissing));
             }
         }
     } else {
@@ -107,12 +107,12 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
         });
         let constant = init.as_ref().is_some_and(|i| is_constant(i.opcode()));
         if init.is_none() || !(constant || module_var) {
-            return Err(fault(E::InitializerNotConstant {
+            return Err(Fault::from(E::InitializerNotConstant {
                 initializer: Id(init_id),
             }));
         }
         if q.type_of(init_id) != value_id {
-            return Err(fault(E::InitializerType));
+            return Err(Fault::from(E::InitializerType));
         }
     }
 
@@ -142,8 +142,8 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
                 contains_invalid_bool(q, value_id, interface)
             })
         {
-            return Err(fault(if interface {
-                E::BoolInInterface { vulkan }
+            return Err(Fault::from(if interface {
+                E::BoolInInterface
             } else {
                 E::BoolExternal
             }));
@@ -151,19 +151,19 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     }
 
     if vulkan && !vulkan_storage_class(storage_class) {
-        return Err(fault(E::StorageClassForEnv));
+        return Err(Fault::from(E::StorageClassForEnv));
     }
     if storage_class == S::Generic {
-        return Err(fault(E::GenericVariable));
+        return Err(Fault::from(E::GenericVariable));
     }
     if st.in_function && storage_class != S::Function {
-        return Err(fault(E::NotFunctionInside));
+        return Err(Fault::from(E::NotFunctionInside));
     }
     if !st.in_function && storage_class == S::Function {
-        return Err(fault(E::FunctionOutside));
+        return Err(Fault::from(E::FunctionOutside));
     }
     if result_type.words().get(2) != Some(&storage_class.0) {
-        return Err(fault(E::StorageClassMismatch));
+        return Err(Fault::from(E::StorageClassMismatch));
     }
 
     let pointee = if untyped {
@@ -171,7 +171,7 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     } else {
         q.def(result_type.words().get(3).copied().unwrap_or(0))
     };
-    if super::memory::logical_or_psb(q) && !q.state.options.relax_logical_pointer {
+    if super::logical_or_psb(q) && !q.state.options.relax_logical_pointer {
         if let Some(p) = pointee
             .as_ref()
             .filter(|p| matches!(p.opcode(), O::TypePointer | O::TypeUntypedPointerKHR))
@@ -179,13 +179,13 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
             let sc = S(p.words().get(2).copied().unwrap_or(u32::MAX));
             if sc != S::PhysicalStorageBuffer {
                 if sc != S::StorageBuffer && sc != S::Workgroup {
-                    return Err(fault(E::LogicalPointerStorage));
+                    return Err(Fault::from(E::LogicalPointerStorage));
                 } else if !has(C::VariablePointersStorageBuffer) && sc == S::StorageBuffer {
-                    return Err(fault(E::LogicalStorageBufferPointer));
+                    return Err(Fault::from(E::LogicalStorageBufferPointer));
                 } else if !has(C::VariablePointers) && sc == S::Workgroup {
-                    return Err(fault(E::LogicalWorkgroupPointer));
+                    return Err(Fault::from(E::LogicalWorkgroupPointer));
                 } else if storage_class != S::Function && storage_class != S::Private {
-                    return Err(fault(E::LogicalPointerVariableStorage));
+                    return Err(Fault::from(E::LogicalPointerVariableStorage));
                 }
             }
         }
@@ -198,10 +198,10 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
     if has_init && !matches!(storage_class, S::Output | S::Private | S::Function) && vulkan {
         if storage_class == S::Workgroup {
             if q.opcode(inst.word(init_index)) != O::ConstantNull {
-                return Err(fault(E::WorkgroupInitializer { variable: Id(id) }));
+                return Err(Fault::from(E::WorkgroupInitializer { variable: Id(id) }));
             }
         } else {
-            return Err(fault(E::InitializerStorageClass { variable: Id(id) }));
+            return Err(Fault::from(E::InitializerStorageClass { variable: Id(id) }));
         }
     }
     if has_init
@@ -213,13 +213,13 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
                 | S::HitObjectAttributeEXT
         )
     {
-        return Err(fault(E::InitializerNotAllowed {
+        return Err(Fault::from(E::InitializerNotAllowed {
             variable: Id(id),
-            storage_class: storage_class.0,
+            storage_class,
         }));
     }
     if storage_class == S::PhysicalStorageBuffer {
-        return Err(fault(E::PhysicalStorageBufferVariable));
+        return Err(Fault::from(E::PhysicalStorageBufferVariable));
     }
 
     if vulkan {
@@ -238,13 +238,13 @@ pub(super) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
                 })
             });
             if matrix {
-                return Err(fault(E::CooperativeMatrixStorage));
+                return Err(Fault::from(E::CooperativeMatrixStorage));
             }
             let vector = st.remember(Walk::CooperativeVector, pid, || {
                 contains_type(q, pid, true, &|t| t.opcode() == O::TypeCooperativeVectorNV)
             });
             if vector {
-                return Err(fault(E::CooperativeVectorStorage));
+                return Err(Fault::from(E::CooperativeVectorStorage));
             }
         }
     }
@@ -304,7 +304,7 @@ fn vulkan_interface(
     let variable = Id(inst.result_id);
     if let Some(p) = pointee {
         if sc == S::PushConstant && p.opcode() != O::TypeStruct {
-            return Err(fault(E::PushConstantType { variable }));
+            return Err(Fault::from(E::PushConstantType { variable }));
         }
         let opaque = [
             O::TypeImage,
@@ -314,21 +314,21 @@ fn vulkan_interface(
             O::TypeAccelerationStructureKHR,
         ];
         if sc == S::UniformConstant && !allowed_or_array_of(q, p, &opaque) {
-            return Err(fault(E::UniformConstantType { variable }));
+            return Err(Fault::from(E::UniformConstantType { variable }));
         }
         if sc == S::Uniform && !allowed_or_array_of(q, p, &[O::TypeStruct]) {
-            return Err(fault(E::UniformType { variable }));
+            return Err(Fault::from(E::UniformType { variable }));
         }
         if sc == S::StorageBuffer && !allowed_or_array_of(q, p, &[O::TypeStruct]) {
-            return Err(fault(E::StorageBufferType { variable }));
+            return Err(Fault::from(E::StorageBufferType { variable }));
         }
     }
     if sc != S::Input && sc != S::Output {
         if q.decorations.has(inst.result_id, D::Invariant.0) {
-            return Err(fault(E::InvariantVariable));
+            return Err(Fault::from(E::InvariantVariable));
         }
         if q.opcode(value_id) == O::TypeStruct && q.decorations.has(value_id, D::Invariant.0) {
-            return Err(fault(E::InvariantMember));
+            return Err(Fault::from(E::InvariantMember));
         }
     }
     Ok(())
@@ -345,12 +345,12 @@ fn runtime_arrays(
     let Some(v) = value_type else { return Ok(()) };
     if v.opcode() == O::TypeRuntimeArray {
         if !q.state.has_capability(C::RuntimeDescriptorArray.0) {
-            return Err(fault(E::RuntimeArrayVariable {
+            return Err(Fault::from(E::RuntimeArrayVariable {
                 variable: Id(inst.result_id),
             }));
         }
         if !matches!(sc, S::StorageBuffer | S::Uniform | S::UniformConstant) {
-            return Err(fault(E::RuntimeArrayStorage));
+            return Err(Fault::from(E::RuntimeArrayStorage));
         }
     }
     if v.opcode() == O::TypeStruct {
@@ -363,10 +363,10 @@ fn runtime_arrays(
         if has_rta {
             if matches!(sc, S::StorageBuffer | S::PhysicalStorageBuffer) {
                 if !q.decorations.has(value_id, D::Block.0) {
-                    return Err(fault(E::RuntimeArrayBlock));
+                    return Err(Fault::from(E::RuntimeArrayBlock));
                 }
             } else if sc != S::Uniform {
-                return Err(fault(E::RuntimeArrayStructStorage));
+                return Err(Fault::from(E::RuntimeArrayStructStorage));
             }
         }
     }
@@ -424,16 +424,16 @@ fn narrow(
         S::Input | S::Output if bits == 16 => has(C::StorageInputOutput16),
         S::Workgroup => has(wg),
         other => {
-            return Err(fault(E::NarrowStorageClass {
+            return Err(Fault::from(E::NarrowStorageClass {
                 bits,
-                storage_class: other.0,
+                storage_class: other,
             }));
         }
     };
     if !ok {
-        return Err(fault(E::NarrowNeedsCapability {
+        return Err(Fault::from(E::NarrowNeedsCapability {
             bits,
-            storage_class: sc.0,
+            storage_class: *sc,
         }));
     }
     Ok(())
