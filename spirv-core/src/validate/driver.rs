@@ -7,22 +7,24 @@
 //! reported.
 
 use super::error::{ErrorKind, ValidationError};
-use super::validation_state::{OperandMemo, memoized};
+use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
-    Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, ids,
-    instruction, interfaces, layout, mode_execution, module, validation_state,
+    Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
+    ids, instruction, interfaces, layout, modes, validation_state,
 };
 use super::{
     annotation, arithmetics, bitwise, composites, constants, conversion, debug, extension,
-    function, literals, logicals, memory, misc, mode_setting, types,
+    function, literals, logicals, memory, misc, types,
 };
 use crate::__private::Vec;
 use crate::binary::{self, Header};
 use crate::spirv_tools::SetKind;
+use crate::types::Id;
 use crate::walk::ExtInstRegistry;
 use crate::{Module, spv};
 use alloc::borrow::Cow;
 use alloc::collections::BTreeSet;
+use core::ops::ControlFlow;
 
 /// Where a fault is reported.
 #[derive(Debug)]
@@ -113,7 +115,12 @@ fn cause(kind: &ErrorKind) -> Option<(u8, Vec<u32>)> {
 impl Report<'_, '_> {
     /// Records a fault; false when validation must stop.
     fn push(&mut self, fault: Fault, here: Option<usize>) -> bool {
-        let ids = fault.kind.ids();
+        // Built-in faults name the ids of their descriptions, not ids they misuse:
+        // they neither hide nor are hidden by faults about those ids.
+        let ids = match fault.kind {
+            ErrorKind::BuiltIn(_) => Vec::new(),
+            _ => fault.kind.ids(),
+        };
         if !ids.is_empty() && ids.iter().all(|id| self.reported_ids.contains(&id.0)) {
             return self.all;
         }
@@ -223,7 +230,7 @@ pub(super) fn run(
         }
         instruction::register(&mut state, &inst);
     }
-    if let Err(kind) = module::end(&state) {
+    if let Err(kind) = end_of_first_loop(&state) {
         if !report.push(Fault::module(kind), None) {
             return;
         }
@@ -249,27 +256,95 @@ pub(super) fn run(
         go_on.set(go_on.get() && report.push(fault, None));
         go_on.get()
     };
-    adjacency::check(&q, &mut sink);
-    if go_on.get() {
-        if let Err(fault) = module::entry_points(&state, &module) {
-            sink(fault);
-        } else if let Err(fault) = mode_execution::duplicates(&q) {
-            sink(fault);
-        }
-    }
-    for family in [cfg::check, decorations::check] {
-        if !go_on.get() {
+    let whole = Whole {
+        q: &q,
+        calls: core::cell::OnceCell::new(),
+    };
+    for pass in WHOLE_MODULE {
+        if pass(&whole, &mut sink).is_break() || !go_on.get() {
             return;
         }
-        family(&q, &mut sink);
     }
-    if go_on.get() {
-        // The entry points and calls both families ask about, read once.
-        let calls = validation_state::EntryCalls::of(&q);
-        if interfaces::check(&q, &calls, &mut sink) && go_on.get() {
-            builtins::check(&q, &calls, &mut sink);
+}
+
+/// What the passes over the whole module read: the module with what the loops learnt,
+/// and the entry points and calls that several ask about, read on first use.
+struct Whole<'q, 'a> {
+    q: &'q Query<'a>,
+    calls: core::cell::OnceCell<validation_state::EntryCalls>,
+}
+
+impl Whole<'_, '_> {
+    fn calls(&self) -> &validation_state::EntryCalls {
+        self.calls
+            .get_or_init(|| validation_state::EntryCalls::of(self.q))
+    }
+}
+
+/// A pass over the whole module: it hands each fault to the sink, which says whether
+/// to go on, and breaks when validation must stop whatever the sink says.
+type WholePass = fn(&Whole<'_, '_>, &mut dyn FnMut(Fault) -> bool) -> ControlFlow<()>;
+
+/// spirv-val's passes after its second loop, in its order
+/// (`ValidateBinaryUsingContextAndValidationState`): adjacency, the entry points and
+/// their execution modes, the control-flow graph, decorations, interfaces, built-ins.
+const WHOLE_MODULE: [WholePass; 6] = [
+    |w, sink| {
+        adjacency::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
+    // `ValidateEntryPoints`, then `ValidateDuplicateExecutionModes` if it passes.
+    |w, sink| {
+        let fault =
+            entry_points::check(w.q.state, w.q.module).and_then(|()| modes::duplicates(w.q));
+        if let Err(fault) = fault {
+            sink(fault);
         }
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        cfg::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        decorations::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        if interfaces::check(w.q, w.calls(), sink) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    },
+    |w, sink| {
+        builtins::check(w.q, w.calls(), sink);
+        ControlFlow::Continue(())
+    },
+];
+
+/// The end of spirv-val's first loop: what the whole module must have.
+fn end_of_first_loop(state: &State<'_>) -> Result<(), ErrorKind> {
+    if state.models.is_none() {
+        return Err(ErrorKind::MissingMemoryModel);
     }
+    if state.in_function() {
+        return Err(ErrorKind::MissingFunctionEnd);
+    }
+    if state.graph != GraphRegion::Outside {
+        return Err(ErrorKind::MissingGraphEnd);
+    }
+    if state.has_capability(spv::Capability::BindlessTextureNV.0) && state.sampler_addressing == 0 {
+        return Err(ErrorKind::MissingSamplerAddressing);
+    }
+    if state.mesh_ext && state.mesh_nv {
+        return Err(ErrorKind::MeshModelMix);
+    }
+    if !state.forward.is_empty() {
+        let ids = state.forward.ids().into_iter().map(Id).collect();
+        return Err(ErrorKind::UndefinedForwardReferences { ids });
+    }
+    Ok(())
 }
 
 /// What spirv-val learns before its checks: the `OpExtension`s of the module's first
@@ -359,7 +434,7 @@ pub(super) struct Second {
     logicals: logicals::Logicals,
     control_flow: cfg::control_flow::ControlFlow,
     literals: literals::Literals,
-    mode_setting: mode_setting::ModeSetting,
+    mode_setting: modes::ModeSetting,
 }
 
 impl Second {
@@ -369,7 +444,7 @@ impl Second {
         debug::check(q, inst, &mut self.debug)?;
         annotation::check(q, inst, &mut self.annotation)?;
         extension::check(q, inst)?;
-        mode_setting::check(q, inst, &mut self.mode_setting)?;
+        modes::check(q, inst, &mut self.mode_setting)?;
         types::check(q, inst, &mut self.types)?;
         constants::check(q, inst, &mut self.constants)?;
         memory::check(q, inst, &mut self.memory)?;

@@ -526,8 +526,14 @@ faults! {
         Shape(super::ShapeError),
         /// Scope operands.
         Scope(super::ScopeError),
-        /// Execution modes, interfaces and built-ins.
+        /// Execution modes, the memory model and the capabilities the mode-setting
+        /// pass checks.
         Mode(super::ModeError),
+        /// Entry points' interfaces: their lists, storage classes and locations.
+        Interface(super::InterfaceError),
+        /// Built-in variables: their types, storage classes and execution models.
+        /// (Boxed: its descriptions make it the largest family.)
+        BuiltIn(alloc::boxed::Box<super::BuiltInError>),
     }
 }
 
@@ -567,7 +573,7 @@ macro_rules! hand_written {
         }
     )*};
 }
-hand_written!(super::DecorationError, super::ModeError);
+hand_written!(super::DecorationError);
 
 #[cfg(test)]
 mod tests {
@@ -595,6 +601,13 @@ mod tests {
             ("CfgError", CfgError::TEMPLATES),
             ("AdjacencyError", AdjacencyError::TEMPLATES),
             ("MemoryError", MemoryError::TEMPLATES),
+            ("ModeError", ModeError::TEMPLATES),
+            ("InterfaceError", InterfaceError::TEMPLATES),
+            ("BuiltInError", BuiltInError::TEMPLATES),
+            ("BuiltInSubject", BuiltInSubject::TEMPLATES),
+            ("BuiltInTypeProblem", BuiltInTypeProblem::TEMPLATES),
+            ("BuiltInReference", BuiltInReference::TEMPLATES),
+            ("BuiltInUse", BuiltInUse::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -19,7 +19,10 @@
 //! (`spv::StorageClass`, `spv::Decoration`, …) by its grammar name, or its number with
 //! `:n`; numbers in decimal. `{{` and `}}` are literal braces. A row with a VUID prints
 //! `[VUID-…] ` before the message when validating for a Vulkan environment, as
-//! spirv-val's `VkErrorID` does (it names VUIDs in Vulkan environments only).
+//! spirv-val's `VkErrorID` does (it names VUIDs in Vulkan environments only). Where the
+//! VUID differs from fault to fault (the built-in rules'), the row names the field that
+//! holds it: `#[vuid = vuid]` with a field `vuid: Option<&'static str>`. A field may be
+//! another table's enum: it prints as that enum's message.
 //!
 //! A template has no conditions and does no arithmetic: a message that reads
 //! differently in two cases is two rows, and a value printed as `n - 1` is a field of
@@ -217,6 +220,32 @@ impl Arg for Vec<&'static str> {
     }
 }
 
+/// A VUID a row takes from its fault (the built-in rules', which differ by built-in):
+/// never printed by the template, which the VUID precedes.
+impl Arg for Option<&'static str> {
+    fn show(&self, _: &str, _: &mut dyn Write, _: &Namer<'_>) -> fmt::Result {
+        Ok(())
+    }
+}
+
+/// What a row's `#[vuid = …]` may be: the VUID, or a field that holds it.
+pub(crate) trait IntoVuid {
+    /// The VUID, if any.
+    fn into_vuid(self) -> Option<&'static str>;
+}
+
+impl IntoVuid for &'static str {
+    fn into_vuid(self) -> Option<&'static str> {
+        Some(self)
+    }
+}
+
+impl IntoVuid for &Option<&'static str> {
+    fn into_vuid(self) -> Option<&'static str> {
+        *self
+    }
+}
+
 /// A SPIR-V version prints as `major.minor`.
 impl Arg for (u8, u8) {
     fn show(&self, _: &str, out: &mut dyn Write, _: &Namer<'_>) -> fmt::Result {
@@ -320,6 +349,19 @@ impl Family for DecodeErrorKind {
     fn ids(&self, _: &mut Vec<Id>) {}
     fn vuid(&self) -> Option<&'static str> {
         None
+    }
+}
+
+/// A boxed family is its family.
+impl<T: Family> Family for alloc::boxed::Box<T> {
+    fn write(&self, out: &mut dyn Write, names: &Namer<'_>, vulkan: bool) -> fmt::Result {
+        (**self).write(out, names, vulkan)
+    }
+    fn ids(&self, ids: &mut Vec<Id>) {
+        (**self).ids(ids)
+    }
+    fn vuid(&self) -> Option<&'static str> {
+        (**self).vuid()
     }
 }
 
@@ -491,6 +533,21 @@ macro_rules! faults {
             }
         )*)?
 
+        /// A fault of this table inside another's message: its text, its ids.
+        impl $crate::validate::faults::Arg for $name {
+            fn show(
+                &self,
+                _: &str,
+                out: &mut dyn core::fmt::Write,
+                names: &$crate::validate::faults::Namer<'_>,
+            ) -> core::fmt::Result {
+                $name::write(self, out, names, false)
+            }
+            fn ids(&self, ids: &mut $crate::__private::Vec<$crate::types::Id>) {
+                self.collect_ids(ids)
+            }
+        }
+
         impl $crate::validate::faults::Family for $name {
             fn write(
                 &self,
@@ -508,7 +565,7 @@ macro_rules! faults {
             }
         }
     };
-    (@vuid $vuid:expr) => { Some($vuid) };
+    (@vuid $vuid:expr) => { $crate::validate::faults::IntoVuid::into_vuid($vuid) };
     (@vuid) => { None };
     // A field's docs: its own, or for the usual fields of rule rows, a default.
     (@fdoc [$($doc:literal)+] $field:ident) => { concat!($($doc, "\n"),+) };

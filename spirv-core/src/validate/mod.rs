@@ -53,12 +53,110 @@
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
+//!
+//! # Where things are
+//! One module per family of spirv-val's `source/val/`, named after its file; each opens
+//! with what it owns and the spirv-val function it mirrors.
+//!
+//! | Module | spirv-val |
+//! |---|---|
+//! | `driver` | `validate.cpp`: the header, both loops, then the passes over the whole module, in spirv-val's order |
+//! | `validation_state/` | `ValidationState_t`: what the first loop learns, the lookups every family shares |
+//! | `faults` | the `faults!` table macro every fault enum is declared with |
+//! | `error` | [`ValidationError`], and [`ErrorKind`]: the driver's own faults and one variant per family |
+//! | `ids`, `capability`, `layout`, `instruction` | `validate_id.cpp`, `validate_capability.cpp`, `validate_layout.cpp`, `validate_instruction.cpp` |
+//! | `types/`, `constants`, `literals`, `misc`, `debug`, `extension` | `validate_type.cpp`, `validate_constants.cpp`, … |
+//! | `memory/`, `function`, `scopes` | `validate_memory.cpp`, `validate_function.cpp`, `validate_scopes.cpp` |
+//! | `arithmetics`, `bitwise`, `composites/`, `conversion`, `logicals` | their `validate_*.cpp` |
+//! | `cfg/`, `adjacency` | `validate_cfg.cpp`, `validate_adjacency.cpp` |
+//! | `annotation`, `decorations/` | `validate_annotation.cpp`, `validate_decorations.cpp` |
+//! | `modes/`, `entry_points` | `validate_mode_setting.cpp`, `ValidateEntryPoints` |
+//! | `interfaces/`, `builtins/` | `validate_interfaces.cpp`, `validate_builtins.cpp` |
+//!
+//! # Adding a rule
+//! A rule is a row in its family's fault table, a check that builds the row's variant
+//! where spirv-val returns its diagnostic, and a test case. spirv-val's message, its
+//! VUID and the ids it names live in the row alone: the check never writes text.
+//!
+//! **The row.** spirv-val's `ValidateExecutionMode` refuses `OriginLowerLeft` under
+//! Vulkan with `VkErrorID(4653)`. [`ModeError`]'s table (in `modes/mod.rs`) has:
+//! ```text
+//! /// `OriginLowerLeft` in Vulkan.
+//! #[vuid = "VUID-StandaloneSpirv-OriginLowerLeft-04653"]
+//! OriginLowerLeft => "In the Vulkan environment, the OriginLowerLeft execution mode must not be used.",
+//! ```
+//! A row with data names its fields in the template (`{entry}` prints an [`Id`](crate::Id) as
+//! spirv-val's `'N[%name]'`, `{entry:n}` as the bare number; see the `faults` module):
+//! ids are [`Id`](crate::Id)s, enumerants their `spv` types.
+//!
+//! **The check.** In `modes/execution.rs`, at the point where spirv-val's
+//! `ValidateExecutionMode` makes the same test, in the same order:
+//! ```text
+//! if vulkan && mode == M::OriginLowerLeft {
+//!     return Err(rule(ModeError::OriginLowerLeft));
+//! }
+//! ```
+//!
+//! **The test.** A module that breaks the rule, and spirv-val's verdict on it (the rule
+//! tests keep these as fixtures, re-recorded from spirv-val 2025.5 with `BLESS=1`);
+//! `../shared/valsuite` holds spirv-val's own unit tests as cases to score against.
+//! As code:
+//! ```
+//! use spirv_core::validate::{validate, ErrorKind, ModeError, Options};
+//! use spirv_core::{spv, spv::inst, Builder, TargetEnv};
+//!
+//! let mut b = Builder::new((1, 0));
+//! b.push(inst::Capability { capability: spv::Capability::Shader })?;
+//! b.push(inst::MemoryModel {
+//!     addressing_model: spv::AddressingModel::Logical,
+//!     memory_model: spv::MemoryModel::GLSL450,
+//! })?;
+//! let (void, fnty, main, label) = (b.id()?, b.id()?, b.id()?, b.id()?);
+//! b.push(inst::EntryPoint {
+//!     execution_model: spv::ExecutionModel::Fragment,
+//!     entry_point: main,
+//!     name: "main".into(),
+//!     interfaces: Default::default(),
+//! })?;
+//! b.push(inst::ExecutionMode {
+//!     entry_point: main,
+//!     mode: spv::ExecutionModeData::OriginLowerLeft,
+//! })?;
+//! b.push(inst::TypeVoid { result_id: void })?;
+//! b.push(inst::TypeFunction {
+//!     result_id: fnty,
+//!     return_type: void,
+//!     parameter_types: Default::default(),
+//! })?;
+//! b.push(inst::Function {
+//!     result_type: void,
+//!     result_id: main,
+//!     function_control: spv::FunctionControl::NONE,
+//!     function_type: fnty,
+//! })?;
+//! b.push(inst::Label { result_id: label })?;
+//! b.push(inst::Return {})?;
+//! b.push(inst::FunctionEnd {})?;
+//! let words = b.build()?.to_words();
+//!
+//! let options = Options { target_env: TargetEnv::Vulkan1_0, ..Options::default() };
+//! let err = validate(&words, &options).unwrap_err();
+//! assert_eq!(err.kind, ErrorKind::Mode(ModeError::OriginLowerLeft));
+//! assert_eq!(err.vuid(), Some("VUID-StandaloneSpirv-OriginLowerLeft-04653"));
+//! assert!(err.to_string().contains(
+//!     "[VUID-StandaloneSpirv-OriginLowerLeft-04653] In the Vulkan environment, the \
+//!      OriginLowerLeft execution mode must not be used."
+//! ));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//! Then run the valsuite score (`../shared/valsuite/score.py`): no case may go from
+//! agreeing to disagreeing. A family that checks a new built-in, opcode or execution
+//! model also lists it where its module says what it covers.
 
 mod adjacency;
 mod annotation;
 mod arithmetics;
 mod bitwise;
-mod builtin_rules;
 mod builtins;
 mod capability;
 mod cfg;
@@ -68,23 +166,20 @@ mod conversion;
 mod debug;
 mod decorations;
 mod driver;
+mod entry_points;
 mod error;
 mod extension;
 mod faults;
 mod function;
 mod ids;
 mod instruction;
-mod interface_locations;
 mod interfaces;
 mod layout;
 mod literals;
 mod logicals;
 mod memory;
 mod misc;
-mod mode_execution;
-mod mode_setting;
-mod mode_text;
-mod module;
+mod modes;
 mod scopes;
 mod types;
 mod validation_state;
@@ -93,6 +188,10 @@ pub use crate::spirv_tools::generates_type;
 pub use adjacency::AdjacencyError;
 pub use arithmetics::ArithmeticError;
 pub use bitwise::BitwiseError;
+pub use builtins::{
+    BuiltInError, BuiltInReference, BuiltInSubject, BuiltInTypeProblem, BuiltInUse,
+    CHECKED_BUILT_INS,
+};
 pub use cfg::{CfgError, ConstructKind};
 pub use composites::CompositeError;
 pub use constants::ConstantError;
@@ -102,11 +201,12 @@ pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetR
 pub use error::{ErrorKind, ValidationError};
 pub use extension::ExtensionError;
 pub use function::FunctionError;
+pub use interfaces::InterfaceError;
 pub use literals::LiteralError;
 pub use logicals::LogicalError;
 pub use memory::{CopyOperand, MemoryError, RawChainOperand};
 pub use misc::MiscError;
-pub use mode_text::ModeError;
+pub use modes::ModeError;
 pub use scopes::ScopeError;
 pub use types::TypeError;
 pub use validation_state::ShapeError;

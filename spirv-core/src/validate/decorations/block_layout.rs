@@ -12,7 +12,7 @@
 //! on which spirv-val itself would run for hours reach it) the layout is taken as
 //! valid. Arithmetic wraps at 32 bits, as spirv-val's does.
 
-use super::message::DecorationError;
+use super::error::DecorationError;
 use super::sizes::{Constraint, Sizes, align};
 use crate::__private::Vec;
 use crate::spv::{self, Decoration as D, Opcode as O};

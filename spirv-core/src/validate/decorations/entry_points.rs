@@ -4,7 +4,7 @@
 
 use super::super::Fault;
 use super::super::validation_state::NO_MEMBER;
-use super::message::DecorationError as E;
+use super::error::DecorationError as E;
 use super::{Cx, Go, at_def};
 use crate::__private::Vec;
 use crate::codec::decode_string;

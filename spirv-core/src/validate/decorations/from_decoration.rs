@@ -7,7 +7,7 @@
 use super::super::Fault;
 use super::super::Query;
 use super::super::validation_state::{Dec, NO_MEMBER};
-use super::message::DecorationError as E;
+use super::error::DecorationError as E;
 use super::{Cx, Go, at, at_def};
 use crate::__private::Vec;
 use crate::spirv_tools::{generates_type, is_debug, is_decoration};

@@ -8,10 +8,10 @@
 //! interfaces accept one more array level on the variable.
 
 use super::super::Fault;
-use super::super::builtins::{Check, Rule, Walk};
-use super::{Ty, check_type, class_fault, model_fault, name, storage_class, underlying, vuid};
+use super::BuiltInError;
+use super::rules::{Ty, check_type, class_fault, model_fault, storage_class, underlying, vuid};
+use super::{Check, Rule, Walk};
 use crate::spv::{BuiltIn as B, ExecutionModel as EM, Opcode as O, StorageClass as SC};
-use alloc::format;
 
 /// Whether `b` is one of the built-ins this file checks.
 pub(super) fn covers(b: B) -> bool {
@@ -96,8 +96,8 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
     let sc = storage_class(w, from);
     if let Some(c) = sc {
         if c != SC::Input.0 && c != SC::Output.0 {
-            let v = vuid(b.0, r.class_vuid);
-            return Err(class_fault(w, rule, from, &v, "Input or Output", c));
+            let v = vuid(r.class_vuid);
+            return Err(class_fault(w, rule, from, v, "Input or Output", c));
         }
         for &m in forbidden(b, c) {
             let vuid = match (b, m == EM::Fragment) {
@@ -123,8 +123,8 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
             | EM::MeshNV
             | EM::MeshEXT => rule.dec.member < 0,
             _ => {
-                let v = vuid(b.0, r.model_vuid);
-                return Err(model_fault(w, rule, from, &v, r.models_text, m));
+                let v = vuid(r.model_vuid);
+                return Err(model_fault(w, rule, from, v, r.models_text, m));
             }
         };
         type_at(w, rule, &r, arrayed)?;
@@ -147,14 +147,11 @@ fn type_at(w: &Walk<'_, '_>, rule: &Rule, r: &PerVertex, arrayed: bool) -> Resul
     }
     match check_type(w, dec, id, t, r.ty) {
         Ok(()) => Ok(()),
-        Err(detail) => {
-            let m = format!(
-                "{}According to the Vulkan spec BuiltIn {} variable needs to be a {}. {detail}",
-                vuid(dec.builtin, r.ty_vuid),
-                name(dec.builtin),
-                r.ty_text
-            );
-            Err(w.fault_from(m))
-        }
+        Err(problem) => Err(w.fault_from(BuiltInError::WrongType {
+            vuid: vuid(r.ty_vuid),
+            builtin: B(dec.builtin),
+            needs: r.ty_text,
+            problem,
+        })),
     }
 }

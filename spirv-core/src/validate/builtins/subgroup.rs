@@ -6,10 +6,10 @@
 //! at each reference (as `simple_rules` has them). None may decorate a struct member.
 
 use super::super::Fault;
-use super::super::builtins::{Check, Dec, Rule, Walk};
-use super::{Ty, class_fault, name, type_check, type_fault, vuid};
+use super::BuiltInError;
+use super::rules::{Ty, class_fault, type_check, type_fault, vuid};
+use super::{Check, Dec, Rule, Walk};
 use crate::spv::{BuiltIn as B, StorageClass as SC};
-use alloc::format;
 
 /// Whether `b` is one of the built-ins this file checks at its definition.
 pub(super) fn covers(b: B) -> bool {
@@ -45,14 +45,10 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         return Ok(());
     };
     if dec.member >= 0 {
-        let m = format!(
-            "BuiltIn {} cannot be used as a member decoration ",
-            name(b.0)
-        );
-        return Err(w.fault(id, m));
+        return Err(w.fault(id, BuiltInError::MemberDecoration { builtin: b }));
     }
-    if let Err(detail) = type_check(w, dec, id, ty)? {
-        return Err(type_fault(w, id, b.0, &vuid(b.0, ty_vuid), text, &detail));
+    if let Err(problem) = type_check(w, dec, id, ty)? {
+        return Err(type_fault(w, id, b.0, vuid(ty_vuid), text, problem));
     }
     let rule = Rule {
         dec,
@@ -61,13 +57,10 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         check: Check::Own,
     };
     if seeds {
-        return super::reference(w, rule, id);
+        return super::rules::reference(w, rule, id);
     }
-    match super::storage_class(w, id) {
-        Some(c) if c != SC::Input.0 => {
-            let v = vuid(b.0, class_vuid);
-            Err(class_fault(w, &rule, id, &v, "Input", c))
-        }
+    match super::rules::storage_class(w, id) {
+        Some(c) if c != SC::Input.0 => Err(class_fault(w, &rule, id, vuid(class_vuid), "Input", c)),
         _ => Ok(()),
     }
 }

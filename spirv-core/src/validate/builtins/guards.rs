@@ -7,13 +7,13 @@
 //! functions each passes on to the instruction it is run on.
 
 use super::super::Fault;
-use super::super::builtins::{Check, Dec, Rule, Walk};
 use super::super::validation_state::EntryCalls;
-use super::{Ty, check_type, from_desc, id_desc, model_name, name, underlying};
-use crate::__private::String;
+use super::rules::{Ty, check_type, definition_subject, from_subject, subject, underlying, vuid};
+use super::{BuiltInError, BuiltInTypeProblem, BuiltInUse};
+use super::{Check, Dec, Rule, Walk};
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O};
+use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
-use alloc::format;
 
 /// What the rules keep between instructions.
 #[derive(Default)]
@@ -81,76 +81,22 @@ impl MeshInfo {
     }
 }
 
-/// The VUIDs of these rules as `VkErrorID` spells them (some have none).
-fn vk(n: u32) -> &'static str {
+/// The fault of a `NotWith` rule, by its VUID's number: the rule broken, with the
+/// model and the use.
+fn not_with_fault(n: u32, model: u32, use_: BuiltInUse) -> BuiltInError {
+    use BuiltInError as E;
+    let (vuid, model) = (vuid(n), EM(model));
     match n {
-        4188 => "[VUID-ClipDistance-ClipDistance-04188] ",
-        4189 => "[VUID-ClipDistance-ClipDistance-04189] ",
-        4197 => "[VUID-CullDistance-CullDistance-04197] ",
-        4198 => "[VUID-CullDistance-CullDistance-04198] ",
-        4274 => "[VUID-Layer-Layer-04274] ",
-        4275 => "[VUID-Layer-Layer-04275] ",
-        4276 => "[VUID-Layer-Layer-04276] ",
-        4315 => "[VUID-PointSize-PointSize-04315] ",
-        4319 => "[VUID-Position-Position-04319] ",
-        4333 => "[VUID-PrimitiveId-Fragment-04333] ",
-        4334 => "[VUID-PrimitiveId-PrimitiveId-04334] ",
-        4337 => "[VUID-PrimitiveId-PrimitiveId-04337] ",
-        4406 => "[VUID-ViewportIndex-ViewportIndex-04406] ",
-        4407 => "[VUID-ViewportIndex-ViewportIndex-04407] ",
-        4408 => "[VUID-ViewportIndex-ViewportIndex-04408] ",
-        4391 => "[VUID-TessLevelOuter-TessLevelOuter-04391] ",
-        4392 => "[VUID-TessLevelOuter-TessLevelOuter-04392] ",
-        4395 => "[VUID-TessLevelInner-TessLevelInner-04395] ",
-        4396 => "[VUID-TessLevelInner-TessLevelInner-04396] ",
-        7039 => "[VUID-Layer-Layer-07039] ",
-        7040 => "[VUID-PrimitiveId-PrimitiveId-07040] ",
-        7060 => "[VUID-ViewportIndex-ViewportIndex-07060] ",
-        10592 => "[VUID-Layer-Layer-10592] ",
-        10593 => "[VUID-Layer-Layer-10593] ",
-        10594 => "[VUID-Layer-Layer-10594] ",
-        10601 => "[VUID-ViewportIndex-ViewportIndex-10601] ",
-        10602 => "[VUID-ViewportIndex-ViewportIndex-10602] ",
-        10603 => "[VUID-ViewportIndex-ViewportIndex-10603] ",
-        _ => "",
-    }
-}
-
-/// The text of a `NotWith` rule, by its VUID.
-fn not_with_text(vuid: u32, model: u32) -> String {
-    let m = model_name(model);
-    let dont = "Vulkan spec doesn't allow BuiltIn";
-    match vuid {
-        4319 => format!(
-            "{dont} Position to be used for variables with Input storage class if execution model is {m}."
-        ),
-        4315 => format!(
-            "{dont} PointSize to be used for variables with Input storage class if execution model is {m}."
-        ),
-        4188 | 4197 => format!(
-            "{dont} ClipDistance/CullDistance to be used for variables with Input storage class if execution model is {m}."
-        ),
-        4189 | 4198 => format!(
-            "{dont} ClipDistance/CullDistance to be used for variables with Output storage class if execution model is {m}."
-        ),
-        4274 | 4406 => format!(
-            "{dont} Layer and ViewportIndex to be used for variables with Input storage class if execution model is Vertex, TessellationEvaluation, Geometry, MeshNV or MeshEXT."
-        ),
-        4275 | 4407 => format!(
-            "{dont} Layer and ViewportIndex to be used for variables with Output storage class if execution model is Fragment."
-        ),
-        4391 | 4395 => String::from(
-            "Vulkan spec doesn't allow TessLevelOuter/TessLevelInner to be used for variables with Input storage class if execution model is TessellationControl.",
-        ),
-        4392 | 4396 => String::from(
-            "Vulkan spec doesn't allow TessLevelOuter/TessLevelInner to be used for variables with Output storage class if execution model is TessellationEvaluation.",
-        ),
-        4334 => format!(
-            "{dont} PrimitiveId to be used for variables with Output storage class if execution model is {m}."
-        ),
-        _ => format!(
-            "{dont} PrimitiveId to be used for variables in the Fragment execution model unless it declares Geometry, Tessellation, or MeshShader capabilities."
-        ),
+        4319 => E::PositionInput { vuid, model, use_ },
+        4315 => E::PointSizeInput { vuid, model, use_ },
+        4188 | 4197 => E::DistanceInput { vuid, model, use_ },
+        4189 | 4198 => E::DistanceOutput { vuid, model, use_ },
+        4274 | 4406 => E::LayerInput { vuid, use_ },
+        4275 | 4407 => E::LayerOutput { vuid, use_ },
+        4391 | 4395 => E::TessLevelInput { vuid, use_ },
+        4392 | 4396 => E::TessLevelOutput { vuid, use_ },
+        4334 => E::PrimitiveIdOutput { vuid, model, use_ },
+        _ => E::PrimitiveIdFragment { vuid, use_ },
     }
 }
 
@@ -180,19 +126,16 @@ fn not_with(w: &Walk<'_, '_>, rule: &Rule, model: u32, vuid: u32, from: u32) -> 
     if !w.models.contains(&model) {
         return Ok(());
     }
-    let m = format!(
-        "{}{} {} depends on {} which is decorated with BuiltIn {}. Id <{}> is later referenced by {} in function <{}> which is called with execution model {}.",
-        vk(vuid),
-        not_with_text(vuid, model),
-        id_desc(w, rule.referenced),
-        id_desc(w, rule.built_in),
-        name(rule.dec.builtin),
-        rule.referenced,
-        from_desc(w, from),
-        w.function,
-        model_name(model),
-    );
-    Err(w.fault_from(m))
+    let use_ = BuiltInUse::Later {
+        referenced: subject(w, rule.referenced),
+        decorated: subject(w, rule.built_in),
+        builtin: B(rule.dec.builtin),
+        id: Id(rule.referenced),
+        from: from_subject(w, from),
+        function: Id(w.function),
+        model: EM(model),
+    };
+    Err(w.fault_from(not_with_fault(vuid, model, use_)))
 }
 
 /// `ValidateNonMeshInterfaceRules` inside a function: a 32-bit int, or (a variable)
@@ -207,7 +150,7 @@ fn non_mesh(w: &Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
     if dec.member < 0 && w.q.opcode(t) == O::TypeArray {
         t = w.q.word(t, 2).unwrap_or(0);
     }
-    let Err(detail) = check_type(w, dec, id, t, Ty::I32) else {
+    let Err(problem) = check_type(w, dec, id, t, Ty::I32) else {
         return Ok(());
     };
     let v = match B(dec.builtin) {
@@ -215,13 +158,13 @@ fn non_mesh(w: &Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
         B::ViewportIndex => 4408,
         _ => 4337,
     };
-    // spirv-val puts no space between the name and "variable".
-    let m = format!(
-        "{}According to the Vulkan spec BuiltIn {}variable needs to be a 32-bit int scalar. {detail}",
-        vk(v),
-        name(dec.builtin)
-    );
-    Err(w.fault(id, m))
+    // spirv-val puts no space between the name and "variable" (the row's template).
+    let kind = BuiltInError::NonMeshType {
+        vuid: vuid(v),
+        builtin: B(dec.builtin),
+        problem,
+    };
+    Err(w.fault(id, kind))
 }
 
 /// `ValidateMeshBuiltinInterfaceRules` inside a function that runs as MeshEXT.
@@ -235,20 +178,20 @@ fn mesh(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
         B::Layer => [10592, 10593, 10594, 7039],
         _ => [10601, 10602, 10603, 7060],
     };
-    let b = name(dec.builtin);
+    let builtin = B(dec.builtin);
     let q = w.q;
-    let desc = if dec.member >= 0 {
-        format!("Member #{} of struct ID <{id}>", dec.member)
-    } else {
-        id_desc(w, id)
-    };
+    let subject = definition_subject(w, dec, id);
     // ValidateBlockTypeOrArrayedType.
-    let type_fault = |w: &Walk<'_, '_>, detail: String| {
-        let m = format!(
-            "{}According to the Vulkan specspec BuiltIn {b} variable needs to be a either a TypeInt or an array of TypeInt. {detail}",
-            vk(vuids[0])
-        );
-        w.fault(id, m)
+    let type_fault = |w: &Walk<'_, '_>, problem: BuiltInTypeProblem| {
+        let vuid = vuid(vuids[0]);
+        w.fault(
+            id,
+            BuiltInError::MeshType {
+                vuid,
+                builtin,
+                problem,
+            },
+        )
     };
     let Some(mut t) = underlying(w, dec, id)? else {
         return Ok(());
@@ -256,28 +199,22 @@ fn mesh(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
     let mut is_block = true;
     if q.opcode(t) == O::TypeArray {
         if q.constant_i64(q.word(t, 3).unwrap_or(0)).is_none() {
-            return Err(type_fault(
-                w,
-                format!("{desc} Failed to find the array length."),
-            ));
+            return Err(type_fault(w, BuiltInTypeProblem::NoArrayLength { subject }));
         }
         t = q.word(t, 2).unwrap_or(0);
         is_block = false;
     } else if !q.decorations.has(id, spv::Decoration::Block.0) {
-        return Err(type_fault(
-            w,
-            format!("{desc} Scalar boolean must be in a Block."),
-        ));
+        return Err(type_fault(w, BuiltInTypeProblem::NotInBlock { subject }));
     }
     if !q.is_int_scalar_type(t) {
-        return Err(type_fault(w, format!("{desc} is not an integer scalar.")));
+        return Err(type_fault(
+            w,
+            BuiltInTypeProblem::NotIntegerScalar { subject },
+        ));
     }
     if !q.decorations.has(id, spv::Decoration::PerPrimitiveEXT.0) {
-        let m = format!(
-            "{}According to the Vulkan spec the variable decorated with Builtin {b} within the MeshEXT Execution Model must also be decorated with the PerPrimitiveEXT decoration. ",
-            vk(vuids[3])
-        );
-        return Err(w.fault(id, m));
+        let vuid = vuid(vuids[3]);
+        return Err(w.fault(id, BuiltInError::MeshPerPrimitive { vuid, builtin }));
     }
     // IsMeshInterfaceVar, then each interface's array size.
     if w.cache.mesh.is_none() {
@@ -292,12 +229,14 @@ fn mesh(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
         let size = array_length(w, var);
         let prims = info.output_primitives.get(&entry).copied().unwrap_or(0);
         if size != u64::from(prims) {
-            let v = if is_block { vuids[2] } else { vuids[1] };
-            let m = format!(
-                "{} The size of the array decorated with {b} ({size}) must match the value specified by OutputPrimitivesEXT ({prims}). ",
-                vk(v)
-            );
-            return Err(w.fault(id, m));
+            let vuid = vuid(if is_block { vuids[2] } else { vuids[1] });
+            let kind = BuiltInError::MeshArraySize {
+                vuid,
+                builtin,
+                size,
+                primitives: prims,
+            };
+            return Err(w.fault(id, kind));
         }
     }
     w.cache.mesh_passed.insert((dec, id));

@@ -5,22 +5,123 @@
 //! interface; for Vulkan, no
 //! `PhysicalStorageBuffer` pointer in an `Input` or `Output` variable, then per entry
 //! point the locations of its interface
-//! (`interface_locations.rs`) and its storage classes (at most one push-constant,
+//! ([`locations`]) and its storage classes (at most one push-constant,
 //! incoming ray payload, hit attribute or incoming callable data variable; no bfloat16
-//! or 8-bit float in `Input` or `Output`).
+//! or 8-bit float in `Input` or `Output`). Its faults are [`InterfaceError`]'s table.
 
-use super::Query;
+mod locations;
+
 use super::error::ErrorKind;
-use super::mode_text::ModeError;
-use super::validation_state::IdBits;
-use super::validation_state::contains_type;
-use super::validation_state::{EntryCalls, EntryDesc};
-use super::{Fault, interface_locations};
+use super::faults::faults;
+use super::validation_state::{EntryCalls, EntryDesc, IdBits, contains_type};
+use super::{Fault, Query};
 use crate::__private::{String, Vec};
 use crate::grammar::KindClass;
 use crate::spv::{self, Opcode as O, StorageClass as SC};
 use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
+
+faults! {
+    /// A fault of spirv-val's interface rules (`validate_interfaces.cpp`): entry
+    /// points' interface lists, and under Vulkan their storage classes, locations and
+    /// components.
+    pub enum InterfaceError {
+        // --- `ValidateInterfaces`. ---
+        /// An interface variable an entry point uses that its interface does not list.
+        NotListed {
+            /// The variable.
+            variable: Id,
+            /// The entry point's name.
+            name: String,
+            /// The entry point's function.
+            entry: Id,
+        } => "Interface variable id <{variable:n}> is used by entry point '{name}' id <{entry:n}>, but is not listed as an interface",
+        /// An `Input` or `Output` variable holding a `PhysicalStorageBuffer` pointer.
+        #[vuid = "VUID-StandaloneSpirv-Input-09557"]
+        PhysicalPointer {
+            /// The variable.
+            variable: Id,
+        } => "Input/Output interface variable id <{variable:n}> contains a PhysicalStorageBuffer pointer, which is not allowed. If you want to interface shader stages with a PhysicalStorageBuffer, cast to a uint64 or uvec2 instead.",
+
+        // --- `ValidateStorageClass`. ---
+        /// An `Input` or `Output` variable holding bfloat16.
+        #[vuid = "VUID-StandaloneSpirv-OpTypeFloat-10370"]
+        Bfloat16 {
+            /// The variable.
+            variable: Id,
+        } => "Bfloat16 OpVariable <id> {variable} must not be declared with a Storage Class of Input or Output.",
+        /// An `Input` or `Output` variable holding an 8-bit float.
+        Float8 {
+            /// The variable.
+            variable: Id,
+        } => "FP8 E4M3/E5M2 OpVariable <id> {variable} must not be declared with a Storage Class of Input or Output.",
+        /// A second `PushConstant` variable.
+        #[vuid = "VUID-StandaloneSpirv-OpVariable-06673"]
+        SecondPushConstant => "Entry-point has more than one variable with the PushConstant storage class in the interface",
+        /// A second `IncomingRayPayloadKHR` variable.
+        #[vuid = "VUID-StandaloneSpirv-IncomingRayPayloadKHR-04700"]
+        SecondIncomingRayPayload => "Entry-point has more than one variable with the IncomingRayPayloadKHR storage class in the interface",
+        /// A second `HitAttributeKHR` variable.
+        #[vuid = "VUID-StandaloneSpirv-HitAttributeKHR-04702"]
+        SecondHitAttribute => "Entry-point has more than one variable with the HitAttributeKHR storage class in the interface",
+        /// A second `IncomingCallableDataKHR` variable.
+        #[vuid = "VUID-StandaloneSpirv-IncomingCallableDataKHR-04706"]
+        SecondIncomingCallableData => "Entry-point has more than one variable with the IncomingCallableDataKHR storage class in the interface",
+
+        // --- `ValidateLocations`. ---
+        /// `Index` on a variable that is not a fragment output.
+        IndexNotFragmentOutput => "Index can only be applied to Fragment output variables",
+        /// `PerVertexKHR` outside fragment shaders.
+        #[vuid = "VUID-StandaloneSpirv-PerVertexKHR-06777"]
+        PerVertexNotFragment => "PerVertexKHR can only be applied to Fragment Execution Models",
+        /// `PerVertexKHR` on a variable that is not an array.
+        #[vuid = "VUID-StandaloneSpirv-Input-06778"]
+        PerVertexNotArray => "PerVertexKHR must be declared as arrays",
+        /// An interface variable without `Location`.
+        #[vuid = "VUID-StandaloneSpirv-Location-04916"]
+        NoLocation => "Variable must be decorated with a location",
+        /// An interface variable of a struct type without `Location`.
+        #[vuid = "VUID-StandaloneSpirv-Location-04917"]
+        NoLocationStruct => "Variable must be decorated with a location",
+        /// Two input variables on one location's component.
+        #[vuid = "VUID-StandaloneSpirv-OpEntryPoint-08721"]
+        InputLocationConflict {
+            /// The location.
+            location: u32,
+            /// The component.
+            component: u32,
+        } => "Entry-point has conflicting input location assignment at location {location}, component {component}",
+        /// Two output variables on one location's component.
+        #[vuid = "VUID-StandaloneSpirv-OpEntryPoint-08722"]
+        OutputLocationConflict {
+            /// The location.
+            location: u32,
+            /// The component.
+            component: u32,
+        } => "Entry-point has conflicting output location assignment at location {location}, component {component}",
+        /// A `Block` member with two different locations.
+        MemberLocationConflict {
+            /// The member.
+            member: i64,
+        } => "Member index {member} has conflicting location assignments",
+        /// A `Block` member with two different components.
+        MemberComponentConflict {
+            /// The member.
+            member: i64,
+        } => "Member index {member} has conflicting component assignments",
+        /// A `Block` member without a location.
+        #[vuid = "VUID-StandaloneSpirv-Location-04919"]
+        MemberWithoutLocation {
+            /// The member.
+            member: u32,
+        } => "Member index {member} is missing a location assignment",
+        /// A struct within a located variable whose members have locations.
+        #[vuid = "VUID-StandaloneSpirv-Location-04918"]
+        MemberLocation => "Members cannot be assigned a location",
+        /// A type that takes no location.
+        NoLocationType => "Invalid type to assign a location",
+    }
+}
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
 /// Returns `false` when validation must stop.
@@ -36,7 +137,7 @@ pub(super) fn check(
         return true;
     }
     for desc in calls.entries.iter().filter(|d| d.plain) {
-        if let Err(fault) = interface_locations::check(q, desc) {
+        if let Err(fault) = locations::check(q, desc) {
             if !report(fault) {
                 return true;
             }
@@ -104,12 +205,12 @@ fn listed(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bo
     for (v, &(index, id)) in vars.iter().enumerate() {
         let at = index as u32;
         if let Some((entry, d)) = missing[v] {
-            let kind = ModeError::NotListed {
-                variable: id,
+            let kind = InterfaceError::NotListed {
+                variable: Id(id),
                 name: entry_name(q, &calls.entries[d]),
-                entry,
+                entry: Id(entry),
             };
-            if !report(Fault::at(ErrorKind::Mode(kind), at)) {
+            if !report(Fault::at(ErrorKind::Interface(kind), at)) {
                 return false;
             }
             continue;
@@ -124,8 +225,8 @@ fn listed(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bo
                     && t.words().get(2) == Some(&SC::PhysicalStorageBuffer.0)
             };
             if contains_type(q, pointee, true, &psb) {
-                let kind = ModeError::PhysicalPointerInterface { variable: id };
-                if !report(Fault::at(ErrorKind::Mode(kind), at)) {
+                let kind = InterfaceError::PhysicalPointer { variable: Id(id) };
+                if !report(Fault::at(ErrorKind::Interface(kind), at)) {
                     return false;
                 }
             }
@@ -361,31 +462,33 @@ fn storage_classes(q: &Query<'_>, desc: &EntryDesc) -> Result<(), Fault> {
                             && t.words().get(3).is_some_and(|e| encodings.contains(e))
                     })
                 };
+                let variable = Id(id);
                 let small = if float_with(&[spv::FPEncoding::BFloat16KHR.0]) {
-                    Some(true)
+                    Some(InterfaceError::Bfloat16 { variable })
                 } else if float_with(&[
                     spv::FPEncoding::Float8E4M3EXT.0,
                     spv::FPEncoding::Float8E5M2EXT.0,
                 ]) {
-                    Some(false)
+                    Some(InterfaceError::Float8 { variable })
                 } else {
                     None
                 };
-                if let Some(bfloat) = small {
-                    let kind = ModeError::SmallFloatInterface {
-                        variable: Id(id),
-                        bfloat,
-                    };
+                if let Some(kind) = small {
                     let at = q.state.def(id).map_or(at, |d| d.index);
-                    return Err(Fault::at(ErrorKind::Mode(kind), at));
+                    return Err(Fault::at(ErrorKind::Interface(kind), at));
                 }
                 false
             }
             _ => false,
         };
         if once && !seen.insert(class.0) {
-            let kind = ModeError::SecondOfClass { class };
-            return Err(Fault::at(ErrorKind::Mode(kind), at));
+            let kind = match class {
+                SC::PushConstant => InterfaceError::SecondPushConstant,
+                SC::IncomingRayPayloadKHR => InterfaceError::SecondIncomingRayPayload,
+                SC::HitAttributeKHR => InterfaceError::SecondHitAttribute,
+                _ => InterfaceError::SecondIncomingCallableData,
+            };
+            return Err(Fault::at(ErrorKind::Interface(kind), at));
         }
     }
     Ok(())

@@ -1,10 +1,10 @@
-//! spirv-val's checks at the end of its first loop (what the end of the module must
-//! have) and after its second (the entry-point rules of `ValidateEntryPoints` and
-//! `ValidateGraphEntryPoints`).
+//! spirv-val's entry-point rules over the whole module (`ValidateEntryPoints` and
+//! `ValidateGraphEntryPoints` in `validate.cpp`): at least one entry point unless
+//! `Linkage` or `GraphARM` excuses it, none also called, no recursion under Vulkan.
 
 use super::Fault;
 use super::error::ErrorKind;
-use super::validation_state::{GraphRegion, State};
+use super::validation_state::State;
 use crate::__private::Vec;
 use crate::Module;
 use crate::analysis::CallGraph;
@@ -12,33 +12,9 @@ use crate::spv;
 use crate::types::Id;
 use alloc::collections::BTreeSet;
 
-/// The end of spirv-val's first loop.
-pub(super) fn end(state: &State<'_>) -> Result<(), ErrorKind> {
-    if state.models.is_none() {
-        return Err(ErrorKind::MissingMemoryModel);
-    }
-    if state.in_function() {
-        return Err(ErrorKind::MissingFunctionEnd);
-    }
-    if state.graph != GraphRegion::Outside {
-        return Err(ErrorKind::MissingGraphEnd);
-    }
-    if state.has_capability(spv::Capability::BindlessTextureNV.0) && state.sampler_addressing == 0 {
-        return Err(ErrorKind::MissingSamplerAddressing);
-    }
-    if state.mesh_ext && state.mesh_nv {
-        return Err(ErrorKind::MeshModelMix);
-    }
-    if !state.forward.is_empty() {
-        let ids = state.forward.ids().into_iter().map(Id).collect();
-        return Err(ErrorKind::UndefinedForwardReferences { ids });
-    }
-    Ok(())
-}
-
 /// spirv-val's entry-point checks (`ValidateEntryPoints`, `ValidateGraphEntryPoints`),
 /// for the rules this validator has.
-pub(super) fn entry_points(state: &State<'_>, module: &Module) -> Result<(), Fault> {
+pub(super) fn check(state: &State<'_>, module: &Module) -> Result<(), Fault> {
     let has = |c: spv::Capability| state.has_capability(c.0);
     if state.entry_points.is_empty()
         && !has(spv::Capability::Linkage)

@@ -4,17 +4,10 @@
 //! `ValidateCapability`, and `ValidateDuplicateExecutionModes`, which spirv-val runs
 //! with its entry-point checks after the second loop.
 
-use super::Query;
-use super::error::ErrorKind;
-use super::mode_setting::Modes;
-use super::mode_text::ModeError;
-use super::{Fault, Inst};
+use super::{ModeError, Modes, rule};
 use crate::spv::{self, Capability as C, ExecutionMode as M, ExecutionModel as EM, Opcode as O};
+use crate::validate::{Fault, Inst, Query};
 use alloc::collections::BTreeSet;
-
-fn rule(text: &'static str) -> Fault {
-    ErrorKind::Mode(ModeError::Rule { text }).into()
-}
 
 /// The modes that take id operands.
 fn takes_ids(mode: M) -> bool {
@@ -43,9 +36,7 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
     let cap = |c: C| q.state.has_capability(c.0);
     if inst.opcode == O::ExecutionModeId {
         if !(takes_ids(mode) || mode == M::MaximumRegistersIdINTEL) {
-            return Err(rule(
-                "OpExecutionModeId is only valid when the Mode operand is an execution mode that takes Extra Operands that are id operands.",
-            ));
+            return Err(rule(ModeError::ModeIdWithoutIds));
         }
         for (i, &operand) in w.get(3..).unwrap_or(&[]).iter().enumerate() {
             match mode {
@@ -53,17 +44,13 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
                 M::MaximumRegistersIdINTEL => {}
                 _ => {
                     if !crate::spirv_tools::is_constant(q.opcode(operand)) {
-                        return Err(rule(
-                            "For OpExecutionModeId all Extra Operand ids must be constant instructions.",
-                        ));
+                        return Err(rule(ModeError::ModeIdNotConstant));
                     }
                 }
             }
         }
     } else if takes_ids(mode) {
-        return Err(rule(
-            "OpExecutionMode is only valid when the Mode operand is an execution mode that takes no Extra Operands, or takes Extra Operands that are not id operands.",
-        ));
+        return Err(rule(ModeError::ModeWithIds));
     }
     let vulkan = q.state.options.target_env.is_vulkan();
     let empty = BTreeSet::new();
@@ -76,9 +63,9 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
         _ => false,
     };
     let tessellation = |m: EM| matches!(m, EM::TessellationControl | EM::TessellationEvaluation);
-    let geometry_only = "Execution mode can only be used with the Geometry execution model.";
+    let geometry_only = ModeError::GeometryOnly;
     let fragment_only = |m: EM| m == EM::Fragment;
-    let (ok, text): (&dyn Fn(EM) -> bool, &'static str) = match mode {
+    let (ok, fault): (&dyn Fn(EM) -> bool, ModeError) = match mode {
         M::Invocations
         | M::InputPoints
         | M::InputLines
@@ -89,7 +76,7 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
         M::OutputPoints => (
             &|m| m == EM::Geometry || mesh_ok(m),
             if mesh_caps {
-                "Execution mode can only be used with the Geometry MeshNV or MeshEXT execution model."
+                ModeError::GeometryOrMeshOnly
             } else {
                 geometry_only
             },
@@ -101,29 +88,26 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
         | M::VertexOrderCcw
         | M::PointMode
         | M::Quads
-        | M::Isolines => (
-            &tessellation,
-            "Execution mode can only be used with a tessellation execution model.",
-        ),
+        | M::Isolines => (&tessellation, ModeError::TessellationOnly),
         M::Triangles => (
             &|m| m == EM::Geometry || tessellation(m),
-            "Execution mode can only be used with a Geometry or tessellation execution model.",
+            ModeError::GeometryOrTessellationOnly,
         ),
         M::OutputVertices => (
             &|m| m == EM::Geometry || tessellation(m) || mesh_ok(m),
             if mesh_caps {
-                "Execution mode can only be used with a Geometry, tessellation, MeshNV or MeshEXT execution model."
+                ModeError::GeometryTessellationOrMeshOnly
             } else {
-                "Execution mode can only be used with a Geometry or tessellation execution model."
+                ModeError::GeometryOrTessellationOnly
             },
         ),
         M::OutputLinesEXT | M::OutputTrianglesEXT | M::OutputPrimitivesEXT => (
             &|m| matches!(m, EM::MeshEXT | EM::MeshNV),
-            "Execution mode can only be used with the MeshEXT or MeshNV execution model.",
+            ModeError::MeshOnly,
         ),
         M::QuadDerivativesKHR => (
             &|m| matches!(m, EM::Fragment | EM::GLCompute),
-            "Execution mode can only be used with the Fragment or GLCompute execution model.",
+            ModeError::FragmentOrComputeOnly,
         ),
         M::PixelCenterInteger
         | M::OriginUpperLeft
@@ -149,14 +133,10 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
         | M::StencilRefUnchangedBackAMD
         | M::StencilRefGreaterBackAMD
         | M::StencilRefLessBackAMD
-        | M::RequireFullQuadsKHR => (
-            &fragment_only,
-            "Execution mode can only be used with the Fragment execution model.",
-        ),
-        M::LocalSizeHint | M::VecTypeHint | M::ContractionOff | M::LocalSizeHintId => (
-            &|m| m == EM::Kernel,
-            "Execution mode can only be used with the Kernel execution model.",
-        ),
+        | M::RequireFullQuadsKHR => (&fragment_only, ModeError::FragmentOnly),
+        M::LocalSizeHint | M::VecTypeHint | M::ContractionOff | M::LocalSizeHintId => {
+            (&|m| m == EM::Kernel, ModeError::KernelOnly)
+        }
         M::LocalSize | M::LocalSizeId => {
             let allowed = q.state.options.allow_localsizeid
                 || !matches!(
@@ -167,8 +147,11 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
                         | crate::TargetEnv::Vulkan1_2
                 );
             if mode == M::LocalSizeId && !allowed {
-                let kind = ModeError::LocalSizeIdNotAllowed { vulkan };
-                return Err(ErrorKind::Mode(kind).into());
+                return Err(rule(if vulkan {
+                    ModeError::LocalSizeIdNeedsMaintenance4
+                } else {
+                    ModeError::LocalSizeIdNotAllowed
+                }));
             }
             (
                 &|m| match m {
@@ -178,58 +161,45 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
                     _ => false,
                 },
                 if mesh_caps {
-                    "Execution mode can only be used with a Kernel, GLCompute, MeshNV, MeshEXT, TaskNV or TaskEXT execution model."
+                    ModeError::KernelComputeOrMeshOnly
                 } else {
-                    "Execution mode can only be used with a Kernel or GLCompute execution model."
+                    ModeError::KernelOrComputeOnly
                 },
             )
         }
-        _ => (&|_| true, ""),
+        // Any model may have it: the fault is never reported.
+        _ => (&|_| true, ModeError::GeometryOnly),
     };
     if !all(ok) {
-        return Err(rule(text));
+        return Err(rule(fault));
     }
     if vulkan && cap(C::MeshShadingEXT) && word(3) == 0 {
         if mode == M::OutputVertices {
-            return Err(rule(
-                "[VUID-StandaloneSpirv-MeshEXT-07330] In mesh shaders using the MeshEXT Execution Model the OutputVertices Execution Mode must be greater than 0",
-            ));
+            return Err(rule(ModeError::MeshNoVertices));
         }
         if mode == M::OutputPrimitivesEXT {
-            return Err(rule(
-                "[VUID-StandaloneSpirv-MeshEXT-07331] In mesh shaders using the MeshEXT Execution Model the OutputPrimitivesEXT Execution Mode must be greater than 0",
-            ));
+            return Err(rule(ModeError::MeshNoPrimitives));
         }
     }
     if mode == M::FPFastMathDefault {
         if has(M::ContractionOff) {
-            return Err(rule(
-                "FPFastMathDefault and ContractionOff execution modes cannot be applied to the same entry point",
-            ));
+            return Err(rule(ModeError::FastMathWithContractionOff));
         }
         if has(M::SignedZeroInfNanPreserve) {
-            return Err(rule(
-                "FPFastMathDefault and SignedZeroInfNanPreserve execution modes cannot be applied to the same entry point",
-            ));
+            return Err(rule(ModeError::FastMathWithSignedZero));
         }
     }
     if vulkan {
         if mode == M::OriginLowerLeft {
-            return Err(rule(
-                "[VUID-StandaloneSpirv-OriginLowerLeft-04653] In the Vulkan environment, the OriginLowerLeft execution mode must not be used.",
-            ));
+            return Err(rule(ModeError::OriginLowerLeft));
         }
         if mode == M::PixelCenterInteger {
-            return Err(rule(
-                "[VUID-StandaloneSpirv-PixelCenterInteger-04654] In the Vulkan environment, the PixelCenterInteger execution mode must not be used.",
-            ));
+            return Err(rule(ModeError::PixelCenterInteger));
         }
         if mode == M::TileShadingRateQCOM {
             let (x, y) = (word(3) as i32, word(4) as i32);
             if x & x.wrapping_sub(1) != 0 || y & y.wrapping_sub(1) != 0 {
-                return Err(rule(
-                    "The TileShadingRateQCOM execution mode's x and y values must be powers of 2.",
-                ));
+                return Err(rule(ModeError::TileRateNotPowerOfTwo));
             }
         }
     }
@@ -241,33 +211,25 @@ pub(super) fn execution_mode(q: &Query<'_>, inst: &Inst<'_>, modes: &Modes) -> R
 fn fast_math_default(q: &Query<'_>, i: usize, operand: u32) -> Result<(), Fault> {
     if i == 0 {
         if !q.is_float_scalar_type(operand) {
-            return Err(rule(
-                "The Target Type operand must be a floating-point scalar type",
-            ));
+            return Err(rule(ModeError::FastMathTargetType));
         }
         return Ok(());
     }
     let (is_int32, is_const, value) = q.int32_if_const(operand);
     if !(is_int32 && is_const) {
-        return Err(rule(
-            "The Fast Math Default operand must be a non-specialization constant",
-        ));
+        return Err(rule(ModeError::FastMathMaskNotConstant));
     }
     if value & 0xfff8_0000 != 0 {
-        return Err(rule(
-            "The Fast Math Default operand is an invalid bitmask value",
-        ));
+        return Err(rule(ModeError::FastMathMaskInvalid));
     }
     // Fast, AllowContract, AllowReassoc and AllowTransform.
     let (fast, contract, reassoc, transform) = (0x10, 0x1_0000, 0x2_0000, 0x4_0000);
     if value & fast != 0 {
-        return Err(rule("The Fast Math Default operand must not include Fast"));
+        return Err(rule(ModeError::FastMathMaskFast));
     }
     let reassoc_contract = contract | reassoc;
     if value & transform != 0 && value & reassoc_contract != reassoc_contract {
-        return Err(rule(
-            "The Fast Math Default operand must include AllowContract and AllowReassoc when AllowTransform is specified",
-        ));
+        return Err(rule(ModeError::FastMathMaskTransform));
     }
     Ok(())
 }
@@ -277,9 +239,7 @@ pub(super) fn memory_model(q: &Query<'_>) -> Result<(), Fault> {
     let (addressing, memory) = (q.state.addressing_model().0, q.state.memory_model().0);
     let env = q.state.options.target_env;
     if memory != 3 /* VulkanKHR */ && q.state.has_capability(C::VulkanMemoryModel.0) {
-        return Err(rule(
-            "VulkanMemoryModelKHR capability must only be specified if the VulkanKHR memory model is used.",
-        ));
+        return Err(rule(ModeError::VulkanMemoryModelCapability));
     }
     if env.is_opencl() {
         let physical = [
@@ -287,14 +247,10 @@ pub(super) fn memory_model(q: &Query<'_>) -> Result<(), Fault> {
             spv::AddressingModel::Physical64.0,
         ];
         if !physical.contains(&addressing) {
-            return Err(rule(
-                "Addressing model must be Physical32 or Physical64 in the OpenCL environment.",
-            ));
+            return Err(rule(ModeError::OpenClAddressing));
         }
         if memory != spv::MemoryModel::OpenCL.0 {
-            return Err(rule(
-                "Memory model must be OpenCL in the OpenCL environment.",
-            ));
+            return Err(rule(ModeError::OpenClMemoryModel));
         }
     }
     if env.is_vulkan() {
@@ -303,9 +259,7 @@ pub(super) fn memory_model(q: &Query<'_>) -> Result<(), Fault> {
             spv::AddressingModel::PhysicalStorageBuffer64.0,
         ];
         if !allowed.contains(&addressing) {
-            return Err(rule(
-                "[VUID-StandaloneSpirv-None-04635] Addressing model must be Logical or PhysicalStorageBuffer64 in the Vulkan environment.",
-            ));
+            return Err(rule(ModeError::VulkanAddressing));
         }
     }
     Ok(())
@@ -319,10 +273,7 @@ pub(super) fn capability(q: &Query<'_>, operands: &[u32]) -> Result<(), Fault> {
         && has(C::Shader)
         && !has(C::VulkanMemoryModel)
     {
-        return Err(ErrorKind::Mode(ModeError::Rule {
-            text: "If the Shader and CooperativeMatrixKHR capabilities are declared, the VulkanMemoryModel capability must also be declared",
-        })
-        .into());
+        return Err(rule(ModeError::CooperativeMatrixMemoryModel));
     }
     Ok(())
 }
@@ -346,7 +297,7 @@ fn per_operand(mode: M) -> bool {
 
 /// `ValidateDuplicateExecutionModes`: the first mode given twice for one entry point
 /// (with the same operand, for modes that may repeat).
-pub(super) fn duplicates(q: &Query<'_>) -> Result<(), Fault> {
+pub(in crate::validate) fn duplicates(q: &Query<'_>) -> Result<(), Fault> {
     let mut per_entry = BTreeSet::new();
     let mut per_op = BTreeSet::new();
     for (index, inst) in q.module.instructions().enumerate() {
@@ -363,14 +314,12 @@ pub(super) fn duplicates(q: &Query<'_>) -> Result<(), Fault> {
             per_entry.insert((mode.0, entry))
         };
         if !fresh {
-            let name = spv::kinds::ExecutionMode
-                .enumerant(mode.0)
-                .map_or("Unknown", |e| e.name);
-            let kind = ModeError::DuplicateMode {
-                mode: name,
-                per_operand,
+            let kind = if per_operand {
+                ModeError::DuplicateModeOperands { mode }
+            } else {
+                ModeError::DuplicateMode { mode }
             };
-            return Err(Fault::at(ErrorKind::Mode(kind), index as u32));
+            return Err(Fault::at(kind.into(), index as u32));
         }
     }
     Ok(())

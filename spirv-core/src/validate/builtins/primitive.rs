@@ -8,10 +8,10 @@
 //! capabilities Vertex and TessellationEvaluation need for `Layer`/`ViewportIndex`).
 
 use super::super::Fault;
-use super::super::builtins::{Check, Rule, Walk};
-use super::{class_fault, model_fault, name, storage_class};
+use super::BuiltInError;
+use super::rules::{class_fault, model_fault, storage_class, vuid};
+use super::{Check, Rule, Walk};
 use crate::spv::{BuiltIn as B, Capability as C, ExecutionModel as EM, StorageClass as SC};
-use alloc::format;
 
 /// Whether `b` is one of the built-ins this file checks.
 pub(super) fn covers(b: B) -> bool {
@@ -19,14 +19,8 @@ pub(super) fn covers(b: B) -> bool {
 }
 
 /// A `Layer`/`ViewportIndex` VUID.
-fn layer_vuid(b: B, layer: u32, viewport: u32) -> &'static str {
-    match (b == B::Layer, layer) {
-        (true, 4272) => "[VUID-Layer-Layer-04272] ",
-        (true, 4273) => "[VUID-Layer-Layer-04273] ",
-        (false, _) if viewport == 4404 => "[VUID-ViewportIndex-ViewportIndex-04404] ",
-        (false, _) if viewport == 4405 => "[VUID-ViewportIndex-ViewportIndex-04405] ",
-        _ => "",
-    }
+fn layer_vuid(b: B, layer: u32, viewport: u32) -> Option<&'static str> {
+    vuid(if b == B::Layer { layer } else { viewport })
 }
 
 /// The rule of the built-in at the instruction defining `from`.
@@ -36,7 +30,7 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
     if let Some(c) = sc {
         if c != SC::Input.0 && c != SC::Output.0 {
             // spirv-val gives these no VUID.
-            return Err(class_fault(w, rule, from, "", "Input or Output", c));
+            return Err(class_fault(w, rule, from, None, "Input or Output", c));
         }
     }
     let primitive = b == B::PrimitiveId;
@@ -118,8 +112,7 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
             );
             if !ok {
                 let text = "Fragment, TessellationControl, TessellationEvaluation, Geometry, MeshNV, MeshEXT, IntersectionKHR, AnyHitKHR, and ClosestHitKHR execution models";
-                let v = "[VUID-PrimitiveId-PrimitiveId-04330] ";
-                return Err(model_fault(w, rule, from, v, text, m));
+                return Err(model_fault(w, rule, from, vuid(4330), text, m));
             }
             continue;
         }
@@ -138,12 +131,11 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
                 } else {
                     "ShaderViewportIndexLayerEXT or ShaderViewportIndex"
                 };
-                let message = format!(
-                    "{}Using BuiltIn {} in Vertex or Tessellation execution model requires the {capability} capability.",
-                    layer_vuid(b, 4273, 4405),
-                    name(b.0)
-                );
-                return Err(w.fault_from(message));
+                return Err(w.fault_from(BuiltInError::LayerCapability {
+                    vuid: layer_vuid(b, 4273, 4405),
+                    builtin: b,
+                    capabilities: capability,
+                }));
             }
             _ => {
                 let text = "Vertex, TessellationEvaluation, Geometry, or Fragment execution models";
@@ -170,7 +162,7 @@ pub(super) fn tess_level(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result
     if let Some(c) = sc {
         if c != SC::Input.0 && c != SC::Output.0 {
             // spirv-val gives this no VUID.
-            return Err(class_fault(w, rule, from, "", "Input or Output", c));
+            return Err(class_fault(w, rule, from, None, "Input or Output", c));
         }
         let guard = if c == SC::Input.0 {
             (EM::TessellationControl, if outer { 4391 } else { 4395 })
@@ -188,11 +180,7 @@ pub(super) fn tess_level(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result
         .iter()
         .find(|&&m| !matches!(EM(m), EM::TessellationControl | EM::TessellationEvaluation));
     if let Some(&m) = bad {
-        let v = if outer {
-            "[VUID-TessLevelOuter-TessLevelOuter-04390] "
-        } else {
-            "[VUID-TessLevelInner-TessLevelInner-04394] "
-        };
+        let v = vuid(if outer { 4390 } else { 4394 });
         let text = "TessellationControl or TessellationEvaluation execution models";
         return Err(model_fault(w, rule, from, v, text, m));
     }

@@ -17,27 +17,16 @@
 //! Not yet: the rest; a module breaking only those passes.
 //! Messages are spirv-val's, with ids as numbers.
 
-use super::Fault;
-use super::builtins::{Check, Dec, Rule, Walk};
-#[path = "builtin_guards.rs"]
-mod guards;
-#[path = "builtin_pervertex.rs"]
-mod pervertex;
-#[path = "builtin_primitive.rs"]
-mod primitive;
-#[path = "builtin_raytracing.rs"]
-mod raytracing;
-#[path = "builtin_subgroup.rs"]
-mod subgroup;
-use super::error::opcode_name;
-use crate::__private::String;
+use super::{BuiltInError, BuiltInReference, BuiltInSubject, BuiltInTypeProblem};
+use super::{Check, Dec, Rule, Walk};
+use super::{guards, pervertex, primitive, raytracing, subgroup};
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O, StorageClass as SC};
-use alloc::format;
-pub(super) use guards::Cache;
+use crate::types::Id;
+use crate::validate::Fault;
 
 /// The type a built-in needs.
 #[derive(Debug, Clone, Copy)]
-enum Ty {
+pub(super) enum Ty {
     Bool,
     I32,
     F32,
@@ -50,14 +39,14 @@ enum Ty {
 
 /// Which storage classes a reference may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Class {
+pub(super) enum Class {
     Input,
     Output,
     Either,
 }
 
 /// A built-in with one type, one storage class and a list of execution models.
-struct Simple {
+pub(super) struct Simple {
     ty: Ty,
     ty_vuid: u32,
     ty_text: &'static str,
@@ -68,16 +57,17 @@ struct Simple {
     model_vuid: u32,
 }
 
-const COMPUTE: &[EM] = &[
+pub(super) const COMPUTE: &[EM] = &[
     EM::GLCompute,
     EM::TaskNV,
     EM::MeshNV,
     EM::TaskEXT,
     EM::MeshEXT,
 ];
-const COMPUTE_TEXT: &str = "GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model";
+pub(super) const COMPUTE_TEXT: &str =
+    "GLCompute, MeshNV, TaskNV, MeshEXT or TaskEXT execution model";
 
-const fn simple(
+pub(super) const fn simple(
     ty: Ty,
     ty_text: &'static str,
     class: Class,
@@ -99,7 +89,7 @@ const fn simple(
 
 /// The built-ins whose rules follow one pattern.
 #[rustfmt::skip]
-fn simple_rules(b: B) -> Option<Simple> {
+pub(super) fn simple_rules(b: B) -> Option<Simple> {
     let frag: &'static [EM] = &[EM::Fragment];
     let frag_text = "Fragment execution model";
     let f32s = "32-bit float scalar";
@@ -134,70 +124,98 @@ fn simple_rules(b: B) -> Option<Simple> {
     })
 }
 
-fn name(b: u32) -> &'static str {
-    spv::kinds::BuiltIn
-        .enumerant(b)
-        .map_or("Unknown", |e| e.name)
+/// A built-in rule's VUID by its number.
+pub(super) fn vuid(n: u32) -> Option<&'static str> {
+    super::vuids::vuid(n)
 }
 
-fn model_name(m: u32) -> &'static str {
-    spv::kinds::ExecutionModel
-        .enumerant(m)
-        .map_or("Unknown", |e| e.name)
-}
-
-/// A built-in rule's id as spirv-val prints it: `[VUID-Name-Name-0NNNN] `.
-fn vuid(b: u32, n: u32) -> String {
-    let n_name = name(b);
-    format!("[VUID-{n_name}-{n_name}-{n:05}] ")
-}
-
-/// `GetIdDesc`: `ID <N> (OpName)`.
-fn id_desc(w: &Walk<'_, '_>, id: u32) -> String {
-    format!("ID <{id}> (Op{})", opcode_name(w.q.opcode(id)))
+/// `GetIdDesc`: instruction `id`.
+pub(super) fn subject(w: &Walk<'_, '_>, id: u32) -> BuiltInSubject {
+    BuiltInSubject::Id {
+        id: Id(id),
+        opcode: w.q.opcode(id),
+    }
 }
 
 /// `GetIdDesc` of the instruction a rule is being run on.
-fn from_desc(w: &Walk<'_, '_>, from: u32) -> String {
-    format!("ID <{from}> (Op{})", opcode_name(w.from_op))
+pub(super) fn from_subject(w: &Walk<'_, '_>, from: u32) -> BuiltInSubject {
+    BuiltInSubject::Id {
+        id: Id(from),
+        opcode: w.from_op,
+    }
 }
 
 /// `GetDefinitionDesc`.
-fn definition_desc(w: &Walk<'_, '_>, dec: Dec, id: u32) -> String {
+pub(super) fn definition_subject(w: &Walk<'_, '_>, dec: Dec, id: u32) -> BuiltInSubject {
     if dec.member >= 0 {
-        format!("Member #{} of struct ID <{id}>", dec.member)
+        BuiltInSubject::Member {
+            member: dec.member as u32,
+            id: Id(id),
+        }
     } else {
-        id_desc(w, id)
+        subject(w, id)
     }
 }
 
 /// `GetReferenceDesc`.
-fn reference_desc(w: &Walk<'_, '_>, rule: &Rule, from: u32, model: Option<u32>) -> String {
-    let mut s = format!(
-        "{} is referencing {}",
-        from_desc(w, from),
-        id_desc(w, rule.referenced)
-    );
-    if rule.built_in != rule.referenced {
-        s += &format!(" which is dependent on {}", id_desc(w, rule.built_in));
+pub(super) fn reference_of(
+    w: &Walk<'_, '_>,
+    rule: &Rule,
+    from: u32,
+    model: Option<u32>,
+) -> BuiltInReference {
+    use BuiltInReference as R;
+    let from = from_subject(w, from);
+    let referenced = subject(w, rule.referenced);
+    let builtin = B(rule.dec.builtin);
+    let function = Id(w.function);
+    let decorated = (rule.built_in != rule.referenced).then(|| subject(w, rule.built_in));
+    match (w.function != 0, model.map(EM), decorated) {
+        (false, _, None) => R::Global {
+            from,
+            referenced,
+            builtin,
+        },
+        (false, _, Some(decorated)) => R::GlobalDependent {
+            from,
+            referenced,
+            decorated,
+            builtin,
+        },
+        (true, None, None) => R::InFunction {
+            from,
+            referenced,
+            builtin,
+            function,
+        },
+        (true, None, Some(decorated)) => R::InFunctionDependent {
+            from,
+            referenced,
+            decorated,
+            builtin,
+            function,
+        },
+        (true, Some(model), None) => R::Called {
+            from,
+            referenced,
+            builtin,
+            function,
+            model,
+        },
+        (true, Some(model), Some(decorated)) => R::CalledDependent {
+            from,
+            referenced,
+            decorated,
+            builtin,
+            function,
+            model,
+        },
     }
-    s += &format!(
-        " which is decorated with BuiltIn {}",
-        name(rule.dec.builtin)
-    );
-    if w.function != 0 {
-        s += &format!(" in function <{}>", w.function);
-        if let Some(m) = model {
-            s += &format!(" called with execution model {}", model_name(m));
-        }
-    }
-    s.push('.');
-    s
 }
 
 /// `GetStorageClass` of the instruction a rule is being run on: `None` for
 /// instructions without one (all with one have a result id).
-fn storage_class(w: &Walk<'_, '_>, id: u32) -> Option<u32> {
+pub(super) fn storage_class(w: &Walk<'_, '_>, id: u32) -> Option<u32> {
     let at = match w.from_op {
         O::TypePointer | O::TypeUntypedPointerKHR | O::TypeForwardPointer => 2,
         O::Variable => 3,
@@ -210,24 +228,18 @@ fn storage_class(w: &Walk<'_, '_>, id: u32) -> Option<u32> {
 /// `GetUnderlyingType`: the member's type, a constant's type or a pointer's pointee;
 /// the fault (at the decorated instruction) otherwise. `Ok(None)` where spirv-val would
 /// read past the instruction.
-fn underlying(w: &Walk<'_, '_>, dec: Dec, id: u32) -> Result<Option<u32>, Fault> {
+pub(super) fn underlying(w: &Walk<'_, '_>, dec: Dec, id: u32) -> Result<Option<u32>, Fault> {
     let op = w.q.opcode(id);
     if dec.member >= 0 {
         if op != O::TypeStruct {
-            let m = format!(
-                "{}Attempted to get underlying data type via member index for non-struct type.",
-                id_desc(w, id)
-            );
-            return Err(w.fault(id, m));
+            let subject = subject(w, id);
+            return Err(w.fault(id, BuiltInError::MemberOfNonStruct { subject }));
         }
         return Ok(w.q.word(id, dec.member as usize + 2));
     }
     if op == O::TypeStruct {
-        let m = format!(
-            "{} did not find an member index to get underlying data type for struct type.",
-            id_desc(w, id)
-        );
-        return Err(w.fault(id, m));
+        let subject = subject(w, id);
+        return Err(w.fault(id, BuiltInError::StructWithoutMember { subject }));
     }
     if crate::spirv_tools::is_constant(op) {
         return Ok(Some(w.q.type_of(id)));
@@ -235,88 +247,85 @@ fn underlying(w: &Walk<'_, '_>, dec: Dec, id: u32) -> Result<Option<u32>, Fault>
     match w.q.pointer_info(w.q.type_of(id)) {
         Some((pointee, _)) => Ok(Some(pointee)),
         None => {
-            let m = format!(
-                "{} is decorated with BuiltIn. BuiltIn decoration should only be applied to struct types, variables and constants.",
-                id_desc(w, id)
-            );
-            Err(w.fault(id, m))
+            let subject = subject(w, id);
+            Err(w.fault(id, BuiltInError::NotVariable { subject }))
         }
     }
 }
 
-/// Checks the type of built-in `id` against `ty`: `Ok(Err(detail))` when it fails
-/// (spirv-val's message tail), `Err` for a fault of its own.
-fn type_check(w: &Walk<'_, '_>, dec: Dec, id: u32, ty: Ty) -> Result<Result<(), String>, Fault> {
+/// Checks the type of built-in `id` against `ty`: `Ok(Err(problem))` when it fails,
+/// `Err` for a fault of its own.
+pub(super) fn type_check(
+    w: &Walk<'_, '_>,
+    dec: Dec,
+    id: u32,
+    ty: Ty,
+) -> Result<Result<(), BuiltInTypeProblem>, Fault> {
     let Some(t) = underlying(w, dec, id)? else {
         return Ok(Ok(()));
     };
     Ok(check_type(w, dec, id, t, ty))
 }
 
-/// Checks type `t` of built-in `id` against `ty`: `Err(detail)` (spirv-val's message
-/// tail) when it fails.
-fn check_type(w: &Walk<'_, '_>, dec: Dec, id: u32, t: u32, ty: Ty) -> Result<(), String> {
+/// Checks type `t` of built-in `id` against `ty`.
+pub(super) fn check_type(
+    w: &Walk<'_, '_>,
+    dec: Dec,
+    id: u32,
+    t: u32,
+    ty: Ty,
+) -> Result<(), BuiltInTypeProblem> {
+    use BuiltInTypeProblem as P;
     let q = w.q;
-    let desc = definition_desc(w, dec, id);
+    let subject = definition_subject(w, dec, id);
     let width = |t: u32| q.bit_width(t);
     match ty {
-        Ty::Bool if !q.is_bool_scalar_type(t) => Err(format!("{desc} is not a bool scalar.")),
+        Ty::Bool if !q.is_bool_scalar_type(t) => Err(P::NotBoolScalar { subject }),
         Ty::I32 | Ty::F32 => {
-            let (ok, what) = if matches!(ty, Ty::I32) {
-                (q.is_int_scalar_type(t), "an int")
-            } else {
-                (q.is_float_scalar_type(t), "a float")
-            };
-            if !ok {
-                Err(format!("{desc} is not {what} scalar."))
+            if matches!(ty, Ty::I32) && !q.is_int_scalar_type(t) {
+                Err(P::NotIntScalar { subject })
+            } else if matches!(ty, Ty::F32) && !q.is_float_scalar_type(t) {
+                Err(P::NotFloatScalar { subject })
             } else if width(t) != 32 {
-                Err(format!("{desc} has bit width {}.", width(t)))
+                let width = width(t);
+                Err(P::BitWidth { subject, width })
             } else {
                 Ok(())
             }
         }
         Ty::I32Vec(n) | Ty::F32Vec(n) => {
-            let (ok, what) = if matches!(ty, Ty::I32Vec(_)) {
-                (q.is_int_vector_type(t), "an int")
-            } else {
-                (q.is_float_vector_type(t), "a float")
-            };
-            if !ok {
-                Err(format!("{desc} is not {what} vector."))
+            if matches!(ty, Ty::I32Vec(_)) && !q.is_int_vector_type(t) {
+                Err(P::NotIntVector { subject })
+            } else if matches!(ty, Ty::F32Vec(_)) && !q.is_float_vector_type(t) {
+                Err(P::NotFloatVector { subject })
             } else if q.dimension(t) != n {
-                Err(format!("{desc} has {} components.", q.dimension(t)))
+                let count = u64::from(q.dimension(t));
+                Err(P::Components { subject, count })
             } else if width(t) != 32 {
-                Err(format!(
-                    "{desc} has components with bit width {}.",
-                    width(t)
-                ))
+                let width = width(t);
+                Err(P::ComponentBitWidth { subject, width })
             } else {
                 Ok(())
             }
         }
         Ty::I32Arr | Ty::F32Arr(_) => {
             if q.opcode(t) != O::TypeArray {
-                return Err(format!("{desc} is not an array."));
+                return Err(P::NotArray { subject });
             }
             let c = q.word(t, 2).unwrap_or(0);
-            let (ok, what) = if matches!(ty, Ty::I32Arr) {
-                (q.is_int_scalar_type(c), "int")
-            } else {
-                (q.is_float_scalar_type(c), "float")
-            };
-            if !ok {
-                Err(format!("{desc} components are not {what} scalar."))
+            if matches!(ty, Ty::I32Arr) && !q.is_int_scalar_type(c) {
+                Err(P::NotIntComponents { subject })
+            } else if matches!(ty, Ty::F32Arr(_)) && !q.is_float_scalar_type(c) {
+                Err(P::NotFloatComponents { subject })
             } else if width(c) != 32 {
-                Err(format!(
-                    "{desc} has components with bit width {}.",
-                    width(c)
-                ))
+                let width = width(c);
+                Err(P::ComponentBitWidth { subject, width })
             } else {
                 match ty {
                     Ty::F32Arr(n) if n != 0 => {
-                        let len = q.constant_u64(q.word(t, 3).unwrap_or(0)).unwrap_or(0);
-                        if len != u64::from(n) {
-                            Err(format!("{desc} has {len} components."))
+                        let count = q.constant_u64(q.word(t, 3).unwrap_or(0)).unwrap_or(0);
+                        if count != u64::from(n) {
+                            Err(P::Components { subject, count })
                         } else {
                             Ok(())
                         }
@@ -329,14 +338,39 @@ fn check_type(w: &Walk<'_, '_>, dec: Dec, id: u32, t: u32, ty: Ty) -> Result<(),
     }
 }
 
-/// A type fault: `[vuid]According to the Vulkan spec BuiltIn X variable needs to be a
-/// T. detail`, at `at`.
-fn type_fault(w: &Walk<'_, '_>, at: u32, b: u32, v: &str, text: &str, detail: &str) -> Fault {
-    let m = format!(
-        "{v}According to the Vulkan spec BuiltIn {} variable needs to be a {text}. {detail}",
-        name(b)
-    );
-    w.fault(at, m)
+/// A type fault: built-in `b` needs to be `needs`, at `at`.
+pub(super) fn type_fault(
+    w: &Walk<'_, '_>,
+    at: u32,
+    b: u32,
+    vuid: Option<&'static str>,
+    needs: &'static str,
+    problem: BuiltInTypeProblem,
+) -> Fault {
+    let builtin = B(b);
+    w.fault(
+        at,
+        BuiltInError::WrongType {
+            vuid,
+            builtin,
+            needs,
+            problem,
+        },
+    )
+}
+
+/// Whether a rule here covers built-in `b` (the family's
+/// [`CHECKED_BUILT_INS`](super::CHECKED_BUILT_INS)).
+#[cfg(test)]
+pub(super) fn checked(b: B) -> bool {
+    matches!(
+        b,
+        B::WorkgroupSize | B::VertexId | B::TessLevelOuter | B::TessLevelInner
+    ) || pervertex::covers(b)
+        || subgroup::covers(b)
+        || primitive::covers(b)
+        || raytracing::covers(b)
+        || simple_rules(b).is_some()
 }
 
 /// The built-in's checks at its definition (`ValidateSingleBuiltInAtDefinition`),
@@ -348,8 +382,7 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
     } else if !w.vulkan {
         return Ok(());
     } else if b == B::VertexId {
-        let m = String::from("Vulkan spec doesn't allow BuiltIn VertexId to be used.");
-        return Err(w.fault(id, m));
+        return Err(w.fault(id, BuiltInError::VertexId));
     } else if pervertex::covers(b) {
         // Checked at reference only.
     } else if subgroup::covers(b) {
@@ -359,15 +392,8 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
     } else if raytracing::covers(b) {
         return raytracing::definition(w, dec, id);
     } else if let Some(s) = simple_rules(b) {
-        if let Err(detail) = type_check(w, dec, id, s.ty)? {
-            return Err(type_fault(
-                w,
-                id,
-                b.0,
-                &vuid(b.0, s.ty_vuid),
-                s.ty_text,
-                &detail,
-            ));
+        if let Err(problem) = type_check(w, dec, id, s.ty)? {
+            return Err(type_fault(w, id, b.0, vuid(s.ty_vuid), s.ty_text, problem));
         }
     } else if matches!(b, B::TessLevelOuter | B::TessLevelInner) {
         let (n, v) = if b == B::TessLevelOuter {
@@ -375,20 +401,16 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         } else {
             (2, 4397)
         };
-        if let Err(detail) = type_check(w, dec, id, Ty::F32Arr(n))? {
+        if let Err(problem) = type_check(w, dec, id, Ty::F32Arr(n))? {
             let text = if n == 4 {
                 "4-component 32-bit float array"
             } else {
                 "2-component 32-bit float array"
             };
-            return Err(type_fault(w, id, b.0, &vuid(b.0, v), text, &detail));
+            return Err(type_fault(w, id, b.0, vuid(v), text, problem));
         }
         if !w.q.decorations.has(id, spv::Decoration::Patch.0) {
-            let m = format!(
-                "[VUID-StandaloneSpirv-TessLevelInner-10880] BuiltIn {} variable needs to also have a Patch decoration.",
-                name(b.0)
-            );
-            return Err(w.fault(id, m));
+            return Err(w.fault(id, BuiltInError::TessLevelNotPatch { builtin: b }));
         }
     } else {
         return Ok(());
@@ -403,29 +425,20 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
 }
 
 /// `ValidateWorkgroupSizeAtDefinition` before its seed.
-fn workgroup_size(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
+pub(super) fn workgroup_size(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
     let q = w.q;
     if w.vulkan {
-        if let Err(detail) = type_check(w, dec, id, Ty::I32Vec(3))? {
+        if let Err(problem) = type_check(w, dec, id, Ty::I32Vec(3))? {
             let text = "3-component 32-bit int vector";
-            return Err(type_fault(
-                w,
-                id,
-                B::WorkgroupSize.0,
-                "[VUID-WorkgroupSize-WorkgroupSize-04427] ",
-                text,
-                &detail,
-            ));
+            let b = B::WorkgroupSize.0;
+            return Err(type_fault(w, id, b, vuid(4427), text, problem));
         }
     }
     let op = q.opcode(id);
     if !crate::spirv_tools::is_constant(op) {
         if w.vulkan {
-            let m = format!(
-                "[VUID-WorkgroupSize-WorkgroupSize-04426] Vulkan spec requires BuiltIn WorkgroupSize to be a constant. {} is not a constant.",
-                id_desc(w, id)
-            );
-            return Err(w.fault(id, m));
+            let subject = subject(w, id);
+            return Err(w.fault(id, BuiltInError::WorkgroupSizeNotConstant { subject }));
         }
         return Ok(());
     }
@@ -441,18 +454,8 @@ fn workgroup_size(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> 
     };
     let product = x.wrapping_mul(y).wrapping_mul(z);
     if product == 0 {
-        let m = format!(
-            "WorkgroupSize decorations must not have a static product of zero (X = {x}, Y = {y}, Z = {z})."
-        );
-        return Err(w.fault(id, m));
+        return Err(w.fault(id, BuiltInError::WorkgroupSizeZero { x, y, z }));
     }
-    let v = |n: &str| {
-        if w.vulkan {
-            String::from(n)
-        } else {
-            String::new()
-        }
-    };
     for &e in &w.all_entry_points {
         let Some(modes) = w.modes.get(&e) else {
             continue;
@@ -460,18 +463,19 @@ fn workgroup_size(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> 
         if modes.contains(&spv::ExecutionMode::DerivativeGroupQuadsKHR.0)
             && (x % 2 != 0 || y % 2 != 0)
         {
-            let m = format!(
-                "{}WorkgroupSize decorations has a static dimensions of (X = {x}, Y = {y}) but Entry Point id {e} has an DerivativeGroupQuadsKHR execution mode, so both dimensions must be a multiple of 2",
-                v("[VUID-StandaloneSpirv-DerivativeGroupQuadsKHR-10151] ")
-            );
-            return Err(w.fault(id, m));
+            let entry = Id(e);
+            return Err(w.fault(id, BuiltInError::WorkgroupSizeQuads { x, y, entry }));
         }
         if modes.contains(&spv::ExecutionMode::DerivativeGroupLinearKHR.0) && product % 4 != 0 {
-            let m = format!(
-                "{}WorkgroupSize decorations has a static dimensions of (X = {x}, Y = {y}, Z = {z}) but Entry Point id {e} has an DerivativeGroupLinearKHR execution mode, so the product ({product}) must be a multiple of 4",
-                v("[VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152] ")
-            );
-            return Err(w.fault(id, m));
+            let entry = Id(e);
+            let kind = BuiltInError::WorkgroupSizeLinear {
+                x,
+                y,
+                z,
+                entry,
+                product,
+            };
+            return Err(w.fault(id, kind));
         }
     }
     Ok(())
@@ -497,29 +501,43 @@ pub(super) fn reference(w: &mut Walk<'_, '_>, rule: Rule, from: u32) -> Result<(
 }
 
 /// The storage-class fault of a reference.
-fn class_fault(w: &Walk<'_, '_>, rule: &Rule, from: u32, v: &str, classes: &str, sc: u32) -> Fault {
-    let m = format!(
-        "{v}Vulkan spec allows BuiltIn {} to be only used for variables with {classes} storage class. {} {} uses storage class {}.",
-        name(rule.dec.builtin),
-        reference_desc(w, rule, from, None),
-        from_desc(w, from),
-        crate::grammar::Enum::name(crate::spv::StorageClass(sc)).unwrap_or("Unknown")
-    );
-    w.fault_from(m)
+pub(super) fn class_fault(
+    w: &Walk<'_, '_>,
+    rule: &Rule,
+    from: u32,
+    vuid: Option<&'static str>,
+    allowed: &'static str,
+    sc: u32,
+) -> Fault {
+    w.fault_from(BuiltInError::WrongStorageClass {
+        vuid,
+        builtin: B(rule.dec.builtin),
+        allowed,
+        reference: reference_of(w, rule, from, None),
+        from: from_subject(w, from),
+        class: SC(sc),
+    })
 }
 
 /// The execution-model fault of a reference.
-fn model_fault(w: &Walk<'_, '_>, rule: &Rule, from: u32, v: &str, text: &str, model: u32) -> Fault {
-    let m = format!(
-        "{v}Vulkan spec allows BuiltIn {} to be used only with {text}. {}",
-        name(rule.dec.builtin),
-        reference_desc(w, rule, from, Some(model))
-    );
-    w.fault_from(m)
+pub(super) fn model_fault(
+    w: &Walk<'_, '_>,
+    rule: &Rule,
+    from: u32,
+    vuid: Option<&'static str>,
+    allowed: &'static str,
+    model: u32,
+) -> Fault {
+    w.fault_from(BuiltInError::WrongModel {
+        vuid,
+        builtin: B(rule.dec.builtin),
+        allowed,
+        reference: reference_of(w, rule, from, Some(model)),
+    })
 }
 
 /// The built-in's Vulkan checks at one reference.
-fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Fault> {
+pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Fault> {
     let b = B(rule.dec.builtin);
     if pervertex::covers(b) {
         return pervertex::at_reference(w, rule, from);
@@ -548,21 +566,14 @@ fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Faul
                 Class::Either => "Input or Output",
             };
             let c = sc.unwrap_or(0);
-            return Err(class_fault(
-                w,
-                rule,
-                from,
-                &vuid(b.0, s.class_vuid),
-                classes,
-                c,
-            ));
+            return Err(class_fault(w, rule, from, vuid(s.class_vuid), classes, c));
         }
         if let Some(&m) = w.models.iter().find(|&&m| !s.models.contains(&EM(m))) {
             return Err(model_fault(
                 w,
                 rule,
                 from,
-                &vuid(b.0, s.model_vuid),
+                vuid(s.model_vuid),
                 s.models_text,
                 m,
             ));
@@ -573,19 +584,15 @@ fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Result<(), Faul
                 .iter()
                 .any(|e| !w.modes.get(e).is_some_and(|m| m.contains(&replacing)))
             {
-                let m = format!(
-                    "[VUID-FragDepth-FragDepth-04216] Vulkan spec requires DepthReplacing execution mode to be declared when using BuiltIn FragDepth. {}",
-                    reference_desc(w, rule, from, None)
-                );
-                return Err(w.fault_from(m));
+                let reference = reference_of(w, rule, from, None);
+                return Err(w.fault_from(BuiltInError::FragDepthNotReplacing { reference }));
             }
         }
         return Ok(());
     }
     if b == B::WorkgroupSize {
         if let Some(&m) = w.models.iter().find(|&&m| !COMPUTE.contains(&EM(m))) {
-            let v = "[VUID-WorkgroupSize-WorkgroupSize-04425] ";
-            return Err(model_fault(w, rule, from, v, COMPUTE_TEXT, m));
+            return Err(model_fault(w, rule, from, vuid(4425), COMPUTE_TEXT, m));
         }
     }
     Ok(())

@@ -6,15 +6,12 @@
 //! component. Type walks keep their own stacks; location sets are bounded where
 //! spirv-val's would run out of memory.
 
-use super::Query;
-use super::error::ErrorKind;
-use super::mode_text::ModeError;
-use super::validation_state::EntryDesc;
-use super::validation_state::Scalar;
-use super::validation_state::{Dec, NO_MEMBER};
-use super::{Fault, interfaces::variable_class};
+use super::{InterfaceError, variable_class};
 use crate::__private::Vec;
 use crate::spv::{self, Decoration as D, ExecutionModel as EM, Opcode as O, StorageClass as SC};
+use crate::validate::error::ErrorKind;
+use crate::validate::validation_state::{Dec, EntryDesc, NO_MEMBER, Scalar};
+use crate::validate::{Fault, Query};
 use alloc::collections::{BTreeMap, BTreeSet};
 
 /// spirv-val's bound on the locations it checks, times four components.
@@ -29,8 +26,8 @@ fn at(q: &Query<'_>, id: u32) -> u32 {
     q.state.def(id).map_or(0, |d| d.index)
 }
 
-fn fault(kind: ModeError, index: u32) -> Fault {
-    Fault::at(ErrorKind::Mode(kind), index)
+fn fault(kind: InterfaceError, index: u32) -> Fault {
+    Fault::at(ErrorKind::Interface(kind), index)
 }
 
 /// The location sets of one entry point, and how much was recorded.
@@ -145,7 +142,7 @@ fn variable(
             D::Component => component = first,
             D::Index => {
                 if !output || !fragment {
-                    return Err(Some(fault(ModeError::IndexNotFragmentOutput, var_at)));
+                    return Err(Some(fault(InterfaceError::IndexNotFragmentOutput, var_at)));
                 }
                 has_index = true;
                 index = first;
@@ -155,10 +152,10 @@ fn variable(
             D::PerTaskNV => per_task = true,
             D::PerVertexKHR => {
                 if !fragment {
-                    return Err(Some(fault(ModeError::PerVertexNotFragment, var_at)));
+                    return Err(Some(fault(InterfaceError::PerVertexNotFragment, var_at)));
                 }
                 if !matches!(q.opcode(type_id), O::TypeArray | O::TypeRuntimeArray) {
-                    return Err(Some(fault(ModeError::PerVertexNotArray, var_at)));
+                    return Err(Some(fault(InterfaceError::PerVertexNotArray, var_at)));
                 }
                 per_vertex = true;
             }
@@ -182,15 +179,28 @@ fn variable(
     }
     let block = q.decorations.has(type_id, D::Block.0);
     if !has_location && !block {
-        return Err(Some(fault(ModeError::NoLocation { is_struct }, var_at)));
+        return Err(Some(fault(
+            if is_struct {
+                InterfaceError::NoLocationStruct
+            } else {
+                InterfaceError::NoLocation
+            },
+            var_at,
+        )));
     }
     let entry_at = desc.index as u32;
     let conflict = |l: u32, c: u32| {
         fault(
-            ModeError::LocationConflict {
-                output,
-                location: l,
-                component: c,
+            if output {
+                InterfaceError::OutputLocationConflict {
+                    location: l,
+                    component: c,
+                }
+            } else {
+                InterfaceError::InputLocationConflict {
+                    location: l,
+                    component: c,
+                }
             },
             entry_at,
         )
@@ -267,7 +277,11 @@ fn variable(
                 map.insert(member, value);
             }
             Some(&v) if v != value => {
-                let kind = ModeError::MemberConflict { member, components };
+                let kind = if components {
+                    InterfaceError::MemberComponentConflict { member }
+                } else {
+                    InterfaceError::MemberLocationConflict { member }
+                };
                 return Err(Some(fault(kind, type_at)));
             }
             Some(_) => {}
@@ -279,7 +293,7 @@ fn variable(
     for (i, &member_type) in members.iter().enumerate() {
         let key = i as i64;
         let Some(&location) = member_locations.get(&key) else {
-            let kind = ModeError::MemberWithoutLocation { member: i as u32 };
+            let kind = InterfaceError::MemberWithoutLocation { member: i as u32 };
             return Err(Some(fault(kind, type_at)));
         };
         let num_locations = locations(q, member_type).map_err(Some)?;
@@ -362,7 +376,7 @@ fn locations(q: &Query<'_>, ty: u32) -> Result<u32, Fault> {
                     }),
                     O::TypeStruct => {
                         if q.decorations.has(id, D::Location.0) {
-                            return Err(fault(ModeError::MemberLocation, at(q, id)));
+                            return Err(fault(InterfaceError::MemberLocation, at(q, id)));
                         }
                         stack.push(Frame {
                             id,
@@ -374,7 +388,7 @@ fn locations(q: &Query<'_>, ty: u32) -> Result<u32, Fault> {
                     O::TypePointer if psb64 && w.get(2) == Some(&SC::PhysicalStorageBuffer.0) => {
                         value = Some(1)
                     }
-                    _ => return Err(fault(ModeError::NoLocationType, at(q, id))),
+                    _ => return Err(fault(InterfaceError::NoLocationType, at(q, id))),
                 }
             }
         }

@@ -11,13 +11,13 @@
 mod block_layout;
 mod buffers;
 mod entry_points;
+mod error;
 mod from_decoration;
-mod message;
 mod sizes;
 mod text;
 
 pub use block_layout::{LayoutFault, LayoutRule};
-pub use message::{DecorationError, Missing, TargetRule};
+pub use error::{DecorationError, Missing, TargetRule};
 
 use super::Fault;
 use super::Query;
