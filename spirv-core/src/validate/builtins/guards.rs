@@ -1,5 +1,4 @@
-//! The rules that spirv-val's built-in rules leave on the ids they reach (a child
-//! module of `builtin_rules.rs`): `ValidateNotCalledWithExecutionModel` (a use under a
+//! The rules that spirv-val's built-in rules leave on the ids they reach (beside `rules.rs`): `ValidateNotCalledWithExecutionModel` (a use under a
 //! given execution model fails), `ValidateMeshBuiltinInterfaceRules` (the integer
 //! per-primitive built-ins of MeshEXT shaders: scalar in a block or array,
 //! `PerPrimitiveEXT`, array size against `OutputPrimitivesEXT`) and

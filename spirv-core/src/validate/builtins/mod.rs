@@ -597,7 +597,7 @@ pub(super) struct Walk<'q, 'a> {
     /// index, which instructions without a result id need.
     pub(super) from_op: O,
     pub(super) from_index: u32,
-    /// What the rules of `builtin_rules.rs` keep between instructions.
+    /// What the rules keep between instructions.
     pub(super) cache: guards::Cache,
 }
 

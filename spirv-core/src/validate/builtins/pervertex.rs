@@ -1,6 +1,6 @@
 //! spirv-val's Vulkan rules for the built-ins of `gl_PerVertex`: `Position`,
 //! `PointSize`, `ClipDistance` and `CullDistance` (`Validate…AtReference` in
-//! `validate_builtins.cpp`), a child module of `builtin_rules.rs`. Unlike the others
+//! `validate_builtins.cpp`), a sibling of `rules.rs`. Unlike the others
 //! they check nothing at their definition: at each reference they need an Input or
 //! Output storage class, leave on an Input (for the distances also Output) pointer a
 //! rule refusing the execution models that may not read (write) them, and check the

@@ -1,10 +1,10 @@
 //! spirv-val's Vulkan rules for `PrimitiveId`, `Layer` and `ViewportIndex`
 //! (`ValidatePrimitiveIdAtReference`, `ValidateLayerOrViewportIndexAtReference`), and
 //! the references of `TessLevelOuter` and `TessLevelInner`
-//! (`ValidateTessLevelAtReference`), a child module of `builtin_rules.rs`. Nothing is checked at their definition; at each
+//! (`ValidateTessLevelAtReference`), a sibling of `rules.rs`. Nothing is checked at their definition; at each
 //! reference: an Input or Output storage class, the rules left on Input and Output
 //! pointers refusing some execution models, the mesh and non-mesh interface rules (in
-//! `builtin_guards.rs`, which check the type), and the execution models (with the
+//! `guards.rs`, which check the type), and the execution models (with the
 //! capabilities Vertex and TessellationEvaluation need for `Layer`/`ViewportIndex`).
 
 use super::super::Fault;

@@ -1,6 +1,6 @@
 //! spirv-val's Vulkan rules for the ray tracing built-ins
-//! (`ValidateRayTracingBuiltinsAtDefinition`/`AtReference`), a child module of
-//! `builtin_rules.rs`: the type at the definition, then at each reference an Input
+//! (`ValidateRayTracingBuiltinsAtDefinition`/`AtReference`), beside
+//! `rules.rs`: the type at the definition, then at each reference an Input
 //! storage class and the ray tracing stages each may be used in.
 
 use super::super::Fault;

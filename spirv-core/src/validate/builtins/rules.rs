@@ -1,5 +1,5 @@
 //! The rules of each built-in that spirv-val checks under Vulkan (and of
-//! `WorkgroupSize` everywhere), for the engine in `builtins.rs`: the type a built-in
+//! `WorkgroupSize` everywhere), for the engine in `mod.rs`: the type a built-in
 //! needs at its definition, and at each reference the storage class it may have and
 //! the execution models that may use it. Covered: `FragCoord`, `FragDepth`, `FrontFacing`,
 //! `HelperInvocation`, `InvocationId`, `InstanceIndex`, `VertexIndex`, `VertexId`,
@@ -8,14 +8,14 @@
 //! `TessCoord`, `TessLevelOuter`, `TessLevelInner`, `GlobalInvocationId`,
 //! `LocalInvocationId`, `NumWorkgroups`, `WorkgroupId`, `LocalInvocationIndex`,
 //! `WorkgroupSize`, `TessLevelOuter` and `TessLevelInner` (their references in
-//! `builtin_primitive.rs`);
-//! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `builtin_pervertex.rs`;
-//! the subgroup built-ins in `builtin_subgroup.rs`; `PrimitiveId`, `Layer` and
-//! `ViewportIndex` in `builtin_primitive.rs`; the ray tracing built-ins in
-//! `builtin_raytracing.rs`; the rules that rules leave behind in
-//! `builtin_guards.rs`.
+//! `primitive.rs`);
+//! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `pervertex.rs`;
+//! the subgroup built-ins in `subgroup.rs`; `PrimitiveId`, `Layer` and
+//! `ViewportIndex` in `primitive.rs`; the ray tracing built-ins in
+//! `raytracing.rs`; the rules that rules leave behind in
+//! `guards.rs`.
 //! Not yet: the rest; a module breaking only those passes.
-//! Messages are spirv-val's, with ids as numbers.
+//! Their faults are rows of [`BuiltInError`](super::BuiltInError).
 
 use super::{BuiltInError, BuiltInReference, BuiltInSubject, BuiltInTypeProblem};
 use super::{Check, Dec, Rule, Walk};
@@ -117,7 +117,7 @@ pub(super) fn simple_rules(b: B) -> Option<Simple> {
         B::BaseInstance => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4183, 4182, 4181]),
         B::BaseVertex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4186, 4185, 4184]),
         B::DrawIndex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex, EM::MeshNV, EM::TaskNV, EM::MeshEXT, EM::TaskEXT], "Vertex, MeshNV, TaskNV , MeshEXT or TaskEXT execution model", [4209, 4208, 4207]),
-        // At reference only: `builtin_subgroup.rs` checks their definition.
+        // At reference only: `subgroup.rs` checks their definition.
         B::NumSubgroups => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4295, 4294, 4293]),
         B::SubgroupId => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4369, 4368, 4367]),
         _ => return None,

@@ -1,5 +1,5 @@
-//! spirv-val's Vulkan rules for the subgroup built-ins (a child module of
-//! `builtin_rules.rs`): `SubgroupSize` and `SubgroupLocalInvocationId` (a 32-bit int
+//! spirv-val's Vulkan rules for the subgroup built-ins (beside
+//! `rules.rs`): `SubgroupSize` and `SubgroupLocalInvocationId` (a 32-bit int
 //! Input), the five `Subgroup…Mask`s (a 4-component 32-bit int vector Input), all
 //! checked at their definition only, and `SubgroupId` and `NumSubgroups`, whose type is
 //! checked at the definition and whose storage class and compute-only execution models
