@@ -1,6 +1,6 @@
 //! spirv-val's rules for `OpLoad`, `OpStore`, `OpCopyMemory` and
 //! `OpCopyMemorySized` (`ValidateLoad`, `ValidateStore` in `validate_memory.cpp`; the copies are in
-//! `memory_copy.rs`), with their memory access operands (`CheckMemoryAccess`)
+//! `copy.rs`), with their memory access operands (`CheckMemoryAccess`)
 //! and the memory scopes those name (`ValidateMemoryScope` in `validate_scopes.cpp`).
 
 use super::super::Query;
