@@ -4,11 +4,27 @@
 //! function's first block.
 
 use super::Fault;
-use super::cfg::{Adjacency, CfgError};
-use super::error::ErrorKind;
-use super::query::Query;
+use super::Query;
+use super::faults::faults;
 use crate::spirv_tools::SetKind;
 use crate::spv::{Opcode as O, StorageClass};
+
+faults! {
+    /// A fault of spirv-val's adjacency rules (`validate_adjacency.cpp`): an instruction
+    /// out of its place among its neighbours.
+    pub enum AdjacencyError {
+        /// `OpPhi` after a non-`OpPhi` instruction or in the entry block.
+        Phi => "OpPhi must appear within a non-entry block before all non-OpPhi instructions (except for OpLine, which can be mixed with OpPhi).",
+        /// `OpLoopMerge` not followed by `OpBranch` or `OpBranchConditional`.
+        LoopMerge => "OpLoopMerge must immediately precede either an OpBranch or OpBranchConditional instruction. OpLoopMerge must be the second-to-last instruction in its block.",
+        /// `OpSelectionMerge` not followed by `OpBranchConditional` or `OpSwitch`.
+        SelectionMerge => "OpSelectionMerge must immediately precede either an OpBranchConditional or OpSwitch instruction. OpSelectionMerge must be the second-to-last instruction in its block.",
+        /// A `Function` `OpVariable` after the first block's start.
+        Variable => "All OpVariable instructions in a function must be the first instructions in the first block.",
+        /// A `Function` `OpUntypedVariableKHR` after the first block's start.
+        UntypedVariable => "All OpUntypedVariableKHR instructions in a function must be the first instructions in the first block.",
+    }
+}
 
 /// Where the instructions seen stand.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -28,9 +44,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
     let m = q.module;
     let n = m.len();
     let mut status = Status::Invalid;
-    let fault = |rule: Adjacency, at: usize| {
-        Fault::at(ErrorKind::Cfg(CfgError::Adjacency { rule }), at as u32)
-    };
+    let fault = |e: AdjacencyError, at: usize| Fault::at(e.into(), at as u32);
     for i in 0..n {
         let Some(inst) = m.instruction(i) else {
             continue;
@@ -58,24 +72,24 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
                 }
                 None
             }
-            O::Phi => (status != Status::PhiValid).then_some(Adjacency::Phi),
+            O::Phi => (status != Status::PhiValid).then_some(AdjacencyError::Phi),
             O::Line | O::NoLine => None,
             O::LoopMerge => {
                 status = Status::Invalid;
                 (i + 1 != n && !matches!(next(), Some(O::Branch | O::BranchConditional)))
-                    .then_some(Adjacency::LoopMerge)
+                    .then_some(AdjacencyError::LoopMerge)
             }
             O::SelectionMerge => {
                 status = Status::Invalid;
                 (i + 1 != n && !matches!(next(), Some(O::BranchConditional | O::Switch)))
-                    .then_some(Adjacency::SelectionMerge)
+                    .then_some(AdjacencyError::SelectionMerge)
             }
             O::Variable => (w.get(3) == Some(&StorageClass::Function.0)
                 && status != Status::EntryBlock)
-                .then_some(Adjacency::Variable),
+                .then_some(AdjacencyError::Variable),
             O::UntypedVariableKHR => (w.get(3) == Some(&StorageClass::Function.0)
                 && status != Status::EntryBlock)
-                .then_some(Adjacency::UntypedVariable),
+                .then_some(AdjacencyError::UntypedVariable),
             _ => {
                 status = Status::Invalid;
                 None

@@ -5,9 +5,9 @@
 //! decorations themselves are registered in [`super::registry`], which answers what
 //! spirv-val has registered before each instruction.
 
+use super::Query;
 use super::decorations::{DecorationError as E, TargetRule as R};
 use super::error::ErrorKind;
-use super::query::Query;
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::grammar::KindClass;
@@ -201,7 +201,9 @@ fn misused_groups(q: &Query<'_>) -> BTreeSet<u32> {
         if !names_group {
             continue;
         }
-        let Some(user) = super::instruction(q.module, q.state, index, &mut operands, true) else {
+        let Some(user) =
+            super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+        else {
             continue;
         };
         let allowed = matches!(

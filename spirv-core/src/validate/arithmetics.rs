@@ -4,14 +4,88 @@
 //! extended ones (`OpIAddCarry`, `OpISubBorrow`, `OpUMulExtended`, `OpSMulExtended`),
 //! and the cooperative matrix multiply-adds and reduction.
 
-use super::op_util::{
-    cooperative_shapes, cooperative_sizes, int32_if_const, is_use, result_type, type_of, word,
-};
-use super::operations::{OperandRule as P, OperationError, TypeRule as R, fault, operand, rule};
-use super::query::Query;
+use super::Query;
+use super::faults::faults;
+use super::validation_state::{cooperative_shapes, cooperative_sizes, is_use};
 use super::{Fault, Inst};
-use crate::spv::{Capability, CooperativeMatrixUse, Opcode as O};
+use crate::spv::{Capability, CooperativeMatrixUse, Opcode, Opcode as O};
 use crate::types::Id;
+use ArithmeticError as E;
+
+faults! {
+    /// A fault of spirv-val's arithmetics pass (`validate_arithmetics.cpp`).
+    pub enum ArithmeticError {
+        FloatingResult { opcode: Opcode } => "Expected floating scalar or vector type as Result Type: {opcode}",
+        UnsignedResult { opcode: Opcode } => "Expected unsigned int scalar or vector type as Result Type: {opcode}",
+        IntResult { opcode: Opcode } => "Expected int scalar or vector type as Result Type: {opcode}",
+        FloatScalarResult { opcode: Opcode } => "Expected float scalar type as Result Type: {opcode}",
+        DotComponentCount { opcode: Opcode } => "Expected operands to have the same number of components: {opcode}",
+        FloatVectorResult { opcode: Opcode } => "Expected float vector type as Result Type: {opcode}",
+        VectorIsResult { opcode: Opcode } => "Expected vector operand type to be equal to Result Type: {opcode}",
+        ScalarIsVectorComponent { opcode: Opcode } => "Expected scalar operand type to be equal to the component type of the vector operand: {opcode}",
+        FloatMatrixResult { opcode: Opcode } => "Expected float matrix type as Result Type: {opcode}",
+        MatrixIsResult { opcode: Opcode } => "Expected matrix operand type to be equal to Result Type: {opcode}",
+        ScalarIsMatrixComponent { opcode: Opcode } => "Expected scalar operand type to be equal to the component type of the matrix operand: {opcode}",
+        FloatVectorLeft { opcode: Opcode } => "Expected float vector type as left operand: {opcode}",
+        ResultAndVectorComponents { opcode: Opcode } => "Expected component types of Result Type and vector to be equal: {opcode}",
+        FloatMatrixRight { opcode: Opcode } => "Expected float matrix type as right operand: {opcode}",
+        ResultAndMatrixComponents { opcode: Opcode } => "Expected component types of Result Type and matrix to be equal: {opcode}",
+        ColumnsAreResultSize { opcode: Opcode } => "Expected number of columns of the matrix to be equal to Result Type vector size: {opcode}",
+        RowsAreVectorSize { opcode: Opcode } => "Expected number of rows of the matrix to be equal to the vector operand size: {opcode}",
+        FloatMatrixLeft { opcode: Opcode } => "Expected float matrix type as left operand: {opcode}",
+        ColumnIsResult { opcode: Opcode } => "Expected column type of the matrix to be equal to Result Type: {opcode}",
+        FloatVectorRight { opcode: Opcode } => "Expected float vector type as right operand: {opcode}",
+        OperandComponents { opcode: Opcode } => "Expected component types of the operands to be equal: {opcode}",
+        ColumnsAreVectorSize { opcode: Opcode } => "Expected number of columns of the matrix to be equal to the vector size: {opcode}",
+        ResultAndLeftColumns { opcode: Opcode } => "Expected column types of Result Type and left matrix to be equal: {opcode}",
+        ResultAndRightComponents { opcode: Opcode } => "Expected component types of Result Type and right matrix to be equal: {opcode}",
+        ResultAndRightColumnCount { opcode: Opcode } => "Expected number of columns of Result Type and right matrix to be equal: {opcode}",
+        LeftColumnsRightRows { opcode: Opcode } => "Expected number of columns of left matrix and number of rows of right matrix to be equal: {opcode}",
+        LeftIsResultColumn { opcode: Opcode } => "Expected column type of Result Type to be equal to the type of the left operand: {opcode}",
+        ColumnsAreRightSize { opcode: Opcode } => "Expected number of columns of the matrix to be equal to the vector size of the right operand: {opcode}",
+        StructResult { opcode: Opcode } => "Expected a struct as Result Type: {opcode}",
+        StructTwoMembers { opcode: Opcode } => "Expected Result Type struct to have two members: {opcode}",
+        MembersInt { opcode: Opcode } => "Expected Result Type struct member types to be integer scalar or vector: {opcode}",
+        MembersUnsigned { opcode: Opcode } => "Expected Result Type struct member types to be unsigned integer scalar or vector: {opcode}",
+        MembersIdentical { opcode: Opcode } => "Expected Result Type struct member types to be identical: {opcode}",
+        OperandsAreMemberType { opcode: Opcode } => "Expected both operands to be of Result Type member type: {opcode}",
+        MatrixA { opcode: Opcode } => "Expected cooperative matrix type as A Type: {opcode}",
+        MatrixB { opcode: Opcode } => "Expected cooperative matrix type as B Type: {opcode}",
+        MatrixC { opcode: Opcode } => "Expected cooperative matrix type as C Type: {opcode}",
+        MatrixResult { opcode: Opcode } => "Expected cooperative matrix type as Result Type: {opcode}",
+        UseA { opcode: Opcode } => "Cooperative matrix type must be A Type: {opcode}",
+        UseBOperand { opcode: Opcode } => "Cooperative matrix type must be B Type: {opcode}",
+        UseAccumulator { opcode: Opcode } => "Cooperative matrix type must be Accumulator Type: {opcode}",
+        ScopesMatch { opcode: Opcode } => "Cooperative matrix scopes must match: {opcode}",
+        MismatchM { opcode: Opcode } => "Cooperative matrix 'M' mismatch: {opcode}",
+        MismatchN { opcode: Opcode } => "Cooperative matrix 'N' mismatch: {opcode}",
+        MismatchK { opcode: Opcode } => "Cooperative matrix 'K' mismatch: {opcode}",
+        ReduceResult { opcode: Opcode } => "Result Type must be a cooperative matrix type: {opcode}",
+        ReduceMatrix { opcode: Opcode } => "Matrix must have a cooperative matrix type: {opcode}",
+        ReduceComponents { opcode: Opcode } => "Result Type and Matrix type must have the same component type: {opcode}",
+        ReduceScopes { opcode: Opcode } => "Result Type and Matrix type must have the same scope: {opcode}",
+        ReduceResultUse { opcode: Opcode } => "Result Type must have UseAccumulator: {opcode}",
+        ReduceMatrixUse { opcode: Opcode } => "Matrix type must have UseAccumulator: {opcode}",
+        Reduce2x2RowColumn { opcode: Opcode } => "Reduce 2x2 must not be used with Row/Column: {opcode}",
+        Reduce2x2Size { opcode: Opcode } => "For Reduce2x2, result rows/cols must be half of matrix rows/cols: {opcode}",
+        ReduceRowSize { opcode: Opcode } => "For ReduceRow, result rows must match matrix rows: {opcode}",
+        ReduceColumnSize { opcode: Opcode } => "For ReduceColumn, result cols must match matrix cols: {opcode}",
+        CombineFunction { opcode: Opcode } => "CombineFunc must be a function: {opcode}",
+        CombineParameters { opcode: Opcode } => "CombineFunc must have two parameters: {opcode}",
+        CombineTypes { opcode: Opcode } => "CombineFunc return type and parameters must match matrix component type: {opcode}",
+        ArithmeticIsResult { opcode: Opcode, index: usize } => "Expected arithmetic operands to be of Result Type: {opcode} operand index {index}",
+        IntOperand { opcode: Opcode, index: usize } => "Expected int scalar or vector type as operand: {opcode} operand index {index}",
+        ArithmeticDimension { opcode: Opcode, index: usize } => "Expected arithmetic operands to have the same dimension as Result Type: {opcode} operand index {index}",
+        ArithmeticBitWidth { opcode: Opcode, index: usize } => "Expected arithmetic operands to have the same bit width as Result Type: {opcode} operand index {index}",
+        FloatVectorOperand { opcode: Opcode, index: usize } => "Expected float vector as operand: {opcode} operand index {index}",
+        ComponentIsResult { opcode: Opcode, index: usize } => "Expected component type to be equal to Result Type: {opcode} operand index {index}",
+        /// `OpDot` on `BFloat16` without `BFloat16DotProductKHR`.
+        DotBfloat16 {
+            /// The result type.
+            result_type: Id,
+        } => "OpDot Result Type <id> {result_type}requires BFloat16DotProductKHR be declared.",
+    }
+}
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
@@ -49,7 +123,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Arithmetics) -> Res
 /// The float instructions and `OpUDiv`/`OpUMod`: operands of the result type.
 fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     let unsigned = matches!(op, O::UDiv | O::UMod);
     let (matrices, vectors, accepted) = if unsigned {
         let c = Query::is_unsigned_int_scalar_type;
@@ -73,17 +147,21 @@ fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     };
     if !accepted {
         let r = if unsigned {
-            R::UnsignedResult
+            E::UnsignedResult { opcode: op }
         } else {
-            R::FloatingResult
+            E::FloatingResult { opcode: op }
         };
-        return Err(rule(r, op));
+        return Err(r.into());
     }
     for i in 2..inst.operands.len() {
-        let t = type_of(q, inst, i);
+        let t = q.operand_type(inst, i);
         if vectors && q.is_cooperative_vector_type(result) {
             if !q.is_cooperative_vector_type(t) {
-                return Err(operand(P::ArithmeticIsResult, op, i));
+                return Err(E::ArithmeticIsResult {
+                    opcode: op,
+                    index: i,
+                }
+                .into());
             }
             cooperative_sizes(q, t, result)?;
         } else if matrices && q.is_cooperative_matrix_khr_type(result) {
@@ -93,11 +171,19 @@ fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                 Query::is_float_scalar_type
             };
             if !q.is_cooperative_matrix_khr_type(t) || !q.is_cooperative_matrix_of(t, component) {
-                return Err(operand(P::ArithmeticIsResult, op, i));
+                return Err(E::ArithmeticIsResult {
+                    opcode: op,
+                    index: i,
+                }
+                .into());
             }
             cooperative_shapes(q, result, t, false, false)?;
         } else if t != result {
-            return Err(operand(P::ArithmeticIsResult, op, i));
+            return Err(E::ArithmeticIsResult {
+                opcode: op,
+                index: i,
+            }
+            .into());
         }
     }
     Ok(())
@@ -107,7 +193,7 @@ fn same_type(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// type's dimension and width.
 fn integer(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     let matrices = !matches!(op, O::IMul | O::SRem | O::SMod);
     let vectors = !matches!(op, O::SRem | O::SMod);
     let c = Query::is_int_scalar_type;
@@ -117,32 +203,52 @@ fn integer(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         || (op == O::IMul && q.is_cooperative_matrix_khr_type(result) && int_matrix)
         || (vectors && q.is_cooperative_vector_of(result, c));
     if !q.is_int_scalar_type(result) && !q.is_int_vector_type(result) && !cooperative {
-        return Err(rule(R::IntResult, op));
+        return Err(E::IntResult { opcode: op }.into());
     }
     let dimension = q.dimension(result);
     let width = q.bit_width(result);
     for i in 2..inst.operands.len() {
-        let t = type_of(q, inst, i);
+        let t = q.operand_type(inst, i);
         if vectors && q.is_cooperative_vector_type(result) {
             if !q.is_cooperative_vector_type(t) {
-                return Err(operand(P::ArithmeticIsResult, op, i));
+                return Err(E::ArithmeticIsResult {
+                    opcode: op,
+                    index: i,
+                }
+                .into());
             }
             cooperative_sizes(q, t, result)?;
         }
         if matrices && q.is_cooperative_matrix_khr_type(result) {
             if !q.is_cooperative_matrix_khr_type(t) || !q.is_cooperative_matrix_of(t, c) {
-                return Err(operand(P::ArithmeticIsResult, op, i));
+                return Err(E::ArithmeticIsResult {
+                    opcode: op,
+                    index: i,
+                }
+                .into());
             }
             cooperative_shapes(q, result, t, false, false)?;
         }
         if t == 0 || (!q.is_int_scalar_type(t) && !q.is_int_vector_type(t) && !cooperative) {
-            return Err(operand(P::IntOperand, op, i));
+            return Err(E::IntOperand {
+                opcode: op,
+                index: i,
+            }
+            .into());
         }
         if q.dimension(t) != dimension {
-            return Err(operand(P::ArithmeticDimension, op, i));
+            return Err(E::ArithmeticDimension {
+                opcode: op,
+                index: i,
+            }
+            .into());
         }
         if q.bit_width(t) != width {
-            return Err(operand(P::ArithmeticBitWidth, op, i));
+            return Err(E::ArithmeticBitWidth {
+                opcode: op,
+                index: i,
+            }
+            .into());
         }
     }
     Ok(())
@@ -151,31 +257,39 @@ fn integer(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpDot`: two float vectors of the result's type and the same size.
 fn dot(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     if !q.is_float_scalar_type(result) {
-        return Err(rule(R::FloatScalarResult, op));
+        return Err(E::FloatScalarResult { opcode: op }.into());
     }
     if q.is_bfloat16_scalar_type(result)
         && !q.state.has_capability(Capability::BFloat16DotProductKHR.0)
     {
-        return Err(fault(OperationError::DotBfloat16 {
+        return Err(Fault::from(E::DotBfloat16 {
             result_type: Id(result),
         }));
     }
     let mut first = 0;
     for i in 2..inst.operands.len() {
-        let t = type_of(q, inst, i);
+        let t = q.operand_type(inst, i);
         if t == 0 || !q.is_float_vector_type(t) {
-            return Err(operand(P::FloatVectorOperand, op, i));
+            return Err(E::FloatVectorOperand {
+                opcode: op,
+                index: i,
+            }
+            .into());
         }
         if q.component_type(t) != result {
-            return Err(operand(P::ComponentIsResult, op, i));
+            return Err(E::ComponentIsResult {
+                opcode: op,
+                index: i,
+            }
+            .into());
         }
         let size = q.dimension(t);
         if i == 2 {
             first = size;
         } else if size != first {
-            return Err(rule(R::DotComponentCount, op));
+            return Err(E::DotComponentCount { opcode: op }.into());
         }
     }
     Ok(())
@@ -184,7 +298,7 @@ fn dot(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpVectorTimesScalar` and `OpMatrixTimesScalar`.
 fn times_scalar(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     let vector = op == O::VectorTimesScalar;
     let accepted = if vector {
         q.is_float_vector_type(result)
@@ -194,28 +308,28 @@ fn times_scalar(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     };
     if !accepted {
         let r = if vector {
-            R::FloatVectorResult
+            E::FloatVectorResult { opcode: op }
         } else {
-            R::FloatMatrixResult
+            E::FloatMatrixResult { opcode: op }
         };
-        return Err(rule(r, op));
+        return Err(r.into());
     }
-    let composite = type_of(q, inst, 2);
+    let composite = q.operand_type(inst, 2);
     if composite != result {
         let r = if vector {
-            R::VectorIsResult
+            E::VectorIsResult { opcode: op }
         } else {
-            R::MatrixIsResult
+            E::MatrixIsResult { opcode: op }
         };
-        return Err(rule(r, op));
+        return Err(r.into());
     }
-    if q.component_type(composite) != type_of(q, inst, 3) {
+    if q.component_type(composite) != q.operand_type(inst, 3) {
         let r = if vector {
-            R::ScalarIsVectorComponent
+            E::ScalarIsVectorComponent { opcode: op }
         } else {
-            R::ScalarIsMatrixComponent
+            E::ScalarIsMatrixComponent { opcode: op }
         };
-        return Err(rule(r, op));
+        return Err(r.into());
     }
     Ok(())
 }
@@ -223,30 +337,30 @@ fn times_scalar(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpVectorTimesMatrix`.
 fn vector_times_matrix(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
-    let vector = type_of(q, inst, 2);
-    let matrix = type_of(q, inst, 3);
+    let result = inst.result_type();
+    let vector = q.operand_type(inst, 2);
+    let matrix = q.operand_type(inst, 3);
     if !q.is_float_vector_type(result) {
-        return Err(rule(R::FloatVectorResult, op));
+        return Err(E::FloatVectorResult { opcode: op }.into());
     }
     let component = q.component_type(result);
     if vector == 0 || !q.is_float_vector_type(vector) {
-        return Err(rule(R::FloatVectorLeft, op));
+        return Err(E::FloatVectorLeft { opcode: op }.into());
     }
     if component != q.component_type(vector) {
-        return Err(rule(R::ResultAndVectorComponents, op));
+        return Err(E::ResultAndVectorComponents { opcode: op }.into());
     }
     let Some((rows, columns, _, m_component)) = q.matrix_info(matrix) else {
-        return Err(rule(R::FloatMatrixRight, op));
+        return Err(E::FloatMatrixRight { opcode: op }.into());
     };
     if component != m_component {
-        return Err(rule(R::ResultAndMatrixComponents, op));
+        return Err(E::ResultAndMatrixComponents { opcode: op }.into());
     }
     if columns != q.dimension(result) {
-        return Err(rule(R::ColumnsAreResultSize, op));
+        return Err(E::ColumnsAreResultSize { opcode: op }.into());
     }
     if rows != q.dimension(vector) {
-        return Err(rule(R::RowsAreVectorSize, op));
+        return Err(E::RowsAreVectorSize { opcode: op }.into());
     }
     Ok(())
 }
@@ -254,26 +368,26 @@ fn vector_times_matrix(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpMatrixTimesVector`.
 fn matrix_times_vector(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let result = result_type(inst);
-    let matrix = type_of(q, inst, 2);
-    let vector = type_of(q, inst, 3);
+    let result = inst.result_type();
+    let matrix = q.operand_type(inst, 2);
+    let vector = q.operand_type(inst, 3);
     if !q.is_float_vector_type(result) {
-        return Err(rule(R::FloatVectorResult, op));
+        return Err(E::FloatVectorResult { opcode: op }.into());
     }
     let Some((_, columns, column, component)) = q.matrix_info(matrix) else {
-        return Err(rule(R::FloatMatrixLeft, op));
+        return Err(E::FloatMatrixLeft { opcode: op }.into());
     };
     if result != column {
-        return Err(rule(R::ColumnIsResult, op));
+        return Err(E::ColumnIsResult { opcode: op }.into());
     }
     if vector == 0 || !q.is_float_vector_type(vector) {
-        return Err(rule(R::FloatVectorRight, op));
+        return Err(E::FloatVectorRight { opcode: op }.into());
     }
     if component != q.component_type(vector) {
-        return Err(rule(R::OperandComponents, op));
+        return Err(E::OperandComponents { opcode: op }.into());
     }
     if columns != q.dimension(vector) {
-        return Err(rule(R::ColumnsAreVectorSize, op));
+        return Err(E::ColumnsAreVectorSize { opcode: op }.into());
     }
     Ok(())
 }
@@ -281,29 +395,29 @@ fn matrix_times_vector(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpMatrixTimesMatrix`.
 fn matrix_times_matrix(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let Some((_, columns, column, component)) = q.matrix_info(result_type(inst)) else {
-        return Err(rule(R::FloatMatrixResult, op));
+    let Some((_, columns, column, component)) = q.matrix_info(inst.result_type()) else {
+        return Err(E::FloatMatrixResult { opcode: op }.into());
     };
-    let Some((_, l_columns, l_column, _)) = q.matrix_info(type_of(q, inst, 2)) else {
-        return Err(rule(R::FloatMatrixLeft, op));
+    let Some((_, l_columns, l_column, _)) = q.matrix_info(q.operand_type(inst, 2)) else {
+        return Err(E::FloatMatrixLeft { opcode: op }.into());
     };
-    let Some((r_rows, r_columns, _, r_component)) = q.matrix_info(type_of(q, inst, 3)) else {
-        return Err(rule(R::FloatMatrixRight, op));
+    let Some((r_rows, r_columns, _, r_component)) = q.matrix_info(q.operand_type(inst, 3)) else {
+        return Err(E::FloatMatrixRight { opcode: op }.into());
     };
     if !q.is_float_scalar_type(component) {
-        return Err(rule(R::FloatMatrixResult, op));
+        return Err(E::FloatMatrixResult { opcode: op }.into());
     }
     if column != l_column {
-        return Err(rule(R::ResultAndLeftColumns, op));
+        return Err(E::ResultAndLeftColumns { opcode: op }.into());
     }
     if component != r_component {
-        return Err(rule(R::ResultAndRightComponents, op));
+        return Err(E::ResultAndRightComponents { opcode: op }.into());
     }
     if columns != r_columns {
-        return Err(rule(R::ResultAndRightColumnCount, op));
+        return Err(E::ResultAndRightColumnCount { opcode: op }.into());
     }
     if l_columns != r_rows {
-        return Err(rule(R::LeftColumnsRightRows, op));
+        return Err(E::LeftColumnsRightRows { opcode: op }.into());
     }
     Ok(())
 }
@@ -311,21 +425,21 @@ fn matrix_times_matrix(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// `OpOuterProduct`.
 fn outer_product(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let Some((_, columns, column, component)) = q.matrix_info(result_type(inst)) else {
-        return Err(rule(R::FloatMatrixResult, op));
+    let Some((_, columns, column, component)) = q.matrix_info(inst.result_type()) else {
+        return Err(E::FloatMatrixResult { opcode: op }.into());
     };
-    if type_of(q, inst, 2) != column {
-        return Err(rule(R::LeftIsResultColumn, op));
+    if q.operand_type(inst, 2) != column {
+        return Err(E::LeftIsResultColumn { opcode: op }.into());
     }
-    let right = type_of(q, inst, 3);
+    let right = q.operand_type(inst, 3);
     if right == 0 || !q.is_float_vector_type(right) {
-        return Err(rule(R::FloatVectorRight, op));
+        return Err(E::FloatVectorRight { opcode: op }.into());
     }
     if component != q.component_type(right) {
-        return Err(rule(R::OperandComponents, op));
+        return Err(E::OperandComponents { opcode: op }.into());
     }
     if columns != q.dimension(right) {
-        return Err(rule(R::ColumnsAreRightSize, op));
+        return Err(E::ColumnsAreRightSize { opcode: op }.into());
     }
     Ok(())
 }
@@ -334,25 +448,25 @@ fn outer_product(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// members of the operands' type.
 fn extended(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let members = q.struct_members(result_type(inst));
+    let members = q.struct_members(inst.result_type());
     if members.is_empty() {
-        return Err(rule(R::StructResult, op));
+        return Err(E::StructResult { opcode: op }.into());
     }
     let &[first, second] = members else {
-        return Err(rule(R::StructTwoMembers, op));
+        return Err(E::StructTwoMembers { opcode: op }.into());
     };
     if op == O::SMulExtended {
         if !q.is_int_scalar_type(first) && !q.is_int_vector_type(first) {
-            return Err(rule(R::MembersInt, op));
+            return Err(E::MembersInt { opcode: op }.into());
         }
     } else if !q.is_unsigned_int_scalar_or_vector_type(first) {
-        return Err(rule(R::MembersUnsigned, op));
+        return Err(E::MembersUnsigned { opcode: op }.into());
     }
     if first != second {
-        return Err(rule(R::MembersIdentical, op));
+        return Err(E::MembersIdentical { opcode: op }.into());
     }
-    if type_of(q, inst, 2) != first || type_of(q, inst, 3) != first {
-        return Err(rule(R::OperandsAreMemberType, op));
+    if q.operand_type(inst, 2) != first || q.operand_type(inst, 3) != first {
+        return Err(E::OperandsAreMemberType { opcode: op }.into());
     }
     Ok(())
 }
@@ -363,37 +477,37 @@ fn extended(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 fn mul_add(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     use CooperativeMatrixUse as U;
     let op = inst.opcode;
-    let d = result_type(inst);
-    let [a, b, c] = [2, 3, 4].map(|i| type_of(q, inst, i));
+    let d = inst.result_type();
+    let [a, b, c] = [2, 3, 4].map(|i| q.operand_type(inst, i));
     if op == O::CooperativeMatrixMulAddNV {
         let nv = |t| q.opcode(t) == O::TypeCooperativeMatrixNV;
         for (t, r) in [
-            (a, R::MatrixA),
-            (b, R::MatrixB),
-            (c, R::MatrixC),
-            (d, R::MatrixResult),
+            (a, E::MatrixA { opcode: op }),
+            (b, E::MatrixB { opcode: op }),
+            (c, E::MatrixC { opcode: op }),
+            (d, E::MatrixResult { opcode: op }),
         ] {
             if !nv(t) {
-                return Err(rule(r, op));
+                return Err(r.into());
             }
         }
     } else {
         for (t, usage, r) in [
-            (a, U::MatrixAKHR, R::UseA),
-            (b, U::MatrixBKHR, R::UseBOperand),
-            (c, U::MatrixAccumulatorKHR, R::UseAccumulator),
+            (a, U::MatrixAKHR, E::UseA { opcode: op }),
+            (b, U::MatrixBKHR, E::UseBOperand { opcode: op }),
+            (c, U::MatrixAccumulatorKHR, E::UseAccumulator { opcode: op }),
         ] {
             if !is_use(q, t, usage) {
-                return Err(rule(r, op));
+                return Err(r.into());
             }
         }
         if !q.is_cooperative_matrix_khr_type(d) {
-            return Err(rule(R::MatrixResult, op));
+            return Err(E::MatrixResult { opcode: op }.into());
         }
     }
     // Operand `i` of each type (scope 2, rows 3, columns 4), where a known constant.
     let known = |t: u32, i: usize| {
-        let (_, constant, value) = int32_if_const(q, q.word(t, i + 1).unwrap_or(0));
+        let (_, constant, value) = q.int32_if_const(q.word(t, i + 1).unwrap_or(0));
         constant.then_some(value)
     };
     let differ = |x: (u32, usize), y: (u32, usize)| match (known(x.0, x.1), known(y.0, y.1)) {
@@ -406,16 +520,16 @@ fn mul_add(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             .any(|(n, &x)| list.iter().skip(n + 1).any(|&y| differ((x, i), (y, i))))
     };
     if pairs(&[a, b, c, d], 2) {
-        return Err(rule(R::ScopesMatch, op));
+        return Err(E::ScopesMatch { opcode: op }.into());
     }
     if pairs(&[a, c, d], 3) {
-        return Err(rule(R::MismatchM, op));
+        return Err(E::MismatchM { opcode: op }.into());
     }
     if pairs(&[b, c, d], 4) {
-        return Err(rule(R::MismatchN, op));
+        return Err(E::MismatchN { opcode: op }.into());
     }
     if differ((a, 4), (b, 3)) {
-        return Err(rule(R::MismatchK, op));
+        return Err(E::MismatchK { opcode: op }.into());
     }
     Ok(())
 }
@@ -428,35 +542,35 @@ fn reduce(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     const COLUMN: u32 = 2;
     const TWO_BY_TWO: u32 = 4;
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     if !q.is_cooperative_matrix_khr_type(result) {
-        return Err(rule(R::ReduceResult, op));
+        return Err(E::ReduceResult { opcode: op }.into());
     }
-    let matrix = type_of(q, inst, 2);
+    let matrix = q.operand_type(inst, 2);
     if !q.is_cooperative_matrix_khr_type(matrix) {
-        return Err(rule(R::ReduceMatrix, op));
+        return Err(E::ReduceMatrix { opcode: op }.into());
     }
     let component = q.word(matrix, 2).unwrap_or(0);
     if component != q.word(result, 2).unwrap_or(0) {
-        return Err(rule(R::ReduceComponents, op));
+        return Err(E::ReduceComponents { opcode: op }.into());
     }
     if q.word(result, 3) != q.word(matrix, 3) {
-        return Err(rule(R::ReduceScopes, op));
+        return Err(E::ReduceScopes { opcode: op }.into());
     }
     let accumulator = CooperativeMatrixUse::MatrixAccumulatorKHR;
     if !is_use(q, result, accumulator) {
-        return Err(rule(R::ReduceResultUse, op));
+        return Err(E::ReduceResultUse { opcode: op }.into());
     }
     if !is_use(q, matrix, accumulator) {
-        return Err(rule(R::ReduceMatrixUse, op));
+        return Err(E::ReduceMatrixUse { opcode: op }.into());
     }
-    let mask = word(inst, 3);
+    let mask = inst.word(3);
     if mask & TWO_BY_TWO != 0 && mask & (ROW | COLUMN) != 0 {
-        return Err(rule(R::Reduce2x2RowColumn, op));
+        return Err(E::Reduce2x2RowColumn { opcode: op }.into());
     }
     // Rows (word 4) and columns (word 5), where known constants.
     let size = |t: u32, w: usize| {
-        let (_, known, value) = int32_if_const(q, q.word(t, w).unwrap_or(0));
+        let (_, known, value) = q.int32_if_const(q.word(t, w).unwrap_or(0));
         known.then_some(value)
     };
     let (rows, columns) = (size(result, 4), size(result, 5));
@@ -464,32 +578,32 @@ fn reduce(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     if mask & TWO_BY_TWO != 0 {
         if let (Some(r), Some(c), Some(mr), Some(mc)) = (rows, columns, m_rows, m_columns) {
             if r != mr / 2 || c != mc / 2 {
-                return Err(rule(R::Reduce2x2Size, op));
+                return Err(E::Reduce2x2Size { opcode: op }.into());
             }
         }
     }
     let differ = |a: Option<u32>, b: Option<u32>| matches!((a, b), (Some(a), Some(b)) if a != b);
     if mask == ROW && differ(rows, m_rows) {
-        return Err(rule(R::ReduceRowSize, op));
+        return Err(E::ReduceRowSize { opcode: op }.into());
     }
     if mask == COLUMN && differ(columns, m_columns) {
-        return Err(rule(R::ReduceColumnSize, op));
+        return Err(E::ReduceColumnSize { opcode: op }.into());
     }
-    let function = word(inst, 4);
+    let function = inst.word(4);
     if q.opcode(function) != O::Function {
-        return Err(rule(R::CombineFunction, op));
+        return Err(E::CombineFunction { opcode: op }.into());
     }
     let signature = q
         .def(q.word(function, 4).unwrap_or(0))
         .map_or(&[][..], |d| d.words());
     if signature.len() != 5 {
-        return Err(rule(R::CombineParameters, op));
+        return Err(E::CombineParameters { opcode: op }.into());
     }
     if signature
         .get(2..5)
         .is_some_and(|t| t.iter().any(|&t| t != component))
     {
-        return Err(rule(R::CombineTypes, op));
+        return Err(E::CombineTypes { opcode: op }.into());
     }
     Ok(())
 }

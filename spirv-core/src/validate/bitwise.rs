@@ -2,11 +2,38 @@
 //! operand types of shifts, `OpBitwise*`, `OpNot`, the bit-field instructions,
 //! `OpBitReverse` and `OpBitCount`.
 
-use super::op_util::{result_type, type_of};
-use super::operations::{OperandRule as P, OperationError, TypeRule as R, fault, operand, rule};
-use super::query::Query;
+use super::Query;
+use super::faults::faults;
 use super::{Fault, Inst};
-use crate::spv::Opcode as O;
+use crate::spv::{Opcode, Opcode as O};
+use BitwiseError as E;
+
+faults! {
+    /// A fault of spirv-val's bitwise pass (`validate_bitwise.cpp`).
+    pub enum BitwiseError {
+        IntResult { opcode: Opcode } => "Expected int scalar or vector type as Result Type: {opcode}",
+        BaseInt { opcode: Opcode } => "Expected Base to be int scalar or vector: {opcode}",
+        BaseDimension { opcode: Opcode } => "Expected Base to have the same dimension as Result Type: {opcode}",
+        BaseBitWidth { opcode: Opcode } => "Expected Base to have the same bit width as Result Type: {opcode}",
+        ShiftInt { opcode: Opcode } => "Expected Shift to be int scalar or vector: {opcode}",
+        ShiftDimension { opcode: Opcode } => "Expected Shift to have the same dimension as Result Type: {opcode}",
+        BaseOperandInt { opcode: Opcode } => "Expected int scalar or vector type for Base operand: {opcode}",
+        BaseIsResult { opcode: Opcode } => "Expected Base Type to be equal to Result Type: {opcode}",
+        InsertIsResult { opcode: Opcode } => "Expected Insert Type to be equal to Result Type: {opcode}",
+        OffsetIntScalar { opcode: Opcode } => "Expected Offset Type to be int scalar: {opcode}",
+        CountIntScalar { opcode: Opcode } => "Expected Count Type to be int scalar: {opcode}",
+        BaseDimensionIsResult { opcode: Opcode } => "Expected Base dimension to be equal to Result Type dimension: {opcode}",
+        BitwiseInt { opcode: Opcode, index: usize } => "Expected int scalar or vector as operand: {opcode} operand index {index}",
+        BitwiseDimension { opcode: Opcode, index: usize } => "Expected operands to have the same dimension as Result Type: {opcode} operand index {index}",
+        BitwiseBitWidth { opcode: Opcode, index: usize } => "Expected operands to have the same bit width as Result Type: {opcode} operand index {index}",
+        /// A bit instruction's Base of another width than 32 under Vulkan.
+        #[vuid = "VUID-RuntimeSpirv-None-10824"]
+        Base32 {
+            /// The instruction's opcode.
+            opcode: Opcode,
+        } => "Expected 32-bit int type for Base operand: {opcode}\nThis is allowed if you enable the maintenance9 feature (or use the --allow-vulkan-32-bit-bitwise command line flag)",
+    }
+}
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
@@ -23,70 +50,82 @@ fn int_like(q: &Query<'_>, t: u32) -> bool {
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Bitwise) -> Result<(), Fault> {
     let _ = st;
     let op = inst.opcode;
-    let result = result_type(inst);
+    let result = inst.result_type();
     match op {
         O::ShiftRightLogical | O::ShiftRightArithmetic | O::ShiftLeftLogical => {
             if !int_like(q, result) {
-                return Err(rule(R::IntResult, op));
+                return Err(E::IntResult { opcode: op }.into());
             }
             let dimension = q.dimension(result);
-            let base = type_of(q, inst, 2);
-            let shift = type_of(q, inst, 3);
+            let base = q.operand_type(inst, 2);
+            let shift = q.operand_type(inst, 3);
             if base == 0 || !int_like(q, base) {
-                return Err(rule(R::BaseInt, op));
+                return Err(E::BaseInt { opcode: op }.into());
             }
             if q.dimension(base) != dimension {
-                return Err(rule(R::BaseDimension, op));
+                return Err(E::BaseDimension { opcode: op }.into());
             }
             if q.bit_width(base) != q.bit_width(result) {
-                return Err(rule(R::BaseBitWidth, op));
+                return Err(E::BaseBitWidth { opcode: op }.into());
             }
             if shift == 0 || !int_like(q, shift) {
-                return Err(rule(R::ShiftInt, op));
+                return Err(E::ShiftInt { opcode: op }.into());
             }
             if q.dimension(shift) != dimension {
-                return Err(rule(R::ShiftDimension, op));
+                return Err(E::ShiftDimension { opcode: op }.into());
             }
         }
         O::BitwiseOr | O::BitwiseXor | O::BitwiseAnd | O::Not => {
             if !int_like(q, result) {
-                return Err(rule(R::IntResult, op));
+                return Err(E::IntResult { opcode: op }.into());
             }
             let dimension = q.dimension(result);
             let width = q.bit_width(result);
             for i in 2..inst.operands.len() {
-                let t = type_of(q, inst, i);
+                let t = q.operand_type(inst, i);
                 if t == 0 || !int_like(q, t) {
-                    return Err(operand(P::BitwiseInt, op, i));
+                    return Err(E::BitwiseInt {
+                        opcode: op,
+                        index: i,
+                    }
+                    .into());
                 }
                 if q.dimension(t) != dimension {
-                    return Err(operand(P::BitwiseDimension, op, i));
+                    return Err(E::BitwiseDimension {
+                        opcode: op,
+                        index: i,
+                    }
+                    .into());
                 }
                 if q.bit_width(t) != width {
-                    return Err(operand(P::BitwiseBitWidth, op, i));
+                    return Err(E::BitwiseBitWidth {
+                        opcode: op,
+                        index: i,
+                    }
+                    .into());
                 }
             }
         }
         O::BitFieldInsert => {
-            base_type(q, inst, type_of(q, inst, 2))?;
-            if type_of(q, inst, 3) != result {
-                return Err(rule(R::InsertIsResult, op));
+            base_type(q, inst, q.operand_type(inst, 2))?;
+            if q.operand_type(inst, 3) != result {
+                return Err(E::InsertIsResult { opcode: op }.into());
             }
             offset_and_count(q, inst, 4)?;
         }
         O::BitFieldSExtract | O::BitFieldUExtract => {
-            base_type(q, inst, type_of(q, inst, 2))?;
+            base_type(q, inst, q.operand_type(inst, 2))?;
             offset_and_count(q, inst, 3)?;
         }
-        O::BitReverse => base_type(q, inst, type_of(q, inst, 2))?,
+        O::BitReverse => base_type(q, inst, q.operand_type(inst, 2))?,
         O::BitCount => {
             if !q.is_int_scalar_type(result) && !q.is_int_vector_type(result) {
-                return Err(rule(R::IntResult, op));
+                return Err(E::IntResult { opcode: op }.into());
             }
-            let base = type_of(q, inst, 2);
+            let base = q.operand_type(inst, 2);
             base_type(q, inst, base)?;
             if q.dimension(base) != q.dimension(result) {
-                return Err(rule(R::BaseDimensionIsResult, op));
+                return Err(E::BaseDimensionIsResult { opcode: op }.into());
             }
         }
         _ => {}
@@ -99,30 +138,36 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Bitwise) -> Result<
 fn base_type(q: &Query<'_>, inst: &Inst<'_>, base: u32) -> Result<(), Fault> {
     let op = inst.opcode;
     if !q.is_int_scalar_type(base) && !q.is_int_vector_type(base) {
-        return Err(rule(R::BaseOperandInt, op));
+        return Err(E::BaseOperandInt { opcode: op }.into());
     }
     let options = q.state.options;
     if options.target_env.is_vulkan()
         && q.bit_width(base) != 32
         && !options.allow_vulkan_32_bit_bitwise
     {
-        return Err(fault(OperationError::Base32 { opcode: op }));
+        return Err(Fault::from(E::Base32 { opcode: op }));
     }
-    if base != result_type(inst) && op != O::BitCount {
-        return Err(rule(R::BaseIsResult, op));
+    if base != inst.result_type() && op != O::BitCount {
+        return Err(E::BaseIsResult { opcode: op }.into());
     }
     Ok(())
 }
 
 /// The Offset and Count operands, from operand `at`.
 fn offset_and_count(q: &Query<'_>, inst: &Inst<'_>, at: usize) -> Result<(), Fault> {
-    let offset = type_of(q, inst, at);
+    let offset = q.operand_type(inst, at);
     if offset == 0 || !q.is_int_scalar_type(offset) {
-        return Err(rule(R::OffsetIntScalar, inst.opcode));
+        return Err(E::OffsetIntScalar {
+            opcode: inst.opcode,
+        }
+        .into());
     }
-    let count = type_of(q, inst, at + 1);
+    let count = q.operand_type(inst, at + 1);
     if count == 0 || !q.is_int_scalar_type(count) {
-        return Err(rule(R::CountIntScalar, inst.opcode));
+        return Err(E::CountIntScalar {
+            opcode: inst.opcode,
+        }
+        .into());
     }
     Ok(())
 }

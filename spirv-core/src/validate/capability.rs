@@ -5,8 +5,8 @@
 //! OpenCL, through `ImageBasic`). `vulkan1.1spv1.4`, the universal and the OpenGL
 //! environments check nothing.
 
+use super::State;
 use super::error::ErrorKind;
-use super::state::State;
 use crate::env::TargetEnv;
 use crate::spv::Capability as C;
 
@@ -240,5 +240,8 @@ pub(super) fn check(state: &State, capability: u32) -> Result<(), ErrorKind> {
     if allowed || state.enabled_by_extension(capability) {
         return Ok(());
     }
-    Err(ErrorKind::CapabilityNotAllowed { capability, env })
+    Err(ErrorKind::CapabilityNotAllowed {
+        capability: C(capability),
+        env,
+    })
 }

@@ -5,34 +5,239 @@
 //! constants without the capabilities for full use. The composite rules of
 //! `OpTypeTensorARM` constants are not here.
 
+use super::Query;
 use super::error::ErrorKind;
-use super::query::Query;
-use super::type_error::TypeError;
-use super::type_rules::{Step, contains_step, reaches};
+use super::faults::faults;
+use super::validation_state::{Step, reaches};
 use super::{Fault, Inst};
 use crate::module::InstRef;
-use crate::spirv_tools::{self as opcodes, is_spec_constant};
-use crate::spv::{Capability as C, Opcode as O, StorageClass as SC};
+use crate::spirv_tools as opcodes;
+use crate::spv::{Capability as C, Opcode, Opcode as O, StorageClass as SC};
 use crate::types::Id;
 use alloc::collections::BTreeMap;
+
+faults! {
+    /// A fault of spirv-val's constant pass (`validate_constants.cpp`).
+    pub enum ConstantError {
+        /// A boolean constant whose type is not bool.
+        NotBool {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Result Type <id> {result_type} is not a boolean type.",
+        /// A composite constant whose type is not a composite.
+        NotComposite {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Result Type <id> {result_type} is not a composite type.",
+        /// A vector constant's constituent count.
+        VectorCount {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> count does not match Result Type <id> {result_type}s vector component count.",
+        /// A constituent that is not a constant or undef.
+        NotConstant {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+        } => "Op{opcode} Constituent <id> {constituent} is not a constant or undef.",
+        /// A vector constituent of another type.
+        VectorElement {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent}s type does not match Result Type <id> {result_type}s vector element type.",
+        /// A matrix constant's column count.
+        MatrixCount {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> count does not match Result Type <id> {result_type}s matrix column count.",
+        /// A column that is not of the column type.
+        MatrixColumn {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent} type does not match Result Type <id> {result_type}s matrix column type.",
+        /// A column of another component type.
+        MatrixComponent {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent} component type does not match Result Type <id> {result_type}s matrix column component type.",
+        /// A column of another size.
+        MatrixSize {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent} vector component count does not match Result Type <id> {result_type}s vector component count.",
+        /// An array constant's length.
+        ArrayCount {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent count does not match Result Type <id> {result_type}s array length.",
+        /// An array constituent of another type.
+        ArrayElement {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent}s type does not match Result Type <id> {result_type}s array element type.",
+        /// A struct constant's member count (spirv-val names the type twice).
+        StructCount {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {result_type} count does not match Result Type <id> {result_type}s struct member count.",
+        /// A struct constituent of another type.
+        StructMember {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent} type does not match the Result Type <id> {result_type}s member type.",
+        /// A cooperative matrix constant of other than one constituent.
+        CoopMatrixCount {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {result_type} count must be one.",
+        /// A cooperative matrix constituent of another type.
+        CoopMatrixComponent {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent} type does not match the Result Type <id> {result_type}s component type.",
+        /// A tensor constant whose constituent count is not its shape's outermost
+        /// dimension.
+        TensorCount {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The result type.
+            result_type: Id,
+            /// The outermost dimension.
+            expected: u64,
+            /// The constituents.
+            found: usize,
+        } => "Op{opcode} Constituent count does not match the shape of Result Type <id> {result_type} along its outermost dimension, expected {expected} but got {found}.",
+        /// A rank-1 tensor constituent of another type than the element type.
+        TensorElement {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent} type does not match the element type of the tensor ({result_type}).",
+        /// A constituent of a higher-rank tensor that is not a tensor.
+        TensorNotTensor {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+        } => "Op{opcode} Constituent <id> {constituent} must be an OpTypeTensorARM.",
+        /// A tensor constituent of another element type.
+        TensorElementType {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+        } => "Op{opcode} Constituent <id> {constituent} must have the same Element Type as Result Type <id> {result_type}.",
+        /// A tensor constituent whose rank is not one less.
+        TensorRank {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+            /// The rank expected.
+            expected: u64,
+            /// The rank found.
+            found: u64,
+        } => "Op{opcode} Constituent <id> {constituent} must have a Rank that is 1 less than the Rank of Result Type <id> {result_type}, expected {expected} but got {found}.",
+        /// A tensor constituent whose shape does not match the inner dimensions.
+        TensorShape {
+            /// The instruction's opcode.
+            opcode: Opcode,
+            /// The constituent.
+            constituent: Id,
+            /// The result type.
+            result_type: Id,
+            /// The size expected.
+            expected: u64,
+            /// The dimension.
+            dimension: usize,
+            /// The size found.
+            found: u64,
+        } => "Op{opcode} Constituent <id> {constituent} must have a Shape that matches that of Result Type <id> {result_type} along all inner dimensions of Result Type, expected {expected} for dimension {dimension} of Constituent but got {found}.",
+        /// `OpConstantSampler` whose type is not a sampler (reported at the type).
+        SamplerNotSampler {
+            /// The result type.
+            result_type: Id,
+        } => "OpConstantSampler Result Type <id> {result_type} is not a sampler type.",
+        /// `OpConstantNull` of a type without a null value.
+        NullNotNullable {
+            /// The result type.
+            result_type: Id,
+        } => "OpConstantNull Result Type <id> {result_type} cannot have a null value.",
+        /// `OpSpecConstant` of a type other than an integer or float.
+        SpecConstantType => "Specialization constant must be an integer or floating-point number.",
+        /// `OpSpecConstantOp` of an opcode that needs `Shader`.
+        SpecOpShader {
+            /// The operation.
+            opcode: Opcode,
+        } => "Specialization constant operation {opcode} requires Shader capability",
+        /// `OpSpecConstantOp UConvert` before SPIR-V 1.4 without `Kernel` or the AMD
+        /// extension.
+        SpecOpUConvert => "Prior to SPIR-V 1.4, specialization constant operation UConvert requires Kernel capability or extension SPV_AMD_gpu_shader_int16",
+        /// `OpSpecConstantOp` of an opcode that needs `Kernel`.
+        SpecOpKernel {
+            /// The operation.
+            opcode: Opcode,
+        } => "Specialization constant operation {opcode} requires Kernel capability",
+        /// An 8- or 16-bit constant without the capabilities for full use.
+        SmallType => "Cannot form constants of 8- or 16-bit types",
+    }
+}
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
 pub(super) struct Constants {
-    /// The answers of [`limited_use_type`]'s walks.
-    limited: LimitedMemo,
     /// Whether each type walked has no null value.
     not_nullable: BTreeMap<u32, bool>,
-}
-
-/// What `ContainsLimitedUseIntOrFloatType`'s walks have found, by type: whether it
-/// contains a 16-bit integer, an 8-bit integer, a 16-bit IEEE float.
-#[derive(Debug, Default)]
-pub(super) struct LimitedMemo([BTreeMap<u32, bool>; 3]);
-
-/// `e` as a fault at the current instruction.
-fn fail<T>(e: TypeError) -> Result<T, Fault> {
-    Err(ErrorKind::Type(e).into())
 }
 
 /// The pass for one instruction.
@@ -45,21 +250,30 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Resul
         O::ConstantTrue | O::ConstantFalse | O::SpecConstantTrue | O::SpecConstantFalse
             if !bool_type =>
         {
-            return fail(TypeError::ConstantNotBool(op, Id(ty)));
+            return Err(ConstantError::NotBool {
+                opcode: op,
+                result_type: Id(ty),
+            }
+            .into());
         }
         O::ConstantComposite | O::SpecConstantComposite => composite(q, inst)?,
         O::ConstantSampler if q.opcode(ty) != O::TypeSampler => {
-            let e = ErrorKind::Type(TypeError::SamplerNotSampler(Id(ty)));
+            let e = ErrorKind::from(ConstantError::SamplerNotSampler {
+                result_type: Id(ty),
+            });
             return Err(match q.state.def(ty) {
                 Some(d) => Fault::at(e, d.index),
                 None => Fault::module(e),
             });
         }
         O::ConstantNull if !nullable(q, ty, &mut st.not_nullable) => {
-            return fail(TypeError::NullNotNullable(Id(ty)));
+            return Err(ConstantError::NullNotNullable {
+                result_type: Id(ty),
+            }
+            .into());
         }
         O::SpecConstant if !matches!(q.opcode(ty), O::TypeInt | O::TypeFloat) => {
-            return fail(TypeError::SpecConstantType);
+            return Err(ConstantError::SpecConstantType.into());
         }
         O::SpecConstantOp => spec_constant_op(q, O(w(3) as u16))?,
         _ => {}
@@ -67,27 +281,11 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Resul
     if opcodes::is_constant(op)
         && q.state.has_capability(C::Shader.0)
         && !q.is_pointer_type(ty)
-        && limited_use_type(q, ty, &mut st.limited)
+        && q.contains_limited_use(ty)
     {
-        return fail(TypeError::SmallConstant);
+        return Err(ConstantError::SmallType.into());
     }
     Ok(())
-}
-
-/// `ContainsLimitedUseIntOrFloatType`: an 8- or 16-bit integer, or a 16-bit IEEE
-/// float, whose full-use capability (`Int8`, `Int16`, `Float16`) is not declared.
-pub(super) fn limited_use_type(q: &Query<'_>, ty: u32, memo: &mut LimitedMemo) -> bool {
-    let has = |c: C| q.state.has_capability(c.0);
-    let mut sized = |which: usize, want: O, width: u32| {
-        let f = |op: O, w: &[u32]| {
-            op == want && !(op == O::TypeFloat && w.len() > 3) && w.get(2) == Some(&width)
-        };
-        let step = |id, def| contains_step(q, id, def, true, &f);
-        reaches(q, ty, &mut memo.0[which], &step)
-    };
-    (!has(C::Int16) && sized(0, O::TypeInt, 16))
-        || (!has(C::Int8) && sized(1, O::TypeInt, 8))
-        || (!has(C::Float16) && sized(2, O::TypeFloat, 16))
 }
 
 /// `IsTypeNullable`: every type the null value is made of has a null value.
@@ -134,13 +332,15 @@ fn not_nullable_step(_: u32, def: Option<InstRef<'_>>) -> Step<'_> {
 fn spec_constant_op(q: &Query<'_>, op: O) -> Result<(), Fault> {
     let has = |c: C| q.state.has_capability(c.0);
     match op {
-        O::QuantizeToF16 if !has(C::Shader) => fail(TypeError::SpecOpShader(op)),
+        O::QuantizeToF16 if !has(C::Shader) => {
+            Err(ConstantError::SpecOpShader { opcode: op }.into())
+        }
         O::UConvert
             if q.state.version < (1, 4)
                 && !q.state.has_extension("SPV_AMD_gpu_shader_int16")
                 && !has(C::Kernel) =>
         {
-            fail(TypeError::SpecOpUConvert)
+            Err(ConstantError::SpecOpUConvert.into())
         }
         O::ConvertFToS
         | O::ConvertSToF
@@ -164,27 +364,10 @@ fn spec_constant_op(q: &Query<'_>, op: O) -> Result<(), Fault> {
         | O::InBoundsPtrAccessChain
             if !has(C::Kernel) =>
         {
-            fail(TypeError::SpecOpKernel(op))
+            Err(ConstantError::SpecOpKernel { opcode: op }.into())
         }
         _ => Ok(()),
     }
-}
-
-/// `EvalInt32IfConst`: whether `id` is a 32-bit integer, whether it is a constant
-/// (not a spec constant) whose value is known, and the value.
-pub(super) fn int32_if_const(q: &Query<'_>, id: u32) -> (bool, bool, u32) {
-    let t = q.type_of(id);
-    if t == 0 || !q.is_int_scalar_type(t) || q.bit_width(t) != 32 {
-        return (false, false, 0);
-    }
-    let op = q.opcode(id);
-    if !opcodes::is_constant(op) || is_spec_constant(op) {
-        return (true, false, 0);
-    }
-    if op == O::ConstantNull {
-        return (true, true, 0);
-    }
-    (true, true, q.word(id, 3).unwrap_or(0))
 }
 
 /// `ValidateConstantComposite`, except for tensors.
@@ -207,7 +390,11 @@ fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             | O::TypeCooperativeVectorNV
     ) || (ty_op == O::TypeTensorARM && tw.len() == 5);
     if !composite {
-        return fail(TypeError::CompositeNotComposite(op, t));
+        return Err(ConstantError::NotComposite {
+            opcode: op,
+            result_type: t,
+        }
+        .into());
     }
     let constituents = inst.words.get(3..).unwrap_or(&[]);
     let count = constituents.len();
@@ -215,7 +402,11 @@ fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let each = |then: &dyn Fn(usize, u32, u32) -> Result<(), Fault>| {
         for (i, &c) in constituents.iter().enumerate() {
             if !(q.opcode(c) == O::Undef || opcodes::is_constant(q.opcode(c))) {
-                return fail(TypeError::CompositeNotConstant(op, Id(c)));
+                return Err(ConstantError::NotConstant {
+                    opcode: op,
+                    constituent: Id(c),
+                }
+                .into());
             }
             then(i, c, q.type_of(c))?;
         }
@@ -224,25 +415,38 @@ fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     match ty_op {
         O::TypeVector | O::TypeCooperativeVectorNV => {
             let (known, n) = if ty_op == O::TypeCooperativeVectorNV {
-                let (_, known, n) = int32_if_const(q, tword(3));
+                let (_, known, n) = q.int32_if_const(tword(3));
                 (known, n)
             } else {
                 (true, tword(3))
             };
             if known && n as usize != count {
-                return fail(TypeError::CompositeVectorCount(op, t));
+                return Err(ConstantError::VectorCount {
+                    opcode: op,
+                    result_type: t,
+                }
+                .into());
             }
             let component = tword(2);
             each(&|_, c, ct| {
                 if ct != component {
-                    return fail(TypeError::CompositeVectorElement(op, Id(c), t));
+                    return Err(ConstantError::VectorElement {
+                        opcode: op,
+                        constituent: Id(c),
+                        result_type: t,
+                    }
+                    .into());
                 }
                 Ok(())
             })
         }
         O::TypeMatrix => {
             if tword(3) as usize != count {
-                return fail(TypeError::CompositeMatrixCount(op, t));
+                return Err(ConstantError::MatrixCount {
+                    opcode: op,
+                    result_type: t,
+                }
+                .into());
             }
             let column = tword(2);
             let column_op = q.opcode(column);
@@ -250,26 +454,50 @@ fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             let component = q.word(column, 2);
             each(&|_, c, ct| {
                 if q.opcode(ct) != column_op {
-                    return fail(TypeError::CompositeMatrixColumn(op, Id(c), t));
+                    return Err(ConstantError::MatrixColumn {
+                        opcode: op,
+                        constituent: Id(c),
+                        result_type: t,
+                    }
+                    .into());
                 }
                 if q.word(ct, 2) != component {
-                    return fail(TypeError::CompositeMatrixComponent(op, Id(c), t));
+                    return Err(ConstantError::MatrixComponent {
+                        opcode: op,
+                        constituent: Id(c),
+                        result_type: t,
+                    }
+                    .into());
                 }
                 if q.word(ct, 3) != rows {
-                    return fail(TypeError::CompositeMatrixSize(op, Id(c), t));
+                    return Err(ConstantError::MatrixSize {
+                        opcode: op,
+                        constituent: Id(c),
+                        result_type: t,
+                    }
+                    .into());
                 }
                 Ok(())
             })
         }
         O::TypeArray => {
-            let (int32, known, n) = int32_if_const(q, tword(3));
+            let (int32, known, n) = q.int32_if_const(tword(3));
             if int32 && known && n as usize != count {
-                return fail(TypeError::CompositeArrayCount(op, t));
+                return Err(ConstantError::ArrayCount {
+                    opcode: op,
+                    result_type: t,
+                }
+                .into());
             }
             let element = tword(2);
             each(&|_, c, ct| {
                 if ct != element {
-                    return fail(TypeError::CompositeArrayElement(op, Id(c), t));
+                    return Err(ConstantError::ArrayElement {
+                        opcode: op,
+                        constituent: Id(c),
+                        result_type: t,
+                    }
+                    .into());
                 }
                 Ok(())
             })
@@ -277,24 +505,42 @@ fn composite(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         O::TypeStruct => {
             let members = tw.get(2..).unwrap_or(&[]);
             if members.len() != count {
-                return fail(TypeError::CompositeStructCount(op, t));
+                return Err(ConstantError::StructCount {
+                    opcode: op,
+                    result_type: t,
+                }
+                .into());
             }
             each(&|i, c, ct| {
                 let m = members.get(i).copied().unwrap_or(0);
                 if q.def(m).is_none() || m != ct {
-                    return fail(TypeError::CompositeStructMember(op, Id(c), t));
+                    return Err(ConstantError::StructMember {
+                        opcode: op,
+                        constituent: Id(c),
+                        result_type: t,
+                    }
+                    .into());
                 }
                 Ok(())
             })
         }
         O::TypeCooperativeMatrixNV | O::TypeCooperativeMatrixKHR => {
             if count != 1 {
-                return fail(TypeError::CompositeCoopMatrixCount(op, t));
+                return Err(ConstantError::CoopMatrixCount {
+                    opcode: op,
+                    result_type: t,
+                }
+                .into());
             }
             let component = tword(2);
             each(&|_, c, ct| {
                 if q.def(component).is_none() || component != ct {
-                    return fail(TypeError::CompositeCoopMatrixComponent(op, Id(c), t));
+                    return Err(ConstantError::CoopMatrixComponent {
+                        opcode: op,
+                        constituent: Id(c),
+                        result_type: t,
+                    }
+                    .into());
                 }
                 Ok(())
             })
@@ -322,34 +568,67 @@ fn tensor(q: &Query<'_>, inst: &Inst<'_>, tw: &[u32]) -> Result<(), Fault> {
     let count = constituents.len();
     if let Some(v) = q.constant_u64(outermost) {
         if v != count as u64 {
-            return fail(TypeError::CompositeTensorCount(op, t, v, count));
+            return Err(ConstantError::TensorCount {
+                opcode: op,
+                result_type: t,
+                expected: v,
+                found: count,
+            }
+            .into());
         }
     }
     for &c in constituents {
         if !(q.opcode(c) == O::Undef || opcodes::is_constant(q.opcode(c))) {
-            return fail(TypeError::CompositeNotConstant(op, Id(c)));
+            return Err(ConstantError::NotConstant {
+                opcode: op,
+                constituent: Id(c),
+            }
+            .into());
         }
         let ct = q.type_of(c);
         match rank {
             0 => continue,
-            1 if ct != element => return fail(TypeError::CompositeTensorElement(op, Id(c), t)),
+            1 if ct != element => {
+                return Err(ConstantError::TensorElement {
+                    opcode: op,
+                    constituent: Id(c),
+                    result_type: t,
+                }
+                .into());
+            }
             1 => continue,
             _ => {}
         }
         if q.opcode(ct) != O::TypeTensorARM {
-            return fail(TypeError::CompositeTensorNotTensor(op, Id(c)));
+            return Err(ConstantError::TensorNotTensor {
+                opcode: op,
+                constituent: Id(c),
+            }
+            .into());
         }
         let cw = q.def(ct).map_or(&[][..], |d| d.words());
         let c_element = cw.get(2).copied().unwrap_or(0);
         if q.def(c_element).is_none() || c_element != element {
-            return fail(TypeError::CompositeTensorElementType(op, Id(c), t));
+            return Err(ConstantError::TensorElementType {
+                opcode: op,
+                constituent: Id(c),
+                result_type: t,
+            }
+            .into());
         }
         let Some(&c_rank) = cw.get(3) else {
             return Ok(());
         };
         if let Some(r) = q.constant_u64(c_rank) {
             if r != rank - 1 {
-                return fail(TypeError::CompositeTensorRank(op, Id(c), t, rank - 1, r));
+                return Err(ConstantError::TensorRank {
+                    opcode: op,
+                    constituent: Id(c),
+                    result_type: t,
+                    expected: rank - 1,
+                    found: r,
+                }
+                .into());
             }
         }
         let Some(&c_shape) = cw.get(4) else {
@@ -362,8 +641,15 @@ fn tensor(q: &Query<'_>, inst: &Inst<'_>, tw: &[u32]) -> Result<(), Fault> {
             };
             if let (Some(got), Some(want)) = (q.constant_u64(s), q.constant_u64(outer)) {
                 if got != want {
-                    let e = TypeError::CompositeTensorShape(op, Id(c), t, want, dim - 3, got);
-                    return fail(e);
+                    let e = ConstantError::TensorShape {
+                        opcode: op,
+                        constituent: Id(c),
+                        result_type: t,
+                        expected: want,
+                        dimension: dim - 3,
+                        found: got,
+                    };
+                    return Err(e.into());
                 }
             }
         }

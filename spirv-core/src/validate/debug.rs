@@ -1,12 +1,34 @@
 //! spirv-val's debug pass (`DebugPass` in `validate_debug.cpp`): `OpMemberName` names
 //! a member a struct has; `OpLine` names an `OpString`.
 
-use super::error::ErrorKind;
-use super::query::Query;
-use super::type_error::TypeError;
+use super::Query;
+use super::faults::faults;
 use super::{Fault, Inst};
 use crate::spv::Opcode as O;
 use crate::types::Id;
+
+faults! {
+    /// A fault of spirv-val's debug pass (`validate_debug.cpp`).
+    pub enum DebugError {
+        /// `OpMemberName` of something other than a struct.
+        MemberNameNotStruct {
+            /// The target.
+            target: Id,
+        } => "OpMemberName Type <id> {target} is not a struct type.",
+        /// `OpMemberName` of a member the struct does not have.
+        MemberNameIndex {
+            /// The member's number (which spirv-val names as it names an id).
+            member: u32,
+            /// The struct.
+            target: Id,
+        } => "OpMemberName Member <id> {member:id} index is larger than Type <id> {target}s member count.",
+        /// `OpLine` whose file is not an `OpString`.
+        LineNotString {
+            /// The file.
+            file: Id,
+        } => "OpLine Target <id> {file} is not an OpString.",
+    }
+}
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
@@ -26,13 +48,16 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Debug) -> Result<()
                     if count > member as usize {
                         return Ok(());
                     }
-                    TypeError::MemberNameIndex(member, Id(ty))
+                    DebugError::MemberNameIndex {
+                        member,
+                        target: Id(ty),
+                    }
                 }
-                _ => TypeError::MemberNameNotStruct(Id(ty)),
+                _ => DebugError::MemberNameNotStruct { target: Id(ty) },
             }
         }
-        O::Line if q.opcode(w(1)) != O::String => TypeError::LineNotString(Id(w(1))),
+        O::Line if q.opcode(w(1)) != O::String => DebugError::LineNotString { file: Id(w(1)) },
         _ => return Ok(()),
     };
-    Err(ErrorKind::Type(e).into())
+    Err(e.into())
 }

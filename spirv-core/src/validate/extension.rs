@@ -3,11 +3,29 @@
 //! `SPV_KHR_non_semantic_info`. The extended sets' own instruction rules are not here
 //! yet.
 
-use super::error::ErrorKind;
-use super::query::Query;
+use super::Query;
+use super::faults::faults;
 use super::{Fault, Inst};
 use crate::codec;
+use crate::grammar::Version;
 use crate::spv::Opcode as O;
+use ExtensionError as E;
+
+faults! {
+    /// A fault of spirv-val's extension pass (`validate_extensions.cpp`).
+    pub enum ExtensionError {
+        /// An extension that needs a newer SPIR-V version.
+        Version {
+            /// The extension.
+            extension: &'static str,
+            /// The version it needs.
+            needs: Version,
+        } => "{extension} extension requires SPIR-V version {needs} or later.",
+        /// A `NonSemantic.` import without `SPV_KHR_non_semantic_info` before SPIR-V 1.6.
+        NonSemanticWithoutExtension
+            => "NonSemantic extended instruction sets cannot be declared without SPV_KHR_non_semantic_info. (This can also be fixed having SPIR-V 1.6 or later)",
+    }
+}
 
 /// Extensions that spirv-val 2025.5 allows only from a SPIR-V version on
 /// (`ValidateExtension`).
@@ -33,8 +51,8 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             let name = codec::string_operand(operands);
             for &(ext, needs) in EXTENSION_VERSIONS {
                 if name.as_slice() == ext.as_bytes() && state.version < needs {
-                    return Err(ErrorKind::ExtensionVersion {
-                        extension: ext.into(),
+                    return Err(E::Version {
+                        extension: ext,
                         needs,
                     }
                     .into());
@@ -47,7 +65,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                 && !state.has_extension("SPV_KHR_non_semantic_info")
                 && name.starts_with(b"NonSemantic.")
             {
-                return Err(ErrorKind::NonSemanticWithoutExtension.into());
+                return Err(E::NonSemanticWithoutExtension.into());
             }
         }
         _ => {}

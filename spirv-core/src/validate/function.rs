@@ -4,17 +4,112 @@
 //! count and types, and the pointers logical addressing lets a call pass and return.
 //! `OpCooperativeMatrixPerElementOpNV` is not checked yet.
 
-use super::error::{ErrorKind, Namer, Out};
-use super::id_bits::IdBits;
-use super::memory_access::variable_pointers;
-use super::query::Query;
+use super::Query;
+use super::faults::faults;
+use super::memory::variable_pointers;
+use super::validation_state::IdBits;
 use super::{Fault, Inst};
-use crate::__private::Vec;
 use crate::grammar::KindClass;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};
 use crate::types::Id;
 use alloc::collections::BTreeMap;
-use core::fmt;
+
+faults! {
+    /// A fault of spirv-val's function pass (`validate_function.cpp`).
+    pub enum FunctionError {
+        /// `OpFunction` whose function type is not an `OpTypeFunction`.
+        NotFunctionType {
+            /// The function type operand.
+            ty: Id,
+        } => "OpFunction Function Type <id> {ty} is not a function type.",
+        /// `OpFunction` whose result type is not its type's return type.
+        ReturnType {
+            /// The result type.
+            result: Id,
+            /// The function type's return type.
+            ret: Id,
+        } => "OpFunction Result Type <id> {result} does not match the Function Type's return type <id> {ret}.",
+        /// A function's id used by an instruction that may not use it (reported at that
+        /// instruction).
+        InvalidUse {
+            /// The function.
+            function: Id,
+        } => "Invalid use of function result id {function}.",
+        /// `OpFunctionParameter` without a function before it.
+        ParameterNotPreceded => "Function parameter must be preceded by a function.",
+        /// A function whose type is not defined.
+        MissingFunctionType => "Missing function type definition.",
+        /// More parameters than the function type has.
+        TooManyParameters {
+            /// The function.
+            function: Id,
+            /// The function type's parameter count.
+            expected: usize,
+        } => "Too many OpFunctionParameters for {function:n}: expected {expected} based on the function's type",
+        /// A parameter whose type is not the function type's.
+        ParameterType {
+            /// The parameter's type.
+            ty: Id,
+        } => "OpFunctionParameter Result Type <id> {ty} does not match the OpTypeFunction parameter type of the same index.",
+        /// A call of something that is not a function.
+        CallNotFunction {
+            /// The callee.
+            function: Id,
+        } => "OpFunctionCall Function <id> {function} is not a function.",
+        /// A call whose result type is not the callee's.
+        CallResultType {
+            /// The call's result type.
+            result: Id,
+            /// The callee's return type.
+            ret: Id,
+        } => "OpFunctionCall Result Type <id> {result}s type does not match Function <id> {ret}s return type.",
+        /// A callee returning a storage-buffer pointer without
+        /// `VariablePointersStorageBuffer`.
+        ReturnStorageBufferPointer
+            => "In Logical addressing, functions may only return a storage buffer pointer if the VariablePointersStorageBuffer capability is declared",
+        /// A callee returning a workgroup pointer without `VariablePointers`.
+        ReturnWorkgroupPointer
+            => "In Logical addressing, functions may only return a workgroup pointer if the VariablePointers capability is declared",
+        /// A callee returning a pointer of another storage class.
+        ReturnPointerStorageClass
+            => "In Logical addressing, functions may not return a pointer in this storage class",
+        /// Arguments and parameters differ in count.
+        ArgumentCount
+            => "OpFunctionCall Function <id>'s parameter count does not match the argument count.",
+        /// An argument not defined.
+        MissingArgument {
+            /// The argument's position, from 0.
+            n: usize,
+        } => "Missing argument {n} definition.",
+        /// An argument without a type.
+        MissingArgumentType {
+            /// The argument's position, from 0.
+            n: usize,
+        } => "Missing argument {n} type definition.",
+        /// An argument whose type is not the parameter's.
+        ArgumentType {
+            /// The argument.
+            argument: Id,
+            /// The parameter type.
+            param_type: Id,
+        } => "OpFunctionCall Argument <id> {argument}s type does not match Function <id> {param_type}s parameter type.",
+        /// A storage-buffer pointer argument without variable pointers.
+        StorageBufferArgument {
+            /// The argument.
+            argument: Id,
+        } => "StorageBuffer pointer operand {argument} requires a variable pointers capability",
+        /// A pointer argument of a storage class calls may not pass.
+        ArgumentStorageClass {
+            /// The argument.
+            argument: Id,
+        } => "Invalid storage class for pointer operand {argument}",
+        /// A pointer argument that is not a variable or parameter.
+        NotMemoryObject {
+            /// The argument.
+            argument: Id,
+        } => "Pointer operand {argument} must be a memory object declaration",
+    }
+}
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
@@ -26,19 +121,6 @@ pub(super) struct Function {
     /// (its index, id and type) and the parameters between, found on the first
     /// parameter.
     params: Option<BTreeMap<u32, (u32, u32, u32, usize)>>,
-}
-
-/// The instruction's `i`-th operand's first word (0 when absent).
-fn op(inst: &Inst<'_>, i: usize) -> u32 {
-    inst.operands
-        .get(i)
-        .and_then(|o| inst.words.get(o.offset))
-        .copied()
-        .unwrap_or(0)
-}
-
-fn fault(e: FunctionError) -> Fault {
-    ErrorKind::Function(e).into()
 }
 
 /// The pass for one instruction.
@@ -101,21 +183,23 @@ fn bad_uses(q: &Query<'_>) -> BTreeMap<u32, u32> {
 
 /// `ValidateFunction`.
 fn function(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fault> {
-    let type_id = op(inst, 3);
+    let type_id = inst.word(3);
     if q.opcode(type_id) != O::TypeFunction {
-        return Err(fault(FunctionError::NotFunctionType { ty: Id(type_id) }));
+        return Err(Fault::from(FunctionError::NotFunctionType {
+            ty: Id(type_id),
+        }));
     }
     let ret = q.word(type_id, 2).unwrap_or(0);
-    let result = op(inst, 0);
+    let result = inst.word(0);
     if ret != result {
-        return Err(fault(FunctionError::ReturnType {
+        return Err(Fault::from(FunctionError::ReturnType {
             result: Id(result),
             ret: Id(ret),
         }));
     }
     let uses = st.bad_uses.get_or_insert_with(|| bad_uses(q));
     if let Some(&at) = uses.get(&inst.result_id) {
-        let kind = ErrorKind::Function(FunctionError::InvalidUse {
+        let kind = super::ErrorKind::from(FunctionError::InvalidUse {
             function: Id(inst.result_id),
         });
         return Err(Fault::at(kind, at));
@@ -152,23 +236,23 @@ fn parameters(q: &Query<'_>) -> BTreeMap<u32, (u32, u32, u32, usize)> {
 fn parameter(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fault> {
     let params = st.params.get_or_insert_with(|| parameters(q));
     let Some(&(at, function, type_id, index)) = params.get(&(inst.index as u32)) else {
-        return Err(fault(FunctionError::ParameterNotPreceded));
+        return Err(Fault::from(FunctionError::ParameterNotPreceded));
     };
     let Some(ty) = q.def(type_id) else {
-        let kind = ErrorKind::Function(FunctionError::MissingFunctionType);
+        let kind = super::ErrorKind::from(FunctionError::MissingFunctionType);
         return Err(Fault::at(kind, at));
     };
     let params = ty.words().len().saturating_sub(3);
     if index >= params {
-        return Err(fault(FunctionError::TooManyParameters {
-            function,
+        return Err(Fault::from(FunctionError::TooManyParameters {
+            function: Id(function),
             expected: params,
         }));
     }
     let param_type = ty.words().get(index + 3).copied().unwrap_or(0);
-    let result = op(inst, 0);
+    let result = inst.word(0);
     if q.def(param_type).is_none() || result != param_type {
-        return Err(fault(FunctionError::ParameterType { ty: Id(result) }));
+        return Err(Fault::from(FunctionError::ParameterType { ty: Id(result) }));
     }
     Ok(())
 }
@@ -178,22 +262,24 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     use FunctionError as E;
     let has = |c: C| q.state.has_capability(c.0);
     let options = q.state.options;
-    let callee = op(inst, 2);
+    let callee = inst.word(2);
     let Some(f) = q.def(callee).filter(|f| f.opcode() == O::Function) else {
-        return Err(fault(E::CallNotFunction {
+        return Err(Fault::from(E::CallNotFunction {
             function: Id(callee),
         }));
     };
     let ret = f.words().get(1).copied().unwrap_or(0);
-    let result = op(inst, 0);
+    let result = inst.word(0);
     if q.def(ret).is_none() || ret != result {
-        return Err(fault(E::CallResultType {
+        return Err(Fault::from(E::CallResultType {
             result: Id(result),
             ret: Id(ret),
         }));
     }
-    let (addressing, _) = super::memory_util::models(q);
-    let logical = addressing == 0 || addressing == 5348;
+    let logical = matches!(
+        q.state.addressing_model(),
+        crate::spv::AddressingModel::Logical | crate::spv::AddressingModel::PhysicalStorageBuffer64
+    );
     if !options.relax_logical_pointer
         && logical
         && matches!(q.opcode(ret), O::TypePointer | O::TypeUntypedPointerKHR)
@@ -201,33 +287,33 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         let sc = S(q.word(ret, 2).unwrap_or(u32::MAX));
         if sc != S::PhysicalStorageBuffer {
             if !has(C::VariablePointersStorageBuffer) && sc == S::StorageBuffer {
-                return Err(fault(E::ReturnStorageBufferPointer));
+                return Err(Fault::from(E::ReturnStorageBufferPointer));
             } else if !has(C::VariablePointers) && sc == S::Workgroup {
-                return Err(fault(E::ReturnWorkgroupPointer));
+                return Err(Fault::from(E::ReturnWorkgroupPointer));
             } else if sc != S::StorageBuffer && sc != S::Workgroup {
-                return Err(fault(E::ReturnPointerStorageClass));
+                return Err(Fault::from(E::ReturnPointerStorageClass));
             }
         }
     }
     let ft_id = f.words().get(4).copied().unwrap_or(0);
     let Some(ft) = q.def(ft_id).filter(|t| t.opcode() == O::TypeFunction) else {
-        return Err(fault(E::MissingFunctionType));
+        return Err(Fault::from(E::MissingFunctionType));
     };
     let args = inst.words.get(4..).unwrap_or(&[]);
     let params = ft.words().get(3..).unwrap_or(&[]);
     if args.len() != params.len() {
-        return Err(fault(E::ArgumentCount));
+        return Err(Fault::from(E::ArgumentCount));
     }
     for (n, (&arg, &param_type)) in args.iter().zip(params).enumerate() {
         if q.def(arg).is_none() {
-            return Err(fault(E::MissingArgument { n }));
+            return Err(Fault::from(E::MissingArgument { n }));
         }
         let arg_type = q.type_of(arg);
         if q.def(arg_type).is_none() {
-            return Err(fault(E::MissingArgumentType { n }));
+            return Err(Fault::from(E::MissingArgumentType { n }));
         }
         let Some(pt) = q.def(param_type) else {
-            return Err(fault(E::ArgumentType {
+            return Err(Fault::from(E::ArgumentType {
                 argument: Id(arg),
                 param_type: Id(param_type),
             }));
@@ -237,7 +323,7 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
             // match logically; that comparison is not made here, so such pointers pass.
             let pointers = q.opcode(arg_type) == O::TypePointer && pt.opcode() == O::TypePointer;
             if !(options.before_hlsl_legalization && pointers) {
-                return Err(fault(E::ArgumentType {
+                return Err(Fault::from(E::ArgumentType {
                     argument: Id(arg),
                     param_type: Id(param_type),
                 }));
@@ -261,10 +347,10 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                 | S::ShaderRecordBufferKHR => {}
                 S::StorageBuffer => {
                     if !variable_pointers(q) {
-                        return Err(fault(E::StorageBufferArgument { argument: Id(arg) }));
+                        return Err(Fault::from(E::StorageBufferArgument { argument: Id(arg) }));
                     }
                 }
-                _ => return Err(fault(E::ArgumentStorageClass { argument: Id(arg) })),
+                _ => return Err(Fault::from(E::ArgumentStorageClass { argument: Id(arg) })),
             }
             let declared = matches!(
                 q.opcode(arg),
@@ -275,216 +361,10 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
                 let wg = has(C::VariablePointers) && sc == S::Workgroup;
                 let uc = sc == S::UniformConstant;
                 if !options.before_hlsl_legalization && !ssbo && !wg && !uc {
-                    return Err(fault(E::NotMemoryObject { argument: Id(arg) }));
+                    return Err(Fault::from(E::NotMemoryObject { argument: Id(arg) }));
                 }
             }
         }
     }
     Ok(())
-}
-
-/// A fault of spirv-val's function rules, with what it involves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FunctionError {
-    /// `OpFunction` whose function type is not an `OpTypeFunction`.
-    NotFunctionType {
-        /// The function type operand.
-        ty: Id,
-    },
-    /// `OpFunction` whose result type is not its type's return type.
-    ReturnType {
-        /// The result type.
-        result: Id,
-        /// The function type's return type.
-        ret: Id,
-    },
-    /// A function's id used by an instruction that may not use it (reported at that
-    /// instruction).
-    InvalidUse {
-        /// The function.
-        function: Id,
-    },
-    /// `OpFunctionParameter` without a function before it.
-    ParameterNotPreceded,
-    /// A function whose type is not defined.
-    MissingFunctionType,
-    /// More parameters than the function type has.
-    TooManyParameters {
-        /// The function (printed as a number).
-        function: u32,
-        /// The function type's parameter count.
-        expected: usize,
-    },
-    /// A parameter whose type is not the function type's.
-    ParameterType {
-        /// The parameter's type.
-        ty: Id,
-    },
-    /// A call of something that is not a function.
-    CallNotFunction {
-        /// The callee.
-        function: Id,
-    },
-    /// A call whose result type is not the callee's.
-    CallResultType {
-        /// The call's result type.
-        result: Id,
-        /// The callee's return type.
-        ret: Id,
-    },
-    /// A callee returning a storage-buffer pointer without
-    /// `VariablePointersStorageBuffer`.
-    ReturnStorageBufferPointer,
-    /// A callee returning a workgroup pointer without `VariablePointers`.
-    ReturnWorkgroupPointer,
-    /// A callee returning a pointer of another storage class.
-    ReturnPointerStorageClass,
-    /// Arguments and parameters differ in count.
-    ArgumentCount,
-    /// An argument not defined (`n` from 0).
-    MissingArgument {
-        /// The argument's position.
-        n: usize,
-    },
-    /// An argument without a type.
-    MissingArgumentType {
-        /// The argument's position.
-        n: usize,
-    },
-    /// An argument whose type is not the parameter's.
-    ArgumentType {
-        /// The argument.
-        argument: Id,
-        /// The parameter type.
-        param_type: Id,
-    },
-    /// A storage-buffer pointer argument without variable pointers.
-    StorageBufferArgument {
-        /// The argument.
-        argument: Id,
-    },
-    /// A pointer argument of a storage class calls may not pass.
-    ArgumentStorageClass {
-        /// The argument.
-        argument: Id,
-    },
-    /// A pointer argument that is not a variable or parameter.
-    NotMemoryObject {
-        /// The argument.
-        argument: Id,
-    },
-}
-
-impl FunctionError {
-    /// spirv-val's message.
-    pub(super) fn write(&self, out: &mut dyn Out, names: &Namer<'_>) -> fmt::Result {
-        use FunctionError as E;
-        let id = |out: &mut dyn Out, id: Id| names.id(out, id);
-        match self {
-            E::NotFunctionType { ty } => {
-                out.write_str("OpFunction Function Type <id> ")?;
-                id(out, *ty)?;
-                out.write_str(" is not a function type.")
-            }
-            E::ReturnType { result, ret } => {
-                out.write_str("OpFunction Result Type <id> ")?;
-                id(out, *result)?;
-                out.write_str(" does not match the Function Type's return type <id> ")?;
-                id(out, *ret)?;
-                out.write_str(".")
-            }
-            E::InvalidUse { function } => {
-                out.write_str("Invalid use of function result id ")?;
-                id(out, *function)?;
-                out.write_str(".")
-            }
-            E::ParameterNotPreceded => {
-                out.write_str("Function parameter must be preceded by a function.")
-            }
-            E::MissingFunctionType => out.write_str("Missing function type definition."),
-            E::TooManyParameters { function, expected } => write!(
-                out,
-                "Too many OpFunctionParameters for {function}: expected {expected} based on the function's type"
-            ),
-            E::ParameterType { ty } => {
-                out.write_str("OpFunctionParameter Result Type <id> ")?;
-                id(out, *ty)?;
-                out.write_str(
-                    " does not match the OpTypeFunction parameter type of the same index.",
-                )
-            }
-            E::CallNotFunction { function } => {
-                out.write_str("OpFunctionCall Function <id> ")?;
-                id(out, *function)?;
-                out.write_str(" is not a function.")
-            }
-            E::CallResultType { result, ret } => {
-                out.write_str("OpFunctionCall Result Type <id> ")?;
-                id(out, *result)?;
-                out.write_str("s type does not match Function <id> ")?;
-                id(out, *ret)?;
-                out.write_str("s return type.")
-            }
-            E::ReturnStorageBufferPointer => out.write_str(
-                "In Logical addressing, functions may only return a storage buffer pointer if the VariablePointersStorageBuffer capability is declared",
-            ),
-            E::ReturnWorkgroupPointer => out.write_str(
-                "In Logical addressing, functions may only return a workgroup pointer if the VariablePointers capability is declared",
-            ),
-            E::ReturnPointerStorageClass => out.write_str(
-                "In Logical addressing, functions may not return a pointer in this storage class",
-            ),
-            E::ArgumentCount => out.write_str(
-                "OpFunctionCall Function <id>'s parameter count does not match the argument count.",
-            ),
-            E::MissingArgument { n } => write!(out, "Missing argument {n} definition."),
-            E::MissingArgumentType { n } => write!(out, "Missing argument {n} type definition."),
-            E::ArgumentType {
-                argument,
-                param_type,
-            } => {
-                out.write_str("OpFunctionCall Argument <id> ")?;
-                id(out, *argument)?;
-                out.write_str("s type does not match Function <id> ")?;
-                id(out, *param_type)?;
-                out.write_str("s parameter type.")
-            }
-            E::StorageBufferArgument { argument } => {
-                out.write_str("StorageBuffer pointer operand ")?;
-                id(out, *argument)?;
-                out.write_str(" requires a variable pointers capability")
-            }
-            E::ArgumentStorageClass { argument } => {
-                out.write_str("Invalid storage class for pointer operand ")?;
-                id(out, *argument)
-            }
-            E::NotMemoryObject { argument } => {
-                out.write_str("Pointer operand ")?;
-                id(out, *argument)?;
-                out.write_str(" must be a memory object declaration")
-            }
-        }
-    }
-
-    /// The ids the message names, in order.
-    pub(super) fn ids(&self) -> Vec<Id> {
-        use FunctionError as E;
-        match self {
-            E::NotFunctionType { ty: a }
-            | E::InvalidUse { function: a }
-            | E::ParameterType { ty: a }
-            | E::CallNotFunction { function: a }
-            | E::StorageBufferArgument { argument: a }
-            | E::ArgumentStorageClass { argument: a }
-            | E::NotMemoryObject { argument: a } => Vec::from([*a]),
-            E::ReturnType { result: a, ret: b }
-            | E::CallResultType { result: a, ret: b }
-            | E::ArgumentType {
-                argument: a,
-                param_type: b,
-            } => Vec::from([*a, *b]),
-            _ => Vec::new(),
-        }
-    }
 }

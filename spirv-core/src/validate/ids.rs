@@ -4,8 +4,8 @@
 //! instruction needs them.
 
 use super::Inst;
+use super::State;
 use super::error::ErrorKind;
-use super::state::State;
 use crate::grammar::KindClass;
 use crate::spirv_tools::{self as opcodes, UserFacts};
 use crate::spv::Opcode as O;

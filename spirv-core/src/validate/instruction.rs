@@ -1,126 +1,34 @@
-//! spirv-val's per-instruction passes after the layout: the block structure it
-//! follows while reading (`CfgPass` in `source/val/validate_cfg.cpp`), and its
-//! instruction pass (`source/val/validate_instruction.cpp`): module-wide state
+//! spirv-val's instruction pass (`InstructionPass` in `validate_instruction.cpp`):
+//! module-wide state
 //! (capabilities, memory model, variable counts), opcode and enumerant capabilities,
 //! versions and extensions from the grammar, and the universal limits.
 
-use super::error::{ErrorKind, VersionNeed};
-use super::state::{Def, State};
+use super::error::ErrorKind;
+use super::validation_state::{Def, State};
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::grammar::{Category, OperandKind, Version};
 use crate::spv::{self, Opcode as O};
 use crate::types::Id;
 
-/// `CfgPass`: blocks open at labels and close at terminators; merge and branch
-/// targets are checked against the function's first block and its merge blocks.
-pub(super) fn cfg(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    let op = inst.opcode;
-    let word = |i: usize| {
-        inst.operands
-            .get(i)
-            .and_then(|o| inst.words.get(o.offset))
-            .copied()
-            .unwrap_or(0)
-    };
-    let Some(f) = state.function.as_mut() else {
-        return Ok(());
-    };
-    // These faults are reported at the function's `OpFunction`.
-    let at_function = f.index;
-    let first_block_targeted = |f: &super::state::OpenFunction, target: u32| {
-        (f.first_block == Some(target)).then(|| {
-            Fault::at(
-                ErrorKind::FirstBlockTargeted {
-                    block: Id(target),
-                    function: Id(f.id),
-                    by: Id(f.block.unwrap_or(0)),
-                },
-                f.index,
-            )
-        })
-    };
-    match op {
-        O::Label => {
-            f.block_count += 1;
-            f.first_block.get_or_insert(inst.result_id);
-            f.block = Some(inst.result_id);
-        }
-        O::LoopMerge | O::SelectionMerge => {
-            let merge = word(0);
-            if !f.merge_blocks.insert(merge) {
-                return Err(Fault::at(
-                    ErrorKind::AlreadyMergeBlock { block: Id(merge) },
-                    at_function,
-                ));
-            }
-        }
-        O::Branch => {
-            if let Some(e) = first_block_targeted(f, word(0)) {
-                return Err(e);
-            }
-            f.block = None;
-        }
-        O::BranchConditional => {
-            for t in [word(1), word(2)] {
-                if let Some(e) = first_block_targeted(f, t) {
-                    return Err(e);
-                }
-            }
-            f.block = None;
-        }
-        O::Switch => {
-            for i in (1..inst.operands.len()).step_by(2) {
-                if let Some(e) = first_block_targeted(f, word(i)) {
-                    return Err(e);
-                }
-            }
-            f.block = None;
-        }
-        O::Return => {
-            let void = state
-                .defs
-                .get(f.result_type)
-                .is_some_and(|d| d.opcode == O::TypeVoid);
-            if !void {
-                return Err(ErrorKind::ReturnInNonVoid.into());
-            }
-            f.block = None;
-        }
-        O::Kill
-        | O::ReturnValue
-        | O::Unreachable
-        | O::TerminateInvocation
-        | O::IgnoreIntersectionKHR
-        | O::TerminateRayKHR
-        | O::EmitMeshTasksEXT => f.block = None,
-        _ => {}
-    }
-    Ok(())
-}
-
 /// `InstructionPass`.
 pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let op = inst.opcode;
-    let word = |i: usize| {
-        inst.operands
-            .get(i)
-            .and_then(|o| inst.words.get(o.offset))
-            .copied()
-            .unwrap_or(0)
-    };
     match op {
-        O::Capability => state.register_capability(word(0)),
-        O::ConditionalCapabilityINTEL => state.register_capability(word(1)),
+        O::Capability => state.register_capability(inst.word(0)),
+        O::ConditionalCapabilityINTEL => state.register_capability(inst.word(1)),
         O::MemoryModel => {
-            if state.memory_model {
+            if state.models.is_some() {
                 return Err(ErrorKind::DuplicateMemoryModel.into());
             }
-            state.memory_model = true;
+            state.models = Some((
+                spv::AddressingModel(inst.word(0)),
+                spv::MemoryModel(inst.word(1)),
+            ));
         }
         O::Variable => {
             let limits = &state.options.limits;
-            if word(2) == spv::StorageClass::Function.0 {
+            if inst.word(2) == spv::StorageClass::Function.0 {
                 state.local_variables += 1;
                 if state.local_variables > limits.max_local_variables {
                     return Err(Fault::module(ErrorKind::LocalVariables {
@@ -143,7 +51,7 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
             if state.sampler_addressing != 0 {
                 return Err(ErrorKind::DuplicateSamplerAddressing.into());
             }
-            let width = word(0);
+            let width = inst.word(0);
             if width != 32 && width != 64 {
                 return Err(ErrorKind::SamplerAddressingWidth.into());
             }
@@ -169,9 +77,9 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
 /// A capability list as spirv-val filters it for the target environment: those the
 /// environment's version has, or that an extension or capability enables; in value
 /// order.
-fn enabling(state: &State<'_>, caps: &[u32]) -> Vec<u32> {
+fn enabling(state: &State<'_>, caps: &[u32]) -> Vec<spv::Capability> {
     let env = state.options.target_env.version();
-    let mut out: Vec<u32> = caps
+    let mut out: Vec<spv::Capability> = caps
         .iter()
         .copied()
         .filter(|&c| {
@@ -181,8 +89,9 @@ fn enabling(state: &State<'_>, caps: &[u32]) -> Vec<u32> {
                     || !e.capabilities.is_empty()
             })
         })
+        .map(spv::Capability)
         .collect();
-    out.sort_unstable();
+    out.sort_unstable_by_key(|c| c.0);
     out.dedup();
     out
 }
@@ -293,13 +202,13 @@ fn enumerant(
         // Vulkan asks for a 16-bit storage capability; other environments nothing.
         if state.options.target_env.is_vulkan() {
             let mut caps = Vec::from([
-                spv::Capability::StorageBuffer16BitAccess.0,
-                spv::Capability::UniformAndStorageBuffer16BitAccess.0,
-                spv::Capability::StoragePushConstant16.0,
-                spv::Capability::StorageInputOutput16.0,
+                spv::Capability::StorageBuffer16BitAccess,
+                spv::Capability::UniformAndStorageBuffer16BitAccess,
+                spv::Capability::StoragePushConstant16,
+                spv::Capability::StorageInputOutput16,
             ]);
-            caps.sort_unstable();
-            if !declares && !state.has_any_capability(&caps) {
+            caps.sort_unstable_by_key(|c| c.0);
+            if !declares && !caps.iter().any(|c| state.has_capability(c.0)) {
                 return Err(ErrorKind::OperandCapability {
                     opcode: inst.opcode,
                     operand,
@@ -318,22 +227,34 @@ fn enumerant(
     if in_window(module, e.version, e.last_version) {
         return Ok(());
     }
-    let needs = match (e.version, e.last_version) {
-        (_, Some(last)) if last < module => VersionNeed::AtMost(last),
-        (Some(first), _) if e.extensions.is_empty() => VersionNeed::AtLeast(first),
+    let (opcode, name) = (inst.opcode, e.name);
+    Err(match (e.version, e.last_version) {
+        (_, Some(version)) if version < module => ErrorKind::OperandRemoved {
+            operand,
+            opcode,
+            name,
+            value,
+            version,
+        },
+        (Some(version), _) if e.extensions.is_empty() => ErrorKind::OperandNeedsVersion {
+            operand,
+            opcode,
+            name,
+            value,
+            version,
+        },
         // No version has it (or the module's is too old): one of its extensions must
         // be declared, if it has any.
         _ if e.extensions.is_empty() || state.has_any_extension(e.extensions) => {
             return Ok(());
         }
-        _ => VersionNeed::Extension(e.extensions),
-    };
-    Err(ErrorKind::OperandVersion {
-        opcode: inst.opcode,
-        operand,
-        name: e.name,
-        value,
-        needs,
+        _ => ErrorKind::OperandNeedsExtension {
+            operand,
+            opcode,
+            name,
+            value,
+            extensions: sorted(e.extensions),
+        },
     })
 }
 
@@ -396,15 +317,10 @@ fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
 fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
     let info = inst.info;
     let module = state.version;
-    let needs = |needs| {
-        Err(ErrorKind::OpcodeVersion {
-            opcode: inst.opcode,
-            needs,
-        })
-    };
-    if let Some(last) = info.last_version {
-        if last < module {
-            return needs(VersionNeed::AtMost(last));
+    let opcode = inst.opcode;
+    if let Some(version) = info.last_version {
+        if version < module {
+            return Err(ErrorKind::OpcodeRemoved { opcode, version });
         }
     }
     if !info.capabilities.is_empty() && inst.opcode != O::TerminateInvocation {
@@ -413,19 +329,34 @@ fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
     let exts = info.extensions;
     if exts.is_empty() {
         return match info.version {
-            None => needs(VersionNeed::Reserved),
-            Some(first) if module < first => needs(VersionNeed::AtLeast(first)),
+            None => Err(ErrorKind::OpcodeReserved { opcode }),
+            Some(version) if module < version => {
+                Err(ErrorKind::OpcodeNeedsVersion { opcode, version })
+            }
             Some(_) => Ok(()),
         };
     }
     if state.has_any_extension(exts) {
         return Ok(());
     }
+    let extensions = sorted(exts);
     match info.version {
-        None => needs(VersionNeed::Extension(exts)),
-        Some(first) if module < first => needs(VersionNeed::AtLeastOrExtension(first, exts)),
+        None => Err(ErrorKind::OpcodeNeedsExtension { opcode, extensions }),
+        Some(version) if module < version => Err(ErrorKind::OpcodeNeedsVersionOrExtension {
+            opcode,
+            version,
+            extensions,
+        }),
         Some(_) => Ok(()),
     }
+}
+
+/// Extensions as spirv-val lists them: by name, each once.
+fn sorted(extensions: &[&'static str]) -> Vec<&'static str> {
+    let mut out = extensions.to_vec();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// What a definition records (`RegisterInstruction`).

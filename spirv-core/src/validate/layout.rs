@@ -5,8 +5,8 @@
 //! from the function definitions into the graph section, so does this.
 
 use super::Inst;
-use super::error::{DebugInfoPlace, ErrorKind, GraphRule};
-use super::state::{GraphRegion, LayoutSection as L, OpenFunction, State};
+use super::error::ErrorKind;
+use super::validation_state::{GraphRegion, LayoutSection as L, OpenFunction, State};
 use crate::spirv_tools::{self as opcodes, SetKind};
 use crate::spv::Opcode as O;
 
@@ -95,14 +95,10 @@ fn ext_inst_placement(state: &State<'_>, inst: &Inst<'_>, set: SetKind) -> Resul
         let number = inst.words.get(4).copied().unwrap_or(0);
         if set.is_local_debug_info(number) {
             if !state.in_function() {
-                return Err(ErrorKind::DebugInfoPlacement {
-                    belongs: DebugInfoPlace::FunctionBody,
-                });
+                return Err(ErrorKind::DebugInfoOutsideFunction);
             }
         } else if state.section < L::Types || state.section >= L::FunctionDeclarations {
-            return Err(ErrorKind::DebugInfoPlacement {
-                belongs: DebugInfoPlace::Globals,
-            });
+            return Err(ErrorKind::DebugInfoOutsideGlobals);
         }
     } else if set.is_non_semantic() {
         if state.section < L::Types {
@@ -217,47 +213,46 @@ fn function_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, Error
 /// `GraphScopedInstructions`.
 fn graph_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
     let op = inst.opcode;
-    let fail = |rule| Err(ErrorKind::Graph { rule, opcode: op });
     if !in_current(state, op) {
-        return fail(GraphRule::NotInGraphSection);
+        return Err(ErrorKind::NotInGraphSection { opcode: op });
     }
     let region = state.graph;
     match op {
         O::GraphARM => {
             if region > GraphRegion::Outside {
-                return fail(GraphRule::GraphInGraph);
+                return Err(ErrorKind::GraphInGraph);
             }
             state.graph = GraphRegion::Begin;
         }
         O::GraphInputARM => {
             if !matches!(region, GraphRegion::Begin | GraphRegion::Inputs) {
-                return fail(GraphRule::InputPlacement);
+                return Err(ErrorKind::GraphInputPlacement);
             }
             state.graph = GraphRegion::Inputs;
         }
         O::GraphSetOutputARM => {
             if region == GraphRegion::Outside {
-                return fail(GraphRule::OutputPlacement);
+                return Err(ErrorKind::GraphOutputPlacement { opcode: op });
             }
             state.graph = GraphRegion::Outputs;
         }
         O::GraphEndARM => {
             if region != GraphRegion::Outputs {
-                return fail(GraphRule::EndWithoutOutput);
+                return Err(ErrorKind::GraphEndWithoutOutput { opcode: op });
             }
             state.graph = GraphRegion::Outside;
         }
         O::GraphEntryPointARM => {
             if region != GraphRegion::Outside {
-                return fail(GraphRule::EntryPointInGraph);
+                return Err(ErrorKind::GraphEntryPointInGraph { opcode: op });
             }
         }
         _ => {
             if region == GraphRegion::Outside {
-                return fail(GraphRule::OutsideBody);
+                return Err(ErrorKind::GraphOutsideBody { opcode: op });
             }
             if region == GraphRegion::Outputs {
-                return fail(GraphRule::AfterOutputs);
+                return Err(ErrorKind::GraphAfterOutputs { opcode: op });
             }
             state.graph = GraphRegion::Body;
         }

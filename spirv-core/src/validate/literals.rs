@@ -3,11 +3,22 @@
 //! `OpSpecConstant` or an `OpSwitch` case) has its high-order bits zero, or
 //! sign-extended for a signed integer type.
 
-use super::error::ErrorKind;
-use super::query::Query;
-use super::type_error::TypeError;
+use super::Query;
+use super::faults::faults;
 use super::{Fault, Inst};
 use crate::spv::Opcode as O;
+use crate::types::Id;
+
+faults! {
+    /// A fault of spirv-val's literals pass (`validate_literals.cpp`).
+    pub enum LiteralError {
+        /// A literal whose high-order bits are not zero- or sign-extended.
+        HighBits {
+            /// The instruction's result id (0 when it has none).
+            id: Id,
+        } => "The high-order bits of a literal number in instruction <id> {id:n} must be 0 for a floating-point type, or 0 for an integer type with Signedness of 0, or sign extended when Signedness is 1",
+    }
+}
 
 /// What the pass remembers across instructions.
 #[derive(Debug, Default)]
@@ -37,7 +48,10 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Literals) -> Result
     let step = if inst.opcode == O::Switch { 2 } else { 1 };
     for &word in lasts.iter().step_by(step) {
         if !upper_bits_ok(word, bits, signed) {
-            return Err(ErrorKind::Type(TypeError::LiteralHighBits(inst.result_id)).into());
+            return Err(LiteralError::HighBits {
+                id: crate::types::Id(inst.result_id),
+            }
+            .into());
         }
     }
     Ok(())

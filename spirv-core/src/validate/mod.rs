@@ -53,85 +53,171 @@
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
+//!
+//! # Where things are
+//! One module per family of spirv-val's `source/val/`, named after its file; each opens
+//! with what it owns and the spirv-val function it mirrors.
+//!
+//! | Module | spirv-val |
+//! |---|---|
+//! | `driver` | `validate.cpp`: the header, both loops, then the passes over the whole module, in spirv-val's order |
+//! | `validation_state/` | `ValidationState_t`: what the first loop learns, the lookups every family shares |
+//! | `faults` | the `faults!` table macro every fault enum is declared with |
+//! | `error` | [`ValidationError`], and [`ErrorKind`]: the driver's own faults and one variant per family |
+//! | `ids`, `capability`, `layout`, `instruction` | `validate_id.cpp`, `validate_capability.cpp`, `validate_layout.cpp`, `validate_instruction.cpp` |
+//! | `types/`, `constants`, `literals`, `misc`, `debug`, `extension` | `validate_type.cpp`, `validate_constants.cpp`, … |
+//! | `memory/`, `function`, `scopes` | `validate_memory.cpp`, `validate_function.cpp`, `validate_scopes.cpp` |
+//! | `arithmetics`, `bitwise`, `composites/`, `conversion`, `logicals` | their `validate_*.cpp` |
+//! | `cfg/`, `adjacency` | `validate_cfg.cpp`, `validate_adjacency.cpp` |
+//! | `annotation`, `decorations/` | `validate_annotation.cpp`, `validate_decorations.cpp` |
+//! | `modes/`, `entry_points` | `validate_mode_setting.cpp`, `ValidateEntryPoints` |
+//! | `interfaces/`, `builtins/` | `validate_interfaces.cpp`, `validate_builtins.cpp` |
+//!
+//! # Adding a rule
+//! A rule is a row in its family's fault table, a check that builds the row's variant
+//! where spirv-val returns its diagnostic, and a test case. spirv-val's message, its
+//! VUID and the ids it names live in the row alone: the check never writes text.
+//!
+//! **The row.** spirv-val's `ValidateExecutionMode` refuses `OriginLowerLeft` under
+//! Vulkan with `VkErrorID(4653)`. [`ModeError`]'s table (in `modes/mod.rs`) has:
+//! ```text
+//! /// `OriginLowerLeft` in Vulkan.
+//! #[vuid = "VUID-StandaloneSpirv-OriginLowerLeft-04653"]
+//! OriginLowerLeft => "In the Vulkan environment, the OriginLowerLeft execution mode must not be used.",
+//! ```
+//! A row with data names its fields in the template (`{entry}` prints an [`Id`](crate::Id) as
+//! spirv-val's `'N[%name]'`, `{entry:n}` as the bare number; see the `faults` module):
+//! ids are [`Id`](crate::Id)s, enumerants their `spv` types.
+//!
+//! **The check.** In `modes/execution.rs`, at the point where spirv-val's
+//! `ValidateExecutionMode` makes the same test, in the same order:
+//! ```text
+//! if vulkan && mode == M::OriginLowerLeft {
+//!     return Err(rule(ModeError::OriginLowerLeft));
+//! }
+//! ```
+//!
+//! **The test.** A module that breaks the rule, and spirv-val's verdict on it (the rule
+//! tests keep these as fixtures, re-recorded from spirv-val 2025.5 with `BLESS=1`);
+//! `../shared/valsuite` holds spirv-val's own unit tests as cases to score against.
+//! As code:
+//! ```
+//! use spirv_core::validate::{validate, ErrorKind, ModeError, Options};
+//! use spirv_core::{spv, spv::inst, Builder, TargetEnv};
+//!
+//! let mut b = Builder::new((1, 0));
+//! b.push(inst::Capability { capability: spv::Capability::Shader })?;
+//! b.push(inst::MemoryModel {
+//!     addressing_model: spv::AddressingModel::Logical,
+//!     memory_model: spv::MemoryModel::GLSL450,
+//! })?;
+//! let (void, fnty, main, label) = (b.id()?, b.id()?, b.id()?, b.id()?);
+//! b.push(inst::EntryPoint {
+//!     execution_model: spv::ExecutionModel::Fragment,
+//!     entry_point: main,
+//!     name: "main".into(),
+//!     interfaces: Default::default(),
+//! })?;
+//! b.push(inst::ExecutionMode {
+//!     entry_point: main,
+//!     mode: spv::ExecutionModeData::OriginLowerLeft,
+//! })?;
+//! b.push(inst::TypeVoid { result_id: void })?;
+//! b.push(inst::TypeFunction {
+//!     result_id: fnty,
+//!     return_type: void,
+//!     parameter_types: Default::default(),
+//! })?;
+//! b.push(inst::Function {
+//!     result_type: void,
+//!     result_id: main,
+//!     function_control: spv::FunctionControl::NONE,
+//!     function_type: fnty,
+//! })?;
+//! b.push(inst::Label { result_id: label })?;
+//! b.push(inst::Return {})?;
+//! b.push(inst::FunctionEnd {})?;
+//! let words = b.build()?.to_words();
+//!
+//! let options = Options { target_env: TargetEnv::Vulkan1_0, ..Options::default() };
+//! let err = validate(&words, &options).unwrap_err();
+//! assert_eq!(err.kind, ErrorKind::Mode(ModeError::OriginLowerLeft));
+//! assert_eq!(err.vuid(), Some("VUID-StandaloneSpirv-OriginLowerLeft-04653"));
+//! assert!(err.to_string().contains(
+//!     "[VUID-StandaloneSpirv-OriginLowerLeft-04653] In the Vulkan environment, the \
+//!      OriginLowerLeft execution mode must not be used."
+//! ));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//! Then run the valsuite score (`../shared/valsuite/score.py`): no case may go from
+//! agreeing to disagreeing. A family that checks a new built-in, opcode or execution
+//! model also lists it where its module says what it covers.
 
 mod adjacency;
 mod annotation;
 mod arithmetics;
 mod bitwise;
-mod builtin_rules;
 mod builtins;
 mod capability;
 mod cfg;
 mod composites;
 mod constants;
-mod control_flow;
 mod conversion;
 mod debug;
-mod decode;
 mod decorations;
-mod entry_calls;
+mod driver;
+mod entry_points;
 mod error;
-mod error_text;
 mod extension;
+mod faults;
 mod function;
-mod id_bits;
 mod ids;
 mod instruction;
-mod interface_locations;
 mod interfaces;
 mod layout;
 mod literals;
 mod logicals;
 mod memory;
-mod memory_access;
-mod memory_chain;
-mod memory_cooperative;
-mod memory_copy;
-mod memory_error;
-mod memory_text;
-mod memory_text_chain;
-mod memory_util;
-mod memory_variable;
 mod misc;
-mod mode_execution;
-mod mode_setting;
-mod mode_text;
-mod module;
-mod op_util;
-mod operand_memo;
-mod operations;
-mod qcom;
-mod query;
-mod registry;
-mod second;
-mod state;
-mod type_error;
-mod type_messages;
-mod type_rules;
+mod modes;
+mod scopes;
 mod types;
-mod value_messages;
+mod validation_state;
 
 pub use crate::spirv_tools::generates_type;
-pub use cfg::{Adjacency, CfgError, ConstructDominance, ConstructKind, LoopControlConflict};
+pub use adjacency::AdjacencyError;
+pub use arithmetics::ArithmeticError;
+pub use bitwise::BitwiseError;
+pub use builtins::{
+    BuiltInError, BuiltInReference, BuiltInSubject, BuiltInTypeProblem, BuiltInUse,
+    CHECKED_BUILT_INS,
+};
+pub use cfg::{CfgError, ConstructKind};
+pub use composites::CompositeError;
+pub use constants::ConstantError;
+pub use conversion::ConversionError;
+pub use debug::DebugError;
 pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetRule};
-pub use error::{DebugInfoPlace, ErrorKind, GraphRule, ValidationError, VersionNeed};
+pub use error::{ErrorKind, ValidationError};
+pub use extension::ExtensionError;
 pub use function::FunctionError;
-pub use memory::{CopyOperand, MemoryError};
-pub use mode_text::ModeError;
-pub use operations::{CompositeRule, OperandRule, OperationError, QcomRule, TypeRule};
+pub use interfaces::InterfaceError;
+pub use literals::LiteralError;
+pub use logicals::LogicalError;
+pub use memory::{CopyOperand, MemoryError, RawChainOperand};
+pub use misc::MiscError;
+pub use modes::ModeError;
+pub use scopes::ScopeError;
 pub use types::TypeError;
+pub use validation_state::ShapeError;
 
 use crate::__private::Vec;
-use crate::binary::{self, Header};
 use crate::env::TargetEnv;
-use crate::grammar::{InstructionInfo, OperandKind};
-use crate::spirv_tools::SetKind;
 use crate::walk::ExtInstRegistry;
-use crate::{Module, spv};
 use alloc::borrow::Cow;
-use alloc::collections::BTreeSet;
-use decode::instruction;
-use state::State;
+// What every family reads and returns.
+use driver::Fault;
+use validation_state::{Inst, Query, State};
 
 /// spirv-val's universal limits (`--max-*`), with its defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,7 +306,7 @@ pub struct Options<'r> {
 /// The first fault.
 pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationError> {
     let mut first = None;
-    run(Cow::Borrowed(words), options, false, &mut |e| {
+    driver::run(Cow::Borrowed(words), options, false, &mut |e| {
         first = Some(e)
     });
     match first {
@@ -234,7 +320,7 @@ pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationEr
 /// id, say). A binary that does not parse has only that fault.
 pub fn validate_all(words: &[u32], options: &Options<'_>) -> Vec<ValidationError> {
     let mut all = Vec::new();
-    run(Cow::Borrowed(words), options, true, &mut |e| all.push(e));
+    driver::run(Cow::Borrowed(words), options, true, &mut |e| all.push(e));
     all
 }
 
@@ -242,354 +328,12 @@ pub fn validate_all(words: &[u32], options: &Options<'_>) -> Vec<ValidationError
 /// the copy [`validate_all`] makes of borrowed words.
 pub fn validate_all_owned(words: Vec<u32>, options: &Options<'_>) -> Vec<ValidationError> {
     let mut all = Vec::new();
-    run(Cow::Owned(words), options, true, &mut |e| all.push(e));
+    driver::run(Cow::Owned(words), options, true, &mut |e| all.push(e));
     all
 }
 
 /// [`validate_all`], handing each fault to `sink` as it is found instead of collecting
 /// them: memory stays that of the module, however many faults it has.
 pub fn validate_each(words: &[u32], options: &Options<'_>, sink: &mut dyn FnMut(ValidationError)) {
-    run(Cow::Borrowed(words), options, true, sink);
-}
-
-/// One parsed operand, as spirv-val counts them.
-#[derive(Debug, Clone, Copy)]
-struct Operand {
-    kind: &'static OperandKind,
-    /// Its first word, counted from the instruction's first word.
-    offset: usize,
-    len: usize,
-}
-
-/// An instruction as the passes see it.
-struct Inst<'a> {
-    index: usize,
-    opcode: spv::Opcode,
-    info: &'static InstructionInfo,
-    /// The whole instruction, its first word included.
-    words: &'a [u32],
-    operands: &'a [Operand],
-    /// 0 when none.
-    result_id: u32,
-    /// For an extended instruction: its set's kind.
-    set: Option<SetKind>,
-}
-
-/// Where a fault is reported.
-#[derive(Debug)]
-enum Where {
-    /// At the instruction being checked.
-    Here,
-    /// At `line 0`.
-    Module,
-    /// At another instruction.
-    At(u32),
-}
-
-/// A fault and where it is reported.
-#[derive(Debug)]
-struct Fault {
-    kind: ErrorKind,
-    at: Where,
-}
-
-impl Fault {
-    fn module(kind: ErrorKind) -> Self {
-        Fault {
-            kind,
-            at: Where::Module,
-        }
-    }
-
-    fn at(kind: ErrorKind, index: u32) -> Self {
-        Fault {
-            kind,
-            at: Where::At(index),
-        }
-    }
-}
-
-impl From<ErrorKind> for Fault {
-    fn from(kind: ErrorKind) -> Self {
-        Fault {
-            kind,
-            at: Where::Here,
-        }
-    }
-}
-
-/// The registry spirv-val reads with: the vendored sets SPIRV-Tools 2025.5 knows.
-fn spirv_tools_registry() -> ExtInstRegistry {
-    let mut r = ExtInstRegistry::empty();
-    for g in crate::ext::VENDORED {
-        if crate::ext::spirv_tools_knows(g) {
-            r.register(g);
-        }
-    }
-    r
-}
-
-/// Hands faults on; in first-fault mode it stops at the first.
-struct Report<'m, 's> {
-    all: bool,
-    module: Option<&'m Module>,
-    sink: &'s mut dyn FnMut(ValidationError),
-    /// Ids already reported as undefined or misused, whose other uses are
-    /// consequences.
-    reported_ids: BTreeSet<u32>,
-    /// Causes already reported (see [`cause`]), whose other faults are consequences.
-    causes: BTreeSet<(u8, Vec<u32>)>,
-}
-
-/// The one fault behind faults that repeat it: the capabilities that would enable an
-/// opcode or enumerant (one missing `OpCapability`), the header's bound (every result
-/// id above it), a variable limit, the missing memory model.
-fn cause(kind: &ErrorKind) -> Option<(u8, Vec<u32>)> {
-    Some(match kind {
-        ErrorKind::OpcodeCapability { capabilities, .. }
-        | ErrorKind::OperandCapability { capabilities, .. } => (0, capabilities.clone()),
-        ErrorKind::IdNotBelowBound { .. } => (1, Vec::new()),
-        ErrorKind::LocalVariables { .. } => (2, Vec::new()),
-        ErrorKind::GlobalVariables { .. } => (3, Vec::new()),
-        ErrorKind::BeforeMemoryModel { .. } | ErrorKind::MissingMemoryModel => (4, Vec::new()),
-        _ => return None,
-    })
-}
-
-impl Report<'_, '_> {
-    /// Records a fault; false when validation must stop.
-    fn push(&mut self, fault: Fault, here: Option<usize>) -> bool {
-        let ids = fault.kind.ids();
-        if !ids.is_empty() && ids.iter().all(|id| self.reported_ids.contains(&id.0)) {
-            return self.all;
-        }
-        if let Some(c) = cause(&fault.kind) {
-            if !self.causes.insert(c) {
-                return self.all;
-            }
-        }
-        self.reported_ids.extend(ids.iter().map(|id| id.0));
-        let index = match fault.at {
-            Where::Here => here,
-            Where::Module => None,
-            Where::At(i) => Some(i as usize),
-        };
-        let error = match (index, self.module) {
-            (Some(i), Some(m)) => {
-                let offset = m.instruction(i).map_or(0, |x| x.offset());
-                ValidationError::at(fault.kind, i, offset)
-            }
-            _ => ValidationError::module(fault.kind),
-        };
-        (self.sink)(error);
-        self.all
-    }
-}
-
-fn run(
-    input: Cow<'_, [u32]>,
-    options: &Options<'_>,
-    all: bool,
-    sink: &mut dyn FnMut(ValidationError),
-) {
-    let mut report = Report {
-        all,
-        module: None,
-        sink,
-        reported_ids: BTreeSet::new(),
-        causes: BTreeSet::new(),
-    };
-    // The header, as spirv-val checks it before parsing.
-    let swapped = input.first() == Some(&binary::MAGIC.swap_bytes());
-    if input
-        .first()
-        .is_none_or(|&m| m != binary::MAGIC && !swapped)
-    {
-        report.push(Fault::module(ErrorKind::BadMagic), None);
-        return;
-    }
-    let words: Vec<u32> = if swapped {
-        input.iter().map(|w| w.swap_bytes()).collect()
-    } else {
-        input.into_owned()
-    };
-    let Ok(header) = binary::parse_header(&words) else {
-        report.push(Fault::module(ErrorKind::TruncatedHeader), None);
-        return;
-    };
-    let env = options.target_env;
-    let (major, minor) = env.version();
-    if header.version > Header::version_word(major, minor) {
-        let kind = ErrorKind::VersionTooNew {
-            version: header.version,
-            env,
-        };
-        report.push(Fault::module(kind), None);
-        return;
-    }
-    if header.bound > options.limits.max_id_bound {
-        let kind = ErrorKind::BoundTooLarge {
-            limit: options.limits.max_id_bound,
-        };
-        report.push(Fault::module(kind), None);
-        return;
-    }
-    let default_registry;
-    let registry = match options.registry {
-        Some(r) => r,
-        None => {
-            default_registry = spirv_tools_registry();
-            &default_registry
-        }
-    };
-    let module = match Module::read_for_validation(words, registry) {
-        Ok(m) => m,
-        Err(e) => {
-            (report.sink)(ValidationError {
-                kind: ErrorKind::Parse(e.kind),
-                instruction: e.instruction,
-                offset: Some(e.offset),
-            });
-            return;
-        }
-    };
-    report.module = Some(&module);
-    let mut state = State::new(options, module.header(), module.word_len());
-    scan(&mut state, &module);
-    let mut operands = operand_memo::OperandMemo::default();
-    // spirv-val's first loop, then the end of the module.
-    for index in 0..module.len() {
-        let Some(inst) = operand_memo::instruction(&module, &state, index, &mut operands) else {
-            continue;
-        };
-        if let Err(fault) = one_instruction(&mut state, &inst) {
-            if !report.push(fault, Some(index)) {
-                return;
-            }
-        }
-        instruction::register(&mut state, &inst);
-    }
-    if let Err(kind) = module::end(&state) {
-        if !report.push(Fault::module(kind), None) {
-            return;
-        }
-    }
-    // The second loop, then the rules over the whole module, in spirv-val's order.
-    let decorations = registry::Decorations::new(&module);
-    let q = query::Query::new(&module, &state, &decorations);
-    let mut second = second::Second::default();
-    for index in 0..module.len() {
-        let Some(inst) = operand_memo::instruction(&module, &state, index, &mut operands) else {
-            continue;
-        };
-        if let Err(fault) = second.instruction(&q, &inst) {
-            if !report.push(fault, Some(index)) {
-                return;
-            }
-        }
-    }
-    // Whether validation goes on: false once a fault has stopped it.
-    let go_on = core::cell::Cell::new(true);
-    let mut sink = |fault: Fault| {
-        go_on.set(go_on.get() && report.push(fault, None));
-        go_on.get()
-    };
-    adjacency::check(&q, &mut sink);
-    if go_on.get() {
-        if let Err(fault) = module::entry_points(&state, &module) {
-            sink(fault);
-        } else if let Err(fault) = mode_execution::duplicates(&q) {
-            sink(fault);
-        }
-    }
-    for family in [cfg::check, decorations::check] {
-        if !go_on.get() {
-            return;
-        }
-        family(&q, &mut sink);
-    }
-    if go_on.get() {
-        // The entry points and calls both families ask about, read once.
-        let calls = entry_calls::EntryCalls::of(&q);
-        if interfaces::check(&q, &calls, &mut sink) && go_on.get() {
-            builtins::check(&q, &calls, &mut sink);
-        }
-    }
-}
-
-/// What spirv-val learns before its checks: the `OpExtension`s of the module's first
-/// run of `OpCapability` and `OpExtension` instructions (its first look registers
-/// those alone), and the kind of each imported set.
-fn scan(state: &mut State<'_>, module: &Module) {
-    let mut leading = true;
-    for inst in module.instructions() {
-        match inst.opcode() {
-            spv::Opcode::Capability | spv::Opcode::ConditionalCapabilityINTEL => {}
-            spv::Opcode::Extension | spv::Opcode::ConditionalExtensionINTEL if leading => {
-                let name = crate::codec::string_operand(inst.operands());
-                state.register_extension(&name);
-            }
-            spv::Opcode::ExtInstImport => {
-                leading = false;
-                if let Some(id) = inst.result_id() {
-                    let ops = inst.operands().get(1..).unwrap_or(&[]);
-                    let name = crate::codec::string_operand(ops);
-                    state.sets.insert(id.0, SetKind::of(&name));
-                }
-            }
-            _ => leading = false,
-        }
-    }
-}
-
-/// The first loop's checks of one instruction, in spirv-val's order.
-fn one_instruction(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    use spv::Opcode as O;
-    let word = |i: usize| {
-        inst.operands
-            .get(i)
-            .and_then(|o| inst.words.get(o.offset))
-            .copied()
-            .unwrap_or(0)
-    };
-    match inst.opcode {
-        O::EntryPoint | O::ConditionalEntryPointINTEL => {
-            let shift = usize::from(inst.opcode == O::ConditionalEntryPointINTEL);
-            let model = word(shift);
-            let function = word(1 + shift);
-            state.entry_points.push(function);
-            if inst.opcode == O::EntryPoint {
-                let name = inst
-                    .operands
-                    .get(2)
-                    .map(|o| crate::codec::string_operand(&inst.words[o.offset..]))
-                    .unwrap_or_default();
-                if !state.entry_names.insert((name, model)) {
-                    return Err(ErrorKind::DuplicateEntryPoint.into());
-                }
-            }
-            let m = spv::ExecutionModel(model);
-            state.mesh_nv |= matches!(m, spv::ExecutionModel::TaskNV | spv::ExecutionModel::MeshNV);
-            state.mesh_ext |= matches!(
-                m,
-                spv::ExecutionModel::TaskEXT | spv::ExecutionModel::MeshEXT
-            );
-        }
-        O::GraphEntryPointARM => state.graph_entry_points += 1,
-        O::FunctionCall => {
-            if !state.in_function() {
-                return Err(ErrorKind::CallOutsideFunction.into());
-            }
-            state.call_targets.insert(word(2));
-        }
-        _ => {}
-    }
-    ids::check(state, inst)?;
-    if matches!(inst.opcode, O::Capability | O::ConditionalCapabilityINTEL) {
-        let cap = word(usize::from(inst.opcode == O::ConditionalCapabilityINTEL));
-        capability::check(state, cap)?;
-    }
-    layout::check(state, inst)?;
-    instruction::cfg(state, inst)?;
-    instruction::check(state, inst)
+    driver::run(Cow::Borrowed(words), options, true, sink);
 }

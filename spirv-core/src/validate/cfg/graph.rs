@@ -10,7 +10,7 @@
 //! Edges are kept twice, by source and by target, each list in spirv-val's order; a
 //! structural-only edge (to a merge block or continue target) carries [`STRUCTURAL`].
 
-use super::super::query::Query;
+use super::super::Query;
 use super::ConstructKind;
 use crate::__private::Vec;
 use crate::Module;

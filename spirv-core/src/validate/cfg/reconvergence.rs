@@ -9,7 +9,7 @@ use super::structured::fault;
 use crate::__private::Vec;
 use crate::spv::{ExecutionMode, Opcode as O};
 use crate::validate::Fault;
-use crate::validate::query::Query;
+use crate::validate::Query;
 use alloc::collections::BTreeSet;
 
 /// The first fault, over the module's `functions` (by instruction range).

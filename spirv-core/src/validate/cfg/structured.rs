@@ -8,19 +8,19 @@
 //! `ValidateStructuredSelections`. A construct's blocks are listed, as spirv-val lists
 //! them, only when counts by dominator-tree ranges ([`super::regions`]) show a fault.
 
-use super::dom::{Tree, depth_first};
-use super::dominance::Uses;
+use super::dominators::{Tree, depth_first};
 use super::graph::{
     CONTINUE, Construct, Graph, LOOP, MERGE, NONE, SELECTION, STRUCTURALLY_REACHABLE,
 };
 use super::regions::{Regions, suspect};
-use super::{CfgError, ConstructDominance, ConstructKind};
+use super::ssa::Uses;
+use super::{CfgError, ConstructKind};
 use crate::__private::Vec;
 use crate::spv::Opcode as O;
 use crate::types::Id;
 use crate::validate::Fault;
+use crate::validate::Query;
 use crate::validate::error::ErrorKind;
-use crate::validate::query::Query;
 
 /// A fault reported at instruction `at`.
 pub(super) fn fault(e: CfgError, at: u32) -> Fault {
@@ -320,22 +320,29 @@ impl<'a, 'q> Checks<'a, 'q> {
             };
             return Some(fault(e, self.label(header)));
         }
-        let how = if !self.dom.dominates(header, exit) {
-            Some(ConstructDominance::Dominate)
+        let (construct, header_id, exit_id) = (kind, self.id(header), self.id(exit));
+        let broken = if !self.dom.dominates(header, exit) {
+            Some(CfgError::HeaderNotDominating {
+                construct,
+                header: header_id,
+                exit: exit_id,
+            })
         } else if kind != ConstructKind::Continue && header == exit {
-            Some(ConstructDominance::StrictlyDominate)
+            Some(CfgError::HeaderNotStrictlyDominating {
+                construct,
+                header: header_id,
+                exit: exit_id,
+            })
         } else if kind == ConstructKind::Continue && !self.post.dominates(exit, header) {
-            Some(ConstructDominance::PostDominated)
+            Some(CfgError::HeaderNotPostDominated {
+                construct,
+                header: header_id,
+                exit: exit_id,
+            })
         } else {
             None
         };
-        if let Some(how) = how {
-            let e = CfgError::ConstructDominance {
-                construct: kind,
-                header: self.id(header),
-                exit: self.id(exit),
-                how,
-            };
+        if let Some(e) = broken {
             return Some(fault(e, self.label(exit)));
         }
         // Listing a construct's blocks costs them all, for every construct holding

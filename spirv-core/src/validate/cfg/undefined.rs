@@ -6,8 +6,8 @@
 use super::graph::{Graph, NONE, branch_targets, is_terminator};
 use crate::__private::Vec;
 use crate::spv::Opcode as O;
-use crate::validate::query::Query;
-use crate::validate::state::ForwardIds;
+use crate::validate::Query;
+use crate::validate::validation_state::ForwardIds;
 
 /// The ids of the blocks `g` refers to and does not define, in spirv-val's order.
 pub(super) fn undefined_blocks(q: &Query<'_>, g: &Graph) -> Vec<u32> {

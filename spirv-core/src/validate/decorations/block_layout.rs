@@ -12,7 +12,7 @@
 //! on which spirv-val itself would run for hours reach it) the layout is taken as
 //! valid. Arithmetic wraps at 32 bits, as spirv-val's does.
 
-use super::message::DecorationError;
+use super::error::DecorationError;
 use super::sizes::{Constraint, Sizes, align};
 use crate::__private::Vec;
 use crate::spv::{self, Decoration as D, Opcode as O};
@@ -287,13 +287,13 @@ pub(super) struct Layout<'q, 'a> {
     /// constraint.
     chains: BTreeSet<(Rules, u32, u32, u32, Constraint)>,
     /// A buffer for array strides.
-    strides: Vec<super::super::registry::Dec<'a>>,
+    strides: Vec<super::super::validation_state::Dec<'a>>,
     /// Members and array levels the walks may still visit.
     budget: usize,
 }
 
 impl<'q, 'a> Layout<'q, 'a> {
-    pub(super) fn new(q: &'q super::super::query::Query<'a>) -> Self {
+    pub(super) fn new(q: &'q super::super::Query<'a>) -> Self {
         let options = q.state.options;
         let env = options.target_env;
         Layout {

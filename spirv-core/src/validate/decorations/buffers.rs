@@ -5,7 +5,7 @@
 
 use super::super::Fault;
 use super::block_layout::Block;
-use super::message::{DecorationError as E, Missing};
+use super::error::{DecorationError as E, Missing};
 use super::sizes::Required;
 use super::{Cx, Go, at_def};
 use crate::__private::Vec;

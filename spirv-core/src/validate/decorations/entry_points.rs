@@ -3,8 +3,8 @@
 //! built-in blocks, its `LinkageAttributes`, and its Workgroup blocks.
 
 use super::super::Fault;
-use super::super::registry::NO_MEMBER;
-use super::message::DecorationError as E;
+use super::super::validation_state::NO_MEMBER;
+use super::error::DecorationError as E;
 use super::{Cx, Go, at_def};
 use crate::__private::Vec;
 use crate::codec::decode_string;

@@ -5,9 +5,9 @@
 //! order; and `CheckInvalidVulkanExplicitLayout`.
 
 use super::super::Fault;
-use super::super::query::Query;
-use super::super::registry::{Dec, NO_MEMBER};
-use super::message::DecorationError as E;
+use super::super::Query;
+use super::super::validation_state::{Dec, NO_MEMBER};
+use super::error::DecorationError as E;
 use super::{Cx, Go, at, at_def};
 use crate::__private::Vec;
 use crate::spirv_tools::{generates_type, is_debug, is_decoration};
@@ -48,7 +48,8 @@ fn uses_of(q: &Query<'_>, ids: &BTreeSet<u32>) -> BTreeMap<u32, Vec<(usize, usiz
     }
     let mut operands = Vec::new();
     for index in 0..q.module.len() {
-        let Some(inst) = super::super::instruction(q.module, q.state, index, &mut operands, true)
+        let Some(inst) =
+            super::super::validation_state::decode(q.module, q.state, index, &mut operands, true)
         else {
             continue;
         };

@@ -4,7 +4,7 @@
 //! type without recursion: explicit stacks walk nested structs and arrays, and every
 //! answer is remembered. Arithmetic wraps at 32 bits, as spirv-val's does.
 
-use super::super::query::Query;
+use super::super::Query;
 use crate::__private::Vec;
 use crate::spirv_tools::is_spec_constant;
 use crate::spv::{self, Capability as C, Decoration as D, Opcode as O};
@@ -279,7 +279,11 @@ impl<'q, 'a> Sizes<'q, 'a> {
     pub(super) fn array_stride(&self, array: u32) -> u32 {
         self.q
             .decorations
-            .first(array, super::super::registry::NO_MEMBER, D::ArrayStride.0)
+            .first(
+                array,
+                super::super::validation_state::NO_MEMBER,
+                D::ArrayStride.0,
+            )
             .and_then(|p| p.first().copied())
             .unwrap_or(0)
     }

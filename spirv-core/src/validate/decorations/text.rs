@@ -1,7 +1,7 @@
 //! spirv-val's message for each [`DecorationError`], word for word.
 
 use super::super::error::{Namer, Out, opcode_name};
-use super::message::{
+use super::error::{
     DecorationError, Missing, buffer_class_name, decoration_name, storage_class_name, vuid,
 };
 use crate::spv;

@@ -1,0 +1,461 @@
+//! spirv-val's driver (`ValidateBinaryUsingContextAndValidationState` in
+//! `validate.cpp`): the header, the first loop (each instruction through the id,
+//! capability, layout, block and instruction passes, then registered), the end of the
+//! module, the second loop (each instruction through the per-instruction passes, in
+//! spirv-val's order), then the rules over the whole module, in its order; and the
+//! report, which hands faults on and leaves out the consequences of one already
+//! reported.
+
+use super::error::{ErrorKind, ValidationError};
+use super::validation_state::{GraphRegion, OperandMemo, memoized};
+use super::{
+    Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
+    ids, instruction, interfaces, layout, modes, validation_state,
+};
+use super::{
+    annotation, arithmetics, bitwise, composites, constants, conversion, debug, extension,
+    function, literals, logicals, memory, misc, types,
+};
+use crate::__private::Vec;
+use crate::binary::{self, Header};
+use crate::spirv_tools::SetKind;
+use crate::types::Id;
+use crate::walk::ExtInstRegistry;
+use crate::{Module, spv};
+use alloc::borrow::Cow;
+use alloc::collections::BTreeSet;
+use core::ops::ControlFlow;
+
+/// Where a fault is reported.
+#[derive(Debug)]
+pub(super) enum Where {
+    /// At the instruction being checked.
+    Here,
+    /// At `line 0`.
+    Module,
+    /// At another instruction.
+    At(u32),
+}
+
+/// A fault and where it is reported.
+#[derive(Debug)]
+pub(super) struct Fault {
+    pub(super) kind: ErrorKind,
+    pub(super) at: Where,
+}
+
+impl Fault {
+    pub(super) fn module(kind: ErrorKind) -> Self {
+        Fault {
+            kind,
+            at: Where::Module,
+        }
+    }
+
+    pub(super) fn at(kind: ErrorKind, index: u32) -> Self {
+        Fault {
+            kind,
+            at: Where::At(index),
+        }
+    }
+}
+
+/// A fault of any family, at the instruction being checked.
+impl<T: Into<ErrorKind>> From<T> for Fault {
+    fn from(kind: T) -> Self {
+        Fault {
+            kind: kind.into(),
+            at: Where::Here,
+        }
+    }
+}
+
+/// The registry spirv-val reads with: the vendored sets SPIRV-Tools 2025.5 knows.
+fn spirv_tools_registry() -> ExtInstRegistry {
+    let mut r = ExtInstRegistry::empty();
+    for g in crate::ext::VENDORED {
+        if crate::ext::spirv_tools_knows(g) {
+            r.register(g);
+        }
+    }
+    r
+}
+
+/// Hands faults on; in first-fault mode it stops at the first.
+struct Report<'m, 's> {
+    all: bool,
+    /// Validating for a Vulkan environment, where messages name VUIDs.
+    vulkan: bool,
+    module: Option<&'m Module>,
+    sink: &'s mut dyn FnMut(ValidationError),
+    /// Ids already reported as undefined or misused, whose other uses are
+    /// consequences.
+    reported_ids: BTreeSet<u32>,
+    /// Causes already reported (see [`cause`]), whose other faults are consequences.
+    causes: BTreeSet<(u8, Vec<u32>)>,
+}
+
+/// The one fault behind faults that repeat it: the capabilities that would enable an
+/// opcode or enumerant (one missing `OpCapability`), the header's bound (every result
+/// id above it), a variable limit, the missing memory model.
+fn cause(kind: &ErrorKind) -> Option<(u8, Vec<u32>)> {
+    Some(match kind {
+        ErrorKind::OpcodeCapability { capabilities, .. }
+        | ErrorKind::OperandCapability { capabilities, .. } => {
+            (0, capabilities.iter().map(|c| c.0).collect())
+        }
+        ErrorKind::IdNotBelowBound { .. } => (1, Vec::new()),
+        ErrorKind::LocalVariables { .. } => (2, Vec::new()),
+        ErrorKind::GlobalVariables { .. } => (3, Vec::new()),
+        ErrorKind::BeforeMemoryModel { .. } | ErrorKind::MissingMemoryModel => (4, Vec::new()),
+        _ => return None,
+    })
+}
+
+impl Report<'_, '_> {
+    /// Records a fault; false when validation must stop.
+    fn push(&mut self, fault: Fault, here: Option<usize>) -> bool {
+        // Built-in faults name the ids of their descriptions, not ids they misuse:
+        // they neither hide nor are hidden by faults about those ids.
+        let ids = match fault.kind {
+            ErrorKind::BuiltIn(_) => Vec::new(),
+            _ => fault.kind.ids(),
+        };
+        if !ids.is_empty() && ids.iter().all(|id| self.reported_ids.contains(&id.0)) {
+            return self.all;
+        }
+        if let Some(c) = cause(&fault.kind) {
+            if !self.causes.insert(c) {
+                return self.all;
+            }
+        }
+        self.reported_ids.extend(ids.iter().map(|id| id.0));
+        let index = match fault.at {
+            Where::Here => here,
+            Where::Module => None,
+            Where::At(i) => Some(i as usize),
+        };
+        let error = match (index, self.module) {
+            (Some(i), Some(m)) => {
+                let offset = m.instruction(i).map_or(0, |x| x.offset());
+                ValidationError::at(fault.kind, i, offset, self.vulkan)
+            }
+            _ => ValidationError::module(fault.kind, self.vulkan),
+        };
+        (self.sink)(error);
+        self.all
+    }
+}
+
+pub(super) fn run(
+    input: Cow<'_, [u32]>,
+    options: &Options<'_>,
+    all: bool,
+    sink: &mut dyn FnMut(ValidationError),
+) {
+    let mut report = Report {
+        all,
+        vulkan: options.target_env.is_vulkan(),
+        module: None,
+        sink,
+        reported_ids: BTreeSet::new(),
+        causes: BTreeSet::new(),
+    };
+    // The header, as spirv-val checks it before parsing.
+    let swapped = input.first() == Some(&binary::MAGIC.swap_bytes());
+    if input
+        .first()
+        .is_none_or(|&m| m != binary::MAGIC && !swapped)
+    {
+        report.push(Fault::module(ErrorKind::BadMagic), None);
+        return;
+    }
+    let words: Vec<u32> = if swapped {
+        input.iter().map(|w| w.swap_bytes()).collect()
+    } else {
+        input.into_owned()
+    };
+    let Ok(header) = binary::parse_header(&words) else {
+        report.push(Fault::module(ErrorKind::TruncatedHeader), None);
+        return;
+    };
+    let env = options.target_env;
+    let (major, minor) = env.version();
+    if header.version > Header::version_word(major, minor) {
+        let kind = ErrorKind::VersionTooNew {
+            version: header.version(),
+            env,
+        };
+        report.push(Fault::module(kind), None);
+        return;
+    }
+    if header.bound > options.limits.max_id_bound {
+        let kind = ErrorKind::BoundTooLarge {
+            limit: options.limits.max_id_bound,
+        };
+        report.push(Fault::module(kind), None);
+        return;
+    }
+    let default_registry;
+    let registry = match options.registry {
+        Some(r) => r,
+        None => {
+            default_registry = spirv_tools_registry();
+            &default_registry
+        }
+    };
+    let module = match Module::read_for_validation(words, registry) {
+        Ok(m) => m,
+        Err(e) => {
+            let mut error = ValidationError::module(ErrorKind::Parse(e.kind), report.vulkan);
+            error.instruction = e.instruction;
+            error.offset = Some(e.offset);
+            (report.sink)(error);
+            return;
+        }
+    };
+    report.module = Some(&module);
+    let mut state = State::new(options, module.header(), module.word_len());
+    scan(&mut state, &module);
+    let mut operands = OperandMemo::default();
+    // spirv-val's first loop, then the end of the module.
+    for index in 0..module.len() {
+        let Some(inst) = memoized(&module, &state, index, &mut operands) else {
+            continue;
+        };
+        if let Err(fault) = one_instruction(&mut state, &inst) {
+            if !report.push(fault, Some(index)) {
+                return;
+            }
+        }
+        instruction::register(&mut state, &inst);
+    }
+    if let Err(kind) = end_of_first_loop(&state) {
+        if !report.push(Fault::module(kind), None) {
+            return;
+        }
+    }
+    // The second loop, then the rules over the whole module, in spirv-val's order.
+    let decorations = validation_state::Decorations::new(&module);
+    let analyses = validation_state::Analyses::default();
+    let q = Query::new(&module, &state, &decorations, &analyses);
+    let mut second = Second::default();
+    for index in 0..module.len() {
+        let Some(inst) = memoized(&module, &state, index, &mut operands) else {
+            continue;
+        };
+        if let Err(fault) = second.instruction(&q, &inst) {
+            if !report.push(fault, Some(index)) {
+                return;
+            }
+        }
+    }
+    // Whether validation goes on: false once a fault has stopped it.
+    let go_on = core::cell::Cell::new(true);
+    let mut sink = |fault: Fault| {
+        go_on.set(go_on.get() && report.push(fault, None));
+        go_on.get()
+    };
+    let whole = Whole {
+        q: &q,
+        calls: core::cell::OnceCell::new(),
+    };
+    for pass in WHOLE_MODULE {
+        if pass(&whole, &mut sink).is_break() || !go_on.get() {
+            return;
+        }
+    }
+}
+
+/// What the passes over the whole module read: the module with what the loops learnt,
+/// and the entry points and calls that several ask about, read on first use.
+struct Whole<'q, 'a> {
+    q: &'q Query<'a>,
+    calls: core::cell::OnceCell<validation_state::EntryCalls>,
+}
+
+impl Whole<'_, '_> {
+    fn calls(&self) -> &validation_state::EntryCalls {
+        self.calls
+            .get_or_init(|| validation_state::EntryCalls::of(self.q))
+    }
+}
+
+/// A pass over the whole module: it hands each fault to the sink, which says whether
+/// to go on, and breaks when validation must stop whatever the sink says.
+type WholePass = fn(&Whole<'_, '_>, &mut dyn FnMut(Fault) -> bool) -> ControlFlow<()>;
+
+/// spirv-val's passes after its second loop, in its order
+/// (`ValidateBinaryUsingContextAndValidationState`): adjacency, the entry points and
+/// their execution modes, the control-flow graph, decorations, interfaces, built-ins.
+const WHOLE_MODULE: [WholePass; 6] = [
+    |w, sink| {
+        adjacency::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
+    // `ValidateEntryPoints`, then `ValidateDuplicateExecutionModes` if it passes.
+    |w, sink| {
+        let fault =
+            entry_points::check(w.q.state, w.q.module).and_then(|()| modes::duplicates(w.q));
+        if let Err(fault) = fault {
+            sink(fault);
+        }
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        cfg::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        decorations::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        if interfaces::check(w.q, w.calls(), sink) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    },
+    |w, sink| {
+        builtins::check(w.q, w.calls(), sink);
+        ControlFlow::Continue(())
+    },
+];
+
+/// The end of spirv-val's first loop: what the whole module must have.
+fn end_of_first_loop(state: &State<'_>) -> Result<(), ErrorKind> {
+    if state.models.is_none() {
+        return Err(ErrorKind::MissingMemoryModel);
+    }
+    if state.in_function() {
+        return Err(ErrorKind::MissingFunctionEnd);
+    }
+    if state.graph != GraphRegion::Outside {
+        return Err(ErrorKind::MissingGraphEnd);
+    }
+    if state.has_capability(spv::Capability::BindlessTextureNV.0) && state.sampler_addressing == 0 {
+        return Err(ErrorKind::MissingSamplerAddressing);
+    }
+    if state.mesh_ext && state.mesh_nv {
+        return Err(ErrorKind::MeshModelMix);
+    }
+    if !state.forward.is_empty() {
+        let ids = state.forward.ids().into_iter().map(Id).collect();
+        return Err(ErrorKind::UndefinedForwardReferences { ids });
+    }
+    Ok(())
+}
+
+/// What spirv-val learns before its checks: the `OpExtension`s of the module's first
+/// run of `OpCapability` and `OpExtension` instructions (its first look registers
+/// those alone), and the kind of each imported set.
+fn scan(state: &mut State<'_>, module: &Module) {
+    let mut leading = true;
+    for inst in module.instructions() {
+        match inst.opcode() {
+            spv::Opcode::Capability | spv::Opcode::ConditionalCapabilityINTEL => {}
+            spv::Opcode::Extension | spv::Opcode::ConditionalExtensionINTEL if leading => {
+                let name = crate::codec::string_operand(inst.operands());
+                state.register_extension(&name);
+            }
+            spv::Opcode::ExtInstImport => {
+                leading = false;
+                if let Some(id) = inst.result_id() {
+                    let ops = inst.operands().get(1..).unwrap_or(&[]);
+                    let name = crate::codec::string_operand(ops);
+                    state.sets.insert(id.0, SetKind::of(&name));
+                }
+            }
+            _ => leading = false,
+        }
+    }
+}
+
+/// The first loop's checks of one instruction, in spirv-val's order.
+fn one_instruction(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    use spv::Opcode as O;
+    match inst.opcode {
+        O::EntryPoint | O::ConditionalEntryPointINTEL => {
+            let shift = usize::from(inst.opcode == O::ConditionalEntryPointINTEL);
+            let model = inst.word(shift);
+            let function = inst.word(1 + shift);
+            state.entry_points.push(function);
+            if inst.opcode == O::EntryPoint {
+                let name = inst
+                    .operands
+                    .get(2)
+                    .map(|o| crate::codec::string_operand(&inst.words[o.offset..]))
+                    .unwrap_or_default();
+                if !state.entry_names.insert((name, model)) {
+                    return Err(ErrorKind::DuplicateEntryPoint.into());
+                }
+            }
+            let m = spv::ExecutionModel(model);
+            state.mesh_nv |= matches!(m, spv::ExecutionModel::TaskNV | spv::ExecutionModel::MeshNV);
+            state.mesh_ext |= matches!(
+                m,
+                spv::ExecutionModel::TaskEXT | spv::ExecutionModel::MeshEXT
+            );
+        }
+        O::GraphEntryPointARM => state.graph_entry_points += 1,
+        O::FunctionCall => {
+            if !state.in_function() {
+                return Err(ErrorKind::CallOutsideFunction.into());
+            }
+            state.call_targets.insert(inst.word(2));
+        }
+        _ => {}
+    }
+    ids::check(state, inst)?;
+    if matches!(inst.opcode, O::Capability | O::ConditionalCapabilityINTEL) {
+        let cap = inst.word(usize::from(inst.opcode == O::ConditionalCapabilityINTEL));
+        capability::check(state, cap)?;
+    }
+    layout::check(state, inst)?;
+    cfg::cfg_pass(state, inst)?;
+    instruction::check(state, inst)
+}
+
+/// What the passes of the second loop remember across instructions.
+#[derive(Debug, Default)]
+pub(super) struct Second {
+    misc: misc::Misc,
+    debug: debug::Debug,
+    annotation: annotation::Annotation,
+    types: types::Types,
+    constants: constants::Constants,
+    memory: memory::Memory,
+    function: function::Function,
+    conversion: conversion::Conversion,
+    composites: composites::Composites,
+    arithmetics: arithmetics::Arithmetics,
+    bitwise: bitwise::Bitwise,
+    logicals: logicals::Logicals,
+    control_flow: cfg::control_flow::ControlFlow,
+    literals: literals::Literals,
+    mode_setting: modes::ModeSetting,
+}
+
+impl Second {
+    /// The passes for one instruction, in spirv-val's order; the first fault.
+    pub(super) fn instruction(&mut self, q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+        misc::check(q, inst, &mut self.misc)?;
+        debug::check(q, inst, &mut self.debug)?;
+        annotation::check(q, inst, &mut self.annotation)?;
+        extension::check(q, inst)?;
+        modes::check(q, inst, &mut self.mode_setting)?;
+        types::check(q, inst, &mut self.types)?;
+        constants::check(q, inst, &mut self.constants)?;
+        memory::check(q, inst, &mut self.memory)?;
+        function::check(q, inst, &mut self.function)?;
+        conversion::check(q, inst, &mut self.conversion)?;
+        composites::check(q, inst, &mut self.composites)?;
+        arithmetics::check(q, inst, &mut self.arithmetics)?;
+        bitwise::check(q, inst, &mut self.bitwise)?;
+        logicals::check(q, inst, &mut self.logicals)?;
+        cfg::control_flow::check(q, inst, &mut self.control_flow)?;
+        literals::check(q, inst, &mut self.literals)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,125 @@
+//! spirv-val's scope rules (`validate_scopes.cpp`): `ValidateScope`, which every
+//! instruction with a scope operand asks first (a 32-bit integer; a constant where
+//! `Shader` needs one), and `ValidateMemoryScope` for the memory scopes of memory
+//! access operands. spirv-val's message for a constant that is no scope at all prints
+//! the constant's disassembly; that rule is not worded here, and the instruction's
+//! other rules are skipped.
+
+use super::Query;
+use super::faults::faults;
+use crate::env::TargetEnv;
+use crate::spv::{Capability as C, Opcode, Scope as S};
+use crate::validate::Fault;
+use ScopeError as E;
+
+faults! {
+    /// A fault of spirv-val's scope rules (`validate_scopes.cpp`).
+    pub enum ScopeError {
+        /// A scope that is not a 32-bit integer.
+        NotInt32 {
+            /// The instruction's opcode.
+            opcode: Opcode,
+        } => "{opcode}: expected scope to be a 32-bit int",
+        /// A scope that is not an `OpConstant` with `Shader`.
+        NotConstant => "Scope ids must be OpConstant when Shader capability is present",
+        /// A scope that is not a constant with `Shader` and `CooperativeMatrixNV`.
+        NotConstantCooperative
+            => "Scope ids must be constant or specialization constant when CooperativeMatrixNV capability is present",
+        /// A `QueueFamily` memory scope without `VulkanMemoryModel`.
+        QueueFamily {
+            /// The instruction's opcode.
+            opcode: Opcode,
+        } => "{opcode}: Memory Scope QueueFamilyKHR requires capability VulkanMemoryModelKHR",
+        /// A `Device` memory scope with the Vulkan memory model, without its device-scope
+        /// capability.
+        Device
+            => "Use of device scope with VulkanKHR memory model requires the VulkanMemoryModelDeviceScopeKHR capability",
+        /// A memory scope Vulkan does not allow.
+        #[vuid = "VUID-StandaloneSpirv-None-04638"]
+        VulkanMemory {
+            /// The instruction's opcode.
+            opcode: Opcode,
+        } => "{opcode}: in Vulkan environment Memory Scope is limited to Device, QueueFamily, Workgroup, ShaderCallKHR, Subgroup, or Invocation",
+        /// A `Subgroup` memory scope in Vulkan 1.0 without the subgroup capabilities.
+        #[vuid = "VUID-StandaloneSpirv-SubgroupVoteKHR-07951"]
+        Vulkan10Subgroup {
+            /// The instruction's opcode.
+            opcode: Opcode,
+        } => "{opcode}: in Vulkan 1.0 environment Memory Scope is can not be Subgroup without SubgroupBallotKHR or SubgroupVoteKHR declared",
+    }
+}
+
+/// What [`validate_scope`] finds of a scope operand that passes its rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ScopeValue {
+    /// A constant scope.
+    Known(S),
+    /// A spec constant, or another value `Shader` lets through.
+    Unknown,
+    /// A constant that is no scope (spirv-val's fault, not worded here).
+    Invalid,
+}
+
+/// `ValidateScope`: the scope operand `scope` of an `opcode` instruction.
+pub(super) fn validate_scope(
+    q: &Query<'_>,
+    opcode: Opcode,
+    scope: u32,
+) -> Result<ScopeValue, Fault> {
+    let has = |c: C| q.state.has_capability(c.0);
+    let (is_int32, is_const, value) = q.int32_if_const(scope);
+    if !is_int32 {
+        return Err(E::NotInt32 { opcode }.into());
+    }
+    if !is_const {
+        if has(C::Shader) && !has(C::CooperativeMatrixNV) {
+            return Err(E::NotConstant.into());
+        }
+        if has(C::Shader) && !crate::spirv_tools::is_constant(q.opcode(scope)) {
+            return Err(E::NotConstantCooperative.into());
+        }
+        return Ok(ScopeValue::Unknown);
+    }
+    if value > S::ShaderCallKHR.0 {
+        return Ok(ScopeValue::Invalid);
+    }
+    Ok(ScopeValue::Known(S(value)))
+}
+
+/// `ValidateMemoryScope` (its rules that decide at once): false for a constant that
+/// is no scope.
+pub(super) fn validate_memory_scope(
+    q: &Query<'_>,
+    opcode: Opcode,
+    scope: u32,
+) -> Result<bool, Fault> {
+    let has = |c: C| q.state.has_capability(c.0);
+    let value = match validate_scope(q, opcode, scope)? {
+        ScopeValue::Known(s) => s,
+        ScopeValue::Unknown => return Ok(true),
+        ScopeValue::Invalid => return Ok(false),
+    };
+    if value == S::QueueFamily {
+        if has(C::VulkanMemoryModel) {
+            return Ok(true);
+        }
+        return Err(E::QueueFamily { opcode }.into());
+    }
+    if value == S::Device && has(C::VulkanMemoryModel) && !has(C::VulkanMemoryModelDeviceScope) {
+        return Err(E::Device.into());
+    }
+    let env = q.state.options.target_env;
+    if env.is_vulkan() {
+        if value == S::CrossDevice {
+            return Err(E::VulkanMemory { opcode }.into());
+        }
+        if env == TargetEnv::Vulkan1_0
+            && value == S::Subgroup
+            && !has(C::SubgroupBallotKHR)
+            && !has(C::SubgroupVoteKHR)
+        {
+            return Err(E::Vulkan10Subgroup { opcode }.into());
+        }
+    }
+    Ok(true)
+}
