@@ -486,38 +486,6 @@ fn spells_stem(name: &[u8], stem: &[u8]) -> bool {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::spells_stem;
-
-    #[test]
-    fn import_names_spell_a_file_stem_in_any_case_with_an_optional_version() {
-        for (name, stem) in [
-            ("NonSemantic.Foo", "nonsemantic.foo"),
-            ("NonSemantic.Foo.12", "nonsemantic.foo"),
-            ("SPV_AMD_gcn_shader", "spv-amd-gcn-shader"),
-            ("Arm.MotionEngine.100", "arm.motion-engine.100"),
-        ] {
-            assert!(
-                spells_stem(name.as_bytes(), stem.as_bytes()),
-                "{name} ~ {stem}"
-            );
-        }
-        for (name, stem) in [
-            ("NonSemantic.Fo", "nonsemantic.foo"),
-            ("NonSemantic.Foobar", "nonsemantic.foo"),
-            ("NonSemantic.Foo.", "nonsemantic.foo"),
-            ("NonSemantic.Foo.1a", "nonsemantic.foo"),
-            ("NonSemanticFoo", "nonsemantic.foo"),
-        ] {
-            assert!(
-                !spells_stem(name.as_bytes(), stem.as_bytes()),
-                "{name} !~ {stem}"
-            );
-        }
-    }
-}
-
 /// A few lines, not the tables: a grammar is reachable from many values
 /// ([`ExtInstRef`](crate::ExtInstRef), every [`OperandInfo`]).
 impl core::fmt::Debug for Grammar {
@@ -566,5 +534,37 @@ impl core::fmt::Debug for OperandKind {
             d.field("bases", &Names(self.bases));
         }
         d.finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spells_stem;
+
+    #[test]
+    fn import_names_spell_a_file_stem_in_any_case_with_an_optional_version() {
+        for (name, stem) in [
+            ("NonSemantic.Foo", "nonsemantic.foo"),
+            ("NonSemantic.Foo.12", "nonsemantic.foo"),
+            ("SPV_AMD_gcn_shader", "spv-amd-gcn-shader"),
+            ("Arm.MotionEngine.100", "arm.motion-engine.100"),
+        ] {
+            assert!(
+                spells_stem(name.as_bytes(), stem.as_bytes()),
+                "{name} ~ {stem}"
+            );
+        }
+        for (name, stem) in [
+            ("NonSemantic.Fo", "nonsemantic.foo"),
+            ("NonSemantic.Foobar", "nonsemantic.foo"),
+            ("NonSemantic.Foo.", "nonsemantic.foo"),
+            ("NonSemantic.Foo.1a", "nonsemantic.foo"),
+            ("NonSemanticFoo", "nonsemantic.foo"),
+        ] {
+            assert!(
+                !spells_stem(name.as_bytes(), stem.as_bytes()),
+                "{name} !~ {stem}"
+            );
+        }
     }
 }
