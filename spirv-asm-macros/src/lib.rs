@@ -37,8 +37,9 @@
 //!   (every opcode, operand, enumerant, set and id known and in range).
 //! - `validate = true`: the module must pass `spirv-val`'s rules that
 //!   `spirv_core::validate` checks, under `target_env` (default `spv1.6`, spirv-val's).
-//!   A fault is a compile error with spirv-val's message and instruction, located at
-//!   the instruction's `line:column` in the text (`path:line:column` for a file).
+//!   A fault is a compile error with spirv-val's message, located at the instruction's
+//!   `line:column` in the text (`path:line:column` for a file), with the instruction's
+//!   line under it; ids are named as the text names them (`'20[%pe]'`).
 //!
 //! ```compile_fail
 //! // An OpName after the types: spirv-val's message, at 6:1 of the text.
@@ -187,13 +188,13 @@ fn run(
         let path = file.is_some().then(|| first.value());
         let assembled = spirv_asm::assemble_with_ids(&text, &settings.opts)
             .map_err(|e| syn::Error::new(first.span(), located(&e, &text, path.as_deref())))?;
-        let words = assembled.words;
+        let words = &assembled.words;
         if settings.strict {
             let strict = spirv_core::ReadOptions {
                 strict: true,
                 ..spirv_core::ReadOptions::default()
             };
-            spirv_core::Module::read(&words, &strict).map_err(|e| {
+            spirv_core::Module::read(words, &strict).map_err(|e| {
                 syn::Error::new(
                     first.span(),
                     format!("the module does not read back strictly: {e}"),
@@ -201,11 +202,11 @@ fn run(
             })?;
         }
         if let Some(env) = settings.validate {
-            if let Some(message) = invalid(&words, env, &text, &assembled.starts, path.as_deref()) {
+            if let Some(message) = invalid(env, &text, &assembled, path.as_deref()) {
                 return Err(syn::Error::new(first.span(), message));
             }
         }
-        Ok(expansion(&words, file.as_deref()))
+        Ok(expansion(words, file.as_deref()))
     })()
     .unwrap_or_else(error_expr);
     if std::env::var_os("SPIRV_ASM_TIMING").is_some() {
@@ -235,30 +236,46 @@ fn located(e: &AsmError, text: &[u8], file: Option<&str>) -> String {
 }
 
 /// The first fault spirv-val would report, as `line:column: spirv-val (ENV): message`
-/// with the instruction's line under it (`path:line:column` for a file), or `None` for
-/// a valid module. `starts` gives each instruction's place in `text`.
+/// with the instruction's source line under it (`path:line:column` for a file), or
+/// `None` for a valid module. The text's own `%names` name the ids (`'20[%pe]'` where
+/// spirv-val, which sees only the binary, would print `'20[%20]'`); `starts` gives each
+/// instruction's place in `text`.
 fn invalid(
-    words: &[u32],
     env: TargetEnv,
     text: &[u8],
-    starts: &[usize],
+    assembled: &spirv_asm::Assembled,
     file: Option<&str>,
 ) -> Option<String> {
     let options = spirv_asm::val::Options {
         target_env: env,
         ..spirv_asm::val::Options::default()
     };
+    let words = &assembled.words;
     let fault = spirv_asm::val::validate(words, &options).err()?;
-    let rendered = spirv_asm::val::render(words, std::slice::from_ref(&fault), &options);
-    // `error: line N: message`, then the instruction's line: the text's own place
-    // replaces spirv-val's instruction count.
-    let body = rendered.strip_prefix("error: ").unwrap_or(&rendered);
-    let body = match body.split_once(": ") {
-        Some((head, rest)) if head.starts_with("line ") => rest,
-        _ => body,
+    let names: std::collections::HashMap<u32, &str> = assembled
+        .ids
+        .iter()
+        .rev()
+        .map(|(name, id)| (*id, name.as_str()))
+        .collect();
+    let message = match fault.kind {
+        // The parser's message, as spirv-val words it.
+        spirv_asm::val::ErrorKind::Parse(_) => {
+            let rendered =
+                spirv_asm::val::render_each(words, std::slice::from_ref(&fault), &options);
+            rendered
+                .into_iter()
+                .next()
+                .map_or_else(|| fault.to_string(), |r| r.message)
+        }
+        _ => fault.message_with(&|id| names.get(&id).map(|n| (*n).to_owned())),
     };
-    let place = fault.instruction.and_then(|i| starts.get(i)).map(|&at| {
-        let before = &text[..at.min(text.len())];
+    let start = fault
+        .instruction
+        .and_then(|i| assembled.starts.get(i))
+        .map(|&at| at.min(text.len()));
+    let place = start.map(|at| {
+        let before = &text[..at];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
         let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
         format!("{line}:{column}: ")
@@ -268,11 +285,25 @@ fn invalid(
         (Some(f), None) => format!("{f}: "),
         (None, p) => p.unwrap_or_default(),
     };
-    Some(format!(
-        "{at}spirv-val ({}): {}",
-        env.name(),
-        body.trim_end()
-    ))
+    let mut out = format!("{at}spirv-val ({}): {}", env.name(), message.trim_end());
+    if let Some(at) = start {
+        out.push_str("\n  ");
+        out.push_str(&source_line(text, at));
+    }
+    Some(out)
+}
+
+/// The text from `at` to the end of its line, trimmed, at most 120 characters (`…`
+/// marks a cut).
+fn source_line(text: &[u8], at: usize) -> String {
+    let rest = &text[at..];
+    let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+    let line = String::from_utf8_lossy(&rest[..end]);
+    let line = line.trim();
+    match line.char_indices().nth(120) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_owned(),
+    }
 }
 
 /// The block the macros expand to: the words as one byte-string literal, turned into
@@ -326,5 +357,40 @@ fn expansion(words: &[u32], file: Option<&Path>) -> TokenStream {
             const __SPIRV_SLICE: &[::core::primitive::u32] = &__SPIRV_WORDS;
             __SPIRV_SLICE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::invalid;
+    use spirv_core::TargetEnv;
+
+    /// A validation fault names ids as the text does and shows the text's line.
+    #[test]
+    fn validation_faults_speak_the_texts_names() {
+        let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n%int = OpTypeInt 32 1\n%pf = OpTypePointer Function %float\n%x = OpConstant %int 1\n%main = OpFunction %void None %fn\n%entry = OpLabel\n%pe = OpVariable %pf Function\n    OpStore %pe %x   ; the wrong type\nOpReturn\nOpFunctionEnd\n";
+        let assembled =
+            spirv_asm::assemble_with_ids(text.as_bytes(), &Default::default()).expect("assembles");
+        let message =
+            invalid(TargetEnv::Universal1_6, text.as_bytes(), &assembled, None).expect("invalid");
+        assert!(
+            message.starts_with("14:5: spirv-val (spv1.6): "),
+            "{message}"
+        );
+        assert!(
+            message.contains("[%pe]'") && message.contains("[%x]'"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("\n  OpStore %pe %x   ; the wrong type"),
+            "{message}"
+        );
+        let valid = text.replace("OpStore %pe %x", "");
+        let assembled =
+            spirv_asm::assemble_with_ids(valid.as_bytes(), &Default::default()).expect("assembles");
+        assert_eq!(
+            invalid(TargetEnv::Universal1_6, valid.as_bytes(), &assembled, None),
+            None
+        );
     }
 }

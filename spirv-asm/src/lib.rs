@@ -3,18 +3,23 @@
 //! bytes. Both are driven by the grammar tables spirv-core generates.
 //!
 //! ```
-//! use spirv_asm::{assemble_str, disassemble, AsmOptions, DisOptions};
+//! use spirv_asm::{assemble_str, disassemble_to_string, AsmOptions, DisOptions};
 //!
 //! let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%int = OpTypeInt 32 1\n%c = OpConstant %int -7\n";
-//! let words = assemble_str(text, &AsmOptions::default()).unwrap();
+//! let words = assemble_str(text, &AsmOptions::default())?;
 //! assert_eq!(words[3], 3, "bound: two ids plus one");
 //!
-//! let out = disassemble(&words, &DisOptions { header: false, ..DisOptions::default() }).unwrap();
+//! let out = disassemble_to_string(&words, &DisOptions { header: false, ..DisOptions::default() })?;
 //! assert_eq!(
-//!     String::from_utf8(out).unwrap(),
+//!     out,
 //!     "               OpCapability Shader\n               OpMemoryModel Logical GLSL450\n        %int = OpTypeInt 32 1\n     %int_n7 = OpConstant %int -7\n"
 //! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! [`disassemble_to_string`] gives the text; [`disassemble`] the exact bytes spirv-dis
+//! prints (a binary's strings need not be UTF-8), and [`disassemble_to`] writes them
+//! to a writer as they are made.
 //!
 //! Errors carry positions: [`AsmError`] a line and column (rendered like spirv-as, with
 //! a caret), [`DisError`] the instruction index and word offset.
@@ -37,5 +42,7 @@ pub mod val;
 pub use asm::{
     AsmError, AsmErrorKind, AsmOptions, Assembled, assemble, assemble_str, assemble_with_ids,
 };
-pub use dis::{DisError, DisErrorKind, DisOptions, disassemble, disassemble_to};
+pub use dis::{
+    DisError, DisErrorKind, DisOptions, disassemble, disassemble_to, disassemble_to_string,
+};
 pub use text::SPIRV_TOOLS_KNOWN_SETS;

@@ -1,6 +1,7 @@
-//! `spirv-asm`: the SPIR-V assembler (`as`), disassembler (`dis`) and validator (`val`)
-//! command line, argument- and output-compatible with SPIRV-Tools 2025.5's `spirv-as`,
-//! `spirv-dis` and `spirv-val`, and `reflect` (this tool's JSON, or
+//! `spirv-asm`: the SPIR-V assembler (`as`), disassembler (`dis`), validator (`val`),
+//! optimizer (`opt`) and control-flow graph (`cfg`) command line, argument- and
+//! output-compatible with SPIRV-Tools 2025.5's `spirv-as`, `spirv-dis`, `spirv-val`,
+//! `spirv-opt` and `spirv-cfg`, and `reflect` (this tool's JSON, or
 //! `spirv-cross --reflect`'s).
 
 use clap::{Parser, Subcommand};
@@ -8,9 +9,15 @@ use std::process::ExitCode;
 
 mod cli;
 
-/// SPIR-V assembler and disassembler compatible with SPIRV-Tools 2025.5.
+/// SPIR-V tools compatible with SPIRV-Tools 2025.5: assemble, disassemble, validate,
+/// optimize, reflect, and draw control-flow graphs.
 #[derive(Parser)]
-#[command(name = "spirv-asm", version, about, long_about = None)]
+#[command(
+    name = "spirv-asm",
+    version,
+    long_about = None,
+    after_help = "Run `spirv-asm <COMMAND> --help` for a command's options and examples."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -65,6 +65,34 @@ pub fn spirv_val_text(words: &[u32], options: &Options<'_>) -> Option<String> {
 /// The faults, each as spirv-val prints one, in order.
 pub fn render(words: &[u32], errors: &[ValidationError], options: &Options<'_>) -> String {
     let mut out = String::new();
+    for f in render_each(words, errors, options) {
+        let _ = writeln!(out, "error: line {}: {}", f.line, f.message);
+        if let Some(t) = &f.instruction {
+            let _ = writeln!(out, "  {t}\n");
+        }
+    }
+    out
+}
+
+/// One fault as spirv-val prints it, in its parts: `error: line {line}: {message}`,
+/// then, when it names an instruction, `  {instruction}` and an empty line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RenderedFault {
+    /// spirv-val's `line N`: the 1-based index of the instruction, or 0.
+    pub line: usize,
+    /// The message, ids named `'N[%friendly]'`.
+    pub message: String,
+    /// The instruction named, disassembled on one line with friendly names.
+    pub instruction: Option<String>,
+}
+
+/// The faults as [`render`] prints them, each in its parts, in order.
+pub fn render_each(
+    words: &[u32],
+    errors: &[ValidationError],
+    options: &Options<'_>,
+) -> Vec<RenderedFault> {
     let shown: Vec<usize> = errors
         .iter()
         .filter(|e| e.shows_instruction())
@@ -82,23 +110,29 @@ pub fn render(words: &[u32], errors: &[ValidationError], options: &Options<'_>) 
         None => (None, &[][..]),
     };
     let mut next_text = texts.iter();
-    for e in errors {
-        let message = match &e.kind {
-            ErrorKind::Parse(_) => parse_message(&host).unwrap_or_else(|| e.to_string()),
-            _ => e.message_with(&|id| names.and_then(|n| n.get(id)).map(str::to_owned)),
-        };
-        let line = match &e.kind {
-            ErrorKind::Parse(_) => parse_line(&host).unwrap_or(e.line()),
-            _ => e.line(),
-        };
-        let _ = writeln!(out, "error: line {line}: {message}");
-        if e.shows_instruction() {
-            if let Some(t) = next_text.next() {
-                let _ = writeln!(out, "  {}\n", String::from_utf8_lossy(t));
+    errors
+        .iter()
+        .map(|e| {
+            let message = match &e.kind {
+                ErrorKind::Parse(_) => parse_message(&host).unwrap_or_else(|| e.to_string()),
+                _ => e.message_with(&|id| names.and_then(|n| n.get(id)).map(str::to_owned)),
+            };
+            let line = match &e.kind {
+                ErrorKind::Parse(_) => parse_line(&host).unwrap_or(e.line()),
+                _ => e.line(),
+            };
+            let instruction = e
+                .shows_instruction()
+                .then(|| next_text.next())
+                .flatten()
+                .map(|t| String::from_utf8_lossy(t).into_owned());
+            RenderedFault {
+                line,
+                message,
+                instruction,
             }
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 /// The words in host order (spirv-val takes either byte order).

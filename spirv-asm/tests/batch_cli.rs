@@ -160,16 +160,82 @@ fn json_records_one_line_per_file_then_a_summary() {
     );
     assert_eq!(records[2]["status"], "error");
     assert_eq!(records[2]["exit_code"], 1);
+    // The message is clean (no `error: PATH:N:` head, no newline); the place is in
+    // its own keys.
+    let message = records[2]["message"].as_str().unwrap_or("");
     assert!(
-        records[2]["message"]
-            .as_str()
-            .unwrap_or("")
-            .starts_with("error: in/sub/bad.spv:")
+        message.starts_with("Invalid instruction OpFunctionEnd"),
+        "{message}"
     );
+    assert!(!message.contains('\n'), "{message}");
+    assert_eq!(records[2]["line"], 10);
+    assert!(records[2]["word"].is_u64(), "{}", records[2]);
+    assert_eq!(records[2]["errors"][0]["message"], records[2]["message"]);
     assert_eq!(records[0]["status"], "ok");
     assert_eq!(records[4]["type"], "summary");
     assert_eq!(records[4]["succeeded"], 3);
     assert_eq!(records[4]["failed"], 1);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Every subcommand's `--json` records have one shape: the same keys, a message of one
+/// line without its `error: ` head, the place in `line`/`column`/`word`.
+#[test]
+fn json_records_have_one_shape_for_every_subcommand() {
+    let root = tree("json-shape");
+    std::fs::write(root.join("in/odd.spv"), [3u8, 2, 0x23, 7, 0, 1]).expect("write");
+    let keys = |r: &serde_json::Value| -> Vec<String> {
+        r.as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut shapes = Vec::new();
+    for args in [
+        &["as", "--json", "in", "-o", "o-as"][..],
+        &["dis", "--json", "in", "-o", "o-dis"],
+        &["val", "--json", "--keep-going", "in"],
+        &["reflect", "--json", "in", "-o", "o-reflect"],
+        &["cfg", "--json", "in", "-o", "o-cfg"],
+        &["opt", "--json", "in", "-o", "o-opt"],
+    ] {
+        let (code, stdout, stderr) = run(&root, args);
+        assert_ne!(code, 0, "{args:?}: one input fails");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        let records: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+            .collect();
+        let (summary, files) = records.split_last().expect("records");
+        assert_eq!(summary["type"], "summary");
+        assert_eq!(summary["command"], args[0]);
+        for r in files {
+            assert_eq!(r["command"], args[0]);
+            shapes.push((args[0], keys(r)));
+            let errors = r["errors"].as_array().expect("errors is a list");
+            if r["status"] == "ok" {
+                assert!(errors.is_empty() && r["message"].is_null(), "{r}");
+                continue;
+            }
+            let message = r["message"].as_str().expect("a failure has a message");
+            assert!(
+                !message.contains('\n') && !message.starts_with("error"),
+                "{args:?}: {message:?}"
+            );
+            assert_eq!(errors[0]["message"], r["message"], "{r}");
+            for k in ["line", "column", "word"] {
+                assert_eq!(errors[0][k], r[k], "{r}");
+            }
+            let input = r["input"].as_str().unwrap_or("");
+            if input.ends_with("odd.spv") {
+                // Batch errors name their file, never `'-'`.
+                assert!(message.contains("'in/odd.spv'"), "{args:?}: {message}");
+            }
+        }
+    }
+    let first = shapes[0].1.clone();
+    for (command, shape) in &shapes {
+        assert_eq!(shape, &first, "{command}'s record against as's");
+    }
     let _ = std::fs::remove_dir_all(&root);
 }
 

@@ -535,3 +535,180 @@ fn dis_and_reflect_given_assembly_text_say_to_use_as() {
     assert!(!err.contains(hint), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The top help says what the tool does and names each command's job.
+#[test]
+fn top_help_names_what_the_tool_and_each_command_do() {
+    let d = scratch("help");
+    let (code, out, _) = run(&["--help"], None, &d);
+    assert_eq!(code, 0);
+    let out = String::from_utf8_lossy(&out);
+    let first = out.lines().next().unwrap_or("");
+    for job in [
+        "assemble",
+        "disassemble",
+        "validate",
+        "optimize",
+        "reflect",
+        "control-flow graphs",
+    ] {
+        assert!(first.contains(job), "{first}");
+    }
+    assert!(!out.contains("assembler and disassembler"), "{out}");
+    for command in ["as", "dis", "reflect", "val", "opt", "cfg"] {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{command} "))),
+            "{command} listed with its job: {out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A binary given to `as` gets spirv-as's error and exit code, then a short note that
+/// `dis` disassembles it; the binary's bytes are not echoed as a "source line".
+#[test]
+fn as_given_a_binary_says_to_use_dis() {
+    let d = scratch("as-binary");
+    let text = b"OpCapability Shader\nOpMemoryModel Logical GLSL450\n";
+    let (code, _, _) = run(&["as", "-", "-o", "m.spv"], Some(text), &d);
+    assert_eq!(code, 0);
+    let mut bin = std::fs::read(d.join("m.spv")).expect("written");
+    for _ in 0..2 {
+        let (code, out, err) = run(&["as", "-", "-o", "x.spv"], Some(&bin), &d);
+        assert_eq!(code, 251, "{err}");
+        assert!(out.is_empty());
+        assert!(err.contains("`spirv-asm dis` disassembles it"), "{err}");
+        assert!(err.len() < 300, "short: {err}");
+        assert_eq!(err.lines().count(), 2, "{err}");
+        assert!(!d.join("x.spv").exists());
+        // The other byte order too.
+        for w in bin.chunks_exact_mut(4) {
+            w.reverse();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A 1 MB line with an error prints a window of it: under 16 KB in all, the caret under
+/// the token it names, no character cut in half.
+#[test]
+fn a_huge_line_with_an_error_prints_a_window_of_it() {
+    let d = scratch("huge-line");
+    let pad = "é".repeat(1 << 19);
+    let mut seen = Vec::new();
+    let cases = [
+        // The error at the line's start, in its middle (after 1 MB of string), and
+        // a 1 MB token quoted by the message.
+        (format!("%x = OpBogus \"{pad}\"\n"), "OpBogus"),
+        (
+            format!(
+                "{} OpFoo 7\n",
+                "OpSourceExtension \"ééééé\" ".repeat(1 << 16)
+            ),
+            "OpFoo",
+        ),
+        (format!("%x = OpTypeInt {pad} 1\n"), "éééé"),
+    ];
+    for (text, token) in cases {
+        let text = format!("OpCapability Shader\n{text}");
+        let (code, _, err) = run(&["as", "-"], Some(text.as_bytes()), &d);
+        assert_ne!(code, 0);
+        assert!(err.len() < 16 << 10, "{} bytes", err.len());
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 3, "{err}");
+        // The caret's column in the window is the token's.
+        let caret = lines[2].chars().count() - lines[2].trim_start().chars().count();
+        let shown: String = lines[1].chars().skip(caret).collect();
+        assert!(shown.starts_with(token), "caret under {shown:.20}");
+        assert!(lines[2].trim_start().starts_with('^'), "{}", lines[2]);
+        seen.push(text.lines().nth(1).map_or(0, str::len));
+    }
+    assert!(seen.iter().all(|&n| n >= 1 << 20), "1 MB lines: {seen:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `val` on a file whose size is not a whole number of words: spirv-val's message.
+#[test]
+fn val_given_a_partial_word_says_what_spirv_val_says() {
+    let d = scratch("val-size");
+    let text = b"OpCapability Shader\nOpMemoryModel Logical GLSL450\n";
+    let (code, _, _) = run(&["as", "-", "-o", "m.spv"], Some(text), &d);
+    assert_eq!(code, 0);
+    let mut bin = std::fs::read(d.join("m.spv")).expect("written");
+    bin.push(0);
+    std::fs::write(d.join("odd.spv"), &bin).expect("write");
+    let expected = (
+        1,
+        "error: file size should be a multiple of 4; file 'odd.spv' corrupt\n".to_owned(),
+    );
+    let (code, _, err) = run(&["val", "odd.spv"], None, &d);
+    assert_eq!((code, err), expected);
+    if let Some(st) = env::spirv_tools() {
+        let out = Command::new(st.join("spirv-val"))
+            .arg("odd.spv")
+            .current_dir(&d)
+            .output()
+            .expect("spirv-val runs");
+        let theirs = (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        );
+        assert_eq!(theirs, expected, "spirv-val 2025.5");
+    }
+    let (code, _, err) = run(&["val", "-"], Some(&bin), &d);
+    assert_eq!(code, 1);
+    assert!(err.contains("file '-' corrupt"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `val --keep-going` stops reporting at `--max-errors` (default 100) and says how many
+/// it left out; `--max-errors N` alone implies `--keep-going`, 0 reports all.
+#[test]
+fn val_max_errors_caps_keep_going() {
+    let d = scratch("max-errors");
+    // 150 instructions that each use an undefined id.
+    let mut text = String::from(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n%int = OpTypeInt 32 1\n%fn = OpTypeFunction %void\n%main = OpFunction %void None %fn\n%entry = OpLabel\n",
+    );
+    for i in 0..150 {
+        text.push_str(&format!("%r{i} = OpIAdd %int %u{i} %u{i}\n"));
+    }
+    text.push_str("OpReturn\nOpFunctionEnd\n");
+    let (code, _, err) = run(&["as", "-", "-o", "m.spv"], Some(text.as_bytes()), &d);
+    assert_eq!(code, 0, "{err}");
+    let faults = |err: &str| err.lines().filter(|l| l.starts_with("error: ")).count();
+    let (code, _, err) = run(&["val", "m.spv"], None, &d);
+    assert_eq!((code, faults(&err)), (1, 1));
+    assert!(!err.contains("note:"), "spirv-val's output: {err}");
+    let (_, _, err) = run(
+        &["val", "--keep-going", "--max-errors", "0", "m.spv"],
+        None,
+        &d,
+    );
+    let all = faults(&err);
+    assert!(all > 150, "{all}");
+    assert!(!err.contains("note:"), "{err}");
+    let (_, _, err) = run(&["val", "--keep-going", "m.spv"], None, &d);
+    assert_eq!(faults(&err), 100);
+    assert!(
+        err.ends_with(&format!(
+            "note: {} more errors not shown (--max-errors 0 shows them all)\n",
+            all - 100
+        )),
+        "{err}"
+    );
+    let (_, _, err) = run(&["val", "--max-errors", "3", "m.spv"], None, &d);
+    assert_eq!(faults(&err), 3);
+    assert!(
+        err.contains(&format!("note: {} more errors", all - 3)),
+        "{err}"
+    );
+    let (_, out, _) = run(&["val", "--json", "--max-errors", "3", "m.spv"], None, &d);
+    let record: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out).lines().next().unwrap_or(""))
+            .expect("JSON");
+    assert_eq!(record["errors"].as_array().map(Vec::len), Some(3));
+    assert_eq!(record["errors_not_shown"], all - 3);
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -1,11 +1,15 @@
 //! `include_grammar!`: any SPIR-V JSON grammar becomes typed Rust at compile time.
 //!
-//! ```ignore
-//! // In a downstream crate, next to its Cargo.toml: grammar/my.set.grammar.json
-//! mod my_set {
-//!     spirv_grammar_macros::include_grammar!("grammar/my.set.grammar.json", import = "NonSemantic.MySet");
-//! }
 //! ```
+//! // In a crate, next to its Cargo.toml: grammar/nonsemantic.my-set.grammar.json
+//! mod my_set {
+//!     spirv_grammar_macros::include_grammar!("grammar/nonsemantic.my-set.grammar.json", import = "NonSemantic.MySet");
+//! }
+//! assert_eq!(my_set::Opcode::from_name("Count"), Some(my_set::Opcode(2)));
+//! ```
+//!
+//! [`include_grammar!`](macro@include_grammar) has a whole example: registering the
+//! set, assembling, disassembling and decoding its instructions.
 //!
 //! # Arguments
 //! - a string literal: the grammar file, relative to the invoking crate's
@@ -130,7 +134,58 @@ fn parse(input: TokenStream) -> syn::Result<Args> {
     })
 }
 
-/// Expands a SPIR-V JSON grammar into typed Rust items. See the crate docs.
+/// Expands a SPIR-V JSON grammar into typed Rust items: the arguments and what is
+/// emitted are in the crate docs.
+///
+/// A crate's own extended instruction set, from a grammar file next to its
+/// `Cargo.toml` (this crate ships the one used here), then registered so that the
+/// assembler, the disassembler and the reader know it by its import name:
+///
+/// ```
+/// mod my_set {
+///     spirv_grammar_macros::include_grammar!(
+///         "grammar/nonsemantic.my-set.grammar.json",
+///         import = "NonSemantic.MySet"
+///     );
+/// }
+/// use spirv_asm::{AsmOptions, DisOptions};
+/// use spirv_core::{ExtInstRegistry, Module, ReadOptions, spv};
+///
+/// let mut registry = ExtInstRegistry::default();
+/// registry.register(&my_set::GRAMMAR);
+///
+/// // The set's instructions and enumerants by name, in assembly text.
+/// let text = r#"
+///        OpCapability Shader
+///        OpExtension "SPV_KHR_non_semantic_info"
+/// %set = OpExtInstImport "NonSemantic.MySet"
+///        OpMemoryModel Logical GLSL450
+/// %void = OpTypeVoid
+/// %done = OpExtInst %void %set Count 3 Loud
+/// "#;
+/// let asm = AsmOptions { registry: Some(registry.clone()), ..AsmOptions::default() };
+/// let words = spirv_asm::assemble_str(text, &asm)?;
+/// let dis = DisOptions { registry: Some(registry.clone()), header: false, ..DisOptions::default() };
+/// let back = spirv_asm::disassemble_to_string(&words, &dis)?;
+/// // (friendly names come from the type and `OpName`s: the set is `%1`)
+/// assert!(back.contains("OpExtInst %void %1 Count 3 Loud"), "{back}");
+///
+/// // Typed: the instruction decodes to the generated struct.
+/// let read = ReadOptions { registry: Some(&registry), ..ReadOptions::default() };
+/// let module = Module::read(&words, &read)?;
+/// let ext = module
+///     .instructions()
+///     .find(|i| i.opcode() == spv::Opcode::ExtInst)
+///     .and_then(|i| i.ext_inst())
+///     .expect("an OpExtInst");
+/// assert_eq!(ext.set.map(|g| g.name), Some("NonSemantic.MySet"));
+/// let typed = my_set::Instruction::decode(my_set::Opcode(ext.number), ext.operands, &Default::default())?;
+/// assert_eq!(
+///     typed,
+///     my_set::Instruction::Count(my_set::inst::Count { times: 3, level: my_set::MySetLevel::Loud })
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[proc_macro]
 pub fn include_grammar(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     let start = std::time::Instant::now();

@@ -565,6 +565,23 @@ fn ext_inst_operands_decode_with_the_imported_set() {
         ),
         "{typed:?}"
     );
+    // `{:?}` names the set and the instruction; it does not print the set's grammar
+    // (about 3 KB per instruction before).
+    let shown = format!("{e:?}");
+    assert_eq!(
+        shown,
+        "ExtInstRef { set: Some(\"GLSL.std.450\"), instruction: Some(\"Sqrt\"), set_id: %1, number: 31, operands: [3] }"
+    );
+    let grammar = format!("{:?}", e.set.expect("known"));
+    assert!(grammar.len() < 200, "{grammar}");
+    assert!(
+        grammar.starts_with("Grammar { name: \"GLSL.std.450\""),
+        "{grammar}"
+    );
+    // An instruction's layout shows its operands' kinds by name and shape.
+    let info = format!("{:?}", e.set.and_then(|g| g.instruction(31)).expect("Sqrt"));
+    assert!(info.len() < 1000, "{} bytes: {info}", info.len());
+    assert!(info.contains("OperandKind { name: \"IdRef\""), "{info}");
 }
 
 /// RawInstructions::new reports offsets from the module start, as its `base` says.

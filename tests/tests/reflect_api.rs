@@ -470,3 +470,131 @@ fn a_module_with_nothing_to_reflect_gives_empty_lists() {
         "spirv-cross wants an entry point"
     );
 }
+
+/// Five entry points over three functions: each view holds the inputs and outputs its
+/// interface lists (in declaration order, each once though listed twice) and the
+/// resources and push constants its call tree uses, however the functions are shared.
+#[test]
+fn entry_point_views_divide_the_module_by_entry_point() {
+    const WORDS: &[u32] = spirv_asm!(
+        r#"
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint Vertex %vs "vs" %pos %uv %out_uv %pos
+               OpEntryPoint Fragment %fs "fs" %in_uv %color
+               OpEntryPoint GLCompute %cs "cs"
+               OpEntryPoint GLCompute %cs "cs2"
+               OpEntryPoint Fragment %fs "fs_plain" %color
+               OpExecutionMode %fs OriginUpperLeft
+               OpExecutionMode %cs LocalSize 8 1 1
+               OpName %pos "pos"
+               OpName %uv "uv"
+               OpName %out_uv "out_uv"
+               OpName %in_uv "in_uv"
+               OpName %color "color"
+               OpName %ubo "ubo"
+               OpName %tex "tex"
+               OpName %push "push"
+               OpDecorate %pos Location 0
+               OpDecorate %uv Location 1
+               OpDecorate %out_uv Location 0
+               OpDecorate %in_uv Location 0
+               OpDecorate %color Location 0
+               OpDecorate %Ubo Block
+               OpMemberDecorate %Ubo 0 Offset 0
+               OpDecorate %ubo DescriptorSet 0
+               OpDecorate %ubo Binding 0
+               OpDecorate %tex DescriptorSet 0
+               OpDecorate %tex Binding 1
+               OpDecorate %Push Block
+               OpMemberDecorate %Push 0 Offset 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+        %Ubo = OpTypeStruct %float
+       %Push = OpTypeStruct %float
+      %p_ubo = OpTypePointer Uniform %Ubo
+     %p_push = OpTypePointer PushConstant %Push
+        %img = OpTypeImage %float 2D 0 0 0 1 Unknown
+      %p_img = OpTypePointer UniformConstant %img
+       %p_in = OpTypePointer Input %float
+      %p_out = OpTypePointer Output %float
+        %pos = OpVariable %p_in Input
+         %uv = OpVariable %p_in Input
+     %out_uv = OpVariable %p_out Output
+      %in_uv = OpVariable %p_in Input
+      %color = OpVariable %p_out Output
+        %ubo = OpVariable %p_ubo Uniform
+        %tex = OpVariable %p_img UniformConstant
+       %push = OpVariable %p_push PushConstant
+     %helper = OpFunction %void None %fn
+         %h0 = OpLabel
+         %t0 = OpLoad %img %tex
+               OpReturn
+               OpFunctionEnd
+         %vs = OpFunction %void None %fn
+         %v0 = OpLabel
+         %u0 = OpLoad %Ubo %ubo
+               OpReturn
+               OpFunctionEnd
+         %fs = OpFunction %void None %fn
+         %f0 = OpLabel
+         %c0 = OpFunctionCall %void %helper
+               OpReturn
+               OpFunctionEnd
+         %cs = OpFunction %void None %fn
+         %k0 = OpLabel
+         %c1 = OpFunctionCall %void %helper
+         %p0 = OpLoad %Push %push
+               OpReturn
+               OpFunctionEnd
+"#
+    );
+    let m = module(WORDS);
+    let r = Reflection::new(&m);
+    let id = |name: &str| {
+        (r.variables().iter())
+            .find(|v| r.name(v.id) == Some(name))
+            .map(|v| v.id)
+            .expect("named")
+    };
+    let [pos, uv, out_uv, in_uv, color, ubo, tex, push] = [
+        "pos", "uv", "out_uv", "in_uv", "color", "ubo", "tex", "push",
+    ]
+    .map(id);
+    assert_eq!(r.inputs().len(), 3);
+    assert_eq!(r.resources().len(), 2);
+    let views = r.entry_point_views();
+    assert_eq!(views.len(), 5);
+    // Per entry point: its name, inputs, outputs, resources and push constants.
+    type Share = (String, Vec<Id>, Vec<Id>, Vec<Id>, Vec<Id>);
+    let seen: Vec<Share> = views
+        .iter()
+        .map(|v| {
+            (
+                v.entry().name.clone(),
+                v.inputs().map(|i| i.variable).collect(),
+                v.outputs().map(|o| o.variable).collect(),
+                v.resources().map(|res| res.variable).collect(),
+                v.push_constants().map(|p| p.variable).collect(),
+            )
+        })
+        .collect();
+    let expected: Vec<Share> = vec![
+        ("vs".into(), vec![pos, uv], vec![out_uv], vec![ubo], vec![]),
+        ("fs".into(), vec![in_uv], vec![color], vec![tex], vec![]),
+        ("cs".into(), vec![], vec![], vec![tex], vec![push]),
+        ("cs2".into(), vec![], vec![], vec![tex], vec![push]),
+        ("fs_plain".into(), vec![], vec![color], vec![tex], vec![]),
+    ];
+    assert_eq!(seen, expected);
+    // A view's records are the whole-module ones.
+    let vs = views.find(spv::ExecutionModel::Vertex, "vs").expect("vs");
+    assert_eq!(vs.inputs().next(), r.inputs().first());
+    assert_eq!(vs.inputs().next().and_then(|i| i.location), Some(0));
+    assert_eq!(vs.used_variables(), [ubo]);
+    let cs = views.get(2).expect("cs");
+    assert_eq!(cs.execution_modes()[0].operands, [8, 1, 1]);
+    assert!(views.get(5).is_none());
+    assert!(views.find(spv::ExecutionModel::Vertex, "fs").is_none());
+}

@@ -24,6 +24,29 @@ const KERNEL: &[u32] = spirv_asm_macros::include_spirv_asm!(
     target_env = "vulkan1.0",
 );
 
+// The text's own names name the ids, and its line is shown: `%pe` and `%x`, not the
+// numbers spirv-val would print for ids without an OpName.
+const STORE: &[u32] = spirv_asm_macros::spirv_asm!(
+    r#"OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%int = OpTypeInt 32 1
+%pf = OpTypePointer Function %float
+%x = OpConstant %int 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%pe = OpVariable %pf Function
+      OpStore %pe %x
+OpReturn
+OpFunctionEnd
+"#,
+    validate = true,
+);
+
 fn main() {
-    let _ = (SHADER, KERNEL);
+    let _ = (SHADER, KERNEL, STORE);
 }

@@ -75,18 +75,18 @@ fn main() -> Result<(), Box<dyn Error>> {
         all_ext_inst_names: true,
         ..DisOptions::default()
     };
-    let text = spirv_asm::disassemble(&words, &dis)?;
-    print!("{}", String::from_utf8_lossy(&text));
+    let text = spirv_asm::disassemble_to_string(&words, &dis)?;
+    print!("{text}");
     // Friendly names (`%uint_1`) are numbered in order of appearance when assembled, as
     // spirv-as does; numeric ids kept as they are give the same words back.
-    let numeric = spirv_asm::disassemble(&words, &DisOptions { raw_id: true, ..dis })?;
+    let numeric = spirv_asm::disassemble_to_string(&words, &DisOptions { raw_id: true, ..dis })?;
     let asm = AsmOptions {
         registry: Some(registry()),
         all_ext_inst_names: true,
         preserve_numeric_ids: true,
         ..AsmOptions::default()
     };
-    let again = spirv_asm::assemble(&numeric, &asm)?;
+    let again = spirv_asm::assemble_str(&numeric, &asm)?;
     assert_eq!(again, words, "disassembly assembles back to the same words");
 
     // 2b. Read it back strictly (every set and instruction must be known) and walk it.

@@ -46,30 +46,95 @@ impl AsmError {
             AsmErrorKind::Unsupported => 255,
         }
     }
-    /// `error: LINE: COL: message`, then the source line and a caret.
+    /// `error: LINE: COL: message`, then the source line and a caret under the span.
+    ///
+    /// What is shown is bounded whatever the input: a line wider than 120 characters
+    /// is cut to a window around the caret (`…` marks a cut), the caret stops at the
+    /// window's edge, and a message longer than 1,024 bytes (one quoting a huge token)
+    /// loses its middle. Cuts fall
+    /// between characters, never inside one; a tab before the caret stays a tab under
+    /// it, so the caret lines up in a terminal.
     pub fn render(&self, text: &[u8]) -> String {
-        let start = text[..self.span.start.min(text.len())]
+        let at = self.span.start.min(text.len());
+        let start = text[..at]
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |p| p + 1);
-        let end = text[start..]
+        let mut end = text[at..]
             .iter()
             .position(|&b| b == b'\n')
-            .map_or(text.len(), |p| start + p);
-        let line = String::from_utf8_lossy(&text[start..end]);
-        let line = line.trim_end_matches('\r');
-        let caret_at = self.span.start.saturating_sub(start);
-        let width = self
-            .span
-            .end
-            .saturating_sub(self.span.start)
-            .clamp(1, end.saturating_sub(self.span.start).max(1));
-        format!(
-            "{self}\n{line}\n{}{}",
-            " ".repeat(caret_at),
-            "^".repeat(width)
-        )
+            .map_or(text.len(), |p| at + p);
+        if end > at && text[end - 1] == b'\r' {
+            end -= 1;
+        }
+        let before = String::from_utf8_lossy(&text[start..at]);
+        let after = String::from_utf8_lossy(&text[at..end]);
+        let caret = before.chars().count();
+        let total = caret + after.chars().count();
+        let span_end = self.span.end.clamp(at, end);
+        let underlined = String::from_utf8_lossy(&text[at..span_end]).chars().count();
+        // The window of characters shown: the whole line, or SHOWN_COLUMNS of it with
+        // the caret a third of the way in.
+        let (lo, hi) = if total <= SHOWN_COLUMNS {
+            (0, total)
+        } else {
+            let lo = caret
+                .saturating_sub(SHOWN_COLUMNS / 3)
+                .min(total - SHOWN_COLUMNS);
+            (lo, lo + SHOWN_COLUMNS)
+        };
+        let mut out = String::with_capacity(SHOWN_MESSAGE + 4 * SHOWN_COLUMNS + 64);
+        out.push_str("error: ");
+        out.push_str(&format!("{}: {}: ", self.line, self.column));
+        push_cut(&mut out, &self.message);
+        out.push('\n');
+        let mut under = String::new();
+        if lo > 0 {
+            out.push('…');
+            under.push(' ');
+        }
+        for (i, c) in before.chars().chain(after.chars()).enumerate().skip(lo) {
+            if i >= hi {
+                out.push('…');
+                break;
+            }
+            out.push(c);
+            if i < caret {
+                under.push(if c == '\t' { '\t' } else { ' ' });
+            }
+        }
+        out.push('\n');
+        out.push_str(&under);
+        let room = hi.saturating_sub(caret).max(1);
+        out.extend(std::iter::repeat_n('^', underlined.clamp(1, room)));
+        out
     }
+}
+
+/// Characters of a source line [`AsmError::render`] shows at most.
+const SHOWN_COLUMNS: usize = 120;
+
+/// Bytes of a message [`AsmError::render`] shows at most.
+const SHOWN_MESSAGE: usize = 1024;
+
+/// Appends `message`, or, when it is longer than [`SHOWN_MESSAGE`] bytes, its head and
+/// tail around a note of how much was left out, cut between characters.
+fn push_cut(out: &mut String, message: &str) {
+    if message.len() <= SHOWN_MESSAGE {
+        out.push_str(message);
+        return;
+    }
+    let floor = |mut i: usize| {
+        while !message.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let head = floor(SHOWN_MESSAGE * 3 / 4);
+    let tail = floor(message.len() - SHOWN_MESSAGE / 4);
+    out.push_str(&message[..head]);
+    out.push_str(&format!("…[{} bytes left out]…", tail - head));
+    out.push_str(&message[tail..]);
 }
 
 impl fmt::Display for AsmError {

@@ -42,6 +42,11 @@ pub(crate) struct Layout {
     /// For each edge, the points it passes between its ends (top to bottom for an edge
     /// drawn downwards, bottom to top for a back edge).
     pub(crate) bends: Vec<Vec<(f64, f64)>>,
+    /// Each node's rank (its row, counted from the top).
+    pub(crate) rank: Vec<usize>,
+    /// Each rank's row: the top and bottom of its tallest node. Between rows there is
+    /// no node, so edges bend there and cross rows straight up or down.
+    pub(crate) rows: Vec<(f64, f64)>,
     /// The whole drawing's width and height.
     pub(crate) size: (f64, f64),
     /// Whether the reordering sweeps ran (`false` for a graph over the budget).
@@ -187,6 +192,7 @@ pub(crate) fn layout(sizes: &[(f64, f64)], edges: &[(usize, usize)]) -> Layout {
 
     // Vertical places: each rank as tall as its tallest node.
     let mut y_of_rank = Vec::with_capacity(ranks);
+    let mut rows = Vec::with_capacity(ranks);
     let mut y = 0.0;
     for layer in &layers {
         let h = layer
@@ -195,6 +201,7 @@ pub(crate) fn layout(sizes: &[(f64, f64)], edges: &[(usize, usize)]) -> Layout {
             .map(|&v| sizes[v].1)
             .fold(0.0, f64::max);
         y_of_rank.push(y + h / 2.0);
+        rows.push((y, y + h));
         y += h + GAP_Y;
     }
     let centre: Vec<(f64, f64)> = (0..n).map(|v| (x[v] - left, y_of_rank[rank[v]])).collect();
@@ -214,6 +221,8 @@ pub(crate) fn layout(sizes: &[(f64, f64)], edges: &[(usize, usize)]) -> Layout {
         centre,
         back,
         bends,
+        rank,
+        rows,
         size: (right, (y - GAP_Y).max(0.0)),
         reordered: sweeps >= 2,
     }

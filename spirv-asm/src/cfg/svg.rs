@@ -38,6 +38,9 @@ const FONT: f64 = 12.0;
 const PAD: f64 = 8.0;
 const CLUSTER_PAD: f64 = 16.0;
 const TITLE_H: f64 = 22.0;
+/// How far right of its block a block's loop to itself reaches (its curve's control
+/// points; the curve itself reaches 3/4 of this, inside the gap between blocks).
+const LOOP_REACH: f64 = layout::GAP_X;
 /// Instruction lines longer than this are cut (with `…`).
 const MAX_LINE: usize = 120;
 /// Rows of clusters are at least this wide before wrapping.
@@ -235,30 +238,20 @@ fn draw_cluster(
     let ports = ports(c, &at);
     for (e, &(a, b, kind)) in c.edges.iter().enumerate() {
         let d = if a == b {
-            // A block that branches to itself: a loop on its right side.
+            // A block that branches to itself: a loop on its right side, within the
+            // gap to the next block of its rank (it reaches 3/4 of LOOP_REACH out).
             let ((x, y), (w, h)) = (at(a), c.sizes[a]);
             let r = x + w / 2.0;
+            let reach = r + LOOP_REACH;
             format!(
-                "M{r:.1},{:.1}C{:.1},{:.1} {:.1},{:.1} {r:.1},{:.1}",
+                "M{r:.1},{:.1}C{reach:.1},{:.1} {reach:.1},{:.1} {r:.1},{:.1}",
                 y - h / 4.0,
-                r + 36.0,
                 y - h,
-                r + 36.0,
                 y + h,
                 y + h / 4.0
             )
         } else {
-            let (start, end) = ports[e];
-            let mut points = vec![start];
-            points.extend(c.layout.bends[e].iter().map(|&(x, y)| (x + ox, y + oy)));
-            points.push(end);
-            let mut d = format!("M{:.1},{:.1}", start.0, start.1);
-            for pair in points.windows(2) {
-                let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
-                let mid = (y0 + y1) / 2.0;
-                let _ = write!(d, "C{x0:.1},{mid:.1} {x1:.1},{mid:.1} {x1:.1},{y1:.1}");
-            }
-            d
+            route(c, e, ports[e], (ox, oy))
         };
         let _ = writeln!(
             s,
@@ -300,6 +293,69 @@ fn draw_cluster(
         s.push_str("</g>\n");
     }
     s.push_str("</g>\n");
+}
+
+/// An edge's path from its start port to its end port through its bends, one per rank
+/// between its ends. Nodes lie only within rows and the gaps between rows are empty,
+/// so the path crosses each row straight (from the start port to the row's edge, then
+/// through each bend's row at the bend's place, which the layout keeps clear) and
+/// bends only in the gaps: it never enters another node's box. An edge whose bends
+/// the layout left out (over its budget) is one curve.
+fn route(
+    c: &Cluster,
+    e: usize,
+    (start, end): ((f64, f64), (f64, f64)),
+    (ox, oy): (f64, f64),
+) -> String {
+    let (a, b, _) = c.edges[e];
+    let (from, to) = (c.layout.rank[a], c.layout.rank[b]);
+    let bends = &c.layout.bends[e];
+    let mut d = format!("M{:.1},{:.1}", start.0, start.1);
+    // Rows are crossed downwards unless the edge is drawn upwards (a back edge).
+    let down = to > from;
+    let routed = from != to && from.abs_diff(to) == bends.len() + 1;
+    if !routed {
+        let mid = (start.1 + end.1) / 2.0;
+        let _ = write!(
+            d,
+            "C{:.1},{mid:.1} {:.1},{mid:.1} {:.1},{:.1}",
+            start.0, end.0, end.0, end.1
+        );
+        return d;
+    }
+    let row = |r: usize| {
+        let (top, bottom) = c.layout.rows[r];
+        (top + oy, bottom + oy)
+    };
+    // Where a path leaves row `r` and where it enters it.
+    let leave = |r: usize| if down { row(r).1 } else { row(r).0 };
+    let enter = |r: usize| if down { row(r).0 } else { row(r).1 };
+    let mut x = start.0;
+    let mut y = start.1;
+    let mut rank = from;
+    let stops = bends
+        .iter()
+        .map(|&(bx, _)| (bx + ox, false))
+        .chain([(end.0, true)]);
+    for (next_x, last) in stops {
+        let exit = leave(rank);
+        if (exit - y).abs() > 0.05 {
+            let _ = write!(d, "V{exit:.1}");
+        }
+        rank = if down { rank + 1 } else { rank - 1 };
+        let entry = enter(rank);
+        let mid = (exit + entry) / 2.0;
+        let _ = write!(
+            d,
+            "C{x:.1},{mid:.1} {next_x:.1},{mid:.1} {next_x:.1},{entry:.1}"
+        );
+        x = next_x;
+        y = entry;
+        if last && (end.1 - y).abs() > 0.05 {
+            let _ = write!(d, "V{:.1}", end.1);
+        }
+    }
+    d
 }
 
 /// Where each edge leaves and enters its nodes: an edge drawn downwards leaves the

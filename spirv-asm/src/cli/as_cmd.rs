@@ -58,13 +58,34 @@ impl super::batch::Job for Batch {
     ) -> Result<Vec<u8>, super::batch::FileError> {
         match assemble(&input, &self.0) {
             Ok(words) => Ok(spirv_core::binary::words_to_bytes(&words)),
-            Err(e) => Err(super::batch::FileError {
-                at: Some(super::batch::At::LineCol(e.line, e.column)),
-                message: e.message.clone(),
-                code: e.exit_code(),
-            }),
+            Err(e) => {
+                let mut message = e.message.clone();
+                if is_binary(&input) {
+                    message.push('\n');
+                    message.push_str(BINARY_HINT);
+                }
+                let at = super::batch::At {
+                    line: Some(e.line),
+                    column: Some(e.column),
+                    word: None,
+                };
+                Err(super::batch::FileError::at(at, &message, e.exit_code()))
+            }
         }
     }
+}
+
+/// Printed after spirv-as's error, in place of the source line, when the input is a
+/// binary module (as `dis` given text says to use `as`).
+const BINARY_HINT: &str =
+    "note: the input is a SPIR-V binary, not assembly text; `spirv-asm dis` disassembles it";
+
+/// Whether `bytes` start with the SPIR-V magic number, in either byte order.
+fn is_binary(bytes: &[u8]) -> bool {
+    let magic = spirv_core::binary::MAGIC;
+    bytes
+        .first_chunk::<4>()
+        .is_some_and(|w| u32::from_le_bytes(*w) == magic || u32::from_be_bytes(*w) == magic)
 }
 
 fn parse_word(s: &str) -> Result<u32, String> {
@@ -125,6 +146,11 @@ pub fn run(args: Args) -> u8 {
                     1
                 }
             }
+        }
+        Err(e) if is_binary(&text) => {
+            // spirv-as's line, without the binary's bytes as the "source line".
+            eprintln!("{e}\n{BINARY_HINT}");
+            e.exit_code()
         }
         Err(e) => {
             eprintln!("{}", e.render(&text));

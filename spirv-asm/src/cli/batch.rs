@@ -7,6 +7,9 @@
 //! one of `--json`, `--in-place`, `--suffix`; one plain file keeps the single-file
 //! behaviour, output and exit codes of the SPIRV-Tools tool it mirrors.
 //!
+//! `--json` records have one shape for every subcommand, set out once in `JSON_HELP`
+//! (printed by `--help`) and made by `json_record`.
+//!
 //! The walk runs beside the workers, handing each input over as it finds it.
 //!
 //! Memory: a worker holds one input and its output at a time; the main thread keeps
@@ -21,6 +24,24 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 use std::time::Instant;
+
+/// The shape of `--json`'s records, the same for every subcommand: its long help.
+const JSON_HELP: &str = "\
+Print one JSON record per file, in input order, then a summary record, as JSON Lines
+on standard output (every subcommand alike; a key absent for a file is null):
+  {\"type\": \"file\", \"command\": \"val\", \"input\": PATH, \"output\": PATH or null,
+   \"status\": \"ok\" or \"error\", \"exit_code\": N, \"message\": TEXT, \"line\": N,
+   \"column\": N, \"word\": N, \"errors\": [{\"message\": TEXT, \"line\": N,
+   \"column\": N, \"word\": N, \"details\": [TEXT, ...]}, ...],
+   \"errors_not_shown\": N, \"bytes_in\": N, \"bytes_out\": N}
+  {\"type\": \"summary\", \"command\": \"val\", \"files\": N, \"succeeded\": N,
+   \"failed\": N, \"bytes_in\": N, \"bytes_out\": N, \"seconds\": S, \"exit_code\": N}
+`errors` lists a failed file's errors (`val --keep-going` may give several; `[]` for a
+file that succeeded); `message`, `line`, `column` and `word` repeat the first one's. A
+message is one line without the `error: ` prefix; further lines (the instruction
+spirv-val names, a note) are its `details`. `line` and `column` place an error in text
+(`as`); for `val`, `line` is spirv-val's `line N`; `word` is a word offset in a
+binary. `errors_not_shown` counts what `--max-errors` left out.";
 
 /// The batch options every subcommand takes.
 #[derive(clap::Args, Debug, Default)]
@@ -52,9 +73,9 @@ pub struct BatchArgs {
     /// No progress bar and no summary line; only errors.
     #[arg(short = 'q', long, help_heading = "Batch mode")]
     pub quiet: bool,
-    /// Print one JSON record per file (input, output, status, exit code, message,
-    /// bytes) and a summary record, as JSON Lines on standard output.
-    #[arg(long, help_heading = "Batch mode")]
+    /// Print one JSON record per file and a summary record, as JSON Lines on standard
+    /// output (`--help` shows their shape).
+    #[arg(long, help_heading = "Batch mode", long_help = JSON_HELP)]
     pub json: bool,
     /// No summary line (`val` on one folder prints exactly what spirv-val prints).
     #[arg(skip)]
@@ -77,51 +98,91 @@ impl BatchArgs {
     }
 }
 
-/// Where a failure is, for `path:line:col` or `path: word N`.
-#[derive(Debug, Clone, Copy)]
-pub enum At {
-    /// 1-based line and column of a text input.
-    LineCol(usize, usize),
+/// Where a fault is, for `path:line:col` or `path: word N`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct At {
+    /// 1-based line: of a text input (`as`), or spirv-val's instruction line (`val`).
+    pub line: Option<usize>,
+    /// 1-based column of a text input.
+    pub column: Option<usize>,
     /// A word offset in a binary.
-    Word(usize),
-    /// The message names the file itself and is printed as it is (`val`'s
-    /// `error: PATH:N: …` lines, as spirv-val prints them for a folder).
-    Rendered,
+    pub word: Option<usize>,
+}
+
+/// One fault of a failed file.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    /// Where, as far as known.
+    pub at: At,
+    /// The message: one line, without the `error: ` prefix.
+    pub message: String,
+    /// Further lines: the instruction spirv-val names, a note.
+    pub details: Vec<String>,
+}
+
+impl Fault {
+    /// A fault from a message whose first line is the message and the others details.
+    pub fn from_lines(at: At, text: &str) -> Fault {
+        let mut lines = text.lines();
+        let message = lines.next().unwrap_or("");
+        Fault {
+            at,
+            message: message
+                .strip_prefix("error: ")
+                .unwrap_or(message)
+                .to_owned(),
+            details: lines
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        }
+    }
 }
 
 /// Why one file failed.
 #[derive(Debug, Clone)]
 pub struct FileError {
-    /// Where, when known.
-    pub at: Option<At>,
-    /// The message, without the `error: ` prefix; further lines are details.
-    pub message: String,
+    /// The faults reported, in order; at least one.
+    pub faults: Vec<Fault>,
+    /// Faults found but not reported (`val --max-errors`).
+    pub not_shown: usize,
     /// The exit code the single-file mode would have returned.
     pub code: u8,
+    /// The text printed for the file instead of `error: path…: message` lines, for a
+    /// command that names the file itself (`val`'s `error: PATH:N: …` lines, as
+    /// spirv-val prints them for a folder).
+    pub rendered: Option<String>,
 }
 
 impl FileError {
+    /// A failure at `at` (`message`: first line the message, others details).
+    pub fn at(at: At, message: &str, code: u8) -> FileError {
+        FileError {
+            faults: vec![Fault::from_lines(at, message)],
+            not_shown: 0,
+            code,
+            rendered: None,
+        }
+    }
+
     /// A failure without a position.
     pub fn plain(message: impl Into<String>, code: u8) -> FileError {
-        FileError {
-            at: None,
-            message: message.into(),
-            code,
-        }
+        FileError::at(At::default(), &message.into(), code)
     }
 
     /// A failure from a single-file message (`error: …` lines), its prefix taken off.
     pub fn from_message(message: &str, code: u8) -> FileError {
-        FileError::plain(message.strip_prefix("error: ").unwrap_or(message), code)
+        FileError::plain(message, code)
     }
 
     /// A disassembler's (parser's) failure, at its word.
     pub fn from_dis(e: &spirv_asm::DisError) -> FileError {
-        FileError {
-            at: e.instruction.map(|_| At::Word(e.offset)),
-            message: e.message.clone(),
-            code: e.exit_code(),
-        }
+        let at = At {
+            word: e.instruction.map(|_| e.offset),
+            ..At::default()
+        };
+        FileError::at(at, &e.message, e.exit_code())
     }
 }
 
@@ -222,10 +283,13 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         && std::env::var_os("CI").is_none();
     let bar = if show_bar {
         let bar = indicatif::ProgressBar::new(0);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} files  {per_sec}  ETA {eta}",
-        ) {
-            bar.set_style(style);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files  {rate}  ETA {eta}")
+        {
+            let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate_text(state.per_sec()));
+            };
+            bar.set_style(style.with_key("rate", rate));
         }
         bar
     } else {
@@ -303,7 +367,7 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
                     }
                 }
                 if args.json {
-                    let _ = writeln!(stdout, "{}", json_record(&item, &record));
+                    let _ = writeln!(stdout, "{}", json_record(job.name(), &item, &record));
                 } else if let Some(e) = &record.message {
                     bar.suspend(|| eprintln!("{}", human(&item.path, e)));
                 }
@@ -633,52 +697,88 @@ fn may_lie_inside(dir: &Path, root: &Path) -> bool {
     full.starts_with(&root)
 }
 
-/// `error: path:line:col: message` or `error: path: word N: message`, details indented.
+/// `error: path:line:col: message` or `error: path: word N: message` per fault,
+/// details indented, then how many were not shown; or the job's own text.
 fn human(path: &Path, e: &FileError) -> String {
-    let at = match e.at {
-        Some(At::LineCol(l, c)) => format!(":{l}:{c}:"),
-        Some(At::Word(w)) => format!(": word {w}:"),
-        Some(At::Rendered) => {
-            return e
-                .message
-                .strip_suffix('\n')
-                .unwrap_or(&e.message)
-                .to_owned();
+    if let Some(text) = &e.rendered {
+        return text.strip_suffix('\n').unwrap_or(text).to_owned();
+    }
+    let mut s = String::new();
+    for f in &e.faults {
+        if !s.is_empty() {
+            s.push('\n');
         }
-        None => ":".to_owned(),
-    };
-    let mut lines = e.message.lines();
-    let mut s = format!(
-        "error: {}{at} {}",
-        path.display(),
-        lines.next().unwrap_or("")
-    );
-    for l in lines.filter(|l| !l.is_empty()) {
-        s.push_str("\n  ");
-        s.push_str(l.trim_start());
+        let at = match (f.at.line, f.at.column, f.at.word) {
+            (Some(l), Some(c), _) => format!(":{l}:{c}:"),
+            (Some(l), None, _) => format!(":{l}:"),
+            (None, _, Some(w)) => format!(": word {w}:"),
+            _ => ":".to_owned(),
+        };
+        s.push_str(&format!("error: {}{at} {}", path.display(), f.message));
+        for l in &f.details {
+            s.push_str("\n  ");
+            s.push_str(l);
+        }
+    }
+    if e.not_shown > 0 {
+        s.push('\n');
+        s.push_str(&not_shown_note(e.not_shown));
     }
     s
 }
 
-fn json_record(item: &Item, r: &Record) -> serde_json::Value {
-    let (line, column, word) = match r.message.as_ref().and_then(|e| e.at) {
-        Some(At::LineCol(l, c)) => (Some(l), Some(c), None),
-        Some(At::Word(w)) => (None, None, Some(w)),
-        _ => (None, None, None),
+/// The line that says how many faults `--max-errors` left out.
+pub fn not_shown_note(n: usize) -> String {
+    format!("note: {n} more errors not shown (--max-errors 0 shows them all)")
+}
+
+/// The JSON Lines record of one file; see [`BatchArgs::json`] for the shape.
+fn json_record(command: &str, item: &Item, r: &Record) -> serde_json::Value {
+    let fault = |f: &Fault| {
+        serde_json::json!({
+            "message": f.message,
+            "line": f.at.line,
+            "column": f.at.column,
+            "word": f.at.word,
+            "details": f.details,
+        })
     };
+    let first = r.message.as_ref().and_then(|e| e.faults.first());
     serde_json::json!({
         "type": "file",
+        "command": command,
         "input": item.path.to_string_lossy(),
         "output": if r.message.is_none() { item.output.as_ref().map(|o| o.to_string_lossy()) } else { None },
         "status": if r.message.is_none() { "ok" } else { "error" },
         "exit_code": r.message.as_ref().map_or(0, |e| e.code.max(1)),
-        "message": r.message.as_ref().map(|e| e.message.clone()),
-        "line": line,
-        "column": column,
-        "word": word,
+        "message": first.map(|f| f.message.clone()),
+        "line": first.and_then(|f| f.at.line),
+        "column": first.and_then(|f| f.at.column),
+        "word": first.and_then(|f| f.at.word),
+        "errors": r.message.as_ref().map_or(Vec::new(), |e| e.faults.iter().map(fault).collect()),
+        "errors_not_shown": r.message.as_ref().map_or(0, |e| e.not_shown),
         "bytes_in": r.bytes_in,
         "bytes_out": r.bytes_out,
     })
+}
+
+/// The progress bar's rate, rounded for reading: `12,407 files/s`, `8.5 files/s`.
+fn rate_text(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec < 0.0 {
+        return "– files/s".to_owned();
+    }
+    if per_sec < 10.0 {
+        return format!("{per_sec:.1} files/s");
+    }
+    let digits = format!("{:.0}", per_sec.round());
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(d);
+    }
+    grouped + " files/s"
 }
 
 fn human_bytes(n: u64) -> String {
@@ -686,5 +786,21 @@ fn human_bytes(n: u64) -> String {
         n if n >= 1 << 20 => format!("{:.1} MB", n as f64 / f64::from(1u32 << 20)),
         n if n >= 1 << 10 => format!("{:.1} KB", n as f64 / 1024.0),
         n => format!("{n} B"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    #[test]
+    fn the_progress_rate_is_rounded() {
+        assert_eq!(rate_text(12_407.409_6), "12,407 files/s");
+        assert_eq!(rate_text(1_234_567.5), "1,234,568 files/s");
+        assert_eq!(rate_text(999.5), "1,000 files/s");
+        assert_eq!(rate_text(10.2), "10 files/s");
+        assert_eq!(rate_text(8.54), "8.5 files/s");
+        assert_eq!(rate_text(0.0), "0.0 files/s");
+        assert_eq!(rate_text(f64::NAN), "– files/s");
     }
 }

@@ -52,8 +52,8 @@ impl Job for Cfg<'_> {
     fn output_ext(&self) -> Option<&str> {
         Some(if self.svg { "svg" } else { "dot" })
     }
-    fn process(&self, input: Vec<u8>, _: &std::path::Path) -> Result<Vec<u8>, FileError> {
-        let words = super::dis_cmd::words_from_bytes(input, "-")
+    fn process(&self, input: Vec<u8>, path: &std::path::Path) -> Result<Vec<u8>, FileError> {
+        let words = super::dis_cmd::words_from_bytes(input, &path.to_string_lossy())
             .map_err(|e| FileError::from_message(&e, 1))?;
         self.words(&words).map_err(|e| match e {
             Ok(e) => FileError::from_dis(&e),

@@ -91,9 +91,9 @@ impl super::batch::Job for Batch {
     fn process(
         &self,
         input: Vec<u8>,
-        _: &std::path::Path,
+        path: &std::path::Path,
     ) -> Result<Vec<u8>, super::batch::FileError> {
-        let words = words_from_bytes(input, "-")
+        let words = words_from_bytes(input, &path.to_string_lossy())
             .map_err(|e| super::batch::FileError::from_message(&e, 1))?;
         spirv_asm::disassemble(&words, &self.0).map_err(|e| super::batch::FileError::from_dis(&e))
     }

@@ -36,7 +36,8 @@ pub enum Input {
     Text(Vec<u8>),
 }
 
-fn corrupt(name: &str) -> String {
+/// SPIRV-Tools' message for an input whose size is not a whole number of words.
+pub fn corrupt(name: &str) -> String {
     format!("error: file size should be a multiple of 4; file '{name}' corrupt")
 }
 

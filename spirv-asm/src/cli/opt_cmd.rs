@@ -178,9 +178,9 @@ impl Job for Request {
     fn output_ext(&self) -> Option<&str> {
         Some("spv")
     }
-    fn process(&self, input: Vec<u8>, _: &std::path::Path) -> Result<Vec<u8>, FileError> {
-        let words =
-            super::bytes_to_words(&input, "-").map_err(|e| FileError::from_message(&e, 1))?;
+    fn process(&self, input: Vec<u8>, path: &std::path::Path) -> Result<Vec<u8>, FileError> {
+        let words = super::bytes_to_words(&input, &path.to_string_lossy())
+            .map_err(|e| FileError::from_message(&e, 1))?;
         drop(input);
         self.optimize(words)
             .map(|words| spirv_core::binary::words_to_bytes(&words))

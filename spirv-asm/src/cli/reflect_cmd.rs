@@ -63,11 +63,12 @@ impl super::batch::Job for Args {
     fn process(
         &self,
         input: Vec<u8>,
-        _: &std::path::Path,
+        path: &std::path::Path,
     ) -> Result<Vec<u8>, super::batch::FileError> {
         let fail =
             |(code, message): (u8, String)| super::batch::FileError::from_message(&message, code);
-        let words = super::dis_cmd::words_from_bytes(input, "-").map_err(|e| fail((1, e)))?;
+        let words = super::dis_cmd::words_from_bytes(input, &path.to_string_lossy())
+            .map_err(|e| fail((1, e)))?;
         self.reflect(words).map_err(fail)
     }
 }

@@ -1,7 +1,7 @@
 //! `spirv-asm val`: validates a binary, printing what `spirv-val` 2025.5 prints.
 
-use super::batch::{At, BatchArgs, FileError, Job};
-use spirv_asm::val::{Limits, Options, render, validate_all_owned};
+use super::batch::{At, BatchArgs, Fault, FileError, Job};
+use spirv_asm::val::{Limits, Options, render_each, validate_all_owned};
 use spirv_core::TargetEnv;
 use std::path::Path;
 
@@ -24,10 +24,15 @@ pub struct Args {
     /// Default: spv1.6.
     #[arg(long = "target-env")]
     target_env: Option<String>,
-    /// Report every fault, not only the first (spirv-val stops at the first); faults
-    /// that follow from one already reported are left out.
+    /// Report every fault, not only the first (spirv-val stops at the first), up to
+    /// --max-errors (default 100); faults that follow from one already reported are
+    /// left out.
     #[arg(long = "keep-going")]
     keep_going: bool,
+    /// Report at most N faults (implies --keep-going); 0 reports them all. With
+    /// --keep-going alone: 100. A note after the last says how many were left out.
+    #[arg(long = "max-errors", value_name = "N")]
+    max_errors: Option<usize>,
     /// Name each instruction's word offset too: `error: line N (word W): …`.
     #[arg(long)]
     offsets: bool,
@@ -95,7 +100,21 @@ pub struct Args {
     batch: BatchArgs,
 }
 
+/// How many faults `--keep-going` reports without `--max-errors`: enough to see a
+/// pattern, and a bounded output for a module that breaks a rule a million times.
+const DEFAULT_MAX_ERRORS: usize = 100;
+
 impl Args {
+    /// The most faults to report: 1 as spirv-val, else `--max-errors` (0: no limit).
+    fn max_errors(&self) -> usize {
+        match (self.keep_going, self.max_errors) {
+            (_, Some(0)) => usize::MAX,
+            (_, Some(n)) => n,
+            (true, None) => DEFAULT_MAX_ERRORS,
+            (false, None) => 1,
+        }
+    }
+
     fn options(&self, target_env: TargetEnv) -> Options<'static> {
         let d = Limits::default();
         Options {
@@ -167,10 +186,15 @@ pub fn run(mut args: Args) -> u8 {
             return 1;
         }
     };
+    if bytes.len() % 4 != 0 {
+        // spirv-val's reader refuses the file before validating.
+        eprintln!("{}", super::corrupt(input.unwrap_or("-")));
+        return 1;
+    }
     match check(&args, &options, &bytes, None) {
         Ok(()) => 0,
-        Err(text) => {
-            eprint!("{text}");
+        Err(e) => {
+            eprint!("{}", e.rendered.unwrap_or_default());
             1
         }
     }
@@ -194,26 +218,25 @@ impl Job for Val<'_> {
     }
     fn process(&self, input: Vec<u8>, path: &Path) -> Result<Vec<u8>, FileError> {
         let name = path.to_string_lossy();
-        match check(self.args, self.options, &input, Some(&name)) {
-            Ok(()) => Ok(Vec::new()),
-            Err(text) => Err(FileError {
-                at: Some(At::Rendered),
-                message: text,
-                code: 1,
-            }),
+        if input.len() % 4 != 0 {
+            let message = super::corrupt(&name);
+            let mut e = FileError::plain(&message[..], 1);
+            e.rendered = Some(message);
+            return Err(e);
         }
+        check(self.args, self.options, &input, Some(&name)).map(|()| Vec::new())
     }
 }
 
-/// Validates one module's bytes: its faults as spirv-val prints them. With `prefix`,
+/// Validates one module's bytes (a whole number of words): its faults as spirv-val
+/// prints them, in the error's `rendered` text, and each in its parts. With `prefix`,
 /// each line names the file as spirv-val does for a folder: `error: PATH:N: …`.
 fn check(
     args: &Args,
     options: &Options<'_>,
     bytes: &[u8],
     prefix: Option<&str>,
-) -> Result<(), String> {
-    // spirv-val reads whole words and ignores a partial last one.
+) -> Result<(), FileError> {
     let words = || -> Vec<u32> {
         bytes
             .chunks_exact(4)
@@ -223,56 +246,52 @@ fn check(
     // The validator keeps the words it is given; a module with faults has them made
     // again for the text.
     let mut errors = validate_all_owned(words(), options);
-    if !args.keep_going {
-        errors.truncate(1);
-    }
+    let cap = args.max_errors();
+    // Without --keep-going, as spirv-val: the first fault, and no note of the others.
+    let keep_going = args.keep_going || args.max_errors.is_some();
+    let not_shown = errors.len().saturating_sub(cap) * usize::from(keep_going);
+    errors.truncate(cap);
     if errors.is_empty() {
         return Ok(());
     }
     let words = words();
-    let mut text = render(&words, &errors, options);
-    if args.offsets || prefix.is_some() {
-        text = relabel(&text, &errors, args.offsets, prefix);
-    }
-    Err(text)
-}
-
-/// Rewrites each `error: line N:` head: with the word offset, or as `error: PATH:N:`.
-fn relabel(
-    text: &str,
-    errors: &[spirv_asm::val::ValidationError],
-    offsets: bool,
-    prefix: Option<&str>,
-) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut faults = errors.iter();
-    for line in text.split_inclusive('\n') {
-        let Some(rest) = line.strip_prefix("error: line ") else {
-            out.push_str(line);
-            continue;
-        };
-        let Some((n, message)) = rest.split_once(": ") else {
-            out.push_str(line);
-            continue;
-        };
-        let word = faults.next().and_then(|e| e.offset);
-        out.push_str("error: ");
+    let mut text = String::new();
+    let mut faults = Vec::with_capacity(errors.len());
+    for (f, e) in render_each(&words, &errors, options)
+        .into_iter()
+        .zip(&errors)
+    {
+        text.push_str("error: ");
         match prefix {
-            Some(p) => {
-                out.push_str(p);
-                out.push(':');
-                out.push_str(n);
-            }
-            None => {
-                out.push_str("line ");
-                out.push_str(n);
-            }
+            Some(p) => text.push_str(&format!("{p}:{}", f.line)),
+            None => text.push_str(&format!("line {}", f.line)),
         }
-        if let (true, Some(w)) = (offsets, word) {
-            out.push_str(&format!(" (word {w})"));
+        if let (true, Some(w)) = (args.offsets, e.offset) {
+            text.push_str(&format!(" (word {w})"));
         }
-        out.push_str(": ");
-        out.push_str(message);
+        text.push_str(": ");
+        text.push_str(&f.message);
+        text.push('\n');
+        if let Some(i) = &f.instruction {
+            text.push_str(&format!("  {i}\n\n"));
+        }
+        let at = At {
+            line: Some(f.line),
+            column: None,
+            word: e.offset,
+        };
+        let mut fault = Fault::from_lines(at, &f.message);
+        fault.details.extend(f.instruction);
+        faults.push(fault);
     }
-    out
+    if not_shown > 0 {
+        text.push_str(&super::batch::not_shown_note(not_shown));
+        text.push('\n');
+    }
+    Err(FileError {
+        faults,
+        not_shown,
+        code: 1,
+        rendered: Some(text),
+    })
 }

@@ -131,7 +131,33 @@ impl fmt::Display for DisError {
 
 impl std::error::Error for DisError {}
 
-/// Disassembles into a byte vector (text is bytes: strings are printed raw).
+/// Disassembles into a `String`: the way to get the text.
+///
+/// The text is spirv-dis's. A literal string in the binary that is not UTF-8 (SPIR-V
+/// requires UTF-8, but a binary may break the rule) has its bad bytes replaced by
+/// U+FFFD here; [`disassemble`] gives the exact bytes spirv-dis prints.
+///
+/// ```
+/// use spirv_asm::{assemble_str, disassemble_to_string, AsmOptions, DisOptions};
+///
+/// let words = assemble_str("OpCapability Shader\n", &AsmOptions::default())?;
+/// let text = disassemble_to_string(&words, &DisOptions { header: false, ..DisOptions::default() })?;
+/// assert_eq!(text, "               OpCapability Shader\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// The binary is malformed; see [`DisError`].
+pub fn disassemble_to_string(words: &[u32], opts: &DisOptions) -> Result<String, DisError> {
+    let bytes = disassemble(words, opts)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// Disassembles into a byte vector, byte for byte what spirv-dis prints (strings are
+/// printed raw, UTF-8 or not). For text, [`disassemble_to_string`].
 ///
 /// # Errors
 /// The binary is malformed; see [`DisError`].
@@ -194,4 +220,32 @@ fn drain(out: &mut Vec<u8>, sink: &mut Option<&mut dyn Write>) -> Result<(), Dis
         out.clear();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DisOptions, disassemble, disassemble_to_string};
+
+    #[test]
+    fn text_is_a_string_and_bytes_stay_exact() {
+        // OpString %1 "\xff\xfe": not UTF-8.
+        let words = [
+            0x0723_0203,
+            0x0001_0000,
+            0,
+            2,
+            0,
+            (3 << 16) | 7,
+            1,
+            u32::from_le_bytes([0xff, 0xfe, 0, 0]),
+        ];
+        let opts = DisOptions {
+            header: false,
+            ..DisOptions::default()
+        };
+        let bytes = disassemble(&words, &opts).expect("disassembles");
+        assert!(bytes.ends_with(b"OpString \"\xff\xfe\"\n"));
+        let text = disassemble_to_string(&words, &opts).expect("disassembles");
+        assert!(text.ends_with("OpString \"\u{fffd}\u{fffd}\"\n"), "{text}");
+    }
 }

@@ -165,8 +165,8 @@ impl Enumerant {
     };
 }
 
-/// One operand kind.
-#[derive(Debug)]
+/// One operand kind. Its `Debug` is short (name, category, role, how many
+/// enumerants, the bases' names): every operand of every instruction refers to a kind.
 pub struct OperandKind {
     /// The kind's name.
     pub name: &'static str,
@@ -374,8 +374,9 @@ impl InstructionInfo {
     }
 }
 
-/// A whole grammar's tables.
-#[derive(Debug)]
+/// A whole grammar's tables. Its `Debug` is short (names, versions and how many
+/// instructions and kinds); the tables themselves are `instructions` and
+/// `operand_kinds`.
 pub struct Grammar {
     /// The name given at expansion (import name or file name).
     pub name: &'static str,
@@ -482,6 +483,57 @@ fn spells_stem(name: &[u8], stem: &[u8]) -> bool {
         [] => true,
         [b'.', digits @ ..] => !digits.is_empty() && digits.iter().all(u8::is_ascii_digit),
         _ => false,
+    }
+}
+
+/// A few lines, not the tables: a grammar is reachable from many values
+/// ([`ExtInstRef`](crate::ExtInstRef), every [`OperandInfo`]).
+impl core::fmt::Debug for Grammar {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut d = f.debug_struct("Grammar");
+        d.field("name", &self.name).field("is_core", &self.is_core);
+        if let Some(name) = self.import_name {
+            d.field("import_name", &name);
+        }
+        if let Some(prefix) = self.import_prefix {
+            d.field("import_prefix", &prefix);
+        }
+        if let (Some(major), Some(minor)) = (self.major_version, self.minor_version) {
+            d.field("version", &format_args!("{major}.{minor}"));
+        } else if let Some(v) = self.version {
+            d.field("version", &v);
+        }
+        if let Some(r) = self.revision {
+            d.field("revision", &r);
+        }
+        d.field("instructions", &self.instructions.len())
+            .field("operand_kinds", &self.operand_kinds.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The kind's name and shape, not its enumerants' tables.
+impl core::fmt::Debug for OperandKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        struct Names(&'static [&'static OperandKind]);
+        impl core::fmt::Debug for Names {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_list()
+                    .entries(self.0.iter().map(|k| k.name))
+                    .finish()
+            }
+        }
+        let mut d = f.debug_struct("OperandKind");
+        d.field("name", &self.name)
+            .field("category", &self.category)
+            .field("class", &self.class);
+        if !self.enumerants.is_empty() {
+            d.field("enumerants", &self.enumerants.len());
+        }
+        if !self.bases.is_empty() {
+            d.field("bases", &Names(self.bases));
+        }
+        d.finish_non_exhaustive()
     }
 }
 

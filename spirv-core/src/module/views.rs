@@ -127,8 +127,9 @@ impl<'m> BlockRef<'m> {
     }
 }
 
-/// An `OpExtInst`'s parts, from [`InstRef::ext_inst`].
-#[derive(Debug, Clone, Copy)]
+/// An `OpExtInst`'s parts, from [`InstRef::ext_inst`]. Its `Debug` names the set and
+/// the instruction rather than printing the set's grammar.
+#[derive(Clone, Copy)]
 #[non_exhaustive]
 pub struct ExtInstRef<'m> {
     /// The imported set's grammar, if the registry used for reading knows the set.
@@ -139,6 +140,26 @@ pub struct ExtInstRef<'m> {
     pub number: u32,
     /// The operand words after the number.
     pub operands: &'m [u32],
+}
+
+/// `ExtInstRef { set: Some("GLSL.std.450"), instruction: Some("Sqrt"), set_id: %1,
+/// number: 31, operands: [..] }`.
+impl core::fmt::Debug for ExtInstRef<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ExtInstRef")
+            .field("set", &self.set.map(|g| g.name))
+            .field(
+                "instruction",
+                &self
+                    .set
+                    .and_then(|g| g.instruction(self.number))
+                    .map(|i| i.opname),
+            )
+            .field("set_id", &self.set_id)
+            .field("number", &self.number)
+            .field("operands", &self.operands)
+            .finish()
+    }
 }
 
 /// A view of one instruction in a module.

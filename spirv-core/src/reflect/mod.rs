@@ -32,6 +32,7 @@ mod entry;
 mod layout;
 mod resources;
 mod spec;
+mod view;
 
 /// The types, in [`analysis`](crate::analysis) since they need no feature.
 pub use crate::analysis::{ImageType, Type};
@@ -42,6 +43,7 @@ pub use layout::LayoutError;
 pub use resources::{
     ArrayDims, ArraySize, BlockLayout, DescriptorType, InterfaceMember, InterfaceVariable, Resource,
 };
+pub use view::{EntryPointView, EntryPointViews};
 
 use crate::__private::{String, Vec};
 use crate::analysis::TypeTable;
@@ -125,6 +127,9 @@ pub struct Reflection<'m> {
     push_constants: Vec<Resource>,
     inputs: Vec<InterfaceVariable>,
     outputs: Vec<InterfaceVariable>,
+    /// Per variable: its place in the list of resources, push constants, inputs or
+    /// outputs its storage class puts it in (`view::NO_PLACE` if none holds it).
+    places: Vec<u32>,
     spec_constants: Vec<SpecConstant>,
 }
 
@@ -152,6 +157,7 @@ impl<'m> Reflection<'m> {
             push_constants: Vec::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
+            places: Vec::new(),
             spec_constants: Vec::new(),
         };
         r.read_globals();
@@ -345,7 +351,8 @@ impl<'m> Reflection<'m> {
         &self.entry_points
     }
     /// Descriptor resources (uniform and storage buffers, images, samplers, texel
-    /// buffers, input attachments, acceleration structures), in declaration order.
+    /// buffers, input attachments, acceleration structures), in declaration order; one
+    /// entry point's are [`EntryPointView::resources`].
     pub fn resources(&self) -> &[Resource] {
         &self.resources
     }
@@ -353,11 +360,13 @@ impl<'m> Reflection<'m> {
     pub fn push_constants(&self) -> &[Resource] {
         &self.push_constants
     }
-    /// Stage inputs (built-ins included), in declaration order.
+    /// Stage inputs (built-ins included), in declaration order; one entry point's are
+    /// [`EntryPointView::inputs`].
     pub fn inputs(&self) -> &[InterfaceVariable] {
         &self.inputs
     }
-    /// Stage outputs (built-ins included), in declaration order.
+    /// Stage outputs (built-ins included), in declaration order; one entry point's are
+    /// [`EntryPointView::outputs`].
     pub fn outputs(&self) -> &[InterfaceVariable] {
         &self.outputs
     }

@@ -155,7 +155,10 @@ pub(super) fn collect(r: &mut Reflection<'_>) {
     let mut push = Vec::with_capacity(count(&[spv::StorageClass::PushConstant]));
     let mut inputs = Vec::with_capacity(count(&[spv::StorageClass::Input]));
     let mut outputs = Vec::with_capacity(count(&[spv::StorageClass::Output]));
+    let mut places = Vec::with_capacity(r.variables.len());
     for v in &r.variables {
+        let at = places.len();
+        places.push(super::view::NO_PLACE);
         let Some(Type::Pointer { pointee, .. }) = r.ty(v.pointer_type) else {
             continue;
         };
@@ -166,11 +169,13 @@ pub(super) fn collect(r: &mut Reflection<'_>) {
         match v.storage {
             S::Input | S::Output => {
                 let item = interface(r, v.id, data, element, &decorations);
-                if v.storage == S::Input {
-                    inputs.push(item);
+                let list = if v.storage == S::Input {
+                    &mut inputs
                 } else {
-                    outputs.push(item);
-                }
+                    &mut outputs
+                };
+                places[at] = list.len() as u32;
+                list.push(item);
             }
             S::Uniform | S::UniformConstant | S::StorageBuffer | S::PushConstant => {
                 let element_decorations = r.decorations(element);
@@ -215,8 +220,10 @@ pub(super) fn collect(r: &mut Reflection<'_>) {
                     }),
                 };
                 if v.storage == S::PushConstant {
+                    places[at] = push.len() as u32;
                     push.push(res);
                 } else if res.descriptor_type.is_some() {
+                    places[at] = resources.len() as u32;
                     resources.push(res);
                 }
             }
@@ -227,6 +234,7 @@ pub(super) fn collect(r: &mut Reflection<'_>) {
     r.push_constants = push;
     r.inputs = inputs;
     r.outputs = outputs;
+    r.places = places;
 }
 
 fn descriptor_of(r: &Reflection<'_>, t: &Type) -> Option<DescriptorType> {

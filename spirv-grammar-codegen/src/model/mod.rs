@@ -322,6 +322,38 @@ mod tests {
     }
 
     #[test]
+    fn an_extended_grammar_may_not_repeat_an_opcode_or_a_value() {
+        // The core grammar's synonyms fold (above); an extended grammar's repeat is an
+        // error naming both entries.
+        let e = parse(
+            r#"{"revision":1,"instructions":[{"opname":"A","opcode":1},{"opname":"B","opcode":2},
+               {"opname":"C","opcode":1}],
+               "operand_kinds":[{"category":"ValueEnum","kind":"K","enumerants":[
+               {"enumerant":"X","value":0},{"enumerant":"Y","value":"0x0"}]}]}"#,
+            crate::CORE_KINDS,
+        )
+        .expect_err("a repeated opcode and value");
+        let shown: Vec<String> = e.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "/instructions/2 (C): opcode 1 is used twice (also by \"A\" at /instructions/0); \
+                 a synonym is listed in the first entry's \"aliases\"",
+                "/operand_kinds/0/enumerants/1 (K): value 0 is used twice in kind \"K\" (also by \
+                 \"X\" at /operand_kinds/0/enumerants/0); a synonym is listed in the first entry's \
+                 \"aliases\"",
+            ]
+        );
+        // An alias said so is no repeat.
+        let g = parse(
+            r#"{"revision":1,"instructions":[{"opname":"A","opcode":1,"aliases":["C"]}]}"#,
+            crate::CORE_KINDS,
+        )
+        .expect("aliases");
+        assert_eq!(g.instructions[0].meta.aliases, ["C"]);
+    }
+
+    #[test]
     fn a_repeated_key_keeps_its_last_value_and_unknown_keys_are_recorded() {
         let g = parse(
             r#"{"instructions":[{"opname":"A","opname":"B","opcode":1,"colour":"red",

@@ -237,13 +237,20 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
         }
     }
 
-    // Fold synonyms: same opcode, first listed is canonical.
+    // Fold synonyms: same opcode, first listed is canonical. Only a core grammar lists
+    // them so (the published revisions before the "aliases" key); in an extended one
+    // a repeated opcode or value is a mistake, which would otherwise surface later as
+    // an unrelated failure to assemble, so it is an error naming both entries.
     let mut folded: Vec<Instruction> = Vec::new();
+    let mut folded_at: Vec<usize> = Vec::new();
     let mut by_opcode: HashMap<u32, usize> = HashMap::new();
     let mut names: HashMap<String, usize> = HashMap::new();
     for (i, inst) in instructions {
+        // A repeated name is the error to report; its opcode is not a second one.
+        let mut renamed = false;
         for n in std::iter::once(&inst.opname).chain(&inst.meta.aliases) {
             if let Some(prev) = names.insert(n.clone(), i) {
+                renamed = true;
                 errs.push(
                     format!("/instructions/{i}"),
                     Some(&inst.opname),
@@ -254,6 +261,17 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
             }
         }
         match by_opcode.get(&inst.opcode) {
+            Some(&at) if !is_core && !renamed => {
+                errs.push(
+                    format!("/instructions/{i}"),
+                    Some(&inst.opname),
+                    format!(
+                        "opcode {} is used twice (also by \"{}\" at /instructions/{}); \
+                         a synonym is listed in the first entry's \"aliases\"",
+                        inst.opcode, folded[at].opname, folded_at[at]
+                    ),
+                );
+            }
             Some(&at) => {
                 let canon = &mut folded[at];
                 canon.meta.aliases.push(inst.opname);
@@ -262,6 +280,7 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
             None => {
                 by_opcode.insert(inst.opcode, folded.len());
                 folded.push(inst);
+                folded_at.push(i);
             }
         }
     }
@@ -270,8 +289,10 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
         let mut by_value: HashMap<u32, usize> = HashMap::new();
         let mut names: HashSet<String> = HashSet::new();
         for e in std::mem::take(&mut k.enumerants) {
+            let mut renamed = false;
             for n in std::iter::once(&e.name).chain(&e.meta.aliases) {
                 if !names.insert(n.clone()) {
+                    renamed = true;
                     errs.push(
                         e.at.clone(),
                         Some(&k.name),
@@ -283,6 +304,17 @@ pub fn parse(text: &str, external: &[ExternalKind]) -> Result<Grammar, Vec<Model
                 }
             }
             match by_value.get(&e.value) {
+                Some(&at) if !is_core && !renamed => {
+                    errs.push(
+                        e.at.clone(),
+                        Some(&k.name),
+                        format!(
+                            "value {} is used twice in kind \"{}\" (also by \"{}\" at {}); \
+                             a synonym is listed in the first entry's \"aliases\"",
+                            e.value, k.name, out[at].name, out[at].at
+                        ),
+                    );
+                }
                 Some(&at) => {
                     out[at].meta.aliases.push(e.name);
                     out[at].meta.aliases.extend(e.meta.aliases);
