@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The drill for "a grammar update needs no hand edits": copies the workspace to a
 # temporary folder, vendors a newer grammar there with grammar/update.sh --from, runs the
-# README's refresh (BLESS=1 … --test expansion), then the tests a grammar update
-# exercises, and fails if any fails. The workspace itself is not touched.
+# README's refresh (BLESS=1 … --test expansion), then the README's test command, the
+# whole workspace's suite (`cargo test --workspace`), and fails if any test fails,
+# naming every one that did. The workspace itself is not touched.
 #
 #   scripts/newer-grammar.sh                       # the newer grammar the fixture describes
 #   scripts/newer-grammar.sh --from DIR|FILE       # a real SPIRV-Headers checkout or archive
@@ -56,7 +57,18 @@ log="$tmp/test.log"
 run() {
   echo "+ $*"
   if ! (cd "$ws" && "$@") >"$log" 2>&1; then
-    cat "$log"
+    # The failing tests and their messages, not the whole suite's output.
+    if grep -qE '^test .* FAILED$|^error(\[|:)' "$log"; then
+      grep -E '^error(\[|:)' -A 12 "$log" | head -n 200 || true
+      # Each failing test binary's `failures:` block: the tests' output and messages.
+      awk '/^failures:$/ { show = 1 } show { print } /^test result:/ { show = 0 }' "$log" | head -n 400
+      echo "failed tests:"
+      grep -E '^test .* FAILED$' "$log" | sort -u | sed 's/^/  /'
+      grep -E '^error: [0-9]+ targets? failed' -A 40 "$log" || true
+    else
+      tail -n 100 "$log"
+    fi
+    [ -n "${KEEP:-}" ] && echo "whole log: $log"
     echo "newer-grammar drill: FAILED: $*" >&2
     exit 1
   fi
@@ -64,9 +76,9 @@ run() {
   grep -E "unknown to SPIRV-Tools|renamed|identical|file-name stem" "$log" | sort -u || true
 }
 run env BLESS=1 cargo test -p spirv-tests --test expansion
-run cargo test -p spirv-tests --lib --test expansion --test grammar --test asm_rules \
-  --test dis_corpus --test core_corpus --test asm_corpus -- --nocapture
-run cargo test -p spirv-asm --test cli -- --nocapture
+# The README's command, with every test binary run even after one fails (and the
+# passing tests' output shown, for the counts above).
+run cargo test --workspace --no-fail-fast -- --show-output
 
 if [ "$(status)" != "$before" ]; then
   echo "newer-grammar drill: FAILED: the workspace changed under $root" >&2

@@ -18,16 +18,13 @@
 //! `/tmp/val_disagreements.txt`). Without the corpus or spirv-val: a SKIP, or a failure
 //! with `SPIRV_TESTS_REQUIRE=1`.
 
-use spirv_asm::val::{Options, spirv_val_text};
-use spirv_core::TargetEnv;
 use spirv_tests::mutate::{Dissected, Mutation, Rng, mutate};
+use spirv_tests::val_compare::{self, agree, ours_in as ours};
 use spirv_tests::{read_words, require_corpus, require_spirv_tools};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -93,32 +90,12 @@ fn manifest(dir: &Path) -> Vec<Entry> {
         .collect()
 }
 
-/// Our validator's output for `words` under `env`; `Err` with the message if it panicked.
-fn ours(words: &[u32], env: &str) -> Result<Option<String>, String> {
-    let target_env = TargetEnv::parse(env).unwrap_or_else(|| panic!("unknown env {env}"));
-    let options = Options {
-        target_env,
-        ..Default::default()
-    };
-    catch_unwind(AssertUnwindSafe(|| spirv_val_text(words, &options))).map_err(|p| {
-        p.downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_else(|| "(no message)".to_owned())
-    })
-}
-
 /// The real spirv-val's standard error for `words` under `env` (`None` when it exits
 /// 0), through the temp file `file`.
 fn theirs(spirv_val: &Path, file: &Path, words: &[u32], env: &str) -> Option<String> {
-    std::fs::write(file, spirv_core::binary::words_to_bytes(words)).expect("write temp file");
-    let out = Command::new(spirv_val)
-        .args(["--target-env", env])
-        .arg(file)
-        .output()
-        .expect("spirv-val runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    match out.status.code() {
+    let args = ["--target-env".to_owned(), env.to_owned()];
+    let (stderr, code) = val_compare::spirv_val(spirv_val, file, words, &args);
+    match code {
         Some(0) => None,
         Some(1) => Some(stderr),
         other => Some(format!("{stderr}(spirv-val exit status {other:?})\n")),
@@ -196,7 +173,7 @@ impl Case {
 
     /// The verdicts or the texts differ.
     fn disagrees(&self) -> bool {
-        self.theirs != self.ours || self.panic.is_some()
+        !agree(self.ours.as_deref(), self.theirs.as_deref()) || self.panic.is_some()
     }
 }
 
@@ -221,7 +198,7 @@ impl Tally {
         if let Some((line, message)) = c.both_reject() {
             self.same_line += usize::from(line);
             self.same_message += usize::from(message);
-            self.identical += usize::from(c.theirs == c.ours);
+            self.identical += usize::from(agree(c.ours.as_deref(), c.theirs.as_deref()));
         }
         self.false_rejects += usize::from(c.false_reject());
         self.panics += usize::from(c.panic.is_some());
@@ -522,7 +499,8 @@ fn mutants_agree_with_spirv_val() {
     let Some(tools) = require_spirv_tools(what) else {
         return;
     };
-    let spirv_val = tools.join("spirv-val");
+    // The folder of spirv-val, which `val_compare::spirv_val` runs.
+    let spirv_val = tools;
     let count = std::env::var("VAL_DIFF_MODULES")
         .ok()
         .and_then(|v| v.parse().ok());

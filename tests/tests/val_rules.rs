@@ -1,0 +1,99 @@
+//! The validator's rule tests as data: every family file of `tests/fixtures/val/` (see
+//! `spirv_tests::val_fixture` for the format) run through our validator, whose text must
+//! be spirv-val 2025.5's as recorded there. Each family is a test of its own; each
+//! reports every failing case with a diff. `BLESS=1` re-records the files from the real
+//! spirv-val; in CI the recorded texts are also checked against it.
+
+use spirv_tests::val_fixture::{self, check};
+
+/// One test per family file.
+macro_rules! families {
+    ($($test:ident: $file:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check($file);
+            }
+        )*
+
+        /// Every family file has its test above.
+        #[test]
+        fn every_family_file_is_run() {
+            let mut listed = [$($file),*];
+            listed.sort_unstable();
+            assert_eq!(val_fixture::families(), listed);
+        }
+    };
+}
+
+families! {
+    builtins: "builtins.txt",
+    decorations: "decorations.txt",
+    memory: "memory.txt",
+    modes: "modes.txt",
+    operations: "operations.txt",
+    operations_cooperative: "operations-cooperative.txt",
+    types: "types.txt",
+}
+
+/// What the fixtures cannot say: modules spirv-as refuses to write, and the typed API.
+mod beyond_the_fixtures {
+    use spirv_asm::val::{Options, spirv_val_text};
+    use spirv_asm::{AsmOptions, assemble_str};
+    use spirv_core::TargetEnv;
+    use spirv_core::validate::{DecorationError, ErrorKind, validate};
+
+    fn assemble(text: &str) -> Vec<u32> {
+        let opts = AsmOptions {
+            version: Some((1, 6)),
+            preserve_numeric_ids: true,
+            ..AsmOptions::default()
+        };
+        assemble_str(text, &opts).unwrap_or_else(|e| panic!("assembles: {e:?}"))
+    }
+
+    /// A literal's high-order bits: a module spirv-as refuses to write, patched by hand.
+    #[test]
+    fn literal_high_bits_are_zero_or_sign_extended() {
+        let text = "OpCapability Shader\nOpCapability Int16\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n%1 = OpTypeInt 16 1\n%2 = OpConstant %1 -1\n";
+        let mut words = assemble(text);
+        let last = words.len() - 1;
+        assert_eq!(words[last], 0xFFFF_FFFF);
+        let ours = |w: &[u32]| spirv_val_text(w, &Options::default()).unwrap_or_default();
+        // Sign-extended: accepted.
+        assert_eq!(ours(&words), "");
+        // Zero-extended for a signed type: refused.
+        words[last] = 0xFFFF;
+        assert_eq!(
+            ours(&words),
+            "error: line 6: The high-order bits of a literal number in instruction <id> 2 must be 0 for a floating-point type, or 0 for an integer type with Signedness of 0, or sign extended when Signedness is 1\n  %short_65535 = OpConstant %short 65535\n\n"
+        );
+    }
+
+    /// A fault is data: the decoration, the id and where it is, and its text.
+    #[test]
+    fn faults_carry_the_decoration_and_the_instruction() {
+        let text = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n\
+                    OpDecorate %1 RelaxedPrecision\nOpDecorate %1 RelaxedPrecision\n%1 = OpTypeFloat 32\n";
+        let options = Options {
+            target_env: TargetEnv::Universal1_6,
+            ..Options::default()
+        };
+        let e = validate(&assemble(text), &options).expect_err("a fault");
+        // spirv-val reports the repeat at the decorated id's definition.
+        assert_eq!(e.line(), 6);
+        assert_eq!(
+            e.kind,
+            ErrorKind::Decoration(DecorationError::Repeated {
+                id: 1,
+                member: None,
+                decoration: spirv_core::spv::Decoration::RelaxedPrecision.0,
+            })
+        );
+        assert_eq!(
+            e.to_string(),
+            "ID '1' decorated with RelaxedPrecision multiple times is not allowed. \
+             (instruction 5, word 18)"
+        );
+    }
+}
