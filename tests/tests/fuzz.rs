@@ -1,4 +1,4 @@
-//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect, validate, passes}`,
+//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect, validate}`, `spirv_opt::fuzz::passes`,
 //! `spirv_asm::fuzz::{disassemble_words, assemble_text, reflect_words, validate_words}`) over
 //! deterministic mutations of seed inputs: bit flips, word edits, word-count edits,
 //! repeated instructions, nesting (type chains, embedded opcodes, structured control
@@ -786,7 +786,7 @@ fn passes_never_panic_on_mutated_modules() {
     for _ in 0..cases() / 10 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_core::fuzz::passes(&w);
+        spirv_opt::fuzz::passes(&w);
     }
     assert_floor("passes (modules that read)", read, cases() / 10, 15);
 }

@@ -1,6 +1,6 @@
 //! `spirv_asm::opt::run` (in-process) against SPIRV-Tools 2025.5's
 //! `spirv-opt --skip-validation` on every corpus module, for every pass flag of
-//! `spirv_core::edit::passes::FLAGS` and for sequences of them.
+//! `spirv_opt::registry's structural flags` and for sequences of them.
 //!
 //! First spirv-opt runs each module with no pass. Where that round trip is the identity
 //! (1061 modules), our output must be spirv-opt's byte for byte. Where it is not (118
@@ -94,7 +94,7 @@ impl Case {
 /// [`SEQUENCES`].
 fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
-    for &flag in spirv_core::edit::passes::FLAGS {
+    for flag in spirv_opt::registry::flags(spirv_opt::registry::RunsOn::Editor) {
         match flag {
             "set-spec-const-default-value" => cases.push(Case {
                 label: "--set-spec-const-default-value <SpecId:value list per module>".into(),
@@ -104,7 +104,7 @@ fn cases() -> Vec<Case> {
                 cases.push(Case::new("--switch-descriptorset=0:5"));
                 cases.push(Case::new("--switch-descriptorset=1:0"));
             }
-            f if spirv_asm::opt::Pass::takes_value(f) => {
+            f if spirv_opt::registry::takes_value(f) => {
                 panic!("--{f} takes a value: give it one in opt_differential.rs's cases()")
             }
             f => cases.push(Case::new(&format!("--{f}"))),

@@ -1,11 +1,11 @@
 //! `--strip-debug` (spirv-opt's `StripDebugInfoPass`).
 
 use super::{Edits, Killer};
-use crate::edit::{EditError, Editor, InstId};
-use crate::module::{Module, Section};
-use crate::spirv_tools::SetKind;
-use crate::spv::Opcode as O;
-use alloc::collections::BTreeMap;
+use spirv_core::__private::opt::SetKind;
+use spirv_core::edit::{EditError, Editor, InstId};
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
+use std::collections::BTreeMap;
 
 /// The kind of each extended set the module imports, by import id.
 fn set_kinds(module: &Module) -> BTreeMap<u32, SetKind> {
@@ -13,7 +13,7 @@ fn set_kinds(module: &Module) -> BTreeMap<u32, SetKind> {
         .section(Section::ExtInstImport)
         .filter_map(|i| {
             let id = i.result_id()?;
-            let name = crate::codec::string_operand(i.operands().get(1..).unwrap_or(&[]));
+            let name = spirv_core::codec::string_operand(i.operands().get(1..).unwrap_or(&[]));
             Some((id.0, SetKind::of(&name)))
         })
         .collect()
@@ -52,8 +52,8 @@ pub fn strip_debug(module: &Module) -> Result<(Module, bool), EditError> {
 pub(crate) fn strip_debug_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let kinds = set_kinds(module);
     // Strings a non-semantic extended instruction uses.
-    let mut kept_strings = alloc::collections::BTreeSet::new();
-    let strings: alloc::collections::BTreeSet<u32> = module
+    let mut kept_strings = std::collections::BTreeSet::new();
+    let strings: std::collections::BTreeSet<u32> = module
         .section(Section::DebugSource)
         .filter(|i| i.opcode() == O::String)
         .filter_map(|i| i.result_id().map(|id| id.0))

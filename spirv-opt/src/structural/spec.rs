@@ -5,13 +5,13 @@
 
 use super::Edits;
 use super::NumberParser;
-use crate::__private::{String, Vec};
-use crate::edit::{DefIndex, EditError, Editor, InstId};
-use crate::module::{Module, Section};
-use crate::spv::Opcode as O;
-use crate::types::Id;
-use crate::walk::NumberType;
-use alloc::collections::BTreeMap;
+
+use spirv_core::Id;
+use spirv_core::edit::{DefIndex, EditError, Editor, InstId};
+use spirv_core::spv::Opcode as O;
+use spirv_core::walk::NumberType;
+use spirv_core::{Module, Section};
+use std::collections::BTreeMap;
 
 /// The `SpecId` decoration's number.
 const SPEC_ID: u32 = 1;
@@ -79,7 +79,7 @@ fn value_type(module: &Module, defs: &DefIndex, inst: usize) -> Option<ValueType
     let at = info
         .operands
         .iter()
-        .position(|o| o.kind.class == crate::grammar::KindClass::ResultType)?;
+        .position(|o| o.kind.class == spirv_core::grammar::KindClass::ResultType)?;
     let ty = *inst.operands().get(at)?;
     let def = module.instruction(defs.get(Id(ty))?)?;
     let ops = def.operands();
@@ -103,8 +103,8 @@ fn value_type(module: &Module, defs: &DefIndex, inst: usize) -> Option<ValueType
 /// not one (spirv-opt's `ParseDefaultValueStr`).
 fn default_value_words(text: &str, ty: ValueType, numbers: &dyn NumberParser) -> Vec<u32> {
     match ty {
-        ValueType::Bool if text == "true" => alloc::vec![1],
-        ValueType::Bool if text == "false" => alloc::vec![0],
+        ValueType::Bool if text == "true" => vec![1],
+        ValueType::Bool if text == "false" => vec![0],
         ValueType::Number(n) => numbers.encode(text, n).unwrap_or_default(),
         ValueType::Bool | ValueType::Other => Vec::new(),
     }
@@ -311,7 +311,7 @@ fn parse_spec_id(text: &[u8]) -> Option<u32> {
 /// as spirv-opt reads them (`ParseDefaultValuesString`): pairs separated by
 /// whitespace, no space around the `:`, each spec id once, no empty value. The errors
 /// are spirv-opt's messages.
-pub(super) fn parse_default_values(text: &str) -> Result<Vec<(u32, String)>, String> {
+pub(crate) fn parse_default_values(text: &str) -> Result<Vec<(u32, String)>, String> {
     if text.is_empty() {
         return Err(String::from(
             "Invalid spec constant value string ''. Expected a string of <spec id>:<default value> pairs.",
@@ -319,10 +319,10 @@ pub(super) fn parse_default_values(text: &str) -> Result<Vec<(u32, String)>, Str
     }
     // spirv-opt reads a C string: it ends at the first NUL.
     let text = text.split('\0').next().unwrap_or("");
-    let invalid = || alloc::format!("Invalid argument for --set-spec-const-default-value: {text}");
+    let invalid = || format!("Invalid argument for --set-spec-const-default-value: {text}");
     let bytes = text.as_bytes();
     let mut pairs: Vec<(u32, String)> = Vec::new();
-    let mut seen = alloc::collections::BTreeSet::new();
+    let mut seen = std::collections::BTreeSet::new();
     let mut at = 0;
     while at < bytes.len() {
         while at < bytes.len() && is_space(bytes[at]) {

@@ -4,11 +4,11 @@
 //! `spirv-opt --strip-debug --switch-descriptorset=0:2 --compact-ids`, byte for byte.
 //!
 //! ```text
-//! cargo run -p spirv-core --features edit --example strip_and_rebind -- in.spv out.spv
+//! cargo run -p spirv-opt --example strip_and_rebind -- in.spv out.spv
 //! ```
 
 use spirv_core::Module;
-use spirv_core::edit::passes::{Pass, run};
+use spirv_opt::structural::{Pass, run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -6,13 +6,12 @@ mod handlers;
 
 use super::Edits;
 use super::duplicates::Decorations;
-use crate::__private::Vec;
-use crate::edit::{Annotations, EditError, Editor, InstId};
-use crate::grammar::{Enumerant, KindClass};
-use crate::module::{Declared, Module, Section};
-use crate::spv::Opcode as O;
-use alloc::collections::BTreeSet;
 use handlers::Handlers;
+use spirv_core::edit::{Annotations, EditError, Editor, InstId};
+use spirv_core::grammar::{Enumerant, KindClass};
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Declared, Module, Section};
+use std::collections::BTreeSet;
 
 /// Capability values the pass and its handlers name.
 mod cap {
@@ -180,11 +179,11 @@ pub(crate) fn trim_capabilities_edits<'m>(module: &'m Module) -> Result<Edits<'m
         }
         if let Some(info) = inst.info() {
             let ops = inst.operands();
-            crate::walk::walk(
+            spirv_core::walk::walk(
                 info,
                 ops,
                 module.ids(),
-                crate::walk::WalkOptions::default(),
+                spirv_core::walk::WalkOptions::default(),
                 &mut |p| {
                     if p.len != 1 {
                         return;
@@ -202,7 +201,7 @@ pub(crate) fn trim_capabilities_edits<'m>(module: &'m Module) -> Result<Edits<'m
                             }
                         }
                         KindClass::BitEnum => {
-                            for bit in crate::grammar::set_bits(v) {
+                            for bit in spirv_core::grammar::set_bits(v) {
                                 if let Some(e) = p.kind.enumerant(bit) {
                                     needs.add_enumerant(e);
                                 }
@@ -213,14 +212,14 @@ pub(crate) fn trim_capabilities_edits<'m>(module: &'m Module) -> Result<Edits<'m
                 },
             )
             .map_err(|(kind, at)| {
-                crate::DecodeError::new(kind, inst.offset() + 1 + at, inst.index())
+                spirv_core::DecodeError::new(kind, inst.offset() + 1 + at, inst.index())
             })?;
         }
         found.clear();
         handlers.run(&inst, &mut found);
         needs.capabilities.extend(found.iter().copied());
     }
-    let capability_of = |c: u32| crate::spv::kinds::Capability.enumerant(c);
+    let capability_of = |c: u32| spirv_core::spv::kinds::Capability.enumerant(c);
     for &c in &needs.capabilities {
         if let Some(e) = capability_of(c).filter(|e| e.version.is_none()) {
             needs.extensions.extend(e.extensions.iter().copied());
@@ -248,7 +247,7 @@ pub(crate) fn trim_capabilities_edits<'m>(module: &'m Module) -> Result<Edits<'m
         if inst.opcode() != O::Extension {
             continue;
         }
-        let name = crate::codec::string_operand(inst.operands());
+        let name = spirv_core::codec::string_operand(inst.operands());
         let name = core::str::from_utf8(&name).unwrap_or("");
         if related.contains(name) && !needs.extensions.contains(name) {
             editor.remove(InstId::from(inst.index()));

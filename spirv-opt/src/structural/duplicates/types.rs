@@ -36,12 +36,11 @@
 
 use super::decorations::Decorations;
 use super::partition::{Graph, bisimulation};
-use crate::__private::Vec;
-use crate::analysis::table::IdTable;
-use crate::module::{Module, Section};
-use crate::spirv_tools::generates_type;
-use crate::spv::Opcode as O;
-use alloc::collections::BTreeMap;
+use spirv_core::__private::opt::IdTable;
+use spirv_core::__private::opt::generates_type;
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
+use std::collections::BTreeMap;
 
 /// `Array::LengthInfo` cases.
 const LENGTH_CONSTANT: u32 = 0;
@@ -129,15 +128,15 @@ fn node(decorations: &Decorations<'_>, defs: &IdTable<u32>, index: usize) -> Nod
     let rest = |k: usize| ops.get(k..).unwrap_or(&[]).to_vec();
     let mut decorated = true;
     let (children, params): (Vec<u32>, Vec<u32>) = match opcode {
-        O::TypeInt => (Vec::new(), alloc::vec![op(1), u32::from(op(2) != 0)]),
+        O::TypeInt => (Vec::new(), vec![op(1), u32::from(op(2) != 0)]),
         O::TypeFloat => {
             let encoding = if ops.len() > 2 { op(2) } else { NO_ENCODING };
-            (Vec::new(), alloc::vec![op(1), encoding])
+            (Vec::new(), vec![op(1), encoding])
         }
-        O::TypeVector | O::TypeMatrix => (alloc::vec![op(1)], alloc::vec![op(2)]),
+        O::TypeVector | O::TypeMatrix => (vec![op(1)], vec![op(2)]),
         O::TypeImage => {
             let access = if ops.len() > 8 { op(8) } else { 0 };
-            let params = alloc::vec![
+            let params = vec![
                 op(2),
                 op(3),
                 u32::from(op(4) == 1),
@@ -146,31 +145,31 @@ fn node(decorations: &Decorations<'_>, defs: &IdTable<u32>, index: usize) -> Nod
                 op(7),
                 access,
             ];
-            (alloc::vec![op(1)], params)
+            (vec![op(1)], params)
         }
         O::TypeSampledImage
         | O::TypeRuntimeArray
         | O::TypeNodePayloadArrayAMDX
         | O::TypeCooperativeVectorNV => {
             let params = if opcode == O::TypeCooperativeVectorNV {
-                alloc::vec![op(2)]
+                vec![op(2)]
             } else {
                 Vec::new()
             };
-            (alloc::vec![op(1)], params)
+            (vec![op(1)], params)
         }
-        O::TypeArray => (alloc::vec![op(1)], array_length(decorations, defs, op(2))),
+        O::TypeArray => (vec![op(1)], array_length(decorations, defs, op(2))),
         O::TypeStruct | O::TypeFunction => (rest(1), Vec::new()),
         O::TypeOpaque => {
-            let name = crate::codec::string_operand(ops.get(1..).unwrap_or(&[]));
-            let mut p = alloc::vec![name.len() as u32];
+            let name = spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[]));
+            let mut p = vec![name.len() as u32];
             p.extend(name.iter().map(|&b| u32::from(b)));
             (Vec::new(), p)
         }
-        O::TypePointer => (alloc::vec![op(2)], alloc::vec![op(1)]),
-        O::TypeUntypedPointerKHR | O::TypePipe => (Vec::new(), alloc::vec![op(1)]),
+        O::TypePointer => (vec![op(2)], vec![op(1)]),
+        O::TypeUntypedPointerKHR | O::TypePipe => (Vec::new(), vec![op(1)]),
         O::TypeCooperativeMatrixNV | O::TypeCooperativeMatrixKHR | O::TypeTensorARM => {
-            (alloc::vec![op(1)], rest(2))
+            (vec![op(1)], rest(2))
         }
         O::TypeTensorLayoutNV | O::TypeTensorViewNV => {
             decorated = false;
@@ -178,7 +177,7 @@ fn node(decorations: &Decorations<'_>, defs: &IdTable<u32>, index: usize) -> Nod
         }
         O::TypeGraphARM => {
             decorated = false;
-            (rest(2), alloc::vec![op(1)])
+            (rest(2), vec![op(1)])
         }
         // Parameterless kinds, and `OpTypeTaskSequenceINTEL` (which spirv-opt's type
         // manager does not know) by its operands.
@@ -200,7 +199,7 @@ fn array_length(decorations: &Decorations<'_>, defs: &IdTable<u32>, length: u32)
         .get(length)
         .and_then(|&i| module.instruction(i as usize));
     let Some(def) = def.filter(|d| matches!(d.opcode(), O::Constant | O::SpecConstant)) else {
-        return alloc::vec![LENGTH_DEFINING_ID, length];
+        return vec![LENGTH_DEFINING_ID, length];
     };
     let mut spec_id = None;
     if def.opcode() == O::SpecConstant {
@@ -220,8 +219,8 @@ fn array_length(decorations: &Decorations<'_>, defs: &IdTable<u32>, length: u32)
         }
     }
     let mut words = match spec_id {
-        Some(s) => alloc::vec![LENGTH_CONSTANT_WITH_SPEC_ID, s],
-        None => alloc::vec![LENGTH_CONSTANT],
+        Some(s) => vec![LENGTH_CONSTANT_WITH_SPEC_ID, s],
+        None => vec![LENGTH_CONSTANT],
     };
     words.extend_from_slice(def.operands().get(2..).unwrap_or(&[]));
     words
@@ -243,7 +242,7 @@ fn graph_of<'a>(total: usize, rows: &dyn Fn(usize) -> &'a [u32]) -> Graph {
 fn intern(labels: &[Vec<u32>]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..labels.len() as u32).collect();
     order.sort_unstable_by(|&a, &b| labels[a as usize].cmp(&labels[b as usize]));
-    let mut out = alloc::vec![0u32; labels.len()];
+    let mut out = vec![0u32; labels.len()];
     let mut class = 0;
     for (k, &v) in order.iter().enumerate() {
         if k > 0 && labels[order[k - 1] as usize] != labels[v as usize] {
@@ -257,10 +256,10 @@ fn intern(labels: &[Vec<u32>]) -> Vec<u32> {
 /// The label of `node`: its kind, child count and fields, then its decorations when
 /// `with_decorations` and its kind compares them.
 fn label(decorations: &Decorations<'_>, node: &Node, id: u32, with_decorations: bool) -> Vec<u32> {
-    let mut l = alloc::vec![
+    let mut l = vec![
         node.opcode,
         node.children.len() as u32,
-        node.params.len() as u32
+        node.params.len() as u32,
     ];
     l.extend_from_slice(&node.params);
     if with_decorations && node.decorated && node.index.is_some() {
@@ -358,11 +357,11 @@ pub(super) fn classes(decorations: &Decorations<'_>) -> TypeClasses {
         child_nodes.push(row);
     }
     let total = count + missing.len();
-    let mut missing_ids = alloc::vec![0u32; missing.len()];
+    let mut missing_ids = vec![0u32; missing.len()];
     for (&id, &k) in &missing {
         missing_ids[k as usize - count] = id;
     }
-    let missing_label = |k: usize| alloc::vec![MISSING, missing_ids[k - count]];
+    let missing_label = |k: usize| vec![MISSING, missing_ids[k - count]];
     // First: incomplete types compare without their own decorations.
     let mut labels: Vec<Vec<u32>> = (0..total)
         .map(|v| match nodes.get(v) {

@@ -9,13 +9,12 @@ mod types;
 pub(super) use decorations::Decorations;
 
 use super::{Edits, Killer};
-use crate::__private::Vec;
-use crate::edit::{EditError, Editor, InstId};
-use crate::grammar::KindClass;
-use crate::module::{Module, Section};
-use crate::spv::Opcode as O;
-use crate::types::Id;
-use alloc::collections::{BTreeMap, BTreeSet};
+use spirv_core::Id;
+use spirv_core::edit::{EditError, Editor, InstId};
+use spirv_core::grammar::KindClass;
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `--remove-duplicates`: in spirv-opt's order,
 /// 1. capabilities: a later `OpCapability` (`OpConditionalCapabilityINTEL`) with the
@@ -64,9 +63,9 @@ pub(crate) fn remove_duplicates_edits<'m>(module: &'m Module) -> Result<Edits<'m
         let key = match inst.opcode() {
             O::ConditionalExtensionINTEL => (
                 ops.first().copied().unwrap_or(0),
-                crate::codec::string_operand(ops.get(1..).unwrap_or(&[])),
+                spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[])),
             ),
-            _ => (0, crate::codec::string_operand(ops)),
+            _ => (0, spirv_core::codec::string_operand(ops)),
         };
         if !exts.insert(key) {
             editor.remove(InstId::from(inst.index()));
@@ -78,7 +77,7 @@ pub(crate) fn remove_duplicates_edits<'m>(module: &'m Module) -> Result<Edits<'m
     let mut imports: BTreeMap<Vec<u8>, u32> = BTreeMap::new();
     for inst in module.section(Section::ExtInstImport) {
         let Some(id) = inst.result_id() else { continue };
-        let name = crate::codec::string_operand(inst.operands().get(1..).unwrap_or(&[]));
+        let name = spirv_core::codec::string_operand(inst.operands().get(1..).unwrap_or(&[]));
         match imports.get(&name) {
             Some(&first) => {
                 editor.map_id(id, Id(first));
@@ -144,7 +143,7 @@ fn remove_duplicate_decorations(
         }
         let mut w = inst.words().to_vec();
         if !renamed.is_empty() {
-            inst.visit_id_words(|class, at| {
+            spirv_core::__private::opt::visit_id_words(&inst, |class, at| {
                 if class != KindClass::Result {
                     if let Some(&to) = renamed.get(&w[1 + at]) {
                         w[1 + at] = to;

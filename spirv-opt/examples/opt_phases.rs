@@ -1,12 +1,12 @@
 //! Times the phases of `spirv-asm opt` in process, a profiling aid:
-//! `cargo run --release -p spirv-core --features edit --example opt_phases -- FILE [PASS...]`
+//! `cargo run --release -p spirv-opt --example opt_phases -- FILE [PASS...]`
 //! where each pass is a spirv-opt flag (`--strip-debug`, `--switch-descriptorset=0:5`).
 //! Prints the best of 5 runs of each phase. With `PHASE=noop|bound|read|run` it runs that
 //! phase 20 times instead, for a profiler.
 
 use spirv_core::Module;
-use spirv_core::edit::passes::{self, Pass};
 use spirv_core::edit::{Bound, Editor};
+use spirv_opt::structural::{self as passes, Pass};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -8,13 +8,12 @@
 //! once by one backward search, so the cost stays linear.
 
 use super::cap;
-use crate::__private::Vec;
-use crate::analysis::table::IdTable;
-use crate::edit::DefIndex;
-use crate::edit::passes::duplicates::Decorations;
-use crate::grammar::KindClass;
-use crate::module::{InstRef, Module, Section};
-use crate::spv::Opcode as O;
+use crate::structural::duplicates::Decorations;
+use spirv_core::__private::opt::IdTable;
+use spirv_core::edit::DefIndex;
+use spirv_core::grammar::KindClass;
+use spirv_core::spv::Opcode as O;
+use spirv_core::{InstRef, Module, Section};
 
 /// `Decoration::Block`, `Decoration::BufferBlock`.
 const BLOCK: u32 = 2;
@@ -83,7 +82,7 @@ impl<'m> Handlers<'m> {
         let mut types = Vec::new();
         let mut position: IdTable<u32> = IdTable::new();
         for inst in module.section(Section::Global) {
-            if crate::spirv_tools::generates_type(inst.opcode()) {
+            if spirv_core::__private::opt::generates_type(inst.opcode()) {
                 if let Some(id) = inst.result_id() {
                     position.insert(id.0, types.len() as u32, cap);
                     types.push(inst.index() as u32);
@@ -103,7 +102,7 @@ impl<'m> Handlers<'m> {
             }
         }
         edges.sort_unstable();
-        let mut parent_starts = alloc::vec![0u32; types.len() + 1];
+        let mut parent_starts = vec![0u32; types.len() + 1];
         for &(c, _) in &edges {
             parent_starts[c as usize + 1] += 1;
         }
@@ -136,7 +135,7 @@ impl<'m> Handlers<'m> {
     /// themselves included).
     fn walking_to(&self, seeds: impl Fn(usize) -> bool, pass: impl Fn(usize) -> bool) -> Vec<bool> {
         let n = self.types.len();
-        let mut reached = alloc::vec![false; n];
+        let mut reached = vec![false; n];
         let mut stack: Vec<u32> = Vec::new();
         for (p, r) in reached.iter_mut().enumerate() {
             if seeds(p) {
@@ -292,14 +291,18 @@ impl<'m> Handlers<'m> {
 
     /// The `Dim` and `ImageFormat` of the type of value `image`.
     fn image_type(&self, image: Option<u32>) -> Option<(u32, u32)> {
-        let def = self.module.instruction(self.defs.get(crate::Id(image?))?)?;
+        let def = self
+            .module
+            .instruction(self.defs.get(spirv_core::Id(image?))?)?;
         let at = def
             .info()?
             .operands
             .iter()
             .position(|o| o.kind.class == KindClass::ResultType)?;
         let ty = *def.operands().get(at)?;
-        let ty = self.module.instruction(self.defs.get(crate::Id(ty))?)?;
+        let ty = self
+            .module
+            .instruction(self.defs.get(spirv_core::Id(ty))?)?;
         let ops = ty.operands();
         Some((*ops.get(2)?, *ops.get(7)?))
     }

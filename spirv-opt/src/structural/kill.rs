@@ -2,10 +2,9 @@
 //! names and decorations of the result (`KillNamesAndDecorates`,
 //! `DecorationManager::RemoveDecorationsFrom`).
 
-use crate::__private::Vec;
-use crate::edit::{Annotations, EditError, Editor, InstId};
-use crate::types::Id;
-use alloc::collections::{BTreeMap, BTreeSet};
+use spirv_core::Id;
+use spirv_core::edit::{Annotations, EditError, Editor, InstId};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Removes instructions and what names and decorates their results:
 /// - the `OpName`s and `OpMemberName`s of the id;
@@ -104,7 +103,7 @@ impl<'e, 'm> Killer<'e, 'm> {
             // so it outlives its target.
             let tracked = module
                 .instruction(d as usize)
-                .is_some_and(|i| i.opcode() != crate::spv::Opcode::MemberDecorateString);
+                .is_some_and(|i| i.opcode() != spirv_core::spv::Opcode::MemberDecorateString);
             if tracked {
                 self.editor.remove(InstId(d));
             }
@@ -116,7 +115,7 @@ impl<'e, 'm> Killer<'e, 'm> {
             let Some(inst) = module.instruction(g as usize) else {
                 continue;
             };
-            let stride = if inst.opcode() == crate::spv::Opcode::GroupDecorate {
+            let stride = if inst.opcode() == spirv_core::spv::Opcode::GroupDecorate {
                 1
             } else {
                 2

@@ -8,14 +8,13 @@
 //! reads the targets where the member numbers are (in-operands 2, 4, …), so the group's
 //! decorations go to the ids equal to those numbers.
 
-use crate::__private::Vec;
-use crate::edit::Annotations;
-use crate::module::{Module, Section};
-use crate::spv::Opcode as O;
-use crate::types::Id;
+use spirv_core::Id;
+use spirv_core::edit::Annotations;
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
 
 /// Decoration lookups over a module, as spirv-opt's decoration manager answers them.
-pub(in crate::edit::passes) struct Decorations<'m> {
+pub(in crate::structural) struct Decorations<'m> {
     module: &'m Module,
     annotations: &'m Annotations,
     /// Group applications by the id the manager files them under, once per listing:
@@ -26,7 +25,7 @@ pub(in crate::edit::passes) struct Decorations<'m> {
 
 impl<'m> Decorations<'m> {
     /// The lookups for `module`, over its `annotations`.
-    pub(in crate::edit::passes) fn new(module: &'m Module, annotations: &'m Annotations) -> Self {
+    pub(in crate::structural) fn new(module: &'m Module, annotations: &'m Annotations) -> Self {
         let mut applications: Vec<(u32, u32)> = Vec::new();
         for inst in module.section(Section::Annotation) {
             let (from, step) = match inst.opcode() {
@@ -65,7 +64,7 @@ impl<'m> Decorations<'m> {
 
     /// `GetDecorationsFor(id, true)`: the decoration instructions of `id`, by index:
     /// its own, then those of each group applied to it, in module order.
-    pub(in crate::edit::passes) fn of(&self, id: u32) -> Vec<usize> {
+    pub(in crate::structural) fn of(&self, id: u32) -> Vec<usize> {
         let mut out: Vec<usize> = self.direct(id).collect();
         let first = self.applications.partition_point(|&(v, _)| v < id);
         for &(_, g) in self.applications[first..]
@@ -85,7 +84,7 @@ impl<'m> Decorations<'m> {
 
     /// `HasDecoration(id, decoration)`: whether one of `id`'s decorations (an
     /// `OpMemberDecorate`'s for any member) is `decoration`.
-    pub(in crate::edit::passes) fn has(&self, id: u32, decoration: u32) -> bool {
+    pub(in crate::structural) fn has(&self, id: u32, decoration: u32) -> bool {
         self.of(id).into_iter().any(|d| {
             self.module.instruction(d).is_some_and(|inst| {
                 let at = if inst.opcode() == O::MemberDecorate {
@@ -99,7 +98,7 @@ impl<'m> Decorations<'m> {
     }
 
     /// The module.
-    pub(in crate::edit::passes) fn module(&self) -> &'m Module {
+    pub(in crate::structural) fn module(&self) -> &'m Module {
         self.module
     }
 }

@@ -3,14 +3,13 @@
 //! (`DecorationManager::GetDecorationsFor`).
 
 use super::Edits;
-use crate::__private::Vec;
-use crate::edit::{EditError, Editor, InstId};
-use crate::module::{Module, Section};
-use crate::spv::Opcode as O;
-use alloc::collections::{BTreeMap, BTreeSet};
+use spirv_core::edit::{EditError, Editor, InstId};
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `DescriptorSet`'s decoration number.
-const DESCRIPTOR_SET: u32 = crate::spv::Decoration::DescriptorSet.0;
+const DESCRIPTOR_SET: u32 = spirv_core::spv::Decoration::DescriptorSet.0;
 
 /// What `--switch-descriptorset` needs of the decorations, gathered one annotation at a
 /// time (in module order): the decorations that set `DescriptorSet` to the set moved
@@ -112,7 +111,7 @@ impl SetMoves {
 /// when a decoration matched, even if `from` is `to`.
 ///
 /// ```
-/// use spirv_core::edit::passes::switch_descriptor_set;
+/// use spirv_opt::structural::switch_descriptor_set;
 /// use spirv_core::{spv, spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));

@@ -3,13 +3,12 @@
 
 use super::interface::{CallGraph, id_cap};
 use super::{Edits, Killer};
-use crate::__private::Vec;
-use crate::analysis::table::IdTable;
-use crate::edit::{EditError, Editor, InstId, UseIndex};
-use crate::module::{Module, Section};
-use crate::spirv_tools::SetKind;
-use crate::spv::Opcode as O;
-use alloc::collections::BTreeMap;
+use spirv_core::__private::opt::IdTable;
+use spirv_core::__private::opt::SetKind;
+use spirv_core::edit::{EditError, Editor, InstId, UseIndex};
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
+use std::collections::BTreeMap;
 
 /// `LinkageAttributes`, and its `Export` linkage type.
 const LINKAGE_ATTRIBUTES: u32 = 41;
@@ -26,7 +25,7 @@ fn set_kinds(module: &Module) -> BTreeMap<u32, SetKind> {
         .section(Section::ExtInstImport)
         .filter_map(|i| {
             let id = i.result_id()?;
-            let name = crate::codec::string_operand(i.operands().get(1..).unwrap_or(&[]));
+            let name = spirv_core::codec::string_operand(i.operands().get(1..).unwrap_or(&[]));
             Some((id.0, SetKind::of(&name)))
         })
         .collect()
@@ -81,7 +80,7 @@ fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
 /// such modules are not written back unchanged by spirv-opt anyway.)
 ///
 /// ```
-/// use spirv_core::edit::passes::eliminate_dead_functions;
+/// use spirv_opt::structural::eliminate_dead_functions;
 /// use spirv_core::{spv, spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -123,8 +122,8 @@ pub(crate) fn eliminate_dead_functions_edits<'m>(
 ) -> Result<Edits<'m>, EditError> {
     let graph = CallGraph::new(module);
     let functions = graph.functions();
-    let mut live = alloc::vec![false; functions.len()];
-    let mut seen = alloc::vec![false; functions.len()];
+    let mut live = vec![false; functions.len()];
+    let mut seen = vec![false; functions.len()];
     graph.walk(&roots(module, &graph), &mut seen, |k| live[k] = true);
     if live.iter().all(|&l| l) {
         return Ok(Edits::Unchanged);
@@ -143,7 +142,7 @@ pub(crate) fn eliminate_dead_functions_edits<'m>(
     {
         let mut killer = Killer::new(&mut editor);
         let mut to_kill: Vec<usize> = Vec::new();
-        let mut queued = alloc::vec![false; module.len()];
+        let mut queued = vec![false; module.len()];
         let mut work: Vec<usize> = Vec::new();
         for (k, f) in functions.iter().enumerate() {
             if live[k] {
@@ -245,7 +244,7 @@ fn replace_debug_operands(
     dead_values: &IdTable<()>,
     editor: &mut Editor<'_>,
 ) -> Result<(), EditError> {
-    if dead_functions.len() == 0 && dead_values.len() == 0 {
+    if dead_functions.is_empty() && dead_values.is_empty() {
         return Ok(());
     }
     let void = module
@@ -321,7 +320,7 @@ fn replace_debug_operands(
                 }
             };
             let op = (5 << 16) | u32::from(O::ExtInst.0);
-            group.push(alloc::vec![op, void, id.0, set, DEBUG_INFO_NONE]);
+            group.push(vec![op, void, id.0, set, DEBUG_INFO_NONE]);
             none_id = Some(id.0);
         }
     }

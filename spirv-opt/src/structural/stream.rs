@@ -6,7 +6,7 @@
 //! re-read between the passes.
 //!
 //! It gives what [`run_to_words`](super::run_to_words) gives after
-//! [`Module::from_words`](crate::Module::from_words), or declines (`None`) and leaves
+//! [`Module::from_words`](spirv_core::Module::from_words), or declines (`None`) and leaves
 //! the module to that path: on anything it does not model exactly (a departure from
 //! the logical layout, a decoration group that names an id `--strip-debug` removes,
 //! debug lines it would have to carry, an id a walk needs that is not defined before
@@ -14,15 +14,15 @@
 
 use super::Pass;
 use super::descriptor::SetMoves;
-use crate::__private::Vec;
-use crate::binary::RawInstructions;
-use crate::grammar::{InstructionInfo, KindClass, Quantifier};
-use crate::module::{Layout, Renumbering, Section, observe_lenient};
-use crate::spirv_tools::SetKind;
-use crate::spv::{self, Opcode as O};
-use crate::types::Id;
-use crate::walk::{self, ExtInstRegistry, IdInfo, Ids, Summary, WalkOptions};
-use alloc::collections::BTreeMap;
+use spirv_core::__private::opt::SetKind;
+use spirv_core::__private::opt::{Layout, Renumbering, observe_lenient};
+use spirv_core::Id;
+use spirv_core::Section;
+use spirv_core::binary::RawInstructions;
+use spirv_core::grammar::{InstructionInfo, KindClass, Quantifier};
+use spirv_core::spv::{self, Opcode as O};
+use spirv_core::walk::{self, ExtInstRegistry, IdInfo, Ids, Summary, WalkOptions};
+use std::collections::BTreeMap;
 
 /// The passes of a list the stream runs, in the one order it runs them.
 #[derive(Default)]
@@ -101,7 +101,7 @@ fn scan(words: &[u32], plan: &Plan) -> Option<Scan> {
         let inst = words.get(at..at + count).filter(|_| count > 0)?;
         match O(inst[0] as u16) {
             O::ExtInstImport => {
-                let name = crate::codec::string_operand(inst.get(2..).unwrap_or(&[]));
+                let name = spirv_core::codec::string_operand(inst.get(2..).unwrap_or(&[]));
                 let kind = SetKind::of(&name);
                 s.debug |= kind.is_debug_info();
                 s.kinds.insert(*inst.get(1)?, kind);
@@ -164,7 +164,7 @@ fn kept_strings(words: &[u32], s: &Scan, registry: &ExtInstRegistry) -> Option<V
     // modules name every type and variable with a string and use each many times: the
     // places are looked up in a table over the strings' ids when that table is no
     // larger than the module, else searched.
-    let mut used = alloc::vec![false; s.strings.len()];
+    let mut used = vec![false; s.strings.len()];
     let (low, high) = (s.strings[0], s.strings[s.strings.len() - 1]);
     let span = (high - low) as usize + 1;
     let mut places: Vec<u32> = Vec::new();
@@ -192,8 +192,9 @@ fn kept_strings(words: &[u32], s: &Scan, registry: &ExtInstRegistry) -> Option<V
             }
         };
         // Most are laid out by their set in single words.
-        if walk::ext_inst(info, ops, &ids, &mut note).is_none() {
-            walk::id_words(info, inst[0] as u16, ops, &ids, &mut note).ok()?;
+        if spirv_core::__private::opt::ext_inst(info, ops, &ids, &mut note).is_none() {
+            spirv_core::__private::opt::id_words(info, inst[0] as u16, ops, &ids, &mut note)
+                .ok()?;
         }
     }
     kept.extend(
@@ -217,7 +218,7 @@ fn lay_out(
     ids: &Ids,
     f: &mut impl FnMut(usize),
 ) -> Option<Summary> {
-    if walk::shaped_ids(info, ops, &mut |_, w| f(w)) {
+    if spirv_core::__private::opt::shaped_ids(info, ops, &mut |_, w| f(w)) {
         // Where the shape puts them, as a lenient read finds them.
         let shape = info.shape?;
         let at = |i: u8| (i != u8::MAX).then(|| ops[usize::from(i)]);
@@ -227,8 +228,8 @@ fn lay_out(
             saw_unknown: false,
         });
     }
-    let fast = walk::trailing(info, ops, &mut |_, w| f(w))
-        .or_else(|| walk::ext_inst(info, ops, ids, &mut |_, w| f(w)));
+    let fast = spirv_core::__private::opt::trailing(info, ops, &mut |_, w| f(w))
+        .or_else(|| spirv_core::__private::opt::ext_inst(info, ops, ids, &mut |_, w| f(w)));
     if fast.is_some() {
         return fast;
     }
@@ -269,7 +270,7 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
     let plan = Plan::of(passes)?;
     let (header, iter) = RawInstructions::module(words).ok()?;
     // A byte-swapped module is swapped by the read: left to it.
-    if words[0] != crate::binary::MAGIC || header.bound == u32::MAX {
+    if words[0] != spirv_core::binary::MAGIC || header.bound == u32::MAX {
         return None;
     }
     let mut s = scan(words, &plan)?;
@@ -315,7 +316,7 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
     let mut layout = Layout::new();
     let mut renumber = Renumbering::new(words.len());
     // Sized by the module's length at most, not by what the header claims.
-    ids.reserve_below(header.bound);
+    spirv_core::__private::opt::reserve_ids_below(&mut ids, header.bound);
     if plan.compact {
         renumber.reserve_below(header.bound);
     }
@@ -329,9 +330,9 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
         count = index + 1;
         let opcode = O(raw.opcode);
         let info = spv::GRAMMAR.instruction(u32::from(raw.opcode))?;
-        let issues = layout.issues.len();
+        let issues = layout.issue_count();
         layout.step(index, raw.offset, opcode, Some(info));
-        if layout.issues.len() != issues {
+        if layout.issue_count() != issues {
             return None;
         }
         let ops = raw.operands;
@@ -406,7 +407,7 @@ pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
         // table's.
         (max, renamed) = renumber.largest_and_moved();
     }
-    if !layout.issues.is_empty() || max >= u32::MAX - 1 {
+    if layout.issue_count() != 0 || max >= u32::MAX - 1 {
         return None;
     }
     let moved = !switched.is_empty();

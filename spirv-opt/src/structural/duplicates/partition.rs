@@ -8,8 +8,6 @@
 //! each node enters a splitter O(log n) times, so the work is O(m log n) for m edges
 //! (plus sorting), with no recursion.
 
-use crate::__private::Vec;
-
 /// A graph in compressed rows: node `v`'s children are
 /// `children[starts[v]..starts[v + 1]]`, in order.
 pub(super) struct Graph {
@@ -40,8 +38,8 @@ pub(super) fn bisimulation(labels: &[u32], graph: &Graph) -> Vec<u32> {
     let n = labels.len();
     let mut elems: Vec<u32> = (0..n as u32).collect();
     elems.sort_unstable_by_key(|&v| labels[v as usize]);
-    let mut loc = alloc::vec![0u32; n];
-    let mut block_of = alloc::vec![0u32; n];
+    let mut loc = vec![0u32; n];
+    let mut block_of = vec![0u32; n];
     let mut blocks: Vec<Block> = Vec::new();
     for (i, &v) in elems.iter().enumerate() {
         loc[v as usize] = i as u32;
@@ -58,7 +56,7 @@ pub(super) fn bisimulation(labels: &[u32], graph: &Graph) -> Vec<u32> {
         block_of[v as usize] = b as u32;
     }
     // Incoming edges by target: (source, position).
-    let mut in_starts = alloc::vec![0u32; n + 1];
+    let mut in_starts = vec![0u32; n + 1];
     for &c in &graph.children {
         in_starts[c as usize + 1] += 1;
     }
@@ -66,7 +64,7 @@ pub(super) fn bisimulation(labels: &[u32], graph: &Graph) -> Vec<u32> {
         in_starts[i + 1] += in_starts[i];
     }
     let mut fill = in_starts.clone();
-    let mut incoming = alloc::vec![(0u32, 0u32); graph.children.len()];
+    let mut incoming = vec![(0u32, 0u32); graph.children.len()];
     for v in 0..n {
         for (pos, &c) in graph.row(v).iter().enumerate() {
             let at = &mut fill[c as usize];
@@ -151,7 +149,7 @@ mod tests {
     use super::*;
 
     fn graph(rows: &[&[u32]]) -> Graph {
-        let mut starts = alloc::vec![0];
+        let mut starts = vec![0];
         let mut children = Vec::new();
         for r in rows {
             children.extend_from_slice(r);

@@ -3,13 +3,12 @@
 
 use super::Edits;
 use super::dead_const::is_annotation;
-use crate::__private::Vec;
-use crate::edit::{EditError, Editor, InstId};
-use crate::grammar::KindClass;
-use crate::module::{Module, Section};
-use crate::spv::Opcode as O;
-use crate::types::Id;
-use alloc::collections::{BTreeMap, BTreeSet};
+use spirv_core::Id;
+use spirv_core::edit::{EditError, Editor, InstId};
+use spirv_core::grammar::KindClass;
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `--unify-const`: in one pass over the types and values, an `OpConstant`,
 /// `OpConstantTrue`, `OpConstantFalse`, `OpConstantNull`, `OpConstantSampler`,
@@ -70,7 +69,7 @@ pub(crate) fn unify_const_edits<'m>(module: &'m Module) -> Result<Edits<'m>, Edi
         // The key: the opcode, then every operand word but the result id, ids as
         // earlier replacements left them.
         let mut operands: Vec<Option<u32>> = inst.operands().iter().map(|&w| Some(w)).collect();
-        inst.visit_id_words(|class, word| {
+        spirv_core::__private::opt::visit_id_words(&inst, |class, word| {
             let slot = &mut operands[word];
             if class == KindClass::Result {
                 *slot = None;

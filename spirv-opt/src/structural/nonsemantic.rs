@@ -2,10 +2,9 @@
 //! `StripNonSemanticInfoPass` (`source/opt/strip_nonsemantic_info_pass.cpp`).
 
 use super::{Edits, Killer};
-use crate::__private::Vec;
-use crate::edit::{EditError, Editor, InstId};
-use crate::module::{Module, Section};
-use crate::spv::Opcode as O;
+use spirv_core::edit::{EditError, Editor, InstId};
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
 
 /// `HlslCounterBufferGOOGLE`, `HlslSemanticGOOGLE`, `UserTypeGOOGLE`.
 const HLSL_COUNTER_BUFFER: u32 = 5634;
@@ -66,7 +65,7 @@ pub(crate) fn strip_nonsemantic_edits<'m>(module: &'m Module) -> Result<Edits<'m
         if inst.opcode() != O::Extension {
             continue;
         }
-        let name = crate::codec::string_operand(inst.operands());
+        let name = spirv_core::codec::string_operand(inst.operands());
         let strip = match name.as_slice() {
             b"SPV_GOOGLE_hlsl_functionality1"
             | b"SPV_GOOGLE_user_type"
@@ -80,7 +79,7 @@ pub(crate) fn strip_nonsemantic_edits<'m>(module: &'m Module) -> Result<Edits<'m
     }
     let mut sets: Vec<u32> = Vec::new();
     for inst in module.section(Section::ExtInstImport) {
-        let name = crate::codec::string_operand(inst.operands().get(1..).unwrap_or(&[]));
+        let name = spirv_core::codec::string_operand(inst.operands().get(1..).unwrap_or(&[]));
         if name.starts_with(b"NonSemantic.") {
             if let Some(id) = inst.result_id() {
                 sets.push(id.0);
@@ -129,7 +128,7 @@ fn debug_lines(module: &Module, sets: &[u32]) -> Vec<usize> {
     let nsdi: Vec<u32> = module
         .section(Section::ExtInstImport)
         .filter(|i| {
-            crate::codec::string_operand(i.operands().get(1..).unwrap_or(&[]))
+            spirv_core::codec::string_operand(i.operands().get(1..).unwrap_or(&[]))
                 == b"NonSemantic.Shader.DebugInfo.100"
         })
         .filter_map(|i| i.result_id().map(|id| id.0))

@@ -6,7 +6,7 @@
 //! byte spirv-opt's.
 //!
 //! ```
-//! use spirv_core::edit::passes::{run, Pass};
+//! use spirv_opt::structural::{run, Pass};
 //! use spirv_core::{spv, spv::inst, Builder};
 //!
 //! let mut b = Builder::new((1, 0));
@@ -46,11 +46,12 @@ pub use spec::{freeze_spec_const, set_spec_const_default_value};
 pub use strip::strip_debug;
 pub use unify::unify_const;
 
-use super::{Bound, EditError, Editor, write};
-use crate::__private::{Box, String, Vec};
-use crate::module::Module;
-use crate::walk::NumberType;
-use alloc::borrow::Cow;
+use spirv_core::__private::opt as support;
+use spirv_core::edit::{Bound, EditError, Editor};
+
+use spirv_core::Module;
+use spirv_core::walk::NumberType;
+use std::borrow::Cow;
 
 /// How text values become literal words, for `--set-spec-const-default-value`: spirv-opt
 /// reads them with spirv-as's number parser (`spirv_asm::opt` supplies one).
@@ -99,27 +100,15 @@ pub enum Pass {
     TrimCapabilities,
 }
 
-/// The flags of the passes, without their leading dashes (`strip-reflect` is
-/// `strip-nonsemantic`'s old name).
-pub const FLAGS: &[&str] = &[
-    "strip-debug",
-    "strip-nonsemantic",
-    "strip-reflect",
-    "compact-ids",
-    "remove-unused-interface-variables",
-    "eliminate-dead-const",
-    "eliminate-dead-functions",
-    "freeze-spec-const",
-    "set-spec-const-default-value",
-    "switch-descriptorset",
-    "unify-const",
-    "remove-duplicates",
-    "trim-capabilities",
-];
+/// `--set-spec-const-default-value`'s flag, without dashes (named apart from
+/// [`Pass::flag`] so that the registry can name it in a constant: the pass's value has
+/// a list in it).
+pub const SET_SPEC_CONST_DEFAULT_VALUE: &str = "set-spec-const-default-value";
 
 impl Pass {
-    /// The pass's spirv-opt flag, without its leading dashes.
-    pub fn flag(&self) -> &'static str {
+    /// The pass's spirv-opt flag, without its leading dashes: the one place the
+    /// structural passes' flags are written (the registry's rows read them).
+    pub const fn flag(&self) -> &'static str {
         match self {
             Pass::StripDebug => "strip-debug",
             Pass::StripNonSemantic => "strip-nonsemantic",
@@ -128,7 +117,7 @@ impl Pass {
             Pass::EliminateDeadConst => "eliminate-dead-const",
             Pass::EliminateDeadFunctions => "eliminate-dead-functions",
             Pass::FreezeSpecConst => "freeze-spec-const",
-            Pass::SetSpecConstDefaultValue(_) => "set-spec-const-default-value",
+            Pass::SetSpecConstDefaultValue(_) => SET_SPEC_CONST_DEFAULT_VALUE,
             Pass::SwitchDescriptorSet { .. } => "switch-descriptorset",
             Pass::UnifyConst => "unify-const",
             Pass::RemoveDuplicates => "remove-duplicates",
@@ -136,19 +125,11 @@ impl Pass {
         }
     }
 
-    /// Whether the flag (without dashes) takes a value (`=VALUE` or the next argument).
-    pub fn takes_value(flag: &str) -> bool {
-        matches!(
-            flag,
-            "set-spec-const-default-value" | "switch-descriptorset"
-        )
-    }
-
-    /// The pass a spirv-opt flag (without dashes) names, with its value for the flags
-    /// that take one.
+    /// The structural pass a spirv-opt flag (without dashes) names, with its value for
+    /// the flags that take one (read through the [`registry`](crate::registry)).
     ///
     /// ```
-    /// use spirv_core::edit::passes::Pass;
+    /// use spirv_opt::structural::Pass;
     /// assert_eq!(Pass::from_flag("strip-reflect", None), Ok(Pass::StripNonSemantic));
     /// assert_eq!(
     ///     Pass::from_flag("switch-descriptorset", Some("0:5")),
@@ -157,38 +138,46 @@ impl Pass {
     /// ```
     ///
     /// # Errors
-    /// An unknown flag, or a value that does not read.
+    /// A flag that names no structural pass, or a value that does not read.
     pub fn from_flag(flag: &str, value: Option<&str>) -> Result<Pass, String> {
-        Ok(match flag {
-            "strip-debug" => Pass::StripDebug,
-            "strip-nonsemantic" | "strip-reflect" => Pass::StripNonSemantic,
-            "compact-ids" => Pass::CompactIds,
-            "remove-unused-interface-variables" => Pass::RemoveUnusedInterfaceVariables,
-            "eliminate-dead-const" => Pass::EliminateDeadConst,
-            "eliminate-dead-functions" => Pass::EliminateDeadFunctions,
-            "freeze-spec-const" => Pass::FreezeSpecConst,
-            "unify-const" => Pass::UnifyConst,
-            "remove-duplicates" => Pass::RemoveDuplicates,
-            "trim-capabilities" => Pass::TrimCapabilities,
-            "switch-descriptorset" => {
-                let v = value.unwrap_or("");
-                let parsed = v
-                    .split_once(':')
-                    .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-                match parsed {
-                    Some((from, to)) => Pass::SwitchDescriptorSet { from, to },
-                    None => {
-                        return Err(alloc::format!(
-                            "Invalid argument for --switch-descriptorset: {v}"
-                        ));
-                    }
-                }
+        match crate::registry::lookup(flag).map(|r| r.kind) {
+            Some(crate::registry::Kind::Editor(make)) => make(value),
+            _ => Err(format!("unknown pass --{flag}")),
+        }
+    }
+
+    /// `--switch-descriptorset`'s pass from its value `<from>:<to>`, read as spirv-opt
+    /// reads it (decimal numbers, nothing around them).
+    ///
+    /// # Errors
+    /// spirv-opt's message for a value that does not read.
+    pub fn switch_descriptor_set(value: &str) -> Result<Pass, String> {
+        let number = |t: &str| {
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u32>().ok())
+                .flatten()
+        };
+        let parsed = value
+            .split_once(':')
+            .and_then(|(a, b)| Some((number(a)?, number(b)?)));
+        match parsed {
+            Some((from, to)) => Ok(Pass::SwitchDescriptorSet { from, to }),
+            None if value.is_empty() => {
+                Err("--switch-descriptorset requires a from:to argument.".into())
             }
-            "set-spec-const-default-value" => {
-                Pass::SetSpecConstDefaultValue(spec::parse_default_values(value.unwrap_or(""))?)
-            }
-            other => return Err(alloc::format!("unknown pass --{other}")),
-        })
+            None => Err(format!(
+                "Invalid argument for --switch-descriptorset: {value}"
+            )),
+        }
+    }
+
+    /// `--set-spec-const-default-value`'s pass from its value, a list of
+    /// `<spec id>:<value>` pairs, read as spirv-opt reads it.
+    ///
+    /// # Errors
+    /// spirv-opt's message for a list that does not read.
+    pub fn set_spec_const_default_value(value: &str) -> Result<Pass, String> {
+        spec::parse_default_values(value).map(Pass::SetSpecConstDefaultValue)
     }
 }
 
@@ -301,7 +290,7 @@ pub fn run_with(
         (Finished::Module(m), changed) => Ok((*m, changed)),
         (Finished::Words(words), changed) => {
             // Not asked for: read the words back.
-            let m = module.reread(words)?;
+            let m = support::reread(module, words)?;
             Ok((m, changed))
         }
     }
@@ -314,7 +303,7 @@ pub fn run_with(
 /// change it. Both save time and memory on a large module.
 ///
 /// ```
-/// use spirv_core::edit::passes::{run, run_to_words, Pass};
+/// use spirv_opt::structural::{run, run_to_words, Pass};
 /// use spirv_core::{spv::inst, Builder, Module};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -359,7 +348,7 @@ pub fn run_to_words(
 /// call `shrink_to_fit`, and one that writes them out pays nothing for it.
 ///
 /// ```
-/// use spirv_core::edit::passes::{run_to_words, run_words, Pass};
+/// use spirv_opt::structural::{run_to_words, run_words, Pass};
 /// use spirv_core::{spv::inst, Builder, Module};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -395,7 +384,7 @@ pub fn run_words(
 /// tests that compare the two paths.
 ///
 /// ```
-/// use spirv_core::edit::passes::{run_streamed, Pass};
+/// use spirv_opt::structural::{run_streamed, Pass};
 /// use spirv_core::{spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -439,11 +428,11 @@ fn run_to(
             Pass::CompactIds => {
                 let in_place = written
                     || (matches!(current, Cow::Owned(_))
-                        && write::unchanged_by_write(&Editor::new(&current))?);
+                        && support::unchanged_by_write(&Editor::new(&current))?);
                 if in_place {
                     let m = current.to_mut();
-                    changed |= m.compact_ids()?;
-                    m.mark_written();
+                    changed |= support::compact_ids(m)?;
+                    support::mark_written(m);
                     tight = true;
                     written = true;
                     continue;
@@ -463,11 +452,11 @@ fn run_to(
                     let bound = if tight { Bound::Tight } else { Bound::Keep };
                     // Replacements a module of ours can take in place need no write.
                     let owned = matches!(current, Cow::Owned(_));
-                    if let Some(patches) = editor.patches().filter(|_| owned) {
+                    if let Some(patches) = support::patches(&editor).filter(|_| owned) {
                         let patches: Vec<(usize, Vec<u32>)> =
                             patches.iter().map(|&(i, w)| (i, w.to_vec())).collect();
                         drop(editor);
-                        super::patch::patch(current.to_mut(), patches, bound)?;
+                        support::patch(current.to_mut(), patches, bound)?;
                         written = true;
                         continue;
                     }
@@ -492,7 +481,7 @@ fn run_to(
     } else {
         let mut m = current.into_owned();
         if changed && !tight {
-            super::tighten_bound(&mut m)?;
+            support::tighten_bound(&mut m)?;
         }
         Finished::Module(Box::new(m))
     };

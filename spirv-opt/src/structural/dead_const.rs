@@ -4,14 +4,13 @@
 //! SPIRV-Tools' [`is_constant`] from the crate's `spirv_tools` module.
 
 use super::{Edits, Killer};
-use crate::__private::Vec;
-use crate::analysis::table::IdTable;
-use crate::edit::{EditError, Editor};
-use crate::grammar::KindClass;
-use crate::module::{Module, Section};
-use crate::spv::Opcode as O;
+use spirv_core::__private::opt::IdTable;
+use spirv_core::edit::{EditError, Editor};
+use spirv_core::grammar::KindClass;
+use spirv_core::spv::Opcode as O;
+use spirv_core::{Module, Section};
 
-pub(super) use crate::spirv_tools::is_constant;
+pub(super) use spirv_core::__private::opt::is_constant;
 
 /// Whether spirv-opt counts the opcode as an annotation (`IsAnnotationInst`):
 /// `OpDecorate` through `OpGroupMemberDecorate`, `OpDecorateId`,
@@ -79,12 +78,12 @@ pub(crate) fn eliminate_dead_const_edits<'m>(module: &'m Module) -> Result<Edits
             slot_of.insert(id.0, k as u32, cap);
         }
     }
-    let mut uses = alloc::vec![0u32; constants.len()];
+    let mut uses = vec![0u32; constants.len()];
     let mut resolves: Vec<usize> = constants.clone();
     for inst in module.instructions() {
         let (index, ops) = (inst.index(), inst.operands());
         let counts = counts_as_use(inst.opcode());
-        inst.visit_id_words(|class, word| {
+        spirv_core::__private::opt::visit_id_words(&inst, |class, word| {
             let Some(&k) = slot_of.get(ops[word]) else {
                 return;
             };
@@ -105,7 +104,7 @@ pub(crate) fn eliminate_dead_const_edits<'m>(module: &'m Module) -> Result<Edits
     let mut work: Vec<usize> = (0..constants.len())
         .filter(|&k| counts[k] == Some(0))
         .collect();
-    let mut dead = alloc::vec![false; n];
+    let mut dead = vec![false; n];
     while let Some(k) = work.pop() {
         let c = constants[k];
         dead[c] = true;
@@ -119,7 +118,7 @@ pub(crate) fn eliminate_dead_const_edits<'m>(module: &'m Module) -> Result<Edits
             continue;
         }
         let ops = inst.operands();
-        inst.visit_id_words(|class, word| {
+        spirv_core::__private::opt::visit_id_words(&inst, |class, word| {
             if class != KindClass::Id {
                 return;
             }

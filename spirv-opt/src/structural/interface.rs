@@ -4,14 +4,13 @@
 //! `AddCalls`).
 
 use super::Edits;
-use crate::__private::Vec;
-use crate::analysis::table::IdTable;
-use crate::edit::{DefIndex, EditError, Editor, InstId};
-use crate::grammar::KindClass;
-use crate::module::{FunctionRef, InstRef, Module, Section};
-use crate::spv::Opcode as O;
-use crate::types::Id;
-use alloc::collections::VecDeque;
+use spirv_core::__private::opt::IdTable;
+use spirv_core::Id;
+use spirv_core::edit::{DefIndex, EditError, Editor, InstId};
+use spirv_core::grammar::KindClass;
+use spirv_core::spv::Opcode as O;
+use spirv_core::{FunctionRef, InstRef, Module, Section};
+use std::collections::VecDeque;
 
 /// The dense-index cap of an id table for `module`: twice its words.
 pub(super) fn id_cap(module: &Module) -> usize {
@@ -160,7 +159,7 @@ fn string_words(words: &[u32]) -> Option<usize> {
 /// tree breadth first, instructions and operands in order), not in its old order.
 ///
 /// ```
-/// use spirv_core::edit::passes::remove_unused_interface_variables;
+/// use spirv_opt::structural::remove_unused_interface_variables;
 /// use spirv_core::{spv, spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -220,8 +219,8 @@ pub(crate) fn remove_unused_interface_variables_edits<'m>(
     // Each function's qualifying variables, in order of first use, each once; filled
     // when the function is first reached.
     let cap = id_cap(module);
-    let mut summaries: Vec<Option<Vec<u32>>> = alloc::vec![None; graph.functions().len()];
-    let mut seen = alloc::vec![false; graph.functions().len()];
+    let mut summaries: Vec<Option<Vec<u32>>> = vec![None; graph.functions().len()];
+    let mut seen = vec![false; graph.functions().len()];
     // The function (position plus one) whose summary last took each variable.
     let mut taken: IdTable<u32> = IdTable::new();
     // Per variable, for the entry point at hand: USED, then LISTED once the old
