@@ -214,7 +214,10 @@ pub mod __private {
         pub use crate::analysis::table::IdTable;
         pub use crate::edit::support::*;
         pub use crate::module::{Layout, Renumbering, observe_lenient};
-        pub use crate::spirv_tools::{SetKind, generates_type, is_constant};
+        pub use crate::spirv_tools::{
+            SetKind, generates_type, is_block_terminator, is_branch, is_constant, is_decoration,
+            is_spec_constant,
+        };
         pub use crate::walk::id_words::id_words;
         pub use crate::walk::trailing::{ext_inst, trailing};
     }

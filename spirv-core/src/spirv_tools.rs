@@ -96,7 +96,7 @@ pub fn is_constant(op: O) -> bool {
 }
 
 /// `spvOpcodeIsSpecConstant`.
-pub(crate) fn is_spec_constant(op: O) -> bool {
+pub fn is_spec_constant(op: O) -> bool {
     matches!(
         op,
         O::SpecConstantTrue
@@ -128,7 +128,7 @@ pub(crate) fn is_debug(op: O) -> bool {
 }
 
 /// `spvOpcodeIsDecoration`.
-pub(crate) fn is_decoration(op: O) -> bool {
+pub fn is_decoration(op: O) -> bool {
     matches!(
         op,
         O::Decorate
@@ -142,12 +142,12 @@ pub(crate) fn is_decoration(op: O) -> bool {
 }
 
 /// `spvOpcodeIsBranch`.
-pub(crate) fn is_branch(op: O) -> bool {
+pub fn is_branch(op: O) -> bool {
     matches!(op, O::Branch | O::BranchConditional | O::Switch)
 }
 
 /// `spvOpcodeIsBlockTerminator`: branches, returns and aborts.
-pub(crate) fn is_block_terminator(op: O) -> bool {
+pub fn is_block_terminator(op: O) -> bool {
     is_branch(op)
         || matches!(
             op,

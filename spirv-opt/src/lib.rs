@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 
 pub mod fuzz;
+pub mod ir;
 mod optimizer;
 mod pass;
 pub mod registry;
