@@ -33,12 +33,18 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
+pub mod builder;
+mod context;
 pub mod fuzz;
 pub mod ir;
 mod optimizer;
 mod pass;
+pub mod passes;
 pub mod registry;
+pub mod stl;
 pub mod structural;
 
+pub use context::{Context, ContextOptions};
 pub use optimizer::{OptError, Optimized, Optimizer};
-pub use pass::{FlagError, Pass, PassOptions};
+pub use pass::{FlagError, IrPass, Pass, PassError, PassOptions, Status, run_ir_pass};

@@ -2,7 +2,9 @@
 //! words or on a [`Module`], after validating it unless told not to, as spirv-opt's
 //! `Optimizer::Run` runs them.
 
-use crate::pass::{FlagError, Pass, PassOptions, Run};
+use crate::context::Context;
+use crate::ir::{Ir, LoadError};
+use crate::pass::{FlagError, Pass, PassError, PassOptions, Run, Status, run_ir_pass};
 use crate::structural::{self, NumberParser, Pass as S};
 use core::fmt;
 use spirv_core::edit::EditError;
@@ -75,6 +77,10 @@ pub enum OptError {
     Decode(DecodeError),
     /// A structural pass failed.
     Edit(EditError),
+    /// spirv-opt's loader refuses the module.
+    Load(LoadError),
+    /// A pass on the optimizer IR failed.
+    Pass(PassError),
 }
 
 impl fmt::Display for OptError {
@@ -83,6 +89,8 @@ impl fmt::Display for OptError {
             OptError::Invalid(e) => write!(f, "the module is not valid: {e}"),
             OptError::Decode(e) => write!(f, "{e}"),
             OptError::Edit(e) => write!(f, "{e}"),
+            OptError::Load(e) => write!(f, "{e}"),
+            OptError::Pass(e) => write!(f, "{e}"),
         }
     }
 }
@@ -95,6 +103,21 @@ impl From<EditError> for OptError {
             EditError::Decode(d) => OptError::Decode(d),
             other => OptError::Edit(other),
         }
+    }
+}
+
+impl From<LoadError> for OptError {
+    fn from(e: LoadError) -> Self {
+        match e {
+            LoadError::Decode(d) => OptError::Decode(d),
+            other => OptError::Load(other),
+        }
+    }
+}
+
+impl From<PassError> for OptError {
+    fn from(e: PassError) -> Self {
+        OptError::Pass(e)
     }
 }
 
@@ -195,10 +218,12 @@ impl Optimizer {
     /// The module is not valid, does not read, or a pass fails.
     pub fn run(&self, words: &[u32]) -> Result<Optimized, OptError> {
         self.check(words)?;
-        let passes = self.structural()?;
-        let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
-        let (words, changed) = structural::run_words(words, &passes, numbers)?;
-        Ok(Optimized { words, changed })
+        if let Some(passes) = self.structural() {
+            let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
+            let (words, changed) = structural::run_words(words, &passes, numbers)?;
+            return Ok(Optimized { words, changed });
+        }
+        self.run_mixed(words.to_vec())
     }
 
     /// [`Optimizer::run`] on words the caller is done with: a module the streaming
@@ -208,7 +233,9 @@ impl Optimizer {
     /// As [`Optimizer::run`].
     pub fn run_owned(&self, words: Vec<u32>) -> Result<Optimized, OptError> {
         self.check(&words)?;
-        let passes = self.structural()?;
+        let Some(passes) = self.structural() else {
+            return self.run_mixed(words);
+        };
         if let Some((words, changed)) = structural::run_streamed(&words, &passes) {
             return Ok(Optimized { words, changed });
         }
@@ -227,9 +254,66 @@ impl Optimizer {
         if !self.skip_validation {
             self.check(&module.to_words())?;
         }
-        let passes = self.structural()?;
+        let Some(passes) = self.structural() else {
+            let out = self.run_mixed(module.to_words())?;
+            return Ok((
+                Module::read_owned(out.words, &Default::default())?,
+                out.changed,
+            ));
+        };
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
         Ok(structural::run_with(module, &passes, numbers)?)
+    }
+
+    /// Runs passes of both kinds: each run of consecutive passes on the optimizer IR on
+    /// one load of the module, the structural ones on the editor between. When a pass
+    /// changed the module, the bound is its largest id plus one at the end (before the
+    /// writer takes the ids of the debug scopes it writes), as spirv-opt sets it.
+    fn run_mixed(&self, mut words: Vec<u32>) -> Result<Optimized, OptError> {
+        let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
+        let mut changed = false;
+        let mut at = 0;
+        while at < self.passes.len() {
+            let ir_run = matches!(self.passes[at].run, Run::Ir(_));
+            let end = self.passes[at..]
+                .iter()
+                .position(|p| matches!(p.run, Run::Ir(_)) != ir_run)
+                .map_or(self.passes.len(), |k| at + k);
+            let last = end == self.passes.len();
+            if ir_run {
+                let mut cx = Context::new(Ir::from_words(&words)?);
+                for p in &self.passes[at..end] {
+                    if let Run::Ir(pass) = &p.run {
+                        changed |= run_ir_pass(pass.as_ref(), &mut cx)? == Status::Changed;
+                    }
+                }
+                if last && changed {
+                    cx.ir.header.bound = cx.ir.compute_id_bound();
+                }
+                words = cx.to_words();
+            } else {
+                let list: Vec<S> = self.passes[at..end]
+                    .iter()
+                    .filter_map(|p| match &p.run {
+                        Run::Editor(s) => Some(s.clone()),
+                        Run::Ir(_) => None,
+                    })
+                    .collect();
+                let (w, c) = structural::run_words(&words, &list, numbers)?;
+                words = w;
+                changed |= c;
+                if last && changed && !c {
+                    let mut m = Module::read_owned(words, &Default::default())?;
+                    spirv_core::__private::opt::tighten_bound(&mut m)?;
+                    words = m.into_words();
+                }
+            }
+            at = end;
+        }
+        if self.passes.is_empty() {
+            words = Ir::from_words(&words)?.to_words();
+        }
+        Ok(Optimized { words, changed })
     }
 
     /// Validates, unless told not to.
@@ -240,14 +324,17 @@ impl Optimizer {
         validate::validate(words, &self.validator).map_err(|e| OptError::Invalid(Box::new(e)))
     }
 
-    /// The registered passes as structural passes (every pass is one, for now).
-    fn structural(&self) -> Result<Vec<S>, OptError> {
-        Ok(self
-            .passes
+    /// The registered passes as structural passes, if every one is (and there is one).
+    fn structural(&self) -> Option<Vec<S>> {
+        if self.passes.is_empty() {
+            return None;
+        }
+        self.passes
             .iter()
             .map(|p| match &p.run {
-                Run::Editor(s) => s.clone(),
+                Run::Editor(s) => Some(s.clone()),
+                Run::Ir(_) => None,
             })
-            .collect())
+            .collect()
     }
 }

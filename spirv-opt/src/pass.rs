@@ -2,9 +2,82 @@
 //! takes, made from a registry row by flag ([`Pass::from_flag`]) or from a pass's own
 //! value (a structural [`crate::structural::Pass`]).
 
+use crate::analysis::Analyses;
+use crate::context::Context;
 use crate::registry::{self, Kind, RunsOn};
 use crate::structural::Pass as S;
 use core::fmt;
+use std::sync::Arc;
+
+/// What a pass on the optimizer IR did (spirv-opt's `Pass::Status`, failure apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Nothing changed (`SuccessWithoutChange`).
+    Unchanged,
+    /// The module changed (`SuccessWithChange`).
+    Changed,
+}
+
+impl Status {
+    /// `Changed` if `changed`.
+    pub fn from_changed(changed: bool) -> Status {
+        if changed {
+            Status::Changed
+        } else {
+            Status::Unchanged
+        }
+    }
+}
+
+/// Why a pass failed (spirv-opt's `Status::Failure`, with what it reported).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PassError {
+    /// The pass's flag.
+    pub pass: &'static str,
+    /// What went wrong (spirv-opt's message where it prints one).
+    pub message: String,
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "--{}: {}", self.pass, self.message)
+    }
+}
+
+impl std::error::Error for PassError {}
+
+/// A pass on the optimizer IR: one file under `passes/`, one registry row. `process`
+/// is spirv-opt's `Pass::Process`: it changes the module through the
+/// [`Context`] (keeping the valid analyses up to date as spirv-opt's passes do) and
+/// says whether it changed it; analyses the pass does not declare in `preserved` are
+/// dropped when it did.
+pub trait IrPass: fmt::Debug + Send + Sync {
+    /// The pass's flag, without dashes.
+    fn flag(&self) -> &'static str;
+    /// The analyses the pass keeps valid when it changes the module
+    /// (`GetPreservedAnalyses`).
+    fn preserved(&self) -> Analyses {
+        Analyses::NONE
+    }
+    /// Runs the pass.
+    ///
+    /// # Errors
+    /// The pass fails (spirv-opt's `Status::Failure`).
+    fn process(&self, cx: &mut Context) -> Result<Status, PassError>;
+}
+
+/// Runs `pass` on `cx` as spirv-opt's `Pass::Run` does: on a change, the analyses it
+/// does not preserve are dropped.
+///
+/// # Errors
+/// The pass fails.
+pub fn run_ir_pass(pass: &dyn IrPass, cx: &mut Context) -> Result<Status, PassError> {
+    let status = pass.process(cx)?;
+    if status == Status::Changed {
+        cx.invalidate_except(pass.preserved());
+    }
+    Ok(status)
+}
 
 /// The options a pass is made with, as spirv-opt gives them when it registers a pass.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -29,6 +102,27 @@ pub struct Pass {
 pub(crate) enum Run {
     /// A structural pass, on the editor.
     Editor(S),
+    /// A pass on the optimizer IR.
+    Ir(Arc<dyn IrPass>),
+}
+
+impl<P: IrPass + 'static> From<Arc<P>> for Pass {
+    fn from(p: Arc<P>) -> Pass {
+        Pass {
+            flag: p.flag(),
+            run: Run::Ir(p),
+        }
+    }
+}
+
+impl Pass {
+    /// A pass on the optimizer IR, by value.
+    pub fn ir(p: impl IrPass + 'static) -> Pass {
+        Pass {
+            flag: p.flag(),
+            run: Run::Ir(Arc::new(p)),
+        }
+    }
 }
 
 impl From<S> for Pass {
@@ -50,6 +144,7 @@ impl Pass {
     pub fn runs_on(&self) -> RunsOn {
         match self.run {
             Run::Editor(_) => RunsOn::Editor,
+            Run::Ir(_) => RunsOn::Ir,
         }
     }
 

@@ -13,6 +13,7 @@
 //! ```
 
 use crate::pass::{Pass, PassOptions};
+use crate::passes;
 use crate::structural::Pass as S;
 
 /// What a pass's flag takes after it.
@@ -49,7 +50,6 @@ pub(crate) enum Kind {
     /// A structural pass, from the flag's value.
     Editor(fn(Option<&str>) -> Result<S, String>),
     /// A pass on the optimizer IR, from the flag's value and the optimizer's options.
-    #[allow(dead_code)] // the optimizer IR's passes arrive with the IR
     Ir(fn(Option<&str>, &PassOptions) -> Result<Pass, String>),
     /// A preset: these rows' flags in order (with `=VALUE` where a value is set).
     Preset(&'static [&'static str]),
@@ -184,6 +184,15 @@ const fn editor(
     make: fn(Option<&str>) -> Result<S, String>,
 ) -> PassInfo {
     row(flag, help, Kind::Editor(make))
+}
+
+/// A pass on the optimizer IR.
+const fn ir(
+    flag: &'static str,
+    help: &'static str,
+    make: fn(Option<&str>, &PassOptions) -> Result<Pass, String>,
+) -> PassInfo {
+    row(flag, help, Kind::Ir(make))
 }
 
 /// The passes of `-O` (spirv-opt 2025.5's `RegisterPerformancePasses`), in order.
@@ -653,9 +662,10 @@ pub static PASSES: &[PassInfo] = &[
         "workaround-1209",
         "Work around a driver bug with OpKill in loops (issue 1209).",
     ),
-    missing(
-        "wrap-opkill",
+    ir(
+        passes::wrap_opkill::FLAG,
         "Wrap OpKill and OpTerminateInvocation in functions, so that callers can be inlined.",
+        |_, _| Ok(Pass::ir(passes::wrap_opkill::WrapOpKill)),
     ),
     editor(S::UnifyConst.flag(), "Merge identical constants.", |_| {
         Ok(S::UnifyConst)

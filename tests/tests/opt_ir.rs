@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The lowest identical count on identity modules each pass row may have, on the
 /// corpus and on the rewritten corpus (modules named `…__rwN`). Only ever raised.
-const FLOORS: &[(&str, usize, usize)] = &[];
+const FLOORS: &[(&str, usize, usize)] = &[("wrap-opkill", 1061, 2086)];
 
 /// Writes straight to standard error, which libtest does not capture.
 fn say(text: &str) {

@@ -1088,3 +1088,62 @@ impl Iterator for Blocks<'_> {
         Some(b)
     }
 }
+
+impl Ir {
+    /// Every instruction in the order of spirv-opt's (non-const) `ForEachInst` with
+    /// lines: each instruction's debug lines before it, the trailing lines last.
+    pub fn all_insts_with_lines(&self) -> Vec<Inst> {
+        let mut out = Vec::with_capacity(self.nodes.len());
+        for i in self.all_insts() {
+            out.extend_from_slice(self.lines(i));
+            out.push(i);
+        }
+        out.extend_from_slice(&self.trailing);
+        out
+    }
+
+    /// The labels `b`'s terminator branches to, in order (`ForEachSuccessorLabel`):
+    /// `OpBranch`'s target; `OpBranchConditional`'s and `OpSwitch`'s id operands after
+    /// the first.
+    pub fn successors(&self, b: Block) -> Vec<u32> {
+        let Some(t) = self.terminator(b) else {
+            return Vec::new();
+        };
+        let d = self.data(t);
+        match d.opcode() {
+            Opcode::Branch => vec![d.word(0)],
+            Opcode::BranchConditional | Opcode::Switch => {
+                let mut out = Vec::new();
+                let mut first = true;
+                d.for_each_in_id(|id| {
+                    if !first {
+                        out.push(id);
+                    }
+                    first = false;
+                });
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// `b`'s merge block id, if it has a merge instruction (`MergeBlockIdIfAny`).
+    pub fn merge_block_id(&self, b: Block) -> Option<u32> {
+        self.merge_inst(b).map(|m| self.data(m).in_word(0))
+    }
+
+    /// `b`'s continue target, if it is a loop header (`ContinueBlockIdIfAny`).
+    pub fn continue_block_id(&self, b: Block) -> Option<u32> {
+        self.loop_merge_inst(b).map(|m| self.data(m).in_word(1))
+    }
+
+    /// Whether `b` ends in a branch (`hasSuccessor`).
+    pub fn has_successor(&self, b: Block) -> bool {
+        self.terminator(b).is_some_and(|t| {
+            matches!(
+                self.opcode(t),
+                Opcode::Branch | Opcode::BranchConditional | Opcode::Switch
+            )
+        })
+    }
+}
