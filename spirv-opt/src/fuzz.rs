@@ -91,3 +91,58 @@ pub fn passes(words: &[u32]) {
         }
     }
 }
+
+/// Loads `words` into the optimizer IR and runs each pass on it alone, then all of them
+/// in order: a module may be refused, never cause a panic; what the IR writes reads
+/// back as a module whose bound is above every id.
+pub fn ir_passes(words: &[u32]) {
+    let Ok(ir) = crate::ir::Ir::from_words(words) else {
+        return;
+    };
+    // The bound is checked only where the input's ids are below its own bound: what
+    // spirv-opt writes unchanged keeps the input's bound.
+    let sound = Module::from_words(words).is_ok_and(|m| {
+        spirv_core::__private::opt::max_id(&m).is_ok_and(|max| max < m.header().bound)
+    });
+    let check = |w: &[u32], what: &str| {
+        let back = Module::from_words(w);
+        assert!(
+            back.is_ok(),
+            "{what}: the IR wrote a module that does not read: {back:?}"
+        );
+        if let (Ok(m), true) = (back, sound) {
+            if let Ok(max) = spirv_core::__private::opt::max_id(&m) {
+                assert!(max < m.header().bound, "{what}: the bound is below an id");
+            }
+        }
+    };
+    let mut plain = ir.clone();
+    check(&plain.to_words(), "(round trip)");
+    let flags = crate::registry::flags(crate::registry::RunsOn::Ir);
+    let mut all = Vec::new();
+    for flag in &flags {
+        let Ok(passes) = crate::Pass::from_flag(&format!("--{flag}"), &Default::default()) else {
+            continue;
+        };
+        all.extend(passes.iter().cloned());
+        let mut cx = crate::Context::new(ir.clone());
+        let mut ok = true;
+        for p in &passes {
+            if let crate::pass::Run::Ir(pass) = &p.run {
+                ok &= crate::run_ir_pass(pass.as_ref(), &mut cx).is_ok();
+            }
+        }
+        if ok {
+            check(&cx.to_words(), flag);
+        }
+    }
+    let mut cx = crate::Context::new(ir);
+    for p in &all {
+        if let crate::pass::Run::Ir(pass) = &p.run {
+            if crate::run_ir_pass(pass.as_ref(), &mut cx).is_err() {
+                return;
+            }
+        }
+    }
+    check(&cx.to_words(), "(all passes)");
+}

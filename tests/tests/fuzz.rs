@@ -792,6 +792,19 @@ fn passes_never_panic_on_mutated_modules() {
 }
 
 #[test]
+fn ir_passes_never_panic_on_mutated_modules() {
+    let bins = seed_modules("the optimizer IR's fuzz body");
+    let mut rng = Rng(0x1e_0b71);
+    let mut read = 0;
+    for _ in 0..cases() / 10 {
+        let w = mutated(&mut rng, &bins);
+        read += usize::from(spirv_opt::ir::Ir::from_words(&w).is_ok());
+        spirv_opt::fuzz::ir_passes(&w);
+    }
+    assert_floor("IR passes (modules that load)", read, cases() / 10, 15);
+}
+
+#[test]
 fn disassembler_never_panics_on_mutated_modules() {
     let bins = seed_modules("the disassembler's fuzz body");
     let mut rng = Rng(0xd15_a55e);

@@ -31,6 +31,55 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// corpus and on the rewritten corpus (modules named `…__rwN`). Only ever raised.
 const FLOORS: &[(&str, usize, usize)] = &[("wrap-opkill", 1061, 2086)];
 
+/// Sequences run besides each pass alone, once every pass of one is implemented: the
+/// opening of `-O` (spirv-opt's `RegisterPerformancePasses`) up to its `--ssa-rewrite`
+/// and the aggressive dead code elimination after it, and shorter prefixes of it.
+const SEQUENCES: &[&[&str]] = &[
+    &["wrap-opkill", "eliminate-dead-branches"],
+    &["wrap-opkill", "eliminate-dead-branches", "merge-return"],
+    &[
+        "wrap-opkill",
+        "eliminate-dead-branches",
+        "merge-return",
+        "inline-entry-points-exhaustive",
+        "eliminate-dead-functions",
+        "eliminate-dead-code-aggressive",
+    ],
+    &[
+        "wrap-opkill",
+        "eliminate-dead-branches",
+        "merge-return",
+        "inline-entry-points-exhaustive",
+        "eliminate-dead-functions",
+        "eliminate-dead-code-aggressive",
+        "private-to-local",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "scalar-replacement=0",
+        "convert-local-access-chains",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "eliminate-local-multi-store",
+        "eliminate-dead-code-aggressive",
+        "ccp",
+        "eliminate-dead-code-aggressive",
+        "loop-unroll",
+        "eliminate-dead-branches",
+        "redundancy-elimination",
+        "combine-access-chains",
+        "simplify-instructions",
+        "scalar-replacement=0",
+        "convert-local-access-chains",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "ssa-rewrite",
+        "eliminate-dead-code-aggressive",
+    ],
+];
+
 /// Writes straight to standard error, which libtest does not capture.
 fn say(text: &str) {
     let _ = writeln!(std::io::stderr(), "{text}");
@@ -59,6 +108,19 @@ fn rows() -> Vec<Row> {
             label: format!("--{flag}"),
             args: vec![format!("--{flag}")],
         });
+    }
+    for seq in SEQUENCES {
+        let implemented = seq.iter().all(|f| {
+            let name = f.split('=').next().unwrap_or(f);
+            spirv_opt::registry::lookup(name).is_some_and(|r| r.is_implemented())
+        });
+        if implemented {
+            let args: Vec<String> = seq.iter().map(|f| format!("--{f}")).collect();
+            rows.push(Row {
+                label: args.join(" "),
+                args,
+            });
+        }
     }
     let only = std::env::var("OPT_IR_ONLY").unwrap_or_default();
     rows.retain(|r| r.label.contains(&only));
@@ -299,7 +361,7 @@ fn ir_and_passes_match_spirv_opt() {
         }
         let floor = FLOORS
             .iter()
-            .find(|f| row.label == format!("--{}", f.0))
+            .find(|f| row.label == f.0 || row.label == format!("--{}", f.0))
             .map_or(0, |f| if rewritten { f.2 } else { f.1 });
         if t.same_identity < floor {
             failures.push(format!(
