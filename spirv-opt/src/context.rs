@@ -344,6 +344,17 @@ impl Context {
         self.struct_cfg.as_ref().expect("built")
     }
 
+    /// The structured control-flow analysis with the CFG and the IR, for its queries
+    /// that read all three.
+    pub fn struct_cfg_cfg_ir(&mut self) -> (&StructCfg, &Cfg, &Ir) {
+        self.struct_cfg();
+        (
+            self.struct_cfg.as_ref().expect("built"),
+            self.cfg.as_ref().expect("built"),
+            &self.ir,
+        )
+    }
+
     /// The function whose id is `id` (`GetFunction`).
     pub fn get_function(&mut self, id: u32) -> Option<Func> {
         if !self.are_valid(Analyses::ID_TO_FUNC) || self.id_to_func.is_none() {

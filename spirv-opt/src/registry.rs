@@ -376,9 +376,10 @@ pub static PASSES: &[PassInfo] = &[
         "descriptor-array-scalar-replacement",
         "Replace arrays of descriptors by one variable per element.",
     ),
-    missing(
-        "eliminate-dead-branches",
+    ir(
+        passes::dead_branch_elim::FLAG,
         "Turn branches on constant conditions into unconditional ones and remove the blocks that become unreachable.",
+        |_, _| Ok(Pass::ir(passes::dead_branch_elim::DeadBranchElim)),
     ),
     missing(
         "eliminate-dead-code-aggressive",

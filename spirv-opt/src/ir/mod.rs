@@ -917,6 +917,30 @@ impl Ir {
         n.live = false;
     }
 
+    /// The number of instructions ever made (a bound on any walk over them).
+    pub fn instruction_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Puts `f`'s blocks in the order `order` gives (spirv-opt's `ReorderBasicBlocks`);
+    /// blocks of `f` that `order` leaves out follow, in their old order.
+    pub fn set_block_order(&mut self, f: Func, order: &[Block]) {
+        let old: Vec<Block> = self.blocks(f).collect();
+        let listed: std::collections::HashSet<Block> = order.iter().copied().collect();
+        let mut all: Vec<Block> = order
+            .iter()
+            .copied()
+            .filter(|b| self.blocks[b.index()].func == f.0)
+            .collect();
+        all.extend(old.iter().copied().filter(|b| !listed.contains(b)));
+        for &b in &old {
+            self.unlink_block(b);
+        }
+        for b in all {
+            self.push_block(f, b);
+        }
+    }
+
     /// Moves the instructions of `b` from `from` (inclusive) to its end into `to`'s end
     /// (spirv-opt's `Splice`, used to split a block).
     pub fn splice_to(&mut self, from: Inst, to: Block) {

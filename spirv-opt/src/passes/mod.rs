@@ -1,4 +1,5 @@
 //! spirv-opt's passes on the optimizer IR, one file each; each has a row in the
 //! [`registry`](crate::registry).
 
+pub mod dead_branch_elim;
 pub mod wrap_opkill;
