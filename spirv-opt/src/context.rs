@@ -1261,6 +1261,130 @@ impl Context {
         })
     }
 
+    /// The leading `OpPhi`s of `b` (`ForEachPhiInst`).
+    pub fn phis(&self, b: crate::ir::Block) -> Vec<Inst> {
+        self.ir
+            .insts(b)
+            .take_while(|&i| self.ir.opcode(i) == O::Phi)
+            .collect()
+    }
+
+    /// The block whose label is `id` (`get_instr_block(id)`: through def-use).
+    pub fn block_of_id(&mut self, id: u32) -> Option<crate::ir::Block> {
+        let d = self.get_def(id)?;
+        self.ir.block_of(d)
+    }
+
+    /// Splits `b` before `at` (`SplitBasicBlock`): the instructions from `at` on go to
+    /// a new block labelled `label_id` placed after `b`, and the phis of its successors
+    /// name the new block where they named `b`.
+    pub fn split_basic_block(
+        &mut self,
+        b: crate::ir::Block,
+        label_id: u32,
+        at: Inst,
+    ) -> crate::ir::Block {
+        let label = self.make(O::Label, 0, label_id, &[]);
+        let nb = self.ir.new_block(label);
+        self.ir.insert_block_after(b, nb);
+        self.ir.splice_to(at, nb);
+        self.analyze_def_use(label);
+        let old_id = self.ir.block_id(b);
+        for succ in self.ir.successors(nb) {
+            let Some(target) = self.block_of_id(succ) else {
+                continue;
+            };
+            for phi in self.phis(target) {
+                let mut changed = false;
+                let n = self.ir.data(phi).num_in_operands();
+                let mut i = 1;
+                while i < n {
+                    if self.ir.data(phi).in_word(i) == old_id {
+                        changed = true;
+                        self.ir.data_mut(phi).set_in_operand(i, &[label_id]);
+                    }
+                    i += 2;
+                }
+                if changed {
+                    self.update_def_use(phi);
+                }
+            }
+        }
+        nb
+    }
+
+    /// The id of the 32-bit integer constant `value` (signed or not), its type and
+    /// instruction made where missing (`InstructionBuilder::GetIntConstant`).
+    pub fn int_constant_id(&mut self, value: u32, signed: bool) -> Option<u32> {
+        let ty = self.type_id_of(Ty::Int { width: 32, signed });
+        if ty == 0 {
+            return None;
+        }
+        let c = self.get_constant(ty, &[value])?;
+        self.get_defining_instruction(c, 0)
+            .map(|i| self.ir.result_id(i))
+    }
+
+    /// The `OpConstantTrue`/`OpConstantFalse`, made where missing
+    /// (`InstructionBuilder::GetBoolConstant`).
+    pub fn bool_constant(&mut self, value: bool) -> Option<Inst> {
+        let ty = self.bool_type_id();
+        let c = self.get_constant(ty, &[u32::from(value)])?;
+        self.get_defining_instruction(c, 0)
+    }
+
+    /// Copies the decorations of `from` onto `to` (`CloneDecorations`), only those of
+    /// the kinds `only` lists when it is given: `from`'s own are cloned at the end of
+    /// the annotations; a group applied to `from` is applied to `to` too (for the kinds
+    /// listed, the group's own are cloned instead).
+    pub fn clone_decorations(&mut self, from: u32, to: u32, only: Option<&[u32]>) {
+        let Some(t) = self.decorations().target(from).cloned() else {
+            return;
+        };
+        for d in t.direct {
+            if let Some(kinds) = only {
+                if !kinds.contains(&self.ir.data(d).in_word(1)) {
+                    continue;
+                }
+            }
+            let Some(c) = self.ir.clone_inst(d) else {
+                continue;
+            };
+            self.ir.data_mut(c).set_in_operand(0, &[to]);
+            self.ir.push_global(Section::Annotation, c);
+            self.analyze_uses(c);
+        }
+        for g in t.indirect {
+            match (self.ir.opcode(g), only) {
+                (O::GroupDecorate, Some(kinds)) => {
+                    let group = self.ir.data(g).in_word(0);
+                    self.clone_decorations(group, to, Some(kinds));
+                }
+                (O::GroupDecorate, None) => {
+                    self.forget_uses(g);
+                    self.ir.data_mut(g).add_operand(Operand::id(to));
+                    self.analyze_uses(g);
+                }
+                (O::GroupMemberDecorate, None) => {
+                    self.forget_uses(g);
+                    let n = self.ir.data(g).num_operands();
+                    let mut i = 1;
+                    while i < n {
+                        let d = self.ir.data(g);
+                        if d.word(i) == from {
+                            let lit = d.operand(i + 1);
+                            self.ir.data_mut(g).add_operand(Operand::id(to));
+                            self.ir.data_mut(g).add_operand(lit);
+                        }
+                        i += 2;
+                    }
+                    self.analyze_uses(g);
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Whether the module has the `Shader` capability.
     pub fn is_shader(&mut self) -> bool {
         self.has_capability(spirv_core::spv::Capability::Shader.0)

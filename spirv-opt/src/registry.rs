@@ -517,9 +517,10 @@ pub static PASSES: &[PassInfo] = &[
         "merge-blocks",
         "Merge a block into its only predecessor when that has it as its only successor.",
     ),
-    missing(
-        "merge-return",
+    ir(
+        passes::merge_return::FLAG,
         "Give each function one return, at the end of its body.",
+        |_, _| Ok(Pass::ir(passes::merge_return::MergeReturn)),
     ),
     with_arg(
         missing(

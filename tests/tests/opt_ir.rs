@@ -33,6 +33,12 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("wrap-opkill", 1061, 2086),
     ("eliminate-dead-branches", 1061, 2086),
     ("--wrap-opkill --eliminate-dead-branches", 1061, 2086),
+    ("merge-return", 1061, 2086),
+    (
+        "--wrap-opkill --eliminate-dead-branches --merge-return",
+        1061,
+        2086,
+    ),
 ];
 
 /// Sequences run besides each pass alone, once every pass of one is implemented: the

@@ -1151,6 +1151,32 @@ impl Ir {
         }
     }
 
+    /// Rewrites the labels `b`'s terminator branches to (`ForEachSuccessorLabel` with a
+    /// pointer): `OpBranch`'s target, the id operands after the first of
+    /// `OpBranchConditional` and `OpSwitch`.
+    pub fn map_successor_labels(&mut self, b: Block, mut f: impl FnMut(u32) -> u32) {
+        let Some(t) = self.terminator(b) else { return };
+        let d = self.data_mut(t);
+        match d.opcode() {
+            Opcode::Branch => {
+                let new = f(d.word(0));
+                d.set_operand(0, &[new]);
+            }
+            Opcode::BranchConditional | Opcode::Switch => {
+                let mut first = true;
+                d.map_in_ids(|id| {
+                    if first {
+                        first = false;
+                        id
+                    } else {
+                        f(id)
+                    }
+                });
+            }
+            _ => {}
+        }
+    }
+
     /// `b`'s merge block id, if it has a merge instruction (`MergeBlockIdIfAny`).
     pub fn merge_block_id(&self, b: Block) -> Option<u32> {
         self.merge_inst(b).map(|m| self.data(m).in_word(0))

@@ -2,4 +2,5 @@
 //! [`registry`](crate::registry).
 
 pub mod dead_branch_elim;
+pub mod merge_return;
 pub mod wrap_opkill;
