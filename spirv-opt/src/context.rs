@@ -707,9 +707,59 @@ impl Context {
         }
     }
 
+    /// Builds the debug-info analysis if it is not valid (`get_debug_info_mgr`): it
+    /// finds the first `DebugInfoNone` and the first empty `DebugExpression`, and, as
+    /// spirv-opt's does, moves each to the front of the debug-info instructions when a
+    /// debug-info instruction precedes it (the expression first, then `DebugInfoNone`).
+    pub fn debug_info(&mut self) {
+        if self.are_valid(Analyses::DEBUG_INFO) {
+            return;
+        }
+        self.mark_valid(Analyses::DEBUG_INFO);
+        let (opencl, shader) = {
+            let f = self.features();
+            (f.opencl_debug_info, f.shader_debug_info)
+        };
+        self.debug_info_none = None;
+        if opencl == 0 && shader == 0 {
+            return;
+        }
+        let common = |ir: &Ir, i: Inst| {
+            let d = ir.data(i);
+            (d.opcode() == O::ExtInst && (d.in_word(0) == opencl || d.in_word(0) == shader))
+                .then(|| d.in_word(1))
+        };
+        let mut none = None;
+        let mut empty_expr = None;
+        for i in self.ir.all_insts() {
+            match common(&self.ir, i) {
+                Some(0) if none.is_none() => none = Some(i),
+                // DebugExpression with no operation.
+                Some(31) if empty_expr.is_none() && self.ir.data(i).num_operands() == 4 => {
+                    empty_expr = Some(i)
+                }
+                _ => {}
+            }
+        }
+        for moved in [empty_expr, none].into_iter().flatten() {
+            let prev_is_debug = self
+                .ir
+                .prev(moved)
+                .is_some_and(|p| common(&self.ir, p).is_some());
+            if prev_is_debug {
+                if let Some(first) = self.ir.section_first(Section::ExtInstDebugInfo) {
+                    self.ir.unlink(moved);
+                    self.ir.insert_before(first, moved);
+                }
+            }
+        }
+        self.debug_info_none = none;
+    }
+
     /// The module's `DebugInfoNone`, made at the front of the debug-info instructions
     /// if it has none (`GetDebugInfoNone`).
     pub fn debug_info_none(&mut self) -> Option<Inst> {
+        self.debug_info();
         if let Some(i) = self.debug_info_none.filter(|&i| self.ir.is_live(i)) {
             return Some(i);
         }
@@ -718,15 +768,6 @@ impl Context {
             (f.opencl_debug_info, f.shader_debug_info)
         };
         let set = if opencl != 0 { opencl } else { shader };
-        let existing = self.ir.section(Section::ExtInstDebugInfo).find(|&i| {
-            let d = self.ir.data(i);
-            d.opcode() == O::ExtInst && d.in_word(0) == set && d.in_word(1) == 0
-        });
-        if let Some(e) = existing {
-            self.debug_info_none = Some(e);
-            self.mark_valid(Analyses::DEBUG_INFO);
-            return Some(e);
-        }
         let id = self.take_next_id()?;
         let void = self.void_type_id();
         let i = self.make(

@@ -448,9 +448,10 @@ pub static PASSES: &[PassInfo] = &[
         "if-conversion",
         "Turn simple if-then-else diamonds into OpSelect.",
     ),
-    missing(
-        "inline-entry-points-exhaustive",
+    ir(
+        passes::inline::FLAG,
         "Inline every function call reachable from an entry point.",
+        |_, _| Ok(Pass::ir(passes::inline::InlineExhaustive)),
     ),
     missing(
         "inline-entry-points-opaque",

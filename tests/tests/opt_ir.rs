@@ -39,6 +39,7 @@ const FLOORS: &[(&str, usize, usize)] = &[
         1061,
         2086,
     ),
+    ("inline-entry-points-exhaustive", 1061, 2086),
 ];
 
 /// Sequences run besides each pass alone, once every pass of one is implemented: the

@@ -2,5 +2,6 @@
 //! [`registry`](crate::registry).
 
 pub mod dead_branch_elim;
+pub mod inline;
 pub mod merge_return;
 pub mod wrap_opkill;
