@@ -17,7 +17,7 @@ use crate::analysis::features::Features;
 use crate::analysis::names::Names;
 use crate::analysis::struct_cfg::StructCfg;
 use crate::analysis::types::{Ty, TypeRef, Types};
-use crate::ir::{Func, Inst, InstData, Ir, Kind, Operand, Section};
+use crate::ir::{DebugScope, Func, Inst, InstData, Ir, Kind, Operand, Section};
 use spirv_core::spv::Opcode as O;
 use std::collections::{HashMap, VecDeque};
 
@@ -54,6 +54,29 @@ pub struct Context {
     features: Option<Features>,
     id_to_func: Option<HashMap<u32, Func>>,
     debug_info_none: Option<Inst>,
+    dbg_insts: HashMap<u32, Inst>,
+}
+
+/// The call an inliner is replacing, for the `DebugInlinedAt` chains of the inlined
+/// instructions (spirv-opt's `DebugInlinedAtContext`).
+#[derive(Debug, Clone, Default)]
+pub struct InlinedAtContext {
+    /// The call's first debug line (`dbg_line_inst`).
+    pub line: Option<Inst>,
+    /// The call's debug scope.
+    pub scope: DebugScope,
+    chains: HashMap<u32, u32>,
+}
+
+impl InlinedAtContext {
+    /// The context of the call `call`.
+    pub fn new(ir: &Ir, call: Inst) -> InlinedAtContext {
+        InlinedAtContext {
+            line: ir.lines(call).first().copied(),
+            scope: ir.scope(call),
+            chains: HashMap::new(),
+        }
+    }
 }
 
 impl Context {
@@ -76,6 +99,7 @@ impl Context {
             features: None,
             id_to_func: None,
             debug_info_none: None,
+            dbg_insts: HashMap::new(),
         }
     }
 
@@ -731,8 +755,13 @@ impl Context {
         };
         let mut none = None;
         let mut empty_expr = None;
+        self.dbg_insts.clear();
         for i in self.ir.all_insts() {
-            match common(&self.ir, i) {
+            let c = common(&self.ir, i);
+            if c.is_some() && self.ir.result_id(i) != 0 {
+                self.dbg_insts.insert(self.ir.result_id(i), i);
+            }
+            match c {
                 Some(0) if none.is_none() => none = Some(i),
                 // DebugExpression with no operation.
                 Some(31) if empty_expr.is_none() && self.ir.data(i).num_operands() == 4 => {
@@ -782,7 +811,183 @@ impl Context {
         }
         self.analyze_def_use(i);
         self.debug_info_none = Some(i);
+        self.dbg_insts.insert(id, i);
         Some(i)
+    }
+
+    /// The debug-info instruction (of `OpenCL.DebugInfo.100` or
+    /// `NonSemantic.Shader.DebugInfo.100`) defining `id` (`GetDbgInst`).
+    pub fn dbg_inst(&mut self, id: u32) -> Option<Inst> {
+        self.debug_info();
+        self.dbg_insts
+            .get(&id)
+            .copied()
+            .filter(|&i| self.ir.is_live(i))
+    }
+
+    /// The debug-info instruction set in use, `OpenCL.DebugInfo.100` first
+    /// (`GetDbgSetImportId`); 0 for none.
+    pub fn dbg_set_import_id(&mut self) -> u32 {
+        let f = self.features();
+        if f.opencl_debug_info != 0 {
+            f.opencl_debug_info
+        } else {
+            f.shader_debug_info
+        }
+    }
+
+    /// `BuildDebugScope`: `scope` with the inlined-at chain for the call of `cx`.
+    pub fn build_debug_scope(
+        &mut self,
+        scope: DebugScope,
+        cx: &mut InlinedAtContext,
+    ) -> DebugScope {
+        DebugScope {
+            lexical_scope: scope.lexical_scope,
+            inlined_at: self.build_debug_inlined_at_chain(scope.inlined_at, cx),
+        }
+    }
+
+    /// `BuildDebugInlinedAtChain`: the head of a copy of the chain `callee_inlined_at`
+    /// ending in a new `DebugInlinedAt` for the call of `cx` (0 where the call has no
+    /// scope), made once per chain and call.
+    pub fn build_debug_inlined_at_chain(
+        &mut self,
+        callee_inlined_at: u32,
+        cx: &mut InlinedAtContext,
+    ) -> u32 {
+        self.debug_info();
+        if cx.scope.lexical_scope == 0 {
+            return 0;
+        }
+        if let Some(&head) = cx.chains.get(&callee_inlined_at).filter(|&&h| h != 0) {
+            return head;
+        }
+        let new_at = self.create_debug_inlined_at(cx.line, cx.scope);
+        if new_at == 0 {
+            return 0;
+        }
+        if callee_inlined_at == 0 {
+            cx.chains.insert(0, new_at);
+            return new_at;
+        }
+        let mut head = 0;
+        let mut iter = callee_inlined_at;
+        let mut last: Option<Inst> = None;
+        while let Some(new) = self.clone_debug_inlined_at(iter, last) {
+            if head == 0 {
+                head = self.ir.result_id(new);
+            }
+            if let Some(l) = last {
+                let id = self.ir.result_id(new);
+                set_inlined_operand(&mut self.ir, l, id);
+            }
+            last = Some(new);
+            let d = self.ir.data(new);
+            iter = if d.num_operands() <= 6 { 0 } else { d.word(6) };
+            if iter == 0 {
+                break;
+            }
+        }
+        if let Some(l) = last {
+            set_inlined_operand(&mut self.ir, l, new_at);
+        }
+        cx.chains.insert(callee_inlined_at, head);
+        head
+    }
+
+    /// `CreateDebugInlinedAt`: a `DebugInlinedAt` for `line` (or the line of the
+    /// lexical scope of `scope`) in `scope`, at the end of the debug-info
+    /// instructions; 0 where the module has no debug-info set.
+    fn create_debug_inlined_at(&mut self, line: Option<Inst>, scope: DebugScope) -> u32 {
+        let set = self.dbg_set_import_id();
+        if set == 0 {
+            return 0;
+        }
+        let shader = self.features().shader_debug_info;
+        let as_id = set == shader;
+        let line_number = match line {
+            None => {
+                let Some(lex) = self.dbg_inst(scope.lexical_scope) else {
+                    return 0;
+                };
+                let d = self.ir.data(lex);
+                match d.in_word(1) {
+                    // DebugFunction, DebugLexicalBlock.
+                    20 => d.word(7),
+                    21 => d.word(5),
+                    _ => 0,
+                }
+            }
+            Some(l) => {
+                let d = self.ir.data(l);
+                if d.opcode() == O::Line {
+                    let n = d.word(1);
+                    if as_id {
+                        // Def-use is never valid while inlining: `AddNewConstInGlobals`.
+                        let Some(id) = self.take_next_id() else {
+                            return 0;
+                        };
+                        let uint = self.uint_type_id();
+                        let c = self.make(O::Constant, uint, id, &[Operand::literal(n)]);
+                        self.ir.push_global(Section::TypesValues, c);
+                        self.invalidate(Analyses::CONSTANTS | Analyses::DEF_USE);
+                        id
+                    } else {
+                        n
+                    }
+                } else {
+                    d.word(5)
+                }
+            }
+        };
+        let Some(id) = self.take_next_id() else {
+            return 0;
+        };
+        let void = self.void_type_id();
+        let line_op = if as_id {
+            Operand::id(line_number)
+        } else {
+            Operand::literal(line_number)
+        };
+        let mut ops = vec![
+            Operand::id(set),
+            Operand::new(Kind::ExtInstNumber, &[25]),
+            line_op,
+            Operand::id(scope.lexical_scope),
+        ];
+        if scope.inlined_at != 0 {
+            ops.push(Operand::id(scope.inlined_at));
+        }
+        let i = self.make(O::ExtInst, void, id, &ops);
+        self.dbg_insts.insert(id, i);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_def_use(i);
+        }
+        self.ir.push_global(Section::ExtInstDebugInfo, i);
+        id
+    }
+
+    /// `CloneDebugInlinedAt`: a copy, with a fresh id, of the `DebugInlinedAt` `id`,
+    /// before `before` or at the end of the debug-info instructions.
+    fn clone_debug_inlined_at(&mut self, id: u32, before: Option<Inst>) -> Option<Inst> {
+        let at = self.dbg_inst(id)?;
+        let d = self.ir.data(at);
+        if d.opcode() != O::ExtInst || d.in_word(1) != 25 {
+            return None;
+        }
+        let new = self.ir.clone_inst(at)?;
+        let nid = self.take_next_id()?;
+        self.ir.data_mut(new).set_result_id(nid);
+        self.dbg_insts.insert(nid, new);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_def_use(new);
+        }
+        match before {
+            Some(b) => self.ir.insert_before(b, new),
+            None => self.ir.push_global(Section::ExtInstDebugInfo, new),
+        }
+        Some(new)
     }
 
     // ---- debug lines and scopes ----
@@ -1278,6 +1483,14 @@ impl Context {
     /// The module's words as spirv-opt writes them (`ToBinary`, `OpNop`s left out): a
     /// `DebugNoLine` the writer adds takes the void type the type manager gives.
     pub fn to_words(&mut self) -> Vec<u32> {
+        self.to_words_with(true)
+    }
+
+    /// Writes the module as spirv-opt's `Module::ToBinary` does, `OpNop`s left out
+    /// with `skip_nop`. Writing takes ids (for `DebugScope`s and `DebugNoLine`s), so
+    /// spirv-opt's passes that write the module to print an instruction in a message
+    /// (`Instruction::PrettyPrint`) do this with `skip_nop` false to take the same ids.
+    pub fn to_words_with(&mut self, skip_nop: bool) -> Vec<u32> {
         let mut void = 0;
         if self
             .ir
@@ -1290,7 +1503,7 @@ impl Context {
         }
         // With no void type, spirv-opt's type manager makes one when the writer first
         // asks, after the types were written: it takes an id and is not written.
-        crate::ir::write::to_words(&mut self.ir, true, &mut |ir| {
+        crate::ir::write::to_words(&mut self.ir, skip_nop, &mut |ir| {
             if void == 0 {
                 if let Some(id) = ir.take_next_id() {
                     let i = ir.create(InstData::new(O::TypeVoid, 0, id, &[]));
@@ -1442,4 +1655,14 @@ impl Context {
 /// `IsDecoration` (`spvOpcodeIsDecoration`).
 fn is_decoration(op: O) -> bool {
     spirv_core::__private::opt::is_decoration(op)
+}
+
+/// `SetInlinedOperand`: makes `id` the `Inlined` operand of the `DebugInlinedAt` `i`.
+fn set_inlined_operand(ir: &mut Ir, i: Inst, id: u32) {
+    let d = ir.data_mut(i);
+    if d.num_operands() <= 6 {
+        d.add_operand(Operand::id(id));
+    } else {
+        d.set_operand(6, &[id]);
+    }
 }

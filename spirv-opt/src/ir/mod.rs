@@ -438,6 +438,16 @@ impl Ir {
         }
     }
 
+    /// Sets the inlined-at of the debug scope of `i` and of each of its lines, their
+    /// lexical scopes unchanged (`UpdateDebugInlinedAt`).
+    pub fn update_debug_inlined_at(&mut self, i: Inst, inlined_at: u32) {
+        self.nodes[i.index()].data.scope.inlined_at = inlined_at;
+        for k in 0..self.nodes[i.index()].lines.len() {
+            let l = self.nodes[i.index()].lines[k];
+            self.nodes[l.index()].data.scope.inlined_at = inlined_at;
+        }
+    }
+
     /// What holds `i`.
     pub(crate) fn owner(&self, i: Inst) -> Owner {
         self.nodes[i.index()].owner

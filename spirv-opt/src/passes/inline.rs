@@ -8,14 +8,13 @@
 //! (in a shader), and, when called from a continue construct, aborts only with
 //! `OpUnreachable`.
 //!
-//! Debug scopes: where the call has a debug scope, spirv-opt builds `DebugInlinedAt`
-//! chains for the inlined instructions; this port keeps their scopes as they were
-//! (valid, but not spirv-opt's bytes) — the corpus modules with scopes are the ones
-//! whose debug information spirv-opt's round trip already rewrites.
+//! Debug scopes: where the call has a debug scope, each inlined instruction's scope
+//! gets a copy of its `DebugInlinedAt` chain ending in a new `DebugInlinedAt` for the
+//! call (`Context::build_debug_inlined_at_chain`), made once per chain and call.
 
 use crate::analysis::Analyses;
 use crate::analysis::types::Ty;
-use crate::context::Context;
+use crate::context::{Context, InlinedAtContext};
 use crate::ir::{Block, Func, Inst, Kind, Operand};
 use crate::pass::{IrPass, PassError, Status};
 use spirv_core::spv::Opcode as O;
@@ -178,13 +177,22 @@ fn is_abort(op: O) -> bool {
     )
 }
 
-/// `IsInlinableFunctionCall`.
-fn is_inlinable_call(cx: &Context, s: &State, i: Inst) -> bool {
+/// `IsInlinableFunctionCall`. For a call to an inlinable function with an early
+/// return, spirv-opt warns that merge-return should run first, printing the function's
+/// `OpFunction`, which writes the module: that takes ids, and this takes the same.
+fn is_inlinable_call(cx: &mut Context, s: &State, i: Inst) -> bool {
     if cx.ir.opcode(i) != O::FunctionCall {
         return false;
     }
     let callee = cx.ir.data(i).in_word(0);
-    s.inlinable.contains(&callee) && !s.early_return_funcs.contains(&callee)
+    if !s.inlinable.contains(&callee) {
+        return false;
+    }
+    if s.early_return_funcs.contains(&callee) {
+        cx.to_words_with(false);
+        return false;
+    }
+    true
 }
 
 /// `InlineExhaustive` of one function.
@@ -254,17 +262,6 @@ fn update_succeeding_phis(cx: &mut Context, s: &State, new_blocks: &[Block]) {
     }
 }
 
-/// The inlined-at a copied instruction gets (`BuildDebugInlinedAtChain`): none where
-/// the call has no debug scope; elsewhere the callee's own (see the module docs).
-fn inlined_at(cx: &mut Context, call: Inst, callee_inlined_at: u32) -> u32 {
-    cx.debug_info();
-    if cx.ir.scope(call).lexical_scope == 0 {
-        0
-    } else {
-        callee_inlined_at
-    }
-}
-
 /// `InlineSingleInstruction`: a copy of `inst` with its ids mapped, at the end of `b`.
 fn inline_single_instruction(
     cx: &mut Context,
@@ -286,16 +283,9 @@ fn inline_single_instruction(
         cx.ir.data_mut(cp).set_result_id(nid);
         cx.clone_decorations(rid, nid, None);
     }
-    set_inlined_at(cx, cp, at);
+    cx.ir.update_debug_inlined_at(cp, at);
     cx.ir.push_block_inst(b, cp);
     Ok(())
-}
-
-/// `UpdateDebugInlinedAt`.
-fn set_inlined_at(cx: &mut Context, i: Inst, at: u32) {
-    let mut scope = cx.ir.scope(i);
-    scope.inlined_at = at;
-    cx.ir.set_scope(i, scope);
 }
 
 /// A new block labelled `id` (not in a function).
@@ -339,6 +329,7 @@ fn gen_inline_code(
     let mut post_call_sb: HashMap<u32, u32> = HashMap::new();
     let mut new_blocks: Vec<Block> = Vec::new();
     let mut new_vars: Vec<Inst> = Vec::new();
+    let mut iac = InlinedAtContext::new(&cx.ir, call);
     cx.invalidate(Analyses::DEF_USE);
     let caller_is_loop_header = cx.ir.loop_merge_inst(call_block).is_some();
     let callee_id = cx.ir.data(call).in_word(0);
@@ -373,8 +364,8 @@ fn gen_inline_code(
             let old_id = cx.ir.result_id(i);
             cx.clone_decorations(old_id, new_id, None);
             cx.ir.data_mut(var).set_result_id(new_id);
-            let at = inlined_at(cx, call, cx.ir.scope(i).inlined_at);
-            set_inlined_at(cx, var, at);
+            let at = cx.build_debug_inlined_at_chain(cx.ir.scope(i).inlined_at, &mut iac);
+            cx.ir.update_debug_inlined_at(var, at);
             map.insert(old_id, new_id);
             new_vars.push(var);
         }
@@ -424,7 +415,7 @@ fn gen_inline_code(
     }
     let header_debug: Vec<Inst> = cx.ir.header_debug(callee).collect();
     for i in header_debug {
-        let at = inlined_at(cx, call, cx.ir.scope(i).inlined_at);
+        let at = cx.build_debug_inlined_at_chain(cx.ir.scope(i).inlined_at, &mut iac);
         inline_single_instruction(cx, &map, nb, i, at)?;
     }
     // InlineEntryBlock: the variables' initializers as stores, then the rest.
@@ -439,18 +430,18 @@ fn gen_inline_code(
             let store = cx.make(O::Store, 0, 0, &[Operand::id(new_var), Operand::id(val)]);
             let line = cx.ir.lines(i).first().copied();
             let mut scope = cx.ir.scope(i);
-            scope.inlined_at = inlined_at(cx, call, scope.inlined_at);
+            scope.inlined_at = cx.build_debug_inlined_at_chain(scope.inlined_at, &mut iac);
             add_with_line(cx, store, nb, line, scope)?;
         }
         if is_debug_declare(cx, i) {
-            let at = inlined_at(cx, call, cx.ir.scope(i).inlined_at);
+            let at = cx.build_debug_inlined_at_chain(cx.ir.scope(i).inlined_at, &mut iac);
             inline_single_instruction(cx, &map, nb, i, at)?;
         }
         ci = cx.ir.next(i);
     }
     while let Some(i) = ci {
         if cx.ir.shader_debug_opcode(i) != Some(101) {
-            let at = inlined_at(cx, call, cx.ir.scope(i).inlined_at);
+            let at = cx.build_debug_inlined_at_chain(cx.ir.scope(i).inlined_at, &mut iac);
             inline_single_instruction(cx, &map, nb, i, at)?;
         }
         ci = cx.ir.next(i);
@@ -466,7 +457,7 @@ fn gen_inline_code(
             if cx.ir.shader_debug_opcode(i) == Some(101) {
                 continue;
             }
-            let at = inlined_at(cx, call, cx.ir.scope(i).inlined_at);
+            let at = cx.build_debug_inlined_at_chain(cx.ir.scope(i).inlined_at, &mut iac);
             inline_single_instruction(cx, &map, nb, i, at)?;
         }
     }
@@ -484,7 +475,7 @@ fn gen_inline_code(
         let store = cx.make(O::Store, 0, 0, &[Operand::id(return_var), Operand::id(val)]);
         let line = cx.ir.lines(tail_inst).first().copied();
         let mut scope = cx.ir.scope(tail_inst);
-        scope.inlined_at = inlined_at(cx, call, scope.inlined_at);
+        scope.inlined_at = cx.build_debug_inlined_at_chain(scope.inlined_at, &mut iac);
         add_with_line(cx, store, nb, line, scope)?;
     }
     let mut return_label = 0;
