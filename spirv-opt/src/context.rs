@@ -19,7 +19,7 @@ use crate::analysis::struct_cfg::StructCfg;
 use crate::analysis::types::{Ty, TypeRef, Types};
 use crate::ir::{DebugScope, Func, Inst, InstData, Ir, Kind, Operand, Section};
 use spirv_core::spv::Opcode as O;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The options a module is optimized with (spirv-opt's `OptimizerOptions` that reach
 /// the passes).
@@ -245,6 +245,16 @@ impl Context {
         }
         if let Some(n) = self.names.as_mut() {
             n.remove(&self.ir, i);
+        }
+    }
+
+    /// Forgets `i`'s definition and uses in def-use, if it is valid (`ClearInst`).
+    pub fn clear_inst(&mut self, i: Inst) {
+        if self.are_valid(Analyses::DEF_USE) {
+            let ir = &self.ir;
+            if let Some(du) = self.def_use.as_mut() {
+                du.clear_inst(ir, i);
+            }
         }
     }
 
@@ -823,6 +833,65 @@ impl Context {
             .get(&id)
             .copied()
             .filter(|&i| self.ir.is_live(i))
+    }
+
+    /// The instruction number of `i` when it is an `OpExtInst` of
+    /// `OpenCL.DebugInfo.100` or `NonSemantic.Shader.DebugInfo.100`
+    /// (`GetCommonDebugOpcode`).
+    pub fn common_debug_opcode(&mut self, i: Inst) -> Option<u32> {
+        let d = self.ir.data(i);
+        if !matches!(d.opcode(), O::ExtInst | O::ExtInstWithForwardRefsKHR) {
+            return None;
+        }
+        let set = d.in_word(0);
+        let n = d.in_word(1);
+        let f = self.features();
+        let known = (f.opencl_debug_info != 0 && set == f.opencl_debug_info)
+            || (f.shader_debug_info != 0 && set == f.shader_debug_info);
+        known.then_some(n)
+    }
+
+    /// Whether `i` computes a value from its operands alone (`IsCombinatorInstruction`):
+    /// with the `Shader` capability, the opcodes spirv-opt lists, and the
+    /// `GLSL.std.450` instructions but `Modf` and `Frexp`.
+    pub fn is_combinator(&mut self, i: Inst) -> bool {
+        let d = self.ir.data(i);
+        let op = d.opcode();
+        if op != O::ExtInst {
+            return self.has_capability(1) && is_combinator_opcode(op);
+        }
+        let (set, n) = (d.in_word(0), d.in_word(1));
+        self.features().glsl_sets.contains(&set) && (1..=81).contains(&n) && n != 35 && n != 51
+    }
+
+    /// Whether `i` is an `OpExtInst` of a `NonSemantic.` set
+    /// (`IsNonSemanticInstruction`).
+    pub fn is_non_semantic_instruction(&mut self, i: Inst) -> bool {
+        let d = self.ir.data(i);
+        if d.opcode() != O::ExtInst || d.result_id() == 0 {
+            return false;
+        }
+        let set = d.in_word(0);
+        self.features().non_semantic_sets.contains(&set)
+    }
+
+    /// `CollectNonSemanticTree`: adds to `to_kill` the non-semantic instructions that
+    /// use `i`'s result, directly or through each other.
+    pub fn collect_non_semantic_tree(&mut self, i: Inst, to_kill: &mut HashSet<Inst>) {
+        if self.ir.result_id(i) == 0 || self.ir.is_debug_line_inst(i) {
+            return;
+        }
+        let mut work = vec![i];
+        let mut seen: HashSet<Inst> = HashSet::new();
+        while let Some(w) = work.pop() {
+            let id = self.ir.result_id(w);
+            for user in self.users(id) {
+                if self.is_non_semantic_instruction(user) && seen.insert(user) {
+                    work.push(user);
+                    to_kill.insert(user);
+                }
+            }
+        }
     }
 
     /// The debug-info instruction set in use, `OpenCL.DebugInfo.100` first
@@ -1665,4 +1734,175 @@ fn set_inlined_operand(ir: &mut Ir, i: Inst, id: u32) {
     } else {
         d.set_operand(6, &[id]);
     }
+}
+
+/// The opcodes spirv-opt's `AddCombinatorsForCapability(Shader)` lists.
+fn is_combinator_opcode(op: O) -> bool {
+    matches!(
+        op,
+        O::Nop
+            | O::Undef
+            | O::Constant
+            | O::ConstantTrue
+            | O::ConstantFalse
+            | O::ConstantComposite
+            | O::ConstantSampler
+            | O::ConstantNull
+            | O::TypeVoid
+            | O::TypeBool
+            | O::TypeInt
+            | O::TypeFloat
+            | O::TypeVector
+            | O::TypeMatrix
+            | O::TypeImage
+            | O::TypeSampler
+            | O::TypeSampledImage
+            | O::TypeAccelerationStructureNV
+            | O::TypeRayQueryKHR
+            | O::TypeHitObjectNV
+            | O::TypeHitObjectEXT
+            | O::TypeArray
+            | O::TypeRuntimeArray
+            | O::TypeNodePayloadArrayAMDX
+            | O::TypeStruct
+            | O::TypeOpaque
+            | O::TypePointer
+            | O::TypeFunction
+            | O::TypeEvent
+            | O::TypeDeviceEvent
+            | O::TypeReserveId
+            | O::TypeQueue
+            | O::TypePipe
+            | O::TypeForwardPointer
+            | O::Variable
+            | O::ImageTexelPointer
+            | O::Load
+            | O::AccessChain
+            | O::InBoundsAccessChain
+            | O::ArrayLength
+            | O::VectorExtractDynamic
+            | O::VectorInsertDynamic
+            | O::VectorShuffle
+            | O::CompositeConstruct
+            | O::CompositeExtract
+            | O::CompositeInsert
+            | O::CopyLogical
+            | O::CopyObject
+            | O::Transpose
+            | O::SampledImage
+            | O::ImageSampleImplicitLod
+            | O::ImageSampleExplicitLod
+            | O::ImageSampleDrefImplicitLod
+            | O::ImageSampleDrefExplicitLod
+            | O::ImageSampleProjImplicitLod
+            | O::ImageSampleProjExplicitLod
+            | O::ImageSampleProjDrefImplicitLod
+            | O::ImageSampleProjDrefExplicitLod
+            | O::ImageFetch
+            | O::ImageGather
+            | O::ImageDrefGather
+            | O::ImageRead
+            | O::Image
+            | O::ImageQueryFormat
+            | O::ImageQueryOrder
+            | O::ImageQuerySizeLod
+            | O::ImageQuerySize
+            | O::ImageQueryLevels
+            | O::ImageQuerySamples
+            | O::ConvertFToU
+            | O::ConvertFToS
+            | O::ConvertSToF
+            | O::ConvertUToF
+            | O::UConvert
+            | O::SConvert
+            | O::FConvert
+            | O::QuantizeToF16
+            | O::Bitcast
+            | O::SNegate
+            | O::FNegate
+            | O::IAdd
+            | O::FAdd
+            | O::ISub
+            | O::FSub
+            | O::IMul
+            | O::FMul
+            | O::UDiv
+            | O::SDiv
+            | O::FDiv
+            | O::UMod
+            | O::SRem
+            | O::SMod
+            | O::FRem
+            | O::FMod
+            | O::VectorTimesScalar
+            | O::MatrixTimesScalar
+            | O::VectorTimesMatrix
+            | O::MatrixTimesVector
+            | O::MatrixTimesMatrix
+            | O::OuterProduct
+            | O::Dot
+            | O::IAddCarry
+            | O::ISubBorrow
+            | O::UMulExtended
+            | O::SMulExtended
+            | O::Any
+            | O::All
+            | O::IsNan
+            | O::IsInf
+            | O::LogicalEqual
+            | O::LogicalNotEqual
+            | O::LogicalOr
+            | O::LogicalAnd
+            | O::LogicalNot
+            | O::Select
+            | O::IEqual
+            | O::INotEqual
+            | O::UGreaterThan
+            | O::SGreaterThan
+            | O::UGreaterThanEqual
+            | O::SGreaterThanEqual
+            | O::ULessThan
+            | O::SLessThan
+            | O::ULessThanEqual
+            | O::SLessThanEqual
+            | O::FOrdEqual
+            | O::FUnordEqual
+            | O::FOrdNotEqual
+            | O::FUnordNotEqual
+            | O::FOrdLessThan
+            | O::FUnordLessThan
+            | O::FOrdGreaterThan
+            | O::FUnordGreaterThan
+            | O::FOrdLessThanEqual
+            | O::FUnordLessThanEqual
+            | O::FOrdGreaterThanEqual
+            | O::FUnordGreaterThanEqual
+            | O::ShiftRightLogical
+            | O::ShiftRightArithmetic
+            | O::ShiftLeftLogical
+            | O::BitwiseOr
+            | O::BitwiseXor
+            | O::BitwiseAnd
+            | O::Not
+            | O::BitFieldInsert
+            | O::BitFieldSExtract
+            | O::BitFieldUExtract
+            | O::BitReverse
+            | O::BitCount
+            | O::Phi
+            | O::ImageSparseSampleImplicitLod
+            | O::ImageSparseSampleExplicitLod
+            | O::ImageSparseSampleDrefImplicitLod
+            | O::ImageSparseSampleDrefExplicitLod
+            | O::ImageSparseSampleProjImplicitLod
+            | O::ImageSparseSampleProjExplicitLod
+            | O::ImageSparseSampleProjDrefImplicitLod
+            | O::ImageSparseSampleProjDrefExplicitLod
+            | O::ImageSparseFetch
+            | O::ImageSparseGather
+            | O::ImageSparseDrefGather
+            | O::ImageSparseTexelsResident
+            | O::ImageSparseRead
+            | O::SizeOf
+    )
 }

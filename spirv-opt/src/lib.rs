@@ -38,6 +38,7 @@ pub mod builder;
 mod context;
 pub mod fuzz;
 pub mod ir;
+pub mod mem_pass;
 mod optimizer;
 mod pass;
 pub mod passes;

@@ -390,10 +390,10 @@ pub static PASSES: &[PassInfo] = &[
         "Remove constants nothing uses, with their names and decorations.",
         |_| Ok(S::EliminateDeadConst),
     ),
-    editor(
-        S::EliminateDeadFunctions.flag(),
+    ir(
+        passes::dead_functions::FLAG,
         "Remove functions no entry point or export reaches.",
-        |_| Ok(S::EliminateDeadFunctions),
+        |_, _| Ok(Pass::ir(passes::dead_functions::EliminateDeadFunctions)),
     ),
     missing(
         "eliminate-dead-inserts",

@@ -40,6 +40,7 @@ const FLOORS: &[(&str, usize, usize)] = &[
         2086,
     ),
     ("inline-entry-points-exhaustive", 1061, 2086),
+    ("eliminate-dead-functions", 1061, 2086),
 ];
 
 /// Sequences run besides each pass alone, once every pass of one is implemented: the

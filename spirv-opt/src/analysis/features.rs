@@ -17,6 +17,10 @@ pub struct Features {
     pub opencl_debug_info: u32,
     /// The first `NonSemantic.Shader.DebugInfo.100` import, or 0.
     pub shader_debug_info: u32,
+    /// Every import whose name starts with `NonSemantic.`.
+    pub non_semantic_sets: Vec<u32>,
+    /// Every `GLSL.std.450` import.
+    pub glsl_sets: Vec<u32>,
 }
 
 impl Features {
@@ -50,6 +54,16 @@ impl Features {
         self.glsl_std_450 = ir.ext_inst_import_id("GLSL.std.450");
         self.opencl_debug_info = ir.ext_inst_import_id("OpenCL.DebugInfo.100");
         self.shader_debug_info = ir.ext_inst_import_id("NonSemantic.Shader.DebugInfo.100");
+        self.non_semantic_sets = ir
+            .section(Section::ExtInstImport)
+            .filter(|&i| ir.data(i).string(1).starts_with("NonSemantic."))
+            .map(|i| ir.result_id(i))
+            .collect();
+        self.glsl_sets = ir
+            .section(Section::ExtInstImport)
+            .filter(|&i| ir.data(i).string(1) == "GLSL.std.450")
+            .map(|i| ir.result_id(i))
+            .collect();
     }
 
     /// Adds a capability and those it implies (`AddCapability`).

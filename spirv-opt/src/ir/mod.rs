@@ -576,13 +576,16 @@ impl Ir {
     }
 
     /// Whether `i` is in a list (spirv-opt's `IsInAList`): a section, a block's
-    /// instructions, a function's parameters or header or trailing instructions.
+    /// instructions, a function's header debug instructions. A function's parameters
+    /// and trailing non-semantic instructions are not: spirv-opt holds them in vectors.
     pub fn in_a_list(&self, i: Inst) -> bool {
-        self.list(self.owner(i)).is_some()
+        let owner = self.owner(i);
+        !matches!(owner, Owner::Params(_) | Owner::NonSemantic(_)) && self.list(owner).is_some()
     }
 
     /// Marks `i` killed: unlinked from its list if it is in one, else (a label, an
-    /// `OpFunction`, an `OpFunctionEnd`) made an `OpNop` in place, as spirv-opt's
+    /// `OpFunction`, an `OpFunctionEnd`, a parameter, a function's trailing
+    /// non-semantic instruction) made an `OpNop` in place, as spirv-opt's
     /// `KillInst` does. Returns the instruction after it in its list.
     pub fn kill_node(&mut self, i: Inst) -> Option<Inst> {
         if self.in_a_list(i) {
@@ -690,6 +693,14 @@ impl Ir {
         self.funcs[f.index()].live = false;
     }
 
+    /// Removes every function of `dead` from the module, in one pass over the order.
+    pub fn remove_funcs(&mut self, dead: &std::collections::HashSet<Func>) {
+        self.order.retain(|g| !dead.contains(g));
+        for &f in dead {
+            self.funcs[f.index()].live = false;
+        }
+    }
+
     /// `f`'s `OpFunction`.
     pub fn func_def(&self, f: Func) -> Inst {
         self.funcs[f.index()].def
@@ -722,6 +733,11 @@ impl Ir {
     /// Appends a parameter to `f`.
     pub fn push_param(&mut self, f: Func, i: Inst) {
         self.push_to(Owner::Params(f.0), i);
+    }
+
+    /// Appends a trailing non-semantic instruction to `f` (`AddNonSemanticInstruction`).
+    pub fn push_non_semantic(&mut self, f: Func, i: Inst) {
+        self.push_to(Owner::NonSemantic(f.0), i);
     }
 
     /// `f`'s debug instructions before its first block.

@@ -2,6 +2,7 @@
 //! [`registry`](crate::registry).
 
 pub mod dead_branch_elim;
+pub mod dead_functions;
 pub mod inline;
 pub mod merge_return;
 pub mod wrap_opkill;

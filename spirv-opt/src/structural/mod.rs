@@ -142,6 +142,10 @@ impl Pass {
     pub fn from_flag(flag: &str, value: Option<&str>) -> Result<Pass, String> {
         match crate::registry::lookup(flag).map(|r| r.kind) {
             Some(crate::registry::Kind::Editor(make)) => make(value),
+            // Its registry row runs the IR's pass; this one stays for the Editor.
+            _ if flag == Pass::EliminateDeadFunctions.flag() && value.is_none() => {
+                Ok(Pass::EliminateDeadFunctions)
+            }
             _ => Err(format!("unknown pass --{flag}")),
         }
     }
