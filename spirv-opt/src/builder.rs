@@ -129,6 +129,12 @@ impl Builder {
         Some(self.add_instruction(cx, i))
     }
 
+    /// `AddUnreachable`.
+    pub fn add_unreachable(&self, cx: &mut Context) -> Inst {
+        let i = cx.create(InstData::new(O::Unreachable, 0, 0, &[]));
+        self.add_instruction(cx, i)
+    }
+
     /// `AddBranch`.
     pub fn add_branch(&self, cx: &mut Context, label: u32) -> Inst {
         let i = cx.create(InstData::new(O::Branch, 0, 0, &[Operand::id(label)]));

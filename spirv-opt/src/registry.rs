@@ -381,9 +381,15 @@ pub static PASSES: &[PassInfo] = &[
         "Turn branches on constant conditions into unconditional ones and remove the blocks that become unreachable.",
         |_, _| Ok(Pass::ir(passes::dead_branch_elim::DeadBranchElim)),
     ),
-    missing(
-        "eliminate-dead-code-aggressive",
+    ir(
+        passes::adce::FLAG,
         "Remove instructions that do not contribute to a function's output (aggressive dead code elimination).",
+        |_, o| {
+            Ok(Pass::ir(passes::adce::AggressiveDce {
+                preserve_interface: o.preserve_interface,
+                remove_outputs: false,
+            }))
+        },
     ),
     editor(
         S::EliminateDeadConst.flag(),

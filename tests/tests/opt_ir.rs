@@ -41,6 +41,12 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ),
     ("inline-entry-points-exhaustive", 1061, 2086),
     ("eliminate-dead-functions", 1061, 2086),
+    ("eliminate-dead-code-aggressive", 1061, 2086),
+    (
+        "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive",
+        1061,
+        2086,
+    ),
 ];
 
 /// Sequences run besides each pass alone, once every pass of one is implemented: the
@@ -158,7 +164,10 @@ fn ours(row: &Row, input: &[u32]) -> Result<Vec<u32>, String> {
             return Ok(ir.to_words());
         }
         let mut opt = spirv_opt::Optimizer::new();
-        opt.skip_validation(true);
+        // As spirv-opt's command line registers its passes.
+        let mut options = spirv_opt::PassOptions::default();
+        options.preserve_interface = true;
+        opt.skip_validation(true).pass_options(options);
         for a in &row.args {
             opt.register_flag(a).map_err(|e| e.to_string())?;
         }

@@ -1087,7 +1087,7 @@ impl Ir {
         let set = self.ext_inst_import_id("NonSemantic.Shader.DebugInfo.100");
         (set != 0 && d.in_word(0) == set)
             .then(|| d.in_word(1))
-            .filter(|&n| n < 105)
+            .filter(|&n| n < 0x7fff_ffff)
     }
 
     /// Whether `i` is `OpLine` or a `DebugLine` (`IsLine`).

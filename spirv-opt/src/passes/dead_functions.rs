@@ -34,6 +34,18 @@ impl IrPass for EliminateDeadFunctions {
     }
 
     fn process(&self, cx: &mut Context) -> Result<Status, PassError> {
+        Ok(if eliminate_dead_functions(cx) {
+            Status::Changed
+        } else {
+            Status::Unchanged
+        })
+    }
+}
+
+/// The pass's body (also `AggressiveDCEPass::EliminateDeadFunctions`): whether a
+/// function was removed.
+pub fn eliminate_dead_functions(cx: &mut Context) -> bool {
+    {
         let mut live: HashSet<Func> = HashSet::new();
         cx.process_reachable_call_tree(&mut |_, f| {
             live.insert(f);
@@ -41,7 +53,7 @@ impl IrPass for EliminateDeadFunctions {
         });
         let funcs: Vec<Func> = cx.ir.functions().to_vec();
         if funcs.iter().all(|f| live.contains(f)) {
-            return Ok(Status::Unchanged);
+            return false;
         }
         // The function before each one once the dead ones before it are gone.
         let mut prev_live: Option<Func> = None;
@@ -55,7 +67,7 @@ impl IrPass for EliminateDeadFunctions {
             }
         }
         cx.ir.remove_funcs(&dead);
-        Ok(Status::Changed)
+        true
     }
 }
 

@@ -1,6 +1,7 @@
 //! spirv-opt's passes on the optimizer IR, one file each; each has a row in the
 //! [`registry`](crate::registry).
 
+pub mod adce;
 pub mod dead_branch_elim;
 pub mod dead_functions;
 pub mod inline;
