@@ -54,6 +54,7 @@ pub struct Context {
     features: Option<Features>,
     id_to_func: Option<HashMap<u32, Func>>,
     debug_info_none: Option<Inst>,
+    empty_debug_expr: Option<Inst>,
     dbg_insts: HashMap<u32, Inst>,
 }
 
@@ -99,6 +100,7 @@ impl Context {
             features: None,
             id_to_func: None,
             debug_info_none: None,
+            empty_debug_expr: None,
             dbg_insts: HashMap::new(),
         }
     }
@@ -793,6 +795,35 @@ impl Context {
             }
         }
         self.debug_info_none = none;
+        self.empty_debug_expr = empty_expr;
+    }
+
+    /// The module's empty `DebugExpression`, made at the front of the debug-info
+    /// instructions if it has none (`GetEmptyDebugExpression`).
+    pub fn empty_debug_expression(&mut self) -> Option<Inst> {
+        self.debug_info();
+        if let Some(i) = self.empty_debug_expr.filter(|&i| self.ir.is_live(i)) {
+            return Some(i);
+        }
+        let id = self.take_next_id()?;
+        let void = self.void_type_id();
+        let set = self.dbg_set_import_id();
+        let i = self.make(
+            O::ExtInst,
+            void,
+            id,
+            &[Operand::id(set), Operand::new(Kind::ExtInstNumber, &[31])],
+        );
+        match self.ir.section_first(Section::ExtInstDebugInfo) {
+            Some(first) => self.ir.insert_before(first, i),
+            None => self.ir.push_global(Section::ExtInstDebugInfo, i),
+        }
+        self.dbg_insts.insert(id, i);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_def_use(i);
+        }
+        self.empty_debug_expr = Some(i);
+        Some(i)
     }
 
     /// The module's `DebugInfoNone`, made at the front of the debug-info instructions

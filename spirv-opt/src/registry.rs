@@ -547,9 +547,10 @@ pub static PASSES: &[PassInfo] = &[
         Kind::Preset(PERFORMANCE),
     ),
     row("Os", "Optimize for size (a preset).", Kind::Preset(SIZE)),
-    missing(
-        "private-to-local",
+    ir(
+        passes::private_to_local::FLAG,
         "Change Private variables used in one function to Function variables.",
+        |_, _| Ok(Pass::ir(passes::private_to_local::PrivateToLocal)),
     ),
     with_arg(
         missing(

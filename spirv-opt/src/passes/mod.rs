@@ -6,4 +6,5 @@ pub mod dead_branch_elim;
 pub mod dead_functions;
 pub mod inline;
 pub mod merge_return;
+pub mod private_to_local;
 pub mod wrap_opkill;
