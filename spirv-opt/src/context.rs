@@ -55,6 +55,7 @@ pub struct Context {
     id_to_func: Option<HashMap<u32, Func>>,
     debug_info_none: Option<Inst>,
     empty_debug_expr: Option<Inst>,
+    dbg_declared_vars: HashSet<u32>,
     dbg_insts: HashMap<u32, Inst>,
 }
 
@@ -101,6 +102,7 @@ impl Context {
             id_to_func: None,
             debug_info_none: None,
             empty_debug_expr: None,
+            dbg_declared_vars: HashSet::new(),
             dbg_insts: HashMap::new(),
         }
     }
@@ -768,10 +770,21 @@ impl Context {
         let mut none = None;
         let mut empty_expr = None;
         self.dbg_insts.clear();
+        self.dbg_declared_vars.clear();
         for i in self.ir.all_insts() {
             let c = common(&self.ir, i);
             if c.is_some() && self.ir.result_id(i) != 0 {
                 self.dbg_insts.insert(self.ir.result_id(i), i);
+            }
+            if c == Some(28) {
+                let var = self.ir.data(i).word(5);
+                self.dbg_declared_vars.insert(var);
+            }
+            if c == Some(29) {
+                let var = self.variable_id_of_debug_value_used_for_declare(i);
+                if var != 0 {
+                    self.dbg_declared_vars.insert(var);
+                }
             }
             match c {
                 Some(0) if none.is_none() => none = Some(i),
@@ -923,6 +936,50 @@ impl Context {
                 }
             }
         }
+    }
+
+    /// `GetVariableIdOfDebugValueUsedForDeclare`: the function-scope variable of a
+    /// `DebugValue` whose expression is a single `Deref`, else 0.
+    pub fn variable_id_of_debug_value_used_for_declare(&mut self, i: Inst) -> u32 {
+        if self.common_debug_opcode(i) != Some(29) {
+            return 0;
+        }
+        let Some(expr) = self.dbg_inst(self.ir.data(i).word(6)) else {
+            return 0;
+        };
+        if self.ir.data(expr).num_operands() != 5 {
+            return 0;
+        }
+        let Some(operation) = self.dbg_inst(self.ir.data(expr).word(4)) else {
+            return 0;
+        };
+        let opencl = self.features().opencl_debug_info;
+        let is_opencl = opencl != 0 && self.ir.data(i).in_word(0) == opencl;
+        let deref = if is_opencl {
+            self.ir.data(operation).word(4) == 0
+        } else {
+            // `GetVulkanDebugOperation`: the operation's constant.
+            self.get_def(self.ir.data(operation).word(4))
+                .is_some_and(|c| {
+                    self.ir.data(c).num_in_operands() >= 1 && self.ir.data(c).in_word(0) == 0
+                })
+        };
+        // Reading the constant above built def-use; spirv-opt gives up without it.
+        if !deref || !self.are_valid(Analyses::DEF_USE) {
+            return 0;
+        }
+        let var_id = self.ir.data(i).word(5);
+        match self.get_def(var_id) {
+            Some(v) if self.ir.opcode(v) == O::Variable && self.ir.data(v).word(2) == 7 => var_id,
+            _ => 0,
+        }
+    }
+
+    /// Whether a `DebugDeclare` (or a `DebugValue` used as one) was seen for
+    /// `var_id` since the debug-info analysis was built (`IsVariableDebugDeclared`).
+    pub fn is_variable_debug_declared(&mut self, var_id: u32) -> bool {
+        self.debug_info();
+        self.dbg_declared_vars.contains(&var_id)
     }
 
     /// The debug-info instruction set in use, `OpenCL.DebugInfo.100` first

@@ -421,9 +421,10 @@ pub static PASSES: &[PassInfo] = &[
         "eliminate-local-multi-store",
         "Replace loads and stores of function-scope variables by SSA values (phis where needed).",
     ),
-    missing(
-        "eliminate-local-single-block",
+    ir(
+        passes::local_single_block::FLAG,
         "Forward stores to loads of function-scope variables within one block.",
+        |_, _| Ok(Pass::ir(passes::local_single_block::LocalSingleBlock)),
     ),
     missing(
         "eliminate-local-single-store",

@@ -43,6 +43,7 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("eliminate-dead-functions", 1061, 2086),
     ("eliminate-dead-code-aggressive", 1061, 2086),
     ("private-to-local", 1061, 2086),
+    ("eliminate-local-single-block", 1061, 2086),
     (
         "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive",
         1061,

@@ -53,7 +53,6 @@ const HLSL_COUNTER_BUFFER: u32 = 5634;
 const DEBUG_GLOBAL_VARIABLE: u32 = 18;
 const DEBUG_DECLARE: u32 = 28;
 const DEBUG_VALUE: u32 = 29;
-const DEBUG_OPERATION: u32 = 30;
 const DEBUG_COMPILATION_UNIT: u32 = 1;
 const DEBUG_SOURCE: u32 = 35;
 const DEBUG_SOURCE_CONTINUED: u32 = 102;
@@ -1135,41 +1134,7 @@ fn get_loaded_variable_from_non_function_calls(cx: &mut Context, i: Inst) -> u32
     }
     match cx.common_debug_opcode(i) {
         Some(DEBUG_DECLARE) => cx.ir.data(i).word(5),
-        Some(DEBUG_VALUE) => variable_id_of_debug_value_used_for_declare(cx, i),
-        _ => 0,
-    }
-}
-
-/// `GetVariableIdOfDebugValueUsedForDeclare`: the function-scope variable of a
-/// `DebugValue` whose expression is a single `Deref`, else 0.
-fn variable_id_of_debug_value_used_for_declare(cx: &mut Context, i: Inst) -> u32 {
-    let Some(expr) = cx.dbg_inst(cx.ir.data(i).word(6)) else {
-        return 0;
-    };
-    if cx.ir.data(expr).num_operands() != 5 {
-        return 0;
-    }
-    let Some(operation) = cx.dbg_inst(cx.ir.data(expr).word(4)) else {
-        return 0;
-    };
-    let opencl = cx.features().opencl_debug_info;
-    let is_opencl = opencl != 0 && cx.ir.data(i).in_word(0) == opencl;
-    let deref = if is_opencl {
-        cx.ir.data(operation).word(4) == 0
-    } else {
-        // `GetVulkanDebugOperation`: the operation's constant.
-        let _ = DEBUG_OPERATION;
-        cx.get_def(cx.ir.data(operation).word(4))
-            .is_some_and(|c| cx.ir.data(c).num_in_operands() >= 1 && cx.ir.data(c).in_word(0) == 0)
-    };
-    if !deref {
-        return 0;
-    }
-    let var_id = cx.ir.data(i).word(5);
-    match cx.get_def(var_id) {
-        Some(v) if cx.ir.opcode(v) == O::Variable && cx.ir.data(v).word(2) == FUNCTION_STORAGE => {
-            var_id
-        }
+        Some(DEBUG_VALUE) => cx.variable_id_of_debug_value_used_for_declare(i),
         _ => 0,
     }
 }

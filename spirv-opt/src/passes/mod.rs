@@ -5,6 +5,7 @@ pub mod adce;
 pub mod dead_branch_elim;
 pub mod dead_functions;
 pub mod inline;
+pub mod local_single_block;
 pub mod merge_return;
 pub mod private_to_local;
 pub mod wrap_opkill;
