@@ -55,7 +55,7 @@ pub struct Context {
     id_to_func: Option<HashMap<u32, Func>>,
     debug_info_none: Option<Inst>,
     empty_debug_expr: Option<Inst>,
-    dbg_declared_vars: HashSet<u32>,
+    dbg_decls: HashMap<u32, Vec<Inst>>,
     dbg_insts: HashMap<u32, Inst>,
 }
 
@@ -102,7 +102,7 @@ impl Context {
             id_to_func: None,
             debug_info_none: None,
             empty_debug_expr: None,
-            dbg_declared_vars: HashSet::new(),
+            dbg_decls: HashMap::new(),
             dbg_insts: HashMap::new(),
         }
     }
@@ -349,6 +349,12 @@ impl Context {
         self.dominators
             .entry(f)
             .or_insert_with(|| DomTree::build(ir, f, false))
+    }
+
+    /// `f`'s dominator tree with the module, to ask about instructions.
+    pub fn dominators_ir(&mut self, f: Func) -> (&DomTree, &Ir) {
+        self.dominators(f);
+        (&self.dominators[&f], &self.ir)
     }
 
     /// `f`'s post-dominator tree, built if needed (`GetPostDominatorAnalysis`).
@@ -770,7 +776,7 @@ impl Context {
         let mut none = None;
         let mut empty_expr = None;
         self.dbg_insts.clear();
-        self.dbg_declared_vars.clear();
+        self.dbg_decls.clear();
         for i in self.ir.all_insts() {
             let c = common(&self.ir, i);
             if c.is_some() && self.ir.result_id(i) != 0 {
@@ -778,12 +784,12 @@ impl Context {
             }
             if c == Some(28) {
                 let var = self.ir.data(i).word(5);
-                self.dbg_declared_vars.insert(var);
+                self.dbg_decls.entry(var).or_default().push(i);
             }
             if c == Some(29) {
                 let var = self.variable_id_of_debug_value_used_for_declare(i);
                 if var != 0 {
-                    self.dbg_declared_vars.insert(var);
+                    self.dbg_decls.entry(var).or_default().push(i);
                 }
             }
             match c {
@@ -979,7 +985,102 @@ impl Context {
     /// `var_id` since the debug-info analysis was built (`IsVariableDebugDeclared`).
     pub fn is_variable_debug_declared(&mut self, var_id: u32) -> bool {
         self.debug_info();
-        self.dbg_declared_vars.contains(&var_id)
+        self.dbg_decls.contains_key(&var_id)
+    }
+
+    /// Whether `i` is a `DebugDeclare`, or a `DebugValue` used as one
+    /// (`IsDebugDeclare`).
+    pub fn is_debug_declare(&mut self, i: Inst) -> bool {
+        self.common_debug_opcode(i) == Some(28)
+            || self.variable_id_of_debug_value_used_for_declare(i) != 0
+    }
+
+    /// The live declarations of `var_id` (`var_id_to_dbg_decl_`). spirv-opt keeps them
+    /// in an unordered set of pointers; here they are in the order they were made.
+    pub fn debug_declares(&mut self, var_id: u32) -> Vec<Inst> {
+        self.debug_info();
+        let mut v: Vec<Inst> = self
+            .dbg_decls
+            .get(&var_id)
+            .map(|d| d.iter().copied().filter(|&i| self.ir.is_live(i)).collect())
+            .unwrap_or_default();
+        v.sort_by_key(|&i| self.ir.uid(i));
+        v.dedup();
+        v
+    }
+
+    /// `KillDebugDeclares`: kills the declarations of `var_id` and forgets it.
+    pub fn kill_debug_declares(&mut self, var_id: u32) -> bool {
+        self.debug_info();
+        let Some(decls) = self.dbg_decls.remove(&var_id) else {
+            return false;
+        };
+        let mut modified = false;
+        for d in decls {
+            if self.ir.is_live(d) {
+                self.kill_inst(d);
+            }
+            modified = true;
+        }
+        modified
+    }
+
+    /// `AddDebugValueForVariable`: after `insert_pos` (past phis and variables), a
+    /// `DebugValue` of `value_id` for each declaration of `var_id`, with the last line
+    /// of `line` and the declaration's scope. `None` when ids ran out.
+    pub fn add_debug_value_for_variable(
+        &mut self,
+        line: Inst,
+        var_id: u32,
+        value_id: u32,
+        insert_pos: Inst,
+    ) -> Option<bool> {
+        if !self.is_variable_debug_declared(var_id) {
+            return Some(false);
+        }
+        let mut modified = false;
+        for decl in self.debug_declares(var_id) {
+            let mut before = self.ir.next(insert_pos);
+            while let Some(b) =
+                before.filter(|&b| matches!(self.ir.opcode(b), O::Phi | O::Variable))
+            {
+                before = self.ir.next(b);
+            }
+            let Some(before) = before else { continue };
+            modified |= self
+                .add_debug_value_for_decl(decl, value_id, before, Some(line))?
+                .is_some();
+        }
+        Some(modified)
+    }
+
+    /// `AddDebugValueForDecl`: a `DebugValue` of `value_id` copied from the declaration
+    /// `decl`, before `before`. `None` when ids ran out.
+    pub fn add_debug_value_for_decl(
+        &mut self,
+        decl: Inst,
+        value_id: u32,
+        before: Inst,
+        line: Option<Inst>,
+    ) -> Option<Option<Inst>> {
+        if !self.is_debug_declare(decl) {
+            return Some(None);
+        }
+        let val = self.ir.clone_inst(decl)?;
+        let id = self.take_next_id()?;
+        self.ir.data_mut(val).set_result_id(id);
+        self.ir.data_mut(val).set_in_operand(1, &[29]);
+        self.ir.data_mut(val).set_operand(5, &[value_id]);
+        let expr = self.empty_debug_expression()?;
+        let expr_id = self.ir.result_id(expr);
+        self.ir.data_mut(val).set_operand(6, &[expr_id]);
+        self.update_debug_info_from(val, decl, line)?;
+        self.ir.insert_before(before, val);
+        self.dbg_insts.insert(id, val);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_def_use(val);
+        }
+        Some(Some(val))
     }
 
     /// The debug-info instruction set in use, `OpenCL.DebugInfo.100` first

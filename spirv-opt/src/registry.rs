@@ -426,9 +426,10 @@ pub static PASSES: &[PassInfo] = &[
         "Forward stores to loads of function-scope variables within one block.",
         |_, _| Ok(Pass::ir(passes::local_single_block::LocalSingleBlock)),
     ),
-    missing(
-        "eliminate-local-single-store",
+    ir(
+        passes::local_single_store::FLAG,
         "Replace loads of function-scope variables stored once by the stored value.",
+        |_, _| Ok(Pass::ir(passes::local_single_store::LocalSingleStore)),
     ),
     missing(
         "fix-func-call-param",

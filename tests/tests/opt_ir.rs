@@ -44,6 +44,12 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("eliminate-dead-code-aggressive", 1061, 2086),
     ("private-to-local", 1061, 2086),
     ("eliminate-local-single-block", 1061, 2086),
+    ("eliminate-local-single-store", 1061, 2086),
+    (
+        "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive",
+        1061,
+        2086,
+    ),
     (
         "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive",
         1061,
@@ -63,6 +69,18 @@ const SEQUENCES: &[&[&str]] = &[
         "merge-return",
         "inline-entry-points-exhaustive",
         "eliminate-dead-functions",
+        "eliminate-dead-code-aggressive",
+    ],
+    &[
+        "wrap-opkill",
+        "eliminate-dead-branches",
+        "merge-return",
+        "inline-entry-points-exhaustive",
+        "eliminate-dead-functions",
+        "eliminate-dead-code-aggressive",
+        "private-to-local",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
         "eliminate-dead-code-aggressive",
     ],
     &[
