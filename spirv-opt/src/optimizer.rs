@@ -282,6 +282,8 @@ impl Optimizer {
             let last = end == self.passes.len();
             if ir_run {
                 let mut cx = Context::new(Ir::from_words(&words)?);
+                // The input is in the IR now: free it before the passes run.
+                drop(std::mem::take(&mut words));
                 for p in &self.passes[at..end] {
                     if let Run::Ir(pass) = &p.run {
                         changed |= run_ir_pass(pass.as_ref(), &mut cx)? == Status::Changed;

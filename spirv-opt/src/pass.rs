@@ -140,6 +140,15 @@ impl Pass {
         self.flag
     }
 
+    /// The pass on the optimizer IR, if it is one (to run it on a [`Context`] with
+    /// [`run_ir_pass`]).
+    pub fn ir_pass(&self) -> Option<&dyn IrPass> {
+        match &self.run {
+            Run::Ir(p) => Some(p.as_ref()),
+            Run::Editor(_) => None,
+        }
+    }
+
     /// What the pass runs on.
     pub fn runs_on(&self) -> RunsOn {
         match self.run {

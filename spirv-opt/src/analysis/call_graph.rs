@@ -7,39 +7,47 @@
 use crate::ir::{Func, Ir, Section};
 use spirv_core::spv::{Decoration, Opcode as O};
 
+/// The function a call-like instruction names, as spirv-opt's `AddCalls` finds it:
+/// `OpFunctionCall`'s function, and the function operands of
+/// `OpCooperativeMatrixPerElementOpNV`, `OpCooperativeMatrixReduceNV` and
+/// `OpCooperativeMatrixLoadTensorNV` (its `DecodeFunc` tensor addressing operand).
+/// `in_word(k)` is in-operand `k`'s first word. The one rule for every call graph of
+/// the crate (the IR's here, the structural passes' on a [`spirv_core::Module`]).
+pub fn callee_of(opcode: O, in_word: impl Fn(usize) -> Option<u32>) -> Option<u32> {
+    match opcode {
+        O::FunctionCall => in_word(0),
+        O::CooperativeMatrixPerElementOpNV => in_word(1),
+        O::CooperativeMatrixReduceNV => in_word(2),
+        O::CooperativeMatrixLoadTensorNV => {
+            const MEMORY_OPERANDS: usize = 3;
+            let mask = in_word(MEMORY_OPERANDS)?;
+            // Aligned, MakePointerAvailable and MakePointerVisible take an operand each.
+            let count = 1
+                + usize::from(mask & 0x2 != 0)
+                + usize::from(mask & 0x8 != 0)
+                + usize::from(mask & 0x10 != 0);
+            let tensor = MEMORY_OPERANDS + count;
+            let tmask = in_word(tensor)?;
+            // TensorView (0x1) takes one operand before DecodeFunc (0x2).
+            let tcount = 1 + usize::from(tmask & 0x1 != 0);
+            (tmask & 0x2 != 0)
+                .then(|| in_word(tensor + tcount))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
 /// The function ids `f` calls, in order, repeated as often as it calls them
-/// (`AddCalls`): `OpFunctionCall`, and the functions the cooperative-matrix
-/// instructions that take one name.
+/// (`AddCalls`, [`callee_of`]).
 pub fn callees(ir: &Ir, f: Func) -> Vec<u32> {
     let mut out = Vec::new();
     for b in ir.blocks(f) {
         for i in ir.insts(b) {
             let d = ir.data(i);
-            match d.opcode() {
-                O::FunctionCall => out.push(d.in_word(0)),
-                O::CooperativeMatrixPerElementOpNV => out.push(d.in_word(1)),
-                O::CooperativeMatrixReduceNV => out.push(d.in_word(2)),
-                O::CooperativeMatrixLoadTensorNV => {
-                    const MEMORY_OPERANDS: usize = 3;
-                    let mask = d.in_word(MEMORY_OPERANDS);
-                    let mut count = 1;
-                    // Aligned, MakePointerAvailable, MakePointerVisible take an operand.
-                    for bit in [0x2, 0x8, 0x10] {
-                        if mask & bit != 0 {
-                            count += 1;
-                        }
-                    }
-                    let tensor = MEMORY_OPERANDS + count;
-                    let tmask = d.in_word(tensor);
-                    let mut tcount = 1;
-                    if tmask & 0x1 != 0 {
-                        tcount += 1;
-                    }
-                    if tmask & 0x2 != 0 {
-                        out.push(d.in_word(tensor + tcount));
-                    }
-                }
-                _ => {}
+            let n = d.num_in_operands();
+            if let Some(c) = callee_of(d.opcode(), |k| (k < n).then(|| d.in_word(k))) {
+                out.push(c);
             }
         }
     }

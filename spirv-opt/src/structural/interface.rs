@@ -17,34 +17,12 @@ pub(super) fn id_cap(module: &Module) -> usize {
     module.word_len().saturating_mul(2).max(1024)
 }
 
-/// The functions a call-like instruction of a block names, as spirv-opt's `AddCalls`
-/// finds them: `OpFunctionCall`'s function, and the function operands of
-/// `OpCooperativeMatrixPerElementOpNV`, `OpCooperativeMatrixReduceNV` and
-/// `OpCooperativeMatrixLoadTensorNV` (its `DecodeFunc` tensor addressing operand).
+/// The function a call-like instruction of a block names
+/// ([`crate::analysis::call_graph::callee_of`]).
 pub(super) fn callee(inst: &InstRef<'_>) -> Option<u32> {
     let w = inst.words();
     // In-operand `k` (after the result type and result) is word `3 + k`.
-    let in_op = |k: usize| w.get(3 + k).copied();
-    match inst.opcode() {
-        O::FunctionCall => in_op(0),
-        O::CooperativeMatrixPerElementOpNV => in_op(1),
-        O::CooperativeMatrixReduceNV => in_op(2),
-        O::CooperativeMatrixLoadTensorNV => {
-            let mem = 3;
-            let mask = in_op(mem)?;
-            // Aligned, MakePointerAvailable and MakePointerVisible take one operand each.
-            let count = 1
-                + (mask & 0x2 != 0) as usize
-                + (mask & 0x8 != 0) as usize
-                + (mask & 0x10 != 0) as usize;
-            let tensor = mem + count;
-            let mask = in_op(tensor)?;
-            // TensorView (0x1) takes one operand before DecodeFunc (0x2).
-            let count = 1 + (mask & 0x1 != 0) as usize;
-            (mask & 0x2 != 0).then(|| in_op(tensor + count)).flatten()
-        }
-        _ => None,
-    }
+    crate::analysis::call_graph::callee_of(inst.opcode(), |k| w.get(3 + k).copied())
 }
 
 /// The module's functions by id, with the functions each one calls (first call first,
