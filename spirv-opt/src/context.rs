@@ -191,7 +191,9 @@ impl Context {
         self.def_use.as_mut().expect("built")
     }
 
-    fn def_use_ir(&mut self) -> (&mut DefUse, &Ir) {
+    /// Def-use (built if needed) with the module, to record an instruction's definition
+    /// and uses apart (`AnalyzeInstDef`, `AnalyzeInstUse`).
+    pub fn def_use_ir(&mut self) -> (&mut DefUse, &Ir) {
         self.def_use();
         (self.def_use.as_mut().expect("built"), &self.ir)
     }

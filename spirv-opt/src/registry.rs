@@ -417,9 +417,14 @@ pub static PASSES: &[PassInfo] = &[
         "eliminate-insert-extract",
         "Fold extracts of inserts and constructs to the values inserted.",
     ),
-    missing(
-        "eliminate-local-multi-store",
+    ir(
+        passes::ssa_rewrite::MULTI_STORE_FLAG,
         "Replace loads and stores of function-scope variables by SSA values (phis where needed).",
+        |_, _| {
+            Ok(Pass::ir(passes::ssa_rewrite::SsaRewrite {
+                flag: passes::ssa_rewrite::MULTI_STORE_FLAG,
+            }))
+        },
     ),
     ir(
         passes::local_single_block::FLAG,
@@ -592,9 +597,14 @@ pub static PASSES: &[PassInfo] = &[
         "resolve-binding-conflicts",
         "Give descriptors that share a binding distinct bindings where their types conflict.",
     ),
-    missing(
-        "ssa-rewrite",
+    ir(
+        passes::ssa_rewrite::FLAG,
         "Replace loads and stores of function-scope variables by SSA values.",
+        |_, _| {
+            Ok(Pass::ir(passes::ssa_rewrite::SsaRewrite {
+                flag: passes::ssa_rewrite::FLAG,
+            }))
+        },
     ),
     with_arg(
         missing(

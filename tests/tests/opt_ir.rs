@@ -50,6 +50,8 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("private-to-local", 1061, 2086),
     ("eliminate-local-single-block", 1061, 2086),
     ("eliminate-local-single-store", 1061, 2086),
+    ("eliminate-local-multi-store", 1061, 2086),
+    ("ssa-rewrite", 1061, 2086),
     (
         "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive",
         1061,

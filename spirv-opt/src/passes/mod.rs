@@ -9,4 +9,5 @@ pub mod local_single_block;
 pub mod local_single_store;
 pub mod merge_return;
 pub mod private_to_local;
+pub mod ssa_rewrite;
 pub mod wrap_opkill;
