@@ -527,9 +527,10 @@ pub static PASSES: &[PassInfo] = &[
         Arg::Required("<threshold>"),
         true,
     ),
-    missing(
-        "merge-blocks",
+    ir(
+        passes::merge_blocks::FLAG,
         "Merge a block into its only predecessor when that has it as its only successor.",
+        |_, _| Ok(Pass::ir(passes::merge_blocks::MergeBlocks)),
     ),
     ir(
         passes::merge_return::FLAG,

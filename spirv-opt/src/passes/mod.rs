@@ -7,6 +7,7 @@ pub mod dead_functions;
 pub mod inline;
 pub mod local_single_block;
 pub mod local_single_store;
+pub mod merge_blocks;
 pub mod merge_return;
 pub mod private_to_local;
 pub mod ssa_rewrite;
