@@ -323,9 +323,10 @@ pub static PASSES: &[PassInfo] = &[
         "Replace AMD extension instructions with their KHR equivalents.",
     ),
     missing("ccp", "Sparse conditional constant propagation."),
-    missing(
-        "cfg-cleanup",
-        "Clean up the control flow graph: remove unreachable blocks and merge blocks.",
+    ir(
+        passes::cfg_cleanup::FLAG,
+        "Clean up the control flow graph: remove the blocks unreachable from the entry.",
+        |_, _| Ok(Pass::ir(passes::cfg_cleanup::CfgCleanup)),
     ),
     missing(
         "combine-access-chains",

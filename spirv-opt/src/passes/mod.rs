@@ -2,6 +2,7 @@
 //! [`registry`](crate::registry).
 
 pub mod adce;
+pub mod cfg_cleanup;
 pub mod dead_branch_elim;
 pub mod dead_functions;
 pub mod inline;
