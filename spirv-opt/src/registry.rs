@@ -402,9 +402,10 @@ pub static PASSES: &[PassInfo] = &[
         "Remove functions no entry point or export reaches.",
         |_, _| Ok(Pass::ir(passes::dead_functions::EliminateDeadFunctions)),
     ),
-    missing(
-        "eliminate-dead-inserts",
+    ir(
+        passes::dead_inserts::FLAG,
         "Remove OpCompositeInsert instructions whose values are never read.",
+        |_, _| Ok(Pass::ir(passes::dead_inserts::DeadInserts)),
     ),
     missing(
         "eliminate-dead-input-components",

@@ -5,6 +5,7 @@ pub mod adce;
 pub mod cfg_cleanup;
 pub mod dead_branch_elim;
 pub mod dead_functions;
+pub mod dead_inserts;
 pub mod inline;
 pub mod local_single_block;
 pub mod local_single_store;
