@@ -679,9 +679,10 @@ pub static PASSES: &[PassInfo] = &[
         "upgrade-memory-model",
         "Upgrade the GLSL450 memory model to the Vulkan memory model.",
     ),
-    missing(
-        "vector-dce",
+    ir(
+        passes::vector_dce::FLAG,
         "Remove vector components whose values are never used.",
+        |_, _| Ok(Pass::ir(passes::vector_dce::VectorDce)),
     ),
     missing(
         "workaround-1209",

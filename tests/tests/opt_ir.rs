@@ -55,6 +55,7 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("merge-blocks", 1061, 2086),
     ("cfg-cleanup", 1061, 2086),
     ("eliminate-dead-inserts", 1061, 2086),
+    ("vector-dce", 1061, 2086),
     (
         "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive",
         1061,

@@ -13,4 +13,5 @@ pub mod merge_blocks;
 pub mod merge_return;
 pub mod private_to_local;
 pub mod ssa_rewrite;
+pub mod vector_dce;
 pub mod wrap_opkill;
