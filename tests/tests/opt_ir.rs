@@ -57,6 +57,11 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("eliminate-dead-inserts", 1061, 2086),
     ("vector-dce", 1061, 2086),
     (
+        "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store --eliminate-dead-code-aggressive --vector-dce --eliminate-dead-inserts --merge-blocks --cfg-cleanup --ssa-rewrite",
+        1061,
+        2086,
+    ),
+    (
         "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive",
         1061,
         2086,
@@ -93,6 +98,27 @@ const SEQUENCES: &[&[&str]] = &[
         "eliminate-local-single-block",
         "eliminate-local-single-store",
         "eliminate-dead-code-aggressive",
+    ],
+    // Not a spirv-opt preset: the prefix above, then every other pass implemented
+    // here, so that what each leaves of the analyses is tried by the next.
+    &[
+        "wrap-opkill",
+        "eliminate-dead-branches",
+        "merge-return",
+        "inline-entry-points-exhaustive",
+        "eliminate-dead-functions",
+        "eliminate-dead-code-aggressive",
+        "private-to-local",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "eliminate-local-multi-store",
+        "eliminate-dead-code-aggressive",
+        "vector-dce",
+        "eliminate-dead-inserts",
+        "merge-blocks",
+        "cfg-cleanup",
+        "ssa-rewrite",
     ],
     &[
         "wrap-opkill",
