@@ -13,7 +13,8 @@
 //!   has a floor ([`FLOORS`]) that it may not fall below; raise it when a change raises
 //!   the count (the test says so).
 //!
-//! Knobs: `OPT_IR_MODULES` (a seeded sample of that many), `OPT_IR_SEED`, `OPT_IR_JOBS`
+//! Knobs: `OPT_IR_MODULES` (a seeded sample of that many, [`DEFAULT_SAMPLE`] unless
+//! set; `all` for every module, which `.ci/run` does on the corpus), `OPT_IR_SEED`, `OPT_IR_JOBS`
 //! (workers, default 2), `OPT_IR_ONLY` (only the rows whose label contains this text),
 //! `OPT_IR_REPORT` (default `$TMPDIR/opt_ir.txt`, every difference with the first
 //! differing instruction). Without the corpus or SPIRV-Tools: a SKIP, or a failure with
@@ -26,6 +27,10 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The modules of the seeded sample `cargo test` runs (every row on the whole corpus
+/// takes about 4 minutes in a debug build on 2 loaded cores; `.ci/run` does that).
+const DEFAULT_SAMPLE: usize = 400;
 
 /// The identity modules of the corpus and of the rewritten corpus: a floor equal to
 /// one of these is a row exact on every module.
@@ -342,9 +347,11 @@ fn ir_and_passes_match_spirv_opt() {
         return;
     };
     let opt = bin.join("spirv-opt");
-    let count = std::env::var("OPT_IR_MODULES")
-        .ok()
-        .and_then(|v| v.parse().ok());
+    let count = match std::env::var("OPT_IR_MODULES") {
+        Ok(v) if v == "all" => None,
+        Ok(v) => Some(v.parse().unwrap_or(DEFAULT_SAMPLE)),
+        Err(_) => Some(DEFAULT_SAMPLE),
+    };
     let seed = knob("OPT_IR_SEED", 0x0b71_2025_u64);
     let jobs = knob("OPT_IR_JOBS", 2usize);
     let report_path = std::env::var_os("OPT_IR_REPORT")
