@@ -32,7 +32,7 @@ unpacked="$packages/unpacked"
 rm -rf "$unpacked"
 mkdir -p "$unpacked"
 patches=()
-for name in spirv-grammar-data spirv-grammar-codegen spirv-grammar-macros spirv-core spirv-asm spirv-asm-macros; do
+for name in spirv-grammar-data spirv-grammar-codegen spirv-grammar-macros spirv-core spirv-opt spirv-asm spirv-asm-macros; do
   crate="$packages/$name-$version.crate"
   [ -f "$crate" ] || { echo "missing $crate" >&2; exit 1; }
   tar -xzf "$crate" -C "$unpacked"

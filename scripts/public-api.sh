@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The public-API snapshot: lists every public item of spirv-core and spirv-asm (all
+# The public-API snapshot: lists every public item of spirv-core, spirv-opt and spirv-asm (all
 # features, as docs.rs builds them) and compares the lists with the ones checked in
 # under api/, so that every API change shows in review. On a difference it prints a
 # unified diff and fails; after a deliberate change, rerun with BLESS=1 to rewrite
-# api/spirv-core.txt and api/spirv-asm.txt, and commit them with the change.
+# api/spirv-core.txt, api/spirv-opt.txt and api/spirv-asm.txt, and commit them with the change.
 #
 #   scripts/public-api.sh           # compare (CI)
 #   BLESS=1 scripts/public-api.sh   # rewrite api/*.txt
@@ -22,7 +22,7 @@ cargo build --quiet --release --locked --manifest-path scripts/public-api/Cargo.
 lister="$CARGO_TARGET_DIR/release/spirv-public-api-lister"
 mkdir -p api
 changed=0
-for crate in spirv-core spirv-asm; do
+for crate in spirv-core spirv-opt spirv-asm; do
   json="$CARGO_TARGET_DIR/doc/${crate//-/_}.json"
   rm -f "$json"
   RUSTC_BOOTSTRAP=1 cargo rustdoc --quiet -p "$crate" --lib --all-features \
@@ -45,4 +45,4 @@ if [ "$changed" = 1 ]; then
   echo "public API changed; review the diff and rerun with BLESS=1" >&2
   exit 1
 fi
-[ "${BLESS:-0}" = 1 ] || echo "public API of spirv-core and spirv-asm unchanged (api/*.txt)"
+[ "${BLESS:-0}" = 1 ] || echo "public API of spirv-core, spirv-opt and spirv-asm unchanged (api/*.txt)"

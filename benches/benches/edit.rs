@@ -1,6 +1,6 @@
 //! `cargo bench -p spirv-bench --bench edit`: editing and rewriting every corpus binary
 //! (strip debug information, move descriptor set 0 to set 5, renumber ids by first
-//! mention) in MB of input per second, with `spirv_core::edit::passes` against rspirv's
+//! mention) in MB of input per second, with `spirv_opt::structural` against rspirv's
 //! `dr` (load, the same edits by hand on its `Module`, assemble), measured in the same
 //! run over the modules both can do, with the ratio.
 //!
@@ -13,10 +13,10 @@ use rspirv::binary::Assemble;
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Decoration, Op};
 use spirv_bench::{median_mbps, read_modules};
-use spirv_core::edit::passes::{self, Pass};
 use spirv_core::edit::{Bound, EditError, Editor, InstId};
 use spirv_core::spv::Opcode as O;
 use spirv_core::{Module, Section};
+use spirv_opt::structural::{self as passes, Pass};
 use std::collections::HashSet;
 use std::hint::black_box;
 

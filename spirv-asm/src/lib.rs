@@ -34,6 +34,7 @@ mod fxhash;
 mod generator;
 mod names;
 mod number;
+#[cfg(feature = "opt")]
 pub mod opt;
 pub mod reflect;
 mod text;

@@ -1,6 +1,6 @@
-//! spirv-opt's structural passes with spirv-as's number parser: what
-//! `--set-spec-const-default-value` needs to read its values, which
-//! `spirv_core::edit::passes` leaves to its caller.
+//! spirv-opt's passes (the `spirv-opt` crate) with spirv-as's number parser, which
+//! `--set-spec-const-default-value` reads its values with and which the `spirv-opt`
+//! crate leaves to its caller.
 //!
 //! ```
 //! use spirv_asm::{assemble_str, AsmOptions};
@@ -18,8 +18,9 @@
 use crate::number::{self, FloatFormat};
 use spirv_core::Module;
 use spirv_core::edit::EditError;
-pub use spirv_core::edit::passes::{NumberParser, Pass};
 use spirv_core::walk::NumberType;
+pub use spirv_opt::structural::{NumberParser, Pass};
+pub use spirv_opt::{Optimizer, registry};
 
 /// spirv-as's number parser, as spirv-opt reads `--set-spec-const-default-value`'s
 /// values with it (`utils::ParseAndEncodeNumber`).
@@ -47,32 +48,38 @@ impl NumberParser for SpirvAsNumbers {
     }
 }
 
-/// Runs `passes` in order as `spirv-opt --skip-validation` does
-/// (`spirv_core::edit::passes::run_with`), reading number values with spirv-as's
-/// parser.
+/// An [`Optimizer`] that reads number values with spirv-as's parser.
+pub fn optimizer() -> Optimizer {
+    let mut o = Optimizer::new();
+    o.number_parser(std::sync::Arc::new(SpirvAsNumbers));
+    o
+}
+
+/// Runs the structural `passes` in order as `spirv-opt --skip-validation` does
+/// (`spirv_opt::structural::run_with`), reading number values with spirv-as's parser.
 ///
 /// # Errors
-/// See `spirv_core::edit::passes::run_one`.
+/// See `spirv_opt::structural::run_one`.
 pub fn run(module: &Module, passes: &[Pass]) -> Result<(Module, bool), EditError> {
-    spirv_core::edit::passes::run_with(module, passes, Some(&SpirvAsNumbers))
+    spirv_opt::structural::run_with(module, passes, Some(&SpirvAsNumbers))
 }
 
 /// [`run`] on a module the caller is done with, giving the words of the module
-/// (`spirv_core::edit::passes::run_to_words`): the last pass's edits are not read back,
+/// (`spirv_opt::structural::run_to_words`): the last pass's edits are not read back,
 /// for a caller that writes them out.
 ///
 /// # Errors
-/// See `spirv_core::edit::passes::run_one`.
+/// See `spirv_opt::structural::run_one`.
 pub fn run_to_words(module: Module, passes: &[Pass]) -> Result<(Vec<u32>, bool), EditError> {
-    spirv_core::edit::passes::run_to_words(module, passes, Some(&SpirvAsNumbers))
+    spirv_opt::structural::run_to_words(module, passes, Some(&SpirvAsNumbers))
 }
 
-/// [`run_to_words`] of the module `words` (`spirv_core::edit::passes::run_words`): the
+/// [`run_to_words`] of the module `words` (`spirv_opt::structural::run_words`): the
 /// passes that decide instruction by instruction run as the module is read, when they
 /// and the module allow.
 ///
 /// # Errors
-/// The words do not read as a module, or see `spirv_core::edit::passes::run_one`.
+/// The words do not read as a module, or see `spirv_opt::structural::run_one`.
 pub fn run_words(words: &[u32], passes: &[Pass]) -> Result<(Vec<u32>, bool), EditError> {
-    spirv_core::edit::passes::run_words(words, passes, Some(&SpirvAsNumbers))
+    spirv_opt::structural::run_words(words, passes, Some(&SpirvAsNumbers))
 }

@@ -27,13 +27,12 @@
 //!
 //! # Editing
 //! With the `edit` feature, [`edit::Editor`] changes a read module (remove, replace,
-//! insert, append, rename ids) in one linear pass, and [`edit::passes`] has spirv-opt's
-//! structural passes, byte for byte. Stripping debug information and moving descriptor
-//! set 0 to set 2:
+//! insert, append, rename ids) in one linear pass, writing it as spirv-opt writes its
+//! IR; spirv-opt's passes built on it are in the `spirv-opt` crate. Removing a name:
 //!
 //! ```
 //! # #[cfg(feature = "edit")] {
-//! use spirv_core::edit::passes::{run, Pass};
+//! use spirv_core::edit::{Bound, Editor};
 //! use spirv_core::{spv, spv::inst, Builder};
 //!
 //! let mut b = Builder::new((1, 0));
@@ -44,20 +43,18 @@
 //! b.push(inst::TypePointer { result_id: ptr, storage_class: spv::StorageClass::Uniform, r#type: float })?;
 //! b.push(inst::Variable { result_type: ptr, result_id: var, storage_class: spv::StorageClass::Uniform, initializer: None })?;
 //! b.push(inst::Name { target: var, name: "scale".into() })?;
-//! b.push(inst::Decorate { target: var, decoration: spv::DecorationData::DescriptorSet(0) })?;
 //! let module = b.build()?;
 //!
-//! let passes = [Pass::StripDebug, Pass::SwitchDescriptorSet { from: 0, to: 2 }];
-//! let (shipped, changed) = run(&module, &passes)?;
-//! assert!(changed);
-//! let decorate = shipped.instructions().find(|i| i.opcode() == spv::Opcode::Decorate).unwrap();
-//! assert_eq!(decorate.operands(), [var.0, spv::Decoration::DescriptorSet.0, 2]);
+//! let mut e = Editor::new(&module);
+//! let name = module.instructions().find(|i| i.opcode() == spv::Opcode::Name).unwrap();
+//! e.remove(name.index().into());
+//! let shipped = e.apply(Bound::Keep)?;
 //! assert!(shipped.instructions().all(|i| i.opcode() != spv::Opcode::Name));
 //! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! `examples/strip_and_rebind.rs` does it to a file.
+//! `examples/strip_and_rebind.rs` does more to a file.
 //!
 //! # What reading checks
 //! [`Module::read`] checks the *binary form* against the grammar: word counts, every
@@ -82,7 +79,8 @@
 //! - `validate`: [`validate`], spirv-val 2025.5's rules in its order (the families its
 //!   module docs list), each fault with the instruction and the ids spirv-val's message
 //!   names.
-//! - `edit`: [`edit`], editing read modules and spirv-opt's structural passes.
+//! - `edit`: [`edit`], editing read modules (the `spirv-opt` crate's structural passes
+//!   run on it).
 //!
 //! # Layout of the crate
 //! - [`spv`]: the core grammar's generated types (`spv::Instruction`, `spv::inst::*`,
@@ -123,8 +121,7 @@
     not(feature = "edit"),
     doc = "",
     doc = "[`edit`]: https://docs.rs/spirv-core/latest/spirv_core/edit/index.html",
-    doc = "[`edit::Editor`]: https://docs.rs/spirv-core/latest/spirv_core/edit/struct.Editor.html",
-    doc = "[`edit::passes`]: https://docs.rs/spirv-core/latest/spirv_core/edit/passes/index.html"
+    doc = "[`edit::Editor`]: https://docs.rs/spirv-core/latest/spirv_core/edit/struct.Editor.html"
 )]
 #![no_std]
 // docs.rs builds with `--cfg docsrs` on nightly, where feature-gated items get a
@@ -209,4 +206,19 @@ pub mod __private {
     pub use alloc::boxed::Box;
     pub use alloc::string::String;
     pub use alloc::vec::Vec;
+
+    /// What the `spirv-opt` crate's structural passes share with the editor and the
+    /// reader.
+    #[cfg(feature = "edit")]
+    pub mod opt {
+        pub use crate::analysis::table::IdTable;
+        pub use crate::edit::support::*;
+        pub use crate::module::{Layout, Renumbering, observe_lenient};
+        pub use crate::spirv_tools::{
+            SetKind, generates_type, is_block_terminator, is_branch, is_constant, is_decoration,
+            is_spec_constant,
+        };
+        pub use crate::walk::id_words::id_words;
+        pub use crate::walk::trailing::{ext_inst, trailing};
+    }
 }

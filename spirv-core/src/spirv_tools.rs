@@ -67,7 +67,7 @@ pub fn generates_type(op: O) -> bool {
 }
 
 /// `spvOpcodeIsConstant`.
-pub(crate) fn is_constant(op: O) -> bool {
+pub fn is_constant(op: O) -> bool {
     matches!(
         op,
         O::ConstantTrue
@@ -96,7 +96,7 @@ pub(crate) fn is_constant(op: O) -> bool {
 }
 
 /// `spvOpcodeIsSpecConstant`.
-pub(crate) fn is_spec_constant(op: O) -> bool {
+pub fn is_spec_constant(op: O) -> bool {
     matches!(
         op,
         O::SpecConstantTrue
@@ -128,7 +128,7 @@ pub(crate) fn is_debug(op: O) -> bool {
 }
 
 /// `spvOpcodeIsDecoration`.
-pub(crate) fn is_decoration(op: O) -> bool {
+pub fn is_decoration(op: O) -> bool {
     matches!(
         op,
         O::Decorate
@@ -142,12 +142,12 @@ pub(crate) fn is_decoration(op: O) -> bool {
 }
 
 /// `spvOpcodeIsBranch`.
-pub(crate) fn is_branch(op: O) -> bool {
+pub fn is_branch(op: O) -> bool {
     matches!(op, O::Branch | O::BranchConditional | O::Switch)
 }
 
 /// `spvOpcodeIsBlockTerminator`: branches, returns and aborts.
-pub(crate) fn is_block_terminator(op: O) -> bool {
+pub fn is_block_terminator(op: O) -> bool {
     is_branch(op)
         || matches!(
             op,
@@ -218,7 +218,7 @@ pub(crate) fn may_refer_forward(op: O, index: usize) -> bool {
 /// The kind of extended set an `OpExtInstImport` name selects, as SPIRV-Tools 2025.5
 /// tells them apart (`spv_ext_inst_type_t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SetKind {
+pub enum SetKind {
     /// `DebugInfo`.
     DebugInfo,
     /// `OpenCL.DebugInfo.100`.
@@ -233,7 +233,7 @@ pub(crate) enum SetKind {
 
 impl SetKind {
     /// The kind an import name selects.
-    pub(crate) fn of(name: &[u8]) -> SetKind {
+    pub fn of(name: &[u8]) -> SetKind {
         match name {
             b"DebugInfo" => SetKind::DebugInfo,
             b"OpenCL.DebugInfo.100" => SetKind::OpenClDebugInfo100,
@@ -244,12 +244,12 @@ impl SetKind {
     }
 
     /// `spvExtInstIsNonSemantic`.
-    pub(crate) fn is_non_semantic(self) -> bool {
+    pub fn is_non_semantic(self) -> bool {
         matches!(self, SetKind::ShaderDebugInfo100 | SetKind::NonSemantic)
     }
 
     /// `spvExtInstIsDebugInfo`.
-    pub(crate) fn is_debug_info(self) -> bool {
+    pub fn is_debug_info(self) -> bool {
         matches!(
             self,
             SetKind::DebugInfo | SetKind::OpenClDebugInfo100 | SetKind::ShaderDebugInfo100
@@ -260,7 +260,7 @@ impl SetKind {
     /// body rather than among the globals: DebugScope (23), DebugNoScope (24),
     /// DebugDeclare (28) and DebugValue (29) in every debug-info set, and DebugLine
     /// (103), DebugNoLine (104) and DebugFunctionDefinition (101) in the shader one.
-    pub(crate) fn is_local_debug_info(self, number: u32) -> bool {
+    pub fn is_local_debug_info(self, number: u32) -> bool {
         matches!(number, 23 | 24 | 28 | 29)
             || (self == SetKind::ShaderDebugInfo100 && matches!(number, 101 | 103 | 104))
     }

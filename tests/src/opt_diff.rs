@@ -99,7 +99,7 @@ pub fn passes_of(args: &[String]) -> Result<Vec<Pass>, String> {
             Some((n, v)) => (n, Some(v.to_owned())),
             None => (flag, None),
         };
-        let value = match (Pass::takes_value(name), inline) {
+        let value = match (spirv_opt::registry::takes_value(name), inline) {
             (true, None) => Some(it.next().ok_or("a value is missing")?.clone()),
             (_, v) => v,
         };

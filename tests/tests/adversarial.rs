@@ -310,7 +310,7 @@ fn redefined_variable_in_a_long_group(k: usize, l: usize) -> Vec<u32> {
 
 #[test]
 fn set_moves_of_a_redefined_variable_stay_linear() {
-    use spirv_core::edit::passes::{Pass, run_words};
+    use spirv_opt::structural::{Pass, run_words};
     let words = redefined_variable_in_a_long_group(60_000, 60_000);
     let err = Module::from_words(&words).expect_err("a redefinition");
     assert!(

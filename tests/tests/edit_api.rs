@@ -308,7 +308,7 @@ OpFunctionEnd
 /// module changed.
 #[test]
 fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
-    use spirv_core::edit::passes::{Pass, run_streamed, run_to_words};
+    use spirv_opt::structural::{Pass, run_streamed, run_to_words};
     let Some(dir) = require_corpus("the streaming passes") else {
         return;
     };
@@ -354,7 +354,7 @@ fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
 /// general path's words (or declines), and it runs where it models the module.
 #[test]
 fn run_words_streams_groups_kills_and_kept_strings_as_the_general_path() {
-    use spirv_core::edit::passes::{Pass, run_streamed, run_to_words};
+    use spirv_opt::structural::{Pass, run_streamed, run_to_words};
     let head = "OpCapability Shader
 OpCapability Linkage
 OpExtension \"SPV_KHR_non_semantic_info\"

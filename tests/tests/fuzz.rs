@@ -1,4 +1,4 @@
-//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect, validate, passes}`,
+//! Runs the fuzz bodies (`spirv_core::fuzz::{module, reflect, validate}`, `spirv_opt::fuzz::passes`,
 //! `spirv_asm::fuzz::{disassemble_words, assemble_text, reflect_words, validate_words}`) over
 //! deterministic mutations of seed inputs: bit flips, word edits, word-count edits,
 //! repeated instructions, nesting (type chains, embedded opcodes, structured control
@@ -786,9 +786,22 @@ fn passes_never_panic_on_mutated_modules() {
     for _ in 0..cases() / 10 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_core::fuzz::passes(&w);
+        spirv_opt::fuzz::passes(&w);
     }
     assert_floor("passes (modules that read)", read, cases() / 10, 15);
+}
+
+#[test]
+fn ir_passes_never_panic_on_mutated_modules() {
+    let bins = seed_modules("the optimizer IR's fuzz body");
+    let mut rng = Rng(0x1e_0b71);
+    let mut read = 0;
+    for _ in 0..cases() / 10 {
+        let w = mutated(&mut rng, &bins);
+        read += usize::from(spirv_opt::ir::Ir::from_words(&w).is_ok());
+        spirv_opt::fuzz::ir_passes(&w);
+    }
+    assert_floor("IR passes (modules that load)", read, cases() / 10, 15);
 }
 
 #[test]

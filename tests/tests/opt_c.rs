@@ -1,5 +1,5 @@
 //! Synthetic cases for `--strip-nonsemantic`, `--remove-duplicates` and
-//! `--trim-capabilities` (spirv-core's `edit::passes`): one small module per subtle
+//! `--trim-capabilities` (`spirv_opt::structural`): one small module per subtle
 //! behaviour of spirv-opt 2025.5, in `tests/fixtures/opt-c/` (`NAME.spvasm`, whose first
 //! line names the flags and whose next comments say what it shows, and `NAME.expected`,
 //! spirv-opt's output disassembled with raw ids and no indentation, header lines other

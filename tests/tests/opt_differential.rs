@@ -1,6 +1,6 @@
 //! `spirv_asm::opt::run` (in-process) against SPIRV-Tools 2025.5's
 //! `spirv-opt --skip-validation` on every corpus module, for every pass flag of
-//! `spirv_core::edit::passes::FLAGS` and for sequences of them.
+//! `spirv_opt::registry's structural flags` and for sequences of them.
 //!
 //! First spirv-opt runs each module with no pass. Where that round trip is the identity
 //! (1061 modules), our output must be spirv-opt's byte for byte. Where it is not (118
@@ -41,6 +41,9 @@ const DEFAULT_SEED: u64 = 0x5eed_0b70_2025;
 
 /// The sequences run besides each flag alone.
 const SEQUENCES: &[&str] = &[
+    // The Editor's pass (`spirv_opt::structural`); the registry's row is the IR's,
+    // which opt_ir.rs checks.
+    "--eliminate-dead-functions",
     "--strip-debug --compact-ids",
     "--eliminate-dead-functions --eliminate-dead-const --compact-ids",
     "--strip-debug --strip-nonsemantic --remove-duplicates --compact-ids",
@@ -94,7 +97,7 @@ impl Case {
 /// [`SEQUENCES`].
 fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
-    for &flag in spirv_core::edit::passes::FLAGS {
+    for flag in spirv_opt::registry::flags(spirv_opt::registry::RunsOn::Editor) {
         match flag {
             "set-spec-const-default-value" => cases.push(Case {
                 label: "--set-spec-const-default-value <SpecId:value list per module>".into(),
@@ -104,7 +107,7 @@ fn cases() -> Vec<Case> {
                 cases.push(Case::new("--switch-descriptorset=0:5"));
                 cases.push(Case::new("--switch-descriptorset=1:0"));
             }
-            f if spirv_asm::opt::Pass::takes_value(f) => {
+            f if spirv_opt::registry::takes_value(f) => {
                 panic!("--{f} takes a value: give it one in opt_differential.rs's cases()")
             }
             f => cases.push(Case::new(&format!("--{f}"))),

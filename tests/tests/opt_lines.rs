@@ -50,7 +50,7 @@ fn corpus_modules_with_random_lines_and_nops() {
         };
         tried += 1;
         let mut input_valid = None;
-        for &flag in spirv_core::edit::passes::FLAGS {
+        for flag in spirv_opt::registry::flags(spirv_opt::registry::RunsOn::Editor) {
             match compare(&scratch, &mutant, &args_for(flag, &mutant)) {
                 Found::Same(_) => same += 1,
                 Found::NotImplemented(w) => {
@@ -86,7 +86,7 @@ fn corpus_modules_with_random_lines_and_nops() {
         "line mutants: {tried} modules (seed {seed:#x}) x {} passes: {same} byte-identical, \
          {} where spirv-opt's output is invalid and ours valid, {} different on mutants \
          spirv-val rejects (noted), {} different{}",
-        spirv_core::edit::passes::FLAGS.len(),
+        spirv_opt::registry::flags(spirv_opt::registry::RunsOn::Editor).len(),
         opt_invalid.len(),
         invalid_input.len(),
         bad.len(),

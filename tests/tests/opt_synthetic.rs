@@ -72,7 +72,7 @@ fn repeated_lines_and_nops_are_written_as_spirv_opt_writes_them() {
     let text = format!("{LINKAGE}{LINES}");
     let words = assemble(&text);
     let dir = scratch("lines");
-    for &flag in spirv_core::edit::passes::FLAGS {
+    for flag in spirv_opt::registry::flags(spirv_opt::registry::RunsOn::Editor) {
         match compare(&dir, &words, &args_for(flag, &words)) {
             Found::Same(o) => {
                 let out = dis(&o);
@@ -107,7 +107,7 @@ fn a_global_nop_is_never_written() {
     let text = format!("{LINKAGE}%1 = OpTypeInt 32 0\nOpNop\n%2 = OpTypeFloat 32\n");
     let words = assemble(&text);
     let dir = scratch("global-nop");
-    for &flag in spirv_core::edit::passes::FLAGS {
+    for flag in spirv_opt::registry::flags(spirv_opt::registry::RunsOn::Editor) {
         match compare(&dir, &words, &args_for(flag, &words)) {
             Found::OptFailed(o, e) => {
                 assert!(
@@ -257,7 +257,7 @@ fn a_nop_between_a_merge_and_its_branch() {
     );
     let words = assemble(&text);
     let dir = scratch("merge-nop");
-    for &flag in spirv_core::edit::passes::FLAGS {
+    for flag in spirv_opt::registry::flags(spirv_opt::registry::RunsOn::Editor) {
         match compare(&dir, &words, &args_for(flag, &words)) {
             Found::Differ(_, e) => say(&format!(
                 "NOTE: OpNop between OpSelectionMerge and its branch, --{flag}: ours differs from spirv-opt: {e}"

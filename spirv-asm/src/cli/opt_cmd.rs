@@ -1,8 +1,10 @@
-//! `spirv-asm opt`: spirv-opt's command line for its structural passes.
+//! `spirv-asm opt`: spirv-opt's command line, a thin front end over `spirv_opt::Optimizer`
+//! whose pass flags and `--help` come from the pass registry.
 
 use super::batch::{BatchArgs, FileError, Job};
-use spirv_asm::opt::Pass;
+use spirv_asm::opt::registry::{self, RunsOn};
 use spirv_core::TargetEnv;
+use spirv_opt::OptError;
 
 /// Arguments of `spirv-asm opt`, read as spirv-opt reads them: pass flags in the order
 /// given, `-o FILE`, `--skip-validation`, `--target-env=ENV` (or `--target-env ENV`),
@@ -22,11 +24,13 @@ pub struct Args {
 
 /// What the command line asks for.
 struct Request {
-    passes: Vec<Pass>,
+    /// The optimizer, its passes registered.
+    optimizer: spirv_asm::opt::Optimizer,
+    /// The validator's options (for spirv-val's text when the input is not valid).
+    validator: spirv_asm::val::Options<'static>,
+    skip_validation: bool,
     inputs: Vec<String>,
     output: Option<String>,
-    skip_validation: bool,
-    target_env: TargetEnv,
     batch: BatchArgs,
 }
 
@@ -36,14 +40,13 @@ fn target_env(name: &str) -> Result<TargetEnv, String> {
 }
 
 fn parse(args: &[String]) -> Result<Request, String> {
-    let mut r = Request {
-        passes: Vec::new(),
-        inputs: Vec::new(),
-        output: None,
-        skip_validation: false,
-        target_env: TargetEnv::default(),
-        batch: BatchArgs::default(),
-    };
+    let mut validator = spirv_asm::val::Options::default();
+    let mut skip_validation = false;
+    let mut inputs = Vec::new();
+    let mut output = None;
+    let mut batch = BatchArgs::default();
+    // The pass flags, as spirv-opt canonicalizes them (`--flag=VALUE`).
+    let mut flags: Vec<String> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |flag: &str| {
@@ -55,116 +58,113 @@ fn parse(args: &[String]) -> Result<Request, String> {
         match a.as_str() {
             "-j" | "--jobs" => {
                 let n = value(a)?;
-                r.batch.jobs = Some(
+                batch.jobs = Some(
                     n.parse()
                         .map_err(|_| format!("error: {a} takes a number, not '{n}'"))?,
                 );
                 continue;
             }
             "--ext" => {
-                r.batch.ext = Some(value(a)?);
+                batch.ext = Some(value(a)?);
                 continue;
             }
             "--suffix" => {
-                r.batch.suffix = Some(value(a)?);
+                batch.suffix = Some(value(a)?);
                 continue;
             }
             "--in-place" => {
-                r.batch.in_place = true;
+                batch.in_place = true;
                 continue;
             }
             "-q" | "--quiet" => {
-                r.batch.quiet = true;
+                batch.quiet = true;
                 continue;
             }
             "--json" => {
-                r.batch.json = true;
+                batch.json = true;
                 continue;
             }
             _ => {}
         }
         match a.as_str() {
-            "-o" => {
-                let o = it.next().ok_or("error: Missing argument to -o")?;
-                r.output = Some(o.clone());
-            }
-            "--skip-validation" => r.skip_validation = true,
+            "-o" => output = Some(value(a)?),
+            "--skip-validation" => skip_validation = true,
             // spirv-opt's form is `--target-env=ENV`; the next argument is taken too.
-            "--target-env" => {
-                let e = it.next().ok_or("error: Missing argument to --target-env")?;
-                r.target_env = target_env(e)?;
-            }
+            "--target-env" => validator.target_env = target_env(&value(a)?)?,
             flag if flag.starts_with("--target-env=") => {
-                r.target_env = target_env(&flag["--target-env=".len()..])?;
+                validator.target_env = target_env(&flag["--target-env=".len()..])?;
             }
-            "-" => r.inputs.push(a.clone()),
-            flag if flag.starts_with("--") => {
-                let (name, inline) = match flag[2..].split_once('=') {
-                    Some((n, v)) => (n, Some(v.to_owned())),
-                    None => (&flag[2..], None),
-                };
-                if !spirv_asm::opt::Pass::takes_value(name) && inline.is_some()
-                    || !spirv_core::edit::passes::FLAGS.contains(&name)
-                {
-                    return Err(format!(
-                        "error: {flag} is not a pass spirv-asm opt has; it has --{} (see spirv-asm opt --help)",
-                        spirv_core::edit::passes::FLAGS.join(", --")
-                    ));
+            "--before-hlsl-legalization" => validator.before_hlsl_legalization = true,
+            "--relax-logical-pointer" => validator.relax_logical_pointer = true,
+            "--relax-block-layout" => validator.relax_block_layout = true,
+            "--scalar-block-layout" => validator.scalar_block_layout = true,
+            "--workgroup-scalar-block-layout" => validator.workgroup_scalar_block_layout = true,
+            "--skip-block-layout" => validator.skip_block_layout = true,
+            "--relax-struct-store" => validator.relax_struct_store = true,
+            // On by default on spirv-opt's command line.
+            "--preserve-interface" => {}
+            "-" => inputs.push(a.clone()),
+            flag if flag.starts_with("--") || flag == "-O" || flag == "-Os" => {
+                let name = flag.trim_start_matches('-');
+                // A few flags also take their value as the next argument (spirv-opt's
+                // `CanonicalizeFlag`); a missing one reads as empty.
+                let next = registry::lookup(name).is_some_and(|r| r.next_arg);
+                if next {
+                    let v = it.next().map_or("", String::as_str);
+                    flags.push(format!("{flag}={v}"));
+                } else {
+                    flags.push(flag.to_owned());
                 }
-                let value = match (Pass::takes_value(name), inline) {
-                    (true, Some(v)) => Some(v),
-                    // spirv-opt reads a missing value of this one as empty.
-                    (true, None) if name == "set-spec-const-default-value" => {
-                        Some(it.next().cloned().unwrap_or_default())
-                    }
-                    (true, None) => Some(
-                        it.next()
-                            .ok_or_else(|| format!("error: Missing argument to {flag}"))?
-                            .clone(),
-                    ),
-                    (false, _) => None,
-                };
-                r.passes.push(
-                    Pass::from_flag(name, value.as_deref())
-                        .map_err(|e| format!("error: line 0: {e}"))?,
-                );
+                if flag == "--legalize-hlsl" {
+                    validator.before_hlsl_legalization = true;
+                }
             }
             flag if flag.starts_with('-') => {
                 return Err(format!(
-                    "error: {flag} is not an option spirv-asm opt has; its passes are --{} (see spirv-asm opt --help)",
-                    spirv_core::edit::passes::FLAGS.join(", --")
+                    "error: {flag} is not an option spirv-asm opt has (see spirv-asm opt --help)"
                 ));
             }
-            file => r.inputs.push(file.to_owned()),
+            file => inputs.push(file.to_owned()),
         }
     }
-    Ok(r)
+    let mut optimizer = spirv_asm::opt::optimizer();
+    // spirv-opt's command line registers its passes with --preserve-interface on.
+    let mut pass_options = spirv_opt::PassOptions::default();
+    pass_options.preserve_interface = true;
+    optimizer
+        .pass_options(pass_options)
+        .skip_validation(skip_validation)
+        .validator_options(validator.clone());
+    for f in &flags {
+        optimizer
+            .register_flag(f)
+            .map_err(|e| format!("error: line 0: {e}"))?;
+    }
+    Ok(Request {
+        optimizer,
+        validator,
+        skip_validation,
+        inputs,
+        output,
+        batch,
+    })
 }
 
 impl Request {
     /// Validates (unless skipped) and runs the passes: the module's bytes, or what to
     /// print (spirv-val's text, or `error: …` lines).
     fn optimize(&self, words: Vec<u32>) -> Result<Vec<u32>, String> {
-        if !self.skip_validation {
-            let options = spirv_asm::val::Options {
-                target_env: self.target_env,
-                ..Default::default()
-            };
-            if let Some(text) = spirv_asm::val::spirv_val_text(&words, &options) {
-                return Err(text);
+        let done = if self.skip_validation {
+            self.optimizer.run_owned(words)
+        } else {
+            match self.optimizer.run(&words) {
+                Err(OptError::Invalid(fault)) => {
+                    return Err(spirv_asm::val::render(&words, &[*fault], &self.validator));
+                }
+                other => other,
             }
-        }
-        // The passes that decide instruction by instruction run as the module is read
-        // when they and the module allow; otherwise it is read, without a copy.
-        if let Some((words, _)) = spirv_core::edit::passes::run_streamed(&words, &self.passes) {
-            return Ok(words);
-        }
-        let module = spirv_core::Module::read_owned(words, &Default::default())
-            .map_err(|e| format!("error: {e}\n"))?;
-        match spirv_asm::opt::run_to_words(module, &self.passes) {
-            Ok((words, _)) => Ok(words),
-            Err(e) => Err(format!("error: {e}\n")),
-        }
+        };
+        done.map(|o| o.words).map_err(|e| format!("error: {e}\n"))
     }
 }
 
@@ -192,7 +192,7 @@ impl Job for Request {
 /// failure nothing is written (spirv-opt copies the input to the output).
 pub fn run(args: Args) -> u8 {
     if args.args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{}", include_str!("opt_help.txt"));
+        print!("{}", help());
         return 0;
     }
     if args.args.iter().any(|a| a == "--version") {
@@ -243,4 +243,65 @@ pub fn run(args: Args) -> u8 {
             1
         }
     }
+}
+
+/// `--help`: the options, then every pass and preset of the registry.
+fn help() -> String {
+    use std::fmt::Write;
+    let mut out = String::from(include_str!("opt_help.txt"));
+    out.push_str("\nPasses (spirv-opt's; those not implemented yet are marked so):\n");
+    let mut rows: Vec<&registry::PassInfo> = registry::PASSES.iter().filter(|p| p.cli).collect();
+    rows.sort_by_key(|p| p.flag.to_ascii_lowercase());
+    for p in rows {
+        let mut head = format!("  {}", p.dashed());
+        match p.arg {
+            registry::Arg::None => {}
+            registry::Arg::Optional(v) => {
+                let _ = write!(head, "[={v}]");
+            }
+            registry::Arg::Required(v) if p.next_arg => {
+                let _ = write!(head, " {v}");
+            }
+            registry::Arg::Required(v) => {
+                let _ = write!(head, "={v}");
+            }
+            _ => {}
+        }
+        let mut text = p.help.to_owned();
+        match p.runs_on() {
+            RunsOn::Missing => text.push_str(" (not implemented yet)"),
+            RunsOn::Preset if !p.is_implemented() => {
+                let _ = write!(
+                    text,
+                    " (not implemented yet: {} of its passes are missing)",
+                    p.missing().len()
+                );
+            }
+            _ => {}
+        }
+        let _ = writeln!(out, "{head}");
+        for line in wrap(&text, 61) {
+            let _ = writeln!(out, "               {line}");
+        }
+    }
+    out
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }

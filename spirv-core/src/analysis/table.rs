@@ -7,16 +7,22 @@ use alloc::collections::BTreeMap;
 
 /// Values of type `T` keyed by id.
 #[derive(Debug, Clone)]
-pub(crate) struct IdTable<T> {
+pub struct IdTable<T> {
     /// `slot + 1` for each small id, 0 for none.
     dense: Vec<u32>,
     sparse: BTreeMap<u32, u32>,
     values: Vec<(u32, T)>,
 }
 
+impl<T> Default for IdTable<T> {
+    fn default() -> Self {
+        IdTable::new()
+    }
+}
+
 impl<T> IdTable<T> {
     /// An empty table. Each insertion says up to which id the dense index may grow.
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         IdTable {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
@@ -33,19 +39,19 @@ impl<T> IdTable<T> {
     }
 
     /// The value of `id`.
-    pub(crate) fn get(&self, id: u32) -> Option<&T> {
+    pub fn get(&self, id: u32) -> Option<&T> {
         self.slot(id).map(|s| &self.values[s].1)
     }
 
     /// The value of `id`, to change it.
     #[cfg(feature = "edit")]
-    pub(crate) fn get_mut(&mut self, id: u32) -> Option<&mut T> {
+    pub fn get_mut(&mut self, id: u32) -> Option<&mut T> {
         self.slot(id).map(|s| &mut self.values[s].1)
     }
 
     /// Sets the value of `id`, replacing any earlier one; `dense_cap` bounds the dense
     /// index (ids at or above it go to the map).
-    pub(crate) fn insert(&mut self, id: u32, value: T, dense_cap: usize) -> &mut T {
+    pub fn insert(&mut self, id: u32, value: T, dense_cap: usize) -> &mut T {
         if let Some(s) = self.slot(id) {
             self.values[s].1 = value;
             return &mut self.values[s].1;
@@ -66,17 +72,23 @@ impl<T> IdTable<T> {
 
     /// Makes room for `n` more values at once (the dense index still grows with the
     /// ids).
-    pub(crate) fn reserve_exact(&mut self, n: usize) {
+    pub fn reserve_exact(&mut self, n: usize) {
         self.values.reserve_exact(n);
     }
 
     /// Number of ids with a value.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.values.len()
     }
 
+    /// Whether no id has a value.
+    #[cfg(feature = "edit")]
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
     /// Every `(id, value)`, in the order the ids were first inserted.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
         self.values.iter().map(|(id, v)| (*id, v))
     }
 }
@@ -85,7 +97,7 @@ impl<T> IdTable<T> {
 #[cfg(feature = "reflect")]
 impl<T: Default> IdTable<T> {
     /// The value of `id`, inserted as the default first if absent.
-    pub(crate) fn entry(&mut self, id: u32, dense_cap: usize) -> &mut T {
+    pub fn entry(&mut self, id: u32, dense_cap: usize) -> &mut T {
         match self.slot(id) {
             Some(s) => &mut self.values[s].1,
             None => self.insert(id, T::default(), dense_cap),

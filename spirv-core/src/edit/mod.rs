@@ -1,8 +1,8 @@
 //! Editing modules: an [`Editor`] collects edits against a read [`Module`] (remove,
 //! replace, insert before or after, append in the right section, map ids) and applies
 //! them in one linear pass that produces the next module; analyses ([`DefIndex`],
-//! [`UseIndex`], [`Annotations`]) are built on demand from a borrowed module; and
-//! [`passes`] are spirv-opt's structural passes as plain functions over them.
+//! [`UseIndex`], [`Annotations`]) are built on demand from a borrowed module. spirv-opt's
+//! structural passes, plain functions over them, are in the `spirv-opt` crate.
 //!
 //! ```
 //! use spirv_core::edit::{Bound, Editor};
@@ -47,8 +47,9 @@
 mod finish;
 mod globals;
 mod index;
-pub mod passes;
 mod patch;
+#[doc(hidden)]
+pub mod support;
 mod write;
 
 pub use index::{Annotations, DefIndex, UseIndex};
@@ -75,7 +76,7 @@ pub enum EditError {
     /// No id left below `u32::MAX`.
     IdOverflow,
     /// A pass that reads numbers from text (`--set-spec-const-default-value`) run
-    /// without a [`passes::NumberParser`].
+    /// without a number parser (the `spirv-opt` crate's `NumberParser`).
     NeedsNumberParser,
     /// The edited module does not read, or the ids of one of its instructions cannot
     /// be found to rename them.

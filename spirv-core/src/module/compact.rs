@@ -79,7 +79,7 @@ impl Module {
 
 /// Old ids to new, numbered 1, 2, … as they are first assigned. Memory follows the
 /// module: ids below a cap tied to its length are indexed, larger ones kept in a map.
-pub(crate) struct Renumbering {
+pub struct Renumbering {
     /// The new id of each small old id, 0 for none yet.
     dense: Vec<u32>,
     sparse: BTreeMap<u32, u32>,
@@ -89,7 +89,8 @@ pub(crate) struct Renumbering {
 }
 
 impl Renumbering {
-    pub(crate) fn new(words: usize) -> Self {
+    /// A renumbering of a module of `words` words.
+    pub fn new(words: usize) -> Self {
         Renumbering {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
@@ -119,7 +120,7 @@ impl Renumbering {
 
     /// The new id of `old`, given now if it has none.
     #[inline]
-    pub(crate) fn number(&mut self, old: u32) -> u32 {
+    pub fn number(&mut self, old: u32) -> u32 {
         if let Some(slot) = self.dense.get_mut(old as usize) {
             if *slot == 0 {
                 self.next += 1;
@@ -139,7 +140,7 @@ impl Renumbering {
     }
 
     /// Makes room for the old ids below `bound` (as far as they are indexed).
-    pub(crate) fn reserve_below(&mut self, bound: u32) {
+    pub fn reserve_below(&mut self, bound: u32) {
         let n = (bound as usize).min(self.cap);
         if n > self.dense.len() {
             self.dense.resize(n, 0);
@@ -148,7 +149,7 @@ impl Renumbering {
 
     /// The largest old id numbered (0 for none), and whether any was given a number
     /// other than its own.
-    pub(crate) fn largest_and_moved(&self) -> (u32, bool) {
+    pub fn largest_and_moved(&self) -> (u32, bool) {
         let (mut largest, mut moved) = (0, false);
         for (old, &new) in self.dense.iter().enumerate() {
             if new != 0 {
@@ -164,7 +165,7 @@ impl Renumbering {
     }
 
     /// The last id given (0 for none).
-    pub(crate) fn last(&self) -> u32 {
+    pub fn last(&self) -> u32 {
         self.next
     }
 

@@ -107,7 +107,7 @@ pub(super) struct FunctionRec {
 
 /// The layout as read so far.
 #[derive(Debug)]
-pub(crate) struct Layout {
+pub struct Layout {
     /// `sections[s]` is the index of the first instruction of section `s`; the last
     /// entry is the instruction count.
     pub(super) sections: [u32; Section::COUNT + 1],
@@ -132,8 +132,21 @@ pub(crate) struct Layout {
 static SECTIONS: [core::sync::atomic::AtomicU32; 256] =
     [const { core::sync::atomic::AtomicU32::new(0) }; 256];
 
+impl Default for Layout {
+    fn default() -> Self {
+        Layout::new()
+    }
+}
+
 impl Layout {
-    pub(crate) fn new() -> Self {
+    /// How many departures from the logical layout were found so far.
+    #[cfg(feature = "edit")]
+    pub fn issue_count(&self) -> usize {
+        self.issues.len()
+    }
+
+    /// The state before a module's first instruction.
+    pub fn new() -> Self {
         Layout {
             sections: [0; Section::COUNT + 1],
             functions: Vec::new(),
@@ -172,7 +185,7 @@ impl Layout {
     /// Takes instruction `index`, at word `offset`, into account; a departure from the
     /// layout is recorded in `issues`.
     #[inline]
-    pub(crate) fn step(
+    pub fn step(
         &mut self,
         index: u32,
         offset: usize,
@@ -288,13 +301,13 @@ impl Layout {
     }
 
     /// Whether a function is open.
-    pub(crate) fn in_function(&self) -> bool {
+    pub fn in_function(&self) -> bool {
         self.open.is_some()
     }
 
     /// Ends the layout after `count` instructions: an open function is unterminated,
     /// and the sections not reached start (empty) at the end.
-    pub(crate) fn finish(&mut self, count: u32) {
+    pub fn finish(&mut self, count: u32) {
         self.close(count, false);
         for k in (self.current as usize + 1)..=Section::COUNT {
             self.sections[k] = count;

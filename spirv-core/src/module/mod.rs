@@ -22,12 +22,14 @@ mod views;
 
 pub use layout::{LayoutIssue, LayoutIssueKind};
 #[cfg(feature = "edit")]
-pub(crate) use read::{observe_lenient, summarize_lenient};
+pub use read::observe_lenient;
+#[cfg(feature = "edit")]
+pub(crate) use read::summarize_lenient;
 pub use requirements::{Declared, RequiredBy, Requirement, Requirements, Unmet};
 pub use section::Section;
 pub use views::{BlockRef, ExtInstRef, FunctionRef, InstRef};
 #[cfg(feature = "edit")]
-pub(crate) use {compact::Renumbering, layout::Layout};
+pub use {compact::Renumbering, layout::Layout};
 
 use crate::__private::Vec;
 use crate::binary::Header;

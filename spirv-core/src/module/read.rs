@@ -287,7 +287,7 @@ impl Module {
 /// An unknown enumerant may have taken parameters the walk cannot see: such an
 /// instruction is kept as it is. The error names the operand it is about.
 #[inline]
-pub(crate) fn observe_lenient(
+pub fn observe_lenient(
     ids: &mut Ids,
     registry: &ExtInstRegistry,
     info: &'static crate::grammar::InstructionInfo,

@@ -14,7 +14,7 @@ use crate::types::Id;
 /// hide ids: the error names the first such operand (its index among `operands`), and
 /// `f` has seen the ids before it.
 #[inline]
-pub(crate) fn id_words(
+pub fn id_words(
     info: &'static InstructionInfo,
     opcode: u16,
     operands: &[u32],

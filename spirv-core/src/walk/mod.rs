@@ -6,9 +6,9 @@
 //! nothing per instruction. `shaped_ids` finds the ids of an instruction whose layout
 //! has a fixed shape without walking it, the id visitors' fast path.
 
-mod id_words;
+pub(crate) mod id_words;
 mod ids;
-mod trailing;
+pub(crate) mod trailing;
 
 pub(crate) use id_words::id_words;
 pub use ids::{ExtInstRegistry, IdInfo, Ids, ImportedSet, NumberType, observe, unknown_import};

@@ -18,7 +18,7 @@ use crate::types::Id;
 /// known, or one with parameters where a single word is wanted, a string not ending at
 /// the last word, a count that does not fit): the walk then takes over and says why.
 #[inline]
-pub(crate) fn trailing(
+pub fn trailing(
     info: &'static InstructionInfo,
     words: &[u32],
     f: &mut impl FnMut(KindClass, usize),
@@ -42,7 +42,7 @@ pub(crate) fn trailing(
 /// number, then the operands the set's grammar gives that instruction, when they are
 /// single words. `ids` says what the set is.
 #[inline]
-pub(crate) fn ext_inst(
+pub fn ext_inst(
     info: &'static InstructionInfo,
     words: &[u32],
     ids: &Ids,

@@ -1,0 +1,222 @@
+//! The control-flow graph (spirv-opt's `CFG`): each block's predecessors in the order
+//! the module's branches name them, the block of each label, post orders, and the
+//! structured order (merge and continue targets before the branches' successors).
+//! A pseudo entry (id 0) and a pseudo exit (id `0x400000`) stand where spirv-opt has
+//! its placeholder blocks; the depth-first traversal is `CFA::DepthFirstTraversal`'s,
+//! iterative, so no recursion follows the input's depth.
+
+use super::{IdMap, id_cap};
+use crate::ir::{Block, Func, Ir};
+
+/// The pseudo entry block's id.
+pub const PSEUDO_ENTRY: u32 = 0;
+/// The pseudo exit block's id (spirv-opt's `kMaxResultId`).
+pub const PSEUDO_EXIT: u32 = 0x40_0000;
+
+/// The control-flow graph of every function.
+#[derive(Debug, Clone)]
+pub struct Cfg {
+    preds: IdMap<Vec<u32>>,
+    blocks: IdMap<Block>,
+}
+
+impl Cfg {
+    /// The graph of `ir`'s functions (`CFG::CFG`).
+    pub fn build(ir: &Ir) -> Cfg {
+        let n: usize = ir.functions().iter().map(|&f| ir.blocks(f).count()).sum();
+        let cap = id_cap(n.max(ir.header.bound as usize / 4).min(1 << 22));
+        let mut c = Cfg {
+            preds: IdMap::new(cap),
+            blocks: IdMap::new(cap),
+        };
+        for &f in ir.functions() {
+            for b in ir.blocks(f) {
+                c.register_block(ir, b);
+            }
+        }
+        c
+    }
+
+    /// Records `b` and its outgoing edges (`RegisterBlock`).
+    pub fn register_block(&mut self, ir: &Ir, b: Block) {
+        let id = ir.block_id(b);
+        self.blocks.insert(id, b);
+        self.add_edges(ir, b);
+    }
+
+    /// Records `b`'s outgoing edges (`AddEdges`).
+    pub fn add_edges(&mut self, ir: &Ir, b: Block) {
+        let id = ir.block_id(b);
+        self.preds.entry_or_insert_with(id, Vec::new);
+        for s in ir.successors(b) {
+            self.add_edge(id, s);
+        }
+    }
+
+    /// Adds the edge `pred` → `succ` (`AddEdge`).
+    pub fn add_edge(&mut self, pred: u32, succ: u32) {
+        self.preds.entry_or_insert_with(succ, Vec::new).push(pred);
+    }
+
+    /// Removes one edge `pred` → `succ` (`RemoveEdge`).
+    pub fn remove_edge(&mut self, pred: u32, succ: u32) {
+        if let Some(list) = self.preds.get_mut(succ) {
+            if let Some(at) = list.iter().position(|&p| p == pred) {
+                list.remove(at);
+            }
+        }
+    }
+
+    /// Removes `b`'s outgoing edges (`RemoveSuccessorEdges`).
+    pub fn remove_successor_edges(&mut self, ir: &Ir, b: Block) {
+        let id = ir.block_id(b);
+        for s in ir.successors(b) {
+            self.remove_edge(id, s);
+        }
+    }
+
+    /// Forgets `b` (`ForgetBlock`).
+    pub fn forget_block(&mut self, ir: &Ir, b: Block) {
+        let id = ir.block_id(b);
+        self.blocks.remove(id);
+        self.preds.remove(id);
+        self.remove_successor_edges(ir, b);
+    }
+
+    /// Keeps only the predecessors of `id` that still branch to it
+    /// (`RemoveNonExistingEdges`).
+    pub fn remove_non_existing_edges(&mut self, ir: &Ir, id: u32) {
+        let preds = self.preds(id).to_vec();
+        let kept: Vec<u32> = preds
+            .into_iter()
+            .filter(|&p| {
+                self.block(p)
+                    .is_some_and(|pb| ir.successors(pb).contains(&id))
+            })
+            .collect();
+        self.preds.insert(id, kept);
+    }
+
+    /// The predecessors of block `id`, in the order they were recorded (`preds`).
+    pub fn preds(&self, id: u32) -> &[u32] {
+        self.preds.get(id).map_or(&[], Vec::as_slice)
+    }
+
+    /// The block labelled `id` (`block`).
+    pub fn block(&self, id: u32) -> Option<Block> {
+        self.blocks.get(id).copied()
+    }
+
+    /// The blocks reachable from `b` in post order (`ComputePostOrderTraversal`: a
+    /// stack, each block's first unseen successor pushed in turn).
+    pub fn post_order(&self, ir: &Ir, b: Block) -> Vec<Block> {
+        let mut order = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![b];
+        while let Some(&top) = stack.last() {
+            seen.insert(top);
+            for s in ir.successors(top) {
+                match self.block(s) {
+                    Some(sb) if !seen.contains(&sb) => {
+                        stack.push(sb);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            if stack.last() == Some(&top) {
+                order.push(top);
+                stack.pop();
+            }
+        }
+        order
+    }
+
+    /// The blocks reachable from `b` in reverse post order
+    /// (`ForEachBlockInReversePostOrder`).
+    pub fn reverse_post_order(&self, ir: &Ir, b: Block) -> Vec<Block> {
+        let mut o = self.post_order(ir, b);
+        o.reverse();
+        o
+    }
+
+    /// The structured successors of `f`'s blocks (`ComputeStructuredSuccessors`): the
+    /// pseudo entry's are the blocks without predecessors; a header's are its merge
+    /// block, its continue target, then its branches' targets.
+    pub fn structured_successors(&self, ir: &Ir, f: Func) -> IdMap<Vec<u32>> {
+        let mut succs: IdMap<Vec<u32>> = IdMap::new(id_cap(ir.blocks(f).count()));
+        for b in ir.blocks(f) {
+            let id = ir.block_id(b);
+            if self.preds(id).is_empty() {
+                succs.entry_or_insert_with(PSEUDO_ENTRY, Vec::new).push(id);
+            }
+            let list = succs.entry_or_insert_with(id, Vec::new);
+            if let Some(m) = ir.merge_block_id(b) {
+                list.push(m);
+                if let Some(c) = ir.continue_block_id(b) {
+                    list.push(c);
+                }
+            }
+            list.extend(ir.successors(b));
+        }
+        succs
+    }
+
+    /// `f`'s blocks from `root` in structured order, stopping at `end`
+    /// (`ComputeStructuredOrder`): the reverse post order over structured successors.
+    pub fn structured_order(
+        &self,
+        ir: &Ir,
+        f: Func,
+        root: Block,
+        end: Option<Block>,
+    ) -> Vec<Block> {
+        let succs = self.structured_successors(ir, f);
+        let end = end.map(|e| ir.block_id(e));
+        let mut order = Vec::new();
+        depth_first(
+            ir.block_id(root),
+            |id| succs.get(id).cloned().unwrap_or_default(),
+            |_| {},
+            |id| order.push(id),
+            |id| Some(id) == end,
+        );
+        order
+            .into_iter()
+            .rev()
+            .filter_map(|id| self.block(id))
+            .collect()
+    }
+}
+
+/// `CFA::DepthFirstTraversal`: from `entry`, each node's successors in order, calling
+/// `pre` when a node is first reached and `post` when all its successors are done (or
+/// at once for a `terminal` node); each node once (by id).
+pub fn depth_first(
+    entry: u32,
+    mut successors: impl FnMut(u32) -> Vec<u32>,
+    mut pre: impl FnMut(u32),
+    mut post: impl FnMut(u32),
+    mut terminal: impl FnMut(u32) -> bool,
+) {
+    let mut processed = std::collections::HashSet::new();
+    let mut work: Vec<(u32, Vec<u32>, usize)> = Vec::new();
+    work.push((entry, successors(entry), 0));
+    pre(entry);
+    processed.insert(entry);
+    while let Some(top) = work.last_mut() {
+        let id = top.0;
+        if terminal(id) || top.2 >= top.1.len() {
+            post(id);
+            work.pop();
+        } else {
+            let child = top.1[top.2];
+            top.2 += 1;
+            if processed.insert(child) {
+                pre(child);
+                let s = successors(child);
+                work.push((child, s, 0));
+            }
+        }
+    }
+}

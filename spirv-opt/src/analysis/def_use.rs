@@ -1,0 +1,144 @@
+//! Definitions and uses (spirv-opt's `DefUseManager`): each id's defining instruction,
+//! and each id's users in spirv-opt's order (by creation number, each user once).
+//!
+//! spirv-opt keeps a global ordered set of (definition, user) pairs up to date on
+//! every change, which is where much of its time goes on large modules. Here each id
+//! has a list of users that only ever grows while the analysis is kept; a query drops
+//! the users that were killed or no longer use the id, sorts what is left by creation
+//! number and stores it back, so that upkeep is O(1) per change and a query is linear
+//! in the users it returns (plus a sort when users were added out of order).
+
+use super::{IdMap, id_cap};
+use crate::ir::{Inst, Ir, Kind};
+
+/// Definitions and uses.
+#[derive(Debug, Clone)]
+pub struct DefUse {
+    defs: IdMap<Inst>,
+    users: IdMap<Vec<Inst>>,
+}
+
+impl DefUse {
+    /// The analysis of every instruction of `ir` (debug lines included): definitions
+    /// first, then uses (`AnalyzeDefUse`).
+    pub fn build(ir: &Ir) -> DefUse {
+        let all = ir.all_insts_with_lines();
+        let cap = id_cap(all.len());
+        let mut d = DefUse {
+            defs: IdMap::new(cap),
+            users: IdMap::new(cap),
+        };
+        for &i in &all {
+            d.analyze_def(ir, i);
+        }
+        for &i in &all {
+            d.analyze_uses(ir, i);
+        }
+        d
+    }
+
+    /// The instruction defining `id` (`GetDef`).
+    pub fn def(&self, id: u32) -> Option<Inst> {
+        self.defs.get(id).copied()
+    }
+
+    /// Records `i` as the definition of its result (`AnalyzeInstDef`).
+    pub fn analyze_def(&mut self, ir: &Ir, i: Inst) {
+        let id = ir.result_id(i);
+        if id != 0 {
+            self.defs.insert(id, i);
+        }
+    }
+
+    /// Records `i` as a user of each id it uses (`AnalyzeInstUse`): every id operand
+    /// but its result, its result type included.
+    pub fn analyze_uses(&mut self, ir: &Ir, i: Inst) {
+        let data = ir.data(i);
+        let users = &mut self.users;
+        data.for_each_operand(|_, kind, words| {
+            if kind.is_id() && kind != Kind::ResultId {
+                users.entry_or_insert_with(words[0], Vec::new).push(i);
+            }
+        });
+    }
+
+    /// [`DefUse::analyze_def`] and [`DefUse::analyze_uses`] of `i` and of its debug
+    /// lines (`AnalyzeInstDefUse`).
+    pub fn analyze_def_use(&mut self, ir: &Ir, i: Inst) {
+        self.analyze_def(ir, i);
+        self.analyze_uses(ir, i);
+        for &l in ir.lines(i) {
+            self.analyze_def(ir, l);
+            self.analyze_uses(ir, l);
+        }
+    }
+
+    /// `UpdateDefUse`: the definition if its id has none, and the uses.
+    pub fn update_def_use(&mut self, ir: &Ir, i: Inst) {
+        let id = ir.result_id(i);
+        if id != 0 && self.def(id).is_none() {
+            self.analyze_def(ir, i);
+        }
+        self.analyze_uses(ir, i);
+    }
+
+    /// Forgets `i` as a definition (`ClearInst`); its uses are dropped lazily.
+    pub fn clear_inst(&mut self, ir: &Ir, i: Inst) {
+        let id = ir.result_id(i);
+        if id != 0 && self.def(id) == Some(i) {
+            self.defs.remove(id);
+        }
+    }
+
+    /// Forgets `id`'s definition, whatever defined it.
+    pub fn clear_id(&mut self, id: u32) {
+        self.defs.remove(id);
+    }
+
+    /// The users of `id`, each once, in creation order (`ForEachUser`): instructions
+    /// still in the module that use `id` in an operand other than their result.
+    pub fn users(&mut self, ir: &Ir, id: u32) -> Vec<Inst> {
+        let Some(list) = self.users.get_mut(id) else {
+            return Vec::new();
+        };
+        list.retain(|&u| ir.is_live(u) && uses(ir, u, id));
+        if !list.is_sorted_by_key(|&u| (ir.uid(u), u.index())) {
+            list.sort_by_key(|&u| (ir.uid(u), u.index()));
+        }
+        list.dedup();
+        list.clone()
+    }
+
+    /// Each use of `id`: the user and the operand index, users in creation order and
+    /// each user's operands in order (`ForEachUse`).
+    pub fn uses(&mut self, ir: &Ir, id: u32) -> Vec<(Inst, usize)> {
+        let mut out = Vec::new();
+        for u in self.users(ir, id) {
+            ir.data(u).for_each_operand(|k, kind, words| {
+                if kind.is_id() && kind != Kind::ResultId && words[0] == id {
+                    out.push((u, k));
+                }
+            });
+        }
+        out
+    }
+
+    /// The number of users of `id` (`NumUsers`).
+    pub fn num_users(&mut self, ir: &Ir, id: u32) -> usize {
+        self.users(ir, id).len()
+    }
+
+    /// The number of uses of `id` (`NumUses`).
+    pub fn num_uses(&mut self, ir: &Ir, id: u32) -> usize {
+        self.uses(ir, id).len()
+    }
+}
+
+/// Whether `u` uses `id` in an operand other than its result.
+fn uses(ir: &Ir, u: Inst, id: u32) -> bool {
+    let mut found = false;
+    ir.data(u).for_each_operand(|_, kind, words| {
+        found |= kind.is_id() && kind != Kind::ResultId && words[0] == id;
+    });
+    found
+}

@@ -1,0 +1,2099 @@
+//! The optimizer's context (spirv-opt's `IRContext`): the IR, the analyses built on
+//! first use and dropped when a pass that changed the module does not preserve them,
+//! and the edits that keep the valid analyses up to date (killing an instruction with
+//! its names and decorations, replacing uses, adding global instructions, making the
+//! type and constant instructions a pass asks for). Passes call these as spirv-opt's
+//! passes call the `IRContext`'s, in the same order, so that fresh ids and the order of
+//! new instructions come out the same.
+
+use crate::analysis::Analyses;
+use crate::analysis::call_graph;
+use crate::analysis::cfg::Cfg;
+use crate::analysis::constants::{Const, ConstRef, Constants};
+use crate::analysis::decorations::Decorations;
+use crate::analysis::def_use::DefUse;
+use crate::analysis::dominators::DomTree;
+use crate::analysis::features::Features;
+use crate::analysis::names::Names;
+use crate::analysis::struct_cfg::StructCfg;
+use crate::analysis::types::{Ty, TypeRef, Types};
+use crate::ir::{DebugScope, Func, Inst, InstData, Ir, Kind, Operand, Section};
+use spirv_core::spv::Opcode as O;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// The options a module is optimized with (spirv-opt's `OptimizerOptions` that reach
+/// the passes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ContextOptions {
+    /// `--preserve-bindings`: keep unused descriptor variables.
+    pub preserve_bindings: bool,
+    /// `--preserve-spec-constants`: keep unused specialization constants.
+    pub preserve_spec_constants: bool,
+}
+
+/// A module being optimized, with its analyses.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The module.
+    pub ir: Ir,
+    /// Options.
+    pub options: ContextOptions,
+    /// Whether an id could not be taken (spirv-opt's `id_overflow`).
+    pub id_overflow: bool,
+    valid: Analyses,
+    def_use: Option<DefUse>,
+    decorations: Option<Decorations>,
+    cfg: Option<Cfg>,
+    dominators: HashMap<Func, DomTree>,
+    post_dominators: HashMap<Func, DomTree>,
+    struct_cfg: Option<StructCfg>,
+    types: Option<Types>,
+    constants: Option<Constants>,
+    names: Option<Names>,
+    features: Option<Features>,
+    id_to_func: Option<HashMap<u32, Func>>,
+    debug_info_none: Option<Inst>,
+    empty_debug_expr: Option<Inst>,
+    dbg_decls: HashMap<u32, Vec<Inst>>,
+    dbg_insts: HashMap<u32, Inst>,
+}
+
+/// The call an inliner is replacing, for the `DebugInlinedAt` chains of the inlined
+/// instructions (spirv-opt's `DebugInlinedAtContext`).
+#[derive(Debug, Clone, Default)]
+pub struct InlinedAtContext {
+    /// The call's first debug line (`dbg_line_inst`).
+    pub line: Option<Inst>,
+    /// The call's debug scope.
+    pub scope: DebugScope,
+    chains: HashMap<u32, u32>,
+}
+
+impl InlinedAtContext {
+    /// The context of the call `call`.
+    pub fn new(ir: &Ir, call: Inst) -> InlinedAtContext {
+        InlinedAtContext {
+            line: ir.lines(call).first().copied(),
+            scope: ir.scope(call),
+            chains: HashMap::new(),
+        }
+    }
+}
+
+impl Context {
+    /// A context over `ir`, no analysis built.
+    pub fn new(ir: Ir) -> Context {
+        Context {
+            ir,
+            options: ContextOptions::default(),
+            id_overflow: false,
+            valid: Analyses::NONE,
+            def_use: None,
+            decorations: None,
+            cfg: None,
+            dominators: HashMap::new(),
+            post_dominators: HashMap::new(),
+            struct_cfg: None,
+            types: None,
+            constants: None,
+            names: None,
+            features: None,
+            id_to_func: None,
+            debug_info_none: None,
+            empty_debug_expr: None,
+            dbg_decls: HashMap::new(),
+            dbg_insts: HashMap::new(),
+        }
+    }
+
+    // ---- analyses: validity ----
+
+    /// Whether every analysis of `a` is built and current (`AreAnalysesValid`).
+    pub fn are_valid(&self, a: Analyses) -> bool {
+        self.valid.contains(a)
+    }
+
+    /// Drops the analyses of `a` (`InvalidateAnalyses`): the types take the constants
+    /// with them, the CFG the dominators.
+    pub fn invalidate(&mut self, a: Analyses) {
+        let mut a = a;
+        if a.contains(Analyses::TYPES) {
+            a |= Analyses::CONSTANTS | Analyses::DEBUG_INFO;
+        }
+        if a.contains(Analyses::CFG) {
+            a |= Analyses::DOMINATORS;
+        }
+        if a.contains(Analyses::DEF_USE) {
+            self.def_use = None;
+        }
+        if a.contains(Analyses::DECORATIONS) {
+            self.decorations = None;
+        }
+        if a.contains(Analyses::CFG) {
+            self.cfg = None;
+        }
+        if a.contains(Analyses::DOMINATORS) {
+            self.dominators.clear();
+            self.post_dominators.clear();
+        }
+        if a.contains(Analyses::NAME_MAP) {
+            self.names = None;
+        }
+        if a.contains(Analyses::STRUCTURED_CFG) {
+            self.struct_cfg = None;
+        }
+        if a.contains(Analyses::ID_TO_FUNC) {
+            self.id_to_func = None;
+        }
+        if a.contains(Analyses::CONSTANTS) {
+            self.constants = None;
+        }
+        if a.contains(Analyses::TYPES) {
+            self.types = None;
+        }
+        if a.contains(Analyses::DEBUG_INFO) {
+            self.debug_info_none = None;
+        }
+        self.valid = self.valid & !a;
+    }
+
+    /// Drops every analysis but those of `preserved` (`InvalidateAnalysesExceptFor`).
+    pub fn invalidate_except(&mut self, preserved: Analyses) {
+        let drop = self.valid & !preserved;
+        self.invalidate(drop);
+    }
+
+    fn mark_valid(&mut self, a: Analyses) {
+        self.valid |= a;
+    }
+
+    // ---- ids ----
+
+    /// Takes the next id (`TakeNextId`); `None` (and [`Context::id_overflow`] set) when
+    /// the bound is at its maximum.
+    pub fn take_next_id(&mut self) -> Option<u32> {
+        let id = self.ir.take_next_id();
+        if id.is_none() {
+            self.id_overflow = true;
+        }
+        id
+    }
+
+    // ---- def-use ----
+
+    /// The def-use analysis, built if needed (`get_def_use_mgr`).
+    pub fn def_use(&mut self) -> &mut DefUse {
+        if !self.are_valid(Analyses::DEF_USE) || self.def_use.is_none() {
+            self.def_use = Some(DefUse::build(&self.ir));
+            self.mark_valid(Analyses::DEF_USE);
+        }
+        self.def_use.as_mut().expect("built")
+    }
+
+    /// Def-use (built if needed) with the module, to record an instruction's definition
+    /// and uses apart (`AnalyzeInstDef`, `AnalyzeInstUse`).
+    pub fn def_use_ir(&mut self) -> (&mut DefUse, &Ir) {
+        self.def_use();
+        (self.def_use.as_mut().expect("built"), &self.ir)
+    }
+
+    /// The instruction defining `id` (`GetDef`).
+    pub fn get_def(&mut self, id: u32) -> Option<Inst> {
+        self.def_use().def(id)
+    }
+
+    /// The users of `id`, each once, in spirv-opt's order (`ForEachUser`).
+    pub fn users(&mut self, id: u32) -> Vec<Inst> {
+        let (du, ir) = self.def_use_ir();
+        du.users(ir, id)
+    }
+
+    /// The uses of `id`: user and operand index (`ForEachUse`).
+    pub fn uses(&mut self, id: u32) -> Vec<(Inst, usize)> {
+        let (du, ir) = self.def_use_ir();
+        du.uses(ir, id)
+    }
+
+    /// Records `i`'s definition and uses, and its lines', if def-use is valid
+    /// (`AnalyzeDefUse`).
+    pub fn analyze_def_use(&mut self, i: Inst) {
+        if self.are_valid(Analyses::DEF_USE) {
+            let (du, ir) = self.def_use_ir();
+            du.analyze_def_use(ir, i);
+        }
+    }
+
+    /// Records `i`'s uses (and its decoration, if it is one) in the valid analyses
+    /// (`AnalyzeUses`).
+    pub fn analyze_uses(&mut self, i: Inst) {
+        if self.are_valid(Analyses::DEF_USE) {
+            let (du, ir) = self.def_use_ir();
+            du.analyze_uses(ir, i);
+        }
+        if self.are_valid(Analyses::DECORATIONS) && is_decoration(self.ir.opcode(i)) {
+            if let Some(d) = self.decorations.as_mut() {
+                d.add(&self.ir, i);
+            }
+        }
+        if let Some(n) = self.names.as_mut() {
+            n.add(&self.ir, i);
+        }
+    }
+
+    /// Forgets `i`'s uses (and its decoration, name) before it changes (`ForgetUses`).
+    /// Uses are dropped lazily here, so only the decoration and name need it.
+    pub fn forget_uses(&mut self, i: Inst) {
+        if self.are_valid(Analyses::DECORATIONS) && is_decoration(self.ir.opcode(i)) {
+            if let Some(d) = self.decorations.as_mut() {
+                d.remove(&self.ir, i);
+            }
+        }
+        if let Some(n) = self.names.as_mut() {
+            n.remove(&self.ir, i);
+        }
+    }
+
+    /// Forgets `i`'s definition and uses in def-use, if it is valid (`ClearInst`).
+    pub fn clear_inst(&mut self, i: Inst) {
+        if self.are_valid(Analyses::DEF_USE) {
+            let ir = &self.ir;
+            if let Some(du) = self.def_use.as_mut() {
+                du.clear_inst(ir, i);
+            }
+        }
+    }
+
+    /// `UpdateDefUse`: the definition if its id has none, and the uses.
+    pub fn update_def_use(&mut self, i: Inst) {
+        if self.are_valid(Analyses::DEF_USE) {
+            let (du, ir) = self.def_use_ir();
+            du.update_def_use(ir, i);
+        }
+    }
+
+    // ---- other analyses ----
+
+    /// The features, built if needed (`get_feature_mgr`).
+    pub fn features(&mut self) -> &Features {
+        if self.features.is_none() {
+            self.features = Some(Features::build(&self.ir));
+        }
+        self.features.as_ref().expect("built")
+    }
+
+    /// Drops the features (`ResetFeatureManager`).
+    pub fn reset_features(&mut self) {
+        self.features = None;
+    }
+
+    /// Whether the module has the capability (declared or implied).
+    pub fn has_capability(&mut self, cap: u32) -> bool {
+        self.features().has_capability(cap)
+    }
+
+    /// The decorations, built if needed (`get_decoration_mgr`).
+    pub fn decorations(&mut self) -> &mut Decorations {
+        if !self.are_valid(Analyses::DECORATIONS) || self.decorations.is_none() {
+            self.decorations = Some(Decorations::build(&self.ir));
+            self.mark_valid(Analyses::DECORATIONS);
+        }
+        self.decorations.as_mut().expect("built")
+    }
+
+    /// The decorations applying to `id` (`GetDecorationsFor`).
+    pub fn decorations_for(&mut self, id: u32, include_linkage: bool) -> Vec<Inst> {
+        self.decorations();
+        let d = self.decorations.as_ref().expect("built");
+        d.decorations_for(&self.ir, id, include_linkage)
+    }
+
+    /// Whether `id` has decoration `decoration` (`HasDecoration`).
+    pub fn has_decoration(&mut self, id: u32, decoration: u32) -> bool {
+        self.decorations();
+        let d = self.decorations.as_ref().expect("built");
+        d.has_decoration(&self.ir, id, decoration)
+    }
+
+    /// The names, built if needed.
+    pub fn names(&mut self) -> &Names {
+        if !self.are_valid(Analyses::NAME_MAP) || self.names.is_none() {
+            self.names = Some(Names::build(&self.ir));
+            self.mark_valid(Analyses::NAME_MAP);
+        }
+        self.names.as_ref().expect("built")
+    }
+
+    /// The control-flow graph, built if needed (`cfg()`).
+    pub fn cfg(&mut self) -> &mut Cfg {
+        if !self.are_valid(Analyses::CFG) || self.cfg.is_none() {
+            self.cfg = Some(Cfg::build(&self.ir));
+            self.mark_valid(Analyses::CFG);
+        }
+        self.cfg.as_mut().expect("built")
+    }
+
+    /// The graph and the IR together, for queries that read both.
+    pub fn cfg_ir(&mut self) -> (&mut Cfg, &mut Ir) {
+        self.cfg();
+        (self.cfg.as_mut().expect("built"), &mut self.ir)
+    }
+
+    /// `f`'s dominator tree, built if needed (`GetDominatorAnalysis`).
+    pub fn dominators(&mut self, f: Func) -> &DomTree {
+        if !self.are_valid(Analyses::DOMINATORS) {
+            self.dominators.clear();
+            self.post_dominators.clear();
+            self.mark_valid(Analyses::DOMINATORS);
+        }
+        self.cfg();
+        let ir = &self.ir;
+        self.dominators
+            .entry(f)
+            .or_insert_with(|| DomTree::build(ir, f, false))
+    }
+
+    /// `f`'s dominator tree with the module, to ask about instructions.
+    pub fn dominators_ir(&mut self, f: Func) -> (&DomTree, &Ir) {
+        self.dominators(f);
+        (&self.dominators[&f], &self.ir)
+    }
+
+    /// `f`'s post-dominator tree, built if needed (`GetPostDominatorAnalysis`).
+    pub fn post_dominators(&mut self, f: Func) -> &DomTree {
+        if !self.are_valid(Analyses::DOMINATORS) {
+            self.dominators.clear();
+            self.post_dominators.clear();
+            self.mark_valid(Analyses::DOMINATORS);
+        }
+        self.cfg();
+        let ir = &self.ir;
+        self.post_dominators
+            .entry(f)
+            .or_insert_with(|| DomTree::build(ir, f, true))
+    }
+
+    /// Drops `f`'s dominator tree (`RemoveDominatorAnalysis`).
+    pub fn remove_dominators(&mut self, f: Func) {
+        self.dominators.remove(&f);
+    }
+
+    /// The structured control-flow analysis, built if needed.
+    pub fn struct_cfg(&mut self) -> &StructCfg {
+        if !self.are_valid(Analyses::STRUCTURED_CFG) || self.struct_cfg.is_none() {
+            let shader = self.has_capability(spirv_core::spv::Capability::Shader.0);
+            self.cfg();
+            let s = StructCfg::build(&self.ir, self.cfg.as_ref().expect("built"), shader);
+            self.struct_cfg = Some(s);
+            self.mark_valid(Analyses::STRUCTURED_CFG);
+        }
+        self.struct_cfg.as_ref().expect("built")
+    }
+
+    /// The structured control-flow analysis with the CFG and the IR, for its queries
+    /// that read all three.
+    pub fn struct_cfg_cfg_ir(&mut self) -> (&StructCfg, &Cfg, &Ir) {
+        self.struct_cfg();
+        (
+            self.struct_cfg.as_ref().expect("built"),
+            self.cfg.as_ref().expect("built"),
+            &self.ir,
+        )
+    }
+
+    /// The function whose id is `id` (`GetFunction`).
+    pub fn get_function(&mut self, id: u32) -> Option<Func> {
+        if !self.are_valid(Analyses::ID_TO_FUNC) || self.id_to_func.is_none() {
+            let map = self
+                .ir
+                .functions()
+                .iter()
+                .map(|&f| (self.ir.func_id(f), f))
+                .collect();
+            self.id_to_func = Some(map);
+            self.mark_valid(Analyses::ID_TO_FUNC);
+        }
+        self.id_to_func.as_ref().and_then(|m| m.get(&id).copied())
+    }
+
+    /// The type manager, built if needed (`get_type_mgr`).
+    pub fn types(&mut self) -> &mut Types {
+        if !self.are_valid(Analyses::TYPES) || self.types.is_none() {
+            self.decorations();
+            let decs = self.decorations.as_ref().expect("built");
+            let ir = &self.ir;
+            let t = Types::build(ir, &|id| decs.decorations_for(ir, id, true));
+            self.types = Some(t);
+            self.mark_valid(Analyses::TYPES);
+        }
+        self.types.as_mut().expect("built")
+    }
+
+    /// The constant manager, built if needed (`get_constant_mgr`).
+    pub fn constants(&mut self) -> &mut Constants {
+        if !self.are_valid(Analyses::CONSTANTS) || self.constants.is_none() {
+            self.types();
+            let c = Constants::build(&self.ir, self.types.as_ref().expect("built"));
+            self.constants = Some(c);
+            self.mark_valid(Analyses::CONSTANTS);
+        }
+        self.constants.as_mut().expect("built")
+    }
+
+    // ---- adding instructions ----
+
+    /// Makes an instruction (not yet in the module).
+    pub fn create(&mut self, data: InstData) -> Inst {
+        self.ir.create(data)
+    }
+
+    /// Makes an instruction of `opcode` with these ids and in-operands.
+    pub fn make(&mut self, opcode: O, type_id: u32, result_id: u32, ops: &[Operand]) -> Inst {
+        self.ir
+            .create(InstData::new(opcode, type_id, result_id, ops))
+    }
+
+    /// Appends a type instruction to the types and values (`AddType`).
+    pub fn add_type(&mut self, i: Inst) {
+        self.ir.push_global(Section::TypesValues, i);
+        self.analyze_def_use(i);
+    }
+
+    /// Appends a global value (`AddGlobalValue`).
+    pub fn add_global_value(&mut self, i: Inst) {
+        self.analyze_def_use(i);
+        self.ir.push_global(Section::TypesValues, i);
+    }
+
+    /// Appends an annotation (`AddAnnotationInst`).
+    pub fn add_annotation(&mut self, i: Inst) {
+        if self.are_valid(Analyses::DECORATIONS) {
+            if let Some(d) = self.decorations.as_mut() {
+                d.add(&self.ir, i);
+            }
+        }
+        self.analyze_def_use(i);
+        self.ir.push_global(Section::Annotation, i);
+    }
+
+    /// Appends an `OpName` or `OpMemberName` (`AddDebug2Inst`).
+    pub fn add_debug2(&mut self, i: Inst) {
+        if self.are_valid(Analyses::NAME_MAP) {
+            if let Some(n) = self.names.as_mut() {
+                n.add(&self.ir, i);
+            }
+        }
+        self.analyze_def_use(i);
+        self.ir.push_global(Section::Debug2, i);
+    }
+
+    /// Adds `OpCapability cap` unless the module has it (`AddCapability`).
+    pub fn add_capability(&mut self, cap: u32) {
+        if self.has_capability(cap) {
+            return;
+        }
+        let i = self.make(O::Capability, 0, 0, &[Operand::new(Kind::Enum, &[cap])]);
+        if let Some(f) = self.features.as_mut() {
+            f.add_capability(cap);
+        }
+        self.analyze_def_use(i);
+        self.ir.push_global(Section::Capability, i);
+    }
+
+    /// Adds `OpExtension name` (`AddExtension`).
+    pub fn add_extension(&mut self, name: &str) {
+        let i = self.make(O::Extension, 0, 0, &[Operand::string(name)]);
+        self.analyze_def_use(i);
+        if let Some(f) = self.features.as_mut() {
+            f.add_extension(name);
+        }
+        self.ir.push_global(Section::Extension, i);
+    }
+
+    // ---- killing ----
+
+    /// Kills `i` (`KillInst`): its names and decorations, its place in the valid
+    /// analyses, and the instruction itself (taken out of its list, or made an
+    /// `OpNop` where it is not in one). Returns the instruction that followed it.
+    pub fn kill_inst(&mut self, i: Inst) -> Option<Inst> {
+        if !self.ir.is_live(i) {
+            return None;
+        }
+        self.kill_names_and_decorates(i);
+        self.kill_operand_from_debug_instructions(i);
+        let opcode = self.ir.opcode(i);
+        if self.are_valid(Analyses::DEF_USE) {
+            let ir = &self.ir;
+            if let Some(du) = self.def_use.as_mut() {
+                du.clear_inst(ir, i);
+                for &l in ir.lines(i) {
+                    du.clear_inst(ir, l);
+                }
+            }
+        }
+        if self.are_valid(Analyses::DECORATIONS) && is_decoration(opcode) {
+            if let Some(d) = self.decorations.as_mut() {
+                d.remove(&self.ir, i);
+            }
+        }
+        let id = self.ir.result_id(i);
+        if crate::ir::load::is_type(opcode) {
+            if let Some(t) = self.types.as_mut() {
+                t.remove_id(id);
+            }
+        }
+        if spirv_core::__private::opt::is_constant(opcode) {
+            if let Some(c) = self.constants.as_mut() {
+                c.remove_id(id);
+            }
+        }
+        if matches!(
+            opcode,
+            O::Capability
+                | O::ConditionalCapabilityINTEL
+                | O::Extension
+                | O::ConditionalExtensionINTEL
+        ) {
+            self.reset_features();
+        }
+        if let Some(n) = self.names.as_mut() {
+            n.remove(&self.ir, i);
+        }
+        for k in 0..self.ir.lines(i).len() {
+            let l = self.ir.lines(i)[k];
+            self.ir.mark_dead(l);
+        }
+        self.ir.kill_node(i)
+    }
+
+    /// Kills the definition of `id`, if any (`KillDef`).
+    pub fn kill_def(&mut self, id: u32) -> bool {
+        match self.get_def(id) {
+            Some(d) => {
+                self.kill_inst(d);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Kills the names and decorations of `i`'s result (`KillNamesAndDecorates`).
+    pub fn kill_names_and_decorates(&mut self, i: Inst) {
+        let id = self.ir.result_id(i);
+        if id != 0 {
+            self.kill_names_and_decorates_of(id);
+        }
+    }
+
+    /// Kills the names and decorations of `id`.
+    pub fn kill_names_and_decorates_of(&mut self, id: u32) {
+        self.remove_decorations_from(id, &|_, _| true);
+        let names = self.names().of(id).to_vec();
+        for n in names {
+            self.kill_inst(n);
+        }
+    }
+
+    /// Removes the decorations of `id` that `pred` accepts (`RemoveDecorationsFrom`):
+    /// its own are killed; a group applied to it stops applying to it (the group's
+    /// decorations `pred` refuses are copied to it), and a group applied to nothing
+    /// any more is killed.
+    pub fn remove_decorations_from(&mut self, id: u32, pred: &dyn Fn(&Ir, Inst) -> bool) -> bool {
+        let mut modified = false;
+        let Some(info) = self.decorations().target(id).cloned() else {
+            return false;
+        };
+        let mut to_kill: Vec<Inst> = Vec::new();
+        let is_group = !info.decorate_insts.is_empty();
+        for &i in &info.direct {
+            if pred(&self.ir, i) {
+                to_kill.push(i);
+            }
+        }
+        let mut indirect_removed: Vec<Inst> = Vec::new();
+        for &inst in &info.indirect {
+            let group = self.ir.data(inst).in_word(0);
+            let group_decorations = self
+                .decorations
+                .as_ref()
+                .and_then(|d| d.target(group))
+                .map(|t| t.direct.clone())
+                .unwrap_or_default();
+            let keep: Vec<Inst> = group_decorations
+                .iter()
+                .copied()
+                .filter(|&g| !pred(&self.ir, g))
+                .collect();
+            if keep.len() == group_decorations.len() && !group_decorations.is_empty() {
+                continue;
+            }
+            let stride = if self.ir.opcode(inst) == O::GroupDecorate {
+                1
+            } else {
+                2
+            };
+            let mut k = 1;
+            while k < self.ir.data(inst).num_in_operands() {
+                if self.ir.data(inst).in_word(k) != id {
+                    k += stride;
+                    continue;
+                }
+                let d = self.ir.data_mut(inst);
+                let last = d.num_in_operands() - stride;
+                if k < last {
+                    let w = d.in_operand_words(last).to_vec();
+                    d.set_in_operand(k, &w);
+                }
+                if stride == 2 {
+                    if k < last {
+                        let w = d.in_operand_words(last + 1).to_vec();
+                        d.set_in_operand(k + 1, &w);
+                    }
+                    d.remove_in_operand(last + 1);
+                }
+                d.remove_in_operand(last);
+                modified = true;
+            }
+            if self.ir.data(inst).num_in_operands() == 1 {
+                indirect_removed.push(inst);
+                to_kill.push(inst);
+            } else if modified {
+                self.forget_uses(inst);
+                indirect_removed.push(inst);
+                self.analyze_uses(inst);
+            }
+            for g in keep {
+                if let Some(c) = self.ir.clone_inst(g) {
+                    self.ir.data_mut(c).set_in_operand(0, &[id]);
+                    self.ir.push_global(Section::Annotation, c);
+                    self.analyze_uses(c);
+                }
+            }
+        }
+        if let Some(t) = self.decorations.as_mut().and_then(|d| d.target_mut(id)) {
+            t.indirect.retain(|i| !indirect_removed.contains(i));
+        }
+        modified |= !to_kill.is_empty();
+        for i in to_kill {
+            self.kill_inst(i);
+        }
+        let mut to_kill = Vec::new();
+        let now = self
+            .decorations
+            .as_ref()
+            .and_then(|d| d.target(id))
+            .cloned();
+        if let Some(now) = &now {
+            if is_group && now.direct.is_empty() && now.indirect.is_empty() {
+                to_kill.extend(now.decorate_insts.iter().copied());
+            }
+        }
+        modified |= !to_kill.is_empty();
+        for i in to_kill {
+            self.kill_inst(i);
+        }
+        let now = self
+            .decorations
+            .as_ref()
+            .and_then(|d| d.target(id))
+            .cloned();
+        if let Some(now) = now {
+            if now.direct.is_empty() && now.indirect.is_empty() && now.decorate_insts.is_empty() {
+                if let Some(d) = self.decorations.as_mut() {
+                    d.forget(id);
+                }
+            }
+        }
+        modified
+    }
+
+    /// `KillOperandFromDebugInstructions`: a debug-info instruction naming a killed
+    /// function (`DebugFunction`) or global (`DebugGlobalVariable`) names
+    /// `DebugInfoNone` instead.
+    fn kill_operand_from_debug_instructions(&mut self, i: Inst) {
+        let opcode = self.ir.opcode(i);
+        let id = self.ir.result_id(i);
+        let is_value = opcode == O::Variable || spirv_core::__private::opt::is_constant(opcode);
+        if opcode != O::Function && !is_value {
+            return;
+        }
+        let (opencl, shader) = {
+            let f = self.features();
+            (f.opencl_debug_info, f.shader_debug_info)
+        };
+        if opencl == 0 && shader == 0 {
+            return;
+        }
+        let debug: Vec<Inst> = self.ir.section(Section::ExtInstDebugInfo).collect();
+        for d in debug {
+            let data = self.ir.data(d);
+            if data.opcode() != O::ExtInst {
+                continue;
+            }
+            let set = data.in_word(0);
+            let number = data.in_word(1);
+            // DebugFunction (20) of OpenCL.DebugInfo.100 names its function in operand
+            // 13; DebugGlobalVariable (18) of either set its variable in operand 11.
+            let at = if opcode == O::Function && set == opencl && number == 20 {
+                13
+            } else if is_value && (set == opencl || set == shader) && number == 18 {
+                11
+            } else {
+                continue;
+            };
+            if data.word(at) == id {
+                if let Some(none) = self.debug_info_none() {
+                    let none_id = self.ir.result_id(none);
+                    self.ir.data_mut(d).set_operand(at, &[none_id]);
+                    if self.are_valid(Analyses::DEF_USE) {
+                        self.analyze_uses(d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Builds the debug-info analysis if it is not valid (`get_debug_info_mgr`): it
+    /// finds the first `DebugInfoNone` and the first empty `DebugExpression`, and, as
+    /// spirv-opt's does, moves each to the front of the debug-info instructions when a
+    /// debug-info instruction precedes it (the expression first, then `DebugInfoNone`).
+    pub fn debug_info(&mut self) {
+        if self.are_valid(Analyses::DEBUG_INFO) {
+            return;
+        }
+        self.mark_valid(Analyses::DEBUG_INFO);
+        let (opencl, shader) = {
+            let f = self.features();
+            (f.opencl_debug_info, f.shader_debug_info)
+        };
+        self.debug_info_none = None;
+        if opencl == 0 && shader == 0 {
+            return;
+        }
+        let common = |ir: &Ir, i: Inst| {
+            let d = ir.data(i);
+            (d.opcode() == O::ExtInst && (d.in_word(0) == opencl || d.in_word(0) == shader))
+                .then(|| d.in_word(1))
+        };
+        let mut none = None;
+        let mut empty_expr = None;
+        self.dbg_insts.clear();
+        self.dbg_decls.clear();
+        for i in self.ir.all_insts() {
+            let c = common(&self.ir, i);
+            if c.is_some() && self.ir.result_id(i) != 0 {
+                self.dbg_insts.insert(self.ir.result_id(i), i);
+            }
+            if c == Some(28) {
+                let var = self.ir.data(i).word(5);
+                self.dbg_decls.entry(var).or_default().push(i);
+            }
+            if c == Some(29) {
+                let var = self.variable_id_of_debug_value_used_for_declare(i);
+                if var != 0 {
+                    self.dbg_decls.entry(var).or_default().push(i);
+                }
+            }
+            match c {
+                Some(0) if none.is_none() => none = Some(i),
+                // DebugExpression with no operation.
+                Some(31) if empty_expr.is_none() && self.ir.data(i).num_operands() == 4 => {
+                    empty_expr = Some(i)
+                }
+                _ => {}
+            }
+        }
+        for moved in [empty_expr, none].into_iter().flatten() {
+            let prev_is_debug = self
+                .ir
+                .prev(moved)
+                .is_some_and(|p| common(&self.ir, p).is_some());
+            if prev_is_debug {
+                if let Some(first) = self.ir.section_first(Section::ExtInstDebugInfo) {
+                    self.ir.unlink(moved);
+                    self.ir.insert_before(first, moved);
+                }
+            }
+        }
+        self.debug_info_none = none;
+        self.empty_debug_expr = empty_expr;
+    }
+
+    /// The module's empty `DebugExpression`, made at the front of the debug-info
+    /// instructions if it has none (`GetEmptyDebugExpression`).
+    pub fn empty_debug_expression(&mut self) -> Option<Inst> {
+        self.debug_info();
+        if let Some(i) = self.empty_debug_expr.filter(|&i| self.ir.is_live(i)) {
+            return Some(i);
+        }
+        let id = self.take_next_id()?;
+        let void = self.void_type_id();
+        let set = self.dbg_set_import_id();
+        let i = self.make(
+            O::ExtInst,
+            void,
+            id,
+            &[Operand::id(set), Operand::new(Kind::ExtInstNumber, &[31])],
+        );
+        match self.ir.section_first(Section::ExtInstDebugInfo) {
+            Some(first) => self.ir.insert_before(first, i),
+            None => self.ir.push_global(Section::ExtInstDebugInfo, i),
+        }
+        self.dbg_insts.insert(id, i);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_def_use(i);
+        }
+        self.empty_debug_expr = Some(i);
+        Some(i)
+    }
+
+    /// The module's `DebugInfoNone`, made at the front of the debug-info instructions
+    /// if it has none (`GetDebugInfoNone`).
+    pub fn debug_info_none(&mut self) -> Option<Inst> {
+        self.debug_info();
+        if let Some(i) = self.debug_info_none.filter(|&i| self.ir.is_live(i)) {
+            return Some(i);
+        }
+        let (opencl, shader) = {
+            let f = self.features();
+            (f.opencl_debug_info, f.shader_debug_info)
+        };
+        let set = if opencl != 0 { opencl } else { shader };
+        let id = self.take_next_id()?;
+        let void = self.void_type_id();
+        let i = self.make(
+            O::ExtInst,
+            void,
+            id,
+            &[Operand::id(set), Operand::new(Kind::ExtInstNumber, &[0])],
+        );
+        match self.ir.section_first(Section::ExtInstDebugInfo) {
+            Some(first) => self.ir.insert_before(first, i),
+            None => self.ir.push_global(Section::ExtInstDebugInfo, i),
+        }
+        self.analyze_def_use(i);
+        self.debug_info_none = Some(i);
+        self.dbg_insts.insert(id, i);
+        Some(i)
+    }
+
+    /// The debug-info instruction (of `OpenCL.DebugInfo.100` or
+    /// `NonSemantic.Shader.DebugInfo.100`) defining `id` (`GetDbgInst`).
+    pub fn dbg_inst(&mut self, id: u32) -> Option<Inst> {
+        self.debug_info();
+        self.dbg_insts
+            .get(&id)
+            .copied()
+            .filter(|&i| self.ir.is_live(i))
+    }
+
+    /// The instruction number of `i` when it is an `OpExtInst` of
+    /// `OpenCL.DebugInfo.100` or `NonSemantic.Shader.DebugInfo.100`
+    /// (`GetCommonDebugOpcode`).
+    pub fn common_debug_opcode(&mut self, i: Inst) -> Option<u32> {
+        let d = self.ir.data(i);
+        if !matches!(d.opcode(), O::ExtInst | O::ExtInstWithForwardRefsKHR) {
+            return None;
+        }
+        let set = d.in_word(0);
+        let n = d.in_word(1);
+        let f = self.features();
+        let known = (f.opencl_debug_info != 0 && set == f.opencl_debug_info)
+            || (f.shader_debug_info != 0 && set == f.shader_debug_info);
+        known.then_some(n)
+    }
+
+    /// Whether `i` computes a value from its operands alone (`IsCombinatorInstruction`):
+    /// with the `Shader` capability, the opcodes spirv-opt lists, and the
+    /// `GLSL.std.450` instructions but `Modf` and `Frexp`.
+    pub fn is_combinator(&mut self, i: Inst) -> bool {
+        let d = self.ir.data(i);
+        let op = d.opcode();
+        if op != O::ExtInst {
+            return self.has_capability(1) && is_combinator_opcode(op);
+        }
+        let (set, n) = (d.in_word(0), d.in_word(1));
+        self.features().glsl_sets.contains(&set) && (1..=81).contains(&n) && n != 35 && n != 51
+    }
+
+    /// Whether `i` is an `OpExtInst` of a `NonSemantic.` set
+    /// (`IsNonSemanticInstruction`).
+    pub fn is_non_semantic_instruction(&mut self, i: Inst) -> bool {
+        let d = self.ir.data(i);
+        if d.opcode() != O::ExtInst || d.result_id() == 0 {
+            return false;
+        }
+        let set = d.in_word(0);
+        self.features().non_semantic_sets.contains(&set)
+    }
+
+    /// `CollectNonSemanticTree`: adds to `to_kill` the non-semantic instructions that
+    /// use `i`'s result, directly or through each other.
+    pub fn collect_non_semantic_tree(&mut self, i: Inst, to_kill: &mut HashSet<Inst>) {
+        if self.ir.result_id(i) == 0 || self.ir.is_debug_line_inst(i) {
+            return;
+        }
+        let mut work = vec![i];
+        let mut seen: HashSet<Inst> = HashSet::new();
+        while let Some(w) = work.pop() {
+            let id = self.ir.result_id(w);
+            for user in self.users(id) {
+                if self.is_non_semantic_instruction(user) && seen.insert(user) {
+                    work.push(user);
+                    to_kill.insert(user);
+                }
+            }
+        }
+    }
+
+    /// `GetVariableIdOfDebugValueUsedForDeclare`: the function-scope variable of a
+    /// `DebugValue` whose expression is a single `Deref`, else 0.
+    pub fn variable_id_of_debug_value_used_for_declare(&mut self, i: Inst) -> u32 {
+        if self.common_debug_opcode(i) != Some(29) {
+            return 0;
+        }
+        let Some(expr) = self.dbg_inst(self.ir.data(i).word(6)) else {
+            return 0;
+        };
+        if self.ir.data(expr).num_operands() != 5 {
+            return 0;
+        }
+        let Some(operation) = self.dbg_inst(self.ir.data(expr).word(4)) else {
+            return 0;
+        };
+        let opencl = self.features().opencl_debug_info;
+        let is_opencl = opencl != 0 && self.ir.data(i).in_word(0) == opencl;
+        let deref = if is_opencl {
+            self.ir.data(operation).word(4) == 0
+        } else {
+            // `GetVulkanDebugOperation`: the operation's constant.
+            self.get_def(self.ir.data(operation).word(4))
+                .is_some_and(|c| {
+                    self.ir.data(c).num_in_operands() >= 1 && self.ir.data(c).in_word(0) == 0
+                })
+        };
+        // Reading the constant above built def-use; spirv-opt gives up without it.
+        if !deref || !self.are_valid(Analyses::DEF_USE) {
+            return 0;
+        }
+        let var_id = self.ir.data(i).word(5);
+        match self.get_def(var_id) {
+            Some(v) if self.ir.opcode(v) == O::Variable && self.ir.data(v).word(2) == 7 => var_id,
+            _ => 0,
+        }
+    }
+
+    /// Whether a `DebugDeclare` (or a `DebugValue` used as one) was seen for
+    /// `var_id` since the debug-info analysis was built (`IsVariableDebugDeclared`).
+    pub fn is_variable_debug_declared(&mut self, var_id: u32) -> bool {
+        self.debug_info();
+        self.dbg_decls.contains_key(&var_id)
+    }
+
+    /// Whether `i` is a `DebugDeclare`, or a `DebugValue` used as one
+    /// (`IsDebugDeclare`).
+    pub fn is_debug_declare(&mut self, i: Inst) -> bool {
+        self.common_debug_opcode(i) == Some(28)
+            || self.variable_id_of_debug_value_used_for_declare(i) != 0
+    }
+
+    /// The live declarations of `var_id` (`var_id_to_dbg_decl_`). spirv-opt keeps them
+    /// in an unordered set of pointers; here they are in the order they were made.
+    pub fn debug_declares(&mut self, var_id: u32) -> Vec<Inst> {
+        self.debug_info();
+        let mut v: Vec<Inst> = self
+            .dbg_decls
+            .get(&var_id)
+            .map(|d| d.iter().copied().filter(|&i| self.ir.is_live(i)).collect())
+            .unwrap_or_default();
+        v.sort_by_key(|&i| self.ir.uid(i));
+        v.dedup();
+        v
+    }
+
+    /// `KillDebugDeclares`: kills the declarations of `var_id` and forgets it.
+    pub fn kill_debug_declares(&mut self, var_id: u32) -> bool {
+        self.debug_info();
+        let Some(decls) = self.dbg_decls.remove(&var_id) else {
+            return false;
+        };
+        let mut modified = false;
+        for d in decls {
+            if self.ir.is_live(d) {
+                self.kill_inst(d);
+            }
+            modified = true;
+        }
+        modified
+    }
+
+    /// `AddDebugValueForVariable`: after `insert_pos` (past phis and variables), a
+    /// `DebugValue` of `value_id` for each declaration of `var_id`, with the last line
+    /// of `line` and the declaration's scope. `None` when ids ran out.
+    pub fn add_debug_value_for_variable(
+        &mut self,
+        line: Inst,
+        var_id: u32,
+        value_id: u32,
+        insert_pos: Inst,
+    ) -> Option<bool> {
+        if !self.is_variable_debug_declared(var_id) {
+            return Some(false);
+        }
+        let mut modified = false;
+        for decl in self.debug_declares(var_id) {
+            let mut before = self.ir.next(insert_pos);
+            while let Some(b) =
+                before.filter(|&b| matches!(self.ir.opcode(b), O::Phi | O::Variable))
+            {
+                before = self.ir.next(b);
+            }
+            let Some(before) = before else { continue };
+            modified |= self
+                .add_debug_value_for_decl(decl, value_id, before, Some(line))?
+                .is_some();
+        }
+        Some(modified)
+    }
+
+    /// `AddDebugValueForDecl`: a `DebugValue` of `value_id` copied from the declaration
+    /// `decl`, before `before`. `None` when ids ran out.
+    pub fn add_debug_value_for_decl(
+        &mut self,
+        decl: Inst,
+        value_id: u32,
+        before: Inst,
+        line: Option<Inst>,
+    ) -> Option<Option<Inst>> {
+        if !self.is_debug_declare(decl) {
+            return Some(None);
+        }
+        let val = self.ir.clone_inst(decl)?;
+        let id = self.take_next_id()?;
+        self.ir.data_mut(val).set_result_id(id);
+        self.ir.data_mut(val).set_in_operand(1, &[29]);
+        self.ir.data_mut(val).set_operand(5, &[value_id]);
+        let expr = self.empty_debug_expression()?;
+        let expr_id = self.ir.result_id(expr);
+        self.ir.data_mut(val).set_operand(6, &[expr_id]);
+        self.update_debug_info_from(val, decl, line)?;
+        self.ir.insert_before(before, val);
+        self.dbg_insts.insert(id, val);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_def_use(val);
+        }
+        Some(Some(val))
+    }
+
+    /// The debug-info instruction set in use, `OpenCL.DebugInfo.100` first
+    /// (`GetDbgSetImportId`); 0 for none.
+    pub fn dbg_set_import_id(&mut self) -> u32 {
+        let f = self.features();
+        if f.opencl_debug_info != 0 {
+            f.opencl_debug_info
+        } else {
+            f.shader_debug_info
+        }
+    }
+
+    /// `BuildDebugScope`: `scope` with the inlined-at chain for the call of `cx`.
+    pub fn build_debug_scope(
+        &mut self,
+        scope: DebugScope,
+        cx: &mut InlinedAtContext,
+    ) -> DebugScope {
+        DebugScope {
+            lexical_scope: scope.lexical_scope,
+            inlined_at: self.build_debug_inlined_at_chain(scope.inlined_at, cx),
+        }
+    }
+
+    /// `BuildDebugInlinedAtChain`: the head of a copy of the chain `callee_inlined_at`
+    /// ending in a new `DebugInlinedAt` for the call of `cx` (0 where the call has no
+    /// scope), made once per chain and call.
+    pub fn build_debug_inlined_at_chain(
+        &mut self,
+        callee_inlined_at: u32,
+        cx: &mut InlinedAtContext,
+    ) -> u32 {
+        self.debug_info();
+        if cx.scope.lexical_scope == 0 {
+            return 0;
+        }
+        if let Some(&head) = cx.chains.get(&callee_inlined_at).filter(|&&h| h != 0) {
+            return head;
+        }
+        let new_at = self.create_debug_inlined_at(cx.line, cx.scope);
+        if new_at == 0 {
+            return 0;
+        }
+        if callee_inlined_at == 0 {
+            cx.chains.insert(0, new_at);
+            return new_at;
+        }
+        let mut head = 0;
+        let mut iter = callee_inlined_at;
+        let mut last: Option<Inst> = None;
+        while let Some(new) = self.clone_debug_inlined_at(iter, last) {
+            if head == 0 {
+                head = self.ir.result_id(new);
+            }
+            if let Some(l) = last {
+                let id = self.ir.result_id(new);
+                set_inlined_operand(&mut self.ir, l, id);
+            }
+            last = Some(new);
+            let d = self.ir.data(new);
+            iter = if d.num_operands() <= 6 { 0 } else { d.word(6) };
+            if iter == 0 {
+                break;
+            }
+        }
+        if let Some(l) = last {
+            set_inlined_operand(&mut self.ir, l, new_at);
+        }
+        cx.chains.insert(callee_inlined_at, head);
+        head
+    }
+
+    /// `CreateDebugInlinedAt`: a `DebugInlinedAt` for `line` (or the line of the
+    /// lexical scope of `scope`) in `scope`, at the end of the debug-info
+    /// instructions; 0 where the module has no debug-info set.
+    fn create_debug_inlined_at(&mut self, line: Option<Inst>, scope: DebugScope) -> u32 {
+        let set = self.dbg_set_import_id();
+        if set == 0 {
+            return 0;
+        }
+        let shader = self.features().shader_debug_info;
+        let as_id = set == shader;
+        let line_number = match line {
+            None => {
+                let Some(lex) = self.dbg_inst(scope.lexical_scope) else {
+                    return 0;
+                };
+                let d = self.ir.data(lex);
+                match d.in_word(1) {
+                    // DebugFunction, DebugLexicalBlock.
+                    20 => d.word(7),
+                    21 => d.word(5),
+                    _ => 0,
+                }
+            }
+            Some(l) => {
+                let d = self.ir.data(l);
+                if d.opcode() == O::Line {
+                    let n = d.word(1);
+                    if as_id {
+                        // Def-use is never valid while inlining: `AddNewConstInGlobals`.
+                        let Some(id) = self.take_next_id() else {
+                            return 0;
+                        };
+                        let uint = self.uint_type_id();
+                        let c = self.make(O::Constant, uint, id, &[Operand::literal(n)]);
+                        self.ir.push_global(Section::TypesValues, c);
+                        self.invalidate(Analyses::CONSTANTS | Analyses::DEF_USE);
+                        id
+                    } else {
+                        n
+                    }
+                } else {
+                    d.word(5)
+                }
+            }
+        };
+        let Some(id) = self.take_next_id() else {
+            return 0;
+        };
+        let void = self.void_type_id();
+        let line_op = if as_id {
+            Operand::id(line_number)
+        } else {
+            Operand::literal(line_number)
+        };
+        let mut ops = vec![
+            Operand::id(set),
+            Operand::new(Kind::ExtInstNumber, &[25]),
+            line_op,
+            Operand::id(scope.lexical_scope),
+        ];
+        if scope.inlined_at != 0 {
+            ops.push(Operand::id(scope.inlined_at));
+        }
+        let i = self.make(O::ExtInst, void, id, &ops);
+        self.dbg_insts.insert(id, i);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_def_use(i);
+        }
+        self.ir.push_global(Section::ExtInstDebugInfo, i);
+        id
+    }
+
+    /// `CloneDebugInlinedAt`: a copy, with a fresh id, of the `DebugInlinedAt` `id`,
+    /// before `before` or at the end of the debug-info instructions.
+    fn clone_debug_inlined_at(&mut self, id: u32, before: Option<Inst>) -> Option<Inst> {
+        let at = self.dbg_inst(id)?;
+        let d = self.ir.data(at);
+        if d.opcode() != O::ExtInst || d.in_word(1) != 25 {
+            return None;
+        }
+        let new = self.ir.clone_inst(at)?;
+        let nid = self.take_next_id()?;
+        self.ir.data_mut(new).set_result_id(nid);
+        self.dbg_insts.insert(nid, new);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_def_use(new);
+        }
+        match before {
+            Some(b) => self.ir.insert_before(b, new),
+            None => self.ir.push_global(Section::ExtInstDebugInfo, new),
+        }
+        Some(new)
+    }
+
+    // ---- debug lines and scopes ----
+
+    /// Drops `i`'s debug lines (`ClearDbgLineInsts`).
+    pub fn clear_dbg_line_insts(&mut self, i: Inst) {
+        let old = self.ir.lines(i).to_vec();
+        if self.are_valid(Analyses::DEF_USE) {
+            let ir = &self.ir;
+            if let Some(du) = self.def_use.as_mut() {
+                for &l in &old {
+                    du.clear_inst(ir, l);
+                }
+            }
+        }
+        for l in &old {
+            self.ir.mark_dead(*l);
+        }
+        self.ir.set_lines(i, Vec::new());
+    }
+
+    /// Attaches a copy of line `line` to `i` (`AddDebugLine`): a new creation number,
+    /// and a fresh id for a `DebugLine`. `None` when an id cannot be taken.
+    pub fn add_debug_line(&mut self, i: Inst, line: Inst) -> Option<()> {
+        let d = self.ir.data(line).clone();
+        let copy = self.ir.create(d);
+        self.ir.push_line(i, copy);
+        if self.ir.is_debug_line_inst(copy) {
+            let id = self.take_next_id()?;
+            self.ir.data_mut(copy).set_result_id(id);
+        }
+        if self.are_valid(Analyses::DEF_USE) {
+            let (du, ir) = self.def_use_ir();
+            du.analyze_def_use(ir, copy);
+        }
+        Some(())
+    }
+
+    /// Gives `i` the last debug line of `line` (or of `from`) and the debug scope of
+    /// `from` (`UpdateDebugInfoFrom`).
+    pub fn update_debug_info_from(
+        &mut self,
+        i: Inst,
+        from: Inst,
+        line: Option<Inst>,
+    ) -> Option<()> {
+        self.clear_dbg_line_insts(i);
+        let from_line = line.unwrap_or(from);
+        if let Some(&last) = self.ir.lines(from_line).last() {
+            self.add_debug_line(i, last)?;
+        }
+        let scope = self.ir.scope(from);
+        self.ir.set_scope(i, scope);
+        Some(())
+    }
+
+    // ---- replacing uses ----
+
+    /// Replaces every use of `before` with `after` (`ReplaceAllUsesWith`).
+    pub fn replace_all_uses_with(&mut self, before: u32, after: u32) -> bool {
+        self.replace_all_uses_with_predicate(before, after, &|_, _| true)
+    }
+
+    /// Replaces the uses of `before` in the users `pred` accepts with `after`
+    /// (`ReplaceAllUsesWithPredicate`).
+    pub fn replace_all_uses_with_predicate(
+        &mut self,
+        before: u32,
+        after: u32,
+        pred: &dyn Fn(&Ir, Inst) -> bool,
+    ) -> bool {
+        if before == after {
+            return false;
+        }
+        let uses: Vec<(Inst, usize)> = self
+            .uses(before)
+            .into_iter()
+            .filter(|&(u, _)| pred(&self.ir, u))
+            .collect();
+        let mut prev: Option<Inst> = None;
+        for (user, index) in uses {
+            if prev != Some(user) {
+                self.forget_uses(user);
+                prev = Some(user);
+            }
+            let d = self.ir.data_mut(user);
+            let trc = d.type_result_count();
+            if index < trc {
+                if d.has_type() && index == 0 {
+                    d.set_type_id(after);
+                }
+            } else {
+                d.set_operand(index, &[after]);
+            }
+            self.analyze_uses(user);
+        }
+        true
+    }
+
+    // ---- functions and the call graph ----
+
+    /// Calls `pfn` on each function reachable from the entry points, breadth first
+    /// (`ProcessEntryPointCallTree`); whether any call returned true.
+    pub fn process_entry_point_call_tree(
+        &mut self,
+        pfn: &mut dyn FnMut(&mut Context, Func) -> bool,
+    ) -> bool {
+        let roots = call_graph::entry_point_roots(&self.ir);
+        self.process_call_tree_from_roots(pfn, roots)
+    }
+
+    /// As [`Context::process_entry_point_call_tree`], exported functions also roots
+    /// (`ProcessReachableCallTree`).
+    pub fn process_reachable_call_tree(
+        &mut self,
+        pfn: &mut dyn FnMut(&mut Context, Func) -> bool,
+    ) -> bool {
+        let funcs: std::collections::HashSet<u32> = self
+            .ir
+            .functions()
+            .iter()
+            .map(|&f| self.ir.func_id(f))
+            .collect();
+        let roots = call_graph::reachable_roots(&self.ir, &|id| funcs.contains(&id));
+        self.process_call_tree_from_roots(pfn, roots)
+    }
+
+    /// `ProcessCallTreeFromRoots`: breadth first from `roots`, each function once.
+    pub fn process_call_tree_from_roots(
+        &mut self,
+        pfn: &mut dyn FnMut(&mut Context, Func) -> bool,
+        roots: Vec<u32>,
+    ) -> bool {
+        let mut queue: VecDeque<u32> = roots.into();
+        let mut done = std::collections::HashSet::new();
+        let mut modified = false;
+        while let Some(id) = queue.pop_front() {
+            if !done.insert(id) {
+                continue;
+            }
+            let Some(f) = self.get_function(id) else {
+                continue;
+            };
+            modified = pfn(self, f) || modified;
+            queue.extend(call_graph::callees(&self.ir, f));
+        }
+        modified
+    }
+
+    /// The functions called, directly or not, from the continue constructs of loops, in
+    /// the order spirv-opt's `std::unordered_set` gives them
+    /// (`FindFuncsCalledFromContinue`).
+    pub fn find_funcs_called_from_continue(&mut self) -> Vec<u32> {
+        self.struct_cfg();
+        let mut queue: VecDeque<u32> = VecDeque::new();
+        let funcs: Vec<Func> = self.ir.functions().to_vec();
+        for f in funcs {
+            for b in self.ir.blocks(f) {
+                let id = self.ir.block_id(b);
+                let in_continue = self
+                    .struct_cfg
+                    .as_ref()
+                    .is_some_and(|s| s.is_in_containing_loops_continue_construct(id));
+                if in_continue {
+                    for i in self.ir.insts(b) {
+                        if self.ir.opcode(i) == O::FunctionCall {
+                            queue.push_back(self.ir.data(i).in_word(0));
+                        }
+                    }
+                }
+            }
+        }
+        let mut set = crate::stl::StdOrder::new();
+        while let Some(id) = queue.pop_front() {
+            let f = self.get_function(id);
+            if set.insert(id) {
+                if let Some(f) = f {
+                    queue.extend(call_graph::callees(&self.ir, f));
+                }
+            }
+        }
+        set.iter()
+    }
+
+    // ---- types and constants ----
+
+    /// The id of `t`, its instruction made (with its parts' and its decorations) if it
+    /// has none (`GetTypeInstruction`); 0 when an id cannot be taken.
+    pub fn get_type_instruction(&mut self, t: TypeRef) -> u32 {
+        let id = self.types().id_of(t);
+        if id != 0 {
+            return id;
+        }
+        let Some(id) = self.take_next_id() else {
+            return 0;
+        };
+        self.types().register(id, t);
+        let ty = self.types().ty(t).clone();
+        let lit = |v: u32| Operand::literal(v);
+        let inst = match ty {
+            Ty::Void => self.make(O::TypeVoid, 0, id, &[]),
+            Ty::Bool => self.make(O::TypeBool, 0, id, &[]),
+            Ty::Sampler => self.make(O::TypeSampler, 0, id, &[]),
+            Ty::Int { width, signed } => {
+                self.make(O::TypeInt, 0, id, &[lit(width), lit(u32::from(signed))])
+            }
+            Ty::Float { width, .. } => self.make(O::TypeFloat, 0, id, &[lit(width)]),
+            Ty::Vector { elem, count } | Ty::Matrix { col: elem, count } => {
+                let op = if matches!(ty, Ty::Vector { .. }) {
+                    O::TypeVector
+                } else {
+                    O::TypeMatrix
+                };
+                let sub = self.get_type_instruction(elem);
+                if sub == 0 {
+                    return 0;
+                }
+                self.make(op, 0, id, &[Operand::id(sub), lit(count)])
+            }
+            Ty::Image {
+                sampled_type,
+                params,
+            } => {
+                let sub = self.get_type_instruction(sampled_type);
+                if sub == 0 {
+                    return 0;
+                }
+                let mut ops = vec![Operand::id(sub), Operand::new(Kind::Enum, &[params[0]])];
+                ops.extend(params[1..5].iter().map(|&p| lit(p)));
+                ops.push(Operand::new(Kind::Enum, &[params[5]]));
+                ops.push(Operand::new(Kind::Enum, &[params[6]]));
+                self.make(O::TypeImage, 0, id, &ops)
+            }
+            Ty::SampledImage(image) => {
+                let sub = self.get_type_instruction(image);
+                if sub == 0 {
+                    return 0;
+                }
+                self.make(O::TypeSampledImage, 0, id, &[Operand::id(sub)])
+            }
+            Ty::Array { elem, .. } => {
+                let sub = self.get_type_instruction(elem);
+                if sub == 0 {
+                    return 0;
+                }
+                let length = self.types().array_length_id(t);
+                self.make(
+                    O::TypeArray,
+                    0,
+                    id,
+                    &[Operand::id(sub), Operand::id(length)],
+                )
+            }
+            Ty::RuntimeArray(elem) => {
+                let sub = self.get_type_instruction(elem);
+                if sub == 0 {
+                    return 0;
+                }
+                self.make(O::TypeRuntimeArray, 0, id, &[Operand::id(sub)])
+            }
+            Ty::Struct { members, .. } => {
+                let mut ops = Vec::new();
+                for m in members {
+                    let sub = self.get_type_instruction(m);
+                    if sub == 0 {
+                        return 0;
+                    }
+                    ops.push(Operand::id(sub));
+                }
+                self.make(O::TypeStruct, 0, id, &ops)
+            }
+            Ty::Opaque(name) => self.make(O::TypeOpaque, 0, id, &[Operand::string(&name)]),
+            Ty::Pointer { pointee, storage } => match pointee {
+                None => self.make(
+                    O::TypeUntypedPointerKHR,
+                    0,
+                    id,
+                    &[Operand::new(Kind::Enum, &[storage])],
+                ),
+                Some(p) => {
+                    let sub = self.get_type_instruction(p);
+                    self.make(
+                        O::TypePointer,
+                        0,
+                        id,
+                        &[Operand::new(Kind::Enum, &[storage]), Operand::id(sub)],
+                    )
+                }
+            },
+            Ty::Function { ret, params } => {
+                let r = self.get_type_instruction(ret);
+                if r == 0 {
+                    return 0;
+                }
+                let mut ops = vec![Operand::id(r)];
+                for p in params {
+                    let sub = self.get_type_instruction(p);
+                    if sub == 0 {
+                        return 0;
+                    }
+                    ops.push(Operand::id(sub));
+                }
+                self.make(O::TypeFunction, 0, id, &ops)
+            }
+            Ty::ForwardPointer { target, storage } => self.make(
+                O::TypeForwardPointer,
+                0,
+                0,
+                &[Operand::id(target), Operand::new(Kind::Enum, &[storage])],
+            ),
+            Ty::Other { opcode, words } => {
+                let ops: Vec<Operand> = words.iter().map(|&w| lit(w)).collect();
+                self.make(O(opcode), 0, id, &ops)
+            }
+        };
+        self.add_type(inst);
+        self.analyze_def_use(inst);
+        self.attach_decorations(id, t);
+        id
+    }
+
+    /// Makes the decorations of type `t` on `id` (`AttachDecorations`).
+    fn attach_decorations(&mut self, id: u32, t: TypeRef) {
+        let decs = self.types().decorations(t).to_vec();
+        for dec in decs {
+            self.create_decoration(id, &dec, None);
+        }
+        if let Ty::Struct {
+            member_decorations, ..
+        } = self.types().ty(t).clone()
+        {
+            for (member, decs) in member_decorations {
+                for dec in decs {
+                    self.create_decoration(id, &dec, Some(member));
+                }
+            }
+        }
+    }
+
+    /// `CreateDecoration`.
+    fn create_decoration(&mut self, target: u32, dec: &[u32], member: Option<u32>) {
+        let mut ops = vec![Operand::id(target)];
+        if let Some(m) = member {
+            ops.push(Operand::literal(m));
+        }
+        ops.push(Operand::new(
+            Kind::Enum,
+            &[dec.first().copied().unwrap_or(0)],
+        ));
+        ops.extend(dec.iter().skip(1).map(|&w| Operand::literal(w)));
+        let op = if member.is_some() {
+            O::MemberDecorate
+        } else {
+            O::Decorate
+        };
+        let i = self.make(op, 0, 0, &ops);
+        self.add_annotation(i);
+        if self.are_valid(Analyses::DEF_USE) {
+            self.analyze_uses(i);
+        }
+    }
+
+    /// The id of the type `ty` with no decorations, made if the module has none
+    /// (`GetTypeInstruction` of a plain type).
+    pub fn type_id_of(&mut self, ty: Ty) -> u32 {
+        let t = self.types().intern_plain(ty);
+        self.get_type_instruction(t)
+    }
+
+    /// The void type's id (`GetVoidTypeId`).
+    pub fn void_type_id(&mut self) -> u32 {
+        self.type_id_of(Ty::Void)
+    }
+
+    /// The bool type's id (`GetBoolTypeId`).
+    pub fn bool_type_id(&mut self) -> u32 {
+        self.type_id_of(Ty::Bool)
+    }
+
+    /// The 32-bit unsigned integer type's id (`GetUIntTypeId`).
+    pub fn uint_type_id(&mut self) -> u32 {
+        self.type_id_of(Ty::Int {
+            width: 32,
+            signed: false,
+        })
+    }
+
+    /// The pointer type to `type_id` in `storage`: the first such `OpTypePointer` of
+    /// the module, or a new one (`FindPointerToType`).
+    pub fn find_pointer_to_type(&mut self, type_id: u32, storage: u32) -> u32 {
+        let pointee = self.types().get(type_id);
+        let found = self.ir.section(Section::TypesValues).find(|&i| {
+            let d = self.ir.data(i);
+            d.opcode() == O::TypePointer && d.word(2) == type_id && d.word(1) == storage
+        });
+        if let Some(f) = found {
+            return self.ir.result_id(f);
+        }
+        let Some(id) = self.take_next_id() else {
+            return 0;
+        };
+        let i = self.make(
+            O::TypePointer,
+            0,
+            id,
+            &[Operand::new(Kind::Enum, &[storage]), Operand::id(type_id)],
+        );
+        self.add_type(i);
+        let pt = self.types().intern_plain(Ty::Pointer { pointee, storage });
+        self.types().register(id, pt);
+        id
+    }
+
+    /// The id declaring constant `c` with type `type_id` (any for 0), its instruction
+    /// made at the end of the types and values if there is none
+    /// (`GetDefiningInstruction`).
+    pub fn get_defining_instruction(&mut self, c: ConstRef, type_id: u32) -> Option<Inst> {
+        let declared = self.find_declared_constant_id(c, type_id);
+        if declared != 0 {
+            return self.get_def(declared);
+        }
+        let id = self.take_next_id()?;
+        let value = self.constants().value(c).clone();
+        let ty = if type_id != 0 {
+            type_id
+        } else {
+            self.types().id_of(value.ty())
+        };
+        let inst = match value {
+            Const::Null(_) => self.make(O::ConstantNull, ty, id, &[]),
+            Const::Bool(_, v) => self.make(
+                if v { O::ConstantTrue } else { O::ConstantFalse },
+                ty,
+                id,
+                &[],
+            ),
+            Const::Scalar(_, words) => self.make(
+                O::Constant,
+                ty,
+                id,
+                &[Operand::new(Kind::TypedNumber, &words)],
+            ),
+            Const::Composite(_, comps) => {
+                let type_inst = self.get_def(type_id);
+                let mut ops = Vec::new();
+                for (k, comp) in comps.iter().enumerate() {
+                    let component_type = match type_inst {
+                        Some(ti) if self.ir.opcode(ti) == O::TypeStruct => {
+                            self.ir.data(ti).in_word(k)
+                        }
+                        Some(ti) if self.ir.opcode(ti) == O::TypeArray => {
+                            self.ir.data(ti).in_word(0)
+                        }
+                        _ => 0,
+                    };
+                    let cid = self.find_declared_constant_id(*comp, component_type);
+                    if cid == 0 {
+                        return None;
+                    }
+                    ops.push(Operand::id(cid));
+                }
+                self.make(O::ConstantComposite, ty, id, &ops)
+            }
+        };
+        self.ir.push_global(Section::TypesValues, inst);
+        self.analyze_def_use(inst);
+        self.constants().map_to_id(c, id);
+        Some(inst)
+    }
+
+    /// The first id declaring `c` whose type is `type_id` (any for 0), or 0
+    /// (`FindDeclaredConstant(c, type_id)`, which looks the ids' types up in def-use).
+    pub fn find_declared_constant_id(&mut self, c: ConstRef, type_id: u32) -> u32 {
+        let ids = self.constants().ids_of(c).to_vec();
+        for id in ids {
+            let def = self.get_def(id);
+            if type_id == 0 || def.is_some_and(|d| self.ir.type_id(d) == type_id) {
+                return id;
+            }
+        }
+        0
+    }
+
+    /// The constant of type `type_id` with these literal words or component ids
+    /// (`GetConstant`).
+    pub fn get_constant(&mut self, type_id: u32, words: &[u32]) -> Option<ConstRef> {
+        let t = self.types().get(type_id)?;
+        self.constants();
+        let types = self.types.as_ref().expect("built");
+        self.constants.as_mut().expect("built").get(types, t, words)
+    }
+
+    /// The module's words as spirv-opt writes them (`ToBinary`, `OpNop`s left out): a
+    /// `DebugNoLine` the writer adds takes the void type the type manager gives.
+    pub fn to_words(&mut self) -> Vec<u32> {
+        self.to_words_with(true)
+    }
+
+    /// Writes the module as spirv-opt's `Module::ToBinary` does, `OpNop`s left out
+    /// with `skip_nop`. Writing takes ids (for `DebugScope`s and `DebugNoLine`s), so
+    /// spirv-opt's passes that write the module to print an instruction in a message
+    /// (`Instruction::PrettyPrint`) do this with `skip_nop` false to take the same ids.
+    pub fn to_words_with(&mut self, skip_nop: bool) -> Vec<u32> {
+        let mut void = 0;
+        if self
+            .ir
+            .ext_inst_import_id("NonSemantic.Shader.DebugInfo.100")
+            != 0
+        {
+            if let Some(t) = self.types().find_plain(Ty::Void) {
+                void = self.types().id_of(t);
+            }
+        }
+        // With no void type, spirv-opt's type manager makes one when the writer first
+        // asks, after the types were written: it takes an id and is not written.
+        crate::ir::write::to_words(&mut self.ir, skip_nop, &mut |ir| {
+            if void == 0 {
+                if let Some(id) = ir.take_next_id() {
+                    let i = ir.create(InstData::new(O::TypeVoid, 0, id, &[]));
+                    ir.push_global(Section::TypesValues, i);
+                    void = id;
+                }
+            }
+            void
+        })
+    }
+
+    /// The leading `OpPhi`s of `b` (`ForEachPhiInst`).
+    pub fn phis(&self, b: crate::ir::Block) -> Vec<Inst> {
+        self.ir
+            .insts(b)
+            .take_while(|&i| self.ir.opcode(i) == O::Phi)
+            .collect()
+    }
+
+    /// The block whose label is `id` (`get_instr_block(id)`: through def-use).
+    pub fn block_of_id(&mut self, id: u32) -> Option<crate::ir::Block> {
+        let d = self.get_def(id)?;
+        self.ir.block_of(d)
+    }
+
+    /// Splits `b` before `at` (`SplitBasicBlock`): the instructions from `at` on go to
+    /// a new block labelled `label_id` placed after `b`, and the phis of its successors
+    /// name the new block where they named `b`.
+    pub fn split_basic_block(
+        &mut self,
+        b: crate::ir::Block,
+        label_id: u32,
+        at: Inst,
+    ) -> crate::ir::Block {
+        let label = self.make(O::Label, 0, label_id, &[]);
+        let nb = self.ir.new_block(label);
+        self.ir.insert_block_after(b, nb);
+        self.ir.splice_to(at, nb);
+        self.analyze_def_use(label);
+        let old_id = self.ir.block_id(b);
+        for succ in self.ir.successors(nb) {
+            let Some(target) = self.block_of_id(succ) else {
+                continue;
+            };
+            for phi in self.phis(target) {
+                let mut changed = false;
+                let n = self.ir.data(phi).num_in_operands();
+                let mut i = 1;
+                while i < n {
+                    if self.ir.data(phi).in_word(i) == old_id {
+                        changed = true;
+                        self.ir.data_mut(phi).set_in_operand(i, &[label_id]);
+                    }
+                    i += 2;
+                }
+                if changed {
+                    self.update_def_use(phi);
+                }
+            }
+        }
+        nb
+    }
+
+    /// The id of the 32-bit integer constant `value` (signed or not), its type and
+    /// instruction made where missing (`InstructionBuilder::GetIntConstant`).
+    pub fn int_constant_id(&mut self, value: u32, signed: bool) -> Option<u32> {
+        let ty = self.type_id_of(Ty::Int { width: 32, signed });
+        if ty == 0 {
+            return None;
+        }
+        let c = self.get_constant(ty, &[value])?;
+        self.get_defining_instruction(c, 0)
+            .map(|i| self.ir.result_id(i))
+    }
+
+    /// The `OpConstantTrue`/`OpConstantFalse`, made where missing
+    /// (`InstructionBuilder::GetBoolConstant`).
+    pub fn bool_constant(&mut self, value: bool) -> Option<Inst> {
+        let ty = self.bool_type_id();
+        let c = self.get_constant(ty, &[u32::from(value)])?;
+        self.get_defining_instruction(c, 0)
+    }
+
+    /// Copies the decorations of `from` onto `to` (`CloneDecorations`), only those of
+    /// the kinds `only` lists when it is given: `from`'s own are cloned at the end of
+    /// the annotations; a group applied to `from` is applied to `to` too (for the kinds
+    /// listed, the group's own are cloned instead).
+    pub fn clone_decorations(&mut self, from: u32, to: u32, only: Option<&[u32]>) {
+        let Some(t) = self.decorations().target(from).cloned() else {
+            return;
+        };
+        for d in t.direct {
+            if let Some(kinds) = only {
+                if !kinds.contains(&self.ir.data(d).in_word(1)) {
+                    continue;
+                }
+            }
+            let Some(c) = self.ir.clone_inst(d) else {
+                continue;
+            };
+            self.ir.data_mut(c).set_in_operand(0, &[to]);
+            self.ir.push_global(Section::Annotation, c);
+            self.analyze_uses(c);
+        }
+        for g in t.indirect {
+            match (self.ir.opcode(g), only) {
+                (O::GroupDecorate, Some(kinds)) => {
+                    let group = self.ir.data(g).in_word(0);
+                    self.clone_decorations(group, to, Some(kinds));
+                }
+                (O::GroupDecorate, None) => {
+                    self.forget_uses(g);
+                    self.ir.data_mut(g).add_operand(Operand::id(to));
+                    self.analyze_uses(g);
+                }
+                (O::GroupMemberDecorate, None) => {
+                    self.forget_uses(g);
+                    let n = self.ir.data(g).num_operands();
+                    let mut i = 1;
+                    while i < n {
+                        let d = self.ir.data(g);
+                        if d.word(i) == from {
+                            let lit = d.operand(i + 1);
+                            self.ir.data_mut(g).add_operand(Operand::id(to));
+                            self.ir.data_mut(g).add_operand(lit);
+                        }
+                        i += 2;
+                    }
+                    self.analyze_uses(g);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the module has the `Shader` capability.
+    pub fn is_shader(&mut self) -> bool {
+        self.has_capability(spirv_core::spv::Capability::Shader.0)
+    }
+
+    /// The entry points' execution model if they share one (`GetStage`).
+    pub fn stage(&self) -> Option<u32> {
+        let mut it = self.ir.section(Section::EntryPoint);
+        let first = it.next()?;
+        Some(self.ir.data(first).in_word(0))
+    }
+}
+
+/// `IsDecoration` (`spvOpcodeIsDecoration`).
+fn is_decoration(op: O) -> bool {
+    spirv_core::__private::opt::is_decoration(op)
+}
+
+/// `SetInlinedOperand`: makes `id` the `Inlined` operand of the `DebugInlinedAt` `i`.
+fn set_inlined_operand(ir: &mut Ir, i: Inst, id: u32) {
+    let d = ir.data_mut(i);
+    if d.num_operands() <= 6 {
+        d.add_operand(Operand::id(id));
+    } else {
+        d.set_operand(6, &[id]);
+    }
+}
+
+/// The opcodes spirv-opt's `AddCombinatorsForCapability(Shader)` lists.
+fn is_combinator_opcode(op: O) -> bool {
+    matches!(
+        op,
+        O::Nop
+            | O::Undef
+            | O::Constant
+            | O::ConstantTrue
+            | O::ConstantFalse
+            | O::ConstantComposite
+            | O::ConstantSampler
+            | O::ConstantNull
+            | O::TypeVoid
+            | O::TypeBool
+            | O::TypeInt
+            | O::TypeFloat
+            | O::TypeVector
+            | O::TypeMatrix
+            | O::TypeImage
+            | O::TypeSampler
+            | O::TypeSampledImage
+            | O::TypeAccelerationStructureNV
+            | O::TypeRayQueryKHR
+            | O::TypeHitObjectNV
+            | O::TypeHitObjectEXT
+            | O::TypeArray
+            | O::TypeRuntimeArray
+            | O::TypeNodePayloadArrayAMDX
+            | O::TypeStruct
+            | O::TypeOpaque
+            | O::TypePointer
+            | O::TypeFunction
+            | O::TypeEvent
+            | O::TypeDeviceEvent
+            | O::TypeReserveId
+            | O::TypeQueue
+            | O::TypePipe
+            | O::TypeForwardPointer
+            | O::Variable
+            | O::ImageTexelPointer
+            | O::Load
+            | O::AccessChain
+            | O::InBoundsAccessChain
+            | O::ArrayLength
+            | O::VectorExtractDynamic
+            | O::VectorInsertDynamic
+            | O::VectorShuffle
+            | O::CompositeConstruct
+            | O::CompositeExtract
+            | O::CompositeInsert
+            | O::CopyLogical
+            | O::CopyObject
+            | O::Transpose
+            | O::SampledImage
+            | O::ImageSampleImplicitLod
+            | O::ImageSampleExplicitLod
+            | O::ImageSampleDrefImplicitLod
+            | O::ImageSampleDrefExplicitLod
+            | O::ImageSampleProjImplicitLod
+            | O::ImageSampleProjExplicitLod
+            | O::ImageSampleProjDrefImplicitLod
+            | O::ImageSampleProjDrefExplicitLod
+            | O::ImageFetch
+            | O::ImageGather
+            | O::ImageDrefGather
+            | O::ImageRead
+            | O::Image
+            | O::ImageQueryFormat
+            | O::ImageQueryOrder
+            | O::ImageQuerySizeLod
+            | O::ImageQuerySize
+            | O::ImageQueryLevels
+            | O::ImageQuerySamples
+            | O::ConvertFToU
+            | O::ConvertFToS
+            | O::ConvertSToF
+            | O::ConvertUToF
+            | O::UConvert
+            | O::SConvert
+            | O::FConvert
+            | O::QuantizeToF16
+            | O::Bitcast
+            | O::SNegate
+            | O::FNegate
+            | O::IAdd
+            | O::FAdd
+            | O::ISub
+            | O::FSub
+            | O::IMul
+            | O::FMul
+            | O::UDiv
+            | O::SDiv
+            | O::FDiv
+            | O::UMod
+            | O::SRem
+            | O::SMod
+            | O::FRem
+            | O::FMod
+            | O::VectorTimesScalar
+            | O::MatrixTimesScalar
+            | O::VectorTimesMatrix
+            | O::MatrixTimesVector
+            | O::MatrixTimesMatrix
+            | O::OuterProduct
+            | O::Dot
+            | O::IAddCarry
+            | O::ISubBorrow
+            | O::UMulExtended
+            | O::SMulExtended
+            | O::Any
+            | O::All
+            | O::IsNan
+            | O::IsInf
+            | O::LogicalEqual
+            | O::LogicalNotEqual
+            | O::LogicalOr
+            | O::LogicalAnd
+            | O::LogicalNot
+            | O::Select
+            | O::IEqual
+            | O::INotEqual
+            | O::UGreaterThan
+            | O::SGreaterThan
+            | O::UGreaterThanEqual
+            | O::SGreaterThanEqual
+            | O::ULessThan
+            | O::SLessThan
+            | O::ULessThanEqual
+            | O::SLessThanEqual
+            | O::FOrdEqual
+            | O::FUnordEqual
+            | O::FOrdNotEqual
+            | O::FUnordNotEqual
+            | O::FOrdLessThan
+            | O::FUnordLessThan
+            | O::FOrdGreaterThan
+            | O::FUnordGreaterThan
+            | O::FOrdLessThanEqual
+            | O::FUnordLessThanEqual
+            | O::FOrdGreaterThanEqual
+            | O::FUnordGreaterThanEqual
+            | O::ShiftRightLogical
+            | O::ShiftRightArithmetic
+            | O::ShiftLeftLogical
+            | O::BitwiseOr
+            | O::BitwiseXor
+            | O::BitwiseAnd
+            | O::Not
+            | O::BitFieldInsert
+            | O::BitFieldSExtract
+            | O::BitFieldUExtract
+            | O::BitReverse
+            | O::BitCount
+            | O::Phi
+            | O::ImageSparseSampleImplicitLod
+            | O::ImageSparseSampleExplicitLod
+            | O::ImageSparseSampleDrefImplicitLod
+            | O::ImageSparseSampleDrefExplicitLod
+            | O::ImageSparseSampleProjImplicitLod
+            | O::ImageSparseSampleProjExplicitLod
+            | O::ImageSparseSampleProjDrefImplicitLod
+            | O::ImageSparseSampleProjDrefExplicitLod
+            | O::ImageSparseFetch
+            | O::ImageSparseGather
+            | O::ImageSparseDrefGather
+            | O::ImageSparseTexelsResident
+            | O::ImageSparseRead
+            | O::SizeOf
+    )
+}

@@ -1,0 +1,148 @@
+//! Fuzz bodies: library functions a fuzzer (or `cargo test`, for a fixed number of
+//! iterations) calls with arbitrary input. Each may refuse its input with an error and
+//! must never panic, hang, or give output that does not read back.
+
+use spirv_core::Module;
+
+/// Runs every pass spirv-opt has here (one at a time, then sequences) on `words` read
+/// as a module. A pass may refuse a module with an error, never panic; what it writes
+/// reads back as a module, its bound above every id it uses; `run_to_words`, where it
+/// succeeds too, gives the same words; and the streaming path of `run_words`, where it
+/// takes a list, gives what the general path gives.
+pub fn passes(words: &[u32]) {
+    use crate::structural::{Pass, run, run_streamed, run_to_words};
+    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
+    // The streaming path gives what the general one gives, or declines.
+    let streamed: [&[Pass]; 6] = [
+        &[Pass::StripDebug, switch(0, 1), Pass::CompactIds],
+        &[Pass::StripDebug],
+        &[Pass::CompactIds],
+        &[switch(0, 0), Pass::CompactIds],
+        &[Pass::StripDebug, switch(1, 0)],
+        &[],
+    ];
+    let read = Module::from_words(words);
+    for list in streamed {
+        let Some(fast) = run_streamed(words, list) else {
+            continue;
+        };
+        let general = read
+            .as_ref()
+            .map_err(|e| format!("{e}"))
+            .and_then(|m| run_to_words(m.clone(), list, None).map_err(|e| format!("{e}")));
+        assert!(
+            general.as_ref() == Ok(&fast),
+            "{list:?}: the stream gives {} words (changed {}), the general path {:?}",
+            fast.0.len(),
+            fast.1,
+            general.map(|(w, c)| (w.len(), c))
+        );
+    }
+    let Ok(m) = read else {
+        return;
+    };
+    let one = |p: Pass| vec![p];
+    let mut lists: Vec<Vec<Pass>> = [
+        Pass::StripDebug,
+        Pass::StripNonSemantic,
+        Pass::CompactIds,
+        Pass::RemoveUnusedInterfaceVariables,
+        Pass::EliminateDeadConst,
+        Pass::EliminateDeadFunctions,
+        Pass::FreezeSpecConst,
+        Pass::UnifyConst,
+        Pass::RemoveDuplicates,
+        Pass::TrimCapabilities,
+        Pass::SwitchDescriptorSet { from: 0, to: 1 },
+    ]
+    .into_iter()
+    .map(one)
+    .collect();
+    lists.push(vec![Pass::StripDebug, Pass::CompactIds]);
+    lists.push(vec![
+        Pass::EliminateDeadFunctions,
+        Pass::UnifyConst,
+        Pass::EliminateDeadConst,
+        Pass::CompactIds,
+    ]);
+    lists.push(vec![
+        Pass::CompactIds,
+        Pass::StripDebug,
+        Pass::SwitchDescriptorSet { from: 0, to: 1 },
+    ]);
+    for list in &lists {
+        let words = run_to_words(m.clone(), list, None);
+        if let Ok((out, _)) = run(&m, list) {
+            let w = out.to_words();
+            if let Ok((words, _)) = &words {
+                assert!(*words == w, "{list:?}: run_to_words differs from run");
+            }
+            let back = Module::from_words(&w);
+            assert!(
+                back.is_ok(),
+                "{list:?} wrote a module that does not read: {back:?}"
+            );
+            if let Ok(max) = spirv_core::__private::opt::max_id(&out) {
+                assert!(
+                    max < out.header().bound,
+                    "{list:?}: the bound is below an id"
+                );
+            }
+        }
+    }
+}
+
+/// Loads `words` into the optimizer IR and runs each pass on it alone, then all of them
+/// in order: a module may be refused, never cause a panic; what the IR writes reads
+/// back as a module whose bound is above every id.
+pub fn ir_passes(words: &[u32]) {
+    let Ok(ir) = crate::ir::Ir::from_words(words) else {
+        return;
+    };
+    // The bound is checked only where the input's ids are below its own bound: what
+    // spirv-opt writes unchanged keeps the input's bound.
+    let sound = Module::from_words(words).is_ok_and(|m| {
+        spirv_core::__private::opt::max_id(&m).is_ok_and(|max| max < m.header().bound)
+    });
+    let check = |w: &[u32], what: &str| {
+        let back = Module::from_words(w);
+        assert!(
+            back.is_ok(),
+            "{what}: the IR wrote a module that does not read: {back:?}"
+        );
+        if let (Ok(m), true) = (back, sound) {
+            if let Ok(max) = spirv_core::__private::opt::max_id(&m) {
+                assert!(max < m.header().bound, "{what}: the bound is below an id");
+            }
+        }
+    };
+    let mut plain = ir.clone();
+    check(&plain.to_words(), "(round trip)");
+    let flags = crate::registry::flags(crate::registry::RunsOn::Ir);
+    let mut all = Vec::new();
+    for flag in &flags {
+        let Ok(passes) = crate::Pass::from_flag(&format!("--{flag}"), &Default::default()) else {
+            continue;
+        };
+        all.extend(passes.iter().cloned());
+        let mut cx = crate::Context::new(ir.clone());
+        let mut ok = true;
+        for p in &passes {
+            if let crate::pass::Run::Ir(pass) = &p.run {
+                ok &= crate::run_ir_pass(pass.as_ref(), &mut cx).is_ok();
+            }
+        }
+        if ok {
+            check(&cx.to_words(), flag);
+        }
+    }
+    let mut cx = crate::Context::new(ir);
+    for p in &all {
+        if let crate::pass::Run::Ir(pass) = &p.run {
+            if crate::run_ir_pass(pass.as_ref(), &mut cx).is_err() {
+                return;
+            }
+        }
+    }
+    check(&cx.to_words(), "(all passes)");
+}

@@ -1,0 +1,718 @@
+//! Building the IR from a module's words as spirv-opt's loader builds its `Module`
+//! (`source/opt/ir_loader.cpp`, `IrLoader::AddInstruction` and `EndModule`): each
+//! global instruction goes to its section by opcode (wherever it stands); debug lines
+//! attach to the next instruction, and (spirv-opt's "extra line tracking") a copy of the
+//! line in effect attaches to each later instruction of the block that has none, a
+//! `DebugLine` copy taking a fresh id from the bound; `DebugScope` and `DebugNoScope`
+//! become the scope of the instructions after them instead of instructions; the
+//! debug-info sets' `DebugDeclare` and `DebugValue` before a function's first block go
+//! to its header; non-semantic instructions after a function go to that function.
+//!
+//! Operands are split as SPIRV-Tools' parser splits them (the grammar's layout, an
+//! extended instruction's operands by its set's grammar for the sets SPIRV-Tools knows,
+//! every operand an id for other `NonSemantic.` sets). What spirv-opt's loader refuses
+//! ([`LoadError`]) is refused here with its message where it has one.
+
+use super::{DebugScope, Graph, Header, Inst, InstData, Ir, Kind, Owner, Section};
+use spirv_core::__private::opt::is_block_terminator;
+use spirv_core::grammar::KindClass;
+use spirv_core::spv::Opcode as O;
+use spirv_core::walk::{self, ExtInstRegistry, WalkOptions};
+use spirv_core::{DecodeError, Module, ReadOptions};
+use std::sync::OnceLock;
+
+/// Why a module cannot be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The words do not read as a module.
+    Decode(DecodeError),
+    /// spirv-opt's loader or parser refuses the module: its message, and the index of
+    /// the instruction (from 1, as spirv-opt counts them; 0 for the module).
+    Refused {
+        /// The message.
+        message: String,
+        /// The instruction's index.
+        index: usize,
+    },
+}
+
+impl core::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LoadError::Decode(e) => write!(f, "{e}"),
+            LoadError::Refused { message, index } => write!(f, "{index}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl From<DecodeError> for LoadError {
+    fn from(e: DecodeError) -> Self {
+        LoadError::Decode(e)
+    }
+}
+
+/// The extended sets SPIRV-Tools 2025.5 lays out by their grammars.
+pub(crate) fn spirv_tools_registry() -> &'static ExtInstRegistry {
+    static REGISTRY: OnceLock<ExtInstRegistry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut r = ExtInstRegistry::empty();
+        for g in spirv_core::ext::VENDORED {
+            if spirv_core::ext::spirv_tools_knows(g) {
+                r.register(g);
+            }
+        }
+        r
+    })
+}
+
+/// What an extended set is to the loader (SPIRV-Tools' `spv_ext_inst_type_t`, as far as
+/// the loader tells them apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SetClass {
+    /// `OpenCL.DebugInfo.100`.
+    OpenClDebugInfo,
+    /// `NonSemantic.Shader.DebugInfo.100`.
+    ShaderDebugInfo,
+    /// `DebugInfo`.
+    DebugInfo,
+    /// Another `NonSemantic.` set.
+    NonSemantic,
+    /// Any other set.
+    Other,
+}
+
+impl SetClass {
+    /// The class of the set an import of this name selects.
+    pub(crate) fn of(name: &str) -> SetClass {
+        match name {
+            "OpenCL.DebugInfo.100" => SetClass::OpenClDebugInfo,
+            "NonSemantic.Shader.DebugInfo.100" => SetClass::ShaderDebugInfo,
+            "DebugInfo" => SetClass::DebugInfo,
+            n if n.starts_with("NonSemantic.") => SetClass::NonSemantic,
+            _ => SetClass::Other,
+        }
+    }
+
+    /// `spvExtInstIsDebugInfo`.
+    fn is_debug_info(self) -> bool {
+        matches!(
+            self,
+            SetClass::OpenClDebugInfo | SetClass::ShaderDebugInfo | SetClass::DebugInfo
+        )
+    }
+
+    /// `spvExtInstIsNonSemantic`.
+    fn is_non_semantic(self) -> bool {
+        matches!(self, SetClass::ShaderDebugInfo | SetClass::NonSemantic)
+    }
+}
+
+// The debug-info sets' instruction numbers the loader looks at.
+const DEBUG_SCOPE: u32 = 23;
+const DEBUG_NO_SCOPE: u32 = 24;
+const DEBUG_DECLARE: u32 = 28;
+const DEBUG_VALUE: u32 = 29;
+const DEBUG_FUNCTION_DEFINITION: u32 = 101;
+const DEBUG_LINE: u32 = 103;
+const DEBUG_NO_LINE: u32 = 104;
+
+/// The loader's state (`IrLoader`'s members).
+struct Loader {
+    ir: Ir,
+    /// The class of each import, by id.
+    sets: Vec<(u32, SetClass)>,
+    /// The first import of `NonSemantic.Shader.DebugInfo.100` (spirv-opt's feature
+    /// manager's), which decides `IsNoLine` and `IsDebugLineInst`.
+    shader_set: u32,
+    index: usize,
+    func: Option<super::Func>,
+    block: Option<super::Block>,
+    graph: Option<Graph>,
+    /// Lines not attached yet.
+    lines: Vec<Inst>,
+    /// The line in effect, to copy to instructions without lines of their own.
+    last_line: Option<Inst>,
+    scope: DebugScope,
+}
+
+/// Loads `words` as spirv-opt loads a module.
+///
+/// # Errors
+/// The words do not read, or spirv-opt's loader refuses them.
+pub fn load(words: &[u32]) -> Result<Ir, LoadError> {
+    let opts = ReadOptions {
+        registry: Some(spirv_tools_registry()),
+        ..Default::default()
+    };
+    let module = Module::read(words, &opts)?;
+    load_module(&module)
+}
+
+/// Loads a read module as spirv-opt loads its words.
+///
+/// # Errors
+/// spirv-opt's loader refuses the module.
+pub fn load_module(module: &Module) -> Result<Ir, LoadError> {
+    let h = module.header();
+    let header = Header {
+        magic: 0x0723_0203,
+        version: h.version,
+        generator: h.generator,
+        bound: h.bound,
+        schema: h.schema,
+    };
+    let mut l = Loader {
+        ir: Ir::new(header),
+        sets: Vec::new(),
+        shader_set: 0,
+        index: 0,
+        func: None,
+        block: None,
+        graph: None,
+        lines: Vec::new(),
+        last_line: None,
+        scope: DebugScope::default(),
+    };
+    l.ir.reserve(module.len());
+    let ids = module.ids();
+    let mut parts: Vec<(Kind, u32, u32)> = Vec::with_capacity(16);
+    let mut shapes: Vec<Option<Option<Shaped>>> = Vec::new();
+    for inst in module.instructions() {
+        l.index += 1;
+        let opcode = inst.opcode();
+        let Some(info) = inst.info() else {
+            return Err(l.refuse(format!("Invalid opcode: {}", opcode.0)));
+        };
+        let ops = inst.operands();
+        parts.clear();
+        let at = usize::from(opcode.0);
+        if shapes.len() <= at {
+            shapes.resize(at + 1, None);
+        }
+        let shaped = shapes[at].get_or_insert_with(|| Shaped::of(info));
+        if !shaped.as_ref().is_some_and(|s| s.kinds(ops, &mut parts)) {
+            parts.clear();
+            let mut bad = false;
+            let summary = walk::walk(info, ops, ids, WalkOptions::default(), &mut |p| {
+                bad |= p.unknown;
+                parts.push((kind_of(p.kind), p.start as u32, p.len as u32));
+            });
+            match summary {
+                Ok(s) if !bad && !s.saw_unknown => {}
+                _ => {
+                    return Err(l.refuse(format!(
+                        "the operands of {} do not read as SPIRV-Tools reads them",
+                        info.opname
+                    )));
+                }
+            }
+        }
+        let data = InstData::from_walk(opcode.0, &parts, ops);
+        if opcode == O::ExtInstImport {
+            let name = data.string(1);
+            let class = SetClass::of(&name);
+            if class == SetClass::ShaderDebugInfo && l.shader_set == 0 {
+                l.shader_set = data.result_id();
+            }
+            l.sets.push((data.result_id(), class));
+        }
+        l.add(data)?;
+    }
+    l.end();
+    Ok(l.ir)
+}
+
+/// The operands of an opcode whose layout is made of one-word operands (a head of
+/// required and optional ones, then a repeated unit), so that an instruction's operand
+/// kinds follow from its length alone when its enumerants take no parameters: the
+/// walker's work, without walking.
+#[derive(Debug, Clone)]
+struct Shaped {
+    shape: spirv_core::grammar::Shape,
+    head: Vec<(Kind, &'static spirv_core::grammar::OperandKind)>,
+    repeat: Vec<(Kind, &'static spirv_core::grammar::OperandKind)>,
+}
+
+impl Shaped {
+    /// The shaped layout of `info`, if it has one.
+    fn of(info: &'static spirv_core::grammar::InstructionInfo) -> Option<Shaped> {
+        use spirv_core::grammar::Quantifier;
+        let shape = info.shape?;
+        let mut head = Vec::new();
+        let mut repeat = Vec::new();
+        let unit = |k: &'static spirv_core::grammar::OperandKind, out: &mut Vec<_>| -> Option<()> {
+            let parts: Vec<&'static spirv_core::grammar::OperandKind> =
+                if k.class == KindClass::Composite {
+                    k.bases.to_vec()
+                } else {
+                    vec![k]
+                };
+            for p in parts {
+                match p.class {
+                    KindClass::ResultType
+                    | KindClass::Result
+                    | KindClass::Id
+                    | KindClass::Integer
+                    | KindClass::Float
+                    | KindClass::ValueEnum
+                    | KindClass::BitEnum => out.push((kind_of(p), p)),
+                    _ => return None,
+                }
+            }
+            Some(())
+        };
+        for op in info.operands {
+            match op.quantifier {
+                Quantifier::One | Quantifier::Optional => {
+                    if !repeat.is_empty() {
+                        return None;
+                    }
+                    unit(op.kind, &mut head)?;
+                }
+                Quantifier::Variadic => {
+                    if !repeat.is_empty() {
+                        return None;
+                    }
+                    unit(op.kind, &mut repeat)?;
+                }
+            }
+        }
+        let fixed_and_optional = usize::from(shape.fixed) + usize::from(shape.optional);
+        (head.len() == fixed_and_optional && repeat.len() == usize::from(shape.repeat)).then_some(
+            Shaped {
+                shape,
+                head,
+                repeat,
+            },
+        )
+    }
+
+    /// The parts of `ops`, if its length fits and its enumerants take no parameters.
+    fn kinds(&self, ops: &[u32], parts: &mut Vec<(Kind, u32, u32)>) -> bool {
+        if !self.shape.accepts(ops.len()) {
+            return false;
+        }
+        let plain = |k: &'static spirv_core::grammar::OperandKind, w: u32| match k.class {
+            KindClass::ValueEnum => k.enumerant(w).is_some_and(|e| e.parameters.is_empty()),
+            KindClass::BitEnum => spirv_core::grammar::set_bits(w)
+                .all(|b| k.enumerant(b).is_some_and(|e| e.parameters.is_empty())),
+            _ => true,
+        };
+        let head = self.head.len().min(ops.len());
+        let mut enums = self.shape.enums;
+        while enums != 0 {
+            let at = enums.trailing_zeros() as usize;
+            enums &= enums - 1;
+            if at < head && !plain(self.head[at].1, ops[at]) {
+                return false;
+            }
+        }
+        parts.extend((0..head).map(|at| (self.head[at].0, at as u32, 1)));
+        if ops.len() > head {
+            let unit = self.repeat.len();
+            if unit == 0 {
+                return false;
+            }
+            for (at, &w) in ops.iter().enumerate().skip(head) {
+                let (kind, k) = self.repeat[(at - head) % unit];
+                if self.shape.repeat_enums != 0 && !plain(k, w) {
+                    return false;
+                }
+                parts.push((kind, at as u32, 1));
+            }
+        }
+        true
+    }
+}
+
+/// The loader's kind of a walked operand.
+fn kind_of(k: &'static spirv_core::grammar::OperandKind) -> Kind {
+    match k.class {
+        KindClass::ResultType => Kind::TypeId,
+        KindClass::Result => Kind::ResultId,
+        KindClass::Id => match k.name {
+            "IdScope" => Kind::ScopeId,
+            "IdMemorySemantics" => Kind::MemorySemanticsId,
+            _ => Kind::Id,
+        },
+        KindClass::Integer => Kind::Literal,
+        KindClass::Float => Kind::Float,
+        KindClass::String => Kind::String,
+        KindClass::ContextNumber => Kind::TypedNumber,
+        KindClass::ExtInstNumber => Kind::ExtInstNumber,
+        KindClass::SpecConstantOpcode => Kind::SpecConstantOpNumber,
+        KindClass::ValueEnum => Kind::Enum,
+        KindClass::BitEnum => Kind::Mask,
+        KindClass::Composite => Kind::Literal,
+    }
+}
+
+/// `spvIsExtendedInstruction`.
+fn is_extended(op: O) -> bool {
+    matches!(op, O::ExtInst | O::ExtInstWithForwardRefsKHR)
+}
+
+impl Loader {
+    fn refuse(&self, message: String) -> LoadError {
+        LoadError::Refused {
+            message,
+            index: self.index,
+        }
+    }
+
+    /// The class of the set an extended instruction imports.
+    fn set_class(&self, d: &InstData) -> SetClass {
+        let set = d.in_word(0);
+        self.sets
+            .iter()
+            .find(|&&(id, _)| id == set)
+            .map_or(SetClass::Other, |&(_, c)| c)
+    }
+
+    /// `IsNoLine` of a line instruction.
+    fn is_no_line(&self, i: Inst) -> bool {
+        let d = self.ir.data(i);
+        d.opcode() == O::NoLine
+            || (d.opcode() == O::ExtInst
+                && self.shader_set != 0
+                && d.in_word(0) == self.shader_set
+                && d.in_word(1) == DEBUG_NO_LINE)
+    }
+
+    /// `IsDebugLineInst`.
+    fn is_debug_line_inst(&self, i: Inst) -> bool {
+        let d = self.ir.data(i);
+        d.opcode() == O::ExtInst
+            && self.shader_set != 0
+            && d.in_word(0) == self.shader_set
+            && matches!(d.in_word(1), DEBUG_LINE | DEBUG_NO_LINE)
+    }
+
+    /// A copy of line `i` with a new creation number (and a fresh id for a
+    /// `DebugLine`): spirv-opt's `Clone` of a line.
+    fn clone_line(&mut self, i: Inst) -> Result<Inst, LoadError> {
+        let d = self.ir.data(i).clone();
+        let c = self.ir.create(d);
+        if self.is_debug_line_inst(c) {
+            let id = self
+                .ir
+                .take_next_id()
+                .ok_or_else(|| self.refuse("ID overflow. Try running compact-ids.".into()))?;
+            self.ir.data_mut(c).set_result_id(id);
+        }
+        Ok(c)
+    }
+
+    /// `IrLoader::AddInstruction`.
+    fn add(&mut self, data: InstData) -> Result<(), LoadError> {
+        let opcode = data.opcode();
+        let ext = is_extended(opcode);
+        let class = if ext {
+            self.set_class(&data)
+        } else {
+            SetClass::Other
+        };
+        let number = if ext { data.in_word(1) } else { 0 };
+        // Lines: kept for the next instruction.
+        if matches!(opcode, O::Line | O::NoLine)
+            || (ext
+                && class == SetClass::ShaderDebugInfo
+                && matches!(number, DEBUG_LINE | DEBUG_NO_LINE))
+        {
+            self.ir.contains_debug_info = true;
+            self.last_line = None;
+            let mut data = data;
+            data.scope = self.scope;
+            let l = self.ir.create(data);
+            self.lines.push(l);
+            return Ok(());
+        }
+        // Scopes: the state of the instructions after them.
+        if ext && class.is_debug_info() {
+            if number == DEBUG_SCOPE {
+                let n = data.num_in_operands();
+                self.scope = DebugScope {
+                    lexical_scope: data.in_word(2),
+                    inlined_at: if n > 3 { data.in_word(3) } else { 0 },
+                };
+                self.ir.contains_debug_info = true;
+                return Ok(());
+            }
+            if number == DEBUG_NO_SCOPE {
+                self.scope = DebugScope::default();
+                self.ir.contains_debug_info = true;
+                return Ok(());
+            }
+        }
+        let inst = self.ir.create(data);
+        let pending = std::mem::take(&mut self.lines);
+        if !pending.is_empty() {
+            let back = *pending.last().expect("a line");
+            self.ir.set_lines(inst, pending);
+            if !self.is_no_line(back) {
+                self.last_line = Some(self.clone_line(back)?);
+            }
+        } else if let Some(template) = self.last_line {
+            self.ir.set_scope(template, self.scope);
+            // The copy attached is the template itself in spirv-opt (same creation
+            // number); the next template is a copy of it.
+            let d = self.ir.data(template).clone();
+            let copy = self.ir.create(d);
+            let uid = self.ir.uid(template);
+            self.ir.set_uid(copy, uid);
+            self.ir.push_line(inst, copy);
+            self.last_line = Some(self.clone_line(copy)?);
+        }
+        self.place(inst, opcode, ext, class, number)
+    }
+
+    /// Puts a new instruction where it belongs.
+    fn place(
+        &mut self,
+        inst: Inst,
+        opcode: O,
+        ext: bool,
+        class: SetClass,
+        number: u32,
+    ) -> Result<(), LoadError> {
+        match opcode {
+            O::Function => {
+                if self.func.is_some() {
+                    return Err(self.refuse("function inside function".into()));
+                }
+                self.func = Some(self.ir.new_func(inst));
+            }
+            O::FunctionEnd => {
+                let Some(f) = self.func else {
+                    return Err(
+                        self.refuse("OpFunctionEnd without corresponding OpFunction".into())
+                    );
+                };
+                if self.block.is_some() {
+                    return Err(self.refuse("OpFunctionEnd inside basic block".into()));
+                }
+                self.ir.set_func_end(f, inst);
+                self.ir.push_func(f);
+                self.func = None;
+            }
+            O::Label => {
+                if self.func.is_none() {
+                    return Err(self.refuse("OpLabel outside function".into()));
+                }
+                if self.block.is_some() {
+                    return Err(self.refuse("OpLabel inside basic block".into()));
+                }
+                self.block = Some(self.ir.new_block(inst));
+            }
+            op if is_block_terminator(op) => {
+                let Some(f) = self.func else {
+                    return Err(self.refuse("terminator instruction outside function".into()));
+                };
+                let Some(b) = self.block else {
+                    return Err(self.refuse("terminator instruction outside basic block".into()));
+                };
+                if self.scope.lexical_scope != 0 {
+                    self.ir.set_scope(inst, self.scope);
+                }
+                self.ir.push_block_inst(b, inst);
+                self.ir.push_block(f, b);
+                self.block = None;
+                self.scope = DebugScope::default();
+                self.last_line = None;
+            }
+            O::GraphARM => {
+                if self.graph.is_some() {
+                    return Err(self.refuse("graph inside graph".into()));
+                }
+                self.ir.nodes[inst.index()].owner = Owner::Graph(self.ir.graphs.len() as u32);
+                self.graph = Some(Graph {
+                    def: Some(inst),
+                    ..Graph::default()
+                });
+            }
+            O::GraphEndARM => {
+                let Some(mut g) = self.graph.take() else {
+                    return Err(
+                        self.refuse("OpGraphEndARM without corresponding OpGraphARM".into())
+                    );
+                };
+                self.ir.nodes[inst.index()].owner = Owner::Graph(self.ir.graphs.len() as u32);
+                g.end = Some(inst);
+                self.ir.graphs.push(g);
+            }
+            O::GraphConstantARM => self.ir.push_global(Section::TypesValues, inst),
+            _ if self.graph.is_some() => {
+                let owner = Owner::Graph(self.ir.graphs.len() as u32);
+                self.ir.nodes[inst.index()].owner = owner;
+                let g = self.graph.as_mut().expect("a graph");
+                match opcode {
+                    O::GraphInputARM => g.inputs.push(inst),
+                    O::GraphSetOutputARM => g.outputs.push(inst),
+                    O::ExtInst | O::CompositeExtract => g.insts.push(inst),
+                    _ => {
+                        return Err(self.refuse(format!(
+                            "unhandled instruction (opcode {}) inside graph",
+                            opcode.0
+                        )));
+                    }
+                }
+            }
+            _ if self.func.is_none() => self.place_global(inst, opcode, ext, class)?,
+            _ => self.place_in_function(inst, opcode, ext, class, number)?,
+        }
+        Ok(())
+    }
+
+    /// An instruction outside functions: its section by opcode.
+    fn place_global(
+        &mut self,
+        inst: Inst,
+        opcode: O,
+        ext: bool,
+        class: SetClass,
+    ) -> Result<(), LoadError> {
+        let section = match opcode {
+            O::Capability | O::ConditionalCapabilityINTEL => Section::Capability,
+            O::Extension | O::ConditionalExtensionINTEL => Section::Extension,
+            O::ExtInstImport => Section::ExtInstImport,
+            O::MemoryModel | O::SamplerImageAddressingModeNV => {
+                let s = if opcode == O::MemoryModel {
+                    Section::MemoryModel
+                } else {
+                    Section::SampledImageAddressMode
+                };
+                // One at most: a second replaces the first.
+                if let Some(old) = self.ir.section_first(s) {
+                    self.ir.unlink(old);
+                    self.ir.mark_dead(old);
+                }
+                s
+            }
+            O::EntryPoint => Section::EntryPoint,
+            O::GraphEntryPointARM => Section::GraphEntryPoint,
+            O::ExecutionMode | O::ExecutionModeId => Section::ExecutionMode,
+            O::SourceContinued | O::Source | O::SourceExtension | O::String => Section::Debug1,
+            O::Name | O::MemberName => Section::Debug2,
+            O::ModuleProcessed => Section::Debug3,
+            op if is_annotation(op) => Section::Annotation,
+            op if is_type(op) => Section::TypesValues,
+            op if spirv_core::__private::opt::is_constant(op)
+                || matches!(op, O::Variable | O::UntypedVariableKHR | O::Undef) =>
+            {
+                Section::TypesValues
+            }
+            _ if ext && class.is_debug_info() => Section::ExtInstDebugInfo,
+            _ if ext && class.is_non_semantic() => match self.ir.functions().last().copied() {
+                None => Section::TypesValues,
+                Some(f) => {
+                    self.ir.push_to(Owner::NonSemantic(f.0), inst);
+                    return Ok(());
+                }
+            },
+            _ => {
+                return Err(self.refuse(format!(
+                    "Unhandled inst type (opcode: {}) found outside function definition.",
+                    opcode.0
+                )));
+            }
+        };
+        self.ir.push_global(section, inst);
+        Ok(())
+    }
+
+    /// An instruction inside a function.
+    fn place_in_function(
+        &mut self,
+        inst: Inst,
+        opcode: O,
+        ext: bool,
+        class: SetClass,
+        number: u32,
+    ) -> Result<(), LoadError> {
+        let f = self.func.expect("in a function");
+        if matches!(opcode, O::LoopMerge | O::SelectionMerge) {
+            self.scope = DebugScope::default();
+        }
+        if self.scope.lexical_scope != 0 {
+            self.ir.set_scope(inst, self.scope);
+        }
+        if ext && class.is_debug_info() {
+            match class {
+                SetClass::ShaderDebugInfo => match number {
+                    DEBUG_DECLARE
+                    | DEBUG_VALUE
+                    | DEBUG_SCOPE
+                    | DEBUG_NO_SCOPE
+                    | DEBUG_FUNCTION_DEFINITION => match self.block {
+                        // spirv-opt reports this and goes on without the instruction.
+                        None => self.ir.mark_dead(inst),
+                        Some(b) => self.ir.push_block_inst(b, inst),
+                    },
+                    _ => {
+                        return Err(self.refuse(
+                            "Debug info extension instruction other than DebugScope, DebugNoScope, DebugDeclare, and DebugValue found inside function".into(),
+                        ));
+                    }
+                },
+                _ => match number {
+                    DEBUG_DECLARE | DEBUG_VALUE => match self.block {
+                        None => self.ir.push_to(Owner::HeaderDebug(f.0), inst),
+                        Some(b) => self.ir.push_block_inst(b, inst),
+                    },
+                    _ => {
+                        return Err(self.refuse(
+                            "Debug info extension instruction other than DebugScope, DebugNoScope, DebugDeclare, and DebugValue found inside function".into(),
+                        ));
+                    }
+                },
+            }
+            return Ok(());
+        }
+        match self.block {
+            None => {
+                if opcode != O::FunctionParameter {
+                    return Err(self.refuse(format!(
+                        "Non-OpFunctionParameter (opcode: {}) found inside function but outside basic block",
+                        opcode.0
+                    )));
+                }
+                self.ir.push_param(f, inst);
+            }
+            Some(b) => self.ir.push_block_inst(b, inst),
+        }
+        Ok(())
+    }
+
+    /// `IrLoader::EndModule`: a block or function left open is kept; lines left over
+    /// go after everything.
+    fn end(&mut self) {
+        if let (Some(b), Some(f)) = (self.block.take(), self.func) {
+            self.ir.push_block(f, b);
+        }
+        if let Some(f) = self.func.take() {
+            self.ir.push_func(f);
+        }
+        let trailing = std::mem::take(&mut self.lines);
+        for &l in &trailing {
+            self.ir.nodes[l.index()].owner = Owner::Trailing;
+        }
+        self.ir.trailing = trailing;
+    }
+}
+
+/// `IsAnnotationInst`.
+pub(crate) fn is_annotation(op: O) -> bool {
+    (O::Decorate.0..=O::GroupMemberDecorate.0).contains(&op.0)
+        || matches!(
+            op,
+            O::DecorateId | O::DecorateString | O::MemberDecorateString
+        )
+}
+
+/// `IsTypeInst`: SPIRV-Tools' types and `OpTypeForwardPointer`.
+pub(crate) fn is_type(op: O) -> bool {
+    spirv_core::__private::opt::generates_type(op) || op == O::TypeForwardPointer
+}

@@ -1,0 +1,342 @@
+//! [`Optimizer`]: passes registered by flag or by value, run in order on a module's
+//! words or on a [`Module`], after validating it unless told not to, as spirv-opt's
+//! `Optimizer::Run` runs them.
+
+use crate::context::Context;
+use crate::ir::{Ir, LoadError};
+use crate::pass::{FlagError, Pass, PassError, PassOptions, Run, Status, run_ir_pass};
+use crate::structural::{self, NumberParser, Pass as S};
+use core::fmt;
+use spirv_core::edit::EditError;
+use spirv_core::validate::{self, ValidationError};
+use spirv_core::{DecodeError, Module, TargetEnv};
+use std::sync::Arc;
+
+/// A list of passes and how to run them.
+///
+/// ```
+/// use spirv_core::{spv::inst, Builder};
+/// use spirv_opt::Optimizer;
+///
+/// let mut b = Builder::new((1, 0));
+/// let int = b.id()?;
+/// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
+/// b.push(inst::Name { target: int, name: "int".into() })?;
+/// let words = b.build()?.into_words();
+///
+/// let mut opt = Optimizer::new();
+/// opt.register_flag("--strip-debug")?.skip_validation(true);
+/// let out = opt.run(&words)?;
+/// assert!(out.changed);
+/// assert!(out.words.len() < words.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Optimizer {
+    passes: Vec<Pass>,
+    skip_validation: bool,
+    validator: validate::Options<'static>,
+    pass_options: PassOptions,
+    numbers: Option<Arc<dyn NumberParser + Send + Sync>>,
+}
+
+impl fmt::Debug for Optimizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Optimizer")
+            .field("passes", &self.passes)
+            .field("skip_validation", &self.skip_validation)
+            .field("validator", &self.validator)
+            .field("pass_options", &self.pass_options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Optimizer {
+    fn default() -> Self {
+        Optimizer::new()
+    }
+}
+
+/// What a run made: the module's words, and whether any pass changed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Optimized {
+    /// The optimized module.
+    pub words: Vec<u32>,
+    /// Whether a pass changed the module (spirv-opt's `SuccessWithChange`).
+    pub changed: bool,
+}
+
+/// Why a run failed.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum OptError {
+    /// The module is not valid (the validator's first fault); nothing ran.
+    Invalid(Box<ValidationError>),
+    /// The module does not read.
+    Decode(DecodeError),
+    /// A structural pass failed.
+    Edit(EditError),
+    /// spirv-opt's loader refuses the module.
+    Load(LoadError),
+    /// A pass on the optimizer IR failed.
+    Pass(PassError),
+}
+
+impl fmt::Display for OptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptError::Invalid(e) => write!(f, "the module is not valid: {e}"),
+            OptError::Decode(e) => write!(f, "{e}"),
+            OptError::Edit(e) => write!(f, "{e}"),
+            OptError::Load(e) => write!(f, "{e}"),
+            OptError::Pass(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for OptError {}
+
+impl From<EditError> for OptError {
+    fn from(e: EditError) -> Self {
+        match e {
+            EditError::Decode(d) => OptError::Decode(d),
+            other => OptError::Edit(other),
+        }
+    }
+}
+
+impl From<LoadError> for OptError {
+    fn from(e: LoadError) -> Self {
+        match e {
+            LoadError::Decode(d) => OptError::Decode(d),
+            other => OptError::Load(other),
+        }
+    }
+}
+
+impl From<PassError> for OptError {
+    fn from(e: PassError) -> Self {
+        OptError::Pass(e)
+    }
+}
+
+impl From<DecodeError> for OptError {
+    fn from(e: DecodeError) -> Self {
+        OptError::Decode(e)
+    }
+}
+
+impl Optimizer {
+    /// An optimizer with no pass, which validates for the universal SPIR-V 1.6
+    /// environment (spirv-opt's default) before it runs.
+    pub fn new() -> Self {
+        Optimizer {
+            passes: Vec::new(),
+            skip_validation: false,
+            validator: validate::Options::default(),
+            pass_options: PassOptions::default(),
+            numbers: None,
+        }
+    }
+
+    /// The environment to validate for (`--target-env`).
+    pub fn target_env(&mut self, env: TargetEnv) -> &mut Self {
+        self.validator.target_env = env;
+        self
+    }
+
+    /// The validator's options (the environment included), as spirv-opt's
+    /// `OptimizerOptions::set_validator_options`.
+    pub fn validator_options(&mut self, options: validate::Options<'static>) -> &mut Self {
+        self.validator = options;
+        self
+    }
+
+    /// Whether to run without validating first (`--skip-validation`).
+    pub fn skip_validation(&mut self, skip: bool) -> &mut Self {
+        self.skip_validation = skip;
+        self
+    }
+
+    /// The options passes registered from now on are made with (spirv-opt passes them
+    /// when it registers a pass).
+    pub fn pass_options(&mut self, options: PassOptions) -> &mut Self {
+        self.pass_options = options;
+        self
+    }
+
+    /// How `--set-spec-const-default-value` reads its values (`spirv_asm::opt` has
+    /// spirv-as's parser, which spirv-opt uses); without one that pass fails.
+    pub fn number_parser(&mut self, numbers: Arc<dyn NumberParser + Send + Sync>) -> &mut Self {
+        self.numbers = Some(numbers);
+        self
+    }
+
+    /// Registers a pass, by value.
+    pub fn register_pass(&mut self, pass: impl Into<Pass>) -> &mut Self {
+        self.passes.push(pass.into());
+        self
+    }
+
+    /// Registers the passes a spirv-opt flag names (`--merge-return`,
+    /// `--switch-descriptorset=0:1`, `-O`).
+    ///
+    /// # Errors
+    /// See [`Pass::from_flag`]; nothing is registered then.
+    pub fn register_flag(&mut self, flag: &str) -> Result<&mut Self, FlagError> {
+        let passes = Pass::from_flag(flag, &self.pass_options)?;
+        self.passes.extend(passes);
+        Ok(self)
+    }
+
+    /// Registers the passes of each flag in order.
+    ///
+    /// # Errors
+    /// The first flag [`Optimizer::register_flag`] refuses; the flags before it stay
+    /// registered.
+    pub fn register_flags<'a>(
+        &mut self,
+        flags: impl IntoIterator<Item = &'a str>,
+    ) -> Result<&mut Self, FlagError> {
+        for f in flags {
+            self.register_flag(f)?;
+        }
+        Ok(self)
+    }
+
+    /// The passes registered, in order.
+    pub fn passes(&self) -> &[Pass] {
+        &self.passes
+    }
+
+    /// Validates `words` (unless told not to) and runs the passes on them, as
+    /// `spirv-opt` does: the module as spirv-opt writes it, and whether a pass changed
+    /// it.
+    ///
+    /// # Errors
+    /// The module is not valid, does not read, or a pass fails.
+    pub fn run(&self, words: &[u32]) -> Result<Optimized, OptError> {
+        self.check(words)?;
+        if let Some(passes) = self.structural() {
+            let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
+            let (words, changed) = structural::run_words(words, &passes, numbers)?;
+            return Ok(Optimized { words, changed });
+        }
+        self.run_mixed(words.to_vec())
+    }
+
+    /// [`Optimizer::run`] on words the caller is done with: a module the streaming
+    /// path declines is read without a copy.
+    ///
+    /// # Errors
+    /// As [`Optimizer::run`].
+    pub fn run_owned(&self, words: Vec<u32>) -> Result<Optimized, OptError> {
+        self.check(&words)?;
+        let Some(passes) = self.structural() else {
+            return self.run_mixed(words);
+        };
+        if let Some((words, changed)) = structural::run_streamed(&words, &passes) {
+            return Ok(Optimized { words, changed });
+        }
+        let module = Module::read_owned(words, &Default::default())?;
+        let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
+        let (words, changed) = structural::run_to_words(module, &passes, numbers)?;
+        Ok(Optimized { words, changed })
+    }
+
+    /// [`Optimizer::run`] on a read module: the next module and whether a pass
+    /// changed it.
+    ///
+    /// # Errors
+    /// As [`Optimizer::run`].
+    pub fn run_module(&self, module: &Module) -> Result<(Module, bool), OptError> {
+        if !self.skip_validation {
+            self.check(&module.to_words())?;
+        }
+        let Some(passes) = self.structural() else {
+            let out = self.run_mixed(module.to_words())?;
+            return Ok((
+                Module::read_owned(out.words, &Default::default())?,
+                out.changed,
+            ));
+        };
+        let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
+        Ok(structural::run_with(module, &passes, numbers)?)
+    }
+
+    /// Runs passes of both kinds: each run of consecutive passes on the optimizer IR on
+    /// one load of the module, the structural ones on the editor between. When a pass
+    /// changed the module, the bound is its largest id plus one at the end (before the
+    /// writer takes the ids of the debug scopes it writes), as spirv-opt sets it.
+    fn run_mixed(&self, mut words: Vec<u32>) -> Result<Optimized, OptError> {
+        let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
+        let mut changed = false;
+        let mut at = 0;
+        while at < self.passes.len() {
+            let ir_run = matches!(self.passes[at].run, Run::Ir(_));
+            let end = self.passes[at..]
+                .iter()
+                .position(|p| matches!(p.run, Run::Ir(_)) != ir_run)
+                .map_or(self.passes.len(), |k| at + k);
+            let last = end == self.passes.len();
+            if ir_run {
+                let mut cx = Context::new(Ir::from_words(&words)?);
+                // The input is in the IR now: free it before the passes run.
+                drop(std::mem::take(&mut words));
+                for p in &self.passes[at..end] {
+                    if let Run::Ir(pass) = &p.run {
+                        changed |= run_ir_pass(pass.as_ref(), &mut cx)? == Status::Changed;
+                    }
+                }
+                if last && changed {
+                    cx.ir.header.bound = cx.ir.compute_id_bound();
+                }
+                words = cx.to_words();
+            } else {
+                let list: Vec<S> = self.passes[at..end]
+                    .iter()
+                    .filter_map(|p| match &p.run {
+                        Run::Editor(s) => Some(s.clone()),
+                        Run::Ir(_) => None,
+                    })
+                    .collect();
+                let (w, c) = structural::run_words(&words, &list, numbers)?;
+                words = w;
+                changed |= c;
+                if last && changed && !c {
+                    let mut m = Module::read_owned(words, &Default::default())?;
+                    spirv_core::__private::opt::tighten_bound(&mut m)?;
+                    words = m.into_words();
+                }
+            }
+            at = end;
+        }
+        if self.passes.is_empty() {
+            words = Ir::from_words(&words)?.to_words();
+        }
+        Ok(Optimized { words, changed })
+    }
+
+    /// Validates, unless told not to.
+    fn check(&self, words: &[u32]) -> Result<(), OptError> {
+        if self.skip_validation {
+            return Ok(());
+        }
+        validate::validate(words, &self.validator).map_err(|e| OptError::Invalid(Box::new(e)))
+    }
+
+    /// The registered passes as structural passes, if every one is (and there is one).
+    fn structural(&self) -> Option<Vec<S>> {
+        if self.passes.is_empty() {
+            return None;
+        }
+        self.passes
+            .iter()
+            .map(|p| match &p.run {
+                Run::Editor(s) => Some(s.clone()),
+                Run::Ir(_) => None,
+            })
+            .collect()
+    }
+}

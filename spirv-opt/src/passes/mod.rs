@@ -1,0 +1,17 @@
+//! spirv-opt's passes on the optimizer IR, one file each; each has a row in the
+//! [`registry`](crate::registry).
+
+pub mod adce;
+pub mod cfg_cleanup;
+pub mod dead_branch_elim;
+pub mod dead_functions;
+pub mod dead_inserts;
+pub mod inline;
+pub mod local_single_block;
+pub mod local_single_store;
+pub mod merge_blocks;
+pub mod merge_return;
+pub mod private_to_local;
+pub mod ssa_rewrite;
+pub mod vector_dce;
+pub mod wrap_opkill;
