@@ -444,9 +444,11 @@ pub(crate) fn check_templates(table: &str, rows: &[TemplateRow]) -> Vec<String> 
 /// with `write` (the message), `ids` (the ids its fields hold, in order) and `vuid`,
 /// and under `cfg(test)` the table's templates for [`check_templates`]. A table may end
 /// with `families { … }`: variants that each wrap another family's enum, whose message,
-/// ids and VUID are that enum's ([`Family`]).
+/// ids and VUID are that enum's ([`Family`]). A table that begins `@description`
+/// describes part of another's fault (a field of its rows) and has no public `vuid`.
 macro_rules! faults {
     (
+        $(@$description:ident)?
         $(#[doc = $doc:literal])*
         pub enum $name:ident {
             $(
@@ -527,20 +529,6 @@ macro_rules! faults {
                 }
             }
 
-            /// The VUID of the Vulkan rule the fault breaks, if spirv-val names one
-            /// (it prints it only when validating for a Vulkan environment).
-            #[allow(unused_variables)]
-            pub fn vuid(&self) -> Option<&'static str> {
-                match self {
-                    $(
-                        Self::$variant $({ $($field),* })? => $crate::validate::faults::faults!(@vuid $($vuid)?),
-                    )*
-                    $($(
-                        Self::$family(e) => $crate::validate::faults::Family::vuid(e),
-                    )*)?
-                }
-            }
-
             /// Each row's variant, template and fields, for the template check.
             #[cfg(test)]
             pub(crate) const TEMPLATES: &'static [$crate::validate::faults::TemplateRow] = &[
@@ -587,11 +575,33 @@ macro_rules! faults {
             fn ids(&self, ids: &mut $crate::__private::Vec<$crate::types::Id>) {
                 self.collect_ids(ids)
             }
+            #[allow(unused_variables)]
             fn vuid(&self) -> Option<&'static str> {
-                $name::vuid(self)
+                match self {
+                    $(
+                        Self::$variant $({ $($field),* })? => $crate::validate::faults::faults!(@vuid $($vuid)?),
+                    )*
+                    $($(
+                        Self::$family(e) => $crate::validate::faults::Family::vuid(e),
+                    )*)?
+                }
+            }
+        }
+
+        $crate::validate::faults::faults!(@public_vuid [$($description)?] $name);
+    };
+    // A table of faults answers for its VUID; a table that only describes part of
+    // another's fault (`@description`) has none of its own to tell.
+    (@public_vuid [] $name:ident) => {
+        impl $name {
+            /// The VUID of the Vulkan rule the fault breaks, if spirv-val names one
+            /// (it prints it only when validating for a Vulkan environment).
+            pub fn vuid(&self) -> Option<&'static str> {
+                $crate::validate::faults::Family::vuid(self)
             }
         }
     };
+    (@public_vuid [description] $name:ident) => {};
     // A field's ids: all of them, but none of a `#[role = context]` field's.
     (@ids $ids:ident $field:ident) => { $crate::validate::faults::Arg::ids($field, $ids) };
     (@ids $ids:ident $field:ident context) => { let _ = $field; };

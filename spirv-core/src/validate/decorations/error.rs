@@ -471,6 +471,7 @@ faults! {
 }
 
 faults! {
+    @description
     /// The explicit layout decorations a block lacks.
     pub enum Missing {
         /// `Offset` on a member.
