@@ -85,9 +85,9 @@ mod beyond_the_fixtures {
         assert_eq!(
             e.kind,
             ErrorKind::Decoration(DecorationError::Repeated {
-                id: 1,
+                id: spirv_core::Id(1),
                 member: None,
-                decoration: spirv_core::spv::Decoration::RelaxedPrecision.0,
+                decoration: spirv_core::spv::Decoration::RelaxedPrecision,
             })
         );
         assert_eq!(

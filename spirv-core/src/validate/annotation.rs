@@ -113,7 +113,9 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Annotation) -> Resu
             member_in_bounds(q, O::MemberDecorate, id, word(2))?;
             let decoration = word(3);
             if not_for_members(decoration) {
-                return Err(fault(E::NotMemberDecoration { decoration }));
+                return Err(fault(E::NotMemberDecoration {
+                    decoration: D(decoration),
+                }));
             }
             Ok(())
         }
@@ -168,6 +170,7 @@ fn member_in_bounds(q: &Query<'_>, opcode: O, id: u32, index: u32) -> Result<(),
             index,
             id: Id(id),
             count,
+            largest: count.wrapping_sub(1),
         }));
     }
     Ok(())
@@ -236,7 +239,9 @@ fn decorate(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let vulkan = q.state.options.target_env.is_vulkan();
     let d = D(decoration);
     if vulkan && matches!(d, D::GLSLShared | D::GLSLPacked) {
-        return Err(fault(E::GlslLayoutInVulkan { decoration }));
+        return Err(fault(E::GlslLayoutInVulkan {
+            decoration: D(decoration),
+        }));
     }
     let registered = |kind: D| q.decorations.has_before(target, kind.0, inst.index);
     if d == D::FPFastMathMode {
@@ -259,7 +264,9 @@ fn decorate(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         return Ok(());
     }
     if matches!(d, D::RowMajor | D::ColMajor | D::MatrixStride) {
-        return Err(fault(E::MemberOnly { decoration }));
+        return Err(fault(E::MemberOnly {
+            decoration: D(decoration),
+        }));
     }
     target_rules(q, inst, target, decoration, vulkan)
 }
@@ -294,7 +301,7 @@ fn target_rules(
     let op = q.opcode(target);
     let fail = |rule: R| {
         Err(fault(E::Target {
-            decoration,
+            decoration: D(decoration),
             target: Id(target),
             rule,
         }))
@@ -386,7 +393,9 @@ fn target_rules(
     };
     match D(decoration) {
         D::Location | D::Component if !location_class(sc) => {
-            let e = ErrorKind::Decoration(E::LocationStorageClass { decoration });
+            let e = ErrorKind::Decoration(E::LocationStorageClass {
+                decoration: D(decoration),
+            });
             return Err(match q.state.def(target) {
                 Some(d) => Fault::at(e, d.index),
                 None => Fault::module(e),

@@ -223,7 +223,10 @@ pub(super) fn run(
         let Some(inst) = memoized(&module, &state, index, &mut operands) else {
             continue;
         };
-        if let Err(fault) = one_instruction(&mut state, &inst) {
+        if let Err(fault) = FIRST_LOOP
+            .iter()
+            .try_for_each(|pass| pass(&mut state, &inst))
+        {
             if !report.push(fault, Some(index)) {
                 return;
             }
@@ -244,7 +247,10 @@ pub(super) fn run(
         let Some(inst) = memoized(&module, &state, index, &mut operands) else {
             continue;
         };
-        if let Err(fault) = second.instruction(&q, &inst) {
+        let checked = SECOND_LOOP
+            .iter()
+            .try_for_each(|pass| pass(&q, &inst, &mut second));
+        if let Err(fault) = checked {
             if !report.push(fault, Some(index)) {
                 return;
             }
@@ -372,8 +378,60 @@ fn scan(state: &mut State<'_>, module: &Module) {
     }
 }
 
-/// The first loop's checks of one instruction, in spirv-val's order.
-fn one_instruction(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+/// A pass of spirv-val's first loop over one instruction: it reads and registers
+/// what the module has declared so far, and returns the instruction's first fault.
+type FirstPass = fn(&mut State<'_>, &Inst<'_>) -> Result<(), Fault>;
+
+/// spirv-val's first loop, in its order: the module-level facts it registers as it
+/// goes (entry points, calls), then `IdPass`, `CapabilityPass`, `ModuleLayoutPass`,
+/// `CfgPass` and `InstructionPass`.
+const FIRST_LOOP: [FirstPass; 6] = [
+    entry_point_facts,
+    |state, inst| Ok(ids::check(state, inst)?),
+    |state, inst| match inst.opcode {
+        spv::Opcode::Capability | spv::Opcode::ConditionalCapabilityINTEL => {
+            let conditional = inst.opcode == spv::Opcode::ConditionalCapabilityINTEL;
+            Ok(capability::check(
+                state,
+                inst.word(usize::from(conditional)),
+            )?)
+        }
+        _ => Ok(()),
+    },
+    |state, inst| Ok(layout::check(state, inst)?),
+    cfg::cfg_pass,
+    instruction::check,
+];
+
+/// A pass of spirv-val's second loop over one instruction: it reads the module as the
+/// first loop left it and what the pass remembers across instructions, and returns
+/// the instruction's first fault.
+type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
+
+/// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
+/// passes, those of families not checked yet are absent).
+const SECOND_LOOP: [SecondPass; 16] = [
+    |q, inst, s| misc::check(q, inst, &mut s.misc),
+    |q, inst, s| debug::check(q, inst, &mut s.debug),
+    |q, inst, s| annotation::check(q, inst, &mut s.annotation),
+    |q, inst, _| extension::check(q, inst),
+    |q, inst, s| modes::check(q, inst, &mut s.mode_setting),
+    |q, inst, s| types::check(q, inst, &mut s.types),
+    |q, inst, s| constants::check(q, inst, &mut s.constants),
+    |q, inst, s| memory::check(q, inst, &mut s.memory),
+    |q, inst, s| function::check(q, inst, &mut s.function),
+    |q, inst, s| conversion::check(q, inst, &mut s.conversion),
+    |q, inst, s| composites::check(q, inst, &mut s.composites),
+    |q, inst, s| arithmetics::check(q, inst, &mut s.arithmetics),
+    |q, inst, s| bitwise::check(q, inst, &mut s.bitwise),
+    |q, inst, s| logicals::check(q, inst, &mut s.logicals),
+    |q, inst, s| cfg::control_flow::check(q, inst, &mut s.control_flow),
+    |q, inst, s| literals::check(q, inst, &mut s.literals),
+];
+
+/// What spirv-val's first loop registers of entry points and calls before its passes
+/// (`ValidateBinaryUsingContextAndValidationState`'s own checks of each instruction).
+fn entry_point_facts(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     use spv::Opcode as O;
     match inst.opcode {
         O::EntryPoint | O::ConditionalEntryPointINTEL => {
@@ -407,14 +465,7 @@ fn one_instruction(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault> 
         }
         _ => {}
     }
-    ids::check(state, inst)?;
-    if matches!(inst.opcode, O::Capability | O::ConditionalCapabilityINTEL) {
-        let cap = inst.word(usize::from(inst.opcode == O::ConditionalCapabilityINTEL));
-        capability::check(state, cap)?;
-    }
-    layout::check(state, inst)?;
-    cfg::cfg_pass(state, inst)?;
-    instruction::check(state, inst)
+    Ok(())
 }
 
 /// What the passes of the second loop remember across instructions.
@@ -435,27 +486,4 @@ pub(super) struct Second {
     control_flow: cfg::control_flow::ControlFlow,
     literals: literals::Literals,
     mode_setting: modes::ModeSetting,
-}
-
-impl Second {
-    /// The passes for one instruction, in spirv-val's order; the first fault.
-    pub(super) fn instruction(&mut self, q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-        misc::check(q, inst, &mut self.misc)?;
-        debug::check(q, inst, &mut self.debug)?;
-        annotation::check(q, inst, &mut self.annotation)?;
-        extension::check(q, inst)?;
-        modes::check(q, inst, &mut self.mode_setting)?;
-        types::check(q, inst, &mut self.types)?;
-        constants::check(q, inst, &mut self.constants)?;
-        memory::check(q, inst, &mut self.memory)?;
-        function::check(q, inst, &mut self.function)?;
-        conversion::check(q, inst, &mut self.conversion)?;
-        composites::check(q, inst, &mut self.composites)?;
-        arithmetics::check(q, inst, &mut self.arithmetics)?;
-        bitwise::check(q, inst, &mut self.bitwise)?;
-        logicals::check(q, inst, &mut self.logicals)?;
-        cfg::control_flow::check(q, inst, &mut self.control_flow)?;
-        literals::check(q, inst, &mut self.literals)?;
-        Ok(())
-    }
 }

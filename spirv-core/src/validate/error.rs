@@ -7,9 +7,7 @@
 //! function, so that spirv-asm can print spirv-val's friendly names while this crate
 //! knows none.
 
-use super::faults::{Family, faults};
-// The families whose tables are still written by hand write through these.
-pub(super) use super::faults::{Namer, opcode_name};
+use super::faults::{Namer, faults};
 use crate::__private::{String, Vec};
 use crate::env::TargetEnv;
 use crate::error::DecodeErrorKind;
@@ -17,7 +15,6 @@ use crate::grammar::Version;
 use crate::spv;
 use crate::types::Id;
 use core::fmt;
-pub(super) use core::fmt::Write as Out;
 
 /// One fault found by the validator.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -538,7 +535,8 @@ faults! {
 }
 
 impl ErrorKind {
-    /// The ids the fault involves: every id its message names, in order.
+    /// The ids the fault involves: every id its message names, in order, but those
+    /// it names for context only (the entry point a fault was found in).
     pub fn ids(&self) -> Vec<Id> {
         let mut ids = Vec::new();
         self.collect_ids(&mut ids);
@@ -556,24 +554,6 @@ impl ErrorKind {
         }
     }
 }
-
-/// The families whose tables are still written by hand: their messages and ids.
-macro_rules! hand_written {
-    ($($family:ty),*) => {$(
-        impl Family for $family {
-            fn write(&self, out: &mut dyn fmt::Write, names: &Namer<'_>, _: bool) -> fmt::Result {
-                <$family>::write(self, out, names)
-            }
-            fn ids(&self, ids: &mut Vec<Id>) {
-                ids.extend(<$family>::ids(self));
-            }
-            fn vuid(&self) -> Option<&'static str> {
-                None
-            }
-        }
-    )*};
-}
-hand_written!(super::DecorationError);
 
 #[cfg(test)]
 mod tests {
@@ -608,6 +588,9 @@ mod tests {
             ("BuiltInTypeProblem", BuiltInTypeProblem::TEMPLATES),
             ("BuiltInReference", BuiltInReference::TEMPLATES),
             ("BuiltInUse", BuiltInUse::TEMPLATES),
+            ("DecorationError", DecorationError::TEMPLATES),
+            ("TargetRule", TargetRule::TEMPLATES),
+            ("Missing", Missing::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -21,8 +21,12 @@
 //! `[VUID-…] ` before the message when validating for a Vulkan environment, as
 //! spirv-val's `VkErrorID` does (it names VUIDs in Vulkan environments only). Where the
 //! VUID differs from fault to fault (the built-in rules'), the row names the field that
-//! holds it: `#[vuid = vuid]` with a field `vuid: Option<&'static str>`. A field may be
-//! another table's enum: it prints as that enum's message.
+//! holds it: `#[vuid = vuid]` with a field `vuid: Option<&'static str>`, or a field of
+//! another table whose fault names it (`#[vuid = rule]`). A field may be another
+//! table's enum: it prints as that enum's message. A field marked `#[role = context]`
+//! (after its docs) names an id for context only, such as the entry point a fault was
+//! found in: it is left out of the fault's ids, so it neither hides nor is hidden by
+//! faults about that id.
 //!
 //! A template has no conditions and does no arithmetic: a message that reads
 //! differently in two cases is two rows, and a value printed as `n - 1` is a field of
@@ -246,6 +250,29 @@ impl IntoVuid for &Option<&'static str> {
     }
 }
 
+/// A row's VUID may be another table's fault's (a rule that names its own VUID).
+impl<T: Family> IntoVuid for &T {
+    fn into_vuid(self) -> Option<&'static str> {
+        self.vuid()
+    }
+}
+
+/// A struct member, if the fault is about one: with `:member`, as spirv-val adds it
+/// after an id (`, member 'N'`); with `:member_index`, ` (member index N)`; nothing
+/// when there is none.
+impl Arg for Option<u32> {
+    fn specs() -> &'static [&'static str] {
+        &["member", "member_index"]
+    }
+    fn show(&self, spec: &str, out: &mut dyn Write, _: &Namer<'_>) -> fmt::Result {
+        match (self, spec) {
+            (None, _) => Ok(()),
+            (Some(m), "member_index") => write!(out, " (member index {m})"),
+            (Some(m), _) => write!(out, ", member '{m}'"),
+        }
+    }
+}
+
 /// A SPIR-V version prints as `major.minor`.
 impl Arg for (u8, u8) {
     fn show(&self, _: &str, out: &mut dyn Write, _: &Namer<'_>) -> fmt::Result {
@@ -417,16 +444,18 @@ pub(crate) fn check_templates(table: &str, rows: &[TemplateRow]) -> Vec<String> 
 /// with `write` (the message), `ids` (the ids its fields hold, in order) and `vuid`,
 /// and under `cfg(test)` the table's templates for [`check_templates`]. A table may end
 /// with `families { … }`: variants that each wrap another family's enum, whose message,
-/// ids and VUID are that enum's ([`Family`]).
+/// ids and VUID are that enum's ([`Family`]). A table that begins `@description`
+/// describes part of another's fault (a field of its rows) and has no public `vuid`.
 macro_rules! faults {
     (
+        $(@$description:ident)?
         $(#[doc = $doc:literal])*
         pub enum $name:ident {
             $(
                 $(#[doc = $vdoc:literal])*
                 $(#[vuid = $vuid:expr])?
                 $variant:ident $({
-                    $( $(#[doc = $fdoc:literal])* $field:ident : $fty:ty ),* $(,)?
+                    $( $(#[doc = $fdoc:literal])* $(#[role = $role:ident])? $field:ident : $fty:ty ),* $(,)?
                 })? => $template:literal
             ),* $(,)?
         }
@@ -491,25 +520,11 @@ macro_rules! faults {
                 match self {
                     $(
                         Self::$variant $({ $($field),* })? => {
-                            $($( $crate::validate::faults::Arg::ids($field, ids); )*)?
+                            $($( $crate::validate::faults::faults!(@ids ids $field $($role)?); )*)?
                         }
                     )*
                     $($(
                         Self::$family(e) => $crate::validate::faults::Family::ids(e, ids),
-                    )*)?
-                }
-            }
-
-            /// The VUID of the Vulkan rule the fault breaks, if spirv-val names one
-            /// (it prints it only when validating for a Vulkan environment).
-            #[allow(unused_variables)]
-            pub fn vuid(&self) -> Option<&'static str> {
-                match self {
-                    $(
-                        Self::$variant $({ $($field),* })? => $crate::validate::faults::faults!(@vuid $($vuid)?),
-                    )*
-                    $($(
-                        Self::$family(e) => $crate::validate::faults::Family::vuid(e),
                     )*)?
                 }
             }
@@ -560,11 +575,36 @@ macro_rules! faults {
             fn ids(&self, ids: &mut $crate::__private::Vec<$crate::types::Id>) {
                 self.collect_ids(ids)
             }
+            #[allow(unused_variables)]
             fn vuid(&self) -> Option<&'static str> {
-                $name::vuid(self)
+                match self {
+                    $(
+                        Self::$variant $({ $($field),* })? => $crate::validate::faults::faults!(@vuid $($vuid)?),
+                    )*
+                    $($(
+                        Self::$family(e) => $crate::validate::faults::Family::vuid(e),
+                    )*)?
+                }
+            }
+        }
+
+        $crate::validate::faults::faults!(@public_vuid [$($description)?] $name);
+    };
+    // A table of faults answers for its VUID; a table that only describes part of
+    // another's fault (`@description`) has none of its own to tell.
+    (@public_vuid [] $name:ident) => {
+        impl $name {
+            /// The VUID of the Vulkan rule the fault breaks, if spirv-val names one
+            /// (it prints it only when validating for a Vulkan environment).
+            pub fn vuid(&self) -> Option<&'static str> {
+                $crate::validate::faults::Family::vuid(self)
             }
         }
     };
+    (@public_vuid [description] $name:ident) => {};
+    // A field's ids: all of them, but none of a `#[role = context]` field's.
+    (@ids $ids:ident $field:ident) => { $crate::validate::faults::Arg::ids($field, $ids) };
+    (@ids $ids:ident $field:ident context) => { let _ = $field; };
     (@vuid $vuid:expr) => { $crate::validate::faults::IntoVuid::into_vuid($vuid) };
     (@vuid) => { None };
     // A field's docs: its own, or for the usual fields of rule rows, a default.

@@ -310,6 +310,7 @@ faults! {
 }
 
 faults! {
+    @description
     /// An instruction as spirv-val's built-in rules describe it (`GetIdDesc`,
     /// `GetDefinitionDesc`).
     pub enum BuiltInSubject {
@@ -331,6 +332,7 @@ faults! {
 }
 
 faults! {
+    @description
     /// What is wrong with a built-in's type, as spirv-val's built-in rules say it.
     pub enum BuiltInTypeProblem {
         /// Not a bool scalar.
@@ -367,6 +369,7 @@ faults! {
 }
 
 faults! {
+    @description
     /// A reference to a built-in, as spirv-val's `GetReferenceDesc` words it: the
     /// instruction, the id it names, the built-in that id depends on where that is
     /// another, and the function and execution model where it is in one.
@@ -447,6 +450,7 @@ faults! {
 }
 
 faults! {
+    @description
     /// A later use of an id that depends on a built-in, as the rules a built-in leaves
     /// behind describe it (`ValidateNotCalledWithExecutionModel`).
     pub enum BuiltInUse {

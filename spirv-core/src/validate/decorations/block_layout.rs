@@ -12,10 +12,13 @@
 //! on which spirv-val itself would run for hours reach it) the layout is taken as
 //! valid. Arithmetic wraps at 32 bits, as spirv-val's does.
 
+use super::super::faults::{Family, Namer};
 use super::error::DecorationError;
 use super::sizes::{Constraint, Sizes, align};
 use crate::__private::Vec;
+use crate::grammar::Enum;
 use crate::spv::{self, Decoration as D, Opcode as O};
+use crate::types::Id;
 use alloc::collections::BTreeSet;
 use core::fmt;
 
@@ -34,11 +37,11 @@ struct Rules {
 pub struct LayoutFault {
     /// The struct whose member breaks the rules (a nested one, or the pointee type of
     /// a physical storage buffer pointer).
-    pub struct_id: u32,
+    pub struct_id: Id,
     /// `BufferBlock`, not `Block`.
     pub buffer_block: bool,
     /// The variable's storage class.
-    pub storage_class: u32,
+    pub storage_class: spv::StorageClass,
     /// Scalar block layout.
     pub scalar: bool,
     /// Relaxed block layout.
@@ -108,22 +111,17 @@ pub enum LayoutRule {
     },
 }
 
-impl LayoutFault {
+/// A layout fault is a family of its own: its message is built from its rule, and
+/// it names its struct.
+impl Family for LayoutFault {
     /// spirv-val's message, with its hint at the option that would allow the layout.
-    pub(super) fn write(&self, out: &mut dyn fmt::Write) -> fmt::Result {
-        let class = match spv::StorageClass(self.storage_class) {
-            spv::StorageClass::Uniform => "Uniform",
-            spv::StorageClass::UniformConstant => "UniformConstant",
-            spv::StorageClass::PushConstant => "PushConstant",
-            spv::StorageClass::Workgroup => "Workgroup",
-            spv::StorageClass::PhysicalStorageBuffer => "PhysicalStorageBuffer",
-            _ => "StorageBuffer",
-        };
+    fn write(&self, out: &mut dyn fmt::Write, _: &Namer<'_>, _: bool) -> fmt::Result {
+        let class = self.storage_class.name().unwrap_or("Unknown");
         write!(
             out,
             "Structure id {} decorated as {} for variable in {class} storage class must follow \
              {}{} layout rules: member {} ",
-            self.struct_id,
+            self.struct_id.0,
             if self.buffer_block {
                 "BufferBlock"
             } else {
@@ -174,7 +172,7 @@ impl LayoutFault {
             )?,
         }
         if !self.scalar {
-            let (feature, flag) = if self.storage_class == spv::StorageClass::Workgroup.0 {
+            let (feature, flag) = if self.storage_class == spv::StorageClass::Workgroup {
                 (
                     "workgroupMemoryExplicitLayoutScalarBlockLayout feature",
                     "--workgroup-scalar-block-layout",
@@ -199,6 +197,14 @@ impl LayoutFault {
             )?;
         }
         Ok(())
+    }
+
+    fn ids(&self, ids: &mut Vec<Id>) {
+        ids.push(self.struct_id);
+    }
+
+    fn vuid(&self) -> Option<&'static str> {
+        None
     }
 }
 
@@ -393,9 +399,9 @@ impl<'q, 'a> Layout<'q, 'a> {
         rule: LayoutRule,
     ) -> Located {
         let fault = LayoutFault {
-            struct_id: f.struct_id,
+            struct_id: Id(f.struct_id),
             buffer_block: b.buffer_block,
-            storage_class: b.storage_class,
+            storage_class: spv::StorageClass(b.storage_class),
             scalar: rules.scalar,
             relaxed: self.relaxed,
             uniform_rules: rules.block_rules,
@@ -435,12 +441,10 @@ impl<'q, 'a> Layout<'q, 'a> {
             return Err(self.fail(rules, b, f, index, LayoutRule::MissingOffset));
         }
         if op == O::TypeRuntimeArray && f.pos != f.order.len() - 1 {
-            let vulkan = self.sizes.q.state.options.target_env.is_vulkan();
             return Err((
                 f.struct_id,
                 DecorationError::RuntimeArrayNotLast {
-                    vulkan,
-                    id: f.struct_id,
+                    id: Id(f.struct_id),
                     offset,
                 },
             ));

@@ -12,6 +12,7 @@ use crate::__private::Vec;
 use crate::TargetEnv;
 use crate::analysis::CallGraph;
 use crate::spv::{Capability as C, Decoration as D, Opcode as O, StorageClass as S};
+use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
 
 /// The entry point functions that use each global variable (spirv-val's
@@ -119,7 +120,9 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
             if vulkan && push_constant {
                 for &ep in eps {
                     if !uses_push_constant.insert(ep) {
-                        let e = E::PushConstantTwice { entry_point: ep };
+                        let e = E::PushConstantTwice {
+                            entry_point: Id(ep),
+                        };
                         if !report(at_def(q, var, e)) {
                             return false;
                         }
@@ -135,8 +138,8 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                     && !q.decorations.has(var, D::Binding.0)
                 {
                     let e = E::GlBindingMissing {
-                        storage_class: class,
-                        variable: var,
+                        storage_class: sc,
+                        variable: Id(var),
                     };
                     if !report(at_def(q, var, e)) {
                         return false;
@@ -169,15 +172,19 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                 let block = id != 0 && cx.layout.sizes.deep_has(id, D::Block.0);
                 let buffer_block = id != 0 && cx.layout.sizes.deep_has(id, D::BufferBlock.0);
                 let e = if storage_buffer && buffer_block {
-                    Some((var, E::StorageBufferBufferBlock { variable: var }))
+                    Some((var, E::StorageBufferBufferBlock { variable: Id(var) }))
                 } else if (push_constant || storage_buffer) && !block
                     || uniform && !block && !buffer_block
                 {
                     Some((
                         id,
-                        E::MissingBlock {
-                            storage_class: class,
-                            id,
+                        if uniform {
+                            E::UniformMissingBlock { id: Id(id) }
+                        } else {
+                            E::MissingBlock {
+                                storage_class: sc,
+                                id: Id(id),
+                            }
                         },
                     ))
                 } else {
@@ -235,8 +242,8 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                 };
                 if let Some(missing) = missing {
                     let e = E::NotExplicitlyLaidOut {
-                        id,
-                        buffer_block: !block_deco,
+                        id: Id(id),
+                        decoration: if block_deco { D::Block } else { D::BufferBlock },
                         missing,
                     };
                     if !report(at_def(q, id, e)) {
@@ -383,10 +390,17 @@ pub(super) fn variables(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bo
         }
         for (kind, binding) in [(D::DescriptorSet.0, false), (D::Binding.0, true)] {
             if !cx.layout.sizes.deep_has(var, kind) {
-                let e = E::MissingDescriptor {
-                    storage_class: class,
-                    variable: var,
-                    binding,
+                let (storage_class, variable) = (S(class), Id(var));
+                let e = if binding {
+                    E::MissingBinding {
+                        storage_class,
+                        variable,
+                    }
+                } else {
+                    E::MissingDescriptorSet {
+                        storage_class,
+                        variable,
+                    }
                 };
                 if !report(at_def(q, var, e)) {
                     return false;

@@ -153,8 +153,8 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                     }
                 } else if sc != spv::StorageClass::Input && sc != spv::StorageClass::Output {
                     let e = E::InterfaceStorageClass {
-                        storage_class: class,
-                        entry_point: ep,
+                        storage_class: sc,
+                        entry_point: Id(ep),
                     };
                     if !report(fault(e)) {
                         return false;
@@ -201,7 +201,13 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                     _ => None,
                 };
                 if let Some((output, builtin)) = duplicate {
-                    if !report(fault(E::DuplicateBuiltIn { output, builtin })) {
+                    let builtin = spv::BuiltIn(builtin);
+                    let e = if output {
+                        E::DuplicateOutputBuiltIn { builtin }
+                    } else {
+                        E::DuplicateInputBuiltIn { builtin }
+                    };
+                    if !report(fault(e)) {
                         return false;
                     }
                     continue;
@@ -209,7 +215,7 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                 if has_builtin {
                     if vulkan && location_or_component {
                         let e = E::BuiltInWithLocation {
-                            variable: interface,
+                            variable: Id(interface),
                         };
                         if !report(fault(e)) {
                             return false;
@@ -218,7 +224,7 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                     }
                     if is_struct {
                         if !q.decorations.has(type_id, D::Block.0) {
-                            let e = E::BuiltInStructNotBlock { vulkan };
+                            let e = E::BuiltInStructNotBlock;
                             if !report(at_def(q, type_id, e)) {
                                 return false;
                             }
@@ -238,7 +244,7 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                             if cx.layout.sizes.deep_has(type_id, D::Block.0) {
                                 workgroup_block += 1;
                             } else if untyped && shader {
-                                let e = E::UntypedWorkgroupNotBlock { is_struct: true };
+                                let e = E::UntypedWorkgroupNotBlock;
                                 if !report(fault(e)) {
                                     return false;
                                 }
@@ -248,7 +254,7 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                                 workgroup_aliased += 1;
                             }
                         } else if untyped && shader {
-                            let e = E::UntypedWorkgroupNotBlock { is_struct: false };
+                            let e = E::UntypedWorkgroupNotStruct;
                             if !report(fault(e)) {
                                 return false;
                             }
@@ -262,10 +268,17 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                         let output = sc == spv::StorageClass::Output;
                         let many = ep_models.len() > 1;
                         if (input && (many || has_vert)) || (output && (many || has_frag)) {
-                            let e = E::InterpolationStage {
-                                decoration,
-                                output: !input,
-                                entry_point: ep,
+                            let (decoration, entry_point) = (D(decoration), Id(ep));
+                            let e = if input {
+                                E::InterpolationVertexInput {
+                                    decoration,
+                                    entry_point,
+                                }
+                            } else {
+                                E::InterpolationFragmentOutput {
+                                    decoration,
+                                    entry_point,
+                                }
                             };
                             if !report(fault(e)) {
                                 return false;
@@ -278,8 +291,8 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                         || q.is_int_scalar_or_vector_type(type_id);
                     if has_frag && sc == spv::StorageClass::Input && !flat && typed {
                         let e = E::FragmentInputNotFlat {
-                            interface,
-                            entry_point: ep,
+                            interface: Id(interface),
+                            entry_point: Id(ep),
                         };
                         if !report(fault(e)) {
                             return false;
@@ -288,7 +301,9 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                 }
             }
             let e = if block_inputs > 1 || block_outputs > 1 {
-                Some(E::BuiltInBlocks { entry_point: ep })
+                Some(E::BuiltInBlocks {
+                    entry_point: Id(ep),
+                })
             } else {
                 q.decorations
                     .collect(ep, &[D::LinkageAttributes.0], &mut decs);
@@ -296,7 +311,7 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                     let bytes = crate::codec::string_operand(d.params);
                     E::EntryPointLinkage {
                         name: alloc::string::String::from_utf8_lossy(&bytes).into_owned(),
-                        function: ep,
+                        function: Id(ep),
                     }
                 })
             };
@@ -310,9 +325,13 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                     && workgroup_block > 0
                 {
                     if workgroup != workgroup_block {
-                        Some(E::WorkgroupBlockMix { entry_point: ep })
+                        Some(E::WorkgroupBlockMix {
+                            entry_point: Id(ep),
+                        })
                     } else if workgroup_block > 1 && workgroup_block != workgroup_aliased {
-                        Some(E::WorkgroupBlockAliased { entry_point: ep })
+                        Some(E::WorkgroupBlockAliased {
+                            entry_point: Id(ep),
+                        })
                     } else {
                         None
                     }

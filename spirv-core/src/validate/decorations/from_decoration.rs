@@ -86,42 +86,18 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
         }
         q.decorations.collect(id, &CHECKED, &mut decs);
         for d in &decs {
-            let e = match D(d.kind) {
+            let checked = match D(d.kind) {
                 D::Component => component(cx, id, d),
                 D::FPRoundingMode if shader => rounding(cx, id, d, uses.get(&id)),
                 D::NonReadable | D::NonWritable => access(cx, id, d),
                 D::Uniform | D::UniformId => uniform(cx, id, d),
-                D::NoSignedWrap | D::NoUnsignedWrap => match q.opcode(id) {
-                    O::IAdd
-                    | O::ISub
-                    | O::IMul
-                    | O::ShiftLeftLogical
-                    | O::SNegate
-                    | O::ExtInst
-                    | O::ExtInstWithForwardRefsKHR => None,
-                    opcode => Some(E::IntegerWrap {
-                        signed: d.kind == D::NoSignedWrap.0,
-                        opcode,
-                    }),
-                },
-                D::Block | D::BufferBlock => {
-                    (q.opcode(id) != O::TypeStruct).then_some(E::BlockNotStruct {
-                        buffer_block: d.kind == D::BufferBlock.0,
-                    })
-                }
-                D::Location => {
-                    let ok = q.opcode(id) == O::Variable
-                        || (d.member != NO_MEMBER && q.opcode(id) == O::TypeStruct);
-                    (!ok).then_some(E::LocationTarget)
-                }
-                D::RelaxedPrecision => {
-                    let op = q.opcode(id);
-                    let ok = !generates_type(op) || (d.member != NO_MEMBER && op == O::TypeStruct);
-                    (!ok).then_some(E::RelaxedPrecisionType)
-                }
-                _ => None,
+                D::NoSignedWrap | D::NoUnsignedWrap => integer_wrap(cx, id, d),
+                D::Block | D::BufferBlock => block(cx, id, d),
+                D::Location => location(cx, id, d),
+                D::RelaxedPrecision => relaxed_precision(cx, id, d),
+                _ => Ok(()),
             };
-            if let Some(e) = e {
+            if let Err(e) = checked {
                 if !report(at_def(q, id, e)) {
                     return false;
                 }
@@ -132,19 +108,65 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
     true
 }
 
+/// `CheckIntegerWrapDecoration`: `NoSignedWrap` and `NoUnsignedWrap` only on the
+/// instructions that can wrap.
+fn integer_wrap(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
+    match cx.q.opcode(id) {
+        O::IAdd
+        | O::ISub
+        | O::IMul
+        | O::ShiftLeftLogical
+        | O::SNegate
+        | O::ExtInst
+        | O::ExtInstWithForwardRefsKHR => Ok(()),
+        opcode => Err(E::IntegerWrap {
+            decoration: D(d.kind),
+            opcode,
+        }),
+    }
+}
+
+/// `CheckBlockDecoration`: `Block` and `BufferBlock` only on structs.
+fn block(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
+    if cx.q.opcode(id) != O::TypeStruct {
+        return Err(E::BlockNotStruct {
+            decoration: D(d.kind),
+        });
+    }
+    Ok(())
+}
+
+/// `CheckLocationDecoration`: `Location` only on variables and struct members.
+fn location(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
+    let op = cx.q.opcode(id);
+    if op == O::Variable || (d.member != NO_MEMBER && op == O::TypeStruct) {
+        return Ok(());
+    }
+    Err(E::LocationTarget)
+}
+
+/// `CheckRelaxPrecisionDecoration`: `RelaxedPrecision` on no type but struct members.
+fn relaxed_precision(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
+    let op = cx.q.opcode(id);
+    if !generates_type(op) || (d.member != NO_MEMBER && op == O::TypeStruct) {
+        return Ok(());
+    }
+    Err(E::RelaxedPrecisionType)
+}
+
 /// `CheckComponentDecoration`.
-fn component(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Option<E> {
+fn component(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
     let q = cx.q;
     let op = q.opcode(id);
     let mut type_id = if d.member == NO_MEMBER {
         if op != O::Variable && op != O::FunctionParameter {
-            return Some(E::ComponentTarget);
+            return Err(E::ComponentTarget);
         }
         if op == O::Variable {
             let class = q.word(id, 3).unwrap_or(0);
             if class != S::Input.0 && class != S::Output.0 {
-                return Some(E::ComponentStorageClass {
-                    storage_class: class,
+                return Err(E::ComponentStorageClass {
+                    storage_class: S(class),
                 });
             }
         }
@@ -156,12 +178,12 @@ fn component(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Option<E> {
         }
     } else {
         if op != O::TypeStruct {
-            return Some(E::MemberOfNonStruct);
+            return Err(E::MemberOfNonStruct);
         }
         q.word(id, d.member as usize + 2).unwrap_or(0)
     };
     if !cx.vulkan {
-        return None;
+        return Ok(());
     }
     let mut steps = 0;
     while q.opcode(type_id) == O::TypeArray && steps < 1 << 20 {
@@ -169,38 +191,41 @@ fn component(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Option<E> {
         steps += 1;
     }
     if !q.is_int_scalar_or_vector_type(type_id) && !q.is_float_scalar_or_vector_type(type_id) {
-        return Some(E::ComponentType { id: Id(type_id) });
+        return Err(E::ComponentType { id: Id(type_id) });
     }
     let component = d.params.first().copied().unwrap_or(0);
     if component > 3 {
-        return Some(E::ComponentTooLarge);
+        return Err(E::ComponentTooLarge);
     }
     let dimension = q.dimension(type_id);
     match q.bit_width(type_id) {
         16 | 32 => {
             let sum = component + dimension;
-            (sum > 4).then_some(E::ComponentSequence {
-                wide: false,
-                first: component,
-                last: sum.wrapping_sub(1),
-            })
+            if sum > 4 {
+                return Err(E::ComponentSequence {
+                    first: component,
+                    last: sum.wrapping_sub(1),
+                });
+            }
         }
         64 => {
             if dimension > 2 {
-                Some(E::Component64Vector)
-            } else if component == 1 || component == 3 {
-                Some(E::Component64Odd)
-            } else {
-                let sum = component + 2 * dimension;
-                (sum > 4).then_some(E::ComponentSequence {
-                    wide: true,
+                return Err(E::Component64Vector);
+            }
+            if component == 1 || component == 3 {
+                return Err(E::Component64Odd);
+            }
+            let sum = component + 2 * dimension;
+            if sum > 4 {
+                return Err(E::ComponentSequence64 {
                     first: component,
                     last: sum.wrapping_sub(1),
-                })
+                });
             }
         }
-        _ => None,
+        _ => {}
     }
+    Ok(())
 }
 
 /// `CheckFPRoundingModeForShaders`.
@@ -209,14 +234,14 @@ fn rounding(
     id: u32,
     d: &Dec<'_>,
     uses: Option<&Vec<(usize, usize)>>,
-) -> Option<E> {
+) -> Result<(), E> {
     let q = cx.q;
     if q.opcode(id) != O::FConvert {
-        return Some(E::RoundingTarget);
+        return Err(E::RoundingTarget);
     }
     let mode = d.params.first().copied().unwrap_or(0);
     if cx.vulkan && mode != 0 && mode != 1 {
-        return Some(E::RoundingModeInVulkan);
+        return Err(E::RoundingModeInVulkan);
     }
     for &(index, word) in uses.map_or(&[][..], |u| &u[..]) {
         let Some(user) = q.module.instruction(index) else {
@@ -232,12 +257,12 @@ fn rounding(
             continue;
         }
         if op != O::Store || word != 2 {
-            return Some(E::RoundingUse);
+            return Err(E::RoundingUse);
         }
         let pointer_type = q.type_of(w.get(1).copied().unwrap_or(0));
         let pointee = q.word(pointer_type, 3).unwrap_or(0);
         if !q.is_float_scalar_or_vector_type(pointee) || q.bit_width(pointee) != 16 {
-            return Some(E::RoundingStoreType);
+            return Err(E::RoundingStoreType);
         }
         let class = S(q.word(pointer_type, 2).unwrap_or(0));
         if !matches!(
@@ -249,10 +274,10 @@ fn rounding(
                 | S::Output
                 | S::PhysicalStorageBuffer
         ) {
-            return Some(E::RoundingStoreClass);
+            return Err(E::RoundingStoreClass);
         }
     }
-    None
+    Ok(())
 }
 
 /// Whether a pointer type points (through one array) to a storage image or a
@@ -276,19 +301,20 @@ fn points_to_image_or_tensor(q: &Query<'_>, pointer: u32) -> bool {
 }
 
 /// `CheckNonReadableWritableDecorations`.
-fn access(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Option<E> {
+fn access(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
     if d.member != NO_MEMBER {
-        return None;
+        return Ok(());
     }
     let q = cx.q;
-    let writable = d.kind == D::NonWritable.0;
+    let decoration = D(d.kind);
+    let writable = decoration == D::NonWritable;
     let op = q.opcode(id);
     let type_id = q.type_of(id);
     if !matches!(
         op,
         O::Variable | O::UntypedVariableKHR | O::FunctionParameter | O::RawAccessChainNV
     ) {
-        return Some(E::AccessTarget { writable });
+        return Err(E::AccessTarget { decoration });
     }
     let class = match op {
         O::Variable => q.word(id, 3),
@@ -304,24 +330,25 @@ fn access(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Option<E> {
         || cx.storage_buffer_pointers.contains(&type_id)
         || points_to_image_or_tensor(q, type_id)
         || op == O::RawAccessChainNV;
-    (!ok).then_some(E::AccessInvalid {
-        writable,
-        private_allowed,
-    })
+    match (ok, private_allowed && writable) {
+        (true, _) => Ok(()),
+        (false, true) => Err(E::NonWritableInvalid),
+        (false, false) => Err(E::AccessInvalid { decoration }),
+    }
 }
 
 /// `CheckUniformDecoration` (the execution scope of `UniformId` is not checked).
-fn uniform(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Option<E> {
+fn uniform(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
     let q = cx.q;
-    let id_form = d.kind == D::UniformId.0;
+    let decoration = D(d.kind);
     let type_id = q.type_of(id);
     if type_id == 0 {
-        return Some(E::UniformNonObject { id_form });
+        return Err(E::UniformNonObject { decoration });
     }
     match q.def(type_id) {
-        Some(t) if t.opcode() == O::TypeVoid => Some(E::UniformVoid { id_form }),
-        Some(_) => None,
-        None => Some(E::UniformInvalidType { id_form }),
+        Some(t) if t.opcode() == O::TypeVoid => Err(E::UniformVoid { decoration }),
+        Some(_) => Ok(()),
+        None => Err(E::UniformInvalidType { decoration }),
     }
 }
 
@@ -502,8 +529,8 @@ pub(super) fn explicit_layout(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault)
         if let Some((operand, class, decoration)) = found.filter(|f| f.0 != 0) {
             let e = E::InvalidExplicitLayout {
                 id: Id(operand),
-                storage_class: class,
-                decoration,
+                storage_class: S(class),
+                decoration: D(decoration),
             };
             if !report(at(inst.index(), e)) {
                 return false;

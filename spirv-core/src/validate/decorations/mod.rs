@@ -14,7 +14,6 @@ mod entry_points;
 mod error;
 mod from_decoration;
 mod sizes;
-mod text;
 
 pub use block_layout::{LayoutFault, LayoutRule};
 pub use error::{DecorationError, Missing, TargetRule};
@@ -25,6 +24,7 @@ use super::error::ErrorKind;
 use super::validation_state::ForwardIds;
 use crate::__private::Vec;
 use crate::spv::{self, Decoration as D, Opcode as O};
+use crate::types::Id;
 use alloc::collections::BTreeSet;
 
 /// What the rules share: the module's questions, the layout engine, and what the
@@ -173,9 +173,9 @@ fn compatibility(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> 
             dec == D::UserSemantic.0 || (member.is_none() && dec == D::FuncParamAttr.0);
         if !seen.insert((dec, id, m)) && !repeatable {
             let e = DecorationError::Repeated {
-                id,
+                id: Id(id),
                 member,
-                decoration: dec,
+                decoration: D(dec),
             };
             if !report(at_def(q, id, e)) {
                 return false;
@@ -197,10 +197,10 @@ fn compatibility(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> 
             };
             if seen.contains(&(other, id, m)) {
                 let e = DecorationError::Exclusive {
-                    id,
+                    id: Id(id),
                     member,
-                    decoration: dec,
-                    other,
+                    decoration: D(dec),
+                    other: D(other),
                 };
                 if !report(at_def(q, id, e)) {
                     return false;
@@ -232,8 +232,12 @@ fn linkage(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> Go {
     }
     for (function, defined) in functions {
         let e = match (defined, imports(q, function, &mut decs)) {
-            (false, false) => DecorationError::DeclarationWithoutImport { function },
-            (true, true) => DecorationError::DefinitionWithImport { function },
+            (false, false) => DecorationError::DeclarationWithoutImport {
+                function: Id(function),
+            },
+            (true, true) => DecorationError::DefinitionWithImport {
+                function: Id(function),
+            },
             _ => continue,
         };
         if !report(at_def(q, function, e)) {
@@ -272,8 +276,8 @@ fn memory_model(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> G
             .collect(id, &[D::Coherent.0, D::Volatile.0], &mut decs);
         let Some(d) = decs.first() else { continue };
         let e = DecorationError::VulkanMemoryModelDeprecated {
-            coherent: d.kind == D::Coherent.0,
-            id: crate::types::Id(id),
+            decoration: D(d.kind),
+            id: Id(id),
             member: (d.member != super::validation_state::NO_MEMBER).then_some(d.member),
         };
         if !report(at_def(q, id, e)) {
