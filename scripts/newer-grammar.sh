@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The drill for "a grammar update needs no hand edits": copies the workspace to a
 # temporary folder, vendors a newer grammar there with grammar/update.sh --from, runs the
-# README's refresh (BLESS=1 … --test expansion), then the README's test command, the
+# grammar refresh of docs/macros.md (BLESS=1 … --test expansion), then the README's test command, the
 # whole workspace's suite (`cargo test --workspace`), and fails if any test fails,
 # naming every one that did. The workspace itself is not touched.
 #

@@ -2,7 +2,7 @@
 """The validator on modules it has not seen: every corpus module of up to 32 KB,
 rewritten by five spirv-opt pass sets, validated by spirv-val 2025.5 and by
 `spirv-asm val` under the module's manifest environment. Prints each disagreement and
-a summary line (the README's figures).
+a summary line (the figures of docs/validator.md).
 
     cargo build --release -p spirv-asm && scripts/val-opt-rewrites.py
 

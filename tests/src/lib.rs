@@ -2,6 +2,12 @@
 
 use std::path::Path;
 
+/// The workspace README's Rust examples, compiled and run by `cargo test --doc -p
+/// spirv-tests` (this crate depends on every crate they use).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;
+
 mod env;
 pub use env::{
     REQUIRE_VAR, SCRATCH_VAR, corpus_dir, files, require_corpus, require_spirv_tools,

@@ -1,6 +1,6 @@
 //! `spirv-asm reflect`: a module's entry points, resources, push constants, stage
 //! interface, specialization constants and types as JSON, in this tool's own schema
-//! (documented in the README) or, with `--format spirv-cross`, as `spirv-cross
+//! (documented in docs/cli.md) or, with `--format spirv-cross`, as `spirv-cross
 //! --reflect` prints it.
 //!
 //! The own schema is written as it is made, one item at a time (a long list, such as
