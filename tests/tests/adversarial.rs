@@ -1,4 +1,5 @@
-//! Crafted inputs that once crashed, stalled or exhausted the tools (issue 8). These
+//! Crafted inputs that once crashed, stalled or exhausted the tools, kept as
+//! regression tests of the invariants in ARCHITECTURE.md and docs/robustness.md. These
 //! check behaviour and the work done, never time: the scaling itself is measured by
 //! `cargo run --release -p spirv-tests --example adversarial`.
 

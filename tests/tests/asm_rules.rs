@@ -1,4 +1,6 @@
-//! Hand-written cases for the assembler rules of the behaviour notes §2.3 (the number
+//! Hand-written cases for how spirv-as 2025.5 encodes operands (`spvTextEncodeOperand`):
+//! masks and their parameters, `!<integer>` immediates, `OpSwitch` literals sized by the
+//! selector, `OpSpecConstantOp`'s embedded layout, aliases, extended-set names (the number
 //! tables are unit tests in `spirv-asm/src/number.rs`), and a differential property test
 //! against spirv-as 2025.5 when it is on PATH. The property test writes only what
 //! SPIRV-Tools 2025.5 knows (`spirv_tests::reference`), so a newer vendored grammar

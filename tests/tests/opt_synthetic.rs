@@ -1,5 +1,5 @@
 //! `spirv_asm::opt::run` against `spirv-opt --skip-validation` on small hand-written
-//! modules (the cases of research/editing.md §6.3): how spirv-opt's loader and writer
+//! modules: how spirv-opt's loader and writer
 //! treat `OpLine`, `OpNoLine` and `OpNop` (a line carried to the next instruction when
 //! its instruction is removed, a redundant line dropped, `OpNop` dropped, a line after
 //! the last function), a global `OpNop`, `OpName` retargeted by `--unify-const`, and a

@@ -72,7 +72,7 @@ fn passes(flags: &[&str]) -> Vec<Pass> {
 fn scratch(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
     let n = N.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("opt_b-{}-{n}-{name}", std::process::id()))
+    std::env::temp_dir().join(format!("opt_constants-{}-{n}-{name}", std::process::id()))
 }
 
 fn to_bytes(words: &[u32]) -> Vec<u8> {
@@ -526,7 +526,7 @@ fn all_flag_lists() -> Vec<Vec<Pass>> {
 
 #[test]
 fn corpus_modules_and_mutants_run_without_panics() {
-    let Some(corpus) = spirv_tests::require_corpus("opt_b no-panic run") else {
+    let Some(corpus) = spirv_tests::require_corpus("opt_constants no-panic run") else {
         return;
     };
     let lists = all_flag_lists();

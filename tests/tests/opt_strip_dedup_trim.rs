@@ -1,6 +1,6 @@
 //! Synthetic cases for `--strip-nonsemantic`, `--remove-duplicates` and
 //! `--trim-capabilities` (`spirv_opt::structural`): one small module per subtle
-//! behaviour of spirv-opt 2025.5, in `tests/fixtures/opt-c/` (`NAME.spvasm`, whose first
+//! behaviour of spirv-opt 2025.5, in `tests/fixtures/opt-strip-dedup-trim/` (`NAME.spvasm`, whose first
 //! line names the flags and whose next comments say what it shows, and `NAME.expected`,
 //! spirv-opt's output disassembled with raw ids and no indentation, header lines other
 //! than the bound left out). Each is checked against its `.expected` and, when
@@ -63,7 +63,7 @@ fn ours(words: &[u32], flags: &str) -> Vec<u32> {
 fn spirv_opt(words: &[u32], flags: &str, name: &str) -> Option<Vec<u32>> {
     let tools = spirv_tests::spirv_tools()?;
     let dir = std::env::temp_dir();
-    let stem = format!("opt-c-{}-{name}", std::process::id());
+    let stem = format!("opt-strip-dedup-trim-{}-{name}", std::process::id());
     let (input, output) = (
         dir.join(format!("{stem}.spv")),
         dir.join(format!("{stem}.out.spv")),
@@ -89,11 +89,11 @@ fn spirv_opt(words: &[u32], flags: &str, name: &str) -> Option<Vec<u32>> {
 /// hand, equals spirv-opt's.
 #[test]
 fn fixtures_match_spirv_opt() {
-    let dir = workspace_root().join("tests/fixtures/opt-c");
+    let dir = workspace_root().join("tests/fixtures/opt-strip-dedup-trim");
     let bless = std::env::var_os("BLESS").is_some();
     if spirv_tests::spirv_tools().is_none() {
         spirv_tests::skip(
-            "comparing the opt-c fixtures with spirv-opt on the spot (the .expected files are still checked)",
+            "comparing the opt-strip-dedup-trim fixtures with spirv-opt on the spot (the .expected files are still checked)",
             "SPIRV-Tools 2025.5",
         );
     }

@@ -1,6 +1,6 @@
 //! Synthetic cases for `--remove-unused-interface-variables`,
 //! `--eliminate-dead-functions` and `--switch-descriptorset`: each fixture in
-//! `tests/fixtures/opt-a/` is assembled with its numeric ids kept, run through our
+//! `tests/fixtures/opt-interfaces-functions-sets/` is assembled with its numeric ids kept, run through our
 //! passes, and compared with the expected output beside it (spirv-opt 2025.5's, as
 //! disassembled with `--raw-id`) and, when SPIRV-Tools 2025.5 is found, byte for byte
 //! with what its spirv-opt writes. The corpus modules with two or more functions are
@@ -182,7 +182,7 @@ const CASES: &[Case] = &[
 ];
 
 fn fixtures() -> PathBuf {
-    workspace_root().join("tests/fixtures/opt-a")
+    workspace_root().join("tests/fixtures/opt-interfaces-functions-sets")
 }
 
 fn assemble(text: &str) -> Vec<u32> {
@@ -228,7 +228,7 @@ fn to_bytes(words: &[u32]) -> Vec<u8> {
 
 /// spirv-opt's output for `words`, or `None` if it fails or crashes.
 fn spirv_opt(tools: &Path, words: &[u32], flags: &[&str], tag: &str) -> Option<Vec<u8>> {
-    let dir = std::env::temp_dir().join(format!("spirv-opt-a-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("spirv-opt-ifs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let (input, output) = (
         dir.join(format!("{tag}.spv")),
@@ -257,7 +257,7 @@ fn fixtures_match_spirv_opt() {
     let tools = spirv_tools();
     if tools.is_none() {
         require_spirv_tools(
-            "opt_a fixtures against spirv-opt (the expected files are still checked)",
+            "opt_interfaces_functions_sets fixtures against spirv-opt (the expected files are still checked)",
         );
     }
     let mut failures = Vec::new();
@@ -307,8 +307,8 @@ fn has_debug_info(module: &Module) -> bool {
 #[test]
 fn corpus_with_moved_entry_points_matches_spirv_opt() {
     let (Some(corpus), Some(tools)) = (
-        require_corpus("opt_a corpus mutants"),
-        require_spirv_tools("opt_a corpus mutants"),
+        require_corpus("opt_interfaces_functions_sets corpus mutants"),
+        require_spirv_tools("opt_interfaces_functions_sets corpus mutants"),
     ) else {
         return;
     };
@@ -349,7 +349,9 @@ fn corpus_with_moved_entry_points_matches_spirv_opt() {
             }
         }
     }
-    eprintln!("opt_a corpus mutants: {compared} runs compared, {changed} changed by spirv-opt");
+    eprintln!(
+        "opt_interfaces_functions_sets corpus mutants: {compared} runs compared, {changed} changed by spirv-opt"
+    );
     assert!(compared > 0);
     assert!(
         failures.is_empty(),
