@@ -9,9 +9,7 @@ use spirv_bench::{median_mbps, read_modules};
 use std::hint::black_box;
 
 // The corpus lookup the tests use.
-#[allow(dead_code)]
-#[path = "../../tests/src/env.rs"]
-mod env;
+use spirv_tests as env;
 
 fn corpus() -> Option<Vec<Vec<u32>>> {
     let dir = env::require_corpus("the decode bench")?;

@@ -21,9 +21,7 @@ use std::collections::HashSet;
 use std::hint::black_box;
 
 // The corpus lookup the tests use.
-#[allow(dead_code)]
-#[path = "../../tests/src/env.rs"]
-mod env;
+use spirv_tests as env;
 
 /// `DescriptorSet`'s decoration number.
 const DESCRIPTOR_SET: u32 = 34;

@@ -14,9 +14,7 @@ use std::process::Command;
 use std::time::Instant;
 
 // The corpus and SPIRV-Tools lookup the tests use.
-#[allow(dead_code)]
-#[path = "../../tests/src/env.rs"]
-mod env;
+use spirv_tests as env;
 
 /// A program on `PATH`.
 fn which(name: &str) -> Option<PathBuf> {

@@ -8,9 +8,7 @@ use spirv_asm::{AsmOptions, assemble_str};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[allow(dead_code)]
-#[path = "../../tests/src/env.rs"]
-mod env;
+use spirv_tests as env;
 
 fn exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_spirv-asm"))

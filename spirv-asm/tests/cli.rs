@@ -9,13 +9,9 @@ fn exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_spirv-asm"))
 }
 
-// The same corpus and SPIRV-Tools lookup as the workspace tests (this package cannot
-// depend on spirv-tests, which depends on it).
-#[allow(dead_code)]
-#[path = "../../tests/src/env.rs"]
-mod env;
-#[path = "../../tests/src/renames.rs"]
-mod renames;
+// The same corpus and SPIRV-Tools lookup as the workspace tests.
+use spirv_tests as env;
+use spirv_tests::renames;
 
 /// Whether our text equals SPIRV-Tools', or differs only in names the vendored grammar
 /// renamed since SPIRV-Tools 2025.5 (reported, not failed).

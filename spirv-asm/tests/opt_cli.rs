@@ -15,9 +15,7 @@ use spirv_asm::{AsmOptions, assemble_str};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-#[allow(dead_code)]
-#[path = "../../tests/src/env.rs"]
-mod env;
+use spirv_tests as env;
 
 /// One run of a program.
 #[derive(Debug, Clone, PartialEq, Eq)]

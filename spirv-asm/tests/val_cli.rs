@@ -7,12 +7,8 @@ use spirv_asm::{AsmOptions, assemble_str};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[allow(dead_code)]
-#[path = "../../tests/src/env.rs"]
-mod env;
-#[allow(dead_code)]
-#[path = "../../tests/src/renames.rs"]
-mod renames;
+use spirv_tests as env;
+use spirv_tests::renames;
 
 fn scratch(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("spirv-asm-val-{tag}-{}", std::process::id()));

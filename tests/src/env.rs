@@ -1,6 +1,6 @@
 //! Where tests and benches find what lives outside the workspace: the corpus and
-//! SPIRV-Tools 2025.5, and the files in a corpus folder. One lookup for all of them: spirv-asm's CLI tests and the benches
-//! include this file by path (they cannot depend on `spirv-tests`).
+//! SPIRV-Tools 2025.5, and the files in a corpus folder. One lookup for all of them:
+//! spirv-asm's command-line tests and the benches use it as a dev-dependency.
 //!
 //! A missing input is a SKIP written straight to standard error, where `cargo test` does
 //! not capture it. With `SPIRV_TESTS_REQUIRE=1` (`.ci/run` sets it) it is a failure.
