@@ -35,6 +35,7 @@ pub mod example_set;
 pub mod mutate;
 pub mod opt_cases;
 pub mod opt_diff;
+mod readme;
 pub mod reference;
 pub mod renames;
 pub mod scratch;
