@@ -591,6 +591,10 @@ mod tests {
             ("DecorationError", DecorationError::TEMPLATES),
             ("TargetRule", TargetRule::TEMPLATES),
             ("Missing", Missing::TEMPLATES),
+            ("LayoutFault", LayoutFault::TEMPLATES),
+            ("LayoutRules", LayoutRules::TEMPLATES),
+            ("LayoutRule", LayoutRule::TEMPLATES),
+            ("LayoutHint", LayoutHint::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -163,6 +163,7 @@ mod cfg;
 mod composites;
 mod constants;
 mod conversion;
+mod coverage;
 mod debug;
 mod decorations;
 mod driver;
@@ -196,8 +197,11 @@ pub use cfg::{CfgError, ConstructKind};
 pub use composites::CompositeError;
 pub use constants::ConstantError;
 pub use conversion::ConversionError;
+pub use coverage::{FAMILIES, Family, NOT_CHECKED};
 pub use debug::DebugError;
-pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetRule};
+pub use decorations::{
+    DecorationError, LayoutFault, LayoutHint, LayoutRule, LayoutRules, Missing, TargetRule,
+};
 pub use error::{ErrorKind, ValidationError};
 pub use extension::ExtensionError;
 pub use function::FunctionError;

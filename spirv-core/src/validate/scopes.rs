@@ -123,3 +123,7 @@ pub(super) fn validate_memory_scope(
     }
     Ok(true)
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("scopes", "validate_scopes.cpp");
