@@ -156,6 +156,8 @@
 mod adjacency;
 mod annotation;
 mod arithmetics;
+mod atomics;
+mod barriers;
 mod bitwise;
 mod builtins;
 mod capability;
@@ -179,6 +181,7 @@ mod layout;
 mod literals;
 mod logicals;
 mod memory;
+mod memory_semantics;
 mod misc;
 mod modes;
 mod scopes;
@@ -188,6 +191,8 @@ mod validation_state;
 pub use crate::spirv_tools::generates_type;
 pub use adjacency::AdjacencyError;
 pub use arithmetics::ArithmeticError;
+pub use atomics::AtomicError;
+pub use barriers::BarrierError;
 pub use bitwise::BitwiseError;
 pub use builtins::{
     BuiltInError, BuiltInReference, BuiltInSubject, BuiltInTypeProblem, BuiltInUse,
@@ -209,6 +214,7 @@ pub use interfaces::InterfaceError;
 pub use literals::LiteralError;
 pub use logicals::LogicalError;
 pub use memory::{CopyOperand, MemoryError, RawChainOperand};
+pub use memory_semantics::MemorySemanticsError;
 pub use misc::MiscError;
 pub use modes::ModeError;
 pub use scopes::ScopeError;
