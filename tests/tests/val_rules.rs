@@ -27,6 +27,7 @@ macro_rules! families {
 }
 
 families! {
+    atomics: "atomics.txt",
     builtins: "builtins.txt",
     decorations: "decorations.txt",
     memory: "memory.txt",

@@ -102,3 +102,12 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         }
     }
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[O::Phi, O::LoopMerge, O::SelectionMerge, O::Variable]
+    },
+    ..crate::validate::coverage::Family::new("adjacency", "validate_adjacency.cpp")
+};

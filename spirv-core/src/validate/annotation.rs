@@ -423,3 +423,19 @@ fn target_rules(
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::Decorate,
+            O::DecorateId,
+            O::MemberDecorate,
+            O::DecorationGroup,
+            O::GroupDecorate,
+            O::GroupMemberDecorate,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("annotations", "validate_annotation.cpp")
+};

@@ -607,3 +607,44 @@ fn reduce(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::FAdd,
+            O::FSub,
+            O::FMul,
+            O::FDiv,
+            O::FRem,
+            O::FMod,
+            O::FNegate,
+            O::FmaKHR,
+            O::UDiv,
+            O::UMod,
+            O::ISub,
+            O::IAdd,
+            O::IMul,
+            O::SDiv,
+            O::SMod,
+            O::SRem,
+            O::SNegate,
+            O::Dot,
+            O::VectorTimesScalar,
+            O::MatrixTimesScalar,
+            O::VectorTimesMatrix,
+            O::MatrixTimesVector,
+            O::MatrixTimesMatrix,
+            O::OuterProduct,
+            O::IAddCarry,
+            O::ISubBorrow,
+            O::UMulExtended,
+            O::SMulExtended,
+            O::CooperativeMatrixMulAddNV,
+            O::CooperativeMatrixMulAddKHR,
+            O::CooperativeMatrixReduceNV,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("arithmetics", "validate_arithmetics.cpp")
+};

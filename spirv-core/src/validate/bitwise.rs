@@ -171,3 +171,25 @@ fn offset_and_count(q: &Query<'_>, inst: &Inst<'_>, at: usize) -> Result<(), Fau
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::ShiftRightLogical,
+            O::ShiftRightArithmetic,
+            O::ShiftLeftLogical,
+            O::BitwiseOr,
+            O::BitwiseXor,
+            O::BitwiseAnd,
+            O::Not,
+            O::BitFieldInsert,
+            O::BitFieldSExtract,
+            O::BitFieldUExtract,
+            O::BitReverse,
+            O::BitCount,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("bitwise", "validate_bitwise.cpp")
+};

@@ -245,3 +245,7 @@ pub(super) fn check(state: &State, capability: u32) -> Result<(), ErrorKind> {
         env,
     })
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("capabilities", "validate_capability.cpp");

@@ -656,3 +656,20 @@ fn tensor(q: &Query<'_>, inst: &Inst<'_>, tw: &[u32]) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::ConstantTrue,
+            O::ConstantFalse,
+            O::SpecConstantTrue,
+            O::SpecConstantFalse,
+            O::ConstantComposite,
+            O::SpecConstantComposite,
+            O::SpecConstantOp,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("constants", "validate_constants.cpp")
+};

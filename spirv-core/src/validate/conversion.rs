@@ -429,3 +429,33 @@ fn bit_cast(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::ConvertFToU,
+            O::ConvertFToS,
+            O::ConvertSToF,
+            O::ConvertUToF,
+            O::Bitcast,
+            O::UConvert,
+            O::SConvert,
+            O::FConvert,
+            O::BitCastArrayQCOM,
+            O::CooperativeMatrixConvertNV,
+            O::CooperativeMatrixTransposeNV,
+            O::QuantizeToF16,
+            O::ConvertPtrToU,
+            O::ConvertUToPtr,
+            O::SatConvertSToU,
+            O::SatConvertUToS,
+            O::PtrCastToGeneric,
+            O::GenericCastToPtr,
+            O::GenericCastToPtrExplicit,
+            O::ConvertUToAccelerationStructureKHR,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("conversions", "validate_conversion.cpp")
+};

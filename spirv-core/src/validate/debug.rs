@@ -61,3 +61,12 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Debug) -> Result<()
     };
     Err(e.into())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[O::MemberName, O::Line]
+    },
+    ..crate::validate::coverage::Family::new("debug", "validate_debug.cpp")
+};

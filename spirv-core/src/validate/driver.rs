@@ -13,8 +13,8 @@ use super::{
     ids, instruction, interfaces, layout, modes, validation_state,
 };
 use super::{
-    annotation, arithmetics, bitwise, composites, constants, conversion, debug, extension,
-    function, literals, logicals, memory, misc, types,
+    annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
+    extension, function, literals, logicals, memory, misc, types,
 };
 use crate::__private::Vec;
 use crate::binary::{self, Header};
@@ -410,7 +410,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 16] = [
+const SECOND_LOOP: [SecondPass; 18] = [
     |q, inst, s| misc::check(q, inst, &mut s.misc),
     |q, inst, s| debug::check(q, inst, &mut s.debug),
     |q, inst, s| annotation::check(q, inst, &mut s.annotation),
@@ -426,6 +426,8 @@ const SECOND_LOOP: [SecondPass; 16] = [
     |q, inst, s| bitwise::check(q, inst, &mut s.bitwise),
     |q, inst, s| logicals::check(q, inst, &mut s.logicals),
     |q, inst, s| cfg::control_flow::check(q, inst, &mut s.control_flow),
+    |q, inst, _| atomics::check(q, inst),
+    |q, inst, _| barriers::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),
 ];
 

@@ -75,3 +75,7 @@ fn recursive_functions(module: &Module) -> BTreeSet<u32> {
         .map(|f| calls.functions()[f].id.0)
         .collect()
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("entry points", "validate.cpp");

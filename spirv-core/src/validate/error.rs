@@ -523,6 +523,12 @@ faults! {
         Shape(super::ShapeError),
         /// Scope operands.
         Scope(super::ScopeError),
+        /// Memory-semantics operands.
+        MemorySemantics(super::MemorySemanticsError),
+        /// Atomic instructions.
+        Atomic(super::AtomicError),
+        /// Barrier instructions.
+        Barrier(super::BarrierError),
         /// Execution modes, the memory model and the capabilities the mode-setting
         /// pass checks.
         Mode(super::ModeError),
@@ -591,6 +597,13 @@ mod tests {
             ("DecorationError", DecorationError::TEMPLATES),
             ("TargetRule", TargetRule::TEMPLATES),
             ("Missing", Missing::TEMPLATES),
+            ("LayoutFault", LayoutFault::TEMPLATES),
+            ("LayoutRules", LayoutRules::TEMPLATES),
+            ("LayoutRule", LayoutRule::TEMPLATES),
+            ("LayoutHint", LayoutHint::TEMPLATES),
+            ("MemorySemanticsError", MemorySemanticsError::TEMPLATES),
+            ("AtomicError", AtomicError::TEMPLATES),
+            ("BarrierError", BarrierError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -72,3 +72,12 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[O::Extension, O::ExtInstImport]
+    },
+    ..crate::validate::coverage::Family::new("extensions", "validate_extensions.cpp")
+};

@@ -368,3 +368,12 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[O::Function, O::FunctionParameter, O::FunctionCall]
+    },
+    ..crate::validate::coverage::Family::new("functions", "validate_function.cpp")
+};

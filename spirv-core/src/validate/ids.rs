@@ -78,3 +78,7 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorK
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("ids", "validate_id.cpp");

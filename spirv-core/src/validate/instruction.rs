@@ -381,3 +381,7 @@ pub(super) fn register(state: &mut State<'_>, inst: &Inst<'_>) {
         }
     }
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("instructions", "validate_instruction.cpp");

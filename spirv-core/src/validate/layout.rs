@@ -259,3 +259,7 @@ fn graph_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind>
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("layout", "validate_layout.cpp");

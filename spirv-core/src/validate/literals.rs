@@ -68,3 +68,12 @@ fn upper_bits_ok(word: u32, width: u32, signed: bool) -> bool {
         upper == 0
     }
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[O::Constant, O::SpecConstant, O::Switch]
+    },
+    ..crate::validate::coverage::Family::new("literals", "validate_literals.cpp")
+};

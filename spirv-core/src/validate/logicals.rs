@@ -196,3 +196,51 @@ fn select(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::Any,
+            O::All,
+            O::IsNan,
+            O::IsInf,
+            O::IsFinite,
+            O::IsNormal,
+            O::SignBitSet,
+            O::FOrdEqual,
+            O::FUnordEqual,
+            O::FOrdNotEqual,
+            O::FUnordNotEqual,
+            O::FOrdLessThan,
+            O::FUnordLessThan,
+            O::FOrdGreaterThan,
+            O::FUnordGreaterThan,
+            O::FOrdLessThanEqual,
+            O::FUnordLessThanEqual,
+            O::FOrdGreaterThanEqual,
+            O::FUnordGreaterThanEqual,
+            O::LessOrGreater,
+            O::Ordered,
+            O::Unordered,
+            O::LogicalEqual,
+            O::LogicalNotEqual,
+            O::LogicalOr,
+            O::LogicalAnd,
+            O::LogicalNot,
+            O::Select,
+            O::IEqual,
+            O::INotEqual,
+            O::UGreaterThan,
+            O::UGreaterThanEqual,
+            O::ULessThan,
+            O::ULessThanEqual,
+            O::SGreaterThan,
+            O::SGreaterThanEqual,
+            O::SLessThan,
+            O::SLessThanEqual,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("logicals", "validate_logicals.cpp")
+};

@@ -111,3 +111,18 @@ fn read_clock(q: &Query<'_>, op: O, ty: u32, scope: u32) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::Undef,
+            O::IsHelperInvocationEXT,
+            O::ReadClockKHR,
+            O::AssumeTrueKHR,
+            O::ExpectKHR,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("misc", "validate_misc.cpp")
+};

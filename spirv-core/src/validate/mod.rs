@@ -156,6 +156,8 @@
 mod adjacency;
 mod annotation;
 mod arithmetics;
+mod atomics;
+mod barriers;
 mod bitwise;
 mod builtins;
 mod capability;
@@ -163,6 +165,7 @@ mod cfg;
 mod composites;
 mod constants;
 mod conversion;
+mod coverage;
 mod debug;
 mod decorations;
 mod driver;
@@ -178,6 +181,7 @@ mod layout;
 mod literals;
 mod logicals;
 mod memory;
+mod memory_semantics;
 mod misc;
 mod modes;
 mod scopes;
@@ -187,6 +191,8 @@ mod validation_state;
 pub use crate::spirv_tools::generates_type;
 pub use adjacency::AdjacencyError;
 pub use arithmetics::ArithmeticError;
+pub use atomics::AtomicError;
+pub use barriers::BarrierError;
 pub use bitwise::BitwiseError;
 pub use builtins::{
     BuiltInError, BuiltInReference, BuiltInSubject, BuiltInTypeProblem, BuiltInUse,
@@ -196,8 +202,11 @@ pub use cfg::{CfgError, ConstructKind};
 pub use composites::CompositeError;
 pub use constants::ConstantError;
 pub use conversion::ConversionError;
+pub use coverage::{FAMILIES, Family, NOT_CHECKED};
 pub use debug::DebugError;
-pub use decorations::{DecorationError, LayoutFault, LayoutRule, Missing, TargetRule};
+pub use decorations::{
+    DecorationError, LayoutFault, LayoutHint, LayoutRule, LayoutRules, Missing, TargetRule,
+};
 pub use error::{ErrorKind, ValidationError};
 pub use extension::ExtensionError;
 pub use function::FunctionError;
@@ -205,6 +214,7 @@ pub use interfaces::InterfaceError;
 pub use literals::LiteralError;
 pub use logicals::LogicalError;
 pub use memory::{CopyOperand, MemoryError, RawChainOperand};
+pub use memory_semantics::MemorySemanticsError;
 pub use misc::MiscError;
 pub use modes::ModeError;
 pub use scopes::ScopeError;

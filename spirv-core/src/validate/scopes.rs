@@ -46,6 +46,12 @@ faults! {
             /// The instruction's opcode.
             opcode: Opcode,
         } => "{opcode}: in Vulkan 1.0 environment Memory Scope is can not be Subgroup without SubgroupBallotKHR or SubgroupVoteKHR declared",
+        /// An execution scope Vulkan does not allow.
+        #[vuid = "VUID-StandaloneSpirv-None-04636"]
+        VulkanExecution {
+            /// The instruction's opcode.
+            opcode: Opcode,
+        } => "{opcode}: in Vulkan environment Execution Scope is limited to Workgroup and Subgroup",
     }
 }
 
@@ -86,6 +92,25 @@ pub(super) fn validate_scope(
     Ok(ScopeValue::Known(S(value)))
 }
 
+/// `ValidateExecutionScope` (its rules that decide at once; the execution-model
+/// limitations it registers, and its rules for the non-uniform group instructions,
+/// are not checked yet): false for a constant that is no scope.
+pub(super) fn validate_execution_scope(
+    q: &Query<'_>,
+    opcode: Opcode,
+    scope: u32,
+) -> Result<bool, Fault> {
+    let value = match validate_scope(q, opcode, scope)? {
+        ScopeValue::Known(s) => s,
+        ScopeValue::Unknown => return Ok(true),
+        ScopeValue::Invalid => return Ok(false),
+    };
+    if q.state.options.target_env.is_vulkan() && value != S::Workgroup && value != S::Subgroup {
+        return Err(E::VulkanExecution { opcode }.into());
+    }
+    Ok(true)
+}
+
 /// `ValidateMemoryScope` (its rules that decide at once): false for a constant that
 /// is no scope.
 pub(super) fn validate_memory_scope(
@@ -123,3 +148,7 @@ pub(super) fn validate_memory_scope(
     }
     Ok(true)
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("scopes", "validate_scopes.cpp");

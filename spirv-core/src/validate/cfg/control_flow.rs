@@ -266,3 +266,18 @@ fn phi(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Result<(), Fault
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::Phi,
+            O::BranchConditional,
+            O::Switch,
+            O::ReturnValue,
+            O::LoopMerge,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("control-flow instructions", "validate_cfg.cpp")
+};

@@ -406,3 +406,7 @@ impl super::faults::Arg for ConstructKind {
         })
     }
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("control flow", "validate_cfg.cpp");

@@ -582,3 +582,25 @@ fn logically_match(q: &Query<'_>, lhs: u32, rhs: u32) -> bool {
     }
     true
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::VectorExtractDynamic,
+            O::VectorInsertDynamic,
+            O::VectorShuffle,
+            O::CompositeConstruct,
+            O::CompositeExtract,
+            O::CompositeInsert,
+            O::CopyObject,
+            O::Transpose,
+            O::CopyLogical,
+            O::CompositeConstructCoopMatQCOM,
+            O::CompositeExtractCoopMatQCOM,
+            O::ExtractSubArrayQCOM,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("composites", "validate_composites.cpp")
+};

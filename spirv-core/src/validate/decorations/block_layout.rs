@@ -12,15 +12,13 @@
 //! on which spirv-val itself would run for hours reach it) the layout is taken as
 //! valid. Arithmetic wraps at 32 bits, as spirv-val's does.
 
-use super::super::faults::{Family, Namer};
+use super::super::faults::faults;
 use super::error::DecorationError;
 use super::sizes::{Constraint, Sizes, align};
 use crate::__private::Vec;
-use crate::grammar::Enum;
 use crate::spv::{self, Decoration as D, Opcode as O};
 use crate::types::Id;
 use alloc::collections::BTreeSet;
-use core::fmt;
 
 /// The rules a walk follows: std140 (block rules) or std430, scalar layout, and whether
 /// the member constraints were computed (spirv-val computes them only from a struct).
@@ -31,180 +29,91 @@ struct Rules {
     computed: bool,
 }
 
-/// A block layout fault: the struct, how spirv-val names the rules, the member and
-/// what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LayoutFault {
-    /// The struct whose member breaks the rules (a nested one, or the pointee type of
-    /// a physical storage buffer pointer).
-    pub struct_id: Id,
-    /// `BufferBlock`, not `Block`.
-    pub buffer_block: bool,
-    /// The variable's storage class.
-    pub storage_class: spv::StorageClass,
-    /// Scalar block layout.
-    pub scalar: bool,
-    /// Relaxed block layout.
-    pub relaxed: bool,
-    /// Uniform buffer (std140) rules, not storage buffer (std430) ones.
-    pub uniform_rules: bool,
-    /// The member's index.
-    pub member: u32,
-    /// What is wrong.
-    pub rule: LayoutRule,
+faults! {
+    /// A block layout fault (spirv-val's `checkLayout` message): the struct, the rules
+    /// it must follow, the member, what is wrong with it ([`LayoutRule`]) and spirv-val's
+    /// hint at the option that would allow the layout ([`LayoutHint`]).
+    pub enum LayoutFault {
+        /// A member that breaks its block's layout rules.
+        Member {
+            /// The struct whose member breaks the rules (a nested one, or the pointee
+            /// type of a physical storage buffer pointer).
+            struct_id: Id,
+            /// `Block` or `BufferBlock`, as the message names the block.
+            block: spv::Decoration,
+            /// The variable's storage class.
+            storage_class: spv::StorageClass,
+            /// The rules, as spirv-val names them.
+            rules: LayoutRules,
+            /// The member's index.
+            member: u32,
+            /// What is wrong.
+            rule: LayoutRule,
+            /// The option that would allow the layout.
+            hint: LayoutHint,
+        } => "Structure id {struct_id:n} decorated as {block} for variable in {storage_class} storage class must follow {rules} layout rules: member {member} {rule}{hint}",
+    }
 }
 
-/// What a member does wrong.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum LayoutRule {
-    /// No `Offset`.
-    MissingOffset,
-    /// An offset not a multiple of the alignment.
-    Unaligned {
-        /// The offset.
-        offset: u32,
-        /// The alignment.
-        alignment: u32,
-    },
-    /// A vector offset not a multiple of its scalar's size (relaxed layout).
-    UnalignedScalar {
-        /// The offset.
-        offset: u32,
-        /// The scalar alignment.
-        alignment: u32,
-    },
-    /// An offset inside the previous member.
-    Overlap {
-        /// The offset.
-        offset: u32,
-        /// Where the previous member ends.
-        end: u32,
-    },
-    /// A vector across a 16-byte boundary (relaxed layout).
-    Straddle {
-        /// The offset.
-        offset: u32,
-    },
-    /// A matrix stride not a multiple of the alignment.
-    MatrixStride {
-        /// The stride.
-        stride: u32,
-        /// The alignment.
-        alignment: u32,
-    },
-    /// An `ArrayStride` of 0.
-    ArrayStrideZero,
-    /// An array stride not a multiple of the alignment.
-    ArrayStride {
-        /// The stride.
-        stride: u32,
-        /// The alignment.
-        alignment: u32,
-    },
-    /// An array stride smaller than its elements.
-    ArrayElement {
-        /// The stride.
-        stride: u32,
-        /// The element size.
-        size: u32,
-    },
+faults! {
+    @description
+    /// The layout rules a block follows, as spirv-val's message names them.
+    pub enum LayoutRules {
+        /// std140.
+        StandardUniform => "standard uniform buffer",
+        /// std430.
+        StandardStorage => "standard storage buffer",
+        /// Relaxed std140.
+        RelaxedUniform => "relaxed uniform buffer",
+        /// Relaxed std430.
+        RelaxedStorage => "relaxed storage buffer",
+        /// Scalar layout (uniform buffer rules asked).
+        ScalarUniform => "scalar uniform buffer",
+        /// Scalar layout (storage buffer rules asked).
+        ScalarStorage => "scalar storage buffer",
+    }
 }
 
-/// A layout fault is a family of its own: its message is built from its rule, and
-/// it names its struct.
-impl Family for LayoutFault {
-    /// spirv-val's message, with its hint at the option that would allow the layout.
-    fn write(&self, out: &mut dyn fmt::Write, _: &Namer<'_>, _: bool) -> fmt::Result {
-        let class = self.storage_class.name().unwrap_or("Unknown");
-        write!(
-            out,
-            "Structure id {} decorated as {} for variable in {class} storage class must follow \
-             {}{} layout rules: member {} ",
-            self.struct_id.0,
-            if self.buffer_block {
-                "BufferBlock"
-            } else {
-                "Block"
-            },
-            if self.scalar {
-                "scalar "
-            } else if self.relaxed {
-                "relaxed "
-            } else {
-                "standard "
-            },
-            if self.uniform_rules {
-                "uniform buffer"
-            } else {
-                "storage buffer"
-            },
-            self.member
-        )?;
-        match self.rule {
-            LayoutRule::MissingOffset => out.write_str("is missing an Offset decoration")?,
-            LayoutRule::Unaligned { offset, alignment } => {
-                write!(out, "at offset {offset} is not aligned to {alignment}")?;
-            }
-            LayoutRule::UnalignedScalar { offset, alignment } => write!(
-                out,
-                "at offset {offset} is not aligned to scalar element size {alignment}"
-            )?,
-            LayoutRule::Overlap { offset, end } => write!(
-                out,
-                "at offset {offset} overlaps previous member ending at offset {end}"
-            )?,
-            LayoutRule::Straddle { offset } => {
-                write!(out, "is an improperly straddling vector at offset {offset}")?;
-            }
-            LayoutRule::MatrixStride { stride, alignment } => write!(
-                out,
-                "is a matrix with stride {stride} not satisfying alignment to {alignment}"
-            )?,
-            LayoutRule::ArrayStrideZero => out.write_str("contains an array with stride 0")?,
-            LayoutRule::ArrayStride { stride, alignment } => write!(
-                out,
-                "contains an array with stride {stride} not satisfying alignment to {alignment}"
-            )?,
-            LayoutRule::ArrayElement { stride, size } => write!(
-                out,
-                "contains an array with stride {stride}, but with an element size of {size}"
-            )?,
-        }
-        if !self.scalar {
-            let (feature, flag) = if self.storage_class == spv::StorageClass::Workgroup {
-                (
-                    "workgroupMemoryExplicitLayoutScalarBlockLayout feature",
-                    "--workgroup-scalar-block-layout",
-                )
-            } else if !self.relaxed {
-                (
-                    "VK_KHR_relaxed_block_layout extension",
-                    "--relax-block-layout",
-                )
-            } else if self.uniform_rules {
-                (
-                    "uniformBufferStandardLayout feature",
-                    "--uniform-buffer-standard-layout",
-                )
-            } else {
-                ("scalarBlockLayout feature", "--scalar-block-layout")
-            };
-            write!(
-                out,
-                "\nThis is may be allowed if you enable the {feature} (or use the {flag} command \
-                 line flag)"
-            )?;
-        }
-        Ok(())
+faults! {
+    @description
+    /// What a member does wrong, as spirv-val's layout message ends.
+    pub enum LayoutRule {
+        /// No `Offset`.
+        MissingOffset => "is missing an Offset decoration",
+        /// An offset not a multiple of the alignment.
+        Unaligned { offset: u32, alignment: u32 } => "at offset {offset} is not aligned to {alignment}",
+        /// A vector offset not a multiple of its scalar's size (relaxed layout).
+        UnalignedScalar { offset: u32, alignment: u32 } => "at offset {offset} is not aligned to scalar element size {alignment}",
+        /// An offset inside the previous member.
+        Overlap { offset: u32, end: u32 } => "at offset {offset} overlaps previous member ending at offset {end}",
+        /// A vector across a 16-byte boundary (relaxed layout).
+        Straddle { offset: u32 } => "is an improperly straddling vector at offset {offset}",
+        /// A matrix stride not a multiple of the alignment.
+        MatrixStride { stride: u32, alignment: u32 } => "is a matrix with stride {stride} not satisfying alignment to {alignment}",
+        /// An `ArrayStride` of 0.
+        ArrayStrideZero => "contains an array with stride 0",
+        /// An array stride not a multiple of the alignment.
+        ArrayStride { stride: u32, alignment: u32 } => "contains an array with stride {stride} not satisfying alignment to {alignment}",
+        /// An array stride smaller than its elements.
+        ArrayElement { stride: u32, size: u32 } => "contains an array with stride {stride}, but with an element size of {size}",
     }
+}
 
-    fn ids(&self, ids: &mut Vec<Id>) {
-        ids.push(self.struct_id);
-    }
-
-    fn vuid(&self) -> Option<&'static str> {
-        None
+faults! {
+    @description
+    /// spirv-val's hint at the feature and flag that would allow a layout (none under
+    /// scalar layout, which allows the most).
+    pub enum LayoutHint {
+        /// No hint.
+        None => "",
+        /// Workgroup blocks.
+        WorkgroupScalar => "\nThis is may be allowed if you enable the workgroupMemoryExplicitLayoutScalarBlockLayout feature (or use the --workgroup-scalar-block-layout command line flag)",
+        /// Without relaxed block layout.
+        Relaxed => "\nThis is may be allowed if you enable the VK_KHR_relaxed_block_layout extension (or use the --relax-block-layout command line flag)",
+        /// Uniform buffer rules.
+        UniformStandard => "\nThis is may be allowed if you enable the uniformBufferStandardLayout feature (or use the --uniform-buffer-standard-layout command line flag)",
+        /// Storage buffer rules.
+        Scalar => "\nThis is may be allowed if you enable the scalarBlockLayout feature (or use the --scalar-block-layout command line flag)",
     }
 }
 
@@ -398,15 +307,38 @@ impl<'q, 'a> Layout<'q, 'a> {
         member: u32,
         rule: LayoutRule,
     ) -> Located {
-        let fault = LayoutFault {
+        let storage_class = spv::StorageClass(b.storage_class);
+        let rules_named = match (rules.scalar, self.relaxed, rules.block_rules) {
+            (true, _, true) => LayoutRules::ScalarUniform,
+            (true, _, false) => LayoutRules::ScalarStorage,
+            (false, true, true) => LayoutRules::RelaxedUniform,
+            (false, true, false) => LayoutRules::RelaxedStorage,
+            (false, false, true) => LayoutRules::StandardUniform,
+            (false, false, false) => LayoutRules::StandardStorage,
+        };
+        let hint = if rules.scalar {
+            LayoutHint::None
+        } else if storage_class == spv::StorageClass::Workgroup {
+            LayoutHint::WorkgroupScalar
+        } else if !self.relaxed {
+            LayoutHint::Relaxed
+        } else if rules.block_rules {
+            LayoutHint::UniformStandard
+        } else {
+            LayoutHint::Scalar
+        };
+        let fault = LayoutFault::Member {
             struct_id: Id(f.struct_id),
-            buffer_block: b.buffer_block,
-            storage_class: spv::StorageClass(b.storage_class),
-            scalar: rules.scalar,
-            relaxed: self.relaxed,
-            uniform_rules: rules.block_rules,
+            block: if b.buffer_block {
+                D::BufferBlock
+            } else {
+                D::Block
+            },
+            storage_class,
+            rules: rules_named,
             member,
             rule,
+            hint,
         };
         (f.struct_id, DecorationError::Layout(fault))
     }

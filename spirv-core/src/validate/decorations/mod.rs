@@ -15,7 +15,7 @@ mod error;
 mod from_decoration;
 mod sizes;
 
-pub use block_layout::{LayoutFault, LayoutRule};
+pub use block_layout::{LayoutFault, LayoutHint, LayoutRule, LayoutRules};
 pub use error::{DecorationError, Missing, TargetRule};
 
 use super::Fault;
@@ -286,3 +286,7 @@ fn memory_model(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> G
     }
     true
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("decorations", "validate_decorations.cpp");

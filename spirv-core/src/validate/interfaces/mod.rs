@@ -493,3 +493,7 @@ fn storage_classes(q: &Query<'_>, desc: &EntryDesc) -> Result<(), Fault> {
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family =
+    crate::validate::coverage::Family::new("interfaces", "validate_interfaces.cpp");

@@ -794,3 +794,39 @@ pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(
         _ => Ok(()),
     }
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::Variable,
+            O::UntypedVariableKHR,
+            O::Load,
+            O::Store,
+            O::CopyMemory,
+            O::CopyMemorySized,
+            O::PtrAccessChain,
+            O::UntypedPtrAccessChainKHR,
+            O::UntypedInBoundsPtrAccessChainKHR,
+            O::AccessChain,
+            O::InBoundsAccessChain,
+            O::InBoundsPtrAccessChain,
+            O::UntypedAccessChainKHR,
+            O::UntypedInBoundsAccessChainKHR,
+            O::RawAccessChainNV,
+            O::ArrayLength,
+            O::UntypedArrayLengthKHR,
+            O::PtrEqual,
+            O::PtrNotEqual,
+            O::PtrDiff,
+            O::CooperativeMatrixLengthKHR,
+            O::CooperativeMatrixLengthNV,
+            O::CooperativeMatrixLoadNV,
+            O::CooperativeMatrixStoreNV,
+            O::CooperativeMatrixLoadKHR,
+            O::CooperativeMatrixStoreKHR,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("memory", "validate_memory.cpp")
+};

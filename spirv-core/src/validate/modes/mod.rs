@@ -564,3 +564,18 @@ fn vulkan_modes(q: &Query<'_>, modes: &Modes, id: u32, model: EM) -> Result<(), 
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::EntryPoint,
+            O::ExecutionMode,
+            O::ExecutionModeId,
+            O::MemoryModel,
+            O::Capability,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("mode setting", "validate_mode_setting.cpp")
+};

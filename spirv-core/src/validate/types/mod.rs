@@ -848,3 +848,30 @@ fn forward_pointer(q: &Query<'_>, pointer: u32, storage: u32) -> Result<(), Faul
     }
     Ok(())
 }
+
+/// What this family checks (see [`coverage`](crate::validate::coverage)).
+pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
+    opcodes: {
+        use crate::spv::Opcode as O;
+        &[
+            O::TypeInt,
+            O::TypeFloat,
+            O::TypeVector,
+            O::TypeMatrix,
+            O::TypeArray,
+            O::TypeRuntimeArray,
+            O::TypeStruct,
+            O::TypePointer,
+            O::TypeFunction,
+            O::TypeForwardPointer,
+            O::TypeCooperativeMatrixNV,
+            O::TypeCooperativeMatrixKHR,
+            O::TypeCooperativeVectorNV,
+            O::TypeUntypedPointerKHR,
+            O::TypeTensorLayoutNV,
+            O::TypeTensorViewNV,
+            O::TypeTensorARM,
+        ]
+    },
+    ..crate::validate::coverage::Family::new("types", "validate_type.cpp")
+};
