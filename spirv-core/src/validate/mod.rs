@@ -46,10 +46,12 @@
 //! descriptors, linkage); execution modes and the memory model (its mode-setting pass);
 //! Vulkan interfaces' locations, components and storage classes; the built-ins' rules
 //! for `WorkgroupSize` and, under Vulkan, for the fragment, vertex, tessellation and
-//! compute built-ins with one type and storage class. The other built-ins and the other
-//! instructions' rules (images, atomics, barriers, ray tracing, mesh shading, extended
+//! compute built-ins with one type and storage class; atomics, barriers, memory
+//! semantics and scopes. The other built-ins and the other
+//! instructions' rules (images, group operations, ray tracing, mesh shading, extended
 //! instruction sets, …) are not checked yet: a module this validator accepts may still
-//! be one spirv-val rejects. The README lists them.
+//! be one spirv-val rejects. [`FAMILIES`] and [`NOT_CHECKED`] list them, as does the
+//! repository's `docs/validator.md`.
 //!
 //! [`validate_all`] goes on past the first fault, spirv-val's one, to every fault
 //! that is not a consequence of one already reported.
@@ -273,7 +275,7 @@ impl Default for Limits {
 ///
 /// The relax, legalization and block-layout options act on the rules checked here as
 /// they act in spirv-val (memory, functions, block layouts); the families not checked
-/// yet (logical pointers, images, …) are listed in the crate's README.
+/// yet (logical pointers, images, …) are listed in [`NOT_CHECKED`].
 #[derive(Debug, Clone, Default)]
 pub struct Options<'r> {
     /// `--target-env`.
