@@ -248,6 +248,9 @@ pub struct Ir {
     pub contains_debug_info: bool,
     /// The largest bound ids are taken up to (`max_id_bound`).
     pub max_id_bound: u32,
+    /// Bumped whenever an instruction's operands may change or an instruction dies:
+    /// analyses that clean their lists lazily skip the work while it stands still.
+    edits: u64,
 }
 
 impl Default for Ir {
@@ -275,7 +278,14 @@ impl Ir {
             next_uid: 0,
             contains_debug_info: false,
             max_id_bound: DEFAULT_MAX_ID_BOUND,
+            edits: 0,
         }
+    }
+
+    /// How many times an instruction's data was handed out to change or an
+    /// instruction was killed: equal counts mean no operand changed and nothing died.
+    pub(crate) fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// Loads a module's words as spirv-opt's loader does ([`load::load`]).
@@ -366,6 +376,7 @@ impl Ir {
 
     /// The instruction's data, to change it.
     pub fn data_mut(&mut self, i: Inst) -> &mut InstData {
+        self.edits += 1;
         &mut self.nodes[i.index()].data
     }
 
@@ -588,6 +599,7 @@ impl Ir {
     /// non-semantic instruction) made an `OpNop` in place, as spirv-opt's
     /// `KillInst` does. Returns the instruction after it in its list.
     pub fn kill_node(&mut self, i: Inst) -> Option<Inst> {
+        self.edits += 1;
         if self.in_a_list(i) {
             let next = self.next(i);
             self.unlink(i);
@@ -601,6 +613,7 @@ impl Ir {
 
     /// Marks a detached instruction dead (its handle stays valid).
     pub(crate) fn mark_dead(&mut self, i: Inst) {
+        self.edits += 1;
         self.nodes[i.index()].live = false;
     }
 
