@@ -328,6 +328,9 @@ impl MemPass {
         self.seen_target_vars.clear();
         self.seen_non_target_vars.clear();
         self.type2undefs.clear();
+        // Nothing changes the module here, so a variable's uses are checked once, not
+        // once per load and store of it (quadratic in a variable's uses otherwise).
+        let mut supported: HashSet<u32> = HashSet::new();
         let blocks: Vec<Block> = cx.ir.blocks(func).collect();
         for b in blocks {
             let insts: Vec<Inst> = cx.ir.insts(b).collect();
@@ -336,10 +339,11 @@ impl MemPass {
                     continue;
                 }
                 let (_, var_id) = get_ptr_of(cx, i);
-                if !self.is_target_var(cx, var_id) {
+                if !self.is_target_var(cx, var_id) || supported.contains(&var_id) {
                     continue;
                 }
                 if MemPass::has_only_supported_refs(cx, var_id) {
+                    supported.insert(var_id);
                     continue;
                 }
                 self.seen_non_target_vars.insert(var_id);

@@ -6,7 +6,9 @@
 //! has a list of users that only ever grows while the analysis is kept; a query drops
 //! the users that were killed or no longer use the id, sorts what is left by creation
 //! number and stores it back, so that upkeep is O(1) per change and a query is linear
-//! in the users it returns (plus a sort when users were added out of order).
+//! in the users it returns (plus a sort when users were added out of order). A list
+//! cleaned since the last edit of the module (see `Ir::edits`) with no user added since
+//! is returned as it stands, so repeated queries between edits cost a copy.
 
 use super::{IdMap, id_cap};
 use crate::ir::{Inst, Ir, Kind};
@@ -15,7 +17,15 @@ use crate::ir::{Inst, Ir, Kind};
 #[derive(Debug, Clone)]
 pub struct DefUse {
     defs: IdMap<Inst>,
-    users: IdMap<Vec<Inst>>,
+    users: IdMap<Users>,
+}
+
+/// An id's users, and the module's edit count when they were last cleaned (`None`
+/// when a user was added since).
+#[derive(Debug, Clone, Default)]
+struct Users {
+    list: Vec<Inst>,
+    clean_at: Option<u64>,
 }
 
 impl DefUse {
@@ -57,7 +67,9 @@ impl DefUse {
         let users = &mut self.users;
         data.for_each_operand(|_, kind, words| {
             if kind.is_id() && kind != Kind::ResultId {
-                users.entry_or_insert_with(words[0], Vec::new).push(i);
+                let u = users.entry_or_insert_with(words[0], Users::default);
+                u.list.push(i);
+                u.clean_at = None;
             }
         });
     }
@@ -98,15 +110,19 @@ impl DefUse {
     /// The users of `id`, each once, in creation order (`ForEachUser`): instructions
     /// still in the module that use `id` in an operand other than their result.
     pub fn users(&mut self, ir: &Ir, id: u32) -> Vec<Inst> {
-        let Some(list) = self.users.get_mut(id) else {
+        let Some(users) = self.users.get_mut(id) else {
             return Vec::new();
         };
-        list.retain(|&u| ir.is_live(u) && uses(ir, u, id));
-        if !list.is_sorted_by_key(|&u| (ir.uid(u), u.index())) {
-            list.sort_by_key(|&u| (ir.uid(u), u.index()));
+        if users.clean_at != Some(ir.edits()) {
+            let list = &mut users.list;
+            list.retain(|&u| ir.is_live(u) && uses(ir, u, id));
+            if !list.is_sorted_by_key(|&u| (ir.uid(u), u.index())) {
+                list.sort_by_key(|&u| (ir.uid(u), u.index()));
+            }
+            list.dedup();
+            users.clean_at = Some(ir.edits());
         }
-        list.dedup();
-        list.clone()
+        users.list.clone()
     }
 
     /// Each use of `id`: the user and the operand index, users in creation order and

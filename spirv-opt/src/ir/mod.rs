@@ -166,13 +166,22 @@ impl List {
 #[derive(Debug, Clone)]
 struct Node {
     data: InstData,
-    /// Attached debug lines, in order.
-    lines: Vec<Inst>,
+    /// Attached debug lines, in order; boxed, as most instructions have none and the
+    /// node's size is what loading a large module pays for (in page faults).
+    lines: Lines,
     uid: u32,
     prev: u32,
     next: u32,
     owner: Owner,
     live: bool,
+}
+
+/// An instruction's debug lines: none, or a boxed list (one word in the node).
+type Lines = Option<Box<Vec<Inst>>>;
+
+/// `lines` as [`Lines`].
+fn boxed_lines(lines: Vec<Inst>) -> Lines {
+    (!lines.is_empty()).then(|| Box::new(lines))
 }
 
 /// A block in the arena.
@@ -248,6 +257,9 @@ pub struct Ir {
     pub contains_debug_info: bool,
     /// The largest bound ids are taken up to (`max_id_bound`).
     pub max_id_bound: u32,
+    /// Bumped whenever an instruction's operands may change or an instruction dies:
+    /// analyses that clean their lists lazily skip the work while it stands still.
+    edits: u64,
 }
 
 impl Default for Ir {
@@ -275,7 +287,14 @@ impl Ir {
             next_uid: 0,
             contains_debug_info: false,
             max_id_bound: DEFAULT_MAX_ID_BOUND,
+            edits: 0,
         }
+    }
+
+    /// How many times an instruction's data was handed out to change or an
+    /// instruction was killed: equal counts mean no operand changed and nothing died.
+    pub(crate) fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// Loads a module's words as spirv-opt's loader does ([`load::load`]).
@@ -327,7 +346,7 @@ impl Ir {
         self.next_uid += 1;
         self.nodes.push(Node {
             data,
-            lines: Vec::new(),
+            lines: None,
             uid: self.next_uid,
             prev: NONE,
             next: NONE,
@@ -343,7 +362,7 @@ impl Ir {
     pub fn clone_inst(&mut self, i: Inst) -> Option<Inst> {
         let data = self.data(i).clone();
         let c = self.create(data);
-        let lines = self.nodes[i.index()].lines.clone();
+        let lines = self.lines(i).to_vec();
         let mut copies = Vec::with_capacity(lines.len());
         for l in lines {
             let d = self.data(l).clone();
@@ -355,7 +374,7 @@ impl Ir {
             self.nodes[lc.index()].owner = Owner::LineOf(c.0);
             copies.push(lc);
         }
-        self.nodes[c.index()].lines = copies;
+        self.nodes[c.index()].lines = boxed_lines(copies);
         Some(c)
     }
 
@@ -366,6 +385,7 @@ impl Ir {
 
     /// The instruction's data, to change it.
     pub fn data_mut(&mut self, i: Inst) -> &mut InstData {
+        self.edits += 1;
         &mut self.nodes[i.index()].data
     }
 
@@ -402,7 +422,10 @@ impl Ir {
 
     /// The debug lines attached to `i`.
     pub fn lines(&self, i: Inst) -> &[Inst] {
-        &self.nodes[i.index()].lines
+        self.nodes[i.index()]
+            .lines
+            .as_deref()
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Replaces the debug lines attached to `i` (the old ones are dropped from it).
@@ -410,8 +433,8 @@ impl Ir {
         for &l in &lines {
             self.nodes[l.index()].owner = Owner::LineOf(i.0);
         }
-        let old = std::mem::replace(&mut self.nodes[i.index()].lines, lines);
-        for l in old {
+        let old = std::mem::replace(&mut self.nodes[i.index()].lines, boxed_lines(lines));
+        for l in old.map_or_else(Vec::new, |b| *b) {
             if self.nodes[l.index()].owner == Owner::LineOf(i.0) {
                 self.nodes[l.index()].owner = Owner::Detached;
             }
@@ -421,7 +444,10 @@ impl Ir {
     /// Attaches a line at the end of `i`'s lines.
     pub fn push_line(&mut self, i: Inst, line: Inst) {
         self.nodes[line.index()].owner = Owner::LineOf(i.0);
-        self.nodes[i.index()].lines.push(line);
+        self.nodes[i.index()]
+            .lines
+            .get_or_insert_with(Default::default)
+            .push(line);
     }
 
     /// The debug scope of `i`.
@@ -432,8 +458,8 @@ impl Ir {
     /// Sets the debug scope of `i` and of its lines (`SetDebugScope`).
     pub fn set_scope(&mut self, i: Inst, scope: DebugScope) {
         self.nodes[i.index()].data.scope = scope;
-        for k in 0..self.nodes[i.index()].lines.len() {
-            let l = self.nodes[i.index()].lines[k];
+        for k in 0..self.lines(i).len() {
+            let l = self.lines(i)[k];
             self.nodes[l.index()].data.scope = scope;
         }
     }
@@ -442,8 +468,8 @@ impl Ir {
     /// lexical scopes unchanged (`UpdateDebugInlinedAt`).
     pub fn update_debug_inlined_at(&mut self, i: Inst, inlined_at: u32) {
         self.nodes[i.index()].data.scope.inlined_at = inlined_at;
-        for k in 0..self.nodes[i.index()].lines.len() {
-            let l = self.nodes[i.index()].lines[k];
+        for k in 0..self.lines(i).len() {
+            let l = self.lines(i)[k];
             self.nodes[l.index()].data.scope.inlined_at = inlined_at;
         }
     }
@@ -588,6 +614,7 @@ impl Ir {
     /// non-semantic instruction) made an `OpNop` in place, as spirv-opt's
     /// `KillInst` does. Returns the instruction after it in its list.
     pub fn kill_node(&mut self, i: Inst) -> Option<Inst> {
+        self.edits += 1;
         if self.in_a_list(i) {
             let next = self.next(i);
             self.unlink(i);
@@ -601,6 +628,7 @@ impl Ir {
 
     /// Marks a detached instruction dead (its handle stays valid).
     pub(crate) fn mark_dead(&mut self, i: Inst) {
+        self.edits += 1;
         self.nodes[i.index()].live = false;
     }
 

@@ -6,12 +6,13 @@
 //! each store of such a variable with a `DebugDeclare` gets a `DebugValue`, and the
 //! `DebugDeclare`s go.
 
+use crate::analysis::{IdHashMap, IdHashSet};
 use crate::context::Context;
 use crate::ir::{Block, Func, Inst, InstData, Operand};
 use crate::mem_pass::{self, MemPass};
 use crate::pass::{IrPass, PassError, Status};
 use spirv_core::spv::Opcode as O;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
 
 /// `--ssa-rewrite`.
 #[derive(Debug, Clone, Copy)]
@@ -109,15 +110,17 @@ enum Step {
 
 /// `SSARewriter`: the state of one function's rewrite.
 #[derive(Default)]
+// The maps are only looked up, or iterated where order does not reach the output (as
+// with std's randomly seeded hasher before), so they take the fast id hasher.
 struct Rewriter {
-    defs_at_block: HashMap<Block, HashMap<u32, u32>>,
-    phi_candidates: HashMap<u32, PhiCandidate>,
+    defs_at_block: IdHashMap<Block, IdHashMap<u32, u32>>,
+    phi_candidates: IdHashMap<u32, PhiCandidate>,
     incomplete_phis: VecDeque<u32>,
     phis_to_generate: Vec<u32>,
-    load_replacement: HashMap<u32, u32>,
+    load_replacement: IdHashMap<u32, u32>,
     /// The loads in the order they were scheduled (the replacement table's keys).
     load_order: Vec<u32>,
-    sealed_blocks: HashSet<Block>,
+    sealed_blocks: IdHashSet<Block>,
 }
 
 impl Rewriter {

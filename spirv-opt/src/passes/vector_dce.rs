@@ -7,13 +7,14 @@
 //! whose only live component is the inserted one inserts into an `OpUndef`.
 
 use crate::analysis::Analyses;
+use crate::analysis::IdHashMap;
 use crate::analysis::types::Ty;
 use crate::context::Context;
 use crate::ir::{Func, Inst};
 use crate::mem_pass::MemPass;
 use crate::pass::{IrPass, PassError, Status};
 use spirv_core::spv::Opcode as O;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// The pass's flag.
 pub const FLAG: &str = "vector-dce";
@@ -147,8 +148,8 @@ impl Bits {
     }
 }
 
-/// The live components of each result id.
-type Live = HashMap<u32, Bits>;
+/// The live components of each result id (only looked up, so a fast hasher).
+type Live = IdHashMap<u32, Bits>;
 
 /// A work-list item: an instruction and the components of it found live.
 struct Item {
@@ -376,7 +377,7 @@ fn is_scalarizable(cx: &mut Context, i: Inst) -> bool {
 
 /// `FindLiveComponents`.
 fn find_live_components(cx: &mut Context, f: Func) -> Live {
-    let mut live = Live::new();
+    let mut live = Live::default();
     let mut work: Vec<Item> = Vec::new();
     let all = Bits::all();
     let mut insts: Vec<Inst> = Vec::new();

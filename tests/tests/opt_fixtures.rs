@@ -1,13 +1,16 @@
-//! Synthetic cases for `--strip-nonsemantic`, `--remove-duplicates` and
-//! `--trim-capabilities` (`spirv_opt::structural`): one small module per subtle
-//! behaviour of spirv-opt 2025.5, in `tests/fixtures/opt-strip-dedup-trim/` (`NAME.spvasm`, whose first
-//! line names the flags and whose next comments say what it shows, and `NAME.expected`,
+//! Fixture cases for spirv-opt's passes, one small module per subtle behaviour of
+//! spirv-opt 2025.5: the structural `--strip-nonsemantic`, `--remove-duplicates` and
+//! `--trim-capabilities` in `tests/fixtures/opt-strip-dedup-trim/`, and the passes on the optimizer IR
+//! in `tests/fixtures/opt-ir/` (behaviours spirv-opt's unit tests, `test/opt/*_test.cpp`,
+//! pin down, in modules of our own). Each fixture is `NAME.spvasm`, whose first line
+//! names the flags and whose next comments say what it shows, and `NAME.expected`,
 //! spirv-opt's output disassembled with raw ids and no indentation, header lines other
-//! than the bound left out). Each is checked against its `.expected` and, when
-//! SPIRV-Tools 2025.5 is found, against spirv-opt run on the spot, byte for byte;
-//! `BLESS=1` re-records the `.expected` files from spirv-opt. Then inputs no corpus has:
-//! a loose bound, deep and cyclic types, and references to nothing, which must not
-//! panic.
+//! than the bound left out. Each is run through `spirv_opt::Optimizer` (as spirv-opt's
+//! command line registers passes, validation skipped) and checked against its
+//! `.expected` and, when SPIRV-Tools 2025.5 is found, against spirv-opt run on the
+//! spot, byte for byte; `BLESS=1` re-records the `.expected` files from spirv-opt. Then
+//! inputs no corpus has: a loose bound, deep and cyclic types, and references to
+//! nothing, which must not panic.
 
 use spirv_asm::opt::{Pass, run};
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
@@ -52,18 +55,25 @@ fn passes(flags: &str) -> Vec<Pass> {
         .collect()
 }
 
-/// Our output for `words`.
+/// Our output for `words`, through the `Optimizer` with the options spirv-opt's
+/// command line gives its passes.
 fn ours(words: &[u32], flags: &str) -> Vec<u32> {
-    let module = Module::from_words(words).expect("reads");
-    let (out, _) = run(&module, &passes(flags)).expect("runs");
-    out.to_words()
+    let mut opt = spirv_asm::opt::optimizer();
+    let mut options = spirv_opt::PassOptions::default();
+    options.preserve_interface = true;
+    opt.skip_validation(true).pass_options(options);
+    opt.register_flags(flags.split_whitespace())
+        .unwrap_or_else(|e| panic!("{flags}: {e}"));
+    opt.run(words)
+        .unwrap_or_else(|e| panic!("{flags}: {e}"))
+        .words
 }
 
 /// spirv-opt's output for `words`, if SPIRV-Tools 2025.5 is found.
 fn spirv_opt(words: &[u32], flags: &str, name: &str) -> Option<Vec<u32>> {
     let tools = spirv_tests::spirv_tools()?;
     let dir = std::env::temp_dir();
-    let stem = format!("opt-strip-dedup-trim-{}-{name}", std::process::id());
+    let stem = format!("opt-fixtures-{}-{name}", std::process::id());
     let (input, output) = (
         dir.join(format!("{stem}.spv")),
         dir.join(format!("{stem}.out.spv")),
@@ -85,15 +95,26 @@ fn spirv_opt(words: &[u32], flags: &str, name: &str) -> Option<Vec<u32>> {
     Some(out)
 }
 
-/// Every fixture: our output disassembles to its `.expected` and, with SPIRV-Tools at
-/// hand, equals spirv-opt's.
+/// Every structural fixture matches spirv-opt (see [`check_fixtures`]).
 #[test]
 fn fixtures_match_spirv_opt() {
-    let dir = workspace_root().join("tests/fixtures/opt-strip-dedup-trim");
+    assert_eq!(check_fixtures("opt-strip-dedup-trim"), 24);
+}
+
+/// Every fixture of the passes on the optimizer IR matches spirv-opt.
+#[test]
+fn ir_fixtures_match_spirv_opt() {
+    assert!(check_fixtures("opt-ir") >= 10);
+}
+
+/// Checks the fixtures of `tests/fixtures/DIR`: our output disassembles to each one's
+/// `.expected` and, with SPIRV-Tools at hand, equals spirv-opt's. Returns how many.
+fn check_fixtures(dir: &str) -> usize {
+    let dir = workspace_root().join("tests/fixtures").join(dir);
     let bless = std::env::var_os("BLESS").is_some();
     if spirv_tests::spirv_tools().is_none() {
         spirv_tests::skip(
-            "comparing the opt-strip-dedup-trim fixtures with spirv-opt on the spot (the .expected files are still checked)",
+            "comparing the opt fixtures with spirv-opt on the spot (the .expected files are still checked)",
             "SPIRV-Tools 2025.5",
         );
     }
@@ -131,7 +152,7 @@ fn fixtures_match_spirv_opt() {
         }
         count += 1;
     }
-    assert!(count >= 24, "only {count} fixtures");
+    count
 }
 
 /// Trimming a capability that is only implied (here `StorageBuffer16BitAccess`, implied by
