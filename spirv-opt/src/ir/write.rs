@@ -50,9 +50,15 @@ pub fn to_words(
     };
     // The order, with the lines, first: writing takes ids, which needs `ir` mutably.
     let mut order: Vec<Inst> = Vec::with_capacity(ir.nodes.len());
-    ir.for_each_inst_written(&mut |_, i| order.push(i));
+    let mut size = 5usize;
+    ir.for_each_inst_written(&mut |ir, i| {
+        order.push(i);
+        size += ir.data(i).word_count();
+    });
+    // The instructions' words plus room for the lines and scopes the writer adds: one
+    // allocation, no copy on growth, for most modules.
     let h = ir.header;
-    let mut out: Vec<u32> = Vec::with_capacity(5 + ir.nodes.len() * 4);
+    let mut out: Vec<u32> = Vec::with_capacity(size + size / 16);
     out.extend_from_slice(&[h.magic, h.version, h.generator, h.bound, h.schema]);
     let mut last_scope = super::DebugScope::default();
     let mut last_line: Option<Inst> = None;

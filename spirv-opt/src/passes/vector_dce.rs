@@ -157,34 +157,46 @@ struct Item {
     components: Bits,
 }
 
+/// What a type is to the pass: one type-manager lookup answers both
+/// `HasScalarResult` and `HasVectorResult` and gives the vector's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// A bool, integer or float.
+    Scalar,
+    /// A vector of this many components.
+    Vector(u32),
+    /// Anything else, or no type.
+    Other,
+}
+
+/// The class of type `type_id`.
+fn class(cx: &mut Context, type_id: u32) -> Class {
+    if type_id == 0 {
+        return Class::Other;
+    }
+    let types = cx.types();
+    let Some(t) = types.get(type_id) else {
+        return Class::Other;
+    };
+    match types.ty(t) {
+        Ty::Vector { count, .. } => Class::Vector(*count),
+        Ty::Bool | Ty::Int { .. } | Ty::Float { .. } => Class::Scalar,
+        _ => Class::Other,
+    }
+}
+
 /// The component count of vector type `type_id`, or `None` when it is not a vector.
 fn vector_count(cx: &mut Context, type_id: u32) -> Option<u32> {
-    let t = cx.types().get(type_id)?;
-    match cx.types().ty(t) {
-        Ty::Vector { count, .. } => Some(*count),
+    match class(cx, type_id) {
+        Class::Vector(n) => Some(n),
         _ => None,
     }
 }
 
-/// `HasVectorResult`.
-fn has_vector_result(cx: &mut Context, i: Inst) -> bool {
+/// The class of `i`'s result type.
+fn result_class(cx: &mut Context, i: Inst) -> Class {
     let ty = cx.ir.type_id(i);
-    ty != 0 && vector_count(cx, ty).is_some()
-}
-
-/// `HasScalarResult`.
-fn has_scalar_result(cx: &mut Context, i: Inst) -> bool {
-    let ty = cx.ir.type_id(i);
-    if ty == 0 {
-        return false;
-    }
-    let Some(t) = cx.types().get(ty) else {
-        return false;
-    };
-    matches!(
-        cx.types().ty(t),
-        Ty::Bool | Ty::Int { .. } | Ty::Float { .. }
-    )
+    class(cx, ty)
 }
 
 /// `AddItemToWorkListIfNeeded`.
@@ -205,16 +217,27 @@ fn add_item(live: &mut Live, work: &mut Vec<Item>, cx: &Context, inst: Inst, com
 
 /// `MarkUsesAsLive`: each vector operand with `components`, each scalar one whole.
 fn mark_uses(cx: &mut Context, i: Inst, components: &Bits, live: &mut Live, work: &mut Vec<Item>) {
-    let mut ids = Vec::new();
-    cx.ir.data(i).for_each_in_id(|id| ids.push(id));
-    for id in ids {
+    // The ids first (the lookups below need `cx` mutably): on the stack for most
+    // instructions.
+    let mut near = [0u32; 8];
+    let mut n = 0;
+    let mut far = Vec::new();
+    cx.ir.data(i).for_each_in_id(|id| {
+        if let Some(slot) = near.get_mut(n) {
+            *slot = id;
+            n += 1;
+        } else {
+            far.push(id);
+        }
+    });
+    for &id in near[..n].iter().chain(far.iter()) {
         let Some(op) = cx.get_def(id) else {
             continue;
         };
-        if has_vector_result(cx, op) {
-            add_item(live, work, cx, op, components.clone());
-        } else if has_scalar_result(cx, op) {
-            add_item(live, work, cx, op, Bits::one(0));
+        match result_class(cx, op) {
+            Class::Vector(_) => add_item(live, work, cx, op, components.clone()),
+            Class::Scalar => add_item(live, work, cx, op, Bits::one(0)),
+            Class::Other => {}
         }
     }
 }
@@ -386,7 +409,7 @@ fn find_live_components(cx: &mut Context, f: Func) -> Live {
         if cx.common_debug_opcode(i).is_some() {
             continue;
         }
-        let vs = has_scalar_result(cx, i) || has_vector_result(cx, i);
+        let vs = result_class(cx, i) != Class::Other;
         if !vs || !cx.is_combinator(i) {
             mark_uses(cx, i, &all, &mut live, &mut work);
         }
@@ -426,14 +449,14 @@ fn mark_extract(
     let Some(op) = cx.get_def(composite) else {
         return;
     };
-    if !(has_scalar_result(cx, op) || has_vector_result(cx, op)) {
-        return;
-    }
+    let size = match result_class(cx, op) {
+        Class::Other => return,
+        Class::Scalar => 0,
+        Class::Vector(n) => n,
+    };
     let bits = if n < 2 {
         components.clone()
     } else {
-        let ty = cx.ir.type_id(op);
-        let size = vector_count(cx, ty).unwrap_or(0);
         let mut b = Bits::default();
         if index < size {
             b.set(index);
@@ -525,7 +548,8 @@ fn mark_construct(
         let Some(op) = cx.get_def(id) else {
             continue;
         };
-        if has_scalar_result(cx, op) {
+        let c = result_class(cx, op);
+        if c == Class::Scalar {
             let mut b = Bits::default();
             if at <= u64::from(u32::MAX) && components.get(at as u32) {
                 b.set(0);
@@ -533,8 +557,10 @@ fn mark_construct(
             add_item(live, work, cx, op, b);
             at += 1;
         } else {
-            let ty = cx.ir.type_id(op);
-            let size = u64::from(vector_count(cx, ty).unwrap_or(0));
+            let size = u64::from(match c {
+                Class::Vector(n) => n,
+                _ => 0,
+            });
             let mut b = Bits::default();
             for c in components.in_range(at, size) {
                 b.set(u32::try_from(u64::from(c) - at).unwrap_or(u32::MAX));
