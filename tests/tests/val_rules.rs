@@ -32,6 +32,7 @@ families! {
     decorations: "decorations.txt",
     memory: "memory.txt",
     modes: "modes.txt",
+    non_uniform: "non_uniform.txt",
     operations: "operations.txt",
     operations_cooperative: "operations-cooperative.txt",
     types: "types.txt",

@@ -61,6 +61,7 @@ pub const FAMILIES: &[Family] = &[
     super::cfg::control_flow::COVERAGE,
     super::atomics::COVERAGE,
     super::barriers::COVERAGE,
+    super::non_uniform::COVERAGE,
     super::memory_semantics::COVERAGE,
     super::literals::COVERAGE,
     super::scopes::COVERAGE,
@@ -78,10 +79,6 @@ pub const NOT_CHECKED: &[Family] = &[
     Family::new("images", "validate_image.cpp"),
     Family::new("derivatives", "validate_derivatives.cpp"),
     Family::new("primitives", "validate_primitives.cpp"),
-    Family::new(
-        "non-uniform (group) instructions",
-        "validate_non_uniform.cpp",
-    ),
     Family::new(
         "execution-model limitations",
         "validate_execution_limitations.cpp",

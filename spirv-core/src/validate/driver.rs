@@ -14,7 +14,7 @@ use super::{
 };
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
-    extension, function, literals, logicals, memory, misc, types,
+    extension, function, literals, logicals, memory, misc, non_uniform, types,
 };
 use crate::__private::Vec;
 use crate::binary::{self, Header};
@@ -410,7 +410,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 18] = [
+const SECOND_LOOP: [SecondPass; 19] = [
     |q, inst, s| misc::check(q, inst, &mut s.misc),
     |q, inst, s| debug::check(q, inst, &mut s.debug),
     |q, inst, s| annotation::check(q, inst, &mut s.annotation),
@@ -428,6 +428,7 @@ const SECOND_LOOP: [SecondPass; 18] = [
     |q, inst, s| cfg::control_flow::check(q, inst, &mut s.control_flow),
     |q, inst, _| atomics::check(q, inst),
     |q, inst, _| barriers::check(q, inst),
+    |q, inst, _| non_uniform::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),
 ];
 

@@ -529,6 +529,8 @@ faults! {
         Atomic(super::AtomicError),
         /// Barrier instructions.
         Barrier(super::BarrierError),
+        /// Non-uniform group instructions.
+        NonUniform(super::NonUniformError),
         /// Execution modes, the memory model and the capabilities the mode-setting
         /// pass checks.
         Mode(super::ModeError),
@@ -604,6 +606,7 @@ mod tests {
             ("MemorySemanticsError", MemorySemanticsError::TEMPLATES),
             ("AtomicError", AtomicError::TEMPLATES),
             ("BarrierError", BarrierError::TEMPLATES),
+            ("NonUniformError", NonUniformError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -46,9 +46,9 @@
 //! descriptors, linkage); execution modes and the memory model (its mode-setting pass);
 //! Vulkan interfaces' locations, components and storage classes; the built-ins' rules
 //! for `WorkgroupSize` and, under Vulkan, for the fragment, vertex, tessellation and
-//! compute built-ins with one type and storage class; atomics, barriers, memory
-//! semantics and scopes. The other built-ins and the other
-//! instructions' rules (images, group operations, ray tracing, mesh shading, extended
+//! compute built-ins with one type and storage class; atomics, barriers, non-uniform
+//! group instructions, memory semantics and scopes. The other built-ins and the other
+//! instructions' rules (images, ray tracing, mesh shading, extended
 //! instruction sets, …) are not checked yet: a module this validator accepts may still
 //! be one spirv-val rejects. [`FAMILIES`] and [`NOT_CHECKED`] list them, as does the
 //! repository's `docs/validator.md`.
@@ -186,6 +186,7 @@ mod memory;
 mod memory_semantics;
 mod misc;
 mod modes;
+mod non_uniform;
 mod scopes;
 mod types;
 mod validation_state;
@@ -219,6 +220,7 @@ pub use memory::{CopyOperand, MemoryError, RawChainOperand};
 pub use memory_semantics::MemorySemanticsError;
 pub use misc::MiscError;
 pub use modes::ModeError;
+pub use non_uniform::NonUniformError;
 pub use scopes::ScopeError;
 pub use types::TypeError;
 pub use validation_state::ShapeError;

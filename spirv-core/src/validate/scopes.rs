@@ -46,6 +46,19 @@ faults! {
             /// The instruction's opcode.
             opcode: Opcode,
         } => "{opcode}: in Vulkan 1.0 environment Memory Scope is can not be Subgroup without SubgroupBallotKHR or SubgroupVoteKHR declared",
+        /// A non-uniform group instruction's execution scope other than `Subgroup`, in
+        /// Vulkan 1.1 and later.
+        #[vuid = "VUID-StandaloneSpirv-None-04642"]
+        VulkanNonUniform {
+            /// The instruction's opcode.
+            opcode: Opcode,
+        } => "{opcode}: in Vulkan environment Execution scope is limited to Subgroup",
+        /// A non-uniform group instruction's execution scope other than `Subgroup` or
+        /// `Workgroup`.
+        NonUniform {
+            /// The instruction's opcode.
+            opcode: Opcode,
+        } => "{opcode}: Execution scope is limited to Subgroup or Workgroup",
         /// An execution scope Vulkan does not allow.
         #[vuid = "VUID-StandaloneSpirv-None-04636"]
         VulkanExecution {
@@ -93,8 +106,8 @@ pub(super) fn validate_scope(
 }
 
 /// `ValidateExecutionScope` (its rules that decide at once; the execution-model
-/// limitations it registers, and its rules for the non-uniform group instructions,
-/// are not checked yet): false for a constant that is no scope.
+/// limitations it registers are not checked yet): false for a constant that is no
+/// scope.
 pub(super) fn validate_execution_scope(
     q: &Query<'_>,
     opcode: Opcode,
@@ -105,8 +118,19 @@ pub(super) fn validate_execution_scope(
         ScopeValue::Unknown => return Ok(true),
         ScopeValue::Invalid => return Ok(false),
     };
-    if q.state.options.target_env.is_vulkan() && value != S::Workgroup && value != S::Subgroup {
-        return Err(E::VulkanExecution { opcode }.into());
+    let non_uniform = super::non_uniform::has_execution_scope(opcode);
+    let env = q.state.options.target_env;
+    if env.is_vulkan() {
+        // Vulkan 1.0 has no subgroups.
+        if env != TargetEnv::Vulkan1_0 && non_uniform && value != S::Subgroup {
+            return Err(E::VulkanNonUniform { opcode }.into());
+        }
+        if value != S::Workgroup && value != S::Subgroup {
+            return Err(E::VulkanExecution { opcode }.into());
+        }
+    }
+    if non_uniform && value != S::Subgroup && value != S::Workgroup {
+        return Err(E::NonUniform { opcode }.into());
     }
     Ok(true)
 }
