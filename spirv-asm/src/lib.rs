@@ -46,4 +46,3 @@ pub use asm::{
 pub use dis::{
     DisError, DisErrorKind, DisOptions, disassemble, disassemble_to, disassemble_to_string,
 };
-pub use text::SPIRV_TOOLS_KNOWN_SETS;

@@ -4,12 +4,8 @@
 
 use spirv_core::walk::ExtInstRegistry;
 
-/// The extended sets spirv-dis 2025.5 knows by name. The other vendored sets print as
-/// numbers with every operand an id unless `all_ext_inst_names` is set (assembler and
-/// disassembler alike); a set the user registers is always known by name.
-pub const SPIRV_TOOLS_KNOWN_SETS: &[&str] = spirv_core::ext::SPIRV_TOOLS_SETS;
-
-/// The sets of `base` known by name: those SPIRV-Tools knows and every set the user
+/// The sets of `base` known by name: those SPIRV-Tools 2025.5 knows
+/// ([`spirv_core::ext::SPIRV_TOOLS_SETS`]) and every set the user
 /// registered (one that is not among spirv-core's vendored sets), or all of them with
 /// `all`. Only the vendored sets SPIRV-Tools lacks wait for `all`, so that the default
 /// output is spirv-dis's.

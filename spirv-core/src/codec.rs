@@ -4,10 +4,10 @@
 //! fields in order; the impls here cover the field types.
 
 use crate::__private::Vec;
+pub use crate::decode_context::DecodeContext;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::grammar::Enum;
 use crate::list::List;
-pub use crate::typed::DecodeContext;
 use crate::types::{Id, LiteralFloat, LiteralNumber, LiteralString};
 
 /// A value that can be read from and written to operand words.

@@ -201,6 +201,21 @@ impl TargetEnv {
     }
 }
 
+/// The SPIR-V version a `--target-env` name implies, as SPIRV-Tools 2025.5 maps them
+/// (`spv1.X`, `vulkan1.X`, `vulkan1.1spv1.4`, `opencl*`, `opengl4.*`): the
+/// [`TargetEnv::parse`] of the name, then its [`TargetEnv::version`]; `None` for a name
+/// it does not know.
+///
+/// ```
+/// use spirv_core::target_env_version;
+/// assert_eq!(target_env_version("vulkan1.2"), Some((1, 5)));
+/// assert_eq!(target_env_version("opencl2.2"), Some((1, 2)));
+/// assert_eq!(target_env_version("vulkan9"), None);
+/// ```
+pub fn target_env_version(name: &str) -> Option<(u8, u8)> {
+    TargetEnv::parse(name).map(TargetEnv::version)
+}
+
 impl fmt::Display for TargetEnv {
     /// SPIRV-Tools' description: `SPIR-V 1.3 (under Vulkan 1.1 semantics)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

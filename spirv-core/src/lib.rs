@@ -140,6 +140,7 @@ pub mod binary;
 mod builder;
 #[doc(hidden)]
 pub mod codec;
+mod decode_context;
 #[cfg(feature = "edit")]
 #[cfg_attr(docsrs, doc(cfg(feature = "edit")))]
 pub mod edit;
@@ -165,17 +166,16 @@ mod types;
 pub mod validate;
 pub mod walk;
 
-pub use analysis::target_env_version;
 pub use binary::{Endian, Header, RawInstRef, RawInstructions};
 pub use builder::{BuildError, BuildErrorKind, Builder, DEFAULT_GENERATOR};
-pub use env::TargetEnv;
+pub use decode_context::DecodeContext;
+pub use env::{TargetEnv, target_env_version};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use list::List;
 pub use module::{
     BlockRef, Declared, ExtInstRef, FunctionRef, InstRef, LayoutIssue, LayoutIssueKind, Module,
     ReadOptions, RequiredBy, Requirement, Requirements, Section, Unmet,
 };
-pub use typed::DecodeContext;
 pub use types::{Id, LiteralFloat, LiteralNumber, LiteralString, RawInstruction};
 pub use walk::ExtInstRegistry;
 

@@ -10,26 +10,13 @@
 //! The helpers the generated code calls are reached through `spirv_core::__private`.
 
 use crate::__private::Vec;
-use crate::codec::{Encode, SmallWords, Words, string_operand};
+use crate::codec::{DecodeContext, Encode, SmallWords, Words, string_operand};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandKind, Quantifier, fmt_mask};
 use crate::spv;
 use crate::types::{Id, RawInstruction};
 use crate::walk::{self, Ids, Parsed, WalkOptions};
 use core::fmt;
-
-/// What typed decode needs to know from outside the instruction's words: for an
-/// instruction decoded alone, `DecodeContext::default()`; [`InstRef::decode`](crate::InstRef::decode)
-/// fills it in from the module.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct DecodeContext {
-    /// Words per `OpSwitch` case literal (1 or 2), from the selector's type; 0 means 1.
-    pub switch_literal_words: u32,
-    /// Word offset of the operand slice in the module, added to error offsets.
-    pub offset: usize,
-    /// Instruction index (0-based), copied into errors.
-    pub instruction: usize,
-}
 
 /// A generated `Instruction` enum: what the shared helpers need to know of it.
 #[diagnostic::on_unimplemented(

@@ -5,7 +5,7 @@
 
 use spirv_asm::dis::MAX_DERIVED_LEN;
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
-use spirv_core::codec::DecodeContext;
+use spirv_core::DecodeContext;
 use spirv_core::spv::{self, Opcode};
 use spirv_core::{DecodeErrorKind, Module};
 use spirv_tests::{files, stem, workspace_root};

@@ -5,9 +5,10 @@
 //! read on every corpus module.
 
 use spirv_asm_macros::spirv_asm;
-use spirv_core::analysis::{CallGraph, Cfg, Type, TypeTable, target_env_version};
+use spirv_core::analysis::{CallGraph, Cfg, Type, TypeTable};
 use spirv_core::reflect::Reflection;
 use spirv_core::spv::Opcode;
+use spirv_core::target_env_version;
 use spirv_core::{Id, Module, ReadOptions};
 use spirv_tests::{files, read_words, require_corpus};
 

@@ -1,7 +1,8 @@
 //! The assembler against spirv-as 2025.5's gold binaries.
 
-use spirv_asm::asm::{SPIRV_TOOLS_GENERATOR, target_env_version};
+use spirv_asm::asm::SPIRV_TOOLS_GENERATOR;
 use spirv_asm::{AsmOptions, assemble};
+use spirv_core::target_env_version;
 use spirv_tests::{files, read_words, require_corpus, stem};
 use std::path::Path;
 

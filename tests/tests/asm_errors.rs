@@ -4,8 +4,8 @@
 //! must start with spirv-as's (we may add a suggestion). `BLESS=1` re-records the goldens
 //! when spirv-as 2025.5 is on PATH.
 
-use spirv_asm::asm::target_env_version;
 use spirv_asm::{AsmOptions, assemble};
+use spirv_core::target_env_version;
 use spirv_tests::{files, stem, workspace_root};
 
 #[test]

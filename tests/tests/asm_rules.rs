@@ -139,7 +139,7 @@ fn every_known_extended_set_accepts_its_instruction_names() {
                 g.import_stem.map(str::to_owned)
             })
             .unwrap_or_else(|| panic!("{}: no import name, prefix or stem", g.name));
-        let known = spirv_asm::SPIRV_TOOLS_KNOWN_SETS
+        let known = spirv_core::ext::SPIRV_TOOLS_SETS
             .iter()
             .any(|n| g.import_name == Some(*n) || g.import_prefix == Some(*n));
         for info in g.instructions {
@@ -179,10 +179,10 @@ fn every_known_extended_set_accepts_its_instruction_names() {
     assert!(checked > 400);
 }
 
-/// spirv-asm's list of the sets SPIRV-Tools prints by name is the reference's.
+/// The list of the sets SPIRV-Tools prints by name (spirv-core's, which spirv-asm reads) is the reference's.
 #[test]
 fn spirv_asm_knows_the_sets_spirv_tools_knows() {
-    let mut ours: Vec<&str> = spirv_asm::SPIRV_TOOLS_KNOWN_SETS.to_vec();
+    let mut ours: Vec<&str> = spirv_core::ext::SPIRV_TOOLS_SETS.to_vec();
     let mut theirs: Vec<&str> = Reference::get()
         .known_sets
         .iter()
@@ -190,7 +190,7 @@ fn spirv_asm_knows_the_sets_spirv_tools_knows() {
         .collect();
     ours.sort_unstable();
     theirs.sort_unstable();
-    assert_eq!(ours, theirs, "spirv_asm::SPIRV_TOOLS_KNOWN_SETS");
+    assert_eq!(ours, theirs, "spirv_core::ext::SPIRV_TOOLS_SETS");
 }
 
 /// Writes one value per required operand (ids as %4, literals 5, enums by first name).

@@ -2,7 +2,7 @@
 //! through its typed struct, counts match the JSON, aliases resolve, and a downstream
 //! crate's own set works end to end.
 
-use spirv_core::codec::DecodeContext;
+use spirv_core::DecodeContext;
 use spirv_core::grammar::{
     Enum, Grammar, InstructionInfo, KindClass, OperandInfo, OperandKind, Quantifier,
 };

@@ -53,10 +53,6 @@ impl Default for AsmOptions {
     }
 }
 
-/// Maps a `--target-env` name to the SPIR-V version it implies, as spirv-as does
-/// (spirv-core's [`spirv_core::target_env_version`], which a validator shares).
-pub use spirv_core::target_env_version;
-
 /// The version a leading `; Version: 1.X` comment names, as spirv-as reads it: only in
 /// the comment lines before any other text, single digit, at most 1.6.
 pub fn version_from_comment(text: &[u8]) -> Option<(u8, u8)> {

@@ -1,7 +1,8 @@
 //! `spirv-asm as`: assembly text → binary.
 
-use spirv_asm::asm::{DEFAULT_GENERATOR, target_env_version};
+use spirv_asm::asm::DEFAULT_GENERATOR;
 use spirv_asm::{AsmOptions, assemble};
+use spirv_core::target_env_version;
 
 /// Arguments of `spirv-asm as`, the same as `spirv-as` 2025.5's plus extensions.
 #[derive(clap::Args)]

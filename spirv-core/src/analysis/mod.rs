@@ -8,8 +8,7 @@
 //!   the global variables each function uses, recursion; [`StaticUse`]: the global
 //!   variables every entry point reaches, for all entry points at once;
 //! - [`Cfg`]: one function's blocks with their successors, predecessors, merge and
-//!   continue targets, and its structured order;
-//! - [`target_env_version`]: the SPIR-V version a target environment implies.
+//!   continue targets, and its structured order.
 //!
 //! Every analysis takes time and memory linear in the module (sorting makes some
 //! `n log n`), never recurses, and sizes nothing by a number the module claims.
@@ -44,17 +43,3 @@ pub use callgraph::{CallGraph, Function, Root};
 pub use cfg::{Cfg, CfgBlock, Predecessors};
 pub use static_use::StaticUse;
 pub use types::{Arrays, ImageType, Type, TypeTable};
-
-/// The SPIR-V version a `--target-env` name implies, as SPIRV-Tools 2025.5 maps them
-/// (`spv1.X`, `vulkan1.X`, `vulkan1.1spv1.4`, `opencl*`, `opengl4.*`; see
-/// [`TargetEnv::parse`](crate::TargetEnv::parse)); `None` for a name it does not know.
-///
-/// ```
-/// use spirv_core::analysis::target_env_version;
-/// assert_eq!(target_env_version("vulkan1.2"), Some((1, 5)));
-/// assert_eq!(target_env_version("opencl2.2"), Some((1, 2)));
-/// assert_eq!(target_env_version("vulkan9"), None);
-/// ```
-pub fn target_env_version(name: &str) -> Option<(u8, u8)> {
-    crate::TargetEnv::parse(name).map(crate::TargetEnv::version)
-}
