@@ -1,5 +1,4 @@
-//! What the validator checks, family by family, in code (issue 32's "coverage in
-//! code"): each rule family declares its [`Family`] next to its rules, naming
+//! What the validator checks, family by family, in code: each rule family declares its [`Family`] next to its rules, naming
 //! spirv-val's source file it mirrors and the instructions, decorations and built-ins
 //! its own rules key on; [`FAMILIES`] lists them in spirv-val's pass order and
 //! [`NOT_CHECKED`] the families of spirv-val's `source/val/` with no rules here yet.

@@ -288,5 +288,46 @@ fn memory_model(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) -> G
 }
 
 /// What this family checks (see [`coverage`](crate::validate::coverage)).
-pub(crate) const COVERAGE: crate::validate::coverage::Family =
-    crate::validate::coverage::Family::new("decorations", "validate_decorations.cpp");
+pub(crate) const COVERAGE: crate::validate::coverage::Family = {
+    use crate::spv::Decoration as D;
+    crate::validate::coverage::Family {
+        // The per-decoration rules (`from_decoration`), the block layouts (`sizes`,
+        // `block_layout`), buffers and descriptors (`buffers`), the entry points'
+        // interfaces (`entry_points`), and the pairs that exclude each other, linkage,
+        // and `Coherent`/`Volatile` here.
+        decorations: &[
+            D::Component,
+            D::FPRoundingMode,
+            D::NonReadable,
+            D::NonWritable,
+            D::Uniform,
+            D::UniformId,
+            D::NoSignedWrap,
+            D::NoUnsignedWrap,
+            D::Block,
+            D::BufferBlock,
+            D::Location,
+            D::RelaxedPrecision,
+            D::Offset,
+            D::ArrayStride,
+            D::MatrixStride,
+            D::RowMajor,
+            D::ColMajor,
+            D::DescriptorSet,
+            D::Binding,
+            D::Restrict,
+            D::Aliased,
+            D::RestrictPointer,
+            D::AliasedPointer,
+            D::LinkageAttributes,
+            D::Coherent,
+            D::Volatile,
+            D::Flat,
+            D::NoPerspective,
+            D::Sample,
+            D::Centroid,
+            D::BuiltIn,
+        ],
+        ..crate::validate::coverage::Family::new("decorations", "validate_decorations.cpp")
+    }
+};
