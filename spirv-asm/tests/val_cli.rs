@@ -116,6 +116,19 @@ fn valid_and_invalid_modules_print_what_spirv_val_prints() {
             "error: line 11: OpName cannot appear in the graph definitions section\n  OpName %1 \"main\"\n\n",
         ),
     );
+    // The struct-depth limit in spirv-val's own spelling (the one its help names is ours too).
+    let nested = module(
+        &dir,
+        "nested.spv",
+        &format!("{HEADER}%5 = OpTypeInt 32 0\n%6 = OpTypeStruct %5\n%7 = OpTypeStruct %6\n{BODY}"),
+    );
+    let depth_fault = "error: line 7: Structure Nesting Depth may not be larger than 1. Found 2.\n  %_struct_7 = OpTypeStruct %_struct_6\n\n";
+    check(&["--max-struct_depth", "1", &nested], (1, depth_fault));
+    check(&["--max-struct_depth", "2", &nested], (0, ""));
+    assert!(same_run(
+        &ours(&["--max-struct-depth", "1", &nested]),
+        (1, depth_fault)
+    ));
     let vulkan = module(
         &dir,
         "vulkan.spv",

@@ -41,3 +41,4 @@ pub mod renames;
 pub mod scratch;
 pub mod val_compare;
 pub mod val_fixture;
+pub mod valsuite;

@@ -117,15 +117,20 @@ pub fn options(args: &[String]) -> Result<Options<'static>, String> {
                 continue;
             }
             other => {
-                let (name, value) = other
+                // A limit: `--max-NAME N` (spirv-val's form) or `--max-NAME=N`.
+                let limit = other
                     .strip_prefix("--max-")
-                    .and_then(|m| m.split_once('='))
                     .ok_or(format!("unknown option {other}"))?;
+                let (name, value) = match limit.split_once('=') {
+                    Some((name, value)) => (name, value),
+                    None => (limit, it.next().map_or("", String::as_str)),
+                };
                 let value: u32 = value.parse().map_err(|_| format!("bad value in {other}"))?;
                 let l = &mut o.limits;
                 *match name {
                     "struct-members" => &mut l.max_struct_members,
-                    "struct-depth" => &mut l.max_struct_depth,
+                    // spirv-val 2025.5 takes only the second spelling; its help names the first.
+                    "struct-depth" | "struct_depth" => &mut l.max_struct_depth,
                     "local-variables" => &mut l.max_local_variables,
                     "global-variables" => &mut l.max_global_variables,
                     "switch-branches" => &mut l.max_switch_branches,

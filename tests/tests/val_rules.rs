@@ -99,3 +99,54 @@ mod beyond_the_fixtures {
         );
     }
 }
+
+/// spirv-val's own unit tests (`../shared/valsuite`, 41,720 cases with spirv-val
+/// 2025.5's answers) through our validator: no false reject, no crash, and per family at
+/// least the rejections and first lines `tests/fixtures/valsuite-floors.txt` records.
+/// The table by family goes to standard error. `BLESS=1` raises the floors.
+#[test]
+fn valsuite() {
+    use spirv_tests::valsuite;
+    use std::io::Write;
+    let Some(dir) = valsuite::dir() else {
+        spirv_tests::skip(
+            "valsuite",
+            "spirv-val's unit tests (../shared/valsuite, or set SPIRV_VALSUITE=dir)",
+        );
+        return;
+    };
+    let cases = valsuite::read(&dir).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        cases.len() > 40_000,
+        "{}: {} cases",
+        dir.display(),
+        cases.len()
+    );
+    let (by_family, misses) = valsuite::run_all(&cases);
+    let _ = std::io::stderr().write_all(valsuite::report(&by_family).as_bytes());
+    let path = valsuite::floors_path();
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let floors = valsuite::read_floors(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if std::env::var_os("BLESS").is_some_and(|v| v != "0") {
+        std::fs::write(&path, valsuite::write_floors(&by_family, &floors)).expect("bless");
+    }
+    let mut failures: Vec<String> = misses
+        .iter()
+        .map(|m| format!("case {}: {}", m.id, m.what))
+        .collect();
+    for (family, floor) in &floors {
+        let t = by_family.get(family).copied().unwrap_or_default();
+        if t.detected < floor.detected || t.same_first_line < floor.same_first_line {
+            failures.push(format!(
+                "{family}: detected {} (floor {}), identical first line {} (floor {})",
+                t.detected, floor.detected, t.same_first_line, floor.same_first_line
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "valsuite: {} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

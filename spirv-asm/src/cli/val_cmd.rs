@@ -39,8 +39,13 @@ pub struct Args {
     /// Maximum number of members of a struct.
     #[arg(long = "max-struct-members", value_name = "N")]
     max_struct_members: Option<u32>,
-    /// Maximum nesting depth of structs.
-    #[arg(long = "max-struct-depth", value_name = "N")]
+    /// Maximum nesting depth of structs. spirv-val 2025.5 accepts only the spelling
+    /// `--max-struct_depth` (its help names this one), so both are taken.
+    #[arg(
+        long = "max-struct-depth",
+        visible_alias = "max-struct_depth",
+        value_name = "N"
+    )]
     max_struct_depth: Option<u32>,
     /// Maximum number of local (`Function`) variables.
     #[arg(long = "max-local-variables", value_name = "N")]
