@@ -1,7 +1,7 @@
 //! `spirv-asm val`: validates a binary, printing what `spirv-val` 2025.5 prints.
 
 use super::batch::{At, BatchArgs, Fault, FileError, Job};
-use spirv_asm::val::{Limits, Options, render_each, validate_all_owned};
+use spirv_asm::val::{Limits, Options, render_each, validate, validate_each};
 use spirv_core::TargetEnv;
 use std::path::Path;
 
@@ -196,7 +196,7 @@ pub fn run(mut args: Args) -> u8 {
         eprintln!("{}", super::corrupt(input.unwrap_or("-")));
         return 1;
     }
-    match check(&args, &options, &bytes, None) {
+    match check(&args, &options, bytes, None) {
         Ok(()) => 0,
         Err(e) => {
             eprint!("{}", e.rendered.unwrap_or_default());
@@ -229,37 +229,48 @@ impl Job for Val<'_> {
             e.rendered = Some(message);
             return Err(e);
         }
-        check(self.args, self.options, &input, Some(&name)).map(|()| Vec::new())
+        check(self.args, self.options, input, Some(&name)).map(|()| Vec::new())
     }
 }
 
-/// Validates one module's bytes (a whole number of words): its faults as spirv-val
+/// Validates one module's bytes (a whole number of words, given up): its faults as spirv-val
 /// prints them, in the error's `rendered` text, and each in its parts. With `prefix`,
 /// each line names the file as spirv-val does for a folder: `error: PATH:N: …`.
 fn check(
     args: &Args,
     options: &Options<'_>,
-    bytes: &[u8],
+    bytes: Vec<u8>,
     prefix: Option<&str>,
 ) -> Result<(), FileError> {
-    let words = || -> Vec<u32> {
-        bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
-    // The validator keeps the words it is given; a module with faults has them made
-    // again for the text.
-    let mut errors = validate_all_owned(words(), options);
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    // The bytes are not needed again: a big module is held once as bytes, not twice.
+    drop(bytes);
     let cap = args.max_errors();
-    // Without --keep-going, as spirv-val: the first fault, and no note of the others.
+    // Without --keep-going, as spirv-val: the first fault, where the validator stops,
+    // and no note of the others. With it, every fault is counted for the note but only
+    // `cap` are kept: a module that breaks a rule on each of its million instructions
+    // costs no memory per fault.
     let keep_going = args.keep_going || args.max_errors.is_some();
-    let not_shown = errors.len().saturating_sub(cap) * usize::from(keep_going);
-    errors.truncate(cap);
+    let mut errors = Vec::new();
+    let mut found = 0usize;
+    if keep_going {
+        validate_each(&words, options, &mut |e| {
+            found += 1;
+            if errors.len() < cap {
+                errors.push(e);
+            }
+        });
+    } else {
+        errors.extend(validate(&words, options).err());
+        found = errors.len();
+    }
+    let not_shown = found - errors.len();
     if errors.is_empty() {
         return Ok(());
     }
-    let words = words();
     let mut text = String::new();
     let mut faults = Vec::with_capacity(errors.len());
     for (f, e) in render_each(&words, &errors, options)
