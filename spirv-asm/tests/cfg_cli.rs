@@ -5,6 +5,7 @@
 
 use spirv_asm::cfg::{ControlFlow, EdgeKind, SvgOptions};
 use spirv_asm::{AsmOptions, assemble_str};
+use spirv_core::Id;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -166,8 +167,8 @@ fn quirks_of_spirv_cfg_are_kept() {
         );
         let _ = std::fs::remove_file(path);
     }
-    assert_eq!(cfg.functions(), [1, 6]);
-    assert_eq!(cfg.blocks()[0].edges[2], (EdgeKind::Merge, 13));
+    assert_eq!(cfg.functions(), [Id(1), Id(6)]);
+    assert_eq!(cfg.blocks()[0].edges[2], (EdgeKind::Merge, Id(13)));
     let mut main_only = ControlFlow::read(&assemble(QUIRKS)).expect("reads");
     assert!(main_only.retain_function("main"));
     assert_eq!(main_only.blocks().len(), 3);
@@ -226,7 +227,7 @@ fn svg_of_every_corpus_module_is_well_formed() {
     for f in env::files(&corpus.join("bin"), "spv") {
         let cfg = ControlFlow::read(&words_of(&f)).expect("corpus modules read");
         let svg = cfg.to_svg(&SvgOptions::default());
-        let printed: std::collections::HashSet<(u32, u32)> =
+        let printed: std::collections::HashSet<(Id, Id)> =
             cfg.blocks().iter().map(|b| (b.function, b.label)).collect();
         let boxes = check_svg(&svg, &cfg);
         assert!(boxes >= printed.len(), "{}", f.display());

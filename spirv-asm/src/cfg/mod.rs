@@ -36,6 +36,7 @@ pub use svg::SvgOptions;
 
 use crate::DisError;
 use crate::names::Names;
+use spirv_core::Id;
 use spirv_core::spv::{self, Opcode};
 use spirv_core::walk::{self, Ids, WalkOptions};
 use std::ops::Range;
@@ -56,10 +57,10 @@ pub enum EdgeKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Block {
-    /// Its label's id (0 for a terminator outside any block).
-    pub label: u32,
-    /// The function it is in, by id (0 outside any function).
-    pub function: u32,
+    /// Its label's id (`Id(0)`, no id, for a terminator outside any block).
+    pub label: Id,
+    /// The function it is in, by id (`Id(0)` outside any function).
+    pub function: Id,
     /// `spirv-cfg` labels it its function's entry (the first block printed since the
     /// function's `OpFunction`).
     pub entry: bool,
@@ -68,7 +69,7 @@ pub struct Block {
     /// Where it goes, in `spirv-cfg`'s order: branch targets in operand order
     /// (`OpSwitch`'s default first; repeats kept), then the merge block, then the
     /// continue target.
-    pub edges: Vec<(EdgeKind, u32)>,
+    pub edges: Vec<(EdgeKind, Id)>,
 }
 
 /// The blocks of a module in the order `spirv-cfg` prints them, with friendly names.
@@ -116,14 +117,14 @@ impl ControlFlow {
     }
 
     /// The friendly name of `id` as spirv-dis makes it, or its number.
-    pub fn name(&self, id: u32) -> String {
+    pub fn name(&self, id: Id) -> String {
         let mut out = Vec::new();
-        self.names.write(id, &mut out);
+        self.names.write(id.0, &mut out);
         String::from_utf8_lossy(&out).into_owned()
     }
 
     /// The ids of the functions that have printed blocks, in order of first block.
-    pub fn functions(&self) -> Vec<u32> {
+    pub fn functions(&self) -> Vec<Id> {
         let mut seen = std::collections::HashSet::new();
         self.blocks
             .iter()
@@ -140,7 +141,7 @@ impl ControlFlow {
         let wanted = self
             .functions()
             .into_iter()
-            .find(|&f| Some(f) == number || self.name(f) == name);
+            .find(|&f| Some(f.0) == number || self.name(f) == name);
         match wanted {
             Some(f) => {
                 self.blocks.retain(|b| b.function == f);
@@ -163,21 +164,21 @@ legend_continue_dest [shape=plaintext, label=\"\"];\n\
 legend_continue_src -> legend_continue_dest [label=\" continue\",style=dotted];\n",
         );
         for b in &self.blocks {
-            crate::text::push_u32(&mut out, b.label);
+            crate::text::push_u32(&mut out, b.label.0);
             out.extend_from_slice(b" [label=\"");
-            self.names.write(b.label, &mut out);
+            self.names.write(b.label.0, &mut out);
             if b.entry {
                 // A real newline inside the quoted label, as spirv-cfg writes it.
                 out.extend_from_slice(b"\nFn ");
-                self.names.write(b.function, &mut out);
+                self.names.write(b.function.0, &mut out);
                 out.extend_from_slice(b" entry\", shape=box];\n");
             } else {
                 out.extend_from_slice(b"\"];\n");
             }
             for &(kind, to) in &b.edges {
-                crate::text::push_u32(&mut out, b.label);
+                crate::text::push_u32(&mut out, b.label.0);
                 out.extend_from_slice(b" -> ");
-                crate::text::push_u32(&mut out, to);
+                crate::text::push_u32(&mut out, to.0);
                 out.extend_from_slice(match kind {
                     EdgeKind::Branch => b";\n",
                     EdgeKind::Merge => b" [style=dashed];\n",
@@ -270,17 +271,19 @@ fn scan(words: &[u32], ids: &Ids) -> Vec<Block> {
             Opcode::Kill | Opcode::Return | Opcode::ReturnValue | Opcode::Unreachable => Vec::new(),
             _ => continue,
         };
-        let mut edges: Vec<(EdgeKind, u32)> =
-            targets.into_iter().map(|t| (EdgeKind::Branch, t)).collect();
+        let mut edges: Vec<(EdgeKind, Id)> = targets
+            .into_iter()
+            .map(|t| (EdgeKind::Branch, Id(t)))
+            .collect();
         if st.merge != 0 {
-            edges.push((EdgeKind::Merge, st.merge));
+            edges.push((EdgeKind::Merge, Id(st.merge)));
         }
         if st.continue_target != 0 {
-            edges.push((EdgeKind::Continue, st.continue_target));
+            edges.push((EdgeKind::Continue, Id(st.continue_target)));
         }
         blocks.push(Block {
-            label: st.label,
-            function: st.function,
+            label: Id(st.label),
+            function: Id(st.function),
             entry: !st.seen_entry,
             instructions: st.label_index.min(inst.index)..inst.index + 1,
             edges,

@@ -9,6 +9,7 @@
 
 use super::layout;
 use super::{ControlFlow, EdgeKind};
+use spirv_core::Id;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -49,7 +50,7 @@ const LEGEND_H: f64 = 36.0;
 
 /// One node of a cluster: a printed block, or a target never printed.
 struct Node {
-    label: u32,
+    label: Id,
     lines: Vec<String>,
     entry: bool,
     printed: bool,
@@ -57,7 +58,7 @@ struct Node {
 
 /// One function's drawing before placement.
 struct Cluster {
-    function: u32,
+    function: Id,
     nodes: Vec<Node>,
     edges: Vec<(usize, usize, EdgeKind)>,
     layout: layout::Layout,
@@ -147,9 +148,9 @@ fn edge_style(kind: EdgeKind) -> &'static str {
 
 /// A function's nodes (by label: a label printed twice is one node, as in the DOT),
 /// edges and layout.
-fn cluster(cfg: &ControlFlow, function: u32, texts: &[Vec<String>]) -> Cluster {
+fn cluster(cfg: &ControlFlow, function: Id, texts: &[Vec<String>]) -> Cluster {
     let mut nodes: Vec<Node> = Vec::new();
-    let mut by_label: HashMap<u32, usize> = HashMap::new();
+    let mut by_label: HashMap<Id, usize> = HashMap::new();
     let mut edges = Vec::new();
     let blocks = cfg
         .blocks
@@ -222,7 +223,7 @@ fn draw_cluster(
     let _ = writeln!(
         s,
         "<g class=\"function\" id=\"fn-{}\"><rect x=\"{cx:.1}\" y=\"{cy:.1}\" width=\"{cw:.1}\" height=\"{ch:.1}\" fill=\"#f6f6f6\" stroke=\"#999\"/><text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\">Fn {}</text>",
-        c.function,
+        c.function.0,
         cx + CLUSTER_PAD,
         cy + 16.0,
         escape(&name)
@@ -270,8 +271,8 @@ fn draw_cluster(
         let _ = write!(
             s,
             "<g class=\"block\" id=\"b-{}\"><title>{}</title><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" {style}/>",
-            n.label,
-            n.label,
+            n.label.0,
+            n.label.0,
             x - w / 2.0,
             y - h / 2.0
         );
