@@ -246,12 +246,12 @@ fn invalid(
     assembled: &spirv_asm::Assembled,
     file: Option<&str>,
 ) -> Option<String> {
-    let options = spirv_asm::val::Options {
+    let options = spirv_core::validate::Options {
         target_env: env,
-        ..spirv_asm::val::Options::default()
+        ..spirv_core::validate::Options::default()
     };
     let words = &assembled.words;
-    let fault = spirv_asm::val::validate(words, &options).err()?;
+    let fault = spirv_core::validate::validate(words, &options).err()?;
     let names: std::collections::HashMap<u32, &str> = assembled
         .ids
         .iter()
@@ -260,7 +260,7 @@ fn invalid(
         .collect();
     let message = match fault.kind {
         // The parser's message, as spirv-val words it.
-        spirv_asm::val::ErrorKind::Parse(_) => {
+        spirv_core::validate::ErrorKind::Parse(_) => {
             let rendered =
                 spirv_asm::val::render_each(words, std::slice::from_ref(&fault), &options);
             rendered

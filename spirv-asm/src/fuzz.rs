@@ -67,7 +67,7 @@ pub fn reflect_words(words: &[u32]) {
 
 /// Validates `words` and renders every fault as spirv-val prints it.
 pub fn validate_words(words: &[u32]) {
-    let options = crate::val::Options::default();
-    let errors = crate::val::validate_all(words, &options);
+    let options = spirv_core::validate::Options::default();
+    let errors = spirv_core::validate::validate_all(words, &options);
     let _ = crate::val::render(words, &errors, &options);
 }

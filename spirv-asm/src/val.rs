@@ -5,7 +5,8 @@
 //!
 //! ```
 //! use spirv_asm::{assemble_str, AsmOptions};
-//! use spirv_asm::val::{spirv_val_text, Options};
+//! use spirv_asm::val::spirv_val_text;
+//! use spirv_core::validate::Options;
 //!
 //! let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
 //!             OpEntryPoint GLCompute %main \"main\"\n\
@@ -26,7 +27,8 @@
 //! the fields of [`Limits`]. The error's text is spirv-val's.
 //!
 //! ```
-//! use spirv_asm::val::{render, validate, Limits, Options};
+//! use spirv_asm::val::render;
+//! use spirv_core::validate::{validate, Limits, Options};
 //! use spirv_core::TargetEnv;
 //!
 //! // Was: spirv_tools::val::create(Some(TargetEnv::Vulkan_1_2)).validate(words,
@@ -49,10 +51,7 @@
 //! ```
 
 use crate::dis::{DisOptions, disassemble};
-pub use spirv_core::validate::{
-    ErrorKind, Limits, Options, ValidationError, validate, validate_all, validate_all_owned,
-    validate_each,
-};
+use spirv_core::validate::{ErrorKind, Options, ValidationError, validate};
 use std::fmt::Write;
 
 /// What spirv-val prints on stderr for `words`: `None` when the module is valid (as

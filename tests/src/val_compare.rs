@@ -7,8 +7,9 @@
 //! corpus share it.
 
 use crate::reference::Newer;
-use spirv_asm::val::{Options, spirv_val_text};
+use spirv_asm::val::spirv_val_text;
 use spirv_core::TargetEnv;
+use spirv_core::validate::Options;
 use std::fmt::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;

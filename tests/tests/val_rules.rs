@@ -40,9 +40,10 @@ families! {
 
 /// What the fixtures cannot say: modules spirv-as refuses to write, and the typed API.
 mod beyond_the_fixtures {
-    use spirv_asm::val::{Options, spirv_val_text};
+    use spirv_asm::val::spirv_val_text;
     use spirv_asm::{AsmOptions, assemble_str};
     use spirv_core::TargetEnv;
+    use spirv_core::validate::Options;
     use spirv_core::validate::{DecorationError, ErrorKind, validate};
 
     fn assemble(text: &str) -> Vec<u32> {

@@ -27,7 +27,7 @@ struct Request {
     /// The optimizer, its passes registered.
     optimizer: spirv_asm::opt::Optimizer,
     /// The validator's options (for spirv-val's text when the input is not valid).
-    validator: spirv_asm::val::Options<'static>,
+    validator: spirv_core::validate::Options<'static>,
     skip_validation: bool,
     inputs: Vec<String>,
     output: Option<String>,
@@ -40,7 +40,7 @@ fn target_env(name: &str) -> Result<TargetEnv, String> {
 }
 
 fn parse(args: &[String]) -> Result<Request, String> {
-    let mut validator = spirv_asm::val::Options::default();
+    let mut validator = spirv_core::validate::Options::default();
     let mut skip_validation = false;
     let mut inputs = Vec::new();
     let mut output = None;

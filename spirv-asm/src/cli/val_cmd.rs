@@ -1,8 +1,9 @@
 //! `spirv-asm val`: validates a binary, printing what `spirv-val` 2025.5 prints.
 
 use super::batch::{At, BatchArgs, Fault, FileError, Job};
-use spirv_asm::val::{Limits, Options, render_each, validate, validate_each};
+use spirv_asm::val::render_each;
 use spirv_core::TargetEnv;
+use spirv_core::validate::{Limits, Options, validate, validate_each};
 use std::path::Path;
 
 /// Arguments of `spirv-asm val`: `spirv-val` 2025.5's, plus `--keep-going` and
