@@ -81,7 +81,7 @@ fn grammar() -> &'static crate::grammar::Grammar {
 
 /// The version an import name's suffix encodes, read as `strtoul` reads it, or the
 /// fault spirv-val reports at the import.
-fn version(suffix: &[u8]) -> Result<u32, ClspvError> {
+pub(super) fn version(suffix: &[u8]) -> Result<u32, ClspvError> {
     if suffix.is_empty() {
         return Err(E::MissingVersion);
     }
@@ -134,18 +134,15 @@ fn required_version(name: &str) -> u32 {
     }
 }
 
-/// `ValidateExtInstNonsemanticClspvReflection` for one instruction whose import is
-/// named `import`.
+/// `ValidateExtInstNonsemanticClspvReflection` for one instruction whose import's
+/// name encodes `version` ([`version`]).
 pub(super) fn check(
     q: &Query<'_>,
     inst: &Inst<'_>,
-    import: &[u8],
+    version: Result<u32, ClspvError>,
     entry_points: &EntryPointNames,
 ) -> Result<(), Fault> {
-    let suffix = import
-        .get(b"NonSemantic.ClspvReflection.".len()..)
-        .unwrap_or(&[]);
-    let version = match version(suffix) {
+    let version = match version {
         Ok(v) => v,
         Err(e) => {
             let at = q.state.def(inst.word(2)).map_or(0, |d| d.index);

@@ -106,10 +106,13 @@ fn import_name(q: &Query<'_>, inst: &Inst<'_>) -> Vec<u8> {
 }
 
 /// What the pass remembers across instructions: each entry-point function's
-/// execution models and names, read on first use (`entry_point_descriptions`).
+/// execution models and names, read on first use (`entry_point_descriptions`), and
+/// which rules each import's instructions follow.
 #[derive(Debug, Default)]
 pub(super) struct Extension {
     entry_points: EntryPointNames,
+    /// The rules of each import seen so far, by its id.
+    sets: BTreeMap<u32, SetRules>,
 }
 
 /// Each entry-point function's `(execution model, name)` pairs, read once.
@@ -187,18 +190,37 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, memo: &mut Extension) -> Res
     Ok(())
 }
 
+/// Which rules an import's instructions follow, read once per import so that a long
+/// name is not read again for each instruction.
+#[derive(Debug, Clone)]
+enum SetRules {
+    Glsl,
+    OpenCl,
+    /// The version the name encodes, or the fault spirv-val reports at the import.
+    Clspv(Result<u32, ClspvError>),
+    Unchecked,
+}
+
 /// `ValidateExtInst`: the rules of the instruction's set, for the sets spirv-val checks.
-fn ext_inst(q: &Query<'_>, inst: &Inst<'_>, memo: &Extension) -> Result<(), Fault> {
-    let import = import_name(q, inst);
+fn ext_inst(q: &Query<'_>, inst: &Inst<'_>, memo: &mut Extension) -> Result<(), Fault> {
+    let rules = memo.sets.entry(inst.word(2)).or_insert_with(|| {
+        let import = import_name(q, inst);
+        match import.as_slice() {
+            b"GLSL.std.450" => SetRules::Glsl,
+            b"OpenCL.std" => SetRules::OpenCl,
+            n => match n.strip_prefix(b"NonSemantic.ClspvReflection.") {
+                Some(suffix) => SetRules::Clspv(clspv::version(suffix)),
+                None => SetRules::Unchecked,
+            },
+        }
+    });
     let number = inst.word(3);
     let name = |g: &crate::grammar::Grammar| g.instruction(number).map_or("", |i| i.opname);
-    match import.as_slice() {
-        b"GLSL.std.450" => glsl::check(q, inst, name(&crate::ext::glsl_std_450::GRAMMAR)),
-        b"OpenCL.std" => opencl::check(q, inst, name(&crate::ext::opencl_std::GRAMMAR)),
-        n if n.starts_with(b"NonSemantic.ClspvReflection.") => {
-            clspv::check(q, inst, n, &memo.entry_points)
-        }
-        _ => Ok(()),
+    match rules {
+        SetRules::Glsl => glsl::check(q, inst, name(&crate::ext::glsl_std_450::GRAMMAR)),
+        SetRules::OpenCl => opencl::check(q, inst, name(&crate::ext::opencl_std::GRAMMAR)),
+        SetRules::Clspv(version) => clspv::check(q, inst, version.clone(), &memo.entry_points),
+        SetRules::Unchecked => Ok(()),
     }
 }
 
