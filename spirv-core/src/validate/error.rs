@@ -509,6 +509,8 @@ faults! {
         Debug(super::DebugError),
         /// Extensions and extended instruction set imports.
         Extension(super::ExtensionError),
+        /// Extended instructions' rules.
+        ExtInst(super::ExtInstError),
         /// The result and operand types of arithmetic instructions.
         Arithmetic(super::ArithmeticError),
         /// The result and operand types of bitwise instructions.
@@ -585,6 +587,10 @@ mod tests {
             ("MiscError", MiscError::TEMPLATES),
             ("DebugError", DebugError::TEMPLATES),
             ("ExtensionError", ExtensionError::TEMPLATES),
+            ("ExtInstError", ExtInstError::TEMPLATES),
+            ("GlslRule", GlslRule::TEMPLATES),
+            ("OpenClRule", OpenClRule::TEMPLATES),
+            ("ClspvError", ClspvError::TEMPLATES),
             ("FunctionError", FunctionError::TEMPLATES),
             ("CfgError", CfgError::TEMPLATES),
             ("AdjacencyError", AdjacencyError::TEMPLATES),

@@ -212,6 +212,7 @@ pub use decorations::{
 };
 pub use error::{ErrorKind, ValidationError};
 pub use extension::ExtensionError;
+pub use extension::{ClspvError, ExtInstError, GlslRule, OpenClRule};
 pub use function::FunctionError;
 pub use interfaces::InterfaceError;
 pub use literals::LiteralError;
