@@ -99,18 +99,23 @@ pub fn ir_passes(words: &[u32]) {
     let Ok(ir) = crate::ir::Ir::from_words(words) else {
         return;
     };
-    // The bound is checked only where the input's ids are below its own bound: what
-    // spirv-opt writes unchanged keeps the input's bound.
+    // The output is checked only where the input's ids are below its own bound: what
+    // spirv-opt writes unchanged keeps the input's bound, and a pass that takes fresh
+    // ids from a bound below ids in use defines some of them twice, as spirv-opt does
+    // (such an input is not valid SPIR-V; the passes must only not panic on it).
     let sound = Module::from_words(words).is_ok_and(|m| {
         spirv_core::__private::opt::max_id(&m).is_ok_and(|max| max < m.header().bound)
     });
     let check = |w: &[u32], what: &str| {
+        if !sound {
+            return;
+        }
         let back = Module::from_words(w);
         assert!(
             back.is_ok(),
             "{what}: the IR wrote a module that does not read: {back:?}"
         );
-        if let (Ok(m), true) = (back, sound) {
+        if let Ok(m) = back {
             if let Ok(max) = spirv_core::__private::opt::max_id(&m) {
                 assert!(max < m.header().bound, "{what}: the bound is below an id");
             }

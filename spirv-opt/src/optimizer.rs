@@ -38,6 +38,7 @@ pub struct Optimizer {
     validator: validate::Options<'static>,
     pass_options: PassOptions,
     numbers: Option<Arc<dyn NumberParser + Send + Sync>>,
+    leak_ir: bool,
 }
 
 impl fmt::Debug for Optimizer {
@@ -47,6 +48,7 @@ impl fmt::Debug for Optimizer {
             .field("skip_validation", &self.skip_validation)
             .field("validator", &self.validator)
             .field("pass_options", &self.pass_options)
+            .field("leak_ir", &self.leak_ir)
             .finish_non_exhaustive()
     }
 }
@@ -137,6 +139,7 @@ impl Optimizer {
             validator: validate::Options::default(),
             pass_options: PassOptions::default(),
             numbers: None,
+            leak_ir: false,
         }
     }
 
@@ -150,6 +153,17 @@ impl Optimizer {
     /// `OptimizerOptions::set_validator_options`.
     pub fn validator_options(&mut self, options: validate::Options<'static>) -> &mut Self {
         self.validator = options;
+        self
+    }
+
+    /// Whether to leave the optimizer IR of a run's last passes unfreed, for a process
+    /// that exits once it has written the result (as rustc leaves its arenas): the
+    /// operating system takes the memory back at exit in one go, where freeing it
+    /// instruction by instruction costs a walk over the whole arena. Off by default;
+    /// a program that runs the optimizer more than once must leave it off, as each
+    /// run would keep its IR.
+    pub fn leak_ir(&mut self, leak: bool) -> &mut Self {
+        self.leak_ir = leak;
         self
     }
 
@@ -293,6 +307,10 @@ impl Optimizer {
                     cx.ir.header.bound = cx.ir.compute_id_bound();
                 }
                 words = cx.to_words();
+                if last && self.leak_ir {
+                    // Told to: the process exits after writing `words`.
+                    std::mem::forget(cx);
+                }
             } else {
                 let list: Vec<S> = self.passes[at..end]
                     .iter()

@@ -199,7 +199,7 @@ pub fn run(args: Args) -> u8 {
         super::print_version();
         return 0;
     }
-    let r = match parse(&args.args) {
+    let mut r = match parse(&args.args) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{e}");
@@ -213,6 +213,8 @@ pub fn run(args: Args) -> u8 {
         eprintln!("error: More than one input file specified");
         return 1;
     }
+    // One module, then exit: the IR need not be freed (see `Optimizer::leak_ir`).
+    r.optimizer.leak_ir(true);
     let Some(output) = r.output.as_deref() else {
         eprintln!("error: -o required");
         return 1;

@@ -2,9 +2,10 @@
 //! its words, as SPIRV-Tools' parser splits them), the debug lines attached to it and
 //! its debug scope, as spirv-opt's `Instruction` holds them.
 //!
-//! The operands live in one vector per instruction: first a descriptor per operand
-//! (kind and word count), then the words, so that writing an instruction is one copy
-//! and an instruction costs one allocation.
+//! An instruction whose operands are one word each, at most six of them (most
+//! instructions), keeps them inline with their kinds packed four bits each; any other
+//! keeps one boxed slice: a descriptor per operand (kind and word count), then the words.
+//! Either way writing an instruction is one copy of its words.
 
 use spirv_core::spv::Opcode;
 
@@ -133,67 +134,34 @@ pub struct DebugScope {
     pub inlined_at: u32,
 }
 
-/// Words kept inline up to [`INLINE`] of them (most instructions), on the heap beyond:
-/// loading a module then makes no allocation per instruction.
+/// One-word operands an instruction keeps inline (most instructions have at most this
+/// many); others go to the heap.
+const INLINE: usize = 6;
+
+/// Where an instruction's opcode, flags and operands live. The opcode and flags sit in
+/// the room after the enum's tag, so that an instruction takes 40 bytes (with its scope):
+/// the node arena of a large module is what loading it pays for, in page faults.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Words {
-    Inline { len: u8, buf: [u32; INLINE] },
-    Heap(Vec<u32>),
+enum Store {
+    /// Up to [`INLINE`] operands of one word each: `kinds` holds operand `i`'s kind in
+    /// bits `4i..4i + 4` and the number of operands in its top 8 bits; slots past the
+    /// operands are 0.
+    Inline {
+        flags: u8,
+        opcode: u16,
+        kinds: u32,
+        buf: [u32; INLINE],
+    },
+    /// Any operands: a descriptor per operand (`kind << 16 | words`), then the words.
+    Heap {
+        flags: u8,
+        opcode: u16,
+        count: u16,
+        data: Box<[u32]>,
+    },
 }
 
-/// Descriptors and words an instruction keeps inline.
-const INLINE: usize = 10;
-
-impl Words {
-    fn with(total: usize, fill: impl FnOnce(&mut dyn FnMut(u32))) -> Words {
-        if total <= INLINE {
-            let mut buf = [0u32; INLINE];
-            let mut len = 0usize;
-            fill(&mut |w| {
-                if len < INLINE {
-                    buf[len] = w;
-                }
-                len += 1;
-            });
-            Words::Inline {
-                len: len.min(INLINE) as u8,
-                buf,
-            }
-        } else {
-            let mut v = Vec::with_capacity(total);
-            fill(&mut |w| v.push(w));
-            Words::Heap(v)
-        }
-    }
-
-    fn clear(&mut self) {
-        *self = Words::Inline {
-            len: 0,
-            buf: [0; INLINE],
-        };
-    }
-}
-
-impl core::ops::Deref for Words {
-    type Target = [u32];
-    fn deref(&self) -> &[u32] {
-        match self {
-            Words::Inline { len, buf } => &buf[..usize::from(*len)],
-            Words::Heap(v) => v,
-        }
-    }
-}
-
-impl core::ops::DerefMut for Words {
-    fn deref_mut(&mut self) -> &mut [u32] {
-        match self {
-            Words::Inline { len, buf } => &mut buf[..usize::from(*len)],
-            Words::Heap(v) => v,
-        }
-    }
-}
-
-/// Bits of [`InstData::flags`].
+/// Bits of an instruction's flags.
 const HAS_TYPE: u8 = 1;
 const HAS_RESULT: u8 = 2;
 /// Every operand is one word.
@@ -202,14 +170,14 @@ const UNIFORM: u8 = 4;
 /// An instruction's data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InstData {
-    /// Descriptors (`kind << 16 | words`), then the words.
-    data: Words,
-    /// The number of operands.
-    count: u16,
-    opcode: u16,
-    flags: u8,
+    store: Store,
     /// The debug scope.
     pub scope: DebugScope,
+}
+
+/// A descriptor of the heap form.
+fn pack_descriptor(kind: Kind, words: usize) -> u32 {
+    (u32::from(kind as u8) << 16) | (words as u32 & 0xffff)
 }
 
 impl InstData {
@@ -246,23 +214,40 @@ impl InstData {
         operands: impl IntoIterator<Item = (Kind, &'a [u32])>,
     ) -> InstData {
         let parts: Vec<(Kind, &[u32])> = operands.into_iter().collect();
-        let total: usize = parts.iter().map(|(_, w)| 1 + w.len()).sum();
         let uniform = parts.iter().all(|(_, w)| w.len() == 1);
-        let data = Words::with(total, |push| {
-            for &(kind, w) in &parts {
-                push((u32::from(kind as u8) << 16) | (w.len() as u32 & 0xffff));
+        let store = if uniform && parts.len() <= INLINE {
+            let mut buf = [0u32; INLINE];
+            let mut kinds = (parts.len() as u32) << 24;
+            for (i, &(kind, w)) in parts.iter().enumerate() {
+                buf[i] = w[0];
+                kinds |= u32::from(kind as u8) << (4 * i);
             }
+            Store::Inline {
+                flags: UNIFORM,
+                opcode,
+                kinds,
+                buf,
+            }
+        } else {
+            let total: usize = parts.iter().map(|(_, w)| 1 + w.len()).sum();
+            let mut v = Vec::with_capacity(total);
+            v.extend(
+                parts
+                    .iter()
+                    .map(|&(kind, w)| pack_descriptor(kind, w.len())),
+            );
             for &(_, w) in &parts {
-                for &x in w {
-                    push(x);
-                }
+                v.extend_from_slice(w);
             }
-        });
+            Store::Heap {
+                flags: if uniform { UNIFORM } else { 0 },
+                opcode,
+                count: parts.len() as u16,
+                data: v.into_boxed_slice(),
+            }
+        };
         InstData {
-            data,
-            count: parts.len() as u16,
-            opcode,
-            flags: if uniform { UNIFORM } else { 0 },
+            store,
             scope: DebugScope::default(),
         }
     }
@@ -270,31 +255,38 @@ impl InstData {
     /// An instruction from the words of its operands (`ops`, the leading word left
     /// out) split into `(kind, start, words)` parts, as the loader walks them.
     pub(crate) fn from_walk(opcode: u16, parts: &[(Kind, u32, u32)], ops: &[u32]) -> InstData {
-        let uniform = parts.iter().all(|p| p.2 == 1);
         // The parts cover the operand words in order.
-        let desc = |&(kind, _, n): &(Kind, u32, u32)| (u32::from(kind as u8) << 16) | (n & 0xffff);
-        let total = parts.len() + ops.len();
-        let data = if total <= INLINE {
+        let uniform = parts.iter().all(|p| p.2 == 1);
+        let store = if uniform && parts.len() <= INLINE && ops.len() == parts.len() {
             let mut buf = [0u32; INLINE];
-            for (slot, p) in buf.iter_mut().zip(parts) {
-                *slot = desc(p);
+            buf[..ops.len()].copy_from_slice(ops);
+            let mut kinds = (parts.len() as u32) << 24;
+            for (i, p) in parts.iter().enumerate() {
+                kinds |= u32::from(p.0 as u8) << (4 * i);
             }
-            buf[parts.len()..total].copy_from_slice(ops);
-            Words::Inline {
-                len: total as u8,
+            Store::Inline {
+                flags: UNIFORM,
+                opcode,
+                kinds,
                 buf,
             }
         } else {
-            let mut v = Vec::with_capacity(total);
-            v.extend(parts.iter().map(desc));
+            let mut v = Vec::with_capacity(parts.len() + ops.len());
+            v.extend(
+                parts
+                    .iter()
+                    .map(|&(kind, _, n)| pack_descriptor(kind, n as usize)),
+            );
             v.extend_from_slice(ops);
-            Words::Heap(v)
+            Store::Heap {
+                flags: if uniform { UNIFORM } else { 0 },
+                opcode,
+                count: parts.len() as u16,
+                data: v.into_boxed_slice(),
+            }
         };
         let mut d = InstData {
-            data,
-            count: parts.len() as u16,
-            opcode,
-            flags: if uniform { UNIFORM } else { 0 },
+            store,
             scope: DebugScope::default(),
         };
         d.set_result_flags();
@@ -312,32 +304,73 @@ impl InstData {
         );
     }
 
+    fn flags(&self) -> u8 {
+        match &self.store {
+            Store::Inline { flags, .. } | Store::Heap { flags, .. } => *flags,
+        }
+    }
+
+    fn flags_mut(&mut self) -> &mut u8 {
+        match &mut self.store {
+            Store::Inline { flags, .. } | Store::Heap { flags, .. } => flags,
+        }
+    }
+
     fn set_flag(&mut self, bit: u8, on: bool) {
+        let flags = self.flags_mut();
         if on {
-            self.flags |= bit;
+            *flags |= bit;
         } else {
-            self.flags &= !bit;
+            *flags &= !bit;
+        }
+    }
+
+    /// The number of operands.
+    fn count(&self) -> usize {
+        match &self.store {
+            Store::Inline { kinds, .. } => (kinds >> 24) as usize,
+            Store::Heap { count, .. } => usize::from(*count),
+        }
+    }
+
+    /// Operand `i`'s kind (`i` below the count).
+    fn kind_at(&self, i: usize) -> Kind {
+        match &self.store {
+            Store::Inline { kinds, .. } => Kind::from_u8(((kinds >> (4 * i)) & 0xf) as u8),
+            Store::Heap { data, .. } => Kind::from_u8((data[i] >> 16) as u8),
+        }
+    }
+
+    /// All the operands' words, to change them in place.
+    fn words_mut(&mut self) -> &mut [u32] {
+        match &mut self.store {
+            Store::Inline { kinds, buf, .. } => &mut buf[..(*kinds >> 24) as usize],
+            Store::Heap { count, data, .. } => &mut data[usize::from(*count)..],
         }
     }
 
     /// The opcode.
     pub fn opcode(&self) -> Opcode {
-        Opcode(self.opcode)
+        match &self.store {
+            Store::Inline { opcode, .. } | Store::Heap { opcode, .. } => Opcode(*opcode),
+        }
     }
 
     /// Changes the opcode (spirv-opt's `SetOpcode`).
     pub fn set_opcode(&mut self, op: Opcode) {
-        self.opcode = op.0;
+        match &mut self.store {
+            Store::Inline { opcode, .. } | Store::Heap { opcode, .. } => *opcode = op.0,
+        }
     }
 
     /// Whether it has a result type.
     pub fn has_type(&self) -> bool {
-        self.flags & HAS_TYPE != 0
+        self.flags() & HAS_TYPE != 0
     }
 
     /// Whether it has a result id.
     pub fn has_result(&self) -> bool {
-        self.flags & HAS_RESULT != 0
+        self.flags() & HAS_RESULT != 0
     }
 
     /// How many of the first operands are the result type and result.
@@ -361,7 +394,7 @@ impl InstData {
 
     /// The number of operands (`NumOperands`).
     pub fn num_operands(&self) -> usize {
-        usize::from(self.count)
+        self.count()
     }
 
     /// The number of in-operands (`NumInOperands`).
@@ -372,25 +405,29 @@ impl InstData {
     /// All the operands' words, in order (what the writer writes after the leading
     /// word).
     pub fn words(&self) -> &[u32] {
-        &self.data[usize::from(self.count)..]
+        match &self.store {
+            Store::Inline { kinds, buf, .. } => &buf[..(*kinds >> 24) as usize],
+            Store::Heap { count, data, .. } => &data[usize::from(*count)..],
+        }
     }
 
     /// The kind of operand `i`.
     pub fn kind(&self, i: usize) -> Option<Kind> {
-        (i < usize::from(self.count)).then(|| Kind::from_u8((self.data[i] >> 16) as u8))
+        (i < self.count()).then(|| self.kind_at(i))
     }
 
     /// Where operand `i`'s words start in [`InstData::words`], and how many.
     fn span(&self, i: usize) -> (usize, usize) {
-        let n = usize::from(self.count);
-        if i >= n {
+        if i >= self.count() {
             return (self.words().len(), 0);
         }
-        if self.flags & UNIFORM != 0 {
-            return (i, 1);
+        match &self.store {
+            Store::Heap { flags, data, .. } if flags & UNIFORM == 0 => {
+                let start: usize = data[..i].iter().map(|d| (d & 0xffff) as usize).sum();
+                (start, (data[i] & 0xffff) as usize)
+            }
+            _ => (i, 1),
         }
-        let start: usize = self.data[..i].iter().map(|d| (d & 0xffff) as usize).sum();
-        (start, (self.data[i] & 0xffff) as usize)
     }
 
     /// The words of operand `i` (empty past the end).
@@ -431,13 +468,13 @@ impl InstData {
     /// Replaces every operand (spirv-opt's `ReplaceOperands`; the result type and
     /// result flags are kept).
     pub fn replace_operands(&mut self, ops: &[Operand]) {
-        let flags = self.flags & (HAS_TYPE | HAS_RESULT);
+        let flags = self.flags() & (HAS_TYPE | HAS_RESULT);
         let scope = self.scope;
         *self = InstData::from_parts(
-            self.opcode,
+            self.opcode().0,
             ops.iter().map(|o| (o.kind, o.words.as_slice())),
         );
-        self.flags |= flags;
+        *self.flags_mut() |= flags;
         self.scope = scope;
     }
 
@@ -448,8 +485,7 @@ impl InstData {
         }
         let (s, l) = self.span(i);
         if l == words.len() {
-            let base = usize::from(self.count) + s;
-            self.data[base..base + l].copy_from_slice(words);
+            self.words_mut()[s..s + l].copy_from_slice(words);
             return;
         }
         let mut ops = self.operands();
@@ -514,15 +550,17 @@ impl InstData {
 
     /// Makes it an `OpNop` with no operands (`ToNop`), which the writer leaves out.
     pub fn to_nop(&mut self) {
-        self.opcode = Opcode::Nop.0;
-        self.data.clear();
-        self.count = 0;
-        self.flags = UNIFORM;
+        self.store = Store::Inline {
+            flags: UNIFORM,
+            opcode: Opcode::Nop.0,
+            kinds: 0,
+            buf: [0; INLINE],
+        };
     }
 
     /// Whether it is an `OpNop` with no operands (`IsNop`).
     pub fn is_nop(&self) -> bool {
-        self.opcode == Opcode::Nop.0 && self.count == 0
+        self.opcode() == Opcode::Nop && self.count() == 0
     }
 
     /// Calls `f` with the index and value of each id operand (`ForEachId`: the result
@@ -546,56 +584,60 @@ impl InstData {
 
     /// Calls `f` with each operand's index, kind and words.
     pub fn for_each_operand(&self, mut f: impl FnMut(usize, Kind, &[u32])) {
-        let n = usize::from(self.count);
-        let words = &self.data[n..];
-        if self.flags & UNIFORM != 0 {
-            for i in 0..n {
-                f(
-                    i,
-                    Kind::from_u8((self.data[i] >> 16) as u8),
-                    &words[i..i + 1],
-                );
+        match &self.store {
+            Store::Inline { kinds, buf, .. } => {
+                for i in 0..(kinds >> 24) as usize {
+                    let kind = Kind::from_u8(((kinds >> (4 * i)) & 0xf) as u8);
+                    f(i, kind, &buf[i..i + 1]);
+                }
             }
-            return;
+            Store::Heap { count, data, .. } => {
+                let n = usize::from(*count);
+                let (descs, words) = data.split_at(n);
+                let mut at = 0;
+                for (i, &d) in descs.iter().enumerate() {
+                    let l = (d & 0xffff) as usize;
+                    f(i, Kind::from_u8((d >> 16) as u8), &words[at..at + l]);
+                    at += l;
+                }
+            }
         }
-        let mut at = 0;
-        for i in 0..n {
-            let l = (self.data[i] & 0xffff) as usize;
-            f(
-                i,
-                Kind::from_u8((self.data[i] >> 16) as u8),
-                &words[at..at + l],
-            );
-            at += l;
+    }
+
+    /// Rewrites the first word of each operand whose kind `pick` accepts with `f`.
+    fn map_first_words(&mut self, pick: fn(Kind) -> bool, f: &mut dyn FnMut(u32) -> u32) {
+        match &mut self.store {
+            Store::Inline { kinds, buf, .. } => {
+                let n = (*kinds >> 24) as usize;
+                for (i, word) in buf.iter_mut().enumerate().take(n) {
+                    if pick(Kind::from_u8(((*kinds >> (4 * i)) & 0xf) as u8)) {
+                        *word = f(*word);
+                    }
+                }
+            }
+            Store::Heap { count, data, .. } => {
+                let n = usize::from(*count);
+                let (descs, words) = data.split_at_mut(n);
+                let mut at = 0;
+                for &d in descs.iter() {
+                    let l = (d & 0xffff) as usize;
+                    if pick(Kind::from_u8((d >> 16) as u8)) && l > 0 {
+                        words[at] = f(words[at]);
+                    }
+                    at += l;
+                }
+            }
         }
     }
 
     /// Rewrites each id operand with `f` (ids of every kind, as `ForEachId`).
     pub fn map_ids(&mut self, mut f: impl FnMut(u32) -> u32) {
-        let n = usize::from(self.count);
-        let mut at = n;
-        for i in 0..n {
-            let d = self.data[i];
-            let l = (d & 0xffff) as usize;
-            if Kind::from_u8((d >> 16) as u8).is_id() && l > 0 {
-                self.data[at] = f(self.data[at]);
-            }
-            at += l;
-        }
+        self.map_first_words(Kind::is_id, &mut f);
     }
 
     /// Rewrites each in-id operand with `f` (`ForEachInId` with a pointer).
     pub fn map_in_ids(&mut self, mut f: impl FnMut(u32) -> u32) {
-        let n = usize::from(self.count);
-        let mut at = n;
-        for i in 0..n {
-            let d = self.data[i];
-            let l = (d & 0xffff) as usize;
-            if Kind::from_u8((d >> 16) as u8).is_in_id() && l > 0 {
-                self.data[at] = f(self.data[at]);
-            }
-            at += l;
-        }
+        self.map_first_words(Kind::is_in_id, &mut f);
     }
 
     /// Operand `i`'s string (for a string operand).

@@ -15,10 +15,12 @@
 
 use super::{DebugScope, Graph, Header, Inst, InstData, Ir, Kind, Owner, Section};
 use spirv_core::__private::opt::is_block_terminator;
+use spirv_core::binary::RawInstructions;
 use spirv_core::grammar::KindClass;
+use spirv_core::spv;
 use spirv_core::spv::Opcode as O;
-use spirv_core::walk::{self, ExtInstRegistry, WalkOptions};
-use spirv_core::{DecodeError, Module, ReadOptions};
+use spirv_core::walk::{self, ExtInstRegistry, Ids, Summary, WalkOptions};
+use spirv_core::{DecodeError, Module};
 use std::sync::OnceLock;
 
 /// Why a module cannot be loaded.
@@ -138,17 +140,19 @@ struct Loader {
     scope: DebugScope,
 }
 
-/// Loads `words` as spirv-opt loads a module.
+/// Loads `words` as spirv-opt loads a module: straight from the words, instruction by
+/// instruction, as SPIRV-Tools' parser hands them to the loader (no [`Module`] is built
+/// on the way; ids are known as far as the instructions before have defined them, as
+/// that parser knows them).
 ///
 /// # Errors
 /// The words do not read, or spirv-opt's loader refuses them.
 pub fn load(words: &[u32]) -> Result<Ir, LoadError> {
-    let opts = ReadOptions {
-        registry: Some(spirv_tools_registry()),
-        ..Default::default()
-    };
-    let module = Module::read(words, &opts)?;
-    load_module(&module)
+    if words.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
+        let swapped: Vec<u32> = words.iter().map(|w| w.swap_bytes()).collect();
+        return load_words(&swapped);
+    }
+    load_words(words)
 }
 
 /// Loads a read module as spirv-opt loads its words.
@@ -156,7 +160,29 @@ pub fn load(words: &[u32]) -> Result<Ir, LoadError> {
 /// # Errors
 /// spirv-opt's loader refuses the module.
 pub fn load_module(module: &Module) -> Result<Ir, LoadError> {
-    let h = module.header();
+    load_words(&module.to_words())
+}
+
+/// How many instructions `words` (a module, header included) holds, counted by their
+/// word counts: room for the arena, sized by the input itself rather than by a number
+/// it claims. Stops where the stream breaks (the read reports that).
+fn count_instructions(words: &[u32]) -> usize {
+    let mut at = 5;
+    let mut n = 0;
+    while let Some(&first) = words.get(at) {
+        let count = (first >> 16) as usize;
+        if count == 0 {
+            break;
+        }
+        at += count;
+        n += 1;
+    }
+    n
+}
+
+/// [`load`] of words in host order.
+fn load_words(words: &[u32]) -> Result<Ir, LoadError> {
+    let (h, raws) = RawInstructions::module(words)?;
     let header = Header {
         magic: 0x0723_0203,
         version: h.version,
@@ -176,19 +202,24 @@ pub fn load_module(module: &Module) -> Result<Ir, LoadError> {
         last_line: None,
         scope: DebugScope::default(),
     };
-    l.ir.reserve(module.len());
-    let ids = module.ids();
+    l.ir.reserve(count_instructions(words));
+    let registry = spirv_tools_registry();
+    // What the instructions so far define (number types, imported sets, value types):
+    // what the walk needs to lay out typed literals and extended instructions.
+    let mut ids = Ids::new(words.len());
     let mut parts: Vec<(Kind, u32, u32)> = Vec::with_capacity(16);
     let mut shapes: Vec<Option<Option<Shaped>>> = Vec::new();
-    for inst in module.instructions() {
+    for raw in raws {
+        let raw = raw?;
         l.index += 1;
-        let opcode = inst.opcode();
-        let Some(info) = inst.info() else {
-            return Err(l.refuse(format!("Invalid opcode: {}", opcode.0)));
+        let opcode = raw.opcode;
+        let ops = raw.operands;
+        let decode = |kind, at: usize| DecodeError::new(kind, raw.offset + 1 + at, raw.index);
+        let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
+            return Err(l.refuse(format!("Invalid opcode: {opcode}")));
         };
-        let ops = inst.operands();
         parts.clear();
-        let at = usize::from(opcode.0);
+        let at = usize::from(opcode);
         if shapes.len() <= at {
             shapes.resize(at + 1, None);
         }
@@ -196,12 +227,13 @@ pub fn load_module(module: &Module) -> Result<Ir, LoadError> {
         if !shaped.as_ref().is_some_and(|s| s.kinds(ops, &mut parts)) {
             parts.clear();
             let mut bad = false;
-            let summary = walk::walk(info, ops, ids, WalkOptions::default(), &mut |p| {
+            let summary = walk::walk(info, ops, &ids, WalkOptions::default(), &mut |p| {
                 bad |= p.unknown;
                 parts.push((kind_of(p.kind), p.start as u32, p.len as u32));
             });
             match summary {
                 Ok(s) if !bad && !s.saw_unknown => {}
+                Err((kind, at)) if !bad => return Err(decode(kind, at).into()),
                 _ => {
                     return Err(l.refuse(format!(
                         "the operands of {} do not read as SPIRV-Tools reads them",
@@ -210,8 +242,14 @@ pub fn load_module(module: &Module) -> Result<Ir, LoadError> {
                 }
             }
         }
-        let data = InstData::from_walk(opcode.0, &parts, ops);
-        if opcode == O::ExtInstImport {
+        let data = InstData::from_walk(opcode, &parts, ops);
+        let summary = Summary {
+            result_type: data.has_type().then(|| data.type_id()),
+            result_id: data.has_result().then(|| data.result_id()),
+            saw_unknown: false,
+        };
+        walk::observe(&mut ids, registry, opcode, ops, &summary).map_err(|k| decode(k, 1))?;
+        if opcode == O::ExtInstImport.0 {
             let name = data.string(1);
             let class = SetClass::of(&name);
             if class == SetClass::ShaderDebugInfo && l.shader_set == 0 {

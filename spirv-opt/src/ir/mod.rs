@@ -162,27 +162,24 @@ impl List {
     };
 }
 
-/// One instruction in the arena.
+/// One instruction in the arena: 64 bytes, as the node arena of a large module is
+/// what loading it pays for (in page faults).
 #[derive(Debug, Clone)]
 struct Node {
     data: InstData,
-    /// Attached debug lines, in order; boxed, as most instructions have none and the
-    /// node's size is what loading a large module pays for (in page faults).
-    lines: Lines,
+    /// Attached debug lines: an index into [`Ir::line_lists`], [`NONE`] for none (most
+    /// instructions).
+    lines: u32,
+    /// The creation number, and [`DEAD`] once killed.
     uid: u32,
     prev: u32,
     next: u32,
     owner: Owner,
-    live: bool,
 }
 
-/// An instruction's debug lines: none, or a boxed list (one word in the node).
-type Lines = Option<Box<Vec<Inst>>>;
-
-/// `lines` as [`Lines`].
-fn boxed_lines(lines: Vec<Inst>) -> Lines {
-    (!lines.is_empty()).then(|| Box::new(lines))
-}
+/// The bit of [`Node::uid`] that marks a killed instruction (creation numbers stay
+/// below it: each takes a node, and 2^31 nodes do not fit in memory).
+const DEAD: u32 = 1 << 31;
 
 /// A block in the arena.
 #[derive(Debug, Clone)]
@@ -252,6 +249,8 @@ pub struct Ir {
     /// The graphs, in order.
     pub graphs: Vec<Graph>,
     trailing: Vec<Inst>,
+    /// The debug-line lists of the instructions that have lines.
+    line_lists: Vec<Vec<Inst>>,
     next_uid: u32,
     /// Whether the loader saw debug lines or scopes (`ContainsDebugInfo`).
     pub contains_debug_info: bool,
@@ -284,6 +283,7 @@ impl Ir {
             order: Vec::new(),
             graphs: Vec::new(),
             trailing: Vec::new(),
+            line_lists: Vec::new(),
             next_uid: 0,
             contains_debug_info: false,
             max_id_bound: DEFAULT_MAX_ID_BOUND,
@@ -343,15 +343,14 @@ impl Ir {
     /// Makes an instruction, not yet in the module (spirv-opt's `new Instruction`).
     pub fn create(&mut self, data: InstData) -> Inst {
         let i = Inst(self.nodes.len() as u32);
-        self.next_uid += 1;
+        self.next_uid = (self.next_uid + 1).min(DEAD - 1);
         self.nodes.push(Node {
             data,
-            lines: None,
+            lines: NONE,
             uid: self.next_uid,
             prev: NONE,
             next: NONE,
             owner: Owner::Detached,
-            live: true,
         });
         i
     }
@@ -374,7 +373,7 @@ impl Ir {
             self.nodes[lc.index()].owner = Owner::LineOf(c.0);
             copies.push(lc);
         }
-        self.nodes[c.index()].lines = boxed_lines(copies);
+        self.attach_lines(c, copies);
         Some(c)
     }
 
@@ -406,26 +405,38 @@ impl Ir {
 
     /// The creation number (spirv-opt's `unique_id`).
     pub fn uid(&self, i: Inst) -> u32 {
-        self.nodes[i.index()].uid
+        self.nodes[i.index()].uid & !DEAD
     }
 
     /// Gives `i` the creation number of `other` (spirv-opt copies an `Instruction`
     /// with its `unique_id` in a few places).
     pub(crate) fn set_uid(&mut self, i: Inst, uid: u32) {
-        self.nodes[i.index()].uid = uid;
+        let n = &mut self.nodes[i.index()];
+        n.uid = (n.uid & DEAD) | (uid & !DEAD);
     }
 
     /// Whether the instruction has not been killed.
     pub fn is_live(&self, i: Inst) -> bool {
-        self.nodes[i.index()].live
+        self.nodes[i.index()].uid & DEAD == 0
     }
 
     /// The debug lines attached to `i`.
     pub fn lines(&self, i: Inst) -> &[Inst] {
-        self.nodes[i.index()]
-            .lines
-            .as_deref()
-            .map_or(&[], Vec::as_slice)
+        match self.nodes[i.index()].lines {
+            NONE => &[],
+            k => &self.line_lists[k as usize],
+        }
+    }
+
+    /// Makes `lines` the list of `i` (which has none, or whose list is dropped).
+    fn attach_lines(&mut self, i: Inst, lines: Vec<Inst>) {
+        let at = self.nodes[i.index()].lines;
+        if at != NONE {
+            self.line_lists[at as usize] = lines;
+        } else if !lines.is_empty() {
+            self.nodes[i.index()].lines = self.line_lists.len() as u32;
+            self.line_lists.push(lines);
+        }
     }
 
     /// Replaces the debug lines attached to `i` (the old ones are dropped from it).
@@ -433,8 +444,9 @@ impl Ir {
         for &l in &lines {
             self.nodes[l.index()].owner = Owner::LineOf(i.0);
         }
-        let old = std::mem::replace(&mut self.nodes[i.index()].lines, boxed_lines(lines));
-        for l in old.map_or_else(Vec::new, |b| *b) {
+        let old = self.lines(i).to_vec();
+        self.attach_lines(i, lines);
+        for l in old {
             if self.nodes[l.index()].owner == Owner::LineOf(i.0) {
                 self.nodes[l.index()].owner = Owner::Detached;
             }
@@ -444,10 +456,10 @@ impl Ir {
     /// Attaches a line at the end of `i`'s lines.
     pub fn push_line(&mut self, i: Inst, line: Inst) {
         self.nodes[line.index()].owner = Owner::LineOf(i.0);
-        self.nodes[i.index()]
-            .lines
-            .get_or_insert_with(Default::default)
-            .push(line);
+        match self.nodes[i.index()].lines {
+            NONE => self.attach_lines(i, vec![line]),
+            k => self.line_lists[k as usize].push(line),
+        }
     }
 
     /// The debug scope of `i`.
@@ -618,7 +630,7 @@ impl Ir {
         if self.in_a_list(i) {
             let next = self.next(i);
             self.unlink(i);
-            self.nodes[i.index()].live = false;
+            self.nodes[i.index()].uid |= DEAD;
             next
         } else {
             self.nodes[i.index()].data.to_nop();
@@ -629,7 +641,7 @@ impl Ir {
     /// Marks a detached instruction dead (its handle stays valid).
     pub(crate) fn mark_dead(&mut self, i: Inst) {
         self.edits += 1;
-        self.nodes[i.index()].live = false;
+        self.nodes[i.index()].uid |= DEAD;
     }
 
     /// The instructions of a global section, in order.
@@ -1249,5 +1261,15 @@ impl Ir {
                 Opcode::Branch | Opcode::BranchConditional | Opcode::Switch
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The sizes loading a large module pays for.
+    #[test]
+    fn node_sizes() {
+        assert_eq!(core::mem::size_of::<super::InstData>(), 40);
+        assert_eq!(core::mem::size_of::<super::Node>(), 64);
     }
 }
