@@ -70,6 +70,7 @@ pub const FAMILIES: &[Family] = &[
     super::decorations::COVERAGE,
     super::interfaces::COVERAGE,
     super::builtins::COVERAGE,
+    super::limitations::COVERAGE,
 ];
 
 /// The families of spirv-val's `source/val/` with no rules here yet: a module the
@@ -78,10 +79,6 @@ pub const NOT_CHECKED: &[Family] = &[
     Family::new("images", "validate_image.cpp"),
     Family::new("derivatives", "validate_derivatives.cpp"),
     Family::new("primitives", "validate_primitives.cpp"),
-    Family::new(
-        "execution-model limitations",
-        "validate_execution_limitations.cpp",
-    ),
     Family::new("logical pointers", "validate_logical_pointers.cpp"),
     Family::new("small-type uses", "validate_small_type_uses.cpp"),
     Family::new("extended instruction sets", "validate_extensions.cpp"),

@@ -531,6 +531,9 @@ faults! {
         Barrier(super::BarrierError),
         /// Non-uniform group instructions.
         NonUniform(super::NonUniformError),
+        /// Functions an entry point reaching them cannot use: the execution-model and
+        /// execution-mode limitations instructions register.
+        Limitation(super::LimitationError),
         /// Execution modes, the memory model and the capabilities the mode-setting
         /// pass checks.
         Mode(super::ModeError),
@@ -607,6 +610,7 @@ mod tests {
             ("AtomicError", AtomicError::TEMPLATES),
             ("BarrierError", BarrierError::TEMPLATES),
             ("NonUniformError", NonUniformError::TEMPLATES),
+            ("LimitationError", LimitationError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()
