@@ -30,6 +30,7 @@ families! {
     atomics: "atomics.txt",
     builtins: "builtins.txt",
     decorations: "decorations.txt",
+    derivatives: "derivatives.txt",
     limitations: "limitations.txt",
     memory: "memory.txt",
     modes: "modes.txt",

@@ -58,6 +58,7 @@ pub const FAMILIES: &[Family] = &[
     super::bitwise::COVERAGE,
     super::logicals::COVERAGE,
     super::cfg::control_flow::COVERAGE,
+    super::derivatives::COVERAGE,
     super::atomics::COVERAGE,
     super::barriers::COVERAGE,
     super::non_uniform::COVERAGE,
@@ -77,7 +78,6 @@ pub const FAMILIES: &[Family] = &[
 /// validator accepts may still break one of them.
 pub const NOT_CHECKED: &[Family] = &[
     Family::new("images", "validate_image.cpp"),
-    Family::new("derivatives", "validate_derivatives.cpp"),
     Family::new("primitives", "validate_primitives.cpp"),
     Family::new("logical pointers", "validate_logical_pointers.cpp"),
     Family::new("small-type uses", "validate_small_type_uses.cpp"),

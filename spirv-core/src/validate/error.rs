@@ -534,6 +534,8 @@ faults! {
         /// Functions an entry point reaching them cannot use: the execution-model and
         /// execution-mode limitations instructions register.
         Limitation(super::LimitationError),
+        /// Derivative instructions.
+        Derivative(super::DerivativeError),
         /// Execution modes, the memory model and the capabilities the mode-setting
         /// pass checks.
         Mode(super::ModeError),
@@ -611,6 +613,7 @@ mod tests {
             ("BarrierError", BarrierError::TEMPLATES),
             ("NonUniformError", NonUniformError::TEMPLATES),
             ("LimitationError", LimitationError::TEMPLATES),
+            ("DerivativeError", DerivativeError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -285,6 +285,14 @@ impl Limitation {
         }
     }
 
+    /// The limitation of `rule`, whose text ends with `opcode`'s name.
+    pub(super) fn naming(q: &Query<'_>, rule: &'static Rule, opcode: Opcode) -> Self {
+        Limitation {
+            opcode: Some(opcode),
+            ..Limitation::new(q, rule)
+        }
+    }
+
     /// Whether the rule tests the execution model (else the entry point's modes).
     fn tests_model(&self) -> bool {
         matches!(self.rule.test, Test::Model(_))

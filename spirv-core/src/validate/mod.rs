@@ -170,6 +170,7 @@ mod conversion;
 mod coverage;
 mod debug;
 mod decorations;
+mod derivatives;
 mod driver;
 mod entry_points;
 mod error;
@@ -211,6 +212,7 @@ pub use debug::DebugError;
 pub use decorations::{
     DecorationError, LayoutFault, LayoutHint, LayoutRule, LayoutRules, Missing, TargetRule,
 };
+pub use derivatives::DerivativeError;
 pub use error::{ErrorKind, ValidationError};
 pub use extension::ExtensionError;
 pub use function::FunctionError;
