@@ -37,6 +37,7 @@ families! {
     non_uniform: "non_uniform.txt",
     operations: "operations.txt",
     operations_cooperative: "operations-cooperative.txt",
+    primitives: "primitives.txt",
     types: "types.txt",
 }
 

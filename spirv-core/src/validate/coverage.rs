@@ -60,6 +60,7 @@ pub const FAMILIES: &[Family] = &[
     super::cfg::control_flow::COVERAGE,
     super::derivatives::COVERAGE,
     super::atomics::COVERAGE,
+    super::primitives::COVERAGE,
     super::barriers::COVERAGE,
     super::non_uniform::COVERAGE,
     super::memory_semantics::COVERAGE,
@@ -78,7 +79,6 @@ pub const FAMILIES: &[Family] = &[
 /// validator accepts may still break one of them.
 pub const NOT_CHECKED: &[Family] = &[
     Family::new("images", "validate_image.cpp"),
-    Family::new("primitives", "validate_primitives.cpp"),
     Family::new("logical pointers", "validate_logical_pointers.cpp"),
     Family::new("small-type uses", "validate_small_type_uses.cpp"),
     Family::new("extended instruction sets", "validate_extensions.cpp"),

@@ -15,7 +15,7 @@ use super::{
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
     derivatives, extension, function, limitations, literals, logicals, memory, misc, non_uniform,
-    types,
+    primitives, types,
 };
 use crate::__private::Vec;
 use crate::binary::{self, Header};
@@ -414,7 +414,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 21] = [
+const SECOND_LOOP: [SecondPass; 22] = [
     // The execution-model limitations spirv-val registers before its second loop.
     |q, inst, _| {
         limitations::before_second_loop(q, inst);
@@ -437,6 +437,7 @@ const SECOND_LOOP: [SecondPass; 21] = [
     |q, inst, s| cfg::control_flow::check(q, inst, &mut s.control_flow),
     |q, inst, _| derivatives::check(q, inst),
     |q, inst, _| atomics::check(q, inst),
+    |q, inst, _| primitives::check(q, inst),
     |q, inst, _| barriers::check(q, inst),
     |q, inst, _| non_uniform::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),

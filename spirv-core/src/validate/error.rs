@@ -536,6 +536,8 @@ faults! {
         Limitation(super::LimitationError),
         /// Derivative instructions.
         Derivative(super::DerivativeError),
+        /// Geometry-stage primitive instructions.
+        Primitive(super::PrimitiveError),
         /// Execution modes, the memory model and the capabilities the mode-setting
         /// pass checks.
         Mode(super::ModeError),
@@ -614,6 +616,7 @@ mod tests {
             ("NonUniformError", NonUniformError::TEMPLATES),
             ("LimitationError", LimitationError::TEMPLATES),
             ("DerivativeError", DerivativeError::TEMPLATES),
+            ("PrimitiveError", PrimitiveError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -80,6 +80,8 @@ pub(super) struct Rule {
     vuid: Option<&'static str>,
     text: &'static str,
     test: Test,
+    /// The opcode a limitation names comes before the text (else after it).
+    opcode_first: bool,
 }
 
 const RAY_SHADERS: &[M] = &[
@@ -93,7 +95,7 @@ const RAY_SHADERS: &[M] = &[
 
 macro_rules! rules {
     ($($(#[$doc:meta])* $name:ident = $vuid:expr, $text:literal, $test:expr;)*) => {
-        $( $(#[$doc])* pub(in crate::validate) const $name: Rule = Rule { vuid: $vuid, text: $text, test: $test }; )*
+        $( $(#[$doc])* pub(in crate::validate) const $name: Rule = Rule { vuid: $vuid, text: $text, test: $test, opcode_first: false }; )*
     };
 }
 
@@ -247,6 +249,15 @@ pub(super) mod rules {
             Model(Not(&[M::AnyHitKHR, M::ClosestHitKHR]));
     }
 
+    // validate_primitives.cpp
+    /// The geometry-stage instructions (text follows the opcode).
+    pub(in crate::validate) const GEOMETRY: Rule = Rule {
+        vuid: None,
+        text: " instructions require Geometry execution model",
+        test: Model(Only(&[M::Geometry])),
+        opcode_first: true,
+    };
+
     // validate_misc.cpp
     rules! {
         /// Interlock instructions outside fragment shaders.
@@ -324,9 +335,13 @@ impl Limitation {
             out.push_str(vuid);
             out.push_str("] ");
         }
+        let name = self.opcode.map(super::faults::opcode_name);
+        if let (Some(name), true) = (name, self.rule.opcode_first) {
+            out.push_str(name);
+        }
         out.push_str(self.rule.text);
-        if let Some(op) = self.opcode {
-            out.push_str(super::faults::opcode_name(op));
+        if let (Some(name), false) = (name, self.rule.opcode_first) {
+            out.push_str(name);
         }
         out.push('\n');
     }
