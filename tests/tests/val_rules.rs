@@ -30,12 +30,15 @@ families! {
     atomics: "atomics.txt",
     builtins: "builtins.txt",
     decorations: "decorations.txt",
+    derivatives: "derivatives.txt",
     extensions: "extensions.txt",
+    limitations: "limitations.txt",
     memory: "memory.txt",
     modes: "modes.txt",
     non_uniform: "non_uniform.txt",
     operations: "operations.txt",
     operations_cooperative: "operations-cooperative.txt",
+    primitives: "primitives.txt",
     types: "types.txt",
 }
 

@@ -234,7 +234,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     }
     let memory_scope = inst.word(index);
     index += 1;
-    if !validate_memory_scope(q, opcode, memory_scope)? {
+    if !validate_memory_scope(q, inst, memory_scope)? {
         return Ok(());
     }
     let equal = index;

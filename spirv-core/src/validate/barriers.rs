@@ -1,10 +1,10 @@
 //! spirv-val's barriers pass (`BarriersPass` in `validate_barriers.cpp`):
-//! `OpControlBarrier`'s execution and memory scopes and memory semantics,
-//! `OpMemoryBarrier`'s memory scope and semantics, and the named barriers' types. The
-//! execution-model limitation it registers for `OpControlBarrier` before SPIR-V 1.3 is
-//! not checked yet.
+//! `OpControlBarrier`'s execution and memory scopes and memory semantics (and the
+//! execution-model limitation it registers before SPIR-V 1.3), `OpMemoryBarrier`'s
+//! memory scope and semantics, and the named barriers' types.
 
 use super::faults::faults;
+use super::limitations::{self, Limitation};
 use super::memory_semantics::validate_memory_semantics;
 use super::scopes::{validate_execution_scope, validate_memory_scope};
 use super::{Fault, Inst, Query};
@@ -29,7 +29,11 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     // The operand index of each barrier's memory scope (its semantics follow it).
     let memory_scope = match opcode {
         O::ControlBarrier => {
-            if !validate_execution_scope(q, opcode, inst.word(0))? {
+            if q.state.version < (1, 3) {
+                let rule = &limitations::rules::CONTROL_BARRIER_MODELS;
+                limitations::register(q, inst, Limitation::new(q, rule));
+            }
+            if !validate_execution_scope(q, inst, inst.word(0))? {
                 return Ok(());
             }
             1
@@ -54,7 +58,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         _ => return Ok(()),
     };
     let scope = inst.word(memory_scope);
-    if !validate_memory_scope(q, opcode, scope)? {
+    if !validate_memory_scope(q, inst, scope)? {
         return Ok(());
     }
     let semantics = memory_scope + 1;

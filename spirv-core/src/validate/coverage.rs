@@ -59,7 +59,9 @@ pub const FAMILIES: &[Family] = &[
     super::bitwise::COVERAGE,
     super::logicals::COVERAGE,
     super::cfg::control_flow::COVERAGE,
+    super::derivatives::COVERAGE,
     super::atomics::COVERAGE,
+    super::primitives::COVERAGE,
     super::barriers::COVERAGE,
     super::non_uniform::COVERAGE,
     super::memory_semantics::COVERAGE,
@@ -71,18 +73,13 @@ pub const FAMILIES: &[Family] = &[
     super::decorations::COVERAGE,
     super::interfaces::COVERAGE,
     super::builtins::COVERAGE,
+    super::limitations::COVERAGE,
 ];
 
 /// The families of spirv-val's `source/val/` with no rules here yet: a module the
 /// validator accepts may still break one of them.
 pub const NOT_CHECKED: &[Family] = &[
     Family::new("images", "validate_image.cpp"),
-    Family::new("derivatives", "validate_derivatives.cpp"),
-    Family::new("primitives", "validate_primitives.cpp"),
-    Family::new(
-        "execution-model limitations",
-        "validate_execution_limitations.cpp",
-    ),
     Family::new("logical pointers", "validate_logical_pointers.cpp"),
     Family::new("small-type uses", "validate_small_type_uses.cpp"),
     Family::new("ray tracing", "validate_ray_tracing.cpp"),

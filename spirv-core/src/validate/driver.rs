@@ -14,7 +14,8 @@ use super::{
 };
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
-    extension, function, literals, logicals, memory, misc, non_uniform, types,
+    derivatives, extension, function, limitations, literals, logicals, memory, misc, non_uniform,
+    primitives, types,
 };
 use crate::__private::Vec;
 use crate::binary::{self, Header};
@@ -241,7 +242,8 @@ pub(super) fn run(
     // The second loop, then the rules over the whole module, in spirv-val's order.
     let decorations = validation_state::Decorations::new(&module);
     let analyses = validation_state::Analyses::default();
-    let q = Query::new(&module, &state, &decorations, &analyses);
+    let limitations = core::cell::RefCell::default();
+    let q = Query::new(&module, &state, &decorations, &analyses, &limitations);
     let mut second = Second::default();
     for index in 0..module.len() {
         let Some(inst) = memoized(&module, &state, index, &mut operands) else {
@@ -293,8 +295,9 @@ type WholePass = fn(&Whole<'_, '_>, &mut dyn FnMut(Fault) -> bool) -> ControlFlo
 
 /// spirv-val's passes after its second loop, in its order
 /// (`ValidateBinaryUsingContextAndValidationState`): adjacency, the entry points and
-/// their execution modes, the control-flow graph, decorations, interfaces, built-ins.
-const WHOLE_MODULE: [WholePass; 6] = [
+/// their execution modes, the control-flow graph, decorations, interfaces, built-ins,
+/// then the execution-model limitations the passes registered.
+const WHOLE_MODULE: [WholePass; 7] = [
     |w, sink| {
         adjacency::check(w.q, sink);
         ControlFlow::Continue(())
@@ -327,6 +330,7 @@ const WHOLE_MODULE: [WholePass; 6] = [
         builtins::check(w.q, w.calls(), sink);
         ControlFlow::Continue(())
     },
+    |w, sink| limitations::check(w.q, w.calls(), sink),
 ];
 
 /// The end of spirv-val's first loop: what the whole module must have.
@@ -410,7 +414,12 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 19] = [
+const SECOND_LOOP: [SecondPass; 22] = [
+    // The execution-model limitations spirv-val registers before its second loop.
+    |q, inst, _| {
+        limitations::before_second_loop(q, inst);
+        Ok(())
+    },
     |q, inst, s| misc::check(q, inst, &mut s.misc),
     |q, inst, s| debug::check(q, inst, &mut s.debug),
     |q, inst, s| annotation::check(q, inst, &mut s.annotation),
@@ -426,7 +435,9 @@ const SECOND_LOOP: [SecondPass; 19] = [
     |q, inst, s| bitwise::check(q, inst, &mut s.bitwise),
     |q, inst, s| logicals::check(q, inst, &mut s.logicals),
     |q, inst, s| cfg::control_flow::check(q, inst, &mut s.control_flow),
+    |q, inst, _| derivatives::check(q, inst),
     |q, inst, _| atomics::check(q, inst),
+    |q, inst, _| primitives::check(q, inst),
     |q, inst, _| barriers::check(q, inst),
     |q, inst, _| non_uniform::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),

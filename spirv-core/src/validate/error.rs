@@ -533,6 +533,13 @@ faults! {
         Barrier(super::BarrierError),
         /// Non-uniform group instructions.
         NonUniform(super::NonUniformError),
+        /// Functions an entry point reaching them cannot use: the execution-model and
+        /// execution-mode limitations instructions register.
+        Limitation(super::LimitationError),
+        /// Derivative instructions.
+        Derivative(super::DerivativeError),
+        /// Geometry-stage primitive instructions.
+        Primitive(super::PrimitiveError),
         /// Execution modes, the memory model and the capabilities the mode-setting
         /// pass checks.
         Mode(super::ModeError),
@@ -613,6 +620,9 @@ mod tests {
             ("AtomicError", AtomicError::TEMPLATES),
             ("BarrierError", BarrierError::TEMPLATES),
             ("NonUniformError", NonUniformError::TEMPLATES),
+            ("LimitationError", LimitationError::TEMPLATES),
+            ("DerivativeError", DerivativeError::TEMPLATES),
+            ("PrimitiveError", PrimitiveError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

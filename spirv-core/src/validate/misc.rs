@@ -49,6 +49,7 @@ pub(super) struct Misc {}
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Misc) -> Result<(), Fault> {
     let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);
     let ty = w(1);
+    limitations(q, inst);
     match inst.opcode {
         O::Undef => {
             if q.is_void_type(ty) {
@@ -126,3 +127,19 @@ pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::
     },
     ..crate::validate::coverage::Family::new("misc", "validate_misc.cpp")
 };
+
+/// The execution-model and execution-mode limitations `MiscPass` registers.
+fn limitations(q: &Query<'_>, inst: &Inst<'_>) {
+    use super::limitations::{Limitation, register, rules};
+    let list: &[&'static super::limitations::Rule] = match inst.opcode {
+        O::BeginInvocationInterlockEXT | O::EndInvocationInterlockEXT => {
+            &[&rules::INTERLOCK_FRAGMENT, &rules::INTERLOCK_MODES]
+        }
+        O::DemoteToHelperInvocation => &[&rules::DEMOTE],
+        O::IsHelperInvocationEXT => &[&rules::IS_HELPER],
+        _ => return,
+    };
+    for &rule in list {
+        register(q, inst, Limitation::new(q, rule));
+    }
+}

@@ -104,7 +104,7 @@ pub(super) fn has_execution_scope(opcode: Opcode) -> bool {
 /// `NonUniformPass` for one instruction.
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
-    if has_execution_scope(opcode) && !validate_execution_scope(q, opcode, inst.word(2))? {
+    if has_execution_scope(opcode) && !validate_execution_scope(q, inst, inst.word(2))? {
         return Ok(());
     }
     let result = inst.result_type();

@@ -5,8 +5,9 @@
 //! the constant's disassembly; that rule is not worded here, and the instruction's
 //! other rules are skipped.
 
-use super::Query;
 use super::faults::faults;
+use super::limitations::{self, Limitation};
+use super::{Inst, Query};
 use crate::env::TargetEnv;
 use crate::spv::{Capability as C, Opcode, Scope as S};
 use crate::validate::Fault;
@@ -105,14 +106,14 @@ pub(super) fn validate_scope(
     Ok(ScopeValue::Known(S(value)))
 }
 
-/// `ValidateExecutionScope` (its rules that decide at once; the execution-model
-/// limitations it registers are not checked yet): false for a constant that is no
-/// scope.
+/// `ValidateExecutionScope`, with the execution-model limitations it registers:
+/// false for a constant that is no scope.
 pub(super) fn validate_execution_scope(
     q: &Query<'_>,
-    opcode: Opcode,
+    inst: &Inst<'_>,
     scope: u32,
 ) -> Result<bool, Fault> {
+    let opcode = inst.opcode;
     let value = match validate_scope(q, opcode, scope)? {
         ScopeValue::Known(s) => s,
         ScopeValue::Unknown => return Ok(true),
@@ -125,6 +126,14 @@ pub(super) fn validate_execution_scope(
         if env != TargetEnv::Vulkan1_0 && non_uniform && value != S::Subgroup {
             return Err(E::VulkanNonUniform { opcode }.into());
         }
+        if opcode == Opcode::ControlBarrier && value != S::Subgroup {
+            let rule = &limitations::rules::CONTROL_BARRIER_SUBGROUP;
+            limitations::register(q, inst, Limitation::new(q, rule));
+        }
+        if value == S::Workgroup {
+            let rule = &limitations::rules::WORKGROUP_EXECUTION;
+            limitations::register(q, inst, Limitation::new(q, rule));
+        }
         if value != S::Workgroup && value != S::Subgroup {
             return Err(E::VulkanExecution { opcode }.into());
         }
@@ -135,13 +144,14 @@ pub(super) fn validate_execution_scope(
     Ok(true)
 }
 
-/// `ValidateMemoryScope` (its rules that decide at once): false for a constant that
-/// is no scope.
+/// `ValidateMemoryScope`, with the execution-model limitations it registers: false
+/// for a constant that is no scope.
 pub(super) fn validate_memory_scope(
     q: &Query<'_>,
-    opcode: Opcode,
+    inst: &Inst<'_>,
     scope: u32,
 ) -> Result<bool, Fault> {
+    let opcode = inst.opcode;
     let has = |c: C| q.state.has_capability(c.0);
     let value = match validate_scope(q, opcode, scope)? {
         ScopeValue::Known(s) => s,
@@ -168,6 +178,18 @@ pub(super) fn validate_memory_scope(
             && !has(C::SubgroupVoteKHR)
         {
             return Err(E::Vulkan10Subgroup { opcode }.into());
+        }
+        if value == S::ShaderCallKHR {
+            let rule = &limitations::rules::SHADER_CALL_MEMORY;
+            limitations::register(q, inst, Limitation::new(q, rule));
+        }
+        if value == S::Workgroup {
+            let rule = &limitations::rules::WORKGROUP_MEMORY;
+            limitations::register(q, inst, Limitation::new(q, rule));
+            if q.state.memory_model() == crate::spv::MemoryModel::GLSL450 {
+                let rule = &limitations::rules::WORKGROUP_MEMORY_GLSL;
+                limitations::register(q, inst, Limitation::new(q, rule));
+            }
         }
     }
     Ok(true)

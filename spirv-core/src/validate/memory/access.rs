@@ -162,7 +162,7 @@ pub(crate) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
         }
         let scope =
             inst.word(index + access_words(mask & (MAKE_AVAILABLE | (MAKE_AVAILABLE - 1))) - 1);
-        if !super::super::scopes::validate_memory_scope(q, inst.opcode, scope)? {
+        if !super::super::scopes::validate_memory_scope(q, inst, scope)? {
             return Ok(false);
         }
     }
@@ -174,7 +174,7 @@ pub(crate) fn memory_access(q: &Query<'_>, inst: &Inst<'_>, index: usize) -> Res
             return Err(Fault::from(E::VisibleNeedsNonPrivate));
         }
         let scope = inst.word(index + access_words(mask & (MAKE_VISIBLE | (MAKE_VISIBLE - 1))) - 1);
-        if !super::super::scopes::validate_memory_scope(q, inst.opcode, scope)? {
+        if !super::super::scopes::validate_memory_scope(q, inst, scope)? {
             return Ok(false);
         }
     }
@@ -313,6 +313,10 @@ pub(crate) fn store(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<(), F
     }
     if sc == S::ShaderRecordBufferKHR {
         return Err(Fault::from(E::StoreShaderRecord));
+    }
+    if sc == S::HitAttributeKHR {
+        use super::super::limitations::{Limitation, register, rules};
+        register(q, inst, Limitation::new(q, &rules::HIT_ATTRIBUTE_STORE));
     }
     if vulkan && sc == S::Uniform && uniform_block_base(q, pointer_def) {
         return Err(Fault::from(E::StoreUniformBlock));

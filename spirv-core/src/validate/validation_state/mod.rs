@@ -298,6 +298,8 @@ pub(crate) struct Query<'a> {
     pub(crate) decorations: &'a Decorations<'a>,
     /// The analyses built on first use.
     pub(crate) analyses: &'a Analyses,
+    /// The execution-model limitations the passes register on functions.
+    pub(crate) limitations: &'a core::cell::RefCell<super::limitations::Limitations>,
 }
 
 impl<'a> Query<'a> {
@@ -306,12 +308,14 @@ impl<'a> Query<'a> {
         state: &'a State<'a>,
         decorations: &'a Decorations<'a>,
         analyses: &'a Analyses,
+        limitations: &'a core::cell::RefCell<super::limitations::Limitations>,
     ) -> Self {
         Query {
             module,
             state,
             decorations,
             analyses,
+            limitations,
         }
     }
 
