@@ -10,7 +10,7 @@ use super::error::{ErrorKind, ValidationError};
 use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
     Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
-    ids, instruction, interfaces, layout, modes, validation_state,
+    ids, instruction, interfaces, invalid_type, layout, modes, small_type_uses, validation_state,
 };
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
@@ -293,8 +293,9 @@ type WholePass = fn(&Whole<'_, '_>, &mut dyn FnMut(Fault) -> bool) -> ControlFlo
 
 /// spirv-val's passes after its second loop, in its order
 /// (`ValidateBinaryUsingContextAndValidationState`): adjacency, the entry points and
-/// their execution modes, the control-flow graph, decorations, interfaces, built-ins.
-const WHOLE_MODULE: [WholePass; 6] = [
+/// their execution modes, the control-flow graph, decorations, interfaces, built-ins,
+/// small-type uses.
+const WHOLE_MODULE: [WholePass; 7] = [
     |w, sink| {
         adjacency::check(w.q, sink);
         ControlFlow::Continue(())
@@ -325,6 +326,10 @@ const WHOLE_MODULE: [WholePass; 6] = [
     },
     |w, sink| {
         builtins::check(w.q, w.calls(), sink);
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        small_type_uses::check(w.q, sink);
         ControlFlow::Continue(())
     },
 ];
@@ -410,7 +415,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 19] = [
+const SECOND_LOOP: [SecondPass; 20] = [
     |q, inst, s| misc::check(q, inst, &mut s.misc),
     |q, inst, s| debug::check(q, inst, &mut s.debug),
     |q, inst, s| annotation::check(q, inst, &mut s.annotation),
@@ -430,6 +435,7 @@ const SECOND_LOOP: [SecondPass; 19] = [
     |q, inst, _| barriers::check(q, inst),
     |q, inst, _| non_uniform::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),
+    |q, inst, _| invalid_type::check(q, inst),
 ];
 
 /// What spirv-val's first loop registers of entry points and calls before its passes

@@ -539,6 +539,10 @@ faults! {
         /// Built-in variables: their types, storage classes and execution models.
         /// (Boxed: its descriptions make it the largest family.)
         BuiltIn(alloc::boxed::Box<super::BuiltInError>),
+        /// Instructions that take no `BFloat16KHR` or 8-bit float type.
+        InvalidType(super::InvalidTypeError),
+        /// Uses of 8- and 16-bit results without the capability for their full use.
+        SmallType(super::SmallTypeError),
     }
 }
 
@@ -607,6 +611,8 @@ mod tests {
             ("AtomicError", AtomicError::TEMPLATES),
             ("BarrierError", BarrierError::TEMPLATES),
             ("NonUniformError", NonUniformError::TEMPLATES),
+            ("SmallTypeError", SmallTypeError::TEMPLATES),
+            ("InvalidTypeError", InvalidTypeError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()
