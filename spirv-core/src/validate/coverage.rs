@@ -66,6 +66,7 @@ pub const FAMILIES: &[Family] = &[
     super::non_uniform::COVERAGE,
     super::memory_semantics::COVERAGE,
     super::literals::COVERAGE,
+    super::invalid_type::COVERAGE,
     super::scopes::COVERAGE,
     super::adjacency::COVERAGE,
     super::entry_points::COVERAGE,
@@ -74,6 +75,7 @@ pub const FAMILIES: &[Family] = &[
     super::interfaces::COVERAGE,
     super::builtins::COVERAGE,
     super::limitations::COVERAGE,
+    super::small_type_uses::COVERAGE,
 ];
 
 /// The families of spirv-val's `source/val/` with no rules here yet: a module the
@@ -81,7 +83,6 @@ pub const FAMILIES: &[Family] = &[
 pub const NOT_CHECKED: &[Family] = &[
     Family::new("images", "validate_image.cpp"),
     Family::new("logical pointers", "validate_logical_pointers.cpp"),
-    Family::new("small-type uses", "validate_small_type_uses.cpp"),
     Family::new("ray tracing", "validate_ray_tracing.cpp"),
     Family::new("ray query", "validate_ray_query.cpp"),
     Family::new("ray tracing reorder", "validate_ray_tracing_reorder.cpp"),
@@ -89,7 +90,6 @@ pub const NOT_CHECKED: &[Family] = &[
     Family::new("tensors", "validate_tensor.cpp"),
     Family::new("tensor layouts", "validate_tensor_layout.cpp"),
     Family::new("graphs", "validate_graph.cpp"),
-    Family::new("invalid types", "validate_invalid_type.cpp"),
 ];
 
 #[cfg(all(test, feature = "std"))]

@@ -10,7 +10,7 @@ use super::error::{ErrorKind, ValidationError};
 use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
     Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
-    ids, instruction, interfaces, layout, modes, validation_state,
+    ids, instruction, interfaces, invalid_type, layout, modes, small_type_uses, validation_state,
 };
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
@@ -296,8 +296,11 @@ type WholePass = fn(&Whole<'_, '_>, &mut dyn FnMut(Fault) -> bool) -> ControlFlo
 /// spirv-val's passes after its second loop, in its order
 /// (`ValidateBinaryUsingContextAndValidationState`): adjacency, the entry points and
 /// their execution modes, the control-flow graph, decorations, interfaces, built-ins,
-/// then the execution-model limitations the passes registered.
-const WHOLE_MODULE: [WholePass; 7] = [
+/// then the execution-model limitations the passes registered and small-type uses
+/// (spirv-val takes the two instruction by instruction in one loop; here they are one
+/// pass after the other, which differs only in which fault comes first when a module
+/// breaks both).
+const WHOLE_MODULE: [WholePass; 8] = [
     |w, sink| {
         adjacency::check(w.q, sink);
         ControlFlow::Continue(())
@@ -331,6 +334,10 @@ const WHOLE_MODULE: [WholePass; 7] = [
         ControlFlow::Continue(())
     },
     |w, sink| limitations::check(w.q, w.calls(), sink),
+    |w, sink| {
+        small_type_uses::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
 ];
 
 /// The end of spirv-val's first loop: what the whole module must have.
@@ -414,7 +421,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 22] = [
+const SECOND_LOOP: [SecondPass; 23] = [
     // The execution-model limitations spirv-val registers before its second loop.
     |q, inst, _| {
         limitations::before_second_loop(q, inst);
@@ -441,6 +448,7 @@ const SECOND_LOOP: [SecondPass; 22] = [
     |q, inst, _| barriers::check(q, inst),
     |q, inst, _| non_uniform::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),
+    |q, inst, _| invalid_type::check(q, inst),
 ];
 
 /// What spirv-val's first loop registers of entry points and calls before its passes

@@ -548,6 +548,10 @@ faults! {
         /// Built-in variables: their types, storage classes and execution models.
         /// (Boxed: its descriptions make it the largest family.)
         BuiltIn(alloc::boxed::Box<super::BuiltInError>),
+        /// Instructions that take no `BFloat16KHR` or 8-bit float type.
+        InvalidType(super::InvalidTypeError),
+        /// Uses of 8- and 16-bit results without the capability for their full use.
+        SmallType(super::SmallTypeError),
     }
 }
 
@@ -623,6 +627,8 @@ mod tests {
             ("LimitationError", LimitationError::TEMPLATES),
             ("DerivativeError", DerivativeError::TEMPLATES),
             ("PrimitiveError", PrimitiveError::TEMPLATES),
+            ("SmallTypeError", SmallTypeError::TEMPLATES),
+            ("InvalidTypeError", InvalidTypeError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

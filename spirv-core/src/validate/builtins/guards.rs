@@ -22,21 +22,56 @@ pub(in super::super) struct Cache {
     mesh_passed: BTreeSet<(Dec, u32)>,
     /// The mesh entry points' interfaces and `OutputPrimitivesEXT`, read when first
     /// needed.
-    mesh: Option<MeshInfo>,
+    pub(super) mesh: Option<MeshInfo>,
+    /// The entry points whose interface holds a `CullPrimitiveEXT` seen so far.
+    pub(super) cull_entries: BTreeSet<u32>,
+}
+
+/// Reads the mesh entry points' interfaces and output sizes into the cache, on first
+/// use.
+pub(super) fn read_mesh_info(w: &mut Walk<'_, '_>) {
+    if w.cache.mesh.is_none() {
+        w.cache.mesh = Some(MeshInfo::of(w));
+    }
 }
 
 /// What `IsMeshInterfaceVar` finds, worked out once for all ids.
-struct MeshInfo {
+#[derive(Default)]
+pub(super) struct MeshInfo {
     /// By (is a struct type, id): for each entry point with a MeshNV or MeshEXT model,
     /// the interface variable that is the id (or whose type under its pointer and
     /// arrays is the struct): the first in each of its `OpEntryPoint`s, the last
     /// `OpEntryPoint` with one winning, as spirv-val's map keeps it.
-    hits: BTreeMap<(bool, u32), BTreeMap<u32, u32>>,
+    pub(super) hits: BTreeMap<(bool, u32), BTreeMap<u32, u32>>,
     /// The last `OutputPrimitivesEXT` of each entry point.
-    output_primitives: BTreeMap<u32, u32>,
+    pub(super) output_primitives: BTreeMap<u32, u32>,
+    /// Of the entry points with a MeshNV or MeshEXT model, once per `OpEntryPoint`
+    /// (spirv-val's `entry_points()` order, repeats kept), the positions in that list
+    /// of each one's first two.
+    pub(super) positions: BTreeMap<u32, (usize, Option<usize>)>,
+    /// Their number.
+    pub(super) count: usize,
+    /// The first one's `OutputPrimitivesEXT` (0 without), and the position of the
+    /// first with another.
+    pub(super) first_primitives: u32,
+    pub(super) other_primitives: Option<usize>,
+    /// By output mode (`OutputPoints`, `OutputLinesEXT`, `OutputTrianglesEXT`), the
+    /// position of the first without it.
+    pub(super) lacking: BTreeMap<u32, usize>,
 }
 
 impl MeshInfo {
+    /// No mesh entry points.
+    pub(super) const EMPTY: MeshInfo = MeshInfo {
+        hits: BTreeMap::new(),
+        output_primitives: BTreeMap::new(),
+        positions: BTreeMap::new(),
+        count: 0,
+        first_primitives: 0,
+        other_primitives: None,
+        lacking: BTreeMap::new(),
+    };
+
     fn of(w: &Walk<'_, '_>) -> Self {
         let calls = EntryCalls::of(w.q);
         let mut models: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
@@ -73,10 +108,40 @@ impl MeshInfo {
                 }
             }
         }
-        MeshInfo {
+        let mut info = MeshInfo {
             hits,
             output_primitives,
+            ..MeshInfo::default()
+        };
+        let modes = [
+            spv::ExecutionMode::OutputPoints.0,
+            spv::ExecutionMode::OutputLinesEXT.0,
+            spv::ExecutionMode::OutputTrianglesEXT.0,
+        ];
+        let entries = calls
+            .entries
+            .iter()
+            .map(|d| d.function)
+            .filter(|&f| is_mesh(f));
+        for (i, f) in entries.enumerate() {
+            let prims = info.output_primitives.get(&f).copied().unwrap_or(0);
+            if i == 0 {
+                info.first_primitives = prims;
+            } else if prims != info.first_primitives && info.other_primitives.is_none() {
+                info.other_primitives = Some(i);
+            }
+            let at = info.positions.entry(f).or_insert((i, None));
+            if at.0 != i && at.1.is_none() {
+                at.1 = Some(i);
+            }
+            for m in modes {
+                if !w.modes.get(&f).is_some_and(|s| s.contains(&m)) {
+                    info.lacking.entry(m).or_insert(i);
+                }
+            }
+            info.count = i + 1;
         }
+        info
     }
 }
 
@@ -116,6 +181,7 @@ pub(super) fn reference(w: &mut Walk<'_, '_>, rule: Rule, from: u32) -> Result<(
         Check::NotWith { model, vuid } => not_with(w, &rule, model, vuid, from),
         Check::Mesh => mesh(w, rule.dec, rule.built_in),
         Check::NonMesh => non_mesh(w, rule.dec, rule.built_in),
+        Check::ShadingRate => shading_rate(w, rule.dec, rule.built_in),
         Check::Own => Ok(()),
     }
 }
@@ -166,6 +232,27 @@ fn non_mesh(w: &Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
     Err(w.fault(id, kind))
 }
 
+/// `ValidatePrimitiveShadingRateInterfaceRules` inside a function: a 32-bit int,
+/// unless the function runs as MeshEXT.
+fn shading_rate(w: &Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
+    if w.models.contains(&EM::MeshEXT.0) {
+        return Ok(());
+    }
+    let Some(t) = underlying(w, dec, id)? else {
+        return Ok(());
+    };
+    let Err(problem) = check_type(w, dec, id, t, Ty::I32) else {
+        return Ok(());
+    };
+    let kind = BuiltInError::WrongType {
+        vuid: vuid(4486),
+        builtin: B(dec.builtin),
+        needs: "32-bit int scalar",
+        problem,
+    };
+    Err(w.fault(id, kind))
+}
+
 /// `ValidateMeshBuiltinInterfaceRules` inside a function that runs as MeshEXT.
 fn mesh(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
     if !w.models.contains(&EM::MeshEXT.0) || w.cache.mesh_passed.contains(&(dec, id)) {
@@ -173,10 +260,15 @@ fn mesh(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
     }
     // array_type, array_size, block_array_size, perprim_deco
     let vuids = match B(dec.builtin) {
+        B::CullPrimitiveEXT => [7036, 10589, 10590, 7038],
         B::PrimitiveId => [10595, 10596, 10597, 7040],
         B::Layer => [10592, 10593, 10594, 7039],
+        B::PrimitiveShadingRateKHR => [10598, 10599, 10600, 7059],
         _ => [10601, 10602, 10603, 7060],
     };
+    // Only CullPrimitiveEXT is a bool.
+    let boolean = B(dec.builtin) == B::CullPrimitiveEXT;
+    let scalar = if boolean { "TypeBool" } else { "TypeInt" };
     let builtin = B(dec.builtin);
     let q = w.q;
     let subject = definition_subject(w, dec, id);
@@ -188,6 +280,7 @@ fn mesh(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
             BuiltInError::MeshType {
                 vuid,
                 builtin,
+                scalar,
                 problem,
             },
         )
@@ -205,7 +298,10 @@ fn mesh(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), Fault> {
     } else if !q.decorations.has(id, spv::Decoration::Block.0) {
         return Err(type_fault(w, BuiltInTypeProblem::NotInBlock { subject }));
     }
-    if !q.is_int_scalar_type(t) {
+    if boolean && !q.is_bool_scalar_type(t) {
+        return Err(type_fault(w, BuiltInTypeProblem::NotBoolScalar { subject }));
+    }
+    if !boolean && !q.is_int_scalar_type(t) {
         return Err(type_fault(
             w,
             BuiltInTypeProblem::NotIntegerScalar { subject },

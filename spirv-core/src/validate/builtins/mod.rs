@@ -4,11 +4,12 @@
 //! checked against them, in module order, knowing the execution models of the
 //! function it is in; a rule that holds on a global instruction passes on to that
 //! instruction's result (a struct type to its pointer type, to its variable). The
-//! rules of each built-in are in [`rules`] and the modules it names; built-ins
-//! without rules there are not checked yet (all rules but `WorkgroupSize`'s hold only
-//! under Vulkan). Its faults are [`BuiltInError`]'s table.
+//! rules of each built-in are in [`rules`] and the modules it names; spirv-val has
+//! none for the other built-ins (all rules but `WorkgroupSize`'s hold only under
+//! Vulkan). Its faults are [`BuiltInError`]'s table.
 
 mod guards;
+mod meshext;
 mod pervertex;
 mod primitive;
 mod raytracing;
@@ -157,6 +158,19 @@ faults! {
             /// The reference.
             reference: BuiltInReference,
         } => "Vulkan spec does not allow BuiltIn {builtin} to be used with the execution model {model}.\n{reference}",
+        /// A reference from a function run under an execution model the built-in
+        /// refuses.
+        #[vuid = vuid]
+        RefusedModel {
+            /// The rule's VUID.
+            vuid: Option<&'static str>,
+            /// The built-in.
+            builtin: spv::BuiltIn,
+            /// The execution models it refuses, as spirv-val words them.
+            refused: &'static str,
+            /// The reference.
+            reference: BuiltInReference,
+        } => "Vulkan spec allows BuiltIn {builtin} to be not be used with {refused}. {reference}",
         /// `FragDepth` in an entry point without `DepthReplacing`.
         #[vuid = "VUID-FragDepth-FragDepth-04216"]
         FragDepthNotReplacing {
@@ -276,16 +290,19 @@ faults! {
             /// What is wrong with the type.
             problem: BuiltInTypeProblem,
         } => "According to the Vulkan spec BuiltIn {builtin}variable needs to be a 32-bit int scalar. {problem}",
-        /// A per-primitive built-in of MeshEXT that is not an int or an array of ints.
+        /// A per-primitive built-in of MeshEXT that is not a scalar (an int, or a bool
+        /// for `CullPrimitiveEXT`) or an array of them.
         #[vuid = vuid]
         MeshType {
             /// The rule's VUID.
             vuid: Option<&'static str>,
             /// The built-in.
             builtin: spv::BuiltIn,
+            /// The scalar type it needs, as spirv-val words it.
+            scalar: &'static str,
             /// What is wrong with the type.
             problem: BuiltInTypeProblem,
-        } => "According to the Vulkan specspec BuiltIn {builtin} variable needs to be a either a TypeInt or an array of TypeInt. {problem}",
+        } => "According to the Vulkan specspec BuiltIn {builtin} variable needs to be a either a {scalar} or an array of {scalar}. {problem}",
         /// A per-primitive built-in of MeshEXT without `PerPrimitiveEXT`.
         #[vuid = vuid]
         MeshPerPrimitive {
@@ -294,6 +311,45 @@ faults! {
             /// The built-in.
             builtin: spv::BuiltIn,
         } => "According to the Vulkan spec the variable decorated with Builtin {builtin} within the MeshEXT Execution Model must also be decorated with the PerPrimitiveEXT decoration. ",
+        /// A MeshEXT primitive-indices built-in of the wrong type (spirv-val puts no
+        /// space before the problem).
+        #[vuid = vuid]
+        IndicesType {
+            /// The rule's VUID.
+            vuid: Option<&'static str>,
+            /// The built-in.
+            builtin: spv::BuiltIn,
+            /// The type it needs, as spirv-val words it.
+            needs: &'static str,
+            /// What is wrong with the type it has.
+            problem: BuiltInTypeProblem,
+        } => "According to the Vulkan spec BuiltIn {builtin} variable needs to be a {needs}.{problem}",
+        /// A primitive-indices built-in with a mesh entry point lacking the output
+        /// mode that matches it.
+        #[vuid = vuid]
+        IndicesMode {
+            /// The rule's VUID.
+            vuid: Option<&'static str>,
+            /// The built-in.
+            builtin: spv::BuiltIn,
+            /// The execution mode, as spirv-val words it.
+            mode: &'static str,
+        } => "The {builtin} decoration must be used with the {mode} Execution Mode. ",
+        /// A primitive-indices array whose size is not a mesh entry point's
+        /// `OutputPrimitivesEXT`.
+        #[vuid = vuid]
+        IndicesArraySize {
+            /// The rule's VUID.
+            vuid: Option<&'static str>,
+            /// The built-in.
+            builtin: spv::BuiltIn,
+        } => "The size of the array decorated with {builtin} must match the value specified by OutputPrimitivesEXT. ",
+        /// A second `CullPrimitiveEXT` in a mesh entry point's interface.
+        #[vuid = "VUID-CullPrimitiveEXT-CullPrimitiveEXT-10591"]
+        CullPrimitiveTwice {
+            /// The entry point.
+            entry: BuiltInSubject,
+        } => "There must be only one declaration of the CullPrimitiveEXT associated in entry point's interface. {entry}",
         /// A per-primitive array of MeshEXT whose size is not `OutputPrimitivesEXT`.
         #[vuid = vuid]
         MeshArraySize {
@@ -476,8 +532,8 @@ faults! {
 
 /// The built-ins whose rules the validator checks (spirv-val's `validate_builtins.cpp`):
 /// the type at the definition, the storage class and execution models at each use, all
-/// but `WorkgroupSize`'s under Vulkan alone. Rules for the other built-ins are not
-/// checked yet. `docs/validator.md` lists the same built-ins (a test keeps the two in
+/// but `WorkgroupSize`'s under Vulkan alone. spirv-val has no rules for the other
+/// built-ins. `docs/validator.md` lists the same built-ins (a test keeps the two in
 /// agreement).
 pub const CHECKED_BUILT_INS: &[spv::BuiltIn] = {
     use spv::BuiltIn as B;
@@ -540,6 +596,29 @@ pub const CHECKED_BUILT_INS: &[spv::BuiltIn] = {
         B::SubgroupGtMask,
         B::SubgroupLeMask,
         B::SubgroupLtMask,
+        B::ViewIndex,
+        B::DeviceIndex,
+        B::FragInvocationCountEXT,
+        B::FragSizeEXT,
+        B::FragStencilRefEXT,
+        B::FullyCoveredEXT,
+        B::BaryCoordKHR,
+        B::BaryCoordNoPerspKHR,
+        B::ShadingRateKHR,
+        B::CoreIDARM,
+        B::CoreCountARM,
+        B::CoreMaxIDARM,
+        B::WarpIDARM,
+        B::WarpMaxIDARM,
+        B::WarpsPerSMNV,
+        B::SMCountNV,
+        B::WarpIDNV,
+        B::SMIDNV,
+        B::PrimitivePointIndicesEXT,
+        B::PrimitiveLineIndicesEXT,
+        B::PrimitiveTriangleIndicesEXT,
+        B::CullPrimitiveEXT,
+        B::PrimitiveShadingRateKHR,
     ]
 };
 
@@ -574,6 +653,8 @@ pub(super) enum Check {
     Mesh,
     /// `ValidateNonMeshInterfaceRules`.
     NonMesh,
+    /// `ValidatePrimitiveShadingRateInterfaceRules`.
+    ShadingRate,
 }
 
 /// The state of the walk: what spirv-val's `BuiltInsValidator` keeps.

@@ -7,19 +7,21 @@
 //! `PatchVertices`, `PointCoord`, `SampleId`, `SampleMask`, `SamplePosition`,
 //! `TessCoord`, `TessLevelOuter`, `TessLevelInner`, `GlobalInvocationId`,
 //! `LocalInvocationId`, `NumWorkgroups`, `WorkgroupId`, `LocalInvocationIndex`,
+//! `ViewIndex`, `DeviceIndex`, `FragInvocationCountEXT`, `FragSizeEXT`,
+//! `FragStencilRefEXT`, `FullyCoveredEXT`, `BaryCoordKHR`, `BaryCoordNoPerspKHR`,
+//! `ShadingRateKHR`, the ARM core and NV shader-model built-ins,
 //! `WorkgroupSize`, `TessLevelOuter` and `TessLevelInner` (their references in
 //! `primitive.rs`);
 //! `Position`, `PointSize`, `ClipDistance` and `CullDistance` in `pervertex.rs`;
 //! the subgroup built-ins in `subgroup.rs`; `PrimitiveId`, `Layer` and
 //! `ViewportIndex` in `primitive.rs`; the ray tracing built-ins in
-//! `raytracing.rs`; the rules that rules leave behind in
-//! `guards.rs`.
-//! Not yet: the rest; a module breaking only those passes.
+//! `raytracing.rs`; the MeshEXT output built-ins and `PrimitiveShadingRateKHR` in
+//! `meshext.rs`; the rules that rules leave behind in `guards.rs`.
 //! Their faults are rows of [`BuiltInError`](super::BuiltInError).
 
 use super::{BuiltInError, BuiltInReference, BuiltInSubject, BuiltInTypeProblem};
 use super::{Check, Dec, Rule, Walk};
-use super::{guards, pervertex, primitive, raytracing, subgroup};
+use super::{guards, meshext, pervertex, primitive, raytracing, subgroup};
 use crate::spv::{self, BuiltIn as B, ExecutionModel as EM, Opcode as O, StorageClass as SC};
 use crate::types::Id;
 use crate::validate::Fault;
@@ -28,11 +30,15 @@ use crate::validate::Fault;
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Ty {
     Bool,
+    /// An int scalar of any width.
+    Int,
     I32,
     F32,
     I32Vec(u32),
     F32Vec(u32),
     I32Arr,
+    /// An array of int vectors of this many 32-bit components.
+    I32ArrVec(u32),
     /// A float array of this many components, of any number for 0.
     F32Arr(u32),
 }
@@ -45,14 +51,25 @@ pub(super) enum Class {
     Either,
 }
 
-/// A built-in with one type, one storage class and a list of execution models.
+/// The execution models a built-in may be used in.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Models {
+    /// Any.
+    Any,
+    /// These only.
+    Only(&'static [EM]),
+    /// All but these.
+    Not(&'static [EM]),
+}
+
+/// A built-in with one type, one storage class and a rule on execution models.
 pub(super) struct Simple {
     ty: Ty,
     ty_vuid: u32,
     ty_text: &'static str,
     class: Class,
     class_vuid: u32,
-    models: &'static [EM],
+    models: Models,
     models_text: &'static str,
     model_vuid: u32,
 }
@@ -71,7 +88,7 @@ pub(super) const fn simple(
     ty: Ty,
     ty_text: &'static str,
     class: Class,
-    models: &'static [EM],
+    models: Models,
     models_text: &'static str,
     vuids: [u32; 3],
 ) -> Simple {
@@ -96,30 +113,42 @@ pub(super) fn simple_rules(b: B) -> Option<Simple> {
     let i32s = "32-bit int scalar";
     let v3i = "3-component 32-bit int vector";
     Some(match b {
-        B::FragCoord => simple(Ty::F32Vec(4), "4-component 32-bit float vector", Class::Input, frag, frag_text, [4212, 4211, 4210]),
-        B::FragDepth => simple(Ty::F32, f32s, Class::Output, frag, frag_text, [4215, 4214, 4213]),
-        B::FrontFacing => simple(Ty::Bool, "bool scalar", Class::Input, frag, frag_text, [4231, 4230, 4229]),
-        B::HelperInvocation => simple(Ty::Bool, "bool scalar", Class::Input, frag, frag_text, [4241, 4240, 4239]),
-        B::InvocationId => simple(Ty::I32, i32s, Class::Input, &[EM::TessellationControl, EM::Geometry], "TessellationControl or Geometry execution models", [4259, 4258, 4257]),
-        B::InstanceIndex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4265, 4264, 4263]),
-        B::VertexIndex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4400, 4399, 4398]),
-        B::PatchVertices => simple(Ty::I32, i32s, Class::Input, &[EM::TessellationControl, EM::TessellationEvaluation], "TessellationControl or TessellationEvaluation execution models", [4310, 4309, 4308]),
-        B::PointCoord => simple(Ty::F32Vec(2), "2-component 32-bit float vector", Class::Input, frag, frag_text, [4313, 4312, 4311]),
-        B::SampleId => simple(Ty::I32, i32s, Class::Input, frag, frag_text, [4356, 4355, 4354]),
-        B::SampleMask => simple(Ty::I32Arr, "32-bit int array", Class::Either, frag, frag_text, [4359, 4358, 4357]),
-        B::SamplePosition => simple(Ty::F32Vec(2), "2-component 32-bit float vector", Class::Input, frag, frag_text, [4362, 4361, 4360]),
-        B::TessCoord => simple(Ty::F32Vec(3), "3-component 32-bit float vector", Class::Input, &[EM::TessellationEvaluation], "TessellationEvaluation execution model", [4389, 4388, 4387]),
-        B::LocalInvocationIndex => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4286, 4285, 4284]),
-        B::GlobalInvocationId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4238, 4237, 4236]),
-        B::LocalInvocationId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4283, 4282, 4281]),
-        B::NumWorkgroups => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4298, 4297, 4296]),
-        B::WorkgroupId => simple(Ty::I32Vec(3), v3i, Class::Input, COMPUTE, COMPUTE_TEXT, [4424, 4423, 4422]),
-        B::BaseInstance => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4183, 4182, 4181]),
-        B::BaseVertex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex], "Vertex execution model", [4186, 4185, 4184]),
-        B::DrawIndex => simple(Ty::I32, i32s, Class::Input, &[EM::Vertex, EM::MeshNV, EM::TaskNV, EM::MeshEXT, EM::TaskEXT], "Vertex, MeshNV, TaskNV , MeshEXT or TaskEXT execution model", [4209, 4208, 4207]),
+        B::FragCoord => simple(Ty::F32Vec(4), "4-component 32-bit float vector", Class::Input, Models::Only(frag), frag_text, [4212, 4211, 4210]),
+        B::FragDepth => simple(Ty::F32, f32s, Class::Output, Models::Only(frag), frag_text, [4215, 4214, 4213]),
+        B::FrontFacing => simple(Ty::Bool, "bool scalar", Class::Input, Models::Only(frag), frag_text, [4231, 4230, 4229]),
+        B::HelperInvocation => simple(Ty::Bool, "bool scalar", Class::Input, Models::Only(frag), frag_text, [4241, 4240, 4239]),
+        B::InvocationId => simple(Ty::I32, i32s, Class::Input, Models::Only(&[EM::TessellationControl, EM::Geometry]), "TessellationControl or Geometry execution models", [4259, 4258, 4257]),
+        B::InstanceIndex => simple(Ty::I32, i32s, Class::Input, Models::Only(&[EM::Vertex]), "Vertex execution model", [4265, 4264, 4263]),
+        B::VertexIndex => simple(Ty::I32, i32s, Class::Input, Models::Only(&[EM::Vertex]), "Vertex execution model", [4400, 4399, 4398]),
+        B::PatchVertices => simple(Ty::I32, i32s, Class::Input, Models::Only(&[EM::TessellationControl, EM::TessellationEvaluation]), "TessellationControl or TessellationEvaluation execution models", [4310, 4309, 4308]),
+        B::PointCoord => simple(Ty::F32Vec(2), "2-component 32-bit float vector", Class::Input, Models::Only(frag), frag_text, [4313, 4312, 4311]),
+        B::SampleId => simple(Ty::I32, i32s, Class::Input, Models::Only(frag), frag_text, [4356, 4355, 4354]),
+        B::SampleMask => simple(Ty::I32Arr, "32-bit int array", Class::Either, Models::Only(frag), frag_text, [4359, 4358, 4357]),
+        B::SamplePosition => simple(Ty::F32Vec(2), "2-component 32-bit float vector", Class::Input, Models::Only(frag), frag_text, [4362, 4361, 4360]),
+        B::TessCoord => simple(Ty::F32Vec(3), "3-component 32-bit float vector", Class::Input, Models::Only(&[EM::TessellationEvaluation]), "TessellationEvaluation execution model", [4389, 4388, 4387]),
+        B::LocalInvocationIndex => simple(Ty::I32, i32s, Class::Input, Models::Only(COMPUTE), COMPUTE_TEXT, [4286, 4285, 4284]),
+        B::GlobalInvocationId => simple(Ty::I32Vec(3), v3i, Class::Input, Models::Only(COMPUTE), COMPUTE_TEXT, [4238, 4237, 4236]),
+        B::LocalInvocationId => simple(Ty::I32Vec(3), v3i, Class::Input, Models::Only(COMPUTE), COMPUTE_TEXT, [4283, 4282, 4281]),
+        B::NumWorkgroups => simple(Ty::I32Vec(3), v3i, Class::Input, Models::Only(COMPUTE), COMPUTE_TEXT, [4298, 4297, 4296]),
+        B::WorkgroupId => simple(Ty::I32Vec(3), v3i, Class::Input, Models::Only(COMPUTE), COMPUTE_TEXT, [4424, 4423, 4422]),
+        B::BaseInstance => simple(Ty::I32, i32s, Class::Input, Models::Only(&[EM::Vertex]), "Vertex execution model", [4183, 4182, 4181]),
+        B::BaseVertex => simple(Ty::I32, i32s, Class::Input, Models::Only(&[EM::Vertex]), "Vertex execution model", [4186, 4185, 4184]),
+        B::DrawIndex => simple(Ty::I32, i32s, Class::Input, Models::Only(&[EM::Vertex, EM::MeshNV, EM::TaskNV, EM::MeshEXT, EM::TaskEXT]), "Vertex, MeshNV, TaskNV , MeshEXT or TaskEXT execution model", [4209, 4208, 4207]),
         // At reference only: `subgroup.rs` checks their definition.
-        B::NumSubgroups => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4295, 4294, 4293]),
-        B::SubgroupId => simple(Ty::I32, i32s, Class::Input, COMPUTE, COMPUTE_TEXT, [4369, 4368, 4367]),
+        B::NumSubgroups => simple(Ty::I32, i32s, Class::Input, Models::Only(COMPUTE), COMPUTE_TEXT, [4295, 4294, 4293]),
+        B::SubgroupId => simple(Ty::I32, i32s, Class::Input, Models::Only(COMPUTE), COMPUTE_TEXT, [4369, 4368, 4367]),
+        B::ViewIndex => simple(Ty::I32, i32s, Class::Input, Models::Not(&[EM::GLCompute]), "GLCompute execution model", [4403, 4402, 4401]),
+        B::DeviceIndex => simple(Ty::I32, i32s, Class::Input, Models::Any, "", [4206, 4205, 0]),
+        B::FragInvocationCountEXT => simple(Ty::I32, i32s, Class::Input, Models::Only(frag), frag_text, [4219, 4218, 4217]),
+        B::FragSizeEXT => simple(Ty::I32Vec(2), "2-component 32-bit int vector", Class::Input, Models::Only(frag), frag_text, [4222, 4221, 4220]),
+        B::FragStencilRefEXT => simple(Ty::Int, "int scalar", Class::Output, Models::Only(frag), frag_text, [4225, 4224, 4223]),
+        B::FullyCoveredEXT => simple(Ty::Bool, "bool scalar", Class::Input, Models::Only(frag), frag_text, [4234, 4233, 4232]),
+        B::BaryCoordKHR => simple(Ty::F32Vec(3), "3-component 32-bit float vector", Class::Input, Models::Only(frag), frag_text, [4156, 4155, 4154]),
+        B::BaryCoordNoPerspKHR => simple(Ty::F32Vec(3), "3-component 32-bit float vector", Class::Input, Models::Only(frag), frag_text, [4162, 4161, 4160]),
+        B::ShadingRateKHR => simple(Ty::I32, i32s, Class::Input, Models::Only(frag), "the Fragment execution model", [4492, 4491, 4490]),
+        // spirv-val gives these no VUID.
+        B::CoreIDARM | B::CoreCountARM | B::CoreMaxIDARM | B::WarpIDARM | B::WarpMaxIDARM
+        | B::WarpsPerSMNV | B::SMCountNV | B::WarpIDNV | B::SMIDNV => simple(Ty::I32, i32s, Class::Input, Models::Any, "", [0, 0, 0]),
         _ => return None,
     })
 }
@@ -281,6 +310,24 @@ pub(super) fn check_type(
     let width = |t: u32| q.bit_width(t);
     match ty {
         Ty::Bool if !q.is_bool_scalar_type(t) => Err(P::NotBoolScalar { subject }),
+        Ty::Int if !q.is_int_scalar_type(t) => Err(P::NotIntScalar { subject }),
+        Ty::I32ArrVec(n) => {
+            if q.opcode(t) != O::TypeArray {
+                return Err(P::NotArray { subject });
+            }
+            let c = q.word(t, 2).unwrap_or(0);
+            if !q.is_int_vector_type(c) {
+                Err(P::NotIntVector { subject })
+            } else if q.dimension(c) != n {
+                let count = u64::from(q.dimension(c));
+                Err(P::Components { subject, count })
+            } else if width(c) != 32 {
+                let width = width(c);
+                Err(P::ComponentBitWidth { subject, width })
+            } else {
+                Ok(())
+            }
+        }
         Ty::I32 | Ty::F32 => {
             if matches!(ty, Ty::I32) && !q.is_int_scalar_type(t) {
                 Err(P::NotIntScalar { subject })
@@ -370,6 +417,7 @@ pub(super) fn checked(b: B) -> bool {
         || subgroup::covers(b)
         || primitive::covers(b)
         || raytracing::covers(b)
+        || meshext::covers(b)
         || simple_rules(b).is_some()
 }
 
@@ -391,6 +439,8 @@ pub(super) fn definition(w: &mut Walk<'_, '_>, dec: Dec, id: u32) -> Result<(), 
         // Checked at reference only.
     } else if raytracing::covers(b) {
         return raytracing::definition(w, dec, id);
+    } else if meshext::covers(b) {
+        meshext::definition(w, dec, id)?;
     } else if let Some(s) = simple_rules(b) {
         if let Err(problem) = type_check(w, dec, id, s.ty)? {
             return Err(type_fault(w, id, b.0, vuid(s.ty_vuid), s.ty_text, problem));
@@ -551,6 +601,9 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
     if raytracing::covers(b) {
         return raytracing::at_reference(w, rule, from);
     }
+    if meshext::covers(b) {
+        return meshext::at_reference(w, rule, from);
+    }
     let sc = storage_class(w, from);
     if let Some(s) = simple_rules(b) {
         let ok = match (s.class, sc) {
@@ -568,15 +621,22 @@ pub(super) fn at_reference(w: &mut Walk<'_, '_>, rule: &Rule, from: u32) -> Resu
             let c = sc.unwrap_or(0);
             return Err(class_fault(w, rule, from, vuid(s.class_vuid), classes, c));
         }
-        if let Some(&m) = w.models.iter().find(|&&m| !s.models.contains(&EM(m))) {
-            return Err(model_fault(
-                w,
-                rule,
-                from,
-                vuid(s.model_vuid),
-                s.models_text,
-                m,
-            ));
+        let refused = |m: &&u32| match s.models {
+            Models::Any => false,
+            Models::Only(list) => !list.contains(&EM(**m)),
+            Models::Not(list) => list.contains(&EM(**m)),
+        };
+        if let Some(&m) = w.models.iter().find(refused) {
+            let v = vuid(s.model_vuid);
+            if let Models::Not(_) = s.models {
+                return Err(w.fault_from(BuiltInError::RefusedModel {
+                    vuid: v,
+                    builtin: b,
+                    refused: s.models_text,
+                    reference: reference_of(w, rule, from, Some(m)),
+                }));
+            }
+            return Err(model_fault(w, rule, from, v, s.models_text, m));
         }
         if b == B::FragDepth {
             let replacing = spv::ExecutionMode::DepthReplacing.0;
