@@ -24,7 +24,7 @@
 //! `relax_struct_store`, `before_legalization` is `before_hlsl_legalization`,
 //! `relax_block_layout: Option<bool>` is a `bool` (`None` is `false`; Vulkan 1.1 and
 //! later relax block layout whatever it says, as spirv-val does), and `max_limits` are
-//! the fields of [`Limits`]. The error's text is spirv-val's.
+//! the fields of [`Limits`](spirv_core::validate::Limits). The error's text is spirv-val's.
 //!
 //! ```
 //! use spirv_asm::val::render;
