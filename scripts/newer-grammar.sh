@@ -12,8 +12,9 @@
 # (an added instruction, enumerant, mask bit and operand kind, renames, aliases turned
 # canonical, a grown and a changed operand list, a new extended set), built by apply.py
 # there.
-# Environment: SPIRV_CORPUS and SPIRV_TOOLS_BIN as for the tests (the corpus defaults to
-# the workspace's ../shared/corpus); SPIRV_TESTS_REQUIRE=1 makes a missing one a
+# Environment: SPIRV_CORPUS, SPIRV_VALSUITE and SPIRV_TOOLS_BIN as for the tests (the corpus
+# and spirv-val's unit tests default to the workspace's ../shared/corpus and
+# ../shared/valsuite); SPIRV_TESTS_REQUIRE=1 makes a missing one a
 # failure; NEWER_GRAMMAR_TARGET=dir is the cargo target folder (default
 # target/newer-grammar, kept between runs so that dependencies build once); KEEP=1 keeps
 # the temporary folder.
@@ -52,6 +53,10 @@ export CARGO_TARGET_DIR="${NEWER_GRAMMAR_TARGET:-$root/target/newer-grammar}"
 if [ -z "${SPIRV_CORPUS:-}" ] && [ -d "$root/../shared/corpus" ]; then
   SPIRV_CORPUS="$(cd "$root/../shared/corpus" && pwd)"
   export SPIRV_CORPUS
+fi
+if [ -z "${SPIRV_VALSUITE:-}" ] && [ -d "$root/../shared/valsuite" ]; then
+  SPIRV_VALSUITE="$(cd "$root/../shared/valsuite" && pwd)"
+  export SPIRV_VALSUITE
 fi
 log="$tmp/test.log"
 run() {
