@@ -119,6 +119,8 @@ pub struct Tally {
     pub false_rejects: u32,
     /// Cases where our validator panicked.
     pub crashes: u32,
+    /// Cases left out, see [`layout_changed`].
+    pub left_out: u32,
 }
 
 impl Tally {
@@ -130,6 +132,7 @@ impl Tally {
         self.same_output += other.same_output;
         self.false_rejects += other.false_rejects;
         self.crashes += other.crashes;
+        self.left_out += other.left_out;
     }
 }
 
@@ -176,7 +179,29 @@ pub fn run(case: &Case, tally: &mut Tally) -> Option<Miss> {
     }
 }
 
-/// Runs `cases` on every core; the tally by family and what went wrong.
+/// Whether `case` uses an instruction whose operands the vendored grammar changed since
+/// SPIRV-Tools 2025.5 in a way no module is valid for both (as the grammar drill makes):
+/// such cases are left out, as the rule fixtures leave them out.
+pub fn layout_changed(case: &Case) -> bool {
+    let changed = &crate::reference::Newer::of_vendored().changed_layouts;
+    if changed.is_empty() {
+        return false;
+    }
+    let mut at = 5;
+    while let Some(&word) = case.words.get(at) {
+        let name = spirv_core::spv::GRAMMAR
+            .instruction(word & 0xffff)
+            .map_or("", |i| i.opname);
+        if changed.iter().any(|l| l == name) {
+            return true;
+        }
+        at += usize::try_from(word >> 16).unwrap_or(1).max(1);
+    }
+    false
+}
+
+/// Runs `cases` on every core; the tally by family and what went wrong. Cases
+/// [`layout_changed`] picks are not run.
 pub fn run_all(cases: &[Case]) -> (BTreeMap<String, Tally>, Vec<Miss>) {
     let threads = std::thread::available_parallelism().map_or(2, usize::from);
     let chunk = cases.len().div_ceil(threads).max(1);
@@ -189,6 +214,10 @@ pub fn run_all(cases: &[Case]) -> (BTreeMap<String, Tally>, Vec<Miss>) {
                     let mut misses = Vec::new();
                     for case in part {
                         let tally = by_family.entry(case.family.clone()).or_default();
+                        if layout_changed(case) {
+                            tally.left_out += 1;
+                            continue;
+                        }
                         misses.extend(run(case, tally));
                     }
                     (by_family, misses)
