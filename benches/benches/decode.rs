@@ -165,7 +165,7 @@ fn main() {
     let ours_stream = median_mbps(rs2_bytes, runs, || {
         for b in &rs2_ok {
             if let Ok((words, _)) = spirv_core::binary::words_from_bytes(b) {
-                if let Ok((_, insts)) = spirv_core::stream::typed(&words) {
+                if let Ok((_, insts)) = spirv_core::stream::read(&words) {
                     for i in insts {
                         drop(black_box(i));
                     }
@@ -187,7 +187,7 @@ fn main() {
     let ours_stream_ref = median_mbps(rs2_bytes, runs, || {
         for b in &rs2_ok {
             if let Ok((words, _)) = spirv_core::binary::words_from_bytes(b) {
-                if let Ok((_, insts)) = spirv_core::stream::typed(&words) {
+                if let Ok((_, insts)) = spirv_core::stream::read(&words) {
                     for i in insts {
                         black_box(&i);
                     }
@@ -266,12 +266,12 @@ fn main() {
     );
     println!(
         "{:<44}{ours_stream:>10.0}{:>11.2}x rspirv2 typed iteration",
-        "stream::typed (one pass, no Module)",
+        "stream::read (one pass, no Module)",
         ours_stream / rs2_typed
     );
     println!(
         "{:<44}{ours_stream_ref:>10.0}{:>11.2}x rspirv2, consumer borrows",
-        "stream::typed, consumer borrows",
+        "stream::read, consumer borrows",
         ours_stream_ref / rs2_typed_ref
     );
     println!(

@@ -708,3 +708,69 @@ fn val_max_errors_caps_keep_going() {
     assert_eq!(record["errors_not_shown"], all - 3);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `--grammar FILE` makes `as`, `dis` and `val` know a user's extended set by name, as
+/// `include_grammar!` makes a library know it; without it the set's instructions are
+/// numbers, as spirv-dis prints them.
+#[test]
+fn a_grammar_given_at_run_time_names_a_users_set() {
+    let d = scratch("grammar");
+    let grammar = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/downstream/grammar/nonsemantic.markers.grammar.json");
+    let grammar = grammar.to_str().expect("a UTF-8 path");
+    let text = b"OpCapability Shader
+OpExtension \"SPV_KHR_non_semantic_info\"
+%ext = OpExtInstImport \"NonSemantic.Markers\"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\"
+OpExecutionMode %main LocalSize 1 1 1
+%label = OpString \"frame\"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%one = OpConstant %uint 1
+%begin = OpExtInst %void %ext MarkerBegin %label %one
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+";
+    let (code, _, err) = run(&["as", "-o", "-"], Some(text), &d);
+    assert_ne!(code, 0, "the set is unknown without --grammar");
+    assert!(err.contains("MarkerBegin"), "{err}");
+    let (code, words, err) = run(&["as", "--grammar", grammar, "-o", "-"], Some(text), &d);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(d.join("m.spv"), &words).expect("write");
+    let (_, plain, _) = run(&["dis", "m.spv"], None, &d);
+    assert!(String::from_utf8_lossy(&plain).contains("OpExtInst %void %1 1 "));
+    let (code, named, err) = run(&["dis", "--grammar", grammar, "m.spv"], None, &d);
+    assert_eq!(code, 0, "{err}");
+    assert!(String::from_utf8_lossy(&named).contains("OpExtInst %void %1 MarkerBegin "));
+    // `IMPORT=FILE` names the import string; val checks the set's operands.
+    let named_arg = format!("NonSemantic.Markers={grammar}");
+    let (code, _, err) = run(&["val", "--grammar", &named_arg, "m.spv"], None, &d);
+    assert_eq!(code, 0, "{err}");
+    let short = String::from_utf8_lossy(text).replace("%label %one\n", "%label\n");
+    let (_, words, _) = run(
+        &["as", "-o", "-"],
+        Some(short.replace("MarkerBegin", "1").as_bytes()),
+        &d,
+    );
+    std::fs::write(d.join("short.spv"), &words).expect("write");
+    let (code, _, err) = run(&["val", "--grammar", grammar, "short.spv"], None, &d);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("expected an operand of kind IdRef"), "{err}");
+    // A grammar that is not one is refused with the model's message and location.
+    std::fs::write(
+        d.join("bad.json"),
+        br#"{ "revision": 1, "instructions": [ { "opname": "A" } ] }"#,
+    )
+    .expect("write");
+    let (code, _, err) = run(&["dis", "--grammar", "bad.json", "m.spv"], None, &d);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("grammar 'bad.json' is not usable") && err.contains("/instructions/0"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -14,7 +14,7 @@ use crate::types::Id;
 /// instruction.
 pub fn module(data: &[u8]) {
     if let Ok((words, _)) = crate::binary::words_from_bytes(data) {
-        if let Ok((_, insts)) = crate::stream::typed(&words) {
+        if let Ok((_, insts)) = crate::stream::read(&words) {
             for inst in insts {
                 let _ = inst;
             }

@@ -17,13 +17,6 @@ use crate::spv::Opcode as O;
 /// types (`OpTypeStructContinuedINTEL`, `OpTypeBufferSurfaceINTEL`, the AVC and VME
 /// types) are not in it.
 ///
-/// ```
-/// # #[cfg(feature = "validate")] {
-/// use spirv_core::{spv::Opcode, validate::generates_type};
-/// assert!(generates_type(Opcode::TypeStruct));
-/// assert!(!generates_type(Opcode::TypeForwardPointer));
-/// # }
-/// ```
 pub fn generates_type(op: O) -> bool {
     matches!(
         op,

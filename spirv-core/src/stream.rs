@@ -11,7 +11,7 @@
 //! ```
 //! use spirv_core::spv::Instruction as I;
 //! # let words = spirv_core::Builder::new((1, 0)).words();
-//! let (header, insts) = spirv_core::stream::typed(&words).unwrap();
+//! let (header, insts) = spirv_core::stream::read(&words).unwrap();
 //! for inst in insts {
 //!     if let I::TypeInt(t) = inst.unwrap() {
 //!         println!("{}-bit integer type %{}", t.width, t.result_id.0);
@@ -31,7 +31,7 @@ use crate::walk::{self, ExtInstRegistry, Ids, Summary};
 ///
 /// # Errors
 /// The header is malformed.
-pub fn typed(words: &[u32]) -> Result<(Header, TypedInstructions<'_>), DecodeError> {
+pub fn read(words: &[u32]) -> Result<(Header, TypedInstructions<'_>), DecodeError> {
     let (header, raw) = RawInstructions::module(words)?;
     Ok((
         header,

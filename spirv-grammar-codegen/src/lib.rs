@@ -9,6 +9,10 @@
 //! - syn parses the macros' arguments ([`macro_args`]);
 //! - heck turns grammar names into Rust names ([`naming`]).
 //!
+//! Emitting is the default feature `emit`. Without it only the model and the
+//! [`name_table`] layout remain, on serde_json alone: what a tool that loads a grammar
+//! at run time needs (the `spirv-asm` CLI's `--grammar`).
+//!
 //! ```
 //! let json = r#"{ "revision": 1, "instructions": [
 //!     { "opname": "Hello", "opcode": 0, "operands": [ { "kind": "IdRef", "name": "Who" } ] } ] }"#;
@@ -17,13 +21,18 @@
 //! assert!(items.to_string().contains("pub struct Hello"));
 //! ```
 
+#[cfg(feature = "emit")]
 pub mod emit;
+#[cfg(feature = "emit")]
 pub mod macro_args;
 pub mod model;
+pub mod name_table;
+#[cfg(feature = "emit")]
 pub mod naming;
 pub mod vendored;
 
 use model::{Category, ExternalKind};
+#[cfg(feature = "emit")]
 pub use proc_macro2::TokenStream;
 
 /// The core grammar's operand kinds, which extended grammars may use without defining.
@@ -34,6 +43,7 @@ pub const CORE_KINDS: &[ExternalKind] = include!(concat!(env!("OUT_DIR"), "/core
 pub const CORE_CAPABILITIES: &[(&str, u32)] =
     include!(concat!(env!("OUT_DIR"), "/core_capabilities.rs"));
 
+#[cfg(feature = "emit")]
 /// Settings of one expansion.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -57,6 +67,7 @@ pub struct Options {
     pub doc_feature: Option<String>,
 }
 
+#[cfg(feature = "emit")]
 impl Options {
     /// Defaults: runtime crate `::spirv_core`, no import name.
     pub fn new(name: &str) -> Self {
@@ -72,6 +83,7 @@ impl Options {
     }
 }
 
+#[cfg(feature = "emit")]
 /// Expands a grammar's JSON text into Rust items. `tracked_path`, if given, is an
 /// absolute path emitted in an `include_bytes!` so that editing the file rebuilds the
 /// invoking crate.
@@ -98,6 +110,7 @@ pub fn expand(
     out
 }
 
+#[cfg(feature = "emit")]
 /// [`expand`], written out as Rust source text (one line, unformatted).
 ///
 /// # Errors
@@ -115,6 +128,7 @@ pub fn is_core_kind(name: &str) -> bool {
     CORE_KINDS.iter().any(|k| k.name == name)
 }
 
+#[cfg(feature = "emit")]
 /// A table of every Rust name the expansion gives, next to its grammar name: one line
 /// per instruction (`inst`), instruction field (`field`, with the operand's kind), kind
 /// (`kind`), value enumerant (`value`), mask bit (`bit`) and mask parameter field of a

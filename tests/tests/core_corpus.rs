@@ -91,7 +91,7 @@ fn strict_mode_accepts_the_corpus() {
     );
 }
 
-/// `stream::typed` gives, for every corpus instruction, what `Module` + `InstRef::decode`
+/// `stream::read` gives, for every corpus instruction, what `Module` + `InstRef::decode`
 /// gives, in one pass.
 #[test]
 fn one_pass_typed_reading_matches_the_module_reader() {
@@ -102,7 +102,7 @@ fn one_pass_typed_reading_matches_the_module_reader() {
     for path in files(&dir.join("bin"), "spv") {
         let words = read_words(&path);
         let m = Module::from_words(&words).expect("reads");
-        let (header, stream) = spirv_core::stream::typed(&words).expect("header");
+        let (header, stream) = spirv_core::stream::read(&words).expect("header");
         assert_eq!(&header, m.header());
         let streamed: Vec<_> = stream.collect();
         assert_eq!(streamed.len(), m.len(), "{}", stem(&path));
@@ -132,7 +132,7 @@ fn one_pass_typed_reading_reports_errors() {
         "#,
         preserve_numeric_ids = true,
     );
-    let (_, s) = spirv_core::stream::typed(W).expect("header");
+    let (_, s) = spirv_core::stream::read(W).expect("header");
     let items: Vec<_> = s.collect();
     assert_eq!(items.len(), 3);
     assert!(items[0].is_ok());

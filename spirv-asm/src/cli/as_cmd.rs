@@ -3,6 +3,7 @@
 use spirv_asm::asm::DEFAULT_GENERATOR;
 use spirv_asm::{AsmOptions, assemble};
 use spirv_core::target_env_version;
+use spirv_core::walk::ExtInstRegistry;
 
 /// Arguments of `spirv-asm as`, the same as `spirv-as` 2025.5's plus extensions.
 #[derive(clap::Args)]
@@ -35,6 +36,8 @@ pub struct Args {
     /// Accept names for every extended set we know (DebugPrintf, DebugBreak), not only spirv-as's 13.
     #[arg(long = "all-ext-inst-names")]
     all_ext_inst_names: bool,
+    #[command(flatten)]
+    grammar: super::grammar::GrammarArgs,
     #[command(flatten)]
     batch: super::batch::BatchArgs,
 }
@@ -113,12 +116,19 @@ pub fn run(args: Args) -> u8 {
         },
         None => None,
     };
+    let registry = match args.grammar.registry(ExtInstRegistry::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
     let opts = AsmOptions {
         version,
         preserve_numeric_ids: args.preserve_numeric_ids,
         generator: args.generator.unwrap_or(DEFAULT_GENERATOR),
         all_ext_inst_names: args.all_ext_inst_names,
-        registry: None,
+        registry,
     };
     if args.batch.wanted(&args.inputs) {
         return super::batch::run(

@@ -1,6 +1,7 @@
 //! `spirv-asm dis`: binary → assembly text.
 
 use spirv_asm::DisOptions;
+use spirv_core::walk::ExtInstRegistry;
 use std::io::IsTerminal;
 
 /// Arguments of `spirv-asm dis`, the same as `spirv-dis` 2025.5's plus extensions.
@@ -54,11 +55,13 @@ pub struct Args {
     #[arg(long = "all-ext-inst-names")]
     all_ext_inst_names: bool,
     #[command(flatten)]
+    grammar: super::grammar::GrammarArgs,
+    #[command(flatten)]
     batch: super::batch::BatchArgs,
 }
 
 impl Args {
-    fn options(&self, color: bool) -> DisOptions {
+    fn options(&self, color: bool, registry: Option<ExtInstRegistry>) -> DisOptions {
         DisOptions {
             raw_id: self.raw_id,
             header: !self.no_header,
@@ -70,7 +73,7 @@ impl Args {
             color,
             keep_going: self.keep_going,
             all_ext_inst_names: self.all_ext_inst_names,
-            registry: None,
+            registry,
         }
     }
 }
@@ -206,10 +209,17 @@ pub fn run(args: Args) -> u8 {
         super::print_version();
         return 0;
     }
+    let registry = match args.grammar.registry(ExtInstRegistry::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
     if args.batch.wanted(&args.inputs) {
         let out_dir = (args.output != "-").then_some(args.output.as_str());
         return super::batch::run(
-            &Batch(args.options(args.color)),
+            &Batch(args.options(args.color, registry)),
             &args.inputs,
             out_dir,
             &args.batch,
@@ -227,7 +237,7 @@ pub fn run(args: Args) -> u8 {
     }
     let to_stdout = args.output == "-";
     let color = !args.no_color && (args.color || (to_stdout && std::io::stdout().is_terminal()));
-    let opts = args.options(color);
+    let opts = args.options(color, registry);
     let mut out = match super::output::Output::open(&args.output) {
         Ok(o) => o,
         Err(e) => {

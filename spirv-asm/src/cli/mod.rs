@@ -4,6 +4,7 @@ pub mod as_cmd;
 pub mod batch;
 pub mod cfg_cmd;
 pub mod dis_cmd;
+pub mod grammar;
 pub mod opt_cmd;
 pub mod output;
 pub mod reflect_cmd;

@@ -4,6 +4,7 @@ use super::batch::{At, BatchArgs, Fault, FileError, Job};
 use spirv_asm::val::render_each;
 use spirv_core::TargetEnv;
 use spirv_core::validate::{Limits, Options, validate, validate_each};
+use spirv_core::walk::ExtInstRegistry;
 use std::path::Path;
 
 /// Arguments of `spirv-asm val`: `spirv-val` 2025.5's, plus `--keep-going` and
@@ -103,6 +104,8 @@ pub struct Args {
     #[arg(long = "before-hlsl-legalization")]
     before_hlsl_legalization: bool,
     #[command(flatten)]
+    grammar: super::grammar::GrammarArgs,
+    #[command(flatten)]
     batch: BatchArgs,
 }
 
@@ -121,7 +124,11 @@ impl Args {
         }
     }
 
-    fn options(&self, target_env: TargetEnv) -> Options<'static> {
+    fn options(
+        &self,
+        target_env: TargetEnv,
+        registry: Option<&'static ExtInstRegistry>,
+    ) -> Options<'static> {
         let d = Limits::default();
         Options {
             target_env,
@@ -151,7 +158,7 @@ impl Args {
             allow_localsizeid: self.allow_localsizeid,
             allow_offset_texture_operand: self.allow_offset_texture_operand,
             allow_vulkan_32_bit_bitwise: self.allow_vulkan_32_bit_bitwise,
-            registry: None,
+            registry,
         }
     }
 }
@@ -172,7 +179,22 @@ pub fn run(mut args: Args) -> u8 {
         },
         None => TargetEnv::default(),
     };
-    let options = args.options(env);
+    // spirv-val's sets (those SPIRV-Tools 2025.5 knows), then the user's. The registry
+    // lives as long as the process, as the grammars it holds do.
+    let mut known = ExtInstRegistry::empty();
+    for g in spirv_core::ext::VENDORED {
+        if spirv_core::ext::spirv_tools_knows(g) {
+            known.register(g);
+        }
+    }
+    let registry = match args.grammar.registry(known) {
+        Ok(r) => r.map(|r| &*Box::leak(Box::new(r))),
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let options = args.options(env, registry);
     // A folder is validated as spirv-val validates one (`error: PATH:N: …` per fault),
     // on every core.
     if args.batch.wanted(&args.inputs) {

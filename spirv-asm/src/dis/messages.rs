@@ -1,7 +1,8 @@
 //! spirv-dis's error messages for malformed instructions, word for word.
 
 use spirv_core::grammar::{InstructionInfo, KindClass};
-use spirv_core::validate::generates_type;
+// SPIRV-Tools' list of type-generating opcodes, shared by the sibling crates.
+use spirv_core::__private::opt::generates_type;
 use spirv_core::walk::Ids;
 use spirv_core::{DecodeErrorKind, spv};
 

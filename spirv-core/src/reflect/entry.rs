@@ -10,10 +10,12 @@ use crate::spv;
 use crate::types::Id;
 use core::ops::Range;
 
-/// An execution mode with its operands (ids for the `…Id` modes).
+/// An execution mode an entry point declares (`OpExecutionMode` or `OpExecutionModeId`),
+/// with its operands (ids for the `…Id` modes). The mode itself is a
+/// [`spv::ExecutionMode`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct ExecutionMode {
+pub struct DeclaredMode {
     /// The mode.
     pub mode: spv::ExecutionMode,
     /// Its operands after the mode.
@@ -65,7 +67,7 @@ pub(super) struct ModeIndex {
     /// Modes recorded per group so far.
     counts: Vec<u32>,
     /// The modes in `OpExecutionMode` order, and each one's group.
-    modes: Vec<ExecutionMode>,
+    modes: Vec<DeclaredMode>,
     groups: Vec<u32>,
 }
 
@@ -94,7 +96,7 @@ impl ModeIndex {
     }
 
     /// A mode of `function`, kept if an entry point names the function.
-    pub(super) fn mode(&mut self, function: u32, mode: ExecutionMode) {
+    pub(super) fn mode(&mut self, function: u32, mode: DeclaredMode) {
         if let Some(&g) = self.group.get(function) {
             self.counts[g as usize] += 1;
             self.modes.push(mode);
@@ -104,7 +106,7 @@ impl ModeIndex {
 
     /// The modes grouped by function (in order within each function); sets every
     /// entry point's range and last local-size mode.
-    pub(super) fn finish(self, entries: &mut [EntryPoint]) -> Vec<ExecutionMode> {
+    pub(super) fn finish(self, entries: &mut [EntryPoint]) -> Vec<DeclaredMode> {
         let groups = self.counts.len();
         let mut start = alloc::vec![0u32; groups + 1];
         for (g, &n) in self.counts.iter().enumerate() {
@@ -115,7 +117,7 @@ impl ModeIndex {
         let mut modes = self.modes;
         if !self.groups.is_sorted() {
             let mut fill = start.clone();
-            let mut slots: Vec<Option<ExecutionMode>> = Vec::new();
+            let mut slots: Vec<Option<DeclaredMode>> = Vec::new();
             slots.resize_with(modes.len(), || None);
             for (mode, &g) in modes.into_iter().zip(&self.groups) {
                 slots[fill[g as usize] as usize] = Some(mode);
@@ -172,13 +174,13 @@ impl Reflection<'_> {
     ///     assert_eq!(modes[0].operands, [8, 8, 1]);
     /// }
     /// ```
-    pub fn execution_modes(&self, entry: &EntryPoint) -> &[ExecutionMode] {
+    pub fn execution_modes(&self, entry: &EntryPoint) -> &[DeclaredMode] {
         let r = entry.modes.start as usize..entry.modes.end as usize;
         self.modes.get(r).unwrap_or(&[])
     }
 
     /// The last `LocalSize` or `LocalSizeId` mode of an entry point.
-    pub(super) fn local_size_mode(&self, entry: &EntryPoint) -> Option<&ExecutionMode> {
+    pub(super) fn local_size_mode(&self, entry: &EntryPoint) -> Option<&DeclaredMode> {
         self.modes.get(entry.local_size? as usize)
     }
 

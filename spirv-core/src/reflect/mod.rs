@@ -38,7 +38,7 @@ mod view;
 pub use crate::analysis::{ImageType, Type};
 pub use constants::{Constant, ConstantKind, Value};
 pub use decorations::{Decorations, MemberInfo};
-pub use entry::{EntryPoint, ExecutionMode, WorkgroupDim};
+pub use entry::{DeclaredMode, EntryPoint, WorkgroupDim};
 pub use layout::LayoutError;
 pub use resources::{
     ArrayDims, ArraySize, BlockLayout, DescriptorType, InterfaceMember, InterfaceVariable, Resource,
@@ -120,7 +120,7 @@ pub struct Reflection<'m> {
     variable_index: IdTable<u32>,
     entry_points: Vec<EntryPoint>,
     /// Execution modes, grouped by function in `OpExecutionMode` order.
-    modes: Vec<ExecutionMode>,
+    modes: Vec<DeclaredMode>,
     source: Option<(spv::SourceLanguage, u32)>,
     capabilities: Vec<spv::Capability>,
     resources: Vec<Resource>,
@@ -236,7 +236,7 @@ impl<'m> Reflection<'m> {
                     // Every entry point of the function declared so far has the mode.
                     modes.mode(
                         function,
-                        ExecutionMode {
+                        DeclaredMode {
                             mode: spv::ExecutionMode(mode),
                             operands: ops.get(2..).unwrap_or(&[]).to_vec(),
                             by_id: opcode == O::ExecutionModeId,

@@ -2,7 +2,7 @@
 //! outputs its interface lists, and the resources and push-constant blocks it uses
 //! statically — so that a caller never filters the whole-module lists itself.
 
-use super::{EntryPoint, ExecutionMode, InterfaceVariable, Reflection, Resource};
+use super::{DeclaredMode, EntryPoint, InterfaceVariable, Reflection, Resource};
 use crate::__private::Vec;
 use crate::analysis::StaticUse;
 use crate::spv;
@@ -70,7 +70,7 @@ impl<'a, 'm> EntryPointView<'a, 'm> {
         self.entry
     }
     /// Its execution modes ([`Reflection::execution_modes`]).
-    pub fn execution_modes(&self) -> &'a [ExecutionMode] {
+    pub fn execution_modes(&self) -> &'a [DeclaredMode] {
         self.r.execution_modes(self.entry)
     }
     /// The stage inputs its `OpEntryPoint` lists (built-ins included).

@@ -196,7 +196,6 @@ mod small_type_uses;
 mod types;
 mod validation_state;
 
-pub use crate::spirv_tools::generates_type;
 pub use adjacency::AdjacencyError;
 pub use arithmetics::ArithmeticError;
 pub use atomics::AtomicError;

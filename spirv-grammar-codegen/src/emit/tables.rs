@@ -3,29 +3,10 @@
 
 use super::*;
 
-/// FNV-1a, 32 bits: the hash `grammar::NameIndex` probes with at run time.
-pub(super) fn fnv1a(s: &str) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in s.bytes() {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h
-}
-
-/// A name index: an open-addressing table built here and probed by the runtime with
-/// the same FNV-1a hash (`grammar::NameIndex`). `__NI` is the table modules' local name
-/// for it.
+/// A name index (its layout is [`crate::name_table`]). `__NI` is the table modules'
+/// local name for the runtime's `grammar::NameIndex`.
 pub(super) fn name_index(entries: &[(String, usize)]) -> TokenStream {
-    let size = (entries.len() * 2).next_power_of_two().max(2);
-    let mut slots = vec![0u16; size];
-    for (i, (name, _)) in entries.iter().enumerate() {
-        let mut at = fnv1a(name) as usize & (size - 1);
-        while slots[at] != 0 {
-            at = (at + 1) & (size - 1);
-        }
-        slots[at] = u16::try_from(i + 1).unwrap_or(u16::MAX);
-    }
+    let slots = crate::name_table::slots(entries.iter().map(|(name, _)| name.as_str()));
     let slots = slots.into_iter().map(Literal::u16_unsuffixed);
     let names = entries.iter().map(|(name, target)| {
         let target = Literal::usize_unsuffixed(*target);

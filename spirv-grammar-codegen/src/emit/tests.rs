@@ -106,7 +106,7 @@ fn a_name_index_probes_as_the_runtime_does() {
     let index = super::tables::name_index(&[("A".into(), 0), ("B".into(), 0)]);
     let mut want = [0u16; 4];
     for (i, name) in ["A", "B"].iter().enumerate() {
-        let mut at = super::tables::fnv1a(name) as usize & 3;
+        let mut at = crate::name_table::fnv1a(name) as usize & 3;
         while want[at] != 0 {
             at = (at + 1) & 3;
         }

@@ -40,7 +40,7 @@ pub use dead_functions::eliminate_dead_functions;
 pub use descriptor::switch_descriptor_set;
 pub use duplicates::remove_duplicates;
 pub use interface::remove_unused_interface_variables;
-pub use kill::Killer;
+pub(crate) use kill::Killer;
 pub use nonsemantic::strip_nonsemantic;
 pub use spec::{freeze_spec_const, set_spec_const_default_value};
 pub use strip::strip_debug;
