@@ -20,10 +20,14 @@ ours=${OURS:-target/release/spirv-asm}
 [ -x "$ours" ] || cargo build --release -q -p spirv-asm
 
 # The first ten passes of -O (spirv-opt's RegisterPerformancePasses order), through the ADCE
-# after --eliminate-local-single-store; the next -O passes are not all implemented yet.
+# after --eliminate-local-single-store; O-head17 goes on to the ADCE after -O's first
+# --eliminate-local-multi-store (the next -O pass, --ccp, is not implemented yet).
 o_head="--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive
 --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local
 --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive"
+o_head17="$o_head --scalar-replacement=0 --convert-local-access-chains --eliminate-local-single-block
+--eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store
+--eliminate-dead-code-aggressive"
 
 if [ $# -gt 0 ]; then
   passes=("$@")
@@ -31,7 +35,8 @@ else
   passes=(wrap-opkill eliminate-dead-branches merge-return inline-entry-points-exhaustive
     eliminate-dead-functions eliminate-dead-code-aggressive private-to-local
     eliminate-local-single-block eliminate-local-single-store eliminate-local-multi-store
-    ssa-rewrite merge-blocks cfg-cleanup eliminate-dead-inserts vector-dce O-head)
+    ssa-rewrite merge-blocks cfg-cleanup eliminate-dead-inserts vector-dce scalar-replacement
+    convert-local-access-chains O-head O-head17)
 fi
 
 tmp=$(mktemp -d)
@@ -53,6 +58,9 @@ for p in "${passes[@]}"; do
   if [ "$p" = O-head ]; then
     # shellcheck disable=SC2206
     args=($o_head)
+  elif [ "$p" = O-head17 ]; then
+    # shellcheck disable=SC2206
+    args=($o_head17)
   else
     args=("--$p")
   fi

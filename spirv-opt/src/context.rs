@@ -55,6 +55,7 @@ pub struct Context {
     id_to_func: Option<HashMap<u32, Func>>,
     debug_info_none: Option<Inst>,
     empty_debug_expr: Option<Inst>,
+    deref_operation: Option<Inst>,
     dbg_decls: HashMap<u32, Vec<Inst>>,
     dbg_insts: HashMap<u32, Inst>,
 }
@@ -102,6 +103,7 @@ impl Context {
             id_to_func: None,
             debug_info_none: None,
             empty_debug_expr: None,
+            deref_operation: None,
             dbg_decls: HashMap::new(),
             dbg_insts: HashMap::new(),
         }
@@ -154,6 +156,7 @@ impl Context {
         }
         if a.contains(Analyses::DEBUG_INFO) {
             self.debug_info_none = None;
+            self.deref_operation = None;
         }
         self.valid = self.valid & !a;
     }
@@ -777,6 +780,7 @@ impl Context {
         };
         let mut none = None;
         let mut empty_expr = None;
+        let mut deref = None;
         self.dbg_insts.clear();
         self.dbg_decls.clear();
         for i in self.ir.all_insts() {
@@ -793,6 +797,9 @@ impl Context {
                 if var != 0 {
                     self.dbg_decls.entry(var).or_default().push(i);
                 }
+            }
+            if c == Some(30) && deref.is_none() && self.is_deref_operation(i, opencl) {
+                deref = Some(i);
             }
             match c {
                 Some(0) if none.is_none() => none = Some(i),
@@ -817,6 +824,73 @@ impl Context {
         }
         self.debug_info_none = none;
         self.empty_debug_expr = empty_expr;
+        self.deref_operation = deref;
+    }
+
+    /// Whether the `DebugOperation` `i` is a `Deref` (for
+    /// `NonSemantic.Shader.DebugInfo.100`, through its constant:
+    /// `GetVulkanDebugOperation`).
+    fn is_deref_operation(&mut self, i: Inst, opencl: u32) -> bool {
+        let d = self.ir.data(i);
+        if opencl != 0 && d.in_word(0) == opencl {
+            return d.word(4) == 0;
+        }
+        let c = d.word(4);
+        self.get_def(c).is_some_and(|c| {
+            self.ir.opcode(c) == O::ConstantNull
+                || (self.ir.data(c).num_in_operands() >= 1 && self.ir.data(c).in_word(0) == 0)
+        })
+    }
+
+    /// The module's `DebugOperation Deref`, made at the front of the debug-info
+    /// instructions if it has none (`GetDebugOperationWithDeref`).
+    pub fn debug_operation_with_deref(&mut self) -> Option<Inst> {
+        self.debug_info();
+        if let Some(i) = self.deref_operation.filter(|&i| self.ir.is_live(i)) {
+            return Some(i);
+        }
+        let id = self.take_next_id()?;
+        let opencl = self.features().opencl_debug_info;
+        let operation = if opencl != 0 {
+            Operand::new(Kind::Enum, &[0])
+        } else {
+            Operand::id(self.int_constant_id(0, false)?)
+        };
+        let void = self.void_type_id();
+        let set = self.dbg_set_import_id();
+        let i = self.make(
+            O::ExtInst,
+            void,
+            id,
+            &[
+                Operand::id(set),
+                Operand::new(Kind::ExtInstNumber, &[30]),
+                operation,
+            ],
+        );
+        match self.ir.section_first(Section::ExtInstDebugInfo) {
+            Some(first) => self.ir.insert_before(first, i),
+            None => self.ir.push_global(Section::ExtInstDebugInfo, i),
+        }
+        self.dbg_insts.insert(id, i);
+        self.analyze_def_use(i);
+        self.deref_operation = Some(i);
+        Some(i)
+    }
+
+    /// A copy of the `DebugExpression` `expr` with a `Deref` operation first, at the end
+    /// of the debug-info instructions (`DerefDebugExpression`).
+    pub fn deref_debug_expression(&mut self, expr: Inst) -> Option<Inst> {
+        let c = self.ir.clone_inst(expr)?;
+        let id = self.take_next_id()?;
+        self.ir.data_mut(c).set_result_id(id);
+        let deref = self.debug_operation_with_deref()?;
+        let deref_id = self.ir.result_id(deref);
+        self.ir.data_mut(c).insert_operand(4, Operand::id(deref_id));
+        self.ir.push_global(Section::ExtInstDebugInfo, c);
+        self.dbg_insts.insert(id, c);
+        self.analyze_def_use(c);
+        Some(c)
     }
 
     /// The module's empty `DebugExpression`, made at the front of the debug-info

@@ -337,9 +337,14 @@ pub static PASSES: &[PassInfo] = &[
         "Renumber every id 1, 2, ... in order of first mention.",
         |_| Ok(S::CompactIds),
     ),
-    missing(
-        "convert-local-access-chains",
+    ir(
+        passes::local_access_chain::FLAG,
         "Replace loads and stores through constant access chains into function-scope variables with whole-variable loads, inserts and stores.",
+        |_, _| {
+            Ok(Pass::ir(
+                passes::local_access_chain::LocalAccessChainConvert,
+            ))
+        },
     ),
     missing(
         "convert-relaxed-to-half",
@@ -610,9 +615,10 @@ pub static PASSES: &[PassInfo] = &[
         },
     ),
     with_arg(
-        missing(
-            "scalar-replacement",
+        ir(
+            passes::scalar_replacement::FLAG,
             "Replace function-scope composite variables by one variable per element, up to this many elements (0: no limit).",
+            |v, _| passes::scalar_replacement::ScalarReplacement::from_arg(v).map(Pass::ir),
         ),
         Arg::Optional("<n>"),
         false,
