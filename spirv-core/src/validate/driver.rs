@@ -297,10 +297,10 @@ type WholePass = fn(&Whole<'_, '_>, &mut dyn FnMut(Fault) -> bool) -> ControlFlo
 /// spirv-val's passes after its second loop, in its order
 /// (`ValidateBinaryUsingContextAndValidationState`): adjacency, the entry points and
 /// their execution modes, the control-flow graph, decorations, interfaces, built-ins,
-/// then the execution-model limitations the passes registered and small-type uses
-/// (spirv-val takes the two instruction by instruction in one loop; here they are one
-/// pass after the other, which differs only in which fault comes first when a module
-/// breaks both).
+/// then the execution-model limitations the passes registered, small-type uses and the
+/// uses of QCOM image-processing textures (spirv-val takes the three instruction by
+/// instruction in one loop; here they are one pass after the other, which differs only
+/// in which fault comes first when a module breaks more than one).
 const WHOLE_MODULE: [WholePass; 9] = [
     |w, sink| {
         adjacency::check(w.q, sink);
