@@ -32,6 +32,7 @@ families! {
     decorations: "decorations.txt",
     derivatives: "derivatives.txt",
     extensions: "extensions.txt",
+    images: "images.txt",
     limitations: "limitations.txt",
     memory: "memory.txt",
     modes: "modes.txt",

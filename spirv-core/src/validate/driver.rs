@@ -10,7 +10,8 @@ use super::error::{ErrorKind, ValidationError};
 use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
     Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
-    ids, instruction, interfaces, invalid_type, layout, modes, small_type_uses, validation_state,
+    ids, image, instruction, interfaces, invalid_type, layout, modes, small_type_uses,
+    validation_state,
 };
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
@@ -296,11 +297,11 @@ type WholePass = fn(&Whole<'_, '_>, &mut dyn FnMut(Fault) -> bool) -> ControlFlo
 /// spirv-val's passes after its second loop, in its order
 /// (`ValidateBinaryUsingContextAndValidationState`): adjacency, the entry points and
 /// their execution modes, the control-flow graph, decorations, interfaces, built-ins,
-/// then the execution-model limitations the passes registered and small-type uses
-/// (spirv-val takes the two instruction by instruction in one loop; here they are one
-/// pass after the other, which differs only in which fault comes first when a module
-/// breaks both).
-const WHOLE_MODULE: [WholePass; 8] = [
+/// then the execution-model limitations the passes registered, small-type uses and the
+/// uses of QCOM image-processing textures (spirv-val takes the three instruction by
+/// instruction in one loop; here they are one pass after the other, which differs only
+/// in which fault comes first when a module breaks more than one).
+const WHOLE_MODULE: [WholePass; 9] = [
     |w, sink| {
         adjacency::check(w.q, sink);
         ControlFlow::Continue(())
@@ -336,6 +337,10 @@ const WHOLE_MODULE: [WholePass; 8] = [
     |w, sink| limitations::check(w.q, w.calls(), sink),
     |w, sink| {
         small_type_uses::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        image::texture_usages(w.q, sink);
         ControlFlow::Continue(())
     },
 ];
@@ -421,7 +426,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 23] = [
+const SECOND_LOOP: [SecondPass; 24] = [
     // The execution-model limitations spirv-val registers before its second loop.
     |q, inst, _| {
         limitations::before_second_loop(q, inst);
@@ -436,6 +441,7 @@ const SECOND_LOOP: [SecondPass; 23] = [
     |q, inst, s| constants::check(q, inst, &mut s.constants),
     |q, inst, s| memory::check(q, inst, &mut s.memory),
     |q, inst, s| function::check(q, inst, &mut s.function),
+    |q, inst, s| image::check(q, inst, &mut s.image),
     |q, inst, s| conversion::check(q, inst, &mut s.conversion),
     |q, inst, s| composites::check(q, inst, &mut s.composites),
     |q, inst, s| arithmetics::check(q, inst, &mut s.arithmetics),
@@ -509,4 +515,5 @@ pub(super) struct Second {
     control_flow: cfg::control_flow::ControlFlow,
     literals: literals::Literals,
     mode_setting: modes::ModeSetting,
+    image: image::Consumers,
 }

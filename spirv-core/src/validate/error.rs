@@ -531,6 +531,8 @@ faults! {
         Atomic(super::AtomicError),
         /// Barrier instructions.
         Barrier(super::BarrierError),
+        /// Image types and image instructions.
+        Image(super::ImageError),
         /// Non-uniform group instructions.
         NonUniform(super::NonUniformError),
         /// Functions an entry point reaching them cannot use: the execution-model and
@@ -624,6 +626,7 @@ mod tests {
             ("AtomicError", AtomicError::TEMPLATES),
             ("BarrierError", BarrierError::TEMPLATES),
             ("NonUniformError", NonUniformError::TEMPLATES),
+            ("ImageError", ImageError::TEMPLATES),
             ("LimitationError", LimitationError::TEMPLATES),
             ("DerivativeError", DerivativeError::TEMPLATES),
             ("PrimitiveError", PrimitiveError::TEMPLATES),
