@@ -155,15 +155,31 @@ impl State {
         if self.supported_ref_ptrs.contains(&ptr_id) {
             return true;
         }
-        for user in cx.users(ptr_id) {
+        // spirv-opt recurses through the access chains and copies derived from the
+        // pointer; the input decides how long such a chain is, so this walks it with an
+        // explicit stack, in the same order. A pointer is recorded as supported once all
+        // its users are; one met again while its users are being walked (a cycle, which
+        // only an invalid module has) adds nothing.
+        let mut stack: Vec<(u32, Vec<Inst>, usize)> = vec![(ptr_id, cx.users(ptr_id), 0)];
+        let mut walking: HashSet<u32> = HashSet::from_iter([ptr_id]);
+        while let Some((ptr, users, at)) = stack.last_mut() {
+            let Some(&user) = users.get(*at) else {
+                let done = *ptr;
+                self.supported_ref_ptrs.insert(done);
+                walking.remove(&done);
+                stack.pop();
+                continue;
+            };
+            *at += 1;
             if matches!(cx.common_debug_opcode(user), Some(28 | 29)) {
                 continue;
             }
             let op = cx.ir.opcode(user);
             if mem_pass::is_non_ptr_access_chain(op) || op == O::CopyObject {
                 let rid = cx.ir.result_id(user);
-                if !self.has_only_supported_refs(cx, rid) {
-                    return false;
+                if !self.supported_ref_ptrs.contains(&rid) && walking.insert(rid) {
+                    let users = cx.users(rid);
+                    stack.push((rid, users, 0));
                 }
             } else if op != O::Store
                 && op != O::Load
@@ -173,7 +189,6 @@ impl State {
                 return false;
             }
         }
-        self.supported_ref_ptrs.insert(ptr_id);
         true
     }
 

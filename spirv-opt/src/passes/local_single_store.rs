@@ -174,13 +174,22 @@ fn process_variable(cx: &mut Context, var: Inst) -> Option<bool> {
     Some(modified)
 }
 
-/// `FindUses`: the users of `i`, and of its copies in turn.
+/// `FindUses`: the users of `i`, and of its copies in turn, in spirv-opt's order (each
+/// copy's users right after the copy). spirv-opt recurses; a chain of copies is as long
+/// as the input makes it, so this keeps an explicit stack of the user lists being read.
 fn find_uses(cx: &mut Context, i: Inst, users: &mut Vec<Inst>) {
     let id = cx.ir.result_id(i);
-    for u in cx.users(id) {
+    let mut stack: Vec<(Vec<Inst>, usize)> = vec![(cx.users(id), 0)];
+    while let Some((list, at)) = stack.last_mut() {
+        let Some(&u) = list.get(*at) else {
+            stack.pop();
+            continue;
+        };
+        *at += 1;
         users.push(u);
         if cx.ir.opcode(u) == O::CopyObject {
-            find_uses(cx, u, users);
+            let copy = cx.ir.result_id(u);
+            stack.push((cx.users(copy), 0));
         }
     }
 }
