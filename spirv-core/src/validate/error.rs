@@ -604,6 +604,7 @@ mod tests {
             ("GlslRule", GlslRule::TEMPLATES),
             ("OpenClRule", OpenClRule::TEMPLATES),
             ("ClspvError", ClspvError::TEMPLATES),
+            ("DebugInfoRule", DebugInfoRule::TEMPLATES),
             ("FunctionError", FunctionError::TEMPLATES),
             ("CfgError", CfgError::TEMPLATES),
             ("AdjacencyError", AdjacencyError::TEMPLATES),

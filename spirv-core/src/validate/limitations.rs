@@ -258,6 +258,22 @@ pub(super) mod rules {
         opcode_first: true,
     };
 
+    // validate_extensions.cpp (the import is `GLSL.std.450`, which names them)
+    rules! {
+        /// `GLSL.std.450` `InterpolateAtCentroid`.
+        INTERPOLATE_AT_CENTROID = None,
+            "GLSL.std.450 InterpolateAtCentroid requires Fragment execution model",
+            Model(Only(&[M::Fragment]));
+        /// `GLSL.std.450` `InterpolateAtSample`.
+        INTERPOLATE_AT_SAMPLE = None,
+            "GLSL.std.450 InterpolateAtSample requires Fragment execution model",
+            Model(Only(&[M::Fragment]));
+        /// `GLSL.std.450` `InterpolateAtOffset`.
+        INTERPOLATE_AT_OFFSET = None,
+            "GLSL.std.450 InterpolateAtOffset requires Fragment execution model",
+            Model(Only(&[M::Fragment]));
+    }
+
     // validate_misc.cpp
     rules! {
         /// Interlock instructions outside fragment shaders.

@@ -218,7 +218,7 @@ pub use decorations::{
 pub use derivatives::DerivativeError;
 pub use error::{ErrorKind, ValidationError};
 pub use extension::ExtensionError;
-pub use extension::{ClspvError, ExtInstError, GlslRule, OpenClRule};
+pub use extension::{ClspvError, DebugInfoRule, ExtInstError, GlslRule, OpenClRule};
 pub use function::FunctionError;
 pub use image::ImageError;
 pub use interfaces::InterfaceError;

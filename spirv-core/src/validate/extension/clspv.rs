@@ -3,7 +3,7 @@
 //! functions of `validate_extensions.cpp`): the import's version, the version each
 //! instruction needs, and each instruction's operands, in spirv-val's order.
 
-use super::{EntryPointNames, ExtInstError};
+use super::{EntryPointNames, ExtInstError, is_uint32_constant};
 use crate::spv::{self, Opcode as O};
 use crate::validate::faults::faults;
 use crate::validate::{Fault, Inst, Query};
@@ -166,15 +166,8 @@ pub(super) fn check(
         });
     }
     let operands = inst.operands.len();
-    // `IsUint32Constant`: an `OpConstant` of a 32-bit unsigned integer type.
     let uint32 = |i: usize, operand: &'static str| -> Result<(), Fault> {
-        let id = inst.word(i);
-        let t = q.type_of(id);
-        let ok = q.opcode(id) == O::Constant
-            && q.opcode(t) == O::TypeInt
-            && q.word(t, 2) == Some(32)
-            && q.word(t, 3) == Some(0);
-        if ok {
+        if is_uint32_constant(q, inst.word(i)) {
             Ok(())
         } else {
             fail(E::Uint32Constant { operand })

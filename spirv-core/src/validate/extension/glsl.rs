@@ -450,6 +450,13 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, name: &str) -> Result<(), Fa
                     return fail(R::Offset2);
                 }
             }
+            use crate::validate::limitations::{self, Limitation, rules};
+            let rule = match name {
+                "InterpolateAtCentroid" => &rules::INTERPOLATE_AT_CENTROID,
+                "InterpolateAtSample" => &rules::INTERPOLATE_AT_SAMPLE,
+                _ => &rules::INTERPOLATE_AT_OFFSET,
+            };
+            limitations::register(q, inst, Limitation::new(q, rule));
         }
         "IMix" => return Err(ExtInstError::IMix.into()),
         "Bad" => return Err(ExtInstError::Bad.into()),

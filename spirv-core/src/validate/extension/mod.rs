@@ -1,9 +1,10 @@
 //! spirv-val's extension pass (`ExtensionPass` in `validate_extensions.cpp`):
 //! extensions that need a newer SPIR-V version, `NonSemantic.` imports without
 //! `SPV_KHR_non_semantic_info`, and the rules of the extended instruction sets, one
-//! file per set: [`glsl`] (`GLSL.std.450`), [`opencl`] (`OpenCL.std`) and [`clspv`]
-//! (`NonSemantic.ClspvReflection.N`). Instructions are named, and told apart, by the
-//! vendored grammars.
+//! file per set: [`glsl`] (`GLSL.std.450`), [`opencl`] (`OpenCL.std`), [`debug_info`]
+//! (`OpenCL.DebugInfo.100` and `NonSemantic.Shader.DebugInfo.100`, which share their
+//! rules) and [`clspv`] (`NonSemantic.ClspvReflection.N`). Instructions are named, and
+//! told apart, by the vendored grammars.
 
 use super::Query;
 use super::faults::faults;
@@ -17,10 +18,12 @@ use alloc::collections::BTreeMap;
 use core::cell::OnceCell;
 
 mod clspv;
+mod debug_info;
 mod glsl;
 mod opencl;
 
 pub use clspv::ClspvError;
+pub use debug_info::DebugInfoRule;
 pub use glsl::GlslRule;
 pub use opencl::OpenClRule;
 
@@ -74,6 +77,14 @@ faults! {
             /// The instruction's name.
             inst: String,
         } => "{inst} can only be used with physical addressing models",
+        /// An `OpenCL.DebugInfo.100` or `NonSemantic.Shader.DebugInfo.100`
+        /// instruction's rule.
+        DebugInfo {
+            /// The instruction's name.
+            inst: String,
+            /// The rule.
+            rule: DebugInfoRule,
+        } => "{inst}: {rule}",
     }
     families {
         /// A `NonSemantic.ClspvReflection` fault.
@@ -98,6 +109,15 @@ pub(super) fn ext_inst_name(q: &Query<'_>, inst: &Inst<'_>) -> String {
     }
 }
 
+/// `IsUint32Constant`: whether `id` is an `OpConstant` of a 32-bit unsigned integer type.
+fn is_uint32_constant(q: &Query<'_>, id: u32) -> bool {
+    let t = q.type_of(id);
+    q.opcode(id) == O::Constant
+        && q.opcode(t) == O::TypeInt
+        && q.word(t, 2) == Some(32)
+        && q.word(t, 3) == Some(0)
+}
+
 /// The name an extended instruction's `OpExtInstImport` gives its set.
 fn import_name(q: &Query<'_>, inst: &Inst<'_>) -> Vec<u8> {
     q.def(inst.word(2))
@@ -113,6 +133,8 @@ pub(super) struct Extension {
     entry_points: EntryPointNames,
     /// The rules of each import seen so far, by its id.
     sets: BTreeMap<u32, SetRules>,
+    /// Where functions and blocks begin, read on first use by the debug-info rules.
+    blocks: debug_info::Blocks,
 }
 
 /// Each entry-point function's `(execution model, name)` pairs, read once.
@@ -198,6 +220,10 @@ enum SetRules {
     OpenCl,
     /// The version the name encodes, or the fault spirv-val reports at the import.
     Clspv(Result<u32, ClspvError>),
+    /// `OpenCL.DebugInfo.100`, or with `shader` `NonSemantic.Shader.DebugInfo.100`.
+    DebugInfo {
+        shader: bool,
+    },
     Unchecked,
 }
 
@@ -208,6 +234,8 @@ fn ext_inst(q: &Query<'_>, inst: &Inst<'_>, memo: &mut Extension) -> Result<(), 
         match import.as_slice() {
             b"GLSL.std.450" => SetRules::Glsl,
             b"OpenCL.std" => SetRules::OpenCl,
+            b"OpenCL.DebugInfo.100" => SetRules::DebugInfo { shader: false },
+            b"NonSemantic.Shader.DebugInfo.100" => SetRules::DebugInfo { shader: true },
             n => match n.strip_prefix(b"NonSemantic.ClspvReflection.") {
                 Some(suffix) => SetRules::Clspv(clspv::version(suffix)),
                 None => SetRules::Unchecked,
@@ -219,6 +247,7 @@ fn ext_inst(q: &Query<'_>, inst: &Inst<'_>, memo: &mut Extension) -> Result<(), 
     match rules {
         SetRules::Glsl => glsl::check(q, inst, name(&crate::ext::glsl_std_450::GRAMMAR)),
         SetRules::OpenCl => opencl::check(q, inst, name(&crate::ext::opencl_std::GRAMMAR)),
+        SetRules::DebugInfo { shader } => debug_info::check(q, inst, *shader, &memo.blocks),
         SetRules::Clspv(version) => clspv::check(q, inst, version.clone(), &memo.entry_points),
         SetRules::Unchecked => Ok(()),
     }
