@@ -33,12 +33,16 @@ families! {
     derivatives: "derivatives.txt",
     extensions: "extensions.txt",
     limitations: "limitations.txt",
+    logical_pointers: "logical_pointers.txt",
     memory: "memory.txt",
+    mesh_shading: "mesh_shading.txt",
     modes: "modes.txt",
     non_uniform: "non_uniform.txt",
     operations: "operations.txt",
     operations_cooperative: "operations-cooperative.txt",
     primitives: "primitives.txt",
+    ray_query: "ray_query.txt",
+    ray_tracing: "ray_tracing.txt",
     types: "types.txt",
 }
 

@@ -10,12 +10,13 @@ use super::error::{ErrorKind, ValidationError};
 use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
     Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
-    ids, instruction, interfaces, invalid_type, layout, modes, small_type_uses, validation_state,
+    ids, instruction, interfaces, invalid_type, layout, logical_pointers, modes, small_type_uses,
+    validation_state,
 };
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
-    derivatives, extension, function, limitations, literals, logicals, memory, misc, non_uniform,
-    primitives, types,
+    derivatives, extension, function, limitations, literals, logicals, memory, mesh_shading, misc,
+    non_uniform, primitives, ray_query, ray_tracing, types,
 };
 use crate::__private::Vec;
 use crate::binary::{self, Header};
@@ -300,7 +301,7 @@ type WholePass = fn(&Whole<'_, '_>, &mut dyn FnMut(Fault) -> bool) -> ControlFlo
 /// (spirv-val takes the two instruction by instruction in one loop; here they are one
 /// pass after the other, which differs only in which fault comes first when a module
 /// breaks both).
-const WHOLE_MODULE: [WholePass; 8] = [
+const WHOLE_MODULE: [WholePass; 9] = [
     |w, sink| {
         adjacency::check(w.q, sink);
         ControlFlow::Continue(())
@@ -336,6 +337,10 @@ const WHOLE_MODULE: [WholePass; 8] = [
     |w, sink| limitations::check(w.q, w.calls(), sink),
     |w, sink| {
         small_type_uses::check(w.q, sink);
+        ControlFlow::Continue(())
+    },
+    |w, sink| {
+        logical_pointers::check(w.q, sink);
         ControlFlow::Continue(())
     },
 ];
@@ -421,7 +426,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 23] = [
+const SECOND_LOOP: [SecondPass; 26] = [
     // The execution-model limitations spirv-val registers before its second loop.
     |q, inst, _| {
         limitations::before_second_loop(q, inst);
@@ -448,6 +453,9 @@ const SECOND_LOOP: [SecondPass; 23] = [
     |q, inst, _| barriers::check(q, inst),
     |q, inst, _| non_uniform::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),
+    |q, inst, _| ray_query::check(q, inst),
+    |q, inst, _| ray_tracing::check(q, inst),
+    |q, inst, s| mesh_shading::check(q, inst, &mut s.mesh_shading),
     |q, inst, _| invalid_type::check(q, inst),
 ];
 
@@ -509,4 +517,5 @@ pub(super) struct Second {
     control_flow: cfg::control_flow::ControlFlow,
     literals: literals::Literals,
     mode_setting: modes::ModeSetting,
+    mesh_shading: mesh_shading::MeshShading,
 }
