@@ -34,12 +34,16 @@ families! {
     extensions: "extensions.txt",
     images: "images.txt",
     limitations: "limitations.txt",
+    logical_pointers: "logical_pointers.txt",
     memory: "memory.txt",
+    mesh_shading: "mesh_shading.txt",
     modes: "modes.txt",
     non_uniform: "non_uniform.txt",
     operations: "operations.txt",
     operations_cooperative: "operations-cooperative.txt",
     primitives: "primitives.txt",
+    ray_query: "ray_query.txt",
+    ray_tracing: "ray_tracing.txt",
     types: "types.txt",
 }
 

@@ -10,13 +10,13 @@ use super::error::{ErrorKind, ValidationError};
 use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
     Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
-    ids, image, instruction, interfaces, invalid_type, layout, modes, small_type_uses,
+    ids, image, instruction, interfaces, invalid_type, layout, logical_pointers, modes, small_type_uses,
     validation_state,
 };
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
-    derivatives, extension, function, limitations, literals, logicals, memory, misc, non_uniform,
-    primitives, types,
+    derivatives, extension, function, limitations, literals, logicals, memory, mesh_shading, misc,
+    non_uniform, primitives, ray_query, ray_tracing, types,
 };
 use crate::__private::Vec;
 use crate::binary::{self, Header};
@@ -341,6 +341,7 @@ const WHOLE_MODULE: [WholePass; 9] = [
     },
     |w, sink| {
         image::texture_usages(w.q, sink);
+        logical_pointers::check(w.q, sink);
         ControlFlow::Continue(())
     },
 ];
@@ -426,7 +427,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 24] = [
+const SECOND_LOOP: [SecondPass; 27] = [
     // The execution-model limitations spirv-val registers before its second loop.
     |q, inst, _| {
         limitations::before_second_loop(q, inst);
@@ -454,6 +455,9 @@ const SECOND_LOOP: [SecondPass; 24] = [
     |q, inst, _| barriers::check(q, inst),
     |q, inst, _| non_uniform::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),
+    |q, inst, _| ray_query::check(q, inst),
+    |q, inst, _| ray_tracing::check(q, inst),
+    |q, inst, s| mesh_shading::check(q, inst, &mut s.mesh_shading),
     |q, inst, _| invalid_type::check(q, inst),
 ];
 
@@ -516,4 +520,5 @@ pub(super) struct Second {
     literals: literals::Literals,
     mode_setting: modes::ModeSetting,
     image: image::Consumers,
+    mesh_shading: mesh_shading::MeshShading,
 }

@@ -535,6 +535,12 @@ faults! {
         Image(super::ImageError),
         /// Non-uniform group instructions.
         NonUniform(super::NonUniformError),
+        /// Ray query instructions.
+        RayQuery(super::RayQueryError),
+        /// Ray tracing instructions.
+        RayTracing(super::RayTracingError),
+        /// Mesh shading instructions and per-primitive interface variables.
+        MeshShading(super::MeshShadingError),
         /// Functions an entry point reaching them cannot use: the execution-model and
         /// execution-mode limitations instructions register.
         Limitation(super::LimitationError),
@@ -554,6 +560,9 @@ faults! {
         InvalidType(super::InvalidTypeError),
         /// Uses of 8- and 16-bit results without the capability for their full use.
         SmallType(super::SmallTypeError),
+        /// Logical pointers: which instructions take and return them, and what
+        /// variable pointers may point to.
+        LogicalPointer(super::LogicalPointerError),
     }
 }
 
@@ -628,11 +637,15 @@ mod tests {
             ("BarrierError", BarrierError::TEMPLATES),
             ("NonUniformError", NonUniformError::TEMPLATES),
             ("ImageError", ImageError::TEMPLATES),
+            ("RayQueryError", RayQueryError::TEMPLATES),
+            ("RayTracingError", RayTracingError::TEMPLATES),
+            ("MeshShadingError", MeshShadingError::TEMPLATES),
             ("LimitationError", LimitationError::TEMPLATES),
             ("DerivativeError", DerivativeError::TEMPLATES),
             ("PrimitiveError", PrimitiveError::TEMPLATES),
             ("SmallTypeError", SmallTypeError::TEMPLATES),
             ("InvalidTypeError", InvalidTypeError::TEMPLATES),
+            ("LogicalPointerError", LogicalPointerError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

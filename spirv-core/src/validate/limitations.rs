@@ -274,6 +274,32 @@ pub(super) mod rules {
             Model(Only(&[M::Fragment]));
     }
 
+    // validate_ray_tracing.cpp
+    rules! {
+        /// `OpTraceRayKHR`.
+        TRACE_RAY = None,
+            "OpTraceRayKHR requires RayGenerationKHR, ClosestHitKHR and MissKHR execution models",
+            Model(Only(&[M::RayGenerationKHR, M::ClosestHitKHR, M::MissKHR]));
+        /// `OpReportIntersectionKHR`.
+        REPORT_INTERSECTION = None,
+            "OpReportIntersectionKHR requires IntersectionKHR execution model",
+            Model(Only(&[M::IntersectionKHR]));
+        /// `OpExecuteCallableKHR`.
+        EXECUTE_CALLABLE = None,
+            "OpExecuteCallableKHR requires RayGenerationKHR, ClosestHitKHR, MissKHR and CallableKHR execution models",
+            Model(Only(&[M::RayGenerationKHR, M::ClosestHitKHR, M::MissKHR, M::CallableKHR]));
+    }
+
+    // validate_mesh_shading.cpp
+    rules! {
+        /// `OpEmitMeshTasksEXT`.
+        EMIT_MESH_TASKS = None, "OpEmitMeshTasksEXT requires TaskEXT execution model",
+            Model(Only(&[M::TaskEXT]));
+        /// `OpSetMeshOutputsEXT`.
+        SET_MESH_OUTPUTS = None, "OpSetMeshOutputsEXT requires MeshEXT execution model",
+            Model(Only(&[M::MeshEXT]));
+    }
+
     // validate_misc.cpp
     rules! {
         /// Interlock instructions outside fragment shaders.
