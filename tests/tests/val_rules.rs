@@ -32,6 +32,7 @@ families! {
     decorations: "decorations.txt",
     derivatives: "derivatives.txt",
     extensions: "extensions.txt",
+    graphs: "graphs.txt",
     limitations: "limitations.txt",
     memory: "memory.txt",
     modes: "modes.txt",
@@ -39,6 +40,7 @@ families! {
     operations: "operations.txt",
     operations_cooperative: "operations-cooperative.txt",
     primitives: "primitives.txt",
+    tensors: "tensors.txt",
     types: "types.txt",
 }
 

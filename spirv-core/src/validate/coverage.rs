@@ -66,6 +66,9 @@ pub const FAMILIES: &[Family] = &[
     super::non_uniform::COVERAGE,
     super::memory_semantics::COVERAGE,
     super::literals::COVERAGE,
+    super::tensor_layout::COVERAGE,
+    super::tensor::COVERAGE,
+    super::graph::COVERAGE,
     super::invalid_type::COVERAGE,
     super::scopes::COVERAGE,
     super::adjacency::COVERAGE,
@@ -87,9 +90,6 @@ pub const NOT_CHECKED: &[Family] = &[
     Family::new("ray query", "validate_ray_query.cpp"),
     Family::new("ray tracing reorder", "validate_ray_tracing_reorder.cpp"),
     Family::new("mesh shading", "validate_mesh_shading.cpp"),
-    Family::new("tensors", "validate_tensor.cpp"),
-    Family::new("tensor layouts", "validate_tensor_layout.cpp"),
-    Family::new("graphs", "validate_graph.cpp"),
 ];
 
 #[cfg(all(test, feature = "std"))]

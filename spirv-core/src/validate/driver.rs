@@ -17,6 +17,7 @@ use super::{
     derivatives, extension, function, limitations, literals, logicals, memory, misc, non_uniform,
     primitives, types,
 };
+use super::{graph, tensor, tensor_layout};
 use crate::__private::Vec;
 use crate::binary::{self, Header};
 use crate::spirv_tools::SetKind;
@@ -421,7 +422,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 23] = [
+const SECOND_LOOP: [SecondPass; 26] = [
     // The execution-model limitations spirv-val registers before its second loop.
     |q, inst, _| {
         limitations::before_second_loop(q, inst);
@@ -448,6 +449,9 @@ const SECOND_LOOP: [SecondPass; 23] = [
     |q, inst, _| barriers::check(q, inst),
     |q, inst, _| non_uniform::check(q, inst),
     |q, inst, s| literals::check(q, inst, &mut s.literals),
+    |q, inst, _| tensor_layout::check(q, inst),
+    |q, inst, _| tensor::check(q, inst),
+    |q, inst, s| graph::check(q, inst, &mut s.graphs),
     |q, inst, _| invalid_type::check(q, inst),
 ];
 
@@ -509,4 +513,5 @@ pub(super) struct Second {
     control_flow: cfg::control_flow::ControlFlow,
     literals: literals::Literals,
     mode_setting: modes::ModeSetting,
+    graphs: graph::Graphs,
 }

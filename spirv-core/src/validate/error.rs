@@ -552,6 +552,12 @@ faults! {
         InvalidType(super::InvalidTypeError),
         /// Uses of 8- and 16-bit results without the capability for their full use.
         SmallType(super::SmallTypeError),
+        /// Tensor layout and view instructions (`SPV_NV_tensor_addressing`).
+        TensorLayout(super::TensorLayoutError),
+        /// Tensor instructions (`SPV_ARM_tensors`).
+        Tensor(super::TensorError),
+        /// Graph instructions (`SPV_ARM_graph`).
+        Graph(super::GraphError),
     }
 }
 
@@ -629,6 +635,9 @@ mod tests {
             ("PrimitiveError", PrimitiveError::TEMPLATES),
             ("SmallTypeError", SmallTypeError::TEMPLATES),
             ("InvalidTypeError", InvalidTypeError::TEMPLATES),
+            ("TensorLayoutError", TensorLayoutError::TEMPLATES),
+            ("TensorError", TensorError::TEMPLATES),
+            ("GraphError", GraphError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()
