@@ -32,6 +32,7 @@ families! {
     decorations: "decorations.txt",
     derivatives: "derivatives.txt",
     extensions: "extensions.txt",
+    graphs: "graphs.txt",
     images: "images.txt",
     limitations: "limitations.txt",
     logical_pointers: "logical_pointers.txt",
@@ -44,6 +45,7 @@ families! {
     primitives: "primitives.txt",
     ray_query: "ray_query.txt",
     ray_tracing: "ray_tracing.txt",
+    tensors: "tensors.txt",
     types: "types.txt",
 }
 

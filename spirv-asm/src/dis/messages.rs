@@ -39,7 +39,12 @@ pub(super) fn message_for(
             "End of input reached while decoding {opname} starting at word {offset}: instruction word count {word_count} but only {available} words left."
         ),
         DecodeErrorKind::UnknownEnumerant { kind, value } => {
-            let words = crate::text::kind_words(kind);
+            // SPIRV-Tools names these kinds otherwise than by their grammar names.
+            let words = match *kind {
+                "FPFastMathMode" => "floating-point fast math mode".into(),
+                "FPRoundingMode" => "floating-point rounding mode".into(),
+                _ => crate::text::kind_words(kind),
+            };
             let operand = spv::GRAMMAR.kind(kind);
             match operand.map(|k| k.class) {
                 // The parser names a mask's highest bit it does not know.

@@ -10,14 +10,15 @@ use super::error::{ErrorKind, ValidationError};
 use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
     Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
-    ids, image, instruction, interfaces, invalid_type, layout, logical_pointers, modes, small_type_uses,
-    validation_state,
+    ids, image, instruction, interfaces, invalid_type, layout, logical_pointers, modes,
+    small_type_uses, validation_state,
 };
 use super::{
     annotation, arithmetics, atomics, barriers, bitwise, composites, constants, conversion, debug,
     derivatives, extension, function, limitations, literals, logicals, memory, mesh_shading, misc,
     non_uniform, primitives, ray_query, ray_tracing, types,
 };
+use super::{graph, tensor, tensor_layout};
 use crate::__private::Vec;
 use crate::binary::{self, Header};
 use crate::spirv_tools::SetKind;
@@ -427,7 +428,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 27] = [
+const SECOND_LOOP: [SecondPass; 30] = [
     // The execution-model limitations spirv-val registers before its second loop.
     |q, inst, _| {
         limitations::before_second_loop(q, inst);
@@ -458,6 +459,9 @@ const SECOND_LOOP: [SecondPass; 27] = [
     |q, inst, _| ray_query::check(q, inst),
     |q, inst, _| ray_tracing::check(q, inst),
     |q, inst, s| mesh_shading::check(q, inst, &mut s.mesh_shading),
+    |q, inst, _| tensor_layout::check(q, inst),
+    |q, inst, _| tensor::check(q, inst),
+    |q, inst, s| graph::check(q, inst, &mut s.graphs),
     |q, inst, _| invalid_type::check(q, inst),
 ];
 
@@ -521,4 +525,5 @@ pub(super) struct Second {
     mode_setting: modes::ModeSetting,
     image: image::Consumers,
     mesh_shading: mesh_shading::MeshShading,
+    graphs: graph::Graphs,
 }

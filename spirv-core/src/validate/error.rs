@@ -563,6 +563,12 @@ faults! {
         /// Logical pointers: which instructions take and return them, and what
         /// variable pointers may point to.
         LogicalPointer(super::LogicalPointerError),
+        /// Tensor layout and view instructions (`SPV_NV_tensor_addressing`).
+        TensorLayout(super::TensorLayoutError),
+        /// Tensor instructions (`SPV_ARM_tensors`).
+        Tensor(super::TensorError),
+        /// Graph instructions (`SPV_ARM_graph`).
+        Graph(super::GraphError),
     }
 }
 
@@ -646,6 +652,9 @@ mod tests {
             ("SmallTypeError", SmallTypeError::TEMPLATES),
             ("InvalidTypeError", InvalidTypeError::TEMPLATES),
             ("LogicalPointerError", LogicalPointerError::TEMPLATES),
+            ("TensorLayoutError", TensorLayoutError::TEMPLATES),
+            ("TensorError", TensorError::TEMPLATES),
+            ("GraphError", GraphError::TEMPLATES),
         ];
         let errors: Vec<_> = tables
             .iter()

@@ -55,6 +55,14 @@ impl Namer<'_> {
             None => write!(out, "'{0}[%{0}]'", id.0),
         }
     }
+
+    /// Writes `%name`, as a disassembly names the id.
+    pub(crate) fn asm(&self, out: &mut dyn Write, id: Id) -> fmt::Result {
+        match (self.0)(id.0) {
+            Some(n) => write!(out, "%{n}"),
+            None => write!(out, "%{}", id.0),
+        }
+    }
 }
 
 /// A value a fault carries, as its message prints it.
@@ -76,13 +84,16 @@ pub(crate) trait Arg {
     fn ids(&self, _ids: &mut Vec<Id>) {}
 }
 
+/// An id prints as `'N[%name]'`; with `:n` as its number; with `:asm` as a
+/// disassembly names it (`%name`).
 impl Arg for Id {
     fn specs() -> &'static [&'static str] {
-        &["", "n"]
+        &["", "n", "asm"]
     }
     fn show(&self, spec: &str, out: &mut dyn Write, names: &Namer<'_>) -> fmt::Result {
         match spec {
             "n" => write!(out, "{}", self.0),
+            "asm" => names.asm(out, *self),
             _ => names.id(out, *self),
         }
     }
@@ -177,10 +188,11 @@ impl<T: Enum> Arg for T {
 }
 
 /// Ids print named, one space between; with `:spaced_after_first`, as spirv-val lists
-/// a function's undefined blocks: a space after each but the first.
+/// a function's undefined blocks: a space after each but the first; with `:asm`, as
+/// a disassembly names them (`%a %b`).
 impl Arg for Vec<Id> {
     fn specs() -> &'static [&'static str] {
-        &["", "spaced_after_first"]
+        &["", "spaced_after_first", "asm"]
     }
     fn show(&self, spec: &str, out: &mut dyn Write, names: &Namer<'_>) -> fmt::Result {
         let after_first = spec == "spaced_after_first";
@@ -188,7 +200,11 @@ impl Arg for Vec<Id> {
             if i > 0 && !after_first {
                 out.write_str(" ")?;
             }
-            names.id(out, *id)?;
+            if spec == "asm" {
+                names.asm(out, *id)?;
+            } else {
+                names.id(out, *id)?;
+            }
             if i > 0 && after_first {
                 out.write_str(" ")?;
             }

@@ -88,12 +88,9 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Misc) -> Result<(), 
     Ok(())
 }
 
-/// `ValidateShaderClock`, with `ValidateScope` before it. A constant scope that is no
-/// scope at all is left alone: spirv-val's message for it prints the constant's
-/// disassembly.
+/// `ValidateShaderClock`, with `ValidateScope` before it.
 fn read_clock(q: &Query<'_>, op: O, ty: u32, scope: u32) -> Result<(), Fault> {
     match validate_scope(q, op, scope)? {
-        ScopeValue::Invalid => return Ok(()),
         ScopeValue::Unknown => {}
         ScopeValue::Known(s) => {
             let env = q.state.options.target_env;

@@ -1,15 +1,14 @@
 //! spirv-val's scope rules (`validate_scopes.cpp`): `ValidateScope`, which every
 //! instruction with a scope operand asks first (a 32-bit integer; a constant where
 //! `Shader` needs one), and `ValidateMemoryScope` for the memory scopes of memory
-//! access operands. spirv-val's message for a constant that is no scope at all prints
-//! the constant's disassembly; that rule is not worded here, and the instruction's
-//! other rules are skipped.
+//! access operands.
 
 use super::faults::faults;
 use super::limitations::{self, Limitation};
 use super::{Inst, Query};
 use crate::env::TargetEnv;
 use crate::spv::{Capability as C, Opcode, Scope as S};
+use crate::types::Id;
 use crate::validate::Fault;
 use ScopeError as E;
 
@@ -21,6 +20,15 @@ faults! {
             /// The instruction's opcode.
             opcode: Opcode,
         } => "{opcode}: expected scope to be a 32-bit int",
+        /// A constant that is no scope, shown as spirv-val disassembles it.
+        InvalidValue {
+            /// The constant.
+            constant: Id,
+            /// Its type.
+            ty: Id,
+            /// Its value, as its type's signedness reads it.
+            value: i64,
+        } => "Invalid scope value:\n {constant:asm} = OpConstant {ty:asm} {value}",
         /// A scope that is not an `OpConstant` with `Shader`.
         NotConstant => "Scope ids must be OpConstant when Shader capability is present",
         /// A scope that is not a constant with `Shader` and `CooperativeMatrixNV`.
@@ -76,8 +84,6 @@ pub(super) enum ScopeValue {
     Known(S),
     /// A spec constant, or another value `Shader` lets through.
     Unknown,
-    /// A constant that is no scope (spirv-val's fault, not worded here).
-    Invalid,
 }
 
 /// `ValidateScope`: the scope operand `scope` of an `opcode` instruction.
@@ -101,13 +107,24 @@ pub(super) fn validate_scope(
         return Ok(ScopeValue::Unknown);
     }
     if value > S::ShaderCallKHR.0 {
-        return Ok(ScopeValue::Invalid);
+        let ty = q.type_of(scope);
+        let value = if q.is_signed_int_scalar_type(ty) {
+            i64::from(value as i32)
+        } else {
+            i64::from(value)
+        };
+        return Err(E::InvalidValue {
+            constant: Id(scope),
+            ty: Id(ty),
+            value,
+        }
+        .into());
     }
     Ok(ScopeValue::Known(S(value)))
 }
 
 /// `ValidateExecutionScope`, with the execution-model limitations it registers:
-/// false for a constant that is no scope.
+/// true when the caller's other rules apply.
 pub(super) fn validate_execution_scope(
     q: &Query<'_>,
     inst: &Inst<'_>,
@@ -117,7 +134,6 @@ pub(super) fn validate_execution_scope(
     let value = match validate_scope(q, opcode, scope)? {
         ScopeValue::Known(s) => s,
         ScopeValue::Unknown => return Ok(true),
-        ScopeValue::Invalid => return Ok(false),
     };
     let non_uniform = super::non_uniform::has_execution_scope(opcode);
     let env = q.state.options.target_env;
@@ -144,8 +160,8 @@ pub(super) fn validate_execution_scope(
     Ok(true)
 }
 
-/// `ValidateMemoryScope`, with the execution-model limitations it registers: false
-/// for a constant that is no scope.
+/// `ValidateMemoryScope`, with the execution-model limitations it registers: true
+/// when the caller's other rules apply.
 pub(super) fn validate_memory_scope(
     q: &Query<'_>,
     inst: &Inst<'_>,
@@ -156,7 +172,6 @@ pub(super) fn validate_memory_scope(
     let value = match validate_scope(q, opcode, scope)? {
         ScopeValue::Known(s) => s,
         ScopeValue::Unknown => return Ok(true),
-        ScopeValue::Invalid => return Ok(false),
     };
     if value == S::QueueFamily {
         if has(C::VulkanMemoryModel) {

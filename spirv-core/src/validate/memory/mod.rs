@@ -3,8 +3,7 @@
 //! stores with their memory access operands ([`access`]), copies ([`copy`]), access
 //! chains, array lengths and pointer comparisons ([`chain`]), cooperative matrix
 //! lengths, loads and stores ([`cooperative`]). Not checked yet: the tensor loads and
-//! stores, the cooperative vector instructions, and the `TileAttachmentQCOM` variable
-//! rules.
+//! stores and the cooperative vector instructions.
 
 mod access;
 mod chain;
@@ -196,6 +195,22 @@ faults! {
             /// The storage class.
             storage_class: spv::StorageClass,
         } => "Allocating a variable containing a {bits}-bit element in {storage_class} storage class requires an additional capability",
+        /// A tile-attachment image variable whose image is not 2D.
+        TileAttachmentDim
+            => "Any OpTypeImage variable in the TileAttachmentQCOM Storage Class must have 2D as its dimension",
+        /// A tile-attachment image variable whose image's `Sampled` is not 1 or 2
+        /// (spirv-val's message misspells `OpTypeImage`).
+        TileAttachmentSampled
+            => "Any OpyTpeImage variable in the TileAttachmentQCOM Storage Class must have 1 or 2 as Image 'Sampled' parameter",
+        /// A tile-attachment image variable loaded for an `OpImageQuery*`.
+        TileAttachmentQuery
+            => "Any variable in the TileAttachmentQCOM Storage Class must not be consumed by an OpImageQuery* instruction",
+        /// A tile-attachment variable without its descriptor set and binding.
+        TileAttachmentBinding
+            => "Any variable in the TileAttachmentQCOM Storage Class must be decorated with DescriptorSet and Binding",
+        /// A tile-attachment variable decorated with `Component`.
+        TileAttachmentComponent
+            => "Any variable in the TileAttachmentQCOM Storage Class must not be decorated with Component decoration",
         // --- Loads and stores. ---
         /// A pointer operand that is not a logical pointer.
         NotLogicalPointer {
@@ -699,6 +714,8 @@ pub(crate) struct Memory {
     /// The type walks done, by walk and type: many variables or stores of one large
     /// type would otherwise walk it each time.
     walks: RefCell<BTreeMap<(Walk, u32), bool>>,
+    /// The pointers loaded for an `OpImageQuery*` instruction, found on first use.
+    queried: core::cell::OnceCell<alloc::collections::BTreeSet<u32>>,
 }
 
 /// A walk of a type for something within it.
@@ -713,6 +730,42 @@ pub(crate) enum Walk {
 }
 
 impl Memory {
+    /// The pointers some `OpLoad` reads for an `OpImageQuery*` instruction's image,
+    /// found once, in two passes over the module.
+    pub(crate) fn queried(&self, q: &Query<'_>) -> &alloc::collections::BTreeSet<u32> {
+        self.queried.get_or_init(|| {
+            let mut images = alloc::collections::BTreeSet::new();
+            for x in q.module.instructions() {
+                let query = matches!(
+                    x.opcode(),
+                    O::ImageQueryFormat
+                        | O::ImageQueryOrder
+                        | O::ImageQuerySizeLod
+                        | O::ImageQuerySize
+                        | O::ImageQueryLod
+                        | O::ImageQueryLevels
+                        | O::ImageQuerySamples
+                );
+                if let (true, Some(&image)) = (query, x.words().get(3)) {
+                    images.insert(image);
+                }
+            }
+            let mut pointers = alloc::collections::BTreeSet::new();
+            if images.is_empty() {
+                return pointers;
+            }
+            for x in q.module.instructions() {
+                let w = x.words();
+                if let (O::Load, Some(r), Some(&p)) = (x.opcode(), w.get(2), w.get(3)) {
+                    if images.contains(r) {
+                        pointers.insert(p);
+                    }
+                }
+            }
+            pointers
+        })
+    }
+
     /// `walk()`'s answer for `id`, found once per walk and type (the module-wide
     /// facts a walk reads are gathered before the first instruction).
     pub(crate) fn remember(&self, walk: Walk, id: u32, f: impl FnOnce() -> bool) -> bool {

@@ -260,6 +260,43 @@ pub(crate) fn variable(q: &Query<'_>, inst: &Inst<'_>, st: &Memory) -> Result<()
             narrow(q, value_type.as_ref(), &mut storage_class, 8)?;
         }
     }
+    if has(C::TileShadingQCOM) && storage_class == S::TileAttachmentQCOM {
+        tile_attachment(q, id, &result_type, st)?;
+    }
+    Ok(())
+}
+
+/// The rules for a `TileAttachmentQCOM` variable: an image's dimension and `Sampled`,
+/// no image query of what it holds, its binding, no `Component`.
+fn tile_attachment(
+    q: &Query<'_>,
+    id: u32,
+    result_type: &InstRef<'_>,
+    st: &Memory,
+) -> Result<(), Fault> {
+    let image = (result_type.opcode() == O::TypePointer)
+        .then(|| result_type.words().get(3).and_then(|&p| q.def(p)))
+        .flatten()
+        .filter(|p| p.opcode() == O::TypeImage);
+    if let Some(image) = image {
+        let w = image.words();
+        if w.get(3).copied() != Some(crate::spv::Dim::Dim2D.0) {
+            return Err(E::TileAttachmentDim.into());
+        }
+        if !matches!(w.get(7), Some(1 | 2)) {
+            return Err(E::TileAttachmentSampled.into());
+        }
+        if st.queried(q).contains(&id) {
+            return Err(E::TileAttachmentQuery.into());
+        }
+    }
+    let decorated = |d: D| q.decorations.has(id, d.0);
+    if !(decorated(D::DescriptorSet) && decorated(D::Binding)) {
+        return Err(E::TileAttachmentBinding.into());
+    }
+    if decorated(D::Component) {
+        return Err(E::TileAttachmentComponent.into());
+    }
     Ok(())
 }
 
