@@ -44,7 +44,7 @@ pub fn read(words: &[u32]) -> Result<(Header, TypedInstructions<'_>), DecodeErro
     ))
 }
 
-/// The iterator of [`typed`]. An instruction that does not decode is an `Err` item and
+/// The iterator of [`read`]. An instruction that does not decode is an `Err` item and
 /// the next one is read; a malformed word count ends the iteration after its error.
 #[derive(Debug)]
 pub struct TypedInstructions<'w> {
