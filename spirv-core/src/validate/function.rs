@@ -9,6 +9,7 @@ use super::faults::faults;
 use super::memory::variable_pointers;
 use super::validation_state::IdBits;
 use super::{Fault, Inst};
+use crate::__private::Vec;
 use crate::grammar::KindClass;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};
 use crate::types::Id;
@@ -320,9 +321,8 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         };
         if arg_type != param_type {
             // With --before-hlsl-legalization spirv-val accepts pointers whose pointees
-            // match logically; that comparison is not made here, so such pointers pass.
-            let pointers = q.opcode(arg_type) == O::TypePointer && pt.opcode() == O::TypePointer;
-            if !(options.before_hlsl_legalization && pointers) {
+            // match logically (`DoPointeesLogicallyMatch`).
+            if !(options.before_hlsl_legalization && pointees_match(q, arg_type, param_type)) {
                 return Err(Fault::from(E::ArgumentType {
                     argument: Id(arg),
                     param_type: Id(param_type),
@@ -367,6 +367,26 @@ fn call(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
         }
     }
     Ok(())
+}
+
+/// `DoPointeesLogicallyMatch`: two pointer types, each decoration of `b` one of `a`'s,
+/// whose pointees are one type or logically match, decorations included. (spirv-val
+/// does not compare their storage classes.)
+fn pointees_match(q: &Query<'_>, a: u32, b: u32) -> bool {
+    let (Some(ad), Some(bd)) = (q.def(a), q.def(b)) else {
+        return false;
+    };
+    if ad.opcode() != O::TypePointer || bd.opcode() != O::TypePointer {
+        return false;
+    }
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    if !super::composites::decorations_include(q, a, b, &mut left, &mut right) {
+        return false;
+    }
+    let (Some(&pa), Some(&pb)) = (ad.words().get(3), bd.words().get(3)) else {
+        return false;
+    };
+    pa == pb || super::composites::logically_match(q, pa, pb, true)
 }
 
 /// What this family checks (see [`coverage`](crate::validate::coverage)).

@@ -251,7 +251,7 @@ pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Resu
             let matched = *st
                 .logical
                 .entry((source, result))
-                .or_insert_with(|| logically_match(q, source, result));
+                .or_insert_with(|| logically_match(q, source, result, false));
             if !matched {
                 return Err(E::LogicalMismatch.into());
             }
@@ -536,12 +536,19 @@ fn shuffle(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 /// copies between such types would take time quadratic in its size.
 const MATCH_BUDGET: usize = 1 << 12;
 
-/// `LogicallyMatch` (without decorations): two arrays or structs whose elements or
-/// members are the same types or logically match, pair by pair.
-fn logically_match(q: &Query<'_>, lhs: u32, rhs: u32) -> bool {
+/// `LogicallyMatch`: two arrays or structs whose elements or members are the same
+/// types or logically match, pair by pair; with `decorations`, every pair compared
+/// also has each of `rhs`'s decorations among `lhs`'s.
+pub(in crate::validate) fn logically_match(
+    q: &Query<'_>,
+    lhs: u32,
+    rhs: u32,
+    decorations: bool,
+) -> bool {
     let mut seen = BTreeSet::new();
     let mut pending = Vec::from([(lhs, rhs)]);
     let mut steps = 0usize;
+    let (mut left, mut right) = (Vec::new(), Vec::new());
     while let Some((l, r)) = pending.pop() {
         if !seen.insert((l, r)) {
             continue;
@@ -556,6 +563,9 @@ fn logically_match(q: &Query<'_>, lhs: u32, rhs: u32) -> bool {
         steps += lw.len();
         if steps > MATCH_BUDGET {
             return true;
+        }
+        if decorations && !decorations_include(q, l, r, &mut left, &mut right) {
+            return false;
         }
         match ld.opcode() {
             O::TypeArray => {
@@ -581,6 +591,20 @@ fn logically_match(q: &Query<'_>, lhs: u32, rhs: u32) -> bool {
         }
     }
     true
+}
+
+/// Whether each decoration of `rhs` is one of `lhs`'s (member, kind and parameters),
+/// as spirv-val compares its decoration sets; `left` and `right` are scratch space.
+pub(in crate::validate) fn decorations_include<'m>(
+    q: &Query<'m>,
+    lhs: u32,
+    rhs: u32,
+    left: &mut Vec<crate::validate::validation_state::Dec<'m>>,
+    right: &mut Vec<crate::validate::validation_state::Dec<'m>>,
+) -> bool {
+    q.decorations.all(lhs, left);
+    q.decorations.all(rhs, right);
+    right.iter().all(|d| left.contains(d))
 }
 
 /// What this family checks (see [`coverage`](crate::validate::coverage)).

@@ -452,6 +452,23 @@ impl<'m> Decorations<'m> {
         out.dedup();
     }
 
+    /// Every decoration of `id` (spirv-val's `id_decorations`), as [`Self::collect`]
+    /// gives them, into `out`.
+    pub(crate) fn all(&self, id: u32, out: &mut Vec<Dec<'m>>) {
+        let lo = self.kinds.partition_point(|&(t, _, _)| t < id);
+        let hi = self.kinds.partition_point(|&(t, _, _)| t <= id);
+        let mut kinds: Vec<u32> = self.kinds[lo..hi].iter().map(|&(_, k, _)| k).collect();
+        for a in self.apps_of(id) {
+            if let Some(g) = self.groups.get(&a.group) {
+                let before = g.by_kind.iter().filter(|&&(_, i, _, _)| i < a.inst);
+                kinds.extend(before.map(|&(k, ..)| k));
+            }
+        }
+        kinds.sort_unstable();
+        kinds.dedup();
+        self.collect(id, &kinds, out);
+    }
+
     /// Every id with a decoration, ascending (the keys of spirv-val's map, but for the
     /// ids it only looked up).
     pub(crate) fn targets(&self) -> impl Iterator<Item = u32> + '_ {
