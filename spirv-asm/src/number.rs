@@ -199,13 +199,21 @@ fn parse_c_integer(text: &str) -> Option<(u64, bool)> {
     u64::from_str_radix(digits, radix).ok().map(|v| (v, neg))
 }
 
+/// spirv-as's message for a minus sign where an unsigned number is expected: a misuse,
+/// which ends assembly even where the operand is optional.
+pub(crate) const NEGATIVE_UNSIGNED: &str = "Cannot put a negative number in an unsigned literal";
+
 /// Parses an unsigned 32-bit literal (`LiteralInteger`, `!<integer>`).
 ///
 /// # Errors
 /// spirv-as's message.
 pub fn parse_u32(text: &str) -> Result<u32, String> {
+    // The sign is looked at before the digits: a lone `-` is a negative number too.
+    if text.starts_with('-') {
+        return Err(NEGATIVE_UNSIGNED.into());
+    }
     match parse_c_integer(text) {
-        Some((_, true)) => Err("Cannot put a negative number in an unsigned literal".into()),
+        Some((_, true)) => Err(NEGATIVE_UNSIGNED.into()),
         Some((v, false)) => u32::try_from(v)
             .map_err(|_| format!("Integer {text} does not fit in a 32-bit unsigned integer")),
         None => Err(format!("Invalid unsigned integer literal: {text}")),
@@ -225,7 +233,7 @@ pub fn parse_int(text: &str, width: u32, signed: bool) -> Result<u64, String> {
     }
     let negative = text.starts_with('-');
     if negative && !signed {
-        return Err("Cannot put a negative number in an unsigned literal".into());
+        return Err(NEGATIVE_UNSIGNED.into());
     }
     let kind = if signed { "signed" } else { "unsigned" };
     let does_not_fit = || format!("Integer {text} does not fit in a {width}-bit {kind} integer");

@@ -1,5 +1,5 @@
-//! Text helpers the assembler and the disassembler share: decimal output, the words
-//! for an operand kind in messages, and the SPIRV-Tools set filter. Neither of them
+//! Text helpers the assembler and the disassembler share: decimal output, SPIRV-Tools'
+//! names for operand kinds in messages, and the SPIRV-Tools set filter. Neither of them
 //! borrows from the other; both use these.
 
 use spirv_core::walk::ExtInstRegistry;
@@ -32,8 +32,43 @@ pub(crate) fn hidden_by_default(g: &spirv_core::grammar::Grammar) -> bool {
     vendored && !spirv_tools
 }
 
-/// Human name of an operand kind in messages: `StorageClass` → `storage class`.
-pub(crate) fn kind_words(kind: &str) -> String {
+/// How SPIRV-Tools names an operand kind in parse messages ("Invalid dimensionality
+/// 'Foo'.", "Invalid built-in operand: 99"): `spvOperandTypeStr` of 2025.5. `set` is the
+/// import name of the extended set whose grammar the kind comes from (`None` for the core
+/// grammar): SPIRV-Tools prefixes OpenCL.DebugInfo.100's kinds with the set's name. Kinds
+/// it names by rule are spaced out from their grammar names (`StorageClass` → `storage
+/// class`); the rest are listed.
+pub(crate) fn kind_description(set: Option<&str>, kind: &str) -> String {
+    let debug = |s: &str| match kind {
+        "DebugBaseTypeAttributeEncoding" => format!("{s}debug base type encoding"),
+        _ => format!("{s}{}", kind_words(kind)),
+    };
+    match set {
+        Some("DebugInfo") => return debug(""),
+        Some("OpenCL.DebugInfo.100") => return debug("OpenCL.DebugInfo.100 "),
+        _ => {}
+    }
+    let listed = match kind {
+        "Dim" => "dimensionality",
+        "BuiltIn" => "built-in",
+        "ImageOperands" => "image",
+        "FragmentShadingRate" => "shading rate",
+        // SPIRV-Tools' spelling.
+        "KernelEnqueueFlags" => "kernel enqeue flags",
+        "FPFastMathMode" => "floating-point fast math mode",
+        "FPRoundingMode" => "floating-point rounding mode",
+        "FPEncoding" => "FP encoding",
+        "FPDenormMode" => "FP denorm mode",
+        "FPOperationMode" => "FP operation mode",
+        "QuantizationModes" => "quantization mode",
+        "OverflowModes" => "overflow mode",
+        _ => return kind_words(kind),
+    };
+    listed.into()
+}
+
+/// A kind's grammar name spaced out and in lower case: `StorageClass` → `storage class`.
+fn kind_words(kind: &str) -> String {
     let mut s = String::new();
     let mut prev_upper = false;
     for (i, c) in kind.char_indices() {

@@ -155,6 +155,23 @@ impl Asm<'_> {
                 self.typed_literal(ws, we, t)?;
                 continue;
             }
+            let w = &self.text[ws..we];
+            let quoted = w.len() >= 2 && w[0] == b'"' && w[w.len() - 1] == b'"';
+            if optional && kind.class == KindClass::String && !quoted && !reads_as_number(w) {
+                // spirv-as reads an optional string that is neither a quoted string nor a
+                // number as no operand: the word starts the next instruction.
+                self.pos = ws;
+                break;
+            }
+            if optional && kind.class == KindClass::Integer && small_number(w).is_none() {
+                // An optional number that does not read is no operand to spirv-as (the word
+                // starts the next instruction), unless it is a negative one.
+                let t = String::from_utf8_lossy(w);
+                if number::parse_u32(&t).is_err_and(|m| m != number::NEGATIVE_UNSIGNED) {
+                    self.pos = ws;
+                    break;
+                }
+            }
             self.operand(kind, ws, we, stack, opname)?;
         }
         Ok(())
@@ -196,20 +213,12 @@ impl Asm<'_> {
             || (w.len() >= 3 && w[w.len() - 2] == b'\\' && !even_backslashes(&w[1..w.len() - 1]))
         {
             let shown = String::from_utf8_lossy(w).into_owned();
-            if w.first() == Some(&b'"') {
-                return Err(self.error_at(
-                    ws,
-                    we,
-                    format!("Invalid literal string '{shown}'."),
-                    AsmErrorKind::InvalidText,
-                ));
-            }
-            return Err(self.error_at(
-                ws,
-                we,
-                format!("Invalid literal string '{shown}'."),
-                AsmErrorKind::InvalidText,
-            ));
+            let msg = if reads_as_number(w) {
+                format!("Expected literal string, found literal number '{shown}'.")
+            } else {
+                format!("Invalid literal string '{shown}'.")
+            };
+            return Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText));
         }
         let mut bytes = Vec::with_capacity(w.len());
         let mut esc = false;
@@ -363,7 +372,9 @@ impl Asm<'_> {
             KindClass::ValueEnum => {
                 let Some(e) = kind.enumerant_by_name_bytes(word) else {
                     let t = text();
-                    let mut msg = format!("Invalid {} '{t}'.", crate::text::kind_words(kind.name));
+                    let what =
+                        crate::text::kind_description(self.ext_set_import(opname), kind.name);
+                    let mut msg = format!("Invalid {what} '{t}'.");
                     if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
                         msg.push_str(&format!(" Did you mean '{n}'?"));
                     }
@@ -380,10 +391,11 @@ impl Asm<'_> {
                         None => {
                             let t = String::from_utf8_lossy(part).into_owned();
                             let whole = String::from_utf8_lossy(word).into_owned();
-                            let mut msg = format!(
-                                "Invalid {} operand '{whole}'.",
-                                crate::text::kind_words(kind.name)
+                            let what = crate::text::kind_description(
+                                self.ext_set_import(opname),
+                                kind.name,
                             );
+                            let mut msg = format!("Invalid {what} operand '{whole}'.");
                             if let Some(n) = nearest(&t, kind.enumerants.iter().map(|e| e.name)) {
                                 msg.push_str(&format!(" Did you mean '{n}' for '{t}'?"));
                             }
@@ -461,6 +473,16 @@ impl Asm<'_> {
         Err(self.error_at(ws, we, msg, AsmErrorKind::InvalidText))
     }
 
+    /// The import name of the set the `OpExtInst` being parsed names (its third
+    /// operand), for messages; `None` for other instructions.
+    fn ext_set_import(&self, opname: &str) -> Option<&'static str> {
+        if !matches!(opname, "OpExtInst" | "OpExtInstWithForwardRefsKHR") {
+            return None;
+        }
+        let set = *self.inst_ops.get(2)?;
+        self.ids.ext_set(spirv_core::Id(set))?.grammar?.import_name
+    }
+
     /// The set `set_id` imports, if it has an instruction named `word` and is known by
     /// name only with `all_ext_inst_names`.
     fn set_known_with_all_names(
@@ -494,4 +516,13 @@ pub(super) fn push_layout(stack: &mut Vec<Expect>, ops: &'static [OperandInfo]) 
             Quantifier::Variadic => Expect::Many { kind: op.kind },
         });
     }
+}
+
+/// Whether spirv-as reads an unquoted word where a string is expected as a number
+/// (`spvTextToLiteral`): digits, at most one period, and a minus only first and not alone.
+fn reads_as_number(w: &[u8]) -> bool {
+    let body = w.strip_prefix(b"-").unwrap_or(w);
+    !body.is_empty()
+        && body.iter().all(|&b| b.is_ascii_digit() || b == b'.')
+        && body.iter().filter(|&&b| b == b'.').count() <= 1
 }

@@ -39,12 +39,8 @@ pub(super) fn message_for(
             "End of input reached while decoding {opname} starting at word {offset}: instruction word count {word_count} but only {available} words left."
         ),
         DecodeErrorKind::UnknownEnumerant { kind, value } => {
-            // SPIRV-Tools names these kinds otherwise than by their grammar names.
-            let words = match *kind {
-                "FPFastMathMode" => "floating-point fast math mode".into(),
-                "FPRoundingMode" => "floating-point rounding mode".into(),
-                _ => crate::text::kind_words(kind),
-            };
+            let set = ext_inst_import(words, offset, info);
+            let words = crate::text::kind_description(set.as_deref(), kind);
             let operand = spv::GRAMMAR.kind(kind);
             match operand.map(|k| k.class) {
                 // The parser names a mask's highest bit it does not know.
@@ -124,6 +120,25 @@ fn definition(words: &[u32], id: u32) -> Option<(spv::Opcode, Option<u32>)> {
     None
 }
 
+/// The import name of the set the `OpExtInst` at `offset` names, when `info` is an
+/// `OpExtInst`; only looked for when reporting an error.
+fn ext_inst_import(words: &[u32], offset: usize, info: Option<&InstructionInfo>) -> Option<String> {
+    let op = spv::Opcode(u16::try_from(info?.opcode).ok()?);
+    if !matches!(
+        op,
+        spv::Opcode::ExtInst | spv::Opcode::ExtInstWithForwardRefsKHR
+    ) {
+        return None;
+    }
+    let set = *words.get(offset + 3)?;
+    let insts = spirv_core::RawInstructions::new(words.get(5..offset)?, 5);
+    insts.map_while(Result::ok).find_map(|inst| {
+        let name = inst.operands.get(1..)?;
+        (inst.opcode == spv::Opcode::ExtInstImport.0 && inst.operands.first() == Some(&set))
+            .then(|| String::from_utf8_lossy(&spirv_core::codec::string_operand(name)).into_owned())
+    })
+}
+
 /// spirv-dis's description of an operand kind in "missing … operand" messages
 /// (`spvOperandTypeStr`).
 pub(super) fn operand_description(kind: &str) -> String {
@@ -142,7 +157,7 @@ pub(super) fn operand_description(kind: &str) -> String {
         Some(KindClass::SpecConstantOpcode) => "OpSpecConstantOp opcode".into(),
         Some(KindClass::Integer | KindClass::Float) => "literal number".into(),
         Some(KindClass::String) => "literal string".into(),
-        _ => crate::text::kind_words(kind),
+        _ => crate::text::kind_description(None, kind),
     }
 }
 
