@@ -52,22 +52,28 @@ impl Asm<'_> {
         self.inst_ops.clear();
         let inst_start = self.out.len();
 
-        if op_word.first() == Some(&b'!') {
-            if let Some((rs, re)) = result {
-                let name = String::from_utf8_lossy(&self.text[rs..re]).into_owned();
-                return Err(self.error_at(
-                    op_start,
-                    end,
-                    format!("Cannot set ID {name} because the opcode is an immediate value."),
-                    AsmErrorKind::InvalidText,
-                ));
-            }
+        // After `%id =`, `!…` is no opcode ("Invalid Opcode prefix" below).
+        if op_word.first() == Some(&b'!') && result.is_none() {
             // The whole leading word is given: no word-count fix-up.
             let w = self.immediate(op_start, end)?;
             self.out.push(w);
             self.pos = end;
-            let mut stack = vec![Expect::Raw];
-            self.operands(None, &mut stack, "", false)?;
+            // Operands in alternate mode up to the next instruction; an `=` among them
+            // means the immediate stood where a result id belongs.
+            while self.skip_ws() && !self.is_start_of_new_inst() {
+                let ws = self.pos;
+                let we = self.word_end(ws);
+                if &self.text[ws..we] == b"=" {
+                    let first = String::from_utf8_lossy(op_word).into_owned();
+                    return Err(self.error_at(
+                        ws,
+                        we,
+                        format!("{first} not allowed before =."),
+                        AsmErrorKind::InvalidText,
+                    ));
+                }
+                self.raw_operand()?;
+            }
             let ops = std::mem::take(&mut self.inst_ops);
             self.out.extend_from_slice(&ops);
             self.inst_ops = ops;
@@ -76,7 +82,7 @@ impl Asm<'_> {
         if op_word == b"OpUnknown" {
             return self.op_unknown(result, op_start, end);
         }
-        if !op_word.starts_with(b"Op") {
+        if !super::lexer::starts_with_op(self.text, op_start) {
             let w = String::from_utf8_lossy(op_word).into_owned();
             let msg = if result.is_some() {
                 format!("Invalid Opcode prefix '{w}'.")

@@ -113,7 +113,7 @@ impl Asm<'_> {
         word_end(self.text, at)
     }
 
-    /// Whether the next token starts an instruction: `Op[A-Z]…`, or `%id` then `=`.
+    /// Whether the next token starts an instruction: `Op[A-Z]…`, or `%id = Op…`.
     pub(super) fn is_start_of_new_inst(&self) -> bool {
         let t = self.text;
         let p = skip_ws(t, self.pos);
@@ -126,8 +126,7 @@ impl Asm<'_> {
         if t[p] != b'%' {
             return false;
         }
-        let p = skip_ws(t, word_end(t, p));
-        p < t.len() && t[p] == b'=' && word_end(t, p) == p + 1
+        followed_by_assignment(t, word_end(t, p))
     }
 
     /// Like [`Self::is_start_of_new_inst`] for a word already found at `ws..we`.
@@ -140,7 +139,14 @@ impl Asm<'_> {
         if t[ws] != b'%' {
             return false;
         }
-        let p = skip_ws(t, we);
-        p < t.len() && t[p] == b'=' && word_end(t, p) == p + 1
+        followed_by_assignment(t, we)
     }
+}
+
+/// Whether `=` and then an `Op…` word follow `at`, as after a result id that starts an
+/// instruction. spirv-as asks for the opcode too: `%a = %b` continues the instruction
+/// before it.
+fn followed_by_assignment(t: &[u8], at: usize) -> bool {
+    let p = skip_ws(t, at);
+    p < t.len() && t[p] == b'=' && word_end(t, p) == p + 1 && starts_with_op(t, skip_ws(t, p + 1))
 }

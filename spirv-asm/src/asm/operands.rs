@@ -29,7 +29,7 @@ impl Asm<'_> {
                 }
                 Expect::ResultSlot => {
                     if let Some((rs, re)) = result {
-                        let id = self.id(rs, re)?;
+                        let id = self.result_id(rs, re)?;
                         self.inst_ops.push(id);
                     }
                     continue;
@@ -61,7 +61,7 @@ impl Asm<'_> {
             }
             if kind.class == KindClass::Result {
                 if let Some((rs, re)) = result {
-                    let id = self.id(rs, re)?;
+                    let id = self.result_id(rs, re)?;
                     self.inst_ops.push(id);
                 }
                 continue;
@@ -177,6 +177,14 @@ impl Asm<'_> {
         Ok(())
     }
 
+    /// The result id at `rs..re`, read where the grammar places it. spirv-as reads it
+    /// there too, so it reports a malformed one where its parse stands: after the word
+    /// before that place.
+    fn result_id(&mut self, rs: usize, re: usize) -> Result<u32, AsmError> {
+        self.id(rs, re)
+            .map_err(|e| self.error_at(self.pos, self.pos, e.message, e.kind))
+    }
+
     /// Alternate mode: an id, a string, or a number as one 32-bit word.
     pub(super) fn raw_operand(&mut self) -> Result<(), AsmError> {
         let ws = self.pos;
@@ -198,7 +206,14 @@ impl Asm<'_> {
                 let v = number::parse_u32(t)
                     .or_else(|_| number::parse_int(t, 32, true).map(|v| v as u32))
                     .or_else(|_| number::parse_float(t, 32, FloatFormat::F32).map(|v| v as u32))
-                    .map_err(|_| self.error_at(ws, we, format!("Invalid operand '{t}' in alternate parsing mode: expected an id, a number or a string."), AsmErrorKind::InvalidText))?;
+                    .map_err(|_| {
+                        self.error_at(
+                            ws,
+                            we,
+                            format!("Invalid word following !<integer>: {t}"),
+                            AsmErrorKind::InvalidText,
+                        )
+                    })?;
                 self.inst_ops.push(v);
             }
         }
@@ -310,6 +325,22 @@ impl Asm<'_> {
                 }
                 let id = self.id(ws, we)?;
                 self.inst_ops.push(id);
+                // spirv-as checks an extended instruction's set where it reads it, and
+                // names the result id (its third word) in the message.
+                if self.inst_ops.len() == 3
+                    && matches!(opname, "OpExtInst" | "OpExtInstWithForwardRefsKHR")
+                    && self.ids.ext_set(spirv_core::Id(id)).is_none()
+                {
+                    return Err(self.error_at(
+                        ws,
+                        we,
+                        format!(
+                            "Invalid extended instruction import Id {}",
+                            self.inst_ops[1]
+                        ),
+                        AsmErrorKind::InvalidText,
+                    ));
+                }
             }
             KindClass::Integer => {
                 // Small decimal literals take the fast path; everything else goes through
@@ -433,11 +464,14 @@ impl Asm<'_> {
         let word = &self.text[ws..we];
         let set_id = self.inst_ops.last().copied().unwrap_or(0);
         let Some(set) = self.ids.ext_set(spirv_core::Id(set_id)) else {
+            // Reached when the set came in alternate (`!`) form; spirv-as names the
+            // result id here too.
+            let result = self.inst_ops.get(1).copied().unwrap_or(0);
             return Err(self.error_at(
                 ws,
                 we,
-                format!("Invalid extended instruction import Id {set_id}"),
-                AsmErrorKind::InvalidId,
+                format!("Invalid extended instruction import Id {result}"),
+                AsmErrorKind::InvalidText,
             ));
         };
         stack.clear();
@@ -449,16 +483,25 @@ impl Asm<'_> {
             }
         }
         let t = String::from_utf8_lossy(word).into_owned();
-        if set.non_semantic {
-            if let Ok(n) = number::parse_u32(&t) {
-                self.inst_ops.push(n);
-                stack.push(Expect::Many {
-                    kind: &spv::kinds::IdRef,
-                });
-                return Ok(());
-            }
+        // A non-semantic set's instruction the grammar does not name is given by its
+        // number: decimal digits that fit 32 bits, as spirv-as reads a literal here.
+        let number = (set.non_semantic && word.iter().all(u8::is_ascii_digit))
+            .then(|| t.parse::<u32>().ok())
+            .flatten();
+        if let Some(n) = number {
+            self.inst_ops.push(n);
+            stack.push(Expect::Many {
+                kind: &spv::kinds::IdRef,
+            });
+            return Ok(());
         }
-        let mut msg = format!("Invalid extended instruction name '{t}'.");
+        let mut msg = if set.non_semantic {
+            format!(
+                "Couldn't translate unknown extended instruction name '{t}' to unsigned integer."
+            )
+        } else {
+            format!("Invalid extended instruction name '{t}'.")
+        };
         if let Some(n) = set
             .grammar
             .and_then(|g| nearest(&t, g.instructions.iter().map(|i| i.opname)))
