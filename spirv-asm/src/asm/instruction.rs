@@ -178,13 +178,35 @@ impl Asm<'_> {
         if let Err(spirv_core::DecodeErrorKind::IdRedefined { id }) =
             walk::observe(&mut self.ids, &self.registry, opcode, ops, &summary)
         {
-            // spirv-as rejects a redefined type; it accepts a redefined value, which we
-            // also reject (spirv-dis would reject the binary).
+            // spirv-as rejects a type defined again by a type; it accepts any other
+            // redefinition, which we also reject (spirv-dis would reject the binary).
             let is_type = spv::Class::of(info) == Some(spv::Class::TypeDeclaration)
-                || matches!(
+                && matches!(
                     previous,
                     Some(walk::IdInfo::Number(_) | walk::IdInfo::Other)
                 );
+            if opcode == spv::Opcode::ExtInstImport.0
+                && matches!(previous, Some(walk::IdInfo::ExtSet(_)))
+            {
+                // spirv-as checks the import's name, then that its id is new as an import.
+                let name = spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[]));
+                let known =
+                    self.registry.lookup(&name).is_some() || name.starts_with(b"NonSemantic.");
+                let msg = if known {
+                    "Import Id is being defined a second time".to_owned()
+                } else {
+                    format!(
+                        "Invalid extended instruction import '{}'",
+                        String::from_utf8_lossy(&name)
+                    )
+                };
+                return Err(self.error_at(
+                    self.last_operand,
+                    self.pos,
+                    msg,
+                    AsmErrorKind::InvalidText,
+                ));
+            }
             let (msg, kind) = if is_type {
                 (
                     format!("Value {id} has already been used to generate a type"),
@@ -197,6 +219,24 @@ impl Asm<'_> {
                 )
             };
             return Err(self.error_at(self.pos, self.pos, msg, kind));
+        }
+        // spirv-as's type table takes an integer or float type's words as they stand,
+        // which only the alternate (`!`) form can get wrong.
+        let malformed = if opcode == spv::Opcode::TypeInt.0 {
+            (ops.len() != 3).then_some("Invalid OpTypeInt instruction")
+        } else if opcode == spv::Opcode::TypeFloat.0 {
+            match ops.get(2) {
+                _ if !(2..=3).contains(&ops.len()) => Some("Invalid OpTypeFloat instruction"),
+                Some(&e) if spv::kinds::FPEncoding.enumerant(e).is_none() => {
+                    Some("Invalid OpTypeFloat encoding")
+                }
+                _ => None,
+            }
+        } else {
+            None
+        };
+        if let Some(msg) = malformed {
+            return Err(self.error_at(self.pos, self.pos, msg, AsmErrorKind::InvalidText));
         }
         if walk::unknown_import(&self.ids, opcode) {
             let name = spirv_core::codec::string_operand(ops.get(1..).unwrap_or(&[]));

@@ -50,11 +50,13 @@ impl Asm<'_> {
                 }
             };
             if kind.class == KindClass::Composite {
-                // Components of one occurrence: the first keeps the optionality.
+                // Components of one occurrence: the first keeps the optionality. spirv-as
+                // reads OpPhi's pairs as a plain list of ids, so an odd count assembles.
+                let list = kind.name == "PairIdRefIdRef";
                 for (i, b) in kind.bases.iter().enumerate().rev() {
                     stack.push(Expect::One {
                         kind: b,
-                        optional: optional && i == 0,
+                        optional: optional && (i == 0 || list),
                     });
                 }
                 continue;
@@ -152,7 +154,22 @@ impl Asm<'_> {
                         AsmErrorKind::InvalidText,
                     ));
                 };
-                self.typed_literal(ws, we, t)?;
+                let before = self.inst_ops.len();
+                match self.typed_literal(ws, we, t) {
+                    // A case literal that does not read is no operand to spirv-as: the
+                    // word starts the next instruction. A misuse (a minus for an unsigned
+                    // selector, a width it does not support) still ends assembly.
+                    Err(e)
+                        if optional
+                            && e.message != number::NEGATIVE_UNSIGNED
+                            && !e.message.starts_with("Unsupported") =>
+                    {
+                        self.inst_ops.truncate(before);
+                        self.pos = ws;
+                        break;
+                    }
+                    r => r?,
+                }
                 continue;
             }
             let w = &self.text[ws..we];
