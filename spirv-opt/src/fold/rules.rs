@@ -15,10 +15,19 @@ use spirv_core::spv::Opcode as O;
 pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
     let _ = cx;
     match cx.ir.opcode(i) {
-        O::BitwiseOr | O::BitwiseXor => &[rhs0, lhs0],
+        O::BitwiseOr | O::BitwiseXor => &[rhs0, lhs0, reassociate_commutative],
+        O::BitwiseAnd => &[reassociate_commutative],
         O::ShiftRightLogical | O::ShiftRightArithmetic | O::ShiftLeftLogical => &[rhs0, lhs0_to_0],
-        O::IAdd => &[rhs0, lhs0],
-        O::ISub => &[rhs0],
+        O::IAdd => &[
+            rhs0,
+            lhs0,
+            merge_add_negate,
+            merge_add_add,
+            merge_add_sub,
+            merge_generic_add_sub,
+            factor_add_muls,
+        ],
+        O::ISub => &[rhs0, merge_sub_negate, merge_sub_add, merge_sub_sub],
         O::SDiv | O::UDiv => &[lhs0_to_0, redundant_su_div],
         O::SMod | O::UMod => &[lhs0_to_0, redundant_su_mod],
         O::CompositeConstruct => &[composite_extract_feeding_construct],
@@ -27,11 +36,23 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
             composite_construct_feeding_extract,
             vector_shuffle_feeding_extract,
         ],
-        O::FAdd => &[redundant_f_add],
+        O::FAdd => &[
+            redundant_f_add,
+            merge_add_negate,
+            merge_add_add,
+            merge_add_sub,
+            merge_generic_add_sub,
+            factor_add_muls,
+        ],
         O::FDiv => &[redundant_f_div, reciprocal_f_div],
-        O::FMul => &[redundant_f_mul],
-        O::FSub => &[redundant_f_sub],
-        O::IMul => &[int_multiple_by_1],
+        O::FMul => &[redundant_f_mul, merge_mul_mul],
+        O::FSub => &[
+            redundant_f_sub,
+            merge_sub_negate,
+            merge_sub_add,
+            merge_sub_sub,
+        ],
+        O::IMul => &[int_multiple_by_1, merge_mul_mul],
         O::Phi => &[redundant_phi],
         O::Bitcast => &[bitcast],
         O::BitReverse => &[bit_reverse],
@@ -837,4 +858,518 @@ fn bit_reverse(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
         return false;
     };
     copy_of_constant(cx, i, r)
+}
+
+// ---- arithmetic merges ----
+
+/// `ConstInput`: the first constant operand.
+fn const_input(cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    cs.first()
+        .copied()
+        .flatten()
+        .or(cs.get(1).copied().flatten())
+}
+
+/// `NonConstInput`: the definition of the other operand (operand 1 when operand 0
+/// is the constant).
+fn non_const_input(cx: &mut Context, first_const: bool, i: Inst) -> Option<Inst> {
+    let id = in_word(cx, i, usize::from(first_const));
+    cx.get_def(id)
+}
+
+fn scalar_bits(cx: &mut Context, c: ConstRef) -> (u64, crate::analysis::types::TypeRef) {
+    match cx.constants().value(c).clone() {
+        Const::Scalar(t, w) => {
+            let v = u64::from(w.first().copied().unwrap_or(0))
+                | (u64::from(w.get(1).copied().unwrap_or(0)) << 32);
+            (v, t)
+        }
+        other => (0, other.ty()),
+    }
+}
+
+/// `PerformOperation` on two scalars: the id of the result constant, or none
+/// (a float result that is NaN, infinite or subnormal; a division by a zero).
+fn perform_scalar(cx: &mut Context, op: O, a: ConstRef, b: ConstRef) -> Option<u32> {
+    let (x, t) = scalar_bits(cx, a);
+    let (y, _) = scalar_bits(cx, b);
+    let words = match cx.types().ty(t).clone() {
+        Ty::Float { width, .. } => {
+            if op == O::FDiv && is_zero(cx, b) {
+                return None;
+            }
+            let ok32 = |r: f32| r.is_normal() || r == 0.0;
+            let ok64 = |r: f64| r.is_normal() || r == 0.0;
+            if width == 64 {
+                let (p, q) = (f64::from_bits(x), f64::from_bits(y));
+                let r = match op {
+                    O::FMul => p * q,
+                    O::FDiv => p / q,
+                    O::FAdd => p + q,
+                    O::FSub => p - q,
+                    _ => return None,
+                };
+                if !ok64(r) {
+                    return None;
+                }
+                vec![r.to_bits() as u32, (r.to_bits() >> 32) as u32]
+            } else {
+                let (p, q) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
+                let r = match op {
+                    O::FMul => p * q,
+                    O::FDiv => p / q,
+                    O::FAdd => p + q,
+                    O::FSub => p - q,
+                    _ => return None,
+                };
+                if !ok32(r) {
+                    return None;
+                }
+                vec![r.to_bits()]
+            }
+        }
+        Ty::Int { width, .. } => {
+            let r = match op {
+                O::IMul => x.wrapping_mul(y),
+                O::IAdd => x.wrapping_add(y),
+                O::ISub => x.wrapping_sub(y),
+                O::BitwiseXor => x ^ y,
+                O::BitwiseOr => x | y,
+                O::BitwiseAnd => x & y,
+                _ => return None,
+            };
+            if width == 64 {
+                vec![r as u32, (r >> 32) as u32]
+            } else {
+                vec![r as u32]
+            }
+        }
+        _ => return None,
+    };
+    let c = cx.constant_of(t, &words)?;
+    super::defining_id(cx, c)
+}
+
+/// `PerformOperation`: component by component for vectors.
+fn perform(cx: &mut Context, op: O, a: ConstRef, b: ConstRef) -> Option<u32> {
+    let t = cx.constants().value(a).ty();
+    let Ty::Vector { elem, count } = cx.types().ty(t).clone() else {
+        return perform_scalar(cx, op, a, b);
+    };
+    let comp = |cx: &mut Context, c: ConstRef, k: usize| -> Option<ConstRef> {
+        match cx.constants().value(c).clone() {
+            Const::Composite(_, comps) => comps.get(k).copied(),
+            _ => cx.constant_of(elem, &[]),
+        }
+    };
+    let mut ids = Vec::new();
+    for k in 0..count as usize {
+        let (x, y) = (comp(cx, a, k)?, comp(cx, b, k)?);
+        ids.push(perform_scalar(cx, op, x, y)?);
+    }
+    let c = cx.constant_of(t, &ids)?;
+    super::defining_id(cx, c)
+}
+
+/// The checks the merges share: float folding allowed where the type has floats,
+/// a 32- or 64-bit element width (`check_width`), a constant operand; gives the
+/// constant and the other operand's definition.
+fn merge_inputs(
+    cx: &mut Context,
+    i: Inst,
+    cs: &[Option<ConstRef>],
+    check_width: bool,
+) -> Option<(ConstRef, Inst, bool)> {
+    let type_id = cx.ir.type_id(i);
+    let t = cx.types().get(type_id)?;
+    if matches!(cx.types().ty(t), Ty::Other { .. }) {
+        return None;
+    }
+    let uses_float = has_float(cx, t);
+    if uses_float && !float_folding_allowed(cx, i) {
+        return None;
+    }
+    if check_width {
+        let w = element_width(cx, t);
+        if w != 32 && w != 64 {
+            return None;
+        }
+    }
+    let c = const_input(cs)?;
+    let first_const = cs.first().copied().flatten().is_some();
+    let other = non_const_input(cx, first_const, i)?;
+    if uses_float && !float_folding_allowed(cx, other) {
+        return None;
+    }
+    Some((c, other, uses_float))
+}
+
+fn set_binary(cx: &mut Context, i: Inst, op: O, a: u32, b: u32) {
+    let d = cx.ir.data_mut(i);
+    d.set_opcode(op);
+    d.set_in_operands(&[Operand::id(a), Operand::id(b)]);
+}
+
+/// `MergeAddNegateArithmetic`: `c + (-x)` is `c - x`.
+fn merge_add_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((_, other, uses_float)) = merge_inputs(cx, i, cs, false) else {
+        return false;
+    };
+    if !matches!(cx.ir.opcode(other), O::SNegate | O::FNegate) {
+        return false;
+    }
+    let const_id = in_word(cx, i, if cs[0].is_some() { 0 } else { 1 });
+    let x = in_word(cx, other, 0);
+    set_binary(
+        cx,
+        i,
+        if uses_float { O::FSub } else { O::ISub },
+        const_id,
+        x,
+    );
+    true
+}
+
+/// `NegateConstant`: the id of -c.
+fn negate_constant(cx: &mut Context, c: ConstRef) -> Option<u32> {
+    let t = cx.constants().value(c).ty();
+    let neg_scalar = |cx: &mut Context, c: ConstRef| -> Option<u32> {
+        let (v, t) = scalar_bits(cx, c);
+        let words = match cx.types().ty(t).clone() {
+            Ty::Float { width: 64, .. } => {
+                let r = (f64::from_bits(v) * -1.0).to_bits();
+                vec![r as u32, (r >> 32) as u32]
+            }
+            Ty::Float { .. } => vec![(f32::from_bits(v as u32) * -1.0).to_bits()],
+            Ty::Int { width: 64, .. } => {
+                let r = 0u64.wrapping_sub(v);
+                vec![r as u32, (r >> 32) as u32]
+            }
+            Ty::Int { .. } => vec![0u32.wrapping_sub(v as u32)],
+            _ => return None,
+        };
+        let n = cx.constant_of(t, &words)?;
+        super::defining_id(cx, n)
+    };
+    match cx.constants().value(c).clone() {
+        Const::Null(_) if matches!(cx.types().ty(t), Ty::Vector { .. }) => {
+            super::defining_id(cx, c)
+        }
+        Const::Composite(_, comps) => {
+            let mut ids = Vec::with_capacity(comps.len());
+            for comp in comps {
+                ids.push(neg_scalar(cx, comp)?);
+            }
+            let n = cx.constant_of(t, &ids)?;
+            super::defining_id(cx, n)
+        }
+        _ => neg_scalar(cx, c),
+    }
+}
+
+/// `MergeSubNegateArithmetic`: `c - (-x)` is `x + c`; `(-x) - c` is `-c - x`.
+fn merge_sub_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c, other, uses_float)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if !matches!(cx.ir.opcode(other), O::SNegate | O::FNegate) {
+        return false;
+    }
+    let (op, a, b) = if cs[0].is_some() {
+        let add = if uses_float { O::FAdd } else { O::IAdd };
+        (add, in_word(cx, other, 0), in_word(cx, i, 0))
+    } else {
+        let Some(n) = negate_constant(cx, c) else {
+            return false;
+        };
+        (cx.ir.opcode(i), n, in_word(cx, other, 0))
+    };
+    set_binary(cx, i, op, a, b);
+    true
+}
+
+/// The other instruction's constant operand and its non-constant operand.
+fn other_inputs(cx: &mut Context, other: Inst) -> Option<(ConstRef, Inst, bool)> {
+    let ocs = super::operand_constants(cx, other);
+    let c2 = const_input(&ocs)?;
+    let first_const = ocs.first().copied().flatten().is_some();
+    let nc = non_const_input(cx, first_const, other)?;
+    Some((c2, nc, first_const))
+}
+
+/// `MergeAddAddArithmetic`: `c1 + (c2 + x)` is `x + (c1 + c2)`.
+fn merge_add_add(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if !matches!(cx.ir.opcode(other), O::FAdd | O::IAdd) {
+        return false;
+    }
+    let Some((c2, nc, _)) = other_inputs(cx, other) else {
+        return false;
+    };
+    let op = cx.ir.opcode(i);
+    let Some(merged) = perform(cx, op, c1, c2) else {
+        return false;
+    };
+    let x = cx.ir.result_id(nc);
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(merged)]);
+    true
+}
+
+/// `MergeAddSubArithmetic`: `c1 + (x - c2)` is `x - (c2 - c1)`... as spirv-opt
+/// computes it: `x op (c1 op2 c2)` or `(c1 + c2) - x`.
+fn merge_add_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    let other_op = cx.ir.opcode(other);
+    if !matches!(other_op, O::FSub | O::ISub) {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    let first_is_variable = ocs.first().copied().flatten().is_none();
+    let mut op = cx.ir.opcode(i);
+    let (a, b) = if first_is_variable {
+        let a = in_word(cx, other, 0);
+        let b = perform(cx, other_op, c1, c2);
+        (Some(a), b)
+    } else {
+        let a = perform(cx, op, c1, c2);
+        op = other_op;
+        (a, Some(in_word(cx, other, 1)))
+    };
+    let (Some(a), Some(b)) = (a, b) else {
+        return false;
+    };
+    if a == 0 || b == 0 {
+        return false;
+    }
+    set_binary(cx, i, op, a, b);
+    true
+}
+
+/// `MergeSubAddArithmetic`.
+fn merge_sub_add(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((mut c1, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    let other_op = cx.ir.opcode(other);
+    if !matches!(other_op, O::FAdd | O::IAdd) {
+        return false;
+    }
+    let Some((mut c2, nc, _)) = other_inputs(cx, other) else {
+        return false;
+    };
+    let first_const = cs[0].is_some();
+    if !first_const {
+        std::mem::swap(&mut c1, &mut c2);
+    }
+    let op0 = cx.ir.opcode(i);
+    let Some(merged) = perform(cx, op0, c1, c2) else {
+        return false;
+    };
+    let x = cx.ir.result_id(nc);
+    let (op, a, b) = if !first_const {
+        (other_op, x, merged)
+    } else {
+        (op0, merged, x)
+    };
+    set_binary(cx, i, op, a, b);
+    true
+}
+
+/// `MergeSubSubArithmetic`.
+fn merge_sub_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((mut c1, other, uses_float)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    let other_op = cx.ir.opcode(other);
+    if !matches!(other_op, O::FSub | O::ISub) {
+        return false;
+    }
+    let Some((mut c2, nc, other_first_const)) = other_inputs(cx, other) else {
+        return false;
+    };
+    let first_const = cs[0].is_some();
+    let add = if uses_float { O::FAdd } else { O::IAdd };
+    let mut merge_op = cx.ir.opcode(i);
+    if !other_first_const {
+        merge_op = add;
+    } else if !first_const {
+        std::mem::swap(&mut c1, &mut c2);
+    }
+    let Some(merged) = perform(cx, merge_op, c1, c2) else {
+        return false;
+    };
+    let mut op = cx.ir.opcode(i);
+    if first_const && other_first_const {
+        op = add;
+    }
+    let x = cx.ir.result_id(nc);
+    let (a, b) = if (!first_const) ^ (!other_first_const) {
+        (merged, x)
+    } else {
+        (x, merged)
+    };
+    set_binary(cx, i, op, a, b);
+    true
+}
+
+/// `MergeGenericAddendSub`: `a + (b - a)` is `b`.
+fn merge_generic_addend_sub(cx: &mut Context, addend: u32, sub: u32, i: Inst) -> bool {
+    let Some(s) = cx.get_def(sub) else {
+        return false;
+    };
+    let op = cx.ir.opcode(s);
+    if op != O::FSub && op != O::ISub {
+        return false;
+    }
+    if op == O::FSub && !float_folding_allowed(cx, s) {
+        return false;
+    }
+    if cx.ir.data(s).num_in_operands() < 2 || addend != in_word(cx, s, 1) {
+        return false;
+    }
+    let b = in_word(cx, s, 0);
+    set_copy(cx, i, b);
+    cx.update_def_use(i);
+    true
+}
+
+/// `MergeGenericAddSubArithmetic`.
+fn merge_generic_add_sub(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if matches!(cx.types().ty(t), Ty::Other { .. }) {
+        return false;
+    }
+    if has_float(cx, t) && !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let w = element_width(cx, t);
+    if w != 32 && w != 64 {
+        return false;
+    }
+    let (a, b) = (in_word(cx, i, 0), in_word(cx, i, 1));
+    merge_generic_addend_sub(cx, a, b, i) || merge_generic_addend_sub(cx, b, a, i)
+}
+
+/// `FactorAddMuls`: `a*b + a*c` is `a * (b + c)`, the new add placed before.
+fn factor_add_muls(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if has_float(cx, t) && !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let (Some(m0), Some(m1)) = (cx.get_def(in_word(cx, i, 0)), cx.get_def(in_word(cx, i, 1)))
+    else {
+        return false;
+    };
+    let is_mul = |op: O| op == O::FMul || op == O::IMul;
+    if !is_mul(cx.ir.opcode(m0)) || !is_mul(cx.ir.opcode(m1)) {
+        return false;
+    }
+    let (r0, r1) = (cx.ir.result_id(m0), cx.ir.result_id(m1));
+    if cx.uses(r0).len() > 1 || cx.uses(r1).len() > 1 {
+        return false;
+    }
+    if cx.ir.opcode(m0) == O::FMul
+        && (!float_folding_allowed(cx, m0) || !float_folding_allowed(cx, m1))
+    {
+        return false;
+    }
+    for a in 0..2 {
+        for b in 0..2 {
+            let (f00, f01) = (in_word(cx, m0, a), in_word(cx, m0, 1 - a));
+            let (f10, f11) = (in_word(cx, m1, b), in_word(cx, m1, 1 - b));
+            if f00 != f10 {
+                continue;
+            }
+            let Some(id) = cx.take_next_id() else {
+                return false;
+            };
+            let op = cx.ir.opcode(i);
+            let add = cx.make(op, type_id, id, &[Operand::id(f01), Operand::id(f11)]);
+            cx.ir.insert_before(i, add);
+            cx.analyze_def_use(add);
+            set_binary(
+                cx,
+                i,
+                if op == O::FAdd { O::FMul } else { O::IMul },
+                f00,
+                id,
+            );
+            cx.update_def_use(i);
+            return true;
+        }
+    }
+    false
+}
+
+/// `MergeMulMulArithmetic`: `c1 * (c2 * x)` is `x * (c1 * c2)`.
+fn merge_mul_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != cx.ir.opcode(i) {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    let other_first_is_variable = ocs.first().copied().flatten().is_none();
+    let op = cx.ir.opcode(i);
+    let Some(merged) = perform(cx, op, c1, c2) else {
+        return false;
+    };
+    let x = in_word(cx, other, if other_first_is_variable { 0 } else { 1 });
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(merged)]);
+    true
+}
+
+/// `ReassociateCommutiveOp`: `c1 op (c2 op x)` is `x op (c1 op c2)` for 32-bit
+/// bitwise operations.
+fn reassociate_commutative(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if element_width(cx, t) != 32 {
+        return false;
+    }
+    let Some(c1) = const_input(cs) else {
+        return false;
+    };
+    let first_const = cs.first().copied().flatten().is_some();
+    let Some(other) = non_const_input(cx, first_const, i) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != cx.ir.opcode(i) {
+        return false;
+    }
+    let Some((c2, nc, _)) = other_inputs(cx, other) else {
+        return false;
+    };
+    let op = cx.ir.opcode(i);
+    let Some(merged) = perform(cx, op, c1, c2) else {
+        return false;
+    };
+    let x = cx.ir.result_id(nc);
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(merged)]);
+    true
 }
