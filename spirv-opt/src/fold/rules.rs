@@ -53,6 +53,7 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
             merge_sub_sub,
         ],
         O::IMul => &[int_multiple_by_1, merge_mul_mul],
+        O::CompositeInsert => &[composite_insert_to_construct],
         O::Phi => &[redundant_phi],
         O::Bitcast => &[bitcast],
         O::BitReverse => &[bit_reverse],
@@ -1030,7 +1031,9 @@ fn merge_add_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool 
     true
 }
 
-/// `NegateConstant`: the id of -c.
+/// `NegateConstant`: the id of -c. Floats are multiplied by -1 as spirv-opt does,
+/// which keeps a NaN's sign (a negation would flip it).
+#[allow(clippy::neg_multiply)]
 fn negate_constant(cx: &mut Context, c: ConstRef) -> Option<u32> {
     let t = cx.constants().value(c).ty();
     let neg_scalar = |cx: &mut Context, c: ConstRef| -> Option<u32> {
@@ -1371,5 +1374,91 @@ fn reassociate_commutative(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -
     cx.ir
         .data_mut(i)
         .set_in_operands(&[Operand::id(x), Operand::id(merged)]);
+    true
+}
+
+/// How many inserts of a chain `GetInsertedValues` follows at most (spirv-opt walks
+/// the whole chain for every insert of it: quadratic; a chain longer than this is
+/// left alone).
+const MAX_INSERT_CHAIN: usize = 4096;
+
+/// `GetNumberOfElements`.
+fn number_of_elements(cx: &mut Context, t: crate::analysis::types::TypeRef) -> u32 {
+    match cx.types().ty(t) {
+        Ty::Vector { count, .. } | Ty::Matrix { count, .. } => *count,
+        Ty::Struct { members, .. } => members.len() as u32,
+        Ty::Array { length, .. } => {
+            if length.len() == 2 && length[0] == 1 {
+                length[1]
+            } else {
+                u32::MAX
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// `CompositeInsertToCompositeConstruct`: a chain of inserts writing every element
+/// of one container becomes a construct of the values, placed before the last insert.
+fn composite_insert_to_construct(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let n = cx.ir.data(i).num_in_operands();
+    if n < 3 {
+        return false;
+    }
+    // GetInsertedValues.
+    let own: Vec<u32> = (0..n).map(|k| in_word(cx, i, k)).collect();
+    let mut values = std::collections::BTreeMap::new();
+    let mut current = i;
+    let mut steps = 0;
+    while cx.ir.opcode(current) == O::CompositeInsert {
+        steps += 1;
+        if steps > MAX_INSERT_CHAIN {
+            return false;
+        }
+        let d = cx.ir.data(current);
+        let m = d.num_in_operands();
+        if m < 2 {
+            return false;
+        }
+        if m > n && !values.contains_key(&d.in_word(n - 1)) {
+            values.clear();
+            break;
+        }
+        // HaveSameIndexesExceptForLast.
+        if m == n && (2..n - 1).all(|k| d.in_word(k) == own[k]) {
+            values.entry(d.in_word(m - 1)).or_insert(d.in_word(0));
+        }
+        let next = d.in_word(1);
+        let Some(def) = cx.get_def(next) else {
+            return false;
+        };
+        current = def;
+    }
+    let type_id = cx.ir.type_id(i);
+    let container = element_type(cx, type_id, &own[2..n - 1]);
+    if container == 0 {
+        return false;
+    }
+    let Some(ct) = cx.types().get(container) else {
+        return false;
+    };
+    let size = number_of_elements(cx, ct);
+    if size as usize != values.len() || values.keys().next_back().is_none_or(|&k| k >= size) {
+        return false;
+    }
+    let Some(id) = cx.take_next_id() else {
+        return false;
+    };
+    let ops: Vec<Operand> = values.values().map(|&v| Operand::id(v)).collect();
+    let construct = cx.make(O::CompositeConstruct, container, id, &ops);
+    cx.ir.insert_before(i, construct);
+    cx.analyze_def_use(construct);
+    if n == 3 {
+        set_copy(cx, i, id);
+    } else {
+        let d = cx.ir.data_mut(i);
+        d.set_in_operand(0, &[id]);
+        d.remove_in_operand(n - 1);
+    }
     true
 }
