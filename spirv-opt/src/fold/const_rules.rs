@@ -52,13 +52,13 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
         O::SMod => &[s_mod],
         // Rules spirv-opt has that are not ported (they never fold here, so an
         // instruction of these opcodes stays; see docs/optimizer.md).
+        O::ExtInst => return ext_rules_for(cx, i),
         O::CompositeInsert
         | O::Dot
         | O::VectorTimesMatrix
         | O::MatrixTimesVector
         | O::Transpose
-        | O::QuantizeToF16
-        | O::ExtInst => &[],
+        | O::QuantizeToF16 => &[],
         _ => return None,
     })
 }
@@ -676,4 +676,136 @@ int_ops! {
         }
         r as u64
     };
+}
+
+// ---- GLSL.std.450 ----
+
+/// GLSL.std.450 instruction numbers.
+const FMIN: u32 = 37;
+const UMIN: u32 = 38;
+const SMIN: u32 = 39;
+const FMAX: u32 = 40;
+const UMAX: u32 = 41;
+const SMAX: u32 = 42;
+const FCLAMP: u32 = 43;
+const UCLAMP: u32 = 44;
+const SCLAMP: u32 = 45;
+
+/// The rules for an extended instruction of GLSL.std.450 (spirv-opt's `ext_rules_`,
+/// keyed by the module's first import of that set).
+fn ext_rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
+    let d = cx.ir.data(i);
+    if d.num_in_operands() < 2 {
+        return None;
+    }
+    let (set, number) = (d.in_word(0), d.in_word(1));
+    let glsl = cx.ir.ext_inst_import_id("GLSL.std.450");
+    if glsl == 0 || set != glsl {
+        return None;
+    }
+    Some(match number {
+        FMIN | UMIN | SMIN => &[ext_min],
+        FMAX | UMAX | SMAX => &[ext_max],
+        FCLAMP | UCLAMP | SCLAMP => &[clamp1, clamp2, clamp3],
+        // FMix and the transcendental functions are not ported.
+        13..=18 | 25..=31 | 46 => &[],
+        _ => return None,
+    })
+}
+
+/// `FoldMin` / `FoldMax`: one of the two constants (not a new one).
+fn min_max(cx: &mut Context, t: TypeRef, a: ConstRef, b: ConstRef, max: bool) -> Option<ConstRef> {
+    let less = match cx.types().ty(t).clone() {
+        Ty::Int { width, signed } if width <= 32 => {
+            let (x, y) = (int_word(cx, a), int_word(cx, b));
+            if signed {
+                ((x as i32) < (y as i32), (x as i32) > (y as i32))
+            } else {
+                (x < y, x > y)
+            }
+        }
+        Ty::Int { width: 64, signed } => {
+            let (x, y) = (zext(cx, a), zext(cx, b));
+            if signed {
+                ((x as i64) < (y as i64), (x as i64) > (y as i64))
+            } else {
+                (x < y, x > y)
+            }
+        }
+        Ty::Float { width: 32, .. } => {
+            let (x, y) = (get_f32(cx, a), get_f32(cx, b));
+            (x < y, x > y)
+        }
+        Ty::Float { width: 64, .. } => {
+            let (x, y) = (get_f64(cx, a), get_f64(cx, b));
+            (x < y, x > y)
+        }
+        _ => return None,
+    };
+    let pick_a = if max { less.1 } else { less.0 };
+    Some(if pick_a { a } else { b })
+}
+
+fn int_word(cx: &mut Context, c: ConstRef) -> u32 {
+    match cx.constants().value(c) {
+        Const::Scalar(_, w) => w.first().copied().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn fold_min(cx: &mut Context, t: TypeRef, a: ConstRef, b: ConstRef) -> Option<ConstRef> {
+    min_max(cx, t, a, b, false)
+}
+
+fn fold_max(cx: &mut Context, t: TypeRef, a: ConstRef, b: ConstRef) -> Option<ConstRef> {
+    min_max(cx, t, a, b, true)
+}
+
+/// `FoldFPBinaryOp` on two given constants (no floating-point check: the clamp rules
+/// call it directly).
+fn binary_on(cx: &mut Context, i: Inst, a: ConstRef, b: ConstRef, f: Binary) -> Option<ConstRef> {
+    let t = result_ty(cx, i)?;
+    let Ty::Vector { elem, .. } = cx.types().ty(t).clone() else {
+        return f(cx, t, a, b);
+    };
+    let ac = vector_components(cx, a)?;
+    let bc = vector_components(cx, b)?;
+    let mut results = Vec::with_capacity(ac.len());
+    for (k, &x) in ac.iter().enumerate() {
+        results.push(f(cx, elem, x, *bc.get(k)?)?);
+    }
+    let mut ids = Vec::with_capacity(results.len());
+    for r in results {
+        ids.push(defining_id(cx, r)?);
+    }
+    cx.constant_of(t, &ids)
+}
+
+fn ext_min(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, fold_min)
+}
+
+fn ext_max(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, fold_max)
+}
+
+/// `FoldClamp1`: all three constant: min(max(x, lo), hi).
+fn clamp1(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (x, lo, hi) = ((*cs.get(1)?)?, (*cs.get(2)?)?, (*cs.get(3)?)?);
+    let t = binary_on(cx, i, x, lo, fold_max)?;
+    binary_on(cx, i, t, hi, fold_min)
+}
+
+/// `FoldClamp2`: x and the lower bound constant, x at or below it: the bound.
+fn clamp2(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (x, lo) = ((*cs.get(1)?)?, (*cs.get(2)?)?);
+    let t = binary_on(cx, i, x, lo, fold_max)?;
+    (t == lo).then_some(lo)
+}
+
+/// `FoldClamp3`: x and the upper bound constant, x at or above it: the bound.
+fn clamp3(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (x, hi) = ((*cs.get(1)?)?, (*cs.get(3)?)?);
+    let t = binary_on(cx, i, x, hi, fold_min)?;
+    (t == hi).then_some(hi)
 }
