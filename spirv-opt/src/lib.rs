@@ -36,7 +36,7 @@
 pub mod analysis;
 pub mod builder;
 mod context;
-pub mod fold;
+pub(crate) mod fold;
 pub mod fuzz;
 pub mod ir;
 pub mod mem_pass;

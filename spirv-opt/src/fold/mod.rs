@@ -125,6 +125,10 @@ pub fn fold_to_constant(cx: &mut Context, i: Inst, id_map: &dyn Fn(u32) -> u32) 
         let Ty::Vector { elem, count } = cx.types().ty(ty).clone() else {
             return None;
         };
+        // The count is the module's claim: valid vectors have at most 16 components.
+        if count > 1 << 16 {
+            return None;
+        }
         let words = fold_vectors(cx, op, count, &constants);
         let c = numeric_vector_constant(cx, ty, elem, count, &words)?;
         return cx.get_defining_instruction(c, type_id);
