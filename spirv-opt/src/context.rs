@@ -318,6 +318,13 @@ impl Context {
         d.has_decoration(&self.ir, id, decoration)
     }
 
+    /// Whether every decoration of `id1` is one of `id2`'s (`HaveSubsetOfDecorations`).
+    pub fn have_subset_of_decorations(&mut self, id1: u32, id2: u32) -> bool {
+        self.decorations();
+        let d = self.decorations.as_ref().expect("built");
+        d.have_subset_of_decorations(&self.ir, id1, id2)
+    }
+
     /// The names, built if needed.
     pub fn names(&mut self) -> &Names {
         if !self.are_valid(Analyses::NAME_MAP) || self.names.is_none() {
@@ -1809,6 +1816,14 @@ impl Context {
     /// (`GetConstant`).
     pub fn get_constant(&mut self, type_id: u32, words: &[u32]) -> Option<ConstRef> {
         let t = self.types().get(type_id)?;
+        self.constants();
+        let types = self.types.as_ref().expect("built");
+        self.constants.as_mut().expect("built").get(types, t, words)
+    }
+
+    /// The pooled constant of type `t` with these literal words or component ids
+    /// (`GetConstant` by type).
+    pub fn constant_of(&mut self, t: TypeRef, words: &[u32]) -> Option<ConstRef> {
         self.constants();
         let types = self.types.as_ref().expect("built");
         self.constants.as_mut().expect("built").get(types, t, words)

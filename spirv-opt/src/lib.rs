@@ -36,6 +36,7 @@
 pub mod analysis;
 pub mod builder;
 mod context;
+pub(crate) mod fold;
 pub mod fuzz;
 pub mod ir;
 pub mod mem_pass;

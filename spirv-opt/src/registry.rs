@@ -632,9 +632,10 @@ pub static PASSES: &[PassInfo] = &[
         Arg::Required("\"<spec id>:<value> ...\""),
         true,
     ),
-    missing(
-        "simplify-instructions",
+    ir(
+        passes::simplification::FLAG,
         "Fold instructions whose results are known or simpler.",
+        |_, _| Ok(Pass::ir(passes::simplification::Simplification)),
     ),
     missing(
         "split-combined-image-sampler",

@@ -14,6 +14,7 @@ pub mod merge_blocks;
 pub mod merge_return;
 pub mod private_to_local;
 pub mod scalar_replacement;
+pub mod simplification;
 pub mod ssa_rewrite;
 pub mod vector_dce;
 pub mod wrap_opkill;

@@ -1,0 +1,811 @@
+//! The constant-folding rules (spirv-opt's `ConstantFoldingRules`,
+//! `source/opt/const_folding_rules.cpp`): per opcode, in spirv-opt's order, rules that
+//! compute an instruction's value from its constant operands. Floating point is done
+//! in the operands' width (`f32` arithmetic for 32-bit floats, `f64` for 64-bit; other
+//! widths are not folded), only where spirv-opt allows it (a shader without the
+//! float-controls capabilities, no `NoContraction`); integers wrap as spirv-opt's
+//! 64-bit arithmetic does, then are truncated and sign- or zero-extended to the width.
+
+use super::{ConstRule, defining_id, float_folding_allowed, is_zero, vector_components};
+use crate::analysis::constants::{Const, ConstRef};
+use crate::analysis::types::{Ty, TypeRef};
+use crate::context::Context;
+use crate::ir::Inst;
+use spirv_core::spv::Opcode as O;
+
+/// The rules for `i`'s opcode, or `None` if spirv-opt has none (`HasFoldingRule`).
+pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
+    Some(match cx.ir.opcode(i) {
+        O::CompositeConstruct => &[composite_construct],
+        O::CompositeExtract => &[composite_extract],
+        O::ConvertFToS | O::ConvertFToU => &[f_to_i],
+        O::ConvertSToF | O::ConvertUToF => &[i_to_f],
+        O::SConvert => &[s_convert],
+        O::UConvert => &[u_convert],
+        O::FAdd => &[f_add],
+        O::FSub => &[f_sub],
+        O::FMul => &[f_mul],
+        O::FDiv => &[f_div],
+        O::FOrdEqual => &[f_ord_equal],
+        O::FUnordEqual => &[f_unord_equal],
+        O::FOrdNotEqual => &[f_ord_not_equal],
+        O::FUnordNotEqual => &[f_unord_not_equal],
+        O::FOrdLessThan => &[f_ord_less],
+        O::FUnordLessThan => &[f_unord_less],
+        O::FOrdGreaterThan => &[f_ord_greater],
+        O::FUnordGreaterThan => &[f_unord_greater],
+        O::FOrdLessThanEqual => &[f_ord_less_equal],
+        O::FUnordLessThanEqual => &[f_unord_less_equal],
+        O::FOrdGreaterThanEqual => &[f_ord_greater_equal],
+        O::FUnordGreaterThanEqual => &[f_unord_greater_equal],
+        O::VectorShuffle => &[vector_shuffle],
+        O::VectorTimesScalar => &[vector_times_scalar],
+        O::FNegate => &[f_negate],
+        O::SNegate => &[s_negate],
+        O::IAdd => &[i_add],
+        O::ISub => &[i_sub],
+        O::IMul => &[i_mul],
+        O::UDiv => &[u_div],
+        O::SDiv => &[s_div],
+        O::UMod => &[u_mod],
+        O::SRem => &[s_rem],
+        O::SMod => &[s_mod],
+        // Rules spirv-opt has that are not ported (they never fold here, so an
+        // instruction of these opcodes stays; see docs/optimizer.md).
+        O::ExtInst => return ext_rules_for(cx, i),
+        O::CompositeInsert
+        | O::Dot
+        | O::VectorTimesMatrix
+        | O::MatrixTimesVector
+        | O::Transpose
+        | O::QuantizeToF16 => &[],
+        _ => return None,
+    })
+}
+
+// ---- constant values ----
+
+fn value(cx: &mut Context, c: ConstRef) -> Const {
+    cx.constants().value(c).clone()
+}
+
+fn ty_of(cx: &mut Context, c: ConstRef) -> TypeRef {
+    cx.constants().value(c).ty()
+}
+
+fn result_ty(cx: &mut Context, i: Inst) -> Option<TypeRef> {
+    let id = cx.ir.type_id(i);
+    cx.types().get(id)
+}
+
+/// `GetFloat` (0 for a null).
+fn get_f32(cx: &mut Context, c: ConstRef) -> f32 {
+    match cx.constants().value(c) {
+        Const::Scalar(_, w) => f32::from_bits(w.first().copied().unwrap_or(0)),
+        _ => 0.0,
+    }
+}
+
+/// `GetDouble` (0 for a null).
+fn get_f64(cx: &mut Context, c: ConstRef) -> f64 {
+    match cx.constants().value(c) {
+        Const::Scalar(_, w) if w.len() >= 2 => {
+            f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32))
+        }
+        _ => 0.0,
+    }
+}
+
+fn float_width(cx: &mut Context, t: TypeRef) -> Option<u32> {
+    match cx.types().ty(t) {
+        Ty::Float { width, .. } => Some(*width),
+        _ => None,
+    }
+}
+
+fn int_type(cx: &mut Context, t: TypeRef) -> Option<(u32, bool)> {
+    match cx.types().ty(t) {
+        Ty::Int { width, signed } => Some((*width, *signed)),
+        _ => None,
+    }
+}
+
+fn f32_const(cx: &mut Context, t: TypeRef, v: f32) -> Option<ConstRef> {
+    cx.constant_of(t, &[v.to_bits()])
+}
+
+fn f64_const(cx: &mut Context, t: TypeRef, v: f64) -> Option<ConstRef> {
+    let b = v.to_bits();
+    cx.constant_of(t, &[b as u32, (b >> 32) as u32])
+}
+
+/// `GetZeroExtendedValue`.
+fn zext(cx: &mut Context, c: ConstRef) -> u64 {
+    let t = ty_of(cx, c);
+    let width = int_type(cx, t).map_or(32, |w| w.0);
+    match cx.constants().value(c) {
+        Const::Scalar(_, w) if width > 32 && w.len() >= 2 => {
+            u64::from(w[0]) | (u64::from(w[1]) << 32)
+        }
+        Const::Scalar(_, w) => u64::from(w.first().copied().unwrap_or(0)),
+        _ => 0,
+    }
+}
+
+/// `GetSignExtendedValue`.
+fn sext(cx: &mut Context, c: ConstRef) -> i64 {
+    let t = ty_of(cx, c);
+    let width = int_type(cx, t).map_or(32, |w| w.0);
+    match cx.constants().value(c) {
+        Const::Scalar(_, w) if width > 32 && w.len() >= 2 => {
+            (u64::from(w[0]) | (u64::from(w[1]) << 32)) as i64
+        }
+        Const::Scalar(_, w) => i64::from(w.first().copied().unwrap_or(0) as i32),
+        _ => 0,
+    }
+}
+
+/// `GenerateIntegerConstant`.
+fn integer_constant(cx: &mut Context, t: TypeRef, v: u64) -> Option<ConstRef> {
+    let (width, signed) = int_type(cx, t)?;
+    if width == 64 {
+        return cx.constant_of(t, &[v as u32, (v >> 32) as u32]);
+    }
+    if width > 32 || width == 0 {
+        return None;
+    }
+    let shift = 64 - width;
+    let v = if signed {
+        ((v << shift) as i64 >> shift) as u64
+    } else {
+        (v << shift) >> shift
+    };
+    cx.constant_of(t, &[v as u32])
+}
+
+// ---- composites ----
+
+/// `FoldCompositeWithConstants`.
+fn composite_construct(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let type_id = cx.ir.type_id(i);
+    let t = cx.types().get(type_id)?;
+    let type_inst = cx.get_def(type_id)?;
+    let mut ids = Vec::with_capacity(cs.len());
+    for (k, c) in cs.iter().enumerate() {
+        let c = (*c)?;
+        let component_type = match cx.ir.opcode(type_inst) {
+            O::TypeStruct if k < cx.ir.data(type_inst).num_in_operands() => {
+                cx.ir.data(type_inst).in_word(k)
+            }
+            O::TypeArray => cx.ir.data(type_inst).in_word(0),
+            _ => 0,
+        };
+        let id = cx.find_declared_constant_id(c, component_type);
+        if id == 0 {
+            return None;
+        }
+        ids.push(id);
+    }
+    cx.constant_of(t, &ids)
+}
+
+/// `FoldExtractWithConstants`.
+fn composite_extract(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let mut c = (*cs.first()?)?;
+    let n = cx.ir.data(i).num_in_operands();
+    for k in 1..n {
+        let index = cx.ir.data(i).in_word(k) as usize;
+        match value(cx, c) {
+            Const::Null(_) => {
+                let t = result_ty(cx, i)?;
+                return cx.constant_of(t, &[]);
+            }
+            Const::Composite(_, comps) => c = *comps.get(index)?,
+            _ => return None,
+        }
+    }
+    Some(c)
+}
+
+/// `FoldVectorShuffleWithConstants`.
+fn vector_shuffle(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (c1, c2) = ((*cs.first()?)?, (*cs.get(1)?)?);
+    let a = vector_components(cx, c1)?;
+    let b = vector_components(cx, c2)?;
+    let n = cx.ir.data(i).num_in_operands();
+    let mut ids = Vec::with_capacity(n.saturating_sub(2));
+    for k in 2..n {
+        let index = cx.ir.data(i).in_word(k);
+        if index == u32::MAX {
+            return None;
+        }
+        let index = index as usize;
+        let comp = if index < a.len() {
+            a[index]
+        } else {
+            *b.get(index - a.len())?
+        };
+        ids.push(defining_id(cx, comp)?);
+    }
+    let t = result_ty(cx, i)?;
+    cx.constant_of(t, &ids)
+}
+
+/// Whether the result type has floating point (`HasFloatingPoint`).
+fn has_float(cx: &mut Context, t: TypeRef) -> bool {
+    let t = match cx.types().ty(t) {
+        Ty::Vector { elem, .. } => *elem,
+        _ => t,
+    };
+    matches!(cx.types().ty(t), Ty::Float { .. })
+}
+
+/// `FoldVectorTimesScalar`.
+fn vector_times_scalar(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let t = result_ty(cx, i)?;
+    if !float_folding_allowed(cx, i) && has_float(cx, t) {
+        return None;
+    }
+    let (c1, c2) = (*cs.first()?, *cs.get(1)?);
+    if let Some(c1) = c1.filter(|&c| is_zero(cx, c)) {
+        return Some(c1);
+    }
+    if c2.is_some_and(|c| is_zero(cx, c)) {
+        return cx.constant_of(t, &[]);
+    }
+    let (c1, c2) = (c1?, c2?);
+    let Ty::Vector { elem, .. } = cx.types().ty(t).clone() else {
+        return None;
+    };
+    let width = float_width(cx, elem)?;
+    let comps = vector_components(cx, c1)?;
+    let mut ids = Vec::with_capacity(comps.len());
+    for comp in comps {
+        let e = match width {
+            32 => {
+                let v = get_f32(cx, comp) * get_f32(cx, c2);
+                f32_const(cx, elem, v)?
+            }
+            64 => {
+                let v = get_f64(cx, comp) * get_f64(cx, c2);
+                f64_const(cx, elem, v)?
+            }
+            _ => return None,
+        };
+        ids.push(defining_id(cx, e)?);
+    }
+    cx.constant_of(t, &ids)
+}
+
+// ---- unary and binary, scalar or vector ----
+
+type Unary = fn(&mut Context, TypeRef, ConstRef) -> Option<ConstRef>;
+type Binary = fn(&mut Context, TypeRef, ConstRef, ConstRef) -> Option<ConstRef>;
+
+/// `FoldUnaryOp`: the scalar rule, or the rule per component of a vector.
+fn unary(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>], f: Unary) -> Option<ConstRef> {
+    let t = result_ty(cx, i)?;
+    let arg = if cx.ir.opcode(i) == O::ExtInst {
+        *cs.get(1)?
+    } else {
+        *cs.first()?
+    }?;
+    let Ty::Vector { elem, .. } = cx.types().ty(t).clone() else {
+        return f(cx, t, arg);
+    };
+    let comps = vector_components(cx, arg)?;
+    let mut results = Vec::with_capacity(comps.len());
+    for comp in comps {
+        results.push(f(cx, elem, comp)?);
+    }
+    let mut ids = Vec::with_capacity(results.len());
+    for r in results {
+        ids.push(defining_id(cx, r)?);
+    }
+    cx.constant_of(t, &ids)
+}
+
+/// `FoldBinaryOp` / `FoldFPBinaryOp`: the scalar rule, or per component.
+fn binary(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>], f: Binary) -> Option<ConstRef> {
+    let t = result_ty(cx, i)?;
+    let (a, b) = if cx.ir.opcode(i) == O::ExtInst {
+        (*cs.get(1)?, *cs.get(2)?)
+    } else {
+        (*cs.first()?, *cs.get(1)?)
+    };
+    let (a, b) = (a?, b?);
+    let Ty::Vector { elem, .. } = cx.types().ty(t).clone() else {
+        return f(cx, t, a, b);
+    };
+    let ac = vector_components(cx, a)?;
+    let bc = vector_components(cx, b)?;
+    let mut results = Vec::with_capacity(ac.len());
+    for (k, &x) in ac.iter().enumerate() {
+        results.push(f(cx, elem, x, *bc.get(k)?)?);
+    }
+    let mut ids = Vec::with_capacity(results.len());
+    for r in results {
+        ids.push(defining_id(cx, r)?);
+    }
+    cx.constant_of(t, &ids)
+}
+
+fn fp_unary(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>], f: Unary) -> Option<ConstRef> {
+    if !float_folding_allowed(cx, i) {
+        return None;
+    }
+    unary(cx, i, cs, f)
+}
+
+fn fp_binary(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>], f: Binary) -> Option<ConstRef> {
+    if !float_folding_allowed(cx, i) {
+        return None;
+    }
+    binary(cx, i, cs, f)
+}
+
+/// `FOLD_FPARITH_OP`: the operation in the type's width.
+fn fp_arith(
+    cx: &mut Context,
+    t: TypeRef,
+    a: ConstRef,
+    b: ConstRef,
+    f32op: fn(f32, f32) -> f32,
+    f64op: fn(f64, f64) -> f64,
+) -> Option<ConstRef> {
+    match float_width(cx, t)? {
+        32 => {
+            let v = f32op(get_f32(cx, a), get_f32(cx, b));
+            f32_const(cx, t, v)
+        }
+        64 => {
+            let v = f64op(get_f64(cx, a), get_f64(cx, b));
+            f64_const(cx, t, v)
+        }
+        _ => None,
+    }
+}
+
+fn f_add(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, |cx, t, a, b| {
+        fp_arith(cx, t, a, b, |x, y| x + y, |x, y| x + y)
+    })
+}
+
+fn f_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, |cx, t, a, b| {
+        fp_arith(cx, t, a, b, |x, y| x - y, |x, y| x - y)
+    })
+}
+
+fn f_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, |cx, t, a, b| {
+        fp_arith(cx, t, a, b, |x, y| x * y, |x, y| x * y)
+    })
+}
+
+/// The value as a double (`GetValueAsDouble`).
+fn as_double(cx: &mut Context, c: ConstRef) -> f64 {
+    let t = ty_of(cx, c);
+    match float_width(cx, t) {
+        Some(64) => get_f64(cx, c),
+        _ => f64::from(get_f32(cx, c)),
+    }
+}
+
+/// `NegateFPConst`.
+fn negate_fp(cx: &mut Context, t: TypeRef, c: ConstRef) -> Option<ConstRef> {
+    match float_width(cx, t)? {
+        32 => {
+            let v = -get_f32(cx, c);
+            f32_const(cx, t, v)
+        }
+        64 => {
+            let v = -get_f64(cx, c);
+            f64_const(cx, t, v)
+        }
+        _ => None,
+    }
+}
+
+/// `FoldFPScalarDivideByZero`: 0/0 is a quiet NaN, x/0 an infinity of x's sign.
+fn divide_by_zero(cx: &mut Context, t: TypeRef, num: ConstRef) -> Option<ConstRef> {
+    let w = float_width(cx, t)?;
+    if is_zero(cx, num) {
+        return match w {
+            32 => f32_const(cx, t, f32::from_bits(0x7fc0_0000)),
+            64 => f64_const(cx, t, f64::from_bits(0x7ff8_0000_0000_0000)),
+            _ => None,
+        };
+    }
+    let inf = match w {
+        32 => f32_const(cx, t, f32::INFINITY)?,
+        64 => f64_const(cx, t, f64::INFINITY)?,
+        _ => return None,
+    };
+    if as_double(cx, num) < 0.0 {
+        return negate_fp(cx, t, inf);
+    }
+    Some(inf)
+}
+
+/// `FoldScalarFPDivide`.
+fn fp_divide(cx: &mut Context, t: TypeRef, num: ConstRef, den: ConstRef) -> Option<ConstRef> {
+    if is_zero(cx, den) {
+        return divide_by_zero(cx, t, num);
+    }
+    let dt = ty_of(cx, den);
+    let w = float_width(cx, dt)?;
+    if w != 32 && w != 64 {
+        return None;
+    }
+    let is_float = matches!(value(cx, den), Const::Scalar(..));
+    if is_float && as_double(cx, den) == 0.0 {
+        // -0.0: the division by zero with the opposite sign.
+        let r = divide_by_zero(cx, t, num)?;
+        return negate_fp(cx, t, r);
+    }
+    fp_arith(cx, t, num, den, |x, y| x / y, |x, y| x / y)
+}
+
+fn f_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, fp_divide)
+}
+
+/// `FOLD_FPCMP_OP`: ordered comparisons are false on a NaN, unordered ones true.
+fn fp_compare(
+    cx: &mut Context,
+    t: TypeRef,
+    a: ConstRef,
+    b: ConstRef,
+    ordered: bool,
+    op: fn(f64, f64) -> bool,
+) -> Option<ConstRef> {
+    let at = ty_of(cx, a);
+    let (x, y) = match float_width(cx, at)? {
+        // f32 compared as f32 and as f64 agree (widening is exact).
+        32 => (f64::from(get_f32(cx, a)), f64::from(get_f32(cx, b))),
+        64 => (get_f64(cx, a), get_f64(cx, b)),
+        _ => return None,
+    };
+    let unordered = x.is_nan() || y.is_nan();
+    let r = if ordered {
+        !unordered && op(x, y)
+    } else {
+        unordered || op(x, y)
+    };
+    cx.constant_of(t, &[u32::from(r)])
+}
+
+macro_rules! fp_compares {
+    ($($name:ident, $ord:expr, $op:expr;)*) => {$(
+        fn $name(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+            fp_binary(cx, i, cs, |cx, t, a, b| fp_compare(cx, t, a, b, $ord, $op))
+        }
+    )*};
+}
+
+fp_compares! {
+    f_ord_equal, true, |x, y| x == y;
+    f_unord_equal, false, |x, y| x == y;
+    f_ord_not_equal, true, |x, y| x != y;
+    f_unord_not_equal, false, |x, y| x != y;
+    f_ord_less, true, |x, y| x < y;
+    f_unord_less, false, |x, y| x < y;
+    f_ord_greater, true, |x, y| x > y;
+    f_unord_greater, false, |x, y| x > y;
+    f_ord_less_equal, true, |x, y| x <= y;
+    f_unord_less_equal, false, |x, y| x <= y;
+    f_ord_greater_equal, true, |x, y| x >= y;
+    f_unord_greater_equal, false, |x, y| x >= y;
+}
+
+fn f_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_unary(cx, i, cs, negate_fp)
+}
+
+/// `NegateIntConst`: a null stays itself.
+fn negate_int(cx: &mut Context, t: TypeRef, c: ConstRef) -> Option<ConstRef> {
+    if matches!(value(cx, c), Const::Null(_)) {
+        return Some(c);
+    }
+    let (width, signed) = int_type(cx, t)?;
+    let v = sext(cx, c).wrapping_neg() as u64;
+    // `GetIntConst`: the type manager's integer type of that width and sign.
+    let it = cx
+        .types()
+        .find_plain(Ty::Int { width, signed })
+        .unwrap_or(t);
+    let v = if signed && width < 64 && width > 0 {
+        let shift = 64 - width;
+        ((v << shift) as i64 >> shift) as u64
+    } else if width < 64 {
+        v & ((1u64 << width) - 1)
+    } else {
+        v
+    };
+    if width <= 32 {
+        cx.constant_of(it, &[v as u32])
+    } else {
+        cx.constant_of(it, &[v as u32, (v >> 32) as u32])
+    }
+}
+
+fn s_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    unary(cx, i, cs, negate_int)
+}
+
+fn s_convert(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    unary(cx, i, cs, |cx, t, a| {
+        let v = sext(cx, a) as u64;
+        integer_constant(cx, t, v)
+    })
+}
+
+fn u_convert(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    unary(cx, i, cs, |cx, t, a| {
+        let at = ty_of(cx, a);
+        let w = int_type(cx, at)?.0;
+        let mut v = zext(cx, a);
+        if w < 64 {
+            v &= (1u64 << w) - 1;
+        }
+        integer_constant(cx, t, v)
+    })
+}
+
+/// x86-64's truncating conversions, which spirv-opt's casts compile to: out of range
+/// or NaN gives the "integer indefinite" value (`i32::MIN`, `i64::MIN`).
+fn cvtt32(v: f64) -> i32 {
+    if !(-2147483648.0..2147483648.0).contains(&v) {
+        i32::MIN
+    } else {
+        v as i32
+    }
+}
+
+fn cvtt64(v: f64) -> i64 {
+    if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v) {
+        i64::MIN
+    } else {
+        v as i64
+    }
+}
+
+/// `FoldFToIOp`: 32-bit results only.
+fn f_to_i_scalar(cx: &mut Context, t: TypeRef, a: ConstRef) -> Option<ConstRef> {
+    let (width, signed) = int_type(cx, t)?;
+    if width != 32 {
+        return None;
+    }
+    let at = ty_of(cx, a);
+    let v = match float_width(cx, at)? {
+        32 => f64::from(get_f32(cx, a)),
+        64 => get_f64(cx, a),
+        _ => return None,
+    };
+    let r = if signed {
+        cvtt32(v) as u32
+    } else {
+        cvtt64(v) as u32
+    };
+    cx.constant_of(t, &[r])
+}
+
+fn f_to_i(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_unary(cx, i, cs, f_to_i_scalar)
+}
+
+/// `FoldIToFOp`: 32-bit operands only.
+fn i_to_f_scalar(cx: &mut Context, t: TypeRef, a: ConstRef) -> Option<ConstRef> {
+    let at = ty_of(cx, a);
+    let (width, signed) = int_type(cx, at)?;
+    if width != 32 {
+        return None;
+    }
+    let u = match value(cx, a) {
+        Const::Scalar(_, w) => w.first().copied().unwrap_or(0),
+        _ => 0,
+    };
+    match float_width(cx, t)? {
+        32 => {
+            let v = if signed { u as i32 as f32 } else { u as f32 };
+            f32_const(cx, t, v)
+        }
+        64 => {
+            let v = if signed {
+                f64::from(u as i32)
+            } else {
+                f64::from(u)
+            };
+            f64_const(cx, t, v)
+        }
+        _ => None,
+    }
+}
+
+fn i_to_f(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_unary(cx, i, cs, i_to_f_scalar)
+}
+
+/// `FoldBinaryIntegerOperation`: on the 64-bit extended values.
+fn int_op(
+    cx: &mut Context,
+    t: TypeRef,
+    a: ConstRef,
+    b: ConstRef,
+    signed: bool,
+    op: fn(u64, u64) -> u64,
+) -> Option<ConstRef> {
+    let (x, y) = if signed {
+        (sext(cx, a) as u64, sext(cx, b) as u64)
+    } else {
+        (zext(cx, a), zext(cx, b))
+    };
+    integer_constant(cx, t, op(x, y))
+}
+
+macro_rules! int_ops {
+    ($($name:ident, $signed:expr, $op:expr;)*) => {$(
+        fn $name(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+            binary(cx, i, cs, |cx, t, a, b| {
+                int_type(cx, t)?;
+                int_op(cx, t, a, b, $signed, $op)
+            })
+        }
+    )*};
+}
+
+int_ops! {
+    i_add, false, |a, b| a.wrapping_add(b);
+    i_sub, false, |a, b| a.wrapping_sub(b);
+    i_mul, false, |a, b| a.wrapping_mul(b);
+    u_div, false, |a, b| a.checked_div(b).unwrap_or(0);
+    // i64::MIN / -1 traps in spirv-opt (x86 idiv); it wraps here.
+    s_div, true, |a, b| if b != 0 { (a as i64).wrapping_div(b as i64) as u64 } else { 0 };
+    u_mod, false, |a, b| a.checked_rem(b).unwrap_or(0);
+    s_rem, true, |a, b| if b != 0 { (a as i64).wrapping_rem(b as i64) as u64 } else { 0 };
+    s_mod, true, |a, b| {
+        if b == 0 {
+            return 0;
+        }
+        let (a, b) = (a as i64, b as i64);
+        let mut r = a.wrapping_rem(b);
+        if (b < 0) != (r < 0) {
+            r = r.wrapping_add(b);
+        }
+        r as u64
+    };
+}
+
+// ---- GLSL.std.450 ----
+
+/// GLSL.std.450 instruction numbers.
+const FMIN: u32 = 37;
+const UMIN: u32 = 38;
+const SMIN: u32 = 39;
+const FMAX: u32 = 40;
+const UMAX: u32 = 41;
+const SMAX: u32 = 42;
+const FCLAMP: u32 = 43;
+const UCLAMP: u32 = 44;
+const SCLAMP: u32 = 45;
+
+/// The rules for an extended instruction of GLSL.std.450 (spirv-opt's `ext_rules_`,
+/// keyed by the module's first import of that set).
+fn ext_rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
+    let d = cx.ir.data(i);
+    if d.num_in_operands() < 2 {
+        return None;
+    }
+    let (set, number) = (d.in_word(0), d.in_word(1));
+    let glsl = cx.ir.ext_inst_import_id("GLSL.std.450");
+    if glsl == 0 || set != glsl {
+        return None;
+    }
+    Some(match number {
+        FMIN | UMIN | SMIN => &[ext_min],
+        FMAX | UMAX | SMAX => &[ext_max],
+        FCLAMP | UCLAMP | SCLAMP => &[clamp1, clamp2, clamp3],
+        // FMix and the transcendental functions are not ported.
+        13..=18 | 25..=31 | 46 => &[],
+        _ => return None,
+    })
+}
+
+/// `FoldMin` / `FoldMax`: one of the two constants (not a new one).
+fn min_max(cx: &mut Context, t: TypeRef, a: ConstRef, b: ConstRef, max: bool) -> Option<ConstRef> {
+    let less = match cx.types().ty(t).clone() {
+        Ty::Int { width, signed } if width <= 32 => {
+            let (x, y) = (int_word(cx, a), int_word(cx, b));
+            if signed {
+                ((x as i32) < (y as i32), (x as i32) > (y as i32))
+            } else {
+                (x < y, x > y)
+            }
+        }
+        Ty::Int { width: 64, signed } => {
+            let (x, y) = (zext(cx, a), zext(cx, b));
+            if signed {
+                ((x as i64) < (y as i64), (x as i64) > (y as i64))
+            } else {
+                (x < y, x > y)
+            }
+        }
+        Ty::Float { width: 32, .. } => {
+            let (x, y) = (get_f32(cx, a), get_f32(cx, b));
+            (x < y, x > y)
+        }
+        Ty::Float { width: 64, .. } => {
+            let (x, y) = (get_f64(cx, a), get_f64(cx, b));
+            (x < y, x > y)
+        }
+        _ => return None,
+    };
+    let pick_a = if max { less.1 } else { less.0 };
+    Some(if pick_a { a } else { b })
+}
+
+fn int_word(cx: &mut Context, c: ConstRef) -> u32 {
+    match cx.constants().value(c) {
+        Const::Scalar(_, w) => w.first().copied().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn fold_min(cx: &mut Context, t: TypeRef, a: ConstRef, b: ConstRef) -> Option<ConstRef> {
+    min_max(cx, t, a, b, false)
+}
+
+fn fold_max(cx: &mut Context, t: TypeRef, a: ConstRef, b: ConstRef) -> Option<ConstRef> {
+    min_max(cx, t, a, b, true)
+}
+
+/// `FoldFPBinaryOp` on two given constants (no floating-point check: the clamp rules
+/// call it directly).
+fn binary_on(cx: &mut Context, i: Inst, a: ConstRef, b: ConstRef, f: Binary) -> Option<ConstRef> {
+    let t = result_ty(cx, i)?;
+    let Ty::Vector { elem, .. } = cx.types().ty(t).clone() else {
+        return f(cx, t, a, b);
+    };
+    let ac = vector_components(cx, a)?;
+    let bc = vector_components(cx, b)?;
+    let mut results = Vec::with_capacity(ac.len());
+    for (k, &x) in ac.iter().enumerate() {
+        results.push(f(cx, elem, x, *bc.get(k)?)?);
+    }
+    let mut ids = Vec::with_capacity(results.len());
+    for r in results {
+        ids.push(defining_id(cx, r)?);
+    }
+    cx.constant_of(t, &ids)
+}
+
+fn ext_min(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, fold_min)
+}
+
+fn ext_max(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, fold_max)
+}
+
+/// `FoldClamp1`: all three constant: min(max(x, lo), hi).
+fn clamp1(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (x, lo, hi) = ((*cs.get(1)?)?, (*cs.get(2)?)?, (*cs.get(3)?)?);
+    let t = binary_on(cx, i, x, lo, fold_max)?;
+    binary_on(cx, i, t, hi, fold_min)
+}
+
+/// `FoldClamp2`: x and the lower bound constant, x at or below it: the bound.
+fn clamp2(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (x, lo) = ((*cs.get(1)?)?, (*cs.get(2)?)?);
+    let t = binary_on(cx, i, x, lo, fold_max)?;
+    (t == lo).then_some(lo)
+}
+
+/// `FoldClamp3`: x and the upper bound constant, x at or above it: the bound.
+fn clamp3(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (x, hi) = ((*cs.get(1)?)?, (*cs.get(3)?)?);
+    let t = binary_on(cx, i, x, hi, fold_min)?;
+    (t == hi).then_some(hi)
+}

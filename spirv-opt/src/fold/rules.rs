@@ -1,0 +1,1464 @@
+//! The instruction-folding rules (spirv-opt's `FoldingRules`,
+//! `source/opt/folding_rules.cpp`): per opcode, in spirv-opt's order, rules that
+//! rewrite an instruction from its operands' shapes (`x + 0` is `x`, an extract of a
+//! construct is the constructed component, a phi of one value is that value, ...).
+//! A rule that applies changes the instruction in place and stops the search.
+
+use super::{Rule, element_width, float_folding_allowed, is_zero, type_of_type_id};
+use crate::analysis::constants::{Const, ConstRef};
+use crate::analysis::types::Ty;
+use crate::context::Context;
+use crate::ir::{Inst, Operand};
+use spirv_core::spv::Opcode as O;
+
+/// The rules for `i`'s opcode, in spirv-opt's order (`GetRulesForInstruction`).
+pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
+    let _ = cx;
+    match cx.ir.opcode(i) {
+        O::BitwiseOr | O::BitwiseXor => &[rhs0, lhs0, reassociate_commutative],
+        O::BitwiseAnd => &[reassociate_commutative],
+        O::ShiftRightLogical | O::ShiftRightArithmetic | O::ShiftLeftLogical => &[rhs0, lhs0_to_0],
+        O::IAdd => &[
+            rhs0,
+            lhs0,
+            merge_add_negate,
+            merge_add_add,
+            merge_add_sub,
+            merge_generic_add_sub,
+            factor_add_muls,
+        ],
+        O::ISub => &[rhs0, merge_sub_negate, merge_sub_add, merge_sub_sub],
+        O::SDiv | O::UDiv => &[lhs0_to_0, redundant_su_div],
+        O::SMod | O::UMod => &[lhs0_to_0, redundant_su_mod],
+        O::CompositeConstruct => &[composite_extract_feeding_construct],
+        O::CompositeExtract => &[
+            insert_feeding_extract,
+            composite_construct_feeding_extract,
+            vector_shuffle_feeding_extract,
+        ],
+        O::FAdd => &[
+            redundant_f_add,
+            merge_add_negate,
+            merge_add_add,
+            merge_add_sub,
+            merge_generic_add_sub,
+            factor_add_muls,
+        ],
+        O::FDiv => &[redundant_f_div, reciprocal_f_div],
+        O::FMul => &[redundant_f_mul, merge_mul_mul],
+        O::FSub => &[
+            redundant_f_sub,
+            merge_sub_negate,
+            merge_sub_add,
+            merge_sub_sub,
+        ],
+        O::IMul => &[int_multiple_by_1, merge_mul_mul],
+        O::CompositeInsert => &[composite_insert_to_construct],
+        O::Phi => &[redundant_phi],
+        O::Bitcast => &[bitcast],
+        O::BitReverse => &[bit_reverse],
+        O::Select => &[redundant_select],
+        O::Store => &[storing_undef],
+        _ => &[],
+    }
+}
+
+fn set_copy(cx: &mut Context, i: Inst, id: u32) {
+    let d = cx.ir.data_mut(i);
+    d.set_opcode(O::CopyObject);
+    d.set_in_operands(&[Operand::id(id)]);
+}
+
+fn in_word(cx: &Context, i: Inst, k: usize) -> u32 {
+    cx.ir.data(i).in_word(k)
+}
+
+/// `RedundantBinaryOpWithZeroOperand(arg, fold_to)`: a copy (or a bitcast, where the
+/// zero's type is not the result's) of operand `fold_to` when operand `arg` is zero.
+fn zero_operand(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>], arg: usize, to: usize) -> bool {
+    let Some(c) = cs.get(arg).copied().flatten() else {
+        return false;
+    };
+    if !is_zero(cx, c) {
+        return false;
+    }
+    let operand = in_word(cx, i, to);
+    let ct = cx.constants().value(c).ty();
+    let type_id = cx.ir.type_id(i);
+    let same = cx.types().get(type_id) == Some(ct);
+    let d = cx.ir.data_mut(i);
+    d.set_opcode(if same { O::CopyObject } else { O::Bitcast });
+    d.set_in_operands(&[Operand::id(operand)]);
+    true
+}
+
+fn rhs0(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    zero_operand(cx, i, cs, 1, 0)
+}
+
+fn lhs0(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    zero_operand(cx, i, cs, 0, 1)
+}
+
+fn lhs0_to_0(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    zero_operand(cx, i, cs, 0, 0)
+}
+
+/// `IsAllInt1`.
+fn is_all_int1(cx: &mut Context, c: ConstRef) -> bool {
+    let mut stack = vec![c];
+    while let Some(c) = stack.pop() {
+        match cx.constants().value(c).clone() {
+            Const::Composite(_, comps) => stack.extend(comps),
+            Const::Scalar(t, w) => {
+                let (width, one) = match cx.types().ty(t) {
+                    Ty::Int { width, .. } => (*width, true),
+                    _ => (0, false),
+                };
+                let v = if width > 32 && w.len() >= 2 {
+                    u64::from(w[0]) | (u64::from(w[1]) << 32)
+                } else {
+                    i64::from(w.first().copied().unwrap_or(0) as i32) as u64
+                };
+                if !one || v != 1 {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// `RedundantSUDiv`: `x / 1` is `x`.
+fn redundant_su_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some(c) = cs.get(1).copied().flatten() else {
+        return false;
+    };
+    if !is_all_int1(cx, c) {
+        return false;
+    }
+    let operand = in_word(cx, i, 0);
+    let ct = cx.constants().value(c).ty();
+    let type_id = cx.ir.type_id(i);
+    let same = cx.types().get(type_id) == Some(ct);
+    let d = cx.ir.data_mut(i);
+    d.set_opcode(if same { O::CopyObject } else { O::Bitcast });
+    d.set_in_operands(&[Operand::id(operand)]);
+    true
+}
+
+/// `RedundantSUMod`: `x % 1` is the null of the type.
+fn redundant_su_mod(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some(c) = cs.get(1).copied().flatten() else {
+        return false;
+    };
+    if !is_all_int1(cx, c) {
+        return false;
+    }
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    let Some(null) = cx.constant_of(t, &[]) else {
+        return false;
+    };
+    let Some(def) = cx.get_defining_instruction(null, 0) else {
+        return false;
+    };
+    let id = cx.ir.result_id(def);
+    set_copy(cx, i, id);
+    true
+}
+
+/// `IntMultipleBy1`.
+fn int_multiple_by_1(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    for k in 0..2 {
+        let Some(c) = cs.get(k).copied().flatten() else {
+            continue;
+        };
+        let Const::Scalar(t, w) = cx.constants().value(c).clone() else {
+            continue;
+        };
+        if !matches!(cx.types().ty(t), Ty::Int { .. }) {
+            continue;
+        }
+        let width = element_width(cx, t);
+        if width != 32 && width != 64 {
+            return false;
+        }
+        let one = if width == 32 {
+            w.first() == Some(&1)
+        } else {
+            w.len() >= 2 && w[0] == 1 && w[1] == 0
+        };
+        if one {
+            let other = in_word(cx, i, 1 - k);
+            set_copy(cx, i, other);
+            return true;
+        }
+    }
+    false
+}
+
+/// `RedundantPhi`: every incoming value (but the phi itself) is one value.
+fn redundant_phi(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let d = cx.ir.data(i);
+    let result = d.result_id();
+    let mut incoming = 0;
+    let mut k = 0;
+    while k < d.num_in_operands() {
+        let op = d.in_word(k);
+        k += 2;
+        if op == result {
+            continue;
+        }
+        if incoming == 0 {
+            incoming = op;
+        } else if op != incoming {
+            return false;
+        }
+    }
+    if incoming == 0 {
+        return false;
+    }
+    set_copy(cx, i, incoming);
+    true
+}
+
+/// `RedundantSelect`: equal branches, or a constant condition (a vector condition
+/// becomes a shuffle).
+fn redundant_select(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if cx.ir.data(i).num_in_operands() != 3 {
+        return false;
+    }
+    let (t, f) = (in_word(cx, i, 1), in_word(cx, i, 2));
+    if t == f {
+        set_copy(cx, i, t);
+        return true;
+    }
+    let Some(c) = cs.first().copied().flatten() else {
+        return false;
+    };
+    let v = cx.constants().value(c).clone();
+    let is_bool = matches!(cx.types().ty(v.ty()), Ty::Bool);
+    if is_bool {
+        let pick = match v {
+            Const::Bool(_, true) => t,
+            _ => f,
+        };
+        set_copy(cx, i, pick);
+        return true;
+    }
+    match v {
+        Const::Null(_) => {
+            set_copy(cx, i, f);
+            true
+        }
+        Const::Composite(_, comps) => {
+            let size = comps.len() as u32;
+            let mut ops = vec![Operand::id(t), Operand::id(f)];
+            for (k, comp) in comps.iter().enumerate() {
+                let on = matches!(cx.constants().value(*comp), Const::Bool(_, true));
+                ops.push(Operand::literal(if on {
+                    k as u32
+                } else {
+                    k as u32 + size
+                }));
+            }
+            let d = cx.ir.data_mut(i);
+            d.set_opcode(O::VectorShuffle);
+            d.set_in_operands(&ops);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `FloatConstantKind`.
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum FKind {
+    Unknown,
+    Zero,
+    One,
+}
+
+/// `getFloatConstantKind`.
+fn float_kind(cx: &mut Context, c: Option<ConstRef>) -> FKind {
+    let Some(c) = c else {
+        return FKind::Unknown;
+    };
+    match cx.constants().value(c).clone() {
+        Const::Null(_) => FKind::Zero,
+        Const::Composite(t, comps) => {
+            if !matches!(cx.types().ty(t), Ty::Vector { .. }) || comps.is_empty() {
+                return FKind::Unknown;
+            }
+            let first = float_kind(cx, Some(comps[0]));
+            for &comp in &comps[1..] {
+                if float_kind(cx, Some(comp)) != first {
+                    return FKind::Unknown;
+                }
+            }
+            first
+        }
+        Const::Scalar(t, w) => {
+            let Ty::Float { width, .. } = *cx.types().ty(t) else {
+                return FKind::Unknown;
+            };
+            if w.iter().all(|&x| x == 0) {
+                return FKind::Zero;
+            }
+            let v = match width {
+                32 => f64::from(f32::from_bits(w[0])),
+                64 if w.len() >= 2 => f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32)),
+                _ => return FKind::Unknown,
+            };
+            if v == 0.0 {
+                FKind::Zero
+            } else if v == 1.0 {
+                FKind::One
+            } else {
+                FKind::Unknown
+            }
+        }
+        Const::Bool(..) => FKind::Unknown,
+    }
+}
+
+fn kinds(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<(FKind, FKind)> {
+    if cs.len() != 2 || !float_folding_allowed(cx, i) {
+        return None;
+    }
+    Some((float_kind(cx, cs[0]), float_kind(cx, cs[1])))
+}
+
+/// `RedundantFAdd`: `x + 0` and `0 + x`.
+fn redundant_f_add(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((k0, k1)) = kinds(cx, i, cs) else {
+        return false;
+    };
+    if k0 == FKind::Zero || k1 == FKind::Zero {
+        let keep = in_word(cx, i, if k0 == FKind::Zero { 1 } else { 0 });
+        set_copy(cx, i, keep);
+        return true;
+    }
+    false
+}
+
+/// `RedundantFSub`: `0 - x` is a negation, `x - 0` is `x`.
+fn redundant_f_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((k0, k1)) = kinds(cx, i, cs) else {
+        return false;
+    };
+    if k0 == FKind::Zero {
+        let x = in_word(cx, i, 1);
+        let d = cx.ir.data_mut(i);
+        d.set_opcode(O::FNegate);
+        d.set_in_operands(&[Operand::id(x)]);
+        return true;
+    }
+    if k1 == FKind::Zero {
+        let x = in_word(cx, i, 0);
+        set_copy(cx, i, x);
+        return true;
+    }
+    false
+}
+
+/// `RedundantFMul`: times zero is the zero, times one the other operand.
+fn redundant_f_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((k0, k1)) = kinds(cx, i, cs) else {
+        return false;
+    };
+    if k0 == FKind::Zero || k1 == FKind::Zero {
+        let keep = in_word(cx, i, if k0 == FKind::Zero { 0 } else { 1 });
+        set_copy(cx, i, keep);
+        return true;
+    }
+    if k0 == FKind::One || k1 == FKind::One {
+        let keep = in_word(cx, i, if k0 == FKind::One { 1 } else { 0 });
+        set_copy(cx, i, keep);
+        return true;
+    }
+    false
+}
+
+/// `RedundantFDiv`: `0 / x` and `x / 1` are the first operand.
+fn redundant_f_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((k0, k1)) = kinds(cx, i, cs) else {
+        return false;
+    };
+    if k0 == FKind::Zero || k1 == FKind::One {
+        let keep = in_word(cx, i, 0);
+        set_copy(cx, i, keep);
+        return true;
+    }
+    false
+}
+
+/// `StoringUndef`: a non-volatile store of an `OpUndef` is dropped.
+fn storing_undef(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    const VOLATILE: u32 = 1;
+    let d = cx.ir.data(i);
+    if d.num_in_operands() < 2 {
+        return false;
+    }
+    if d.num_in_operands() == 3 && d.in_word(2) & VOLATILE != 0 {
+        return false;
+    }
+    let object = d.in_word(1);
+    let Some(def) = cx.get_def(object) else {
+        return false;
+    };
+    if cx.ir.opcode(def) != O::Undef {
+        return false;
+    }
+    cx.ir.data_mut(i).to_nop();
+    true
+}
+
+/// `GetElementType`: the type reached by the literal indices, or 0.
+fn element_type(cx: &mut Context, mut type_id: u32, indices: &[u32]) -> u32 {
+    for &index in indices {
+        let Some(t) = cx.get_def(type_id) else {
+            return 0;
+        };
+        let d = cx.ir.data(t);
+        type_id = match d.opcode() {
+            O::TypeArray | O::TypeMatrix => d.in_word(0),
+            O::TypeStruct if (index as usize) < d.num_in_operands() => d.in_word(index as usize),
+            _ => return 0,
+        };
+    }
+    type_id
+}
+
+/// `CompositeExtractFeedingConstruct`: a construct of extracts of consecutive
+/// elements of one composite is that composite (or an extract of its parent).
+fn composite_extract_feeding_construct(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let n = cx.ir.data(i).num_in_operands();
+    if n == 0 {
+        return false;
+    }
+    let mut original = 0;
+    let mut first: Option<Vec<u32>> = None;
+    for k in 0..n {
+        let Some(e) = cx.get_def(in_word(cx, i, k)) else {
+            return false;
+        };
+        if cx.ir.opcode(e) != O::CompositeExtract {
+            return false;
+        }
+        let d = cx.ir.data(e);
+        let ins: Vec<u32> = (0..d.num_in_operands()).map(|j| d.in_word(j)).collect();
+        let f = first.get_or_insert_with(|| ins.clone());
+        // HaveSameIndexesExceptForLast.
+        if f.len() != ins.len() || f[1..f.len() - 1] != ins[1..ins.len() - 1] {
+            return false;
+        }
+        if *ins.last().expect("operands") != k as u32 {
+            return false;
+        }
+        if k == 0 {
+            original = ins[0];
+        } else if original != ins[0] {
+            return false;
+        }
+    }
+    let first = first.expect("one element");
+    let Some(orig) = cx.get_def(original) else {
+        return false;
+    };
+    let orig_type = cx.ir.type_id(orig);
+    let t = element_type(cx, orig_type, &first[1..first.len() - 1]);
+    if cx.ir.type_id(i) != t {
+        return false;
+    }
+    if first.len() == 2 {
+        set_copy(cx, i, original);
+        return true;
+    }
+    let mut ops = vec![Operand::id(original)];
+    ops.extend(
+        first[1..first.len() - 1]
+            .iter()
+            .map(|&w| Operand::literal(w)),
+    );
+    let d = cx.ir.data_mut(i);
+    d.set_opcode(O::CompositeExtract);
+    d.set_in_operands(&ops);
+    true
+}
+
+/// `InsertFeedingExtract`: an extract of what an insert wrote is the inserted
+/// object (or an extract of it); of another element, an extract of the composite
+/// the insert started from.
+fn insert_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let Some(c) = cx.get_def(in_word(cx, i, 0)) else {
+        return false;
+    };
+    if cx.ir.opcode(c) != O::CompositeInsert {
+        return false;
+    }
+    let ni = cx.ir.data(i).num_in_operands();
+    let nc = cx.ir.data(c).num_in_operands();
+    let mut k = 1;
+    while k < ni {
+        if k + 1 >= nc || in_word(cx, i, k) != in_word(cx, c, k + 1) {
+            break;
+        }
+        k += 1;
+    }
+    if k == ni && k + 1 == nc {
+        let object = in_word(cx, c, 0);
+        set_copy(cx, i, object);
+        return true;
+    }
+    if k == ni {
+        return false;
+    }
+    if k + 1 == nc {
+        let mut ops = vec![Operand::id(in_word(cx, c, 0))];
+        ops.extend((k..ni).map(|j| Operand::literal(in_word(cx, i, j))));
+        cx.ir.data_mut(i).set_in_operands(&ops);
+        return true;
+    }
+    let mut ops = vec![Operand::id(in_word(cx, c, 1))];
+    ops.extend((1..ni).map(|j| Operand::literal(in_word(cx, i, j))));
+    cx.ir.data_mut(i).set_in_operands(&ops);
+    true
+}
+
+/// `GetNumOfElementsContributedByOperand`.
+fn contributed(cx: &mut Context, construct: Inst, vector_result: bool, k: usize) -> u32 {
+    if !vector_result {
+        return 1;
+    }
+    let Some(def) = cx.get_def(in_word(cx, construct, k)) else {
+        return 1;
+    };
+    let t = cx.ir.type_id(def);
+    match type_of_type_id(cx, t) {
+        Some(Ty::Vector { count, .. }) => count,
+        _ => 1,
+    }
+}
+
+/// `CompositeConstructFeedingExtract`: an extract of a constructed element is the
+/// operand that made it (or an extract of that operand).
+fn composite_construct_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let ni = cx.ir.data(i).num_in_operands();
+    if ni <= 1 {
+        return false;
+    }
+    let Some(c) = cx.get_def(in_word(cx, i, 0)) else {
+        return false;
+    };
+    if cx.ir.opcode(c) != O::CompositeConstruct {
+        return false;
+    }
+    let index = in_word(cx, i, 1);
+    let ct = cx.ir.type_id(c);
+    let vector_result = matches!(type_of_type_id(cx, ct), Some(Ty::Vector { .. }));
+    let nc = cx.ir.data(c).num_in_operands();
+    let mut ops: Vec<Operand> = Vec::new();
+    if !vector_result {
+        if (index as usize) < nc {
+            ops.push(Operand::id(in_word(cx, c, index as usize)));
+        }
+    } else {
+        let mut total = 0u32;
+        for k in 0..nc {
+            let count = contributed(cx, c, true, k);
+            total = total.saturating_add(count);
+            if index < total {
+                let id = in_word(cx, c, k);
+                ops.push(Operand::id(id));
+                let Some(def) = cx.get_def(id) else {
+                    return false;
+                };
+                let t = cx.ir.type_id(def);
+                if matches!(type_of_type_id(cx, t), Some(Ty::Vector { .. })) {
+                    ops.push(Operand::literal(index - (total - count)));
+                }
+                break;
+            }
+        }
+    }
+    if ops.is_empty() {
+        return false;
+    }
+    ops.extend((2..ni).map(|j| Operand::literal(in_word(cx, i, j))));
+    let d = cx.ir.data_mut(i);
+    if ops.len() == 1 {
+        d.set_opcode(O::CopyObject);
+    }
+    d.set_in_operands(&ops);
+    true
+}
+
+/// `VectorShuffleFeedingExtract`: an extract of a shuffled component is an extract
+/// of the shuffle's input (an `OpUndef` for an undefined component).
+fn vector_shuffle_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    if cx.ir.data(i).num_in_operands() < 2 {
+        return false;
+    }
+    let Some(c) = cx.get_def(in_word(cx, i, 0)) else {
+        return false;
+    };
+    if cx.ir.opcode(c) != O::VectorShuffle {
+        return false;
+    }
+    let Some(first) = cx.get_def(in_word(cx, c, 0)) else {
+        return false;
+    };
+    let ft = cx.ir.type_id(first);
+    let Some(Ty::Vector {
+        count: first_size, ..
+    }) = type_of_type_id(cx, ft)
+    else {
+        return false;
+    };
+    let k = 2 + in_word(cx, i, 1) as usize;
+    if k >= cx.ir.data(c).num_in_operands() {
+        return false;
+    }
+    let mut index = in_word(cx, c, k);
+    if index == u32::MAX {
+        let d = cx.ir.data_mut(i);
+        d.set_opcode(O::Undef);
+        d.set_in_operands(&[]);
+        return true;
+    }
+    let vector = if index < first_size {
+        in_word(cx, c, 0)
+    } else {
+        index -= first_size;
+        in_word(cx, c, 1)
+    };
+    let d = cx.ir.data_mut(i);
+    d.set_in_operand(0, &[vector]);
+    d.set_in_operand(1, &[index]);
+    true
+}
+
+/// `Reciprocal`: the id of 1/c, or none when c is zero or 1/c is not a normal number.
+fn reciprocal(cx: &mut Context, c: ConstRef) -> Option<u32> {
+    if is_zero(cx, c) {
+        return None;
+    }
+    let Const::Scalar(t, w) = cx.constants().value(c).clone() else {
+        return None;
+    };
+    let words = match element_width(cx, t) {
+        64 if w.len() >= 2 => {
+            let r = 1.0 / f64::from_bits(u64::from(w[0]) | (u64::from(w[1]) << 32));
+            if !(r.is_normal() || r == 0.0) {
+                return None;
+            }
+            let b = r.to_bits();
+            vec![b as u32, (b >> 32) as u32]
+        }
+        32 => {
+            let r = 1.0f32 / f32::from_bits(w[0]);
+            if !(r.is_normal() || r == 0.0) {
+                return None;
+            }
+            vec![r.to_bits()]
+        }
+        _ => return None,
+    };
+    let r = cx.constant_of(t, &words)?;
+    super::defining_id(cx, r)
+}
+
+/// `ReciprocalFDiv`: division by a constant is multiplication by its reciprocal.
+fn reciprocal_f_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if matches!(cx.types().ty(t), Ty::Other { .. }) || !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let width = element_width(cx, t);
+    if width != 32 && width != 64 {
+        return false;
+    }
+    let Some(c) = cs.get(1).copied().flatten() else {
+        return false;
+    };
+    let id = match cx.constants().value(c).clone() {
+        Const::Composite(ct, comps) if matches!(cx.types().ty(ct), Ty::Vector { .. }) => {
+            let mut ids = Vec::with_capacity(comps.len());
+            for comp in comps {
+                let Some(id) = reciprocal(cx, comp) else {
+                    return false;
+                };
+                ids.push(id);
+            }
+            let Some(v) = cx.constant_of(ct, &ids) else {
+                return false;
+            };
+            let Some(id) = super::defining_id(cx, v) else {
+                return false;
+            };
+            id
+        }
+        Const::Scalar(ct, _) if matches!(cx.types().ty(ct), Ty::Float { .. }) => {
+            let Some(id) = reciprocal(cx, c) else {
+                return false;
+            };
+            id
+        }
+        _ => return false,
+    };
+    let x = in_word(cx, i, 0);
+    let d = cx.ir.data_mut(i);
+    d.set_opcode(O::FMul);
+    d.set_in_operands(&[Operand::id(x), Operand::id(id)]);
+    true
+}
+
+/// `GetWordsFromNumericScalarOrVectorConstant`: a number's words, a vector's packed
+/// as its bits lie (8- and 16-bit components share words); empty for anything else.
+fn numeric_words(cx: &mut Context, c: ConstRef) -> Vec<u32> {
+    let v = cx.constants().value(c).clone();
+    let t = v.ty();
+    let ty = cx.types().ty(t).clone();
+    match (v, ty) {
+        (Const::Scalar(_, w), Ty::Float { width, .. } | Ty::Int { width, .. }) => {
+            if width == 64 && w.len() >= 2 {
+                vec![w[0], w[1]]
+            } else {
+                vec![w.first().copied().unwrap_or(0)]
+            }
+        }
+        (Const::Composite(_, comps), Ty::Vector { .. }) => {
+            let mut words = Vec::new();
+            for comp in comps {
+                words.extend(numeric_words(cx, comp));
+            }
+            match element_width(cx, t) {
+                w if w >= 32 => words,
+                8 => {
+                    let mut packed = 0u32;
+                    for &w in words.iter().rev() {
+                        packed = (packed << 8) | (w & 0xff);
+                    }
+                    vec![packed]
+                }
+                16 => words
+                    .chunks(2)
+                    .map(|p| (p.get(1).copied().unwrap_or(0) << 16) | (p[0] & 0xffff))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        }
+        (Const::Null(_), ty) => {
+            let mut n = match ty {
+                Ty::Vector { count, .. } => count,
+                _ => 1,
+            };
+            let w = element_width(cx, t);
+            if w < 32 {
+                n = n.div_ceil(2);
+            } else if w == 64 {
+                n = n.saturating_mul(2);
+            }
+            // A claimed count: valid vectors have at most 16 components.
+            vec![0; n.min(1 << 16) as usize]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `ConvertWordsToNumericScalarOrVectorConstant`.
+fn words_to_constant(
+    cx: &mut Context,
+    words: &[u32],
+    t: crate::analysis::types::TypeRef,
+) -> Option<ConstRef> {
+    match cx.types().ty(t).clone() {
+        Ty::Int { width, signed } if width <= 32 => {
+            let v = u64::from(*words.first()?);
+            let shift = 64 - width.max(1);
+            let v = if signed {
+                ((v << shift) as i64 >> shift) as u64
+            } else {
+                (v << shift) >> shift
+            };
+            cx.constant_of(t, &[v as u32])
+        }
+        Ty::Int { .. } | Ty::Float { .. } => cx.constant_of(t, words),
+        Ty::Vector { elem, count } => super::numeric_vector_constant(cx, t, elem, count, words),
+        _ => None,
+    }
+}
+
+/// `HasFloatingPoint`.
+fn has_float(cx: &mut Context, t: crate::analysis::types::TypeRef) -> bool {
+    let t = match cx.types().ty(t) {
+        Ty::Vector { elem, .. } => *elem,
+        _ => t,
+    };
+    matches!(cx.types().ty(t), Ty::Float { .. })
+}
+
+/// A copy of the constant `c` made with `i`'s type.
+fn copy_of_constant(cx: &mut Context, i: Inst, c: ConstRef) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(def) = cx.get_defining_instruction(c, type_id) else {
+        return false;
+    };
+    let id = cx.ir.result_id(def);
+    set_copy(cx, i, id);
+    true
+}
+
+/// `BitCastScalarOrVector`: a bitcast of a constant is the constant of the same bits.
+fn bitcast(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some(c) = cs.first().copied().flatten() else {
+        return false;
+    };
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if has_float(cx, t) && !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let words = numeric_words(cx, c);
+    if words.is_empty() {
+        return false;
+    }
+    let Some(r) = words_to_constant(cx, &words, t) else {
+        return false;
+    };
+    copy_of_constant(cx, i, r)
+}
+
+/// `BitReverseScalarOrVector`.
+fn bit_reverse(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some(c) = cs.first().copied().flatten() else {
+        return false;
+    };
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    let mut words = numeric_words(cx, c);
+    if words.is_empty() {
+        return false;
+    }
+    for w in &mut words {
+        *w = w.reverse_bits();
+    }
+    let Some(r) = words_to_constant(cx, &words, t) else {
+        return false;
+    };
+    copy_of_constant(cx, i, r)
+}
+
+// ---- arithmetic merges ----
+
+/// `ConstInput`: the first constant operand.
+fn const_input(cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    cs.first()
+        .copied()
+        .flatten()
+        .or(cs.get(1).copied().flatten())
+}
+
+/// `NonConstInput`: the definition of the other operand (operand 1 when operand 0
+/// is the constant).
+fn non_const_input(cx: &mut Context, first_const: bool, i: Inst) -> Option<Inst> {
+    let id = in_word(cx, i, usize::from(first_const));
+    cx.get_def(id)
+}
+
+fn scalar_bits(cx: &mut Context, c: ConstRef) -> (u64, crate::analysis::types::TypeRef) {
+    match cx.constants().value(c).clone() {
+        Const::Scalar(t, w) => {
+            let v = u64::from(w.first().copied().unwrap_or(0))
+                | (u64::from(w.get(1).copied().unwrap_or(0)) << 32);
+            (v, t)
+        }
+        other => (0, other.ty()),
+    }
+}
+
+/// `PerformOperation` on two scalars: the id of the result constant, or none
+/// (a float result that is NaN, infinite or subnormal; a division by a zero).
+fn perform_scalar(cx: &mut Context, op: O, a: ConstRef, b: ConstRef) -> Option<u32> {
+    let (x, t) = scalar_bits(cx, a);
+    let (y, _) = scalar_bits(cx, b);
+    let words = match cx.types().ty(t).clone() {
+        Ty::Float { width, .. } => {
+            if op == O::FDiv && is_zero(cx, b) {
+                return None;
+            }
+            let ok32 = |r: f32| r.is_normal() || r == 0.0;
+            let ok64 = |r: f64| r.is_normal() || r == 0.0;
+            if width == 64 {
+                let (p, q) = (f64::from_bits(x), f64::from_bits(y));
+                let r = match op {
+                    O::FMul => p * q,
+                    O::FDiv => p / q,
+                    O::FAdd => p + q,
+                    O::FSub => p - q,
+                    _ => return None,
+                };
+                if !ok64(r) {
+                    return None;
+                }
+                vec![r.to_bits() as u32, (r.to_bits() >> 32) as u32]
+            } else {
+                let (p, q) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
+                let r = match op {
+                    O::FMul => p * q,
+                    O::FDiv => p / q,
+                    O::FAdd => p + q,
+                    O::FSub => p - q,
+                    _ => return None,
+                };
+                if !ok32(r) {
+                    return None;
+                }
+                vec![r.to_bits()]
+            }
+        }
+        Ty::Int { width, .. } => {
+            let r = match op {
+                O::IMul => x.wrapping_mul(y),
+                O::IAdd => x.wrapping_add(y),
+                O::ISub => x.wrapping_sub(y),
+                O::BitwiseXor => x ^ y,
+                O::BitwiseOr => x | y,
+                O::BitwiseAnd => x & y,
+                _ => return None,
+            };
+            if width == 64 {
+                vec![r as u32, (r >> 32) as u32]
+            } else {
+                vec![r as u32]
+            }
+        }
+        _ => return None,
+    };
+    let c = cx.constant_of(t, &words)?;
+    super::defining_id(cx, c)
+}
+
+/// `PerformOperation`: component by component for vectors.
+fn perform(cx: &mut Context, op: O, a: ConstRef, b: ConstRef) -> Option<u32> {
+    let t = cx.constants().value(a).ty();
+    let Ty::Vector { elem, count } = cx.types().ty(t).clone() else {
+        return perform_scalar(cx, op, a, b);
+    };
+    let comp = |cx: &mut Context, c: ConstRef, k: usize| -> Option<ConstRef> {
+        match cx.constants().value(c).clone() {
+            Const::Composite(_, comps) => comps.get(k).copied(),
+            _ => cx.constant_of(elem, &[]),
+        }
+    };
+    let mut ids = Vec::new();
+    for k in 0..count as usize {
+        let (x, y) = (comp(cx, a, k)?, comp(cx, b, k)?);
+        ids.push(perform_scalar(cx, op, x, y)?);
+    }
+    let c = cx.constant_of(t, &ids)?;
+    super::defining_id(cx, c)
+}
+
+/// The checks the merges share: float folding allowed where the type has floats,
+/// a 32- or 64-bit element width (`check_width`), a constant operand; gives the
+/// constant and the other operand's definition.
+fn merge_inputs(
+    cx: &mut Context,
+    i: Inst,
+    cs: &[Option<ConstRef>],
+    check_width: bool,
+) -> Option<(ConstRef, Inst, bool)> {
+    let type_id = cx.ir.type_id(i);
+    let t = cx.types().get(type_id)?;
+    if matches!(cx.types().ty(t), Ty::Other { .. }) {
+        return None;
+    }
+    let uses_float = has_float(cx, t);
+    if uses_float && !float_folding_allowed(cx, i) {
+        return None;
+    }
+    if check_width {
+        let w = element_width(cx, t);
+        if w != 32 && w != 64 {
+            return None;
+        }
+    }
+    let c = const_input(cs)?;
+    let first_const = cs.first().copied().flatten().is_some();
+    let other = non_const_input(cx, first_const, i)?;
+    if uses_float && !float_folding_allowed(cx, other) {
+        return None;
+    }
+    Some((c, other, uses_float))
+}
+
+fn set_binary(cx: &mut Context, i: Inst, op: O, a: u32, b: u32) {
+    let d = cx.ir.data_mut(i);
+    d.set_opcode(op);
+    d.set_in_operands(&[Operand::id(a), Operand::id(b)]);
+}
+
+/// `MergeAddNegateArithmetic`: `c + (-x)` is `c - x`.
+fn merge_add_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((_, other, uses_float)) = merge_inputs(cx, i, cs, false) else {
+        return false;
+    };
+    if !matches!(cx.ir.opcode(other), O::SNegate | O::FNegate) {
+        return false;
+    }
+    let const_id = in_word(cx, i, if cs[0].is_some() { 0 } else { 1 });
+    let x = in_word(cx, other, 0);
+    set_binary(
+        cx,
+        i,
+        if uses_float { O::FSub } else { O::ISub },
+        const_id,
+        x,
+    );
+    true
+}
+
+/// `NegateConstant`: the id of -c. Floats are multiplied by -1 as spirv-opt does,
+/// which keeps a NaN's sign (a negation would flip it).
+#[allow(clippy::neg_multiply)]
+fn negate_constant(cx: &mut Context, c: ConstRef) -> Option<u32> {
+    let t = cx.constants().value(c).ty();
+    let neg_scalar = |cx: &mut Context, c: ConstRef| -> Option<u32> {
+        let (v, t) = scalar_bits(cx, c);
+        let words = match cx.types().ty(t).clone() {
+            Ty::Float { width: 64, .. } => {
+                let r = (f64::from_bits(v) * -1.0).to_bits();
+                vec![r as u32, (r >> 32) as u32]
+            }
+            Ty::Float { .. } => vec![(f32::from_bits(v as u32) * -1.0).to_bits()],
+            Ty::Int { width: 64, .. } => {
+                let r = 0u64.wrapping_sub(v);
+                vec![r as u32, (r >> 32) as u32]
+            }
+            Ty::Int { .. } => vec![0u32.wrapping_sub(v as u32)],
+            _ => return None,
+        };
+        let n = cx.constant_of(t, &words)?;
+        super::defining_id(cx, n)
+    };
+    match cx.constants().value(c).clone() {
+        Const::Null(_) if matches!(cx.types().ty(t), Ty::Vector { .. }) => {
+            super::defining_id(cx, c)
+        }
+        Const::Composite(_, comps) => {
+            let mut ids = Vec::with_capacity(comps.len());
+            for comp in comps {
+                ids.push(neg_scalar(cx, comp)?);
+            }
+            let n = cx.constant_of(t, &ids)?;
+            super::defining_id(cx, n)
+        }
+        _ => neg_scalar(cx, c),
+    }
+}
+
+/// `MergeSubNegateArithmetic`: `c - (-x)` is `x + c`; `(-x) - c` is `-c - x`.
+fn merge_sub_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c, other, uses_float)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if !matches!(cx.ir.opcode(other), O::SNegate | O::FNegate) {
+        return false;
+    }
+    let (op, a, b) = if cs[0].is_some() {
+        let add = if uses_float { O::FAdd } else { O::IAdd };
+        (add, in_word(cx, other, 0), in_word(cx, i, 0))
+    } else {
+        let Some(n) = negate_constant(cx, c) else {
+            return false;
+        };
+        (cx.ir.opcode(i), n, in_word(cx, other, 0))
+    };
+    set_binary(cx, i, op, a, b);
+    true
+}
+
+/// The other instruction's constant operand and its non-constant operand.
+fn other_inputs(cx: &mut Context, other: Inst) -> Option<(ConstRef, Inst, bool)> {
+    let ocs = super::operand_constants(cx, other);
+    let c2 = const_input(&ocs)?;
+    let first_const = ocs.first().copied().flatten().is_some();
+    let nc = non_const_input(cx, first_const, other)?;
+    Some((c2, nc, first_const))
+}
+
+/// `MergeAddAddArithmetic`: `c1 + (c2 + x)` is `x + (c1 + c2)`.
+fn merge_add_add(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if !matches!(cx.ir.opcode(other), O::FAdd | O::IAdd) {
+        return false;
+    }
+    let Some((c2, nc, _)) = other_inputs(cx, other) else {
+        return false;
+    };
+    let op = cx.ir.opcode(i);
+    let Some(merged) = perform(cx, op, c1, c2) else {
+        return false;
+    };
+    let x = cx.ir.result_id(nc);
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(merged)]);
+    true
+}
+
+/// `MergeAddSubArithmetic`: `c1 + (x - c2)` is `x - (c2 - c1)`... as spirv-opt
+/// computes it: `x op (c1 op2 c2)` or `(c1 + c2) - x`.
+fn merge_add_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    let other_op = cx.ir.opcode(other);
+    if !matches!(other_op, O::FSub | O::ISub) {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    let first_is_variable = ocs.first().copied().flatten().is_none();
+    let mut op = cx.ir.opcode(i);
+    let (a, b) = if first_is_variable {
+        let a = in_word(cx, other, 0);
+        let b = perform(cx, other_op, c1, c2);
+        (Some(a), b)
+    } else {
+        let a = perform(cx, op, c1, c2);
+        op = other_op;
+        (a, Some(in_word(cx, other, 1)))
+    };
+    let (Some(a), Some(b)) = (a, b) else {
+        return false;
+    };
+    if a == 0 || b == 0 {
+        return false;
+    }
+    set_binary(cx, i, op, a, b);
+    true
+}
+
+/// `MergeSubAddArithmetic`.
+fn merge_sub_add(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((mut c1, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    let other_op = cx.ir.opcode(other);
+    if !matches!(other_op, O::FAdd | O::IAdd) {
+        return false;
+    }
+    let Some((mut c2, nc, _)) = other_inputs(cx, other) else {
+        return false;
+    };
+    let first_const = cs[0].is_some();
+    if !first_const {
+        std::mem::swap(&mut c1, &mut c2);
+    }
+    let op0 = cx.ir.opcode(i);
+    let Some(merged) = perform(cx, op0, c1, c2) else {
+        return false;
+    };
+    let x = cx.ir.result_id(nc);
+    let (op, a, b) = if !first_const {
+        (other_op, x, merged)
+    } else {
+        (op0, merged, x)
+    };
+    set_binary(cx, i, op, a, b);
+    true
+}
+
+/// `MergeSubSubArithmetic`.
+fn merge_sub_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((mut c1, other, uses_float)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    let other_op = cx.ir.opcode(other);
+    if !matches!(other_op, O::FSub | O::ISub) {
+        return false;
+    }
+    let Some((mut c2, nc, other_first_const)) = other_inputs(cx, other) else {
+        return false;
+    };
+    let first_const = cs[0].is_some();
+    let add = if uses_float { O::FAdd } else { O::IAdd };
+    let mut merge_op = cx.ir.opcode(i);
+    if !other_first_const {
+        merge_op = add;
+    } else if !first_const {
+        std::mem::swap(&mut c1, &mut c2);
+    }
+    let Some(merged) = perform(cx, merge_op, c1, c2) else {
+        return false;
+    };
+    let mut op = cx.ir.opcode(i);
+    if first_const && other_first_const {
+        op = add;
+    }
+    let x = cx.ir.result_id(nc);
+    let (a, b) = if (!first_const) ^ (!other_first_const) {
+        (merged, x)
+    } else {
+        (x, merged)
+    };
+    set_binary(cx, i, op, a, b);
+    true
+}
+
+/// `MergeGenericAddendSub`: `a + (b - a)` is `b`.
+fn merge_generic_addend_sub(cx: &mut Context, addend: u32, sub: u32, i: Inst) -> bool {
+    let Some(s) = cx.get_def(sub) else {
+        return false;
+    };
+    let op = cx.ir.opcode(s);
+    if op != O::FSub && op != O::ISub {
+        return false;
+    }
+    if op == O::FSub && !float_folding_allowed(cx, s) {
+        return false;
+    }
+    if cx.ir.data(s).num_in_operands() < 2 || addend != in_word(cx, s, 1) {
+        return false;
+    }
+    let b = in_word(cx, s, 0);
+    set_copy(cx, i, b);
+    cx.update_def_use(i);
+    true
+}
+
+/// `MergeGenericAddSubArithmetic`.
+fn merge_generic_add_sub(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if matches!(cx.types().ty(t), Ty::Other { .. }) {
+        return false;
+    }
+    if has_float(cx, t) && !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let w = element_width(cx, t);
+    if w != 32 && w != 64 {
+        return false;
+    }
+    let (a, b) = (in_word(cx, i, 0), in_word(cx, i, 1));
+    merge_generic_addend_sub(cx, a, b, i) || merge_generic_addend_sub(cx, b, a, i)
+}
+
+/// `FactorAddMuls`: `a*b + a*c` is `a * (b + c)`, the new add placed before.
+fn factor_add_muls(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if has_float(cx, t) && !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let (Some(m0), Some(m1)) = (cx.get_def(in_word(cx, i, 0)), cx.get_def(in_word(cx, i, 1)))
+    else {
+        return false;
+    };
+    let is_mul = |op: O| op == O::FMul || op == O::IMul;
+    if !is_mul(cx.ir.opcode(m0)) || !is_mul(cx.ir.opcode(m1)) {
+        return false;
+    }
+    let (r0, r1) = (cx.ir.result_id(m0), cx.ir.result_id(m1));
+    if cx.uses(r0).len() > 1 || cx.uses(r1).len() > 1 {
+        return false;
+    }
+    if cx.ir.opcode(m0) == O::FMul
+        && (!float_folding_allowed(cx, m0) || !float_folding_allowed(cx, m1))
+    {
+        return false;
+    }
+    for a in 0..2 {
+        for b in 0..2 {
+            let (f00, f01) = (in_word(cx, m0, a), in_word(cx, m0, 1 - a));
+            let (f10, f11) = (in_word(cx, m1, b), in_word(cx, m1, 1 - b));
+            if f00 != f10 {
+                continue;
+            }
+            let Some(id) = cx.take_next_id() else {
+                return false;
+            };
+            let op = cx.ir.opcode(i);
+            let add = cx.make(op, type_id, id, &[Operand::id(f01), Operand::id(f11)]);
+            cx.ir.insert_before(i, add);
+            cx.analyze_def_use(add);
+            set_binary(
+                cx,
+                i,
+                if op == O::FAdd { O::FMul } else { O::IMul },
+                f00,
+                id,
+            );
+            cx.update_def_use(i);
+            return true;
+        }
+    }
+    false
+}
+
+/// `MergeMulMulArithmetic`: `c1 * (c2 * x)` is `x * (c1 * c2)`.
+fn merge_mul_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != cx.ir.opcode(i) {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    let other_first_is_variable = ocs.first().copied().flatten().is_none();
+    let op = cx.ir.opcode(i);
+    let Some(merged) = perform(cx, op, c1, c2) else {
+        return false;
+    };
+    let x = in_word(cx, other, if other_first_is_variable { 0 } else { 1 });
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(merged)]);
+    true
+}
+
+/// `ReassociateCommutiveOp`: `c1 op (c2 op x)` is `x op (c1 op c2)` for 32-bit
+/// bitwise operations.
+fn reassociate_commutative(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if element_width(cx, t) != 32 {
+        return false;
+    }
+    let Some(c1) = const_input(cs) else {
+        return false;
+    };
+    let first_const = cs.first().copied().flatten().is_some();
+    let Some(other) = non_const_input(cx, first_const, i) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != cx.ir.opcode(i) {
+        return false;
+    }
+    let Some((c2, nc, _)) = other_inputs(cx, other) else {
+        return false;
+    };
+    let op = cx.ir.opcode(i);
+    let Some(merged) = perform(cx, op, c1, c2) else {
+        return false;
+    };
+    let x = cx.ir.result_id(nc);
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(merged)]);
+    true
+}
+
+/// How many inserts of a chain `GetInsertedValues` follows at most (spirv-opt walks
+/// the whole chain for every insert of it: quadratic; a chain longer than this is
+/// left alone).
+const MAX_INSERT_CHAIN: usize = 4096;
+
+/// `GetNumberOfElements`.
+fn number_of_elements(cx: &mut Context, t: crate::analysis::types::TypeRef) -> u32 {
+    match cx.types().ty(t) {
+        Ty::Vector { count, .. } | Ty::Matrix { count, .. } => *count,
+        Ty::Struct { members, .. } => members.len() as u32,
+        Ty::Array { length, .. } => {
+            if length.len() == 2 && length[0] == 1 {
+                length[1]
+            } else {
+                u32::MAX
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// `CompositeInsertToCompositeConstruct`: a chain of inserts writing every element
+/// of one container becomes a construct of the values, placed before the last insert.
+fn composite_insert_to_construct(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let n = cx.ir.data(i).num_in_operands();
+    if n < 3 {
+        return false;
+    }
+    // GetInsertedValues.
+    let own: Vec<u32> = (0..n).map(|k| in_word(cx, i, k)).collect();
+    let mut values = std::collections::BTreeMap::new();
+    let mut current = i;
+    let mut steps = 0;
+    while cx.ir.opcode(current) == O::CompositeInsert {
+        steps += 1;
+        if steps > MAX_INSERT_CHAIN {
+            return false;
+        }
+        let d = cx.ir.data(current);
+        let m = d.num_in_operands();
+        if m < 2 {
+            return false;
+        }
+        if m > n && !values.contains_key(&d.in_word(n - 1)) {
+            values.clear();
+            break;
+        }
+        // HaveSameIndexesExceptForLast.
+        if m == n && (2..n - 1).all(|k| d.in_word(k) == own[k]) {
+            values.entry(d.in_word(m - 1)).or_insert(d.in_word(0));
+        }
+        let next = d.in_word(1);
+        let Some(def) = cx.get_def(next) else {
+            return false;
+        };
+        current = def;
+    }
+    let type_id = cx.ir.type_id(i);
+    let container = element_type(cx, type_id, &own[2..n - 1]);
+    if container == 0 {
+        return false;
+    }
+    let Some(ct) = cx.types().get(container) else {
+        return false;
+    };
+    let size = number_of_elements(cx, ct);
+    if size as usize != values.len() || values.keys().next_back().is_none_or(|&k| k >= size) {
+        return false;
+    }
+    let Some(id) = cx.take_next_id() else {
+        return false;
+    };
+    let ops: Vec<Operand> = values.values().map(|&v| Operand::id(v)).collect();
+    let construct = cx.make(O::CompositeConstruct, container, id, &ops);
+    cx.ir.insert_before(i, construct);
+    cx.analyze_def_use(construct);
+    if n == 3 {
+        set_copy(cx, i, id);
+    } else {
+        let d = cx.ir.data_mut(i);
+        d.set_in_operand(0, &[id]);
+        d.remove_in_operand(n - 1);
+    }
+    true
+}
