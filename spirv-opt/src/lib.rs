@@ -39,7 +39,7 @@ mod context;
 pub mod fuzz;
 pub mod ir;
 pub mod mem_pass;
-pub mod message;
+mod message;
 mod optimizer;
 mod pass;
 pub mod passes;

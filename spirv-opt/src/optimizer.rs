@@ -221,6 +221,22 @@ impl Optimizer {
     /// [`PassOptions::preserve_interface`] is set, as spirv-opt's command line sets it).
     /// Registering works even while some of its passes are not implemented; running
     /// then fails with [`OptError::NotImplemented`], naming them.
+    ///
+    /// ```
+    /// use spirv_opt::{OptError, Optimizer, registry};
+    ///
+    /// let mut opt = Optimizer::new();
+    /// opt.register_performance_passes().skip_validation(true);
+    /// assert_eq!(opt.passes().len(), registry::PERFORMANCE.len());
+    /// let words = spirv_core::Builder::new((1, 0)).build()?.into_words();
+    /// match opt.run(&words) {
+    ///     // While passes of -O are missing, nothing runs and the error names them.
+    ///     Err(OptError::NotImplemented(missing)) => assert_eq!(missing, opt.missing()),
+    ///     Ok(_) => assert!(opt.missing().is_empty()),
+    ///     Err(e) => return Err(e.into()),
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn register_performance_passes(&mut self) -> &mut Self {
         self.register_preset("O")
     }
@@ -501,6 +517,20 @@ impl Optimizer {
     /// [`Optimizer::run`], telling `consumer` what spirv-opt tells its message consumer:
     /// on a failure, its message (the validator's, with the instruction it names when a
     /// [`Optimizer::fault_text`] is set; or the optimizer's error).
+    ///
+    /// ```
+    /// use spirv_opt::{MessageLevel, Optimizer};
+    ///
+    /// let mut opt = Optimizer::new();
+    /// opt.register_flag("--strip-debug")?;
+    /// let mut said = Vec::new();
+    /// // A header alone: no memory model, so the validator refuses it.
+    /// let words = spirv_core::Builder::new((1, 0)).build()?.into_words();
+    /// assert!(opt.run_reporting(&words, &mut |m| said.push(m)).is_err());
+    /// assert_eq!(said.len(), 1);
+    /// assert_eq!((said[0].level, said[0].source), (MessageLevel::Error, Some("input")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// As [`Optimizer::run`].
