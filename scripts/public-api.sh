@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The public-API snapshot: lists every public item of spirv-core, spirv-opt and spirv-asm (all
+# The public-API snapshot: lists every public item of spirv-core, spirv-opt, spirv-asm and spirv-tools-compat (all
 # features, as docs.rs builds them) and compares the lists with the ones checked in
 # under api/, so that every API change shows in review. On a difference it prints a
 # unified diff and fails; after a deliberate change, rerun with BLESS=1 to rewrite
@@ -45,8 +45,15 @@ header() {
   echo "# Written by scripts/public-api.sh and checked by it in CI. Do not edit; after a deliberate"
   echo "# API change, rerun BLESS=1 scripts/public-api.sh and commit this file with the change."
 }
-for crate in spirv-core spirv-opt spirv-asm; do
-  json="$CARGO_TARGET_DIR/doc/${crate//-/_}.json"
+# The library name of a package, where it is not the package's name with `_`.
+lib_name() {
+  case "$1" in
+    spirv-tools-compat) echo "spirv_tools" ;;
+    *) echo "${1//-/_}" ;;
+  esac
+}
+for crate in spirv-core spirv-opt spirv-asm spirv-tools-compat; do
+  json="$CARGO_TARGET_DIR/doc/$(lib_name "$crate").json"
   rm -f "$json"
   RUSTC_BOOTSTRAP=1 cargo rustdoc --quiet -p "$crate" --lib --all-features \
     -- -Z unstable-options --output-format json
@@ -99,4 +106,4 @@ if [ "$changed" = 1 ]; then
   echo "public API changed; review the diff and rerun with BLESS=1" >&2
   exit 1
 fi
-[ "${BLESS:-0}" = 1 ] || echo "public API of spirv-core, spirv-opt and spirv-asm unchanged (api/*.txt)"
+[ "${BLESS:-0}" = 1 ] || echo "public API of spirv-core, spirv-opt, spirv-asm and spirv-tools-compat unchanged (api/*.txt)"

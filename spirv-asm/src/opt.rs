@@ -48,11 +48,31 @@ impl NumberParser for SpirvAsNumbers {
     }
 }
 
-/// An [`Optimizer`] that reads number values with spirv-as's parser.
+/// An [`Optimizer`] that reads number values with spirv-as's parser and words the
+/// validator's faults as spirv-val does ([`fault_text`]), for its messages.
 pub fn optimizer() -> Optimizer {
     let mut o = Optimizer::new();
-    o.number_parser(std::sync::Arc::new(SpirvAsNumbers));
+    o.number_parser(std::sync::Arc::new(SpirvAsNumbers))
+        .fault_text(std::sync::Arc::new(fault_text));
     o
+}
+
+/// A validator fault's text as spirv-opt hands it to its message consumer: spirv-val's
+/// message, then (when it names one) the instruction, disassembled on its own line,
+/// indented by two spaces, with a newline after it.
+pub fn fault_text(
+    words: &[u32],
+    fault: &spirv_core::validate::ValidationError,
+    options: &spirv_core::validate::Options<'static>,
+) -> String {
+    let parts = crate::val::render_each(words, std::slice::from_ref(fault), options);
+    match parts.into_iter().next() {
+        Some(p) => match p.instruction {
+            Some(i) => format!("{}\n  {i}\n", p.message),
+            None => p.message,
+        },
+        None => fault.to_string(),
+    }
 }
 
 /// Runs the structural `passes` in order as `spirv-opt --skip-validation` does

@@ -380,6 +380,11 @@ fn a_missing_pass_or_preset_says_what_is_not_implemented() {
             with_value = format!("{flag}=1");
             args[0] = &with_value;
         }
+        if row.next_arg {
+            // Its value, so that the input is read and valid: a missing pass is
+            // reported after the validation, as spirv-opt validates before it runs.
+            args.push("1");
+        }
         args.extend(["in.spv", "-o", "out.spv"]);
         let r = ours(&dir, &args);
         assert_eq!(r.code, 1, "{flag}: {r:?}");
@@ -522,5 +527,59 @@ fn help_version_and_argument_errors() {
     );
     if let Some(t) = theirs(&dir, &["in.spv", "-o"]) {
         assert_eq!(t.code, 1);
+    }
+}
+
+#[test]
+fn preserve_options_and_the_max_id_bound_as_spirv_opt() {
+    let dir = scratch("preserve");
+    module(&dir, "in.spv", SHADER);
+    // ADCE drops the unused descriptor and spec constant unless told to keep them.
+    let adce = "--eliminate-dead-code-aggressive";
+    let plain = same_as_spirv_opt(&dir, &[adce]).expect("ADCE exists");
+    let bindings = same_as_spirv_opt(&dir, &[adce, "--preserve-bindings"]).expect("ADCE");
+    let specs = same_as_spirv_opt(&dir, &["--preserve-spec-constants", adce]).expect("ADCE");
+    let both = same_as_spirv_opt(
+        &dir,
+        &["--preserve-bindings", adce, "--preserve-spec-constants"],
+    )
+    .expect("ADCE");
+    assert!(plain.len() < bindings.len() && plain.len() < specs.len());
+    assert!(bindings.len() < both.len() && specs.len() < both.len());
+    // The bound: at least spirv-opt's default, read as C's atoi reads it.
+    let big = same_as_spirv_opt(&dir, &["--max-id-bound=4194303", "--strip-debug"]);
+    assert!(big.is_some());
+    for bad in ["--max-id-bound=5", "--max-id-bound=x"] {
+        let args = [bad, "--strip-debug", "in.spv", "-o", "out.spv"];
+        let r = ours(&dir, &args);
+        assert_eq!(r.code, 1, "{bad}");
+        assert_eq!(
+            r.stderr,
+            "error: The max id bound must be at least 0x3FFFFF\n"
+        );
+        if let Some(t) = theirs(&dir, &args) {
+            assert_eq!((r.code, &r.stderr), (t.code, &t.stderr), "{bad}");
+        }
+    }
+}
+
+#[test]
+fn presets_validate_first() {
+    let dir = scratch("presets");
+    module(&dir, "bad.spv", NO_ENTRY_POINT);
+    for preset in ["-O", "-Os", "--legalize-hlsl"] {
+        let args = [preset, "bad.spv", "-o", "out.spv"];
+        let r = ours(&dir, &args);
+        assert_eq!(r.code, 1, "{preset}");
+        assert!(
+            !r.stderr.contains("not implemented"),
+            "{preset}: {}",
+            r.stderr
+        );
+        assert!(!dir.join("out.spv").exists(), "{preset}: wrote its output");
+        let theirs_args = [preset, "bad.spv", "-o", "t.spv"];
+        if let Some(t) = theirs(&dir, &theirs_args) {
+            assert_eq!((r.code, &r.stderr), (t.code, &t.stderr), "{preset}");
+        }
     }
 }

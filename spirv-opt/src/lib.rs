@@ -40,6 +40,7 @@ pub(crate) mod fold;
 pub mod fuzz;
 pub mod ir;
 pub mod mem_pass;
+mod message;
 mod optimizer;
 mod pass;
 pub mod passes;
@@ -48,5 +49,6 @@ pub mod stl;
 pub mod structural;
 
 pub use context::{Context, ContextOptions};
-pub use optimizer::{OptError, Optimized, Optimizer};
+pub use message::{Message, MessageLevel};
+pub use optimizer::{FaultText, OptError, Optimized, Optimizer};
 pub use pass::{FlagError, IrPass, Pass, PassError, PassOptions, Status, run_ir_pass};

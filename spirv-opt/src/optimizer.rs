@@ -2,9 +2,11 @@
 //! words or on a [`Module`], after validating it unless told not to, as spirv-opt's
 //! `Optimizer::Run` runs them.
 
-use crate::context::Context;
+use crate::context::{Context, ContextOptions};
 use crate::ir::{Ir, LoadError};
+use crate::message::{Message, MessageLevel};
 use crate::pass::{FlagError, Pass, PassError, PassOptions, Run, Status, run_ir_pass};
+use crate::registry;
 use crate::structural::{self, NumberParser, Pass as S};
 use core::fmt;
 use spirv_core::edit::EditError;
@@ -39,7 +41,17 @@ pub struct Optimizer {
     pass_options: PassOptions,
     numbers: Option<Arc<dyn NumberParser + Send + Sync>>,
     leak_ir: bool,
+    context_options: ContextOptions,
+    max_id_bound: Option<u32>,
+    fault_text: Option<Arc<FaultText>>,
 }
+
+/// How a validator fault reads as spirv-val prints it: its text (the message, then the
+/// instruction it names on a line of its own) from the words and the options it was
+/// validated with. `spirv_asm::opt::optimizer` sets spirv-asm's renderer, which has
+/// the disassembler this crate does not.
+pub type FaultText =
+    dyn Fn(&[u32], &ValidationError, &validate::Options<'static>) -> String + Send + Sync;
 
 impl fmt::Debug for Optimizer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -49,6 +61,8 @@ impl fmt::Debug for Optimizer {
             .field("validator", &self.validator)
             .field("pass_options", &self.pass_options)
             .field("leak_ir", &self.leak_ir)
+            .field("context_options", &self.context_options)
+            .field("max_id_bound", &self.max_id_bound)
             .finish_non_exhaustive()
     }
 }
@@ -83,6 +97,9 @@ pub enum OptError {
     Load(LoadError),
     /// A pass on the optimizer IR failed.
     Pass(PassError),
+    /// Registered passes (spirv-opt's, alone or in a preset) are not implemented yet:
+    /// their flags without dashes, each once, in order. Nothing ran.
+    NotImplemented(Vec<&'static str>),
 }
 
 impl fmt::Display for OptError {
@@ -93,6 +110,27 @@ impl fmt::Display for OptError {
             OptError::Edit(e) => write!(f, "{e}"),
             OptError::Load(e) => write!(f, "{e}"),
             OptError::Pass(e) => write!(f, "{e}"),
+            OptError::NotImplemented(missing) => {
+                let named: Vec<String> = missing.iter().map(|m| format!("--{m}")).collect();
+                write!(
+                    f,
+                    "these registered passes are not implemented yet, so nothing ran: {}",
+                    named.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl OptError {
+    /// What spirv-opt tells its message consumer for this failure: the validator's
+    /// message for an invalid module (its text without the instruction it names, which
+    /// [`Optimizer::fault_text`] adds), the optimizer's error otherwise.
+    pub fn message(&self) -> Message {
+        match self {
+            OptError::Invalid(e) => Message::validator(e.line(), e.to_string()),
+            OptError::Pass(e) => Message::optimizer(MessageLevel::Error, e.message.clone()),
+            other => Message::optimizer(MessageLevel::Error, other.to_string()),
         }
     }
 }
@@ -140,7 +178,105 @@ impl Optimizer {
             pass_options: PassOptions::default(),
             numbers: None,
             leak_ir: false,
+            context_options: ContextOptions::default(),
+            max_id_bound: None,
+            fault_text: None,
         }
+    }
+
+    /// Keep every `DescriptorSet` and `Binding` decoration, and so the variables they
+    /// decorate (spirv-opt's `--preserve-bindings`, `OptimizerOptions::preserve_bindings`;
+    /// read by the aggressive dead code elimination, as in spirv-opt 2025.5).
+    pub fn preserve_bindings(&mut self, keep: bool) -> &mut Self {
+        self.context_options.preserve_bindings = keep;
+        self
+    }
+
+    /// Keep every `SpecId` decoration, and so the specialization constants
+    /// (`--preserve-spec-constants`; read by the aggressive dead code elimination).
+    pub fn preserve_spec_constants(&mut self, keep: bool) -> &mut Self {
+        self.context_options.preserve_spec_constants = keep;
+        self
+    }
+
+    /// The largest id bound passes take new ids up to (`--max-id-bound`; spirv-opt's
+    /// default is 0x3FFFFF). A pass that needs an id past it fails, as spirv-opt's do
+    /// ("ID overflow"). The validator's limit is separate
+    /// (`validate::Limits::max_id_bound`); spirv-opt's command line sets both.
+    pub fn max_id_bound(&mut self, bound: u32) -> &mut Self {
+        self.max_id_bound = Some(bound);
+        self
+    }
+
+    /// How a validator fault's message reads (see [`FaultText`]); without one,
+    /// [`OptError::message`] leaves out the instruction the fault names.
+    pub fn fault_text(&mut self, render: Arc<FaultText>) -> &mut Self {
+        self.fault_text = Some(render);
+        self
+    }
+
+    /// Registers the passes of `-O`, as spirv-opt 2025.5's
+    /// `RegisterPerformancePasses` does ([`registry::PERFORMANCE`]), with the pass
+    /// options set (its ADCEs keep the interface when
+    /// [`PassOptions::preserve_interface`] is set, as spirv-opt's command line sets it).
+    /// Registering works even while some of its passes are not implemented; running
+    /// then fails with [`OptError::NotImplemented`], naming them.
+    ///
+    /// ```
+    /// use spirv_opt::{OptError, Optimizer, registry};
+    ///
+    /// let mut opt = Optimizer::new();
+    /// opt.register_performance_passes().skip_validation(true);
+    /// assert_eq!(opt.passes().len(), registry::PERFORMANCE.len());
+    /// let words = spirv_core::Builder::new((1, 0)).build()?.into_words();
+    /// match opt.run(&words) {
+    ///     // While passes of -O are missing, nothing runs and the error names them.
+    ///     Err(OptError::NotImplemented(missing)) => assert_eq!(missing, opt.missing()),
+    ///     Ok(_) => assert!(opt.missing().is_empty()),
+    ///     Err(e) => return Err(e.into()),
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn register_performance_passes(&mut self) -> &mut Self {
+        self.register_preset("O")
+    }
+
+    /// Registers the passes of `-Os` (`RegisterSizePasses`, [`registry::SIZE`]); see
+    /// [`Optimizer::register_performance_passes`].
+    pub fn register_size_passes(&mut self) -> &mut Self {
+        self.register_preset("Os")
+    }
+
+    /// Registers the passes of `--legalize-hlsl` (`RegisterLegalizationPasses`,
+    /// [`registry::LEGALIZATION`]); see [`Optimizer::register_performance_passes`]. As
+    /// in spirv-opt's library, this leaves the validator's options alone: set
+    /// `before_hlsl_legalization` in [`Optimizer::validator_options`] to validate HLSL
+    /// front ends' output as `spirv-opt --legalize-hlsl` does.
+    pub fn register_hlsl_legalization_passes(&mut self) -> &mut Self {
+        self.register_preset("legalize-hlsl")
+    }
+
+    fn register_preset(&mut self, flag: &str) -> &mut Self {
+        if let Some(row) = registry::lookup(flag) {
+            let mut out = Vec::new();
+            // A preset's own rows are all spirv-opt's, with values that read.
+            if crate::pass::make_deferred(row, &self.pass_options, &mut out).is_ok() {
+                self.passes.extend(out);
+            }
+        }
+        self
+    }
+
+    /// The registered passes that are not implemented yet, each once, in order: a run
+    /// fails with [`OptError::NotImplemented`] while this is not empty.
+    pub fn missing(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        for p in &self.passes {
+            if !p.is_implemented() && !out.contains(&p.flag) {
+                out.push(p.flag);
+            }
+        }
+        out
     }
 
     /// The environment to validate for (`--target-env`).
@@ -194,12 +330,14 @@ impl Optimizer {
     }
 
     /// Registers the passes a spirv-opt flag names (`--merge-return`,
-    /// `--switch-descriptorset=0:1`, `-O`).
+    /// `--switch-descriptorset=0:1`, `-O`), as spirv-opt's `RegisterPassFromFlag`. A
+    /// pass spirv-opt has that is not implemented yet, alone or in a preset, is
+    /// registered as a placeholder: the run fails, naming it ([`Optimizer::missing`]).
     ///
     /// # Errors
-    /// See [`Pass::from_flag`]; nothing is registered then.
+    /// See [`Pass::from_flag_deferred`]; nothing is registered then.
     pub fn register_flag(&mut self, flag: &str) -> Result<&mut Self, FlagError> {
-        let passes = Pass::from_flag(flag, &self.pass_options)?;
+        let passes = Pass::from_flag_deferred(flag, &self.pass_options)?;
         self.passes.extend(passes);
         Ok(self)
     }
@@ -232,6 +370,7 @@ impl Optimizer {
     /// The module is not valid, does not read, or a pass fails.
     pub fn run(&self, words: &[u32]) -> Result<Optimized, OptError> {
         self.check(words)?;
+        self.ready()?;
         if let Some(passes) = self.structural() {
             let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
             let (words, changed) = structural::run_words(words, &passes, numbers)?;
@@ -247,6 +386,7 @@ impl Optimizer {
     /// As [`Optimizer::run`].
     pub fn run_owned(&self, words: Vec<u32>) -> Result<Optimized, OptError> {
         self.check(&words)?;
+        self.ready()?;
         let Some(passes) = self.structural() else {
             return self.run_mixed(words);
         };
@@ -268,6 +408,7 @@ impl Optimizer {
         if !self.skip_validation {
             self.check(&module.to_words())?;
         }
+        self.ready()?;
         let Some(passes) = self.structural() else {
             let out = self.run_mixed(module.to_words())?;
             return Ok((
@@ -295,7 +436,12 @@ impl Optimizer {
                 .map_or(self.passes.len(), |k| at + k);
             let last = end == self.passes.len();
             if ir_run {
-                let mut cx = Context::new(Ir::from_words(&words)?);
+                let mut ir = Ir::from_words(&words)?;
+                if let Some(bound) = self.max_id_bound {
+                    ir.max_id_bound = bound;
+                }
+                let mut cx = Context::new(ir);
+                cx.options = self.context_options;
                 // The input is in the IR now: free it before the passes run.
                 drop(std::mem::take(&mut words));
                 for p in &self.passes[at..end] {
@@ -316,7 +462,7 @@ impl Optimizer {
                     .iter()
                     .filter_map(|p| match &p.run {
                         Run::Editor(s) => Some(s.clone()),
-                        Run::Ir(_) => None,
+                        Run::Ir(_) | Run::Missing => None,
                     })
                     .collect();
                 let (w, c) = structural::run_words(&words, &list, numbers)?;
@@ -353,8 +499,60 @@ impl Optimizer {
             .iter()
             .map(|p| match &p.run {
                 Run::Editor(s) => Some(s.clone()),
-                Run::Ir(_) => None,
+                Run::Ir(_) | Run::Missing => None,
             })
             .collect()
+    }
+
+    /// Fails, naming them, when registered passes are not implemented yet.
+    fn ready(&self) -> Result<(), OptError> {
+        let missing = self.missing();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(OptError::NotImplemented(missing))
+        }
+    }
+
+    /// [`Optimizer::run`], telling `consumer` what spirv-opt tells its message consumer:
+    /// on a failure, its message (the validator's, with the instruction it names when a
+    /// [`Optimizer::fault_text`] is set; or the optimizer's error).
+    ///
+    /// ```
+    /// use spirv_opt::{MessageLevel, Optimizer};
+    ///
+    /// let mut opt = Optimizer::new();
+    /// opt.register_flag("--strip-debug")?;
+    /// let mut said = Vec::new();
+    /// // A header alone: no memory model, so the validator refuses it.
+    /// let words = spirv_core::Builder::new((1, 0)).build()?.into_words();
+    /// assert!(opt.run_reporting(&words, &mut |m| said.push(m)).is_err());
+    /// assert_eq!(said.len(), 1);
+    /// assert_eq!((said[0].level, said[0].source), (MessageLevel::Error, Some("input")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Optimizer::run`].
+    pub fn run_reporting(
+        &self,
+        words: &[u32],
+        consumer: &mut dyn FnMut(Message),
+    ) -> Result<Optimized, OptError> {
+        let out = self.run(words);
+        if let Err(e) = &out {
+            consumer(self.message(words, e));
+        }
+        out
+    }
+
+    /// What spirv-opt tells its message consumer when a run on `words` fails with `e`.
+    pub fn message(&self, words: &[u32], e: &OptError) -> Message {
+        match (e, &self.fault_text) {
+            (OptError::Invalid(fault), Some(render)) => {
+                Message::validator(fault.line(), render(words, fault, &self.validator))
+            }
+            _ => e.message(),
+        }
     }
 }

@@ -104,6 +104,10 @@ pub(crate) enum Run {
     Editor(S),
     /// A pass on the optimizer IR.
     Ir(Arc<dyn IrPass>),
+    /// A pass spirv-opt has and this crate does not implement yet: registered so that
+    /// a preset keeps its order, and refused by [`Optimizer::run`](crate::Optimizer::run)
+    /// (which names every such pass) before anything runs.
+    Missing,
 }
 
 impl<P: IrPass + 'static> From<Arc<P>> for Pass {
@@ -145,16 +149,25 @@ impl Pass {
     pub fn ir_pass(&self) -> Option<&dyn IrPass> {
         match &self.run {
             Run::Ir(p) => Some(p.as_ref()),
-            Run::Editor(_) => None,
+            Run::Editor(_) | Run::Missing => None,
         }
     }
 
-    /// What the pass runs on.
+    /// What the pass runs on ([`RunsOn::Missing`] for a pass registered by
+    /// [`Optimizer::register_flag`](crate::Optimizer::register_flag) that is not
+    /// implemented yet).
     pub fn runs_on(&self) -> RunsOn {
         match self.run {
             Run::Editor(_) => RunsOn::Editor,
             Run::Ir(_) => RunsOn::Ir,
+            Run::Missing => RunsOn::Missing,
         }
+    }
+
+    /// Whether the pass is implemented (a pass that is not can be registered, and makes
+    /// the run fail, naming it).
+    pub fn is_implemented(&self) -> bool {
+        !matches!(self.run, Run::Missing)
     }
 
     /// The passes a spirv-opt flag names, as spirv-opt's `RegisterPassFromFlag` reads
@@ -176,7 +189,23 @@ impl Pass {
         let (name, value) = split_flag(flag)?;
         let row = registry::lookup(name).ok_or_else(|| FlagError::Unknown(name.to_owned()))?;
         let mut out = Vec::new();
-        make(row, value, options, &mut out)?;
+        make(row, value, options, false, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Pass::from_flag`], except that a pass spirv-opt has and this crate does not
+    /// implement yet (alone or in a preset) becomes a placeholder ([`Pass::is_implemented`]
+    /// is false), as [`Optimizer::register_flag`](crate::Optimizer::register_flag)
+    /// registers it: registering works, running names what is missing.
+    ///
+    /// # Errors
+    /// A flag of the wrong form, one spirv-opt does not have, or a value that does not
+    /// read.
+    pub fn from_flag_deferred(flag: &str, options: &PassOptions) -> Result<Vec<Pass>, FlagError> {
+        let (name, value) = split_flag(flag)?;
+        let row = registry::lookup(name).ok_or_else(|| FlagError::Unknown(name.to_owned()))?;
+        let mut out = Vec::new();
+        make(row, value, options, true, &mut out)?;
         Ok(out)
     }
 }
@@ -195,11 +224,23 @@ fn split_flag(flag: &str) -> Result<(&str, Option<&str>), FlagError> {
     })
 }
 
-/// Appends the passes of `row` given `value` to `out`.
+/// Appends the passes of `row` (a preset or a pass without a value) to `out`, those
+/// not implemented yet as placeholders.
+pub(crate) fn make_deferred(
+    row: &'static registry::PassInfo,
+    options: &PassOptions,
+    out: &mut Vec<Pass>,
+) -> Result<(), FlagError> {
+    make(row, None, options, true, out)
+}
+
+/// Appends the passes of `row` given `value` to `out`; with `defer`, a pass not
+/// implemented yet as a placeholder, else as an error.
 fn make(
     row: &'static registry::PassInfo,
     value: Option<&str>,
     options: &PassOptions,
+    defer: bool,
     out: &mut Vec<Pass>,
 ) -> Result<(), FlagError> {
     match row.kind {
@@ -213,7 +254,7 @@ fn make(
         Kind::Ir(f) => out.push(f(value, options).map_err(FlagError::Value)?),
         Kind::Preset(list) => {
             let missing = row.missing();
-            if !missing.is_empty() {
+            if !defer && !missing.is_empty() {
                 return Err(FlagError::NotImplemented {
                     flag: row.dashed(),
                     missing,
@@ -225,9 +266,13 @@ fn make(
                     None => (*item, None),
                 };
                 let r = registry::lookup(name).ok_or_else(|| FlagError::Unknown(name.into()))?;
-                make(r, v, options, out)?;
+                make(r, v, options, defer, out)?;
             }
         }
+        Kind::Missing if defer => out.push(Pass {
+            flag: row.flag,
+            run: Run::Missing,
+        }),
         Kind::Missing => {
             return Err(FlagError::NotImplemented {
                 flag: row.dashed(),

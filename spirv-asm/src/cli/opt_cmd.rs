@@ -47,6 +47,8 @@ fn parse(args: &[String]) -> Result<Request, String> {
     let mut batch = BatchArgs::default();
     // The pass flags, as spirv-opt canonicalizes them (`--flag=VALUE`).
     let mut flags: Vec<String> = Vec::new();
+    let (mut preserve_bindings, mut preserve_spec_constants) = (false, false);
+    let mut max_id_bound = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |flag: &str| {
@@ -103,6 +105,18 @@ fn parse(args: &[String]) -> Result<Request, String> {
             "--relax-struct-store" => validator.relax_struct_store = true,
             // On by default on spirv-opt's command line.
             "--preserve-interface" => {}
+            "--preserve-bindings" => preserve_bindings = true,
+            "--preserve-spec-constants" => preserve_spec_constants = true,
+            flag if flag.starts_with("--max-id-bound=") => {
+                let bound = c_atoi(&flag["--max-id-bound=".len()..]);
+                // spirv-opt's check: below SPIR-V's minimum for the limit is refused.
+                if bound < spirv_opt::ir::DEFAULT_MAX_ID_BOUND {
+                    return Err("error: The max id bound must be at least 0x3FFFFF".into());
+                }
+                // spirv-opt sets the validator's limit too.
+                validator.limits.max_id_bound = bound;
+                max_id_bound = Some(bound);
+            }
             "-" => inputs.push(a.clone()),
             flag if flag.starts_with("--") || flag == "-O" || flag == "-Os" => {
                 let name = flag.trim_start_matches('-');
@@ -134,7 +148,12 @@ fn parse(args: &[String]) -> Result<Request, String> {
     optimizer
         .pass_options(pass_options)
         .skip_validation(skip_validation)
-        .validator_options(validator.clone());
+        .validator_options(validator.clone())
+        .preserve_bindings(preserve_bindings)
+        .preserve_spec_constants(preserve_spec_constants);
+    if let Some(bound) = max_id_bound {
+        optimizer.max_id_bound(bound);
+    }
     for f in &flags {
         optimizer
             .register_flag(f)
@@ -245,6 +264,26 @@ pub fn run(args: Args) -> u8 {
             1
         }
     }
+}
+
+/// The number C's `atoi` reads at the start of `text` (spirv-opt reads `--max-id-bound`
+/// so, then keeps it as a 32-bit unsigned value): spaces, a sign, digits; 0 for none.
+fn c_atoi(text: &str) -> u32 {
+    let t = text.trim_start();
+    let (negative, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let mut value: i64 = 0;
+    for b in digits.bytes().take_while(u8::is_ascii_digit) {
+        value = value.saturating_mul(10).saturating_add(i64::from(b - b'0'));
+    }
+    if negative {
+        value = -value;
+    }
+    // `strtol` into an `int`, then to `uint32_t`: the low 32 bits.
+    value as u32
 }
 
 /// `--help`: the options, then every pass and preset of the registry.
