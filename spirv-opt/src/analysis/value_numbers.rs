@@ -14,8 +14,7 @@
 //! collision, each id's decorations are reduced once to a class number that is part of
 //! the key, so lookups stay constant time however many instructions share operands.
 
-use super::IdMap;
-use super::id_cap;
+use super::{IdHashMap, IdMap, id_cap};
 use crate::context::Context;
 use crate::ir::{Inst, Kind, Section};
 use spirv_core::spv::Opcode as O;
@@ -52,8 +51,8 @@ impl ValueNumbers {
         let mut b = Builder {
             id_to_value: IdMap::new(id_cap(n)),
             keys: HashMap::new(),
-            read_only: HashMap::new(),
-            classes: HashMap::new(),
+            read_only: IdHashMap::default(),
+            classes: IdMap::new(id_cap(n)),
             signatures: HashMap::new(),
             next: 1,
             key: Vec::new(),
@@ -96,9 +95,9 @@ struct Builder {
     /// Key words (opcode, type, decoration class, operands) to value number.
     keys: HashMap<Box<[u32]>, u32>,
     /// Base address id to whether it is read-only (`read_only_variable_cache_`).
-    read_only: HashMap<u32, bool>,
+    read_only: IdHashMap<u32, bool>,
     /// Id to its decorations' class.
-    classes: HashMap<u32, u32>,
+    classes: IdMap<u32>,
     /// Decoration signature to class; class 0 is "none".
     signatures: HashMap<Signature, u32>,
     next: u32,
@@ -120,7 +119,7 @@ impl Builder {
 
     /// The class of `id`'s decorations: equal classes, same decorations.
     fn class(&mut self, cx: &mut Context, id: u32) -> u32 {
-        if let Some(&c) = self.classes.get(&id) {
+        if let Some(&c) = self.classes.get(id) {
             return c;
         }
         let c = match cx.decoration_signature(id) {

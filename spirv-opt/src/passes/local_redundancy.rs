@@ -5,11 +5,11 @@
 //! with it. The block-level step is shared with `--redundancy-elimination`.
 
 use crate::analysis::Analyses;
+use crate::analysis::IdHashMap;
 use crate::analysis::value_numbers::ValueNumbers;
 use crate::context::Context;
 use crate::ir::Block;
 use crate::pass::{IrPass, PassError, Status};
-use std::collections::HashMap;
 
 /// The pass's flag.
 pub const FLAG: &str = "local-redundancy-elimination";
@@ -44,7 +44,7 @@ impl IrPass for LocalRedundancyElimination {
         let vn = ValueNumbers::build(cx);
         let mut modified = false;
         let funcs = cx.ir.functions().to_vec();
-        let mut map = HashMap::new();
+        let mut map = IdHashMap::default();
         for f in funcs {
             let blocks: Vec<Block> = cx.ir.blocks(f).collect();
             for b in blocks {
@@ -63,7 +63,7 @@ pub(crate) fn eliminate_in_block(
     cx: &mut Context,
     vn: &ValueNumbers,
     b: Block,
-    seen: &mut HashMap<u32, u32>,
+    seen: &mut IdHashMap<u32, u32>,
     mut log: Option<&mut Vec<u32>>,
 ) -> bool {
     let mut modified = false;

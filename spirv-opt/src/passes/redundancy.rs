@@ -10,11 +10,11 @@
 
 use super::local_redundancy::{eliminate_in_block, preserved};
 use crate::analysis::Analyses;
+use crate::analysis::IdHashMap;
 use crate::analysis::cfg::PSEUDO_ENTRY;
 use crate::analysis::value_numbers::ValueNumbers;
 use crate::context::Context;
 use crate::pass::{IrPass, PassError, Status};
-use std::collections::HashMap;
 
 /// The pass's flag.
 pub const FLAG: &str = "redundancy-elimination";
@@ -36,7 +36,7 @@ impl IrPass for RedundancyElimination {
         let vn = ValueNumbers::build(cx);
         let mut modified = false;
         let funcs = cx.ir.functions().to_vec();
-        let mut seen: HashMap<u32, u32> = HashMap::new();
+        let mut seen: IdHashMap<u32, u32> = IdHashMap::default();
         let mut log: Vec<u32> = Vec::new();
         for f in funcs {
             if cx.ir.is_declaration(f) {
