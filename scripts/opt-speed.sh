@@ -37,7 +37,7 @@ else
     eliminate-local-single-block eliminate-local-single-store eliminate-local-multi-store
     ssa-rewrite merge-blocks cfg-cleanup eliminate-dead-inserts vector-dce scalar-replacement
     convert-local-access-chains O-head O-head17
-    simplify-instructions)
+    simplify-instructions local-redundancy-elimination redundancy-elimination)
 fi
 
 tmp=$(mktemp -d)

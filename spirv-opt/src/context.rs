@@ -325,6 +325,18 @@ impl Context {
         d.have_subset_of_decorations(&self.ir, id1, id2)
     }
 
+    /// `id`'s decorations as `HaveTheSameDecorations` compares them (by kind of
+    /// instruction, each as its words after the target); `None` when nothing names `id`.
+    pub(crate) fn decoration_signature(
+        &mut self,
+        id: u32,
+    ) -> Option<[std::collections::BTreeSet<Vec<u32>>; 4]> {
+        self.decorations();
+        let d = self.decorations.as_ref().expect("built");
+        d.target(id)?;
+        Some(d.payloads(&self.ir, id))
+    }
+
     /// The names, built if needed.
     pub fn names(&mut self) -> &Names {
         if !self.are_valid(Analyses::NAME_MAP) || self.names.is_none() {
@@ -1810,6 +1822,17 @@ impl Context {
             }
         }
         0
+    }
+
+    /// The constant instruction `i` declares, if it is one the constant manager models
+    /// (`GetConstantFromInst`).
+    pub(crate) fn constant_of_inst(&mut self, i: Inst) -> Option<ConstRef> {
+        self.constants();
+        let types = self.types.as_ref().expect("built");
+        self.constants
+            .as_mut()
+            .expect("built")
+            .of_inst(&self.ir, types, i)
     }
 
     /// The constant of type `type_id` with these literal words or component ids

@@ -328,9 +328,10 @@ pub static PASSES: &[PassInfo] = &[
         "Clean up the control flow graph: remove the blocks unreachable from the entry.",
         |_, _| Ok(Pass::ir(passes::cfg_cleanup::CfgCleanup)),
     ),
-    missing(
-        "combine-access-chains",
+    ir(
+        passes::combine_access_chains::FLAG,
         "Combine chained access chains into one.",
+        |_, _| Ok(Pass::ir(passes::combine_access_chains::CombineAccessChains)),
     ),
     editor(
         S::CompactIds.flag(),
@@ -486,9 +487,14 @@ pub static PASSES: &[PassInfo] = &[
         Arg::None,
         false,
     ),
-    missing(
-        "local-redundancy-elimination",
+    ir(
+        passes::local_redundancy::FLAG,
         "Remove instructions that compute a value already computed in the same block.",
+        |_, _| {
+            Ok(Pass::ir(
+                passes::local_redundancy::LocalRedundancyElimination,
+            ))
+        },
     ),
     with_arg(
         missing(
@@ -575,9 +581,10 @@ pub static PASSES: &[PassInfo] = &[
         Arg::Optional("<threshold>"),
         false,
     ),
-    missing(
-        "redundancy-elimination",
+    ir(
+        passes::redundancy::FLAG,
         "Remove instructions that compute a value a dominating instruction already computed.",
+        |_, _| Ok(Pass::ir(passes::redundancy::RedundancyElimination)),
     ),
     missing(
         "relax-float-ops",

@@ -64,6 +64,14 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("scalar-replacement", 1061, 2086),
     ("convert-local-access-chains", 1061, 2086),
     ("simplify-instructions", 1061, 2086),
+    ("local-redundancy-elimination", 1061, 2086),
+    ("redundancy-elimination", 1061, 2086),
+    ("combine-access-chains", 1061, 2086),
+    (
+        "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --scalar-replacement=0 --convert-local-access-chains --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store --eliminate-dead-code-aggressive --redundancy-elimination --combine-access-chains --local-redundancy-elimination",
+        1061,
+        2086,
+    ),
     (
         "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --scalar-replacement=0 --convert-local-access-chains --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store --eliminate-dead-code-aggressive",
         1061,
@@ -186,6 +194,30 @@ const SEQUENCES: &[&[&str]] = &[
         "eliminate-dead-code-aggressive",
         "ssa-rewrite",
         "eliminate-dead-code-aggressive",
+    ],
+    // Not a spirv-opt preset: the 17-pass -O head, then the redundancy passes and
+    // combine-access-chains on the SSA form it leaves (where values repeat).
+    &[
+        "wrap-opkill",
+        "eliminate-dead-branches",
+        "merge-return",
+        "inline-entry-points-exhaustive",
+        "eliminate-dead-functions",
+        "eliminate-dead-code-aggressive",
+        "private-to-local",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "scalar-replacement=0",
+        "convert-local-access-chains",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "eliminate-local-multi-store",
+        "eliminate-dead-code-aggressive",
+        "redundancy-elimination",
+        "combine-access-chains",
+        "local-redundancy-elimination",
     ],
 ];
 

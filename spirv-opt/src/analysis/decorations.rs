@@ -173,7 +173,7 @@ impl Decorations {
 
     /// The decorations of `id` (linkage left out) by kind of instruction, each as its
     /// words after the target, as sets.
-    fn payloads(&self, ir: &Ir, id: u32) -> [std::collections::BTreeSet<Vec<u32>>; 4] {
+    pub(crate) fn payloads(&self, ir: &Ir, id: u32) -> [std::collections::BTreeSet<Vec<u32>>; 4] {
         let mut sets: [std::collections::BTreeSet<Vec<u32>>; 4] = Default::default();
         for i in self.decorations_for(ir, id, false) {
             let d = ir.data(i);

@@ -12,6 +12,7 @@
 //! - [`names`]: each id's `OpName` and `OpMemberName` instructions.
 //! - [`call_graph`]: the call trees from entry points and exports.
 //! - [`features`]: capabilities, extensions and the imports spirv-opt looks up by name.
+//! - [`value_numbers`]: the value-number table of the redundancy-elimination passes.
 //!
 //! Which block an instruction is in is not an analysis here: every instruction knows
 //! its block ([`crate::ir::Ir::block_of`]).
@@ -26,6 +27,7 @@ pub mod features;
 pub mod names;
 pub mod struct_cfg;
 pub mod types;
+pub mod value_numbers;
 
 use std::collections::HashMap;
 

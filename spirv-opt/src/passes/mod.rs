@@ -3,16 +3,19 @@
 
 pub mod adce;
 pub mod cfg_cleanup;
+pub mod combine_access_chains;
 pub mod dead_branch_elim;
 pub mod dead_functions;
 pub mod dead_inserts;
 pub mod inline;
 pub mod local_access_chain;
+pub mod local_redundancy;
 pub mod local_single_block;
 pub mod local_single_store;
 pub mod merge_blocks;
 pub mod merge_return;
 pub mod private_to_local;
+pub mod redundancy;
 pub mod scalar_replacement;
 pub mod simplification;
 pub mod ssa_rewrite;
