@@ -36,7 +36,8 @@ else
     eliminate-dead-functions eliminate-dead-code-aggressive private-to-local
     eliminate-local-single-block eliminate-local-single-store eliminate-local-multi-store
     ssa-rewrite merge-blocks cfg-cleanup eliminate-dead-inserts vector-dce scalar-replacement
-    convert-local-access-chains O-head O-head17)
+    convert-local-access-chains copy-propagate-arrays reduce-load-size fix-storage-class
+    fix-opextinst-opcodes O-head O-head17)
 fi
 
 tmp=$(mktemp -d)

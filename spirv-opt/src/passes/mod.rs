@@ -3,16 +3,20 @@
 
 pub mod adce;
 pub mod cfg_cleanup;
+pub mod copy_prop_arrays;
 pub mod dead_branch_elim;
 pub mod dead_functions;
 pub mod dead_inserts;
+pub mod fix_storage_class;
 pub mod inline;
 pub mod local_access_chain;
 pub mod local_single_block;
 pub mod local_single_store;
 pub mod merge_blocks;
 pub mod merge_return;
+pub mod opextinst_forward_ref_fixup;
 pub mod private_to_local;
+pub mod reduce_load_size;
 pub mod scalar_replacement;
 pub mod ssa_rewrite;
 pub mod vector_dce;
