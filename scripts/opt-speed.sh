@@ -36,8 +36,9 @@ else
     eliminate-dead-functions eliminate-dead-code-aggressive private-to-local
     eliminate-local-single-block eliminate-local-single-store eliminate-local-multi-store
     ssa-rewrite merge-blocks cfg-cleanup eliminate-dead-inserts vector-dce scalar-replacement
-    convert-local-access-chains O-head O-head17
-    simplify-instructions local-redundancy-elimination redundancy-elimination)
+    convert-local-access-chains copy-propagate-arrays reduce-load-size fix-storage-class
+    fix-opextinst-opcodes O-head O-head17 simplify-instructions local-redundancy-elimination
+    redundancy-elimination combine-access-chains)
 fi
 
 tmp=$(mktemp -d)

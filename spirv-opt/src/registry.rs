@@ -359,9 +359,10 @@ pub static PASSES: &[PassInfo] = &[
         Arg::Required("\"<descriptor set>:<binding> ...\""),
         false,
     ),
-    missing(
-        "copy-propagate-arrays",
+    ir(
+        passes::copy_prop_arrays::FLAG,
         "Propagate array copies made through function-scope variables to their uses.",
+        |_, _| Ok(Pass::ir(passes::copy_prop_arrays::CopyPropagateArrays)),
     ),
     missing(
         "replace-desc-array-access-using-var-index",
@@ -574,9 +575,14 @@ pub static PASSES: &[PassInfo] = &[
         |_, _| Ok(Pass::ir(passes::private_to_local::PrivateToLocal)),
     ),
     with_arg(
-        missing(
-            "reduce-load-size",
-            "Replace loads of composites used only by extracts with loads of the elements.",
+        ir(
+            passes::reduce_load_size::FLAG,
+            "Replace loads of composites used only by extracts with loads of the elements, when the share of elements used is below the threshold (default 0.9).",
+            |v, _| {
+                Ok(Pass::ir(
+                    passes::reduce_load_size::ReduceLoadSize::from_arg(v),
+                ))
+            },
         ),
         Arg::Optional("<threshold>"),
         false,
@@ -718,13 +724,19 @@ pub static PASSES: &[PassInfo] = &[
         "eliminate-dead-members",
         "Remove struct members nothing reads.",
     ),
-    missing(
-        "fix-opextinst-opcodes",
-        "Use OpExtInstWithForwardRefsKHR where a non-semantic instruction refers forward.",
+    ir(
+        passes::opextinst_forward_ref_fixup::FLAG,
+        "Use OpExtInstWithForwardRefsKHR where a non-semantic instruction refers forward, OpExtInst elsewhere.",
+        |_, _| {
+            Ok(Pass::ir(
+                passes::opextinst_forward_ref_fixup::OpExtInstForwardRefFixup,
+            ))
+        },
     ),
-    missing(
-        "fix-storage-class",
-        "Fix the storage classes of pointers HLSL front ends leave wrong.",
+    ir(
+        passes::fix_storage_class::FLAG,
+        "Fix the storage classes and types of pointers HLSL front ends leave wrong.",
+        |_, _| Ok(Pass::ir(passes::fix_storage_class::FixStorageClass)),
     ),
     missing(
         "interpolate-fixup",

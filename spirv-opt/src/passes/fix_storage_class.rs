@@ -1,0 +1,374 @@
+//! `--fix-storage-class` (spirv-opt's `FixStorageClass`,
+//! `source/opt/fix_storage_class.cpp`), for HLSL legalization: from each variable,
+//! pointers derived from it (access chains, copies, phis, selects) whose type names
+//! another storage class take the variable's, and pointer and value types forced by
+//! an operand (access chains walked, copies, phis, selects, loads) follow, a store of
+//! a value of another type getting an element-by-element copy.
+//!
+//! spirv-opt's two walks are recursive over the uses; here each runs on an explicit
+//! stack in the same order (the pointer types it makes and the copies come out in the
+//! same order), phis marked while they are being walked as spirv-opt's `seen` set does.
+
+use crate::analysis::Analyses;
+use crate::analysis::constants::Const;
+use crate::analysis::types::Ty;
+use crate::context::Context;
+use crate::ir::Inst;
+use crate::pass::{IrPass, PassError, Status};
+use crate::passes::copy_prop_arrays::generate_copy;
+use spirv_core::spv::Opcode as O;
+use std::collections::HashSet;
+
+/// The pass's flag.
+pub const FLAG: &str = "fix-storage-class";
+
+/// `--fix-storage-class`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FixStorageClass;
+
+impl IrPass for FixStorageClass {
+    fn flag(&self) -> &'static str {
+        FLAG
+    }
+
+    fn preserved(&self) -> Analyses {
+        Analyses::DEF_USE
+            | Analyses::INSTR_TO_BLOCK
+            | Analyses::COMBINATORS
+            | Analyses::CFG
+            | Analyses::DOMINATORS
+            | Analyses::NAME_MAP
+            | Analyses::CONSTANTS
+            | Analyses::TYPES
+    }
+
+    fn process(&self, cx: &mut Context) -> Result<Status, PassError> {
+        let mut vars = Vec::new();
+        for i in cx.ir.all_insts() {
+            if cx.ir.opcode(i) == O::Variable {
+                vars.push(i);
+            }
+        }
+        // Copies of stored values are bounded by the module (spirv-opt's grow with
+        // the array lengths the types claim).
+        let mut budget = (1usize << 20) + 16 * cx.ir.instruction_count();
+        let mut modified = false;
+        let mut seen: HashSet<u32> = HashSet::new();
+        for var in vars {
+            let id = cx.ir.result_id(var);
+            let storage = cx.ir.data(var).in_word(0);
+            let var_type = cx.ir.type_id(var);
+            for (user, index) in cx.uses(id) {
+                modified |= propagate_storage_class(cx, user, storage, &mut seen);
+                modified |= propagate_type(cx, user, var_type, index, &mut seen, &mut budget)
+                    .ok_or(PassError {
+                        pass: FLAG,
+                        message: "ids ran out".into(),
+                    })?;
+            }
+        }
+        Ok(if modified {
+            Status::Changed
+        } else {
+            Status::Unchanged
+        })
+    }
+}
+
+/// The pointer type instruction of `i`'s result, if its result is a pointer.
+fn pointer_type(cx: &mut Context, i: Inst) -> Option<Inst> {
+    let ty = cx.ir.type_id(i);
+    if ty == 0 {
+        return None;
+    }
+    let t = cx.get_def(ty)?;
+    (cx.ir.opcode(t) == O::TypePointer).then_some(t)
+}
+
+/// A frame of [`propagate_storage_class`]: the users of a pointer already in the
+/// storage class (whose result is whether any changed), or those of one just fixed.
+enum ScFrame {
+    Walk {
+        phi: Option<u32>,
+        users: Vec<Inst>,
+        next: usize,
+        modified: bool,
+    },
+    Fix {
+        users: Vec<Inst>,
+        next: usize,
+    },
+}
+
+/// What one `PropagateStorageClass` call does before its uses.
+enum ScCall {
+    Done(bool),
+    Frame(ScFrame, bool),
+}
+
+fn sc_call(cx: &mut Context, i: Inst, storage: u32, seen: &mut HashSet<u32>) -> ScCall {
+    let Some(pt) = pointer_type(cx, i) else {
+        return ScCall::Done(false);
+    };
+    let id = cx.ir.result_id(i);
+    if cx.ir.data(pt).in_word(0) == storage {
+        let mut phi = None;
+        if cx.ir.opcode(i) == O::Phi {
+            if !seen.insert(id) {
+                return ScCall::Done(false);
+            }
+            phi = Some(id);
+        }
+        let users = cx.users(id);
+        return ScCall::Frame(
+            ScFrame::Walk {
+                phi,
+                users,
+                next: 0,
+                modified: false,
+            },
+            false,
+        );
+    }
+    match cx.ir.opcode(i) {
+        O::AccessChain
+        | O::PtrAccessChain
+        | O::InBoundsAccessChain
+        | O::CopyObject
+        | O::Phi
+        | O::Select => {
+            // FixInstructionStorageClass.
+            let pointee = cx.ir.data(pt).in_word(1);
+            let new_type = cx.find_pointer_to_type(pointee, storage);
+            cx.ir.data_mut(i).set_type_id(new_type);
+            cx.update_def_use(i);
+            let users = cx.users(id);
+            ScCall::Frame(ScFrame::Fix { users, next: 0 }, true)
+        }
+        _ => ScCall::Done(false),
+    }
+}
+
+/// `PropagateStorageClass(inst, storage, seen)`.
+fn propagate_storage_class(
+    cx: &mut Context,
+    inst: Inst,
+    storage: u32,
+    seen: &mut HashSet<u32>,
+) -> bool {
+    let (first, result) = match sc_call(cx, inst, storage, seen) {
+        ScCall::Done(r) => return r,
+        ScCall::Frame(f, r) => (f, r),
+    };
+    let mut stack = vec![first];
+    let mut result = result;
+    while let Some(top) = stack.last_mut() {
+        let (users, next) = match top {
+            ScFrame::Walk { users, next, .. } | ScFrame::Fix { users, next } => (users, next),
+        };
+        let Some(&user) = users.get(*next) else {
+            let done = stack.pop().expect("a frame");
+            if let ScFrame::Walk { phi, modified, .. } = done {
+                if let Some(p) = phi {
+                    seen.remove(&p);
+                }
+                match stack.last_mut() {
+                    Some(ScFrame::Walk { modified: m, .. }) => *m |= modified,
+                    Some(ScFrame::Fix { .. }) => {}
+                    None => result = modified,
+                }
+            }
+            continue;
+        };
+        *next += 1;
+        match sc_call(cx, user, storage, seen) {
+            ScCall::Done(r) => {
+                if let Some(ScFrame::Walk { modified, .. }) = stack.last_mut() {
+                    *modified |= r;
+                }
+            }
+            ScCall::Frame(f, r) => {
+                if let Some(ScFrame::Walk { modified, .. }) = stack.last_mut() {
+                    *modified |= r;
+                }
+                stack.push(f);
+            }
+        }
+    }
+    result
+}
+
+/// A frame of [`propagate_type`]: the uses of an instruction whose type was forced.
+struct TyFrame {
+    phi: Option<u32>,
+    new_type: u32,
+    uses: Vec<(Inst, usize)>,
+    next: usize,
+}
+
+/// What one `PropagateType` call does before its uses: whether it changed the
+/// instruction, and its uses' frame when its type was forced. `None` when ids ran out.
+fn ty_call(
+    cx: &mut Context,
+    i: Inst,
+    type_id: u32,
+    index: usize,
+    seen: &mut HashSet<u32>,
+    budget: &mut usize,
+) -> Option<(bool, Option<TyFrame>)> {
+    let id = cx.ir.result_id(i);
+    let mut new_type = 0;
+    match cx.ir.opcode(i) {
+        O::AccessChain | O::PtrAccessChain | O::InBoundsAccessChain | O::InBoundsPtrAccessChain
+            if index == 2 =>
+        {
+            new_type = walk_access_chain_type(cx, i, type_id);
+        }
+        O::CopyObject => new_type = type_id,
+        O::Phi if seen.insert(id) => new_type = type_id,
+        O::Select if index > 2 => new_type = type_id,
+        O::FunctionCall | O::ImageTexelPointer | O::Bitcast => return Some((false, None)),
+        O::Load => {
+            new_type = cx.get_def(type_id).map_or(0, |t| cx.ir.data(t).in_word(1));
+        }
+        O::Store => {
+            let d = cx.ir.data(i).clone();
+            let Some(obj) = cx.get_def(d.in_word(1)) else {
+                return Some((false, None));
+            };
+            let obj_type = cx.ir.type_id(obj);
+            let pointee = cx
+                .get_def(d.in_word(0))
+                .and_then(|p| cx.get_def(cx.ir.type_id(p)))
+                .map_or(0, |t| cx.ir.data(t).in_word(1));
+            if obj_type != pointee {
+                let is_image = |cx: &mut Context, t: u32| {
+                    cx.types()
+                        .get(t)
+                        .is_some_and(|r| matches!(cx.types().ty(r), Ty::Image { .. }))
+                };
+                if is_image(cx, obj_type) && is_image(cx, pointee) {
+                    // An image stored to a variable of another image type is left
+                    // for later legalization passes.
+                    return Some((false, None));
+                }
+                let Some(copy) = generate_copy(cx, budget, obj, pointee, i)? else {
+                    return Some((false, None));
+                };
+                cx.ir.data_mut(i).set_in_operand(1, &[copy]);
+                cx.update_def_use(i);
+            }
+        }
+        _ => {}
+    }
+    if new_type == 0 {
+        return Some((false, None));
+    }
+    // ChangeResultType.
+    let changed = cx.ir.type_id(i) != new_type;
+    if changed {
+        cx.forget_uses(i);
+        cx.ir.data_mut(i).set_type_id(new_type);
+        cx.analyze_uses(i);
+    }
+    let uses = cx.uses(id);
+    let phi = (cx.ir.opcode(i) == O::Phi).then_some(id);
+    Some((
+        changed,
+        Some(TyFrame {
+            phi,
+            new_type,
+            uses,
+            next: 0,
+        }),
+    ))
+}
+
+/// `PropagateType(inst, type_id, index, seen)`; `None` when ids ran out.
+fn propagate_type(
+    cx: &mut Context,
+    inst: Inst,
+    type_id: u32,
+    index: usize,
+    seen: &mut HashSet<u32>,
+    budget: &mut usize,
+) -> Option<bool> {
+    let (modified, first) = ty_call(cx, inst, type_id, index, seen, budget)?;
+    let Some(first) = first else {
+        return Some(modified);
+    };
+    let mut stack = vec![first];
+    while let Some(top) = stack.last_mut() {
+        let Some(&(user, k)) = top.uses.get(top.next) else {
+            if let Some(p) = stack.pop().and_then(|f| f.phi) {
+                seen.remove(&p);
+            }
+            continue;
+        };
+        top.next += 1;
+        let t = top.new_type;
+        if let (_, Some(f)) = ty_call(cx, user, t, k, seen, budget)? {
+            stack.push(f);
+        }
+    }
+    Some(modified)
+}
+
+/// `WalkAccessChainType(inst, id)`: the pointer type the access chain `inst` has
+/// when its base has pointer type `id` (its own type when that already fits); 0 when
+/// the types do not allow the walk.
+fn walk_access_chain_type(cx: &mut Context, inst: Inst, id: u32) -> u32 {
+    let start = match cx.ir.opcode(inst) {
+        O::AccessChain | O::InBoundsAccessChain => 1,
+        _ => 2,
+    };
+    let Some(base_type) = cx.get_def(id) else {
+        return 0;
+    };
+    if cx.ir.opcode(base_type) != O::TypePointer {
+        return 0;
+    }
+    let mut id = cx.ir.data(base_type).in_word(1);
+    let storage = cx.ir.data(base_type).in_word(0);
+    let d = cx.ir.data(inst).clone();
+    for k in start..d.num_in_operands() {
+        let Some(t) = cx.get_def(id) else {
+            return 0;
+        };
+        let td = cx.ir.data(t);
+        match td.opcode() {
+            O::TypeArray
+            | O::TypeRuntimeArray
+            | O::TypeNodePayloadArrayAMDX
+            | O::TypeMatrix
+            | O::TypeVector
+            | O::TypeCooperativeMatrixKHR => id = td.in_word(0),
+            O::TypeStruct => {
+                let n = td.num_in_operands();
+                let Some(c) = cx.constants().find_declared(d.in_word(k)) else {
+                    return 0;
+                };
+                // GetSignExtendedValue, cut to 32 bits: the first word.
+                let index = match cx.constants().value(c) {
+                    Const::Scalar(_, w) => w.first().copied(),
+                    Const::Null(_) => Some(0),
+                    _ => None,
+                };
+                match index {
+                    Some(x) if (x as usize) < n => id = cx.ir.data(t).in_word(x as usize),
+                    _ => return 0,
+                }
+            }
+            _ => {}
+        }
+    }
+    let own = cx.ir.type_id(inst);
+    if let Some(o) = cx.get_def(own)
+        && cx.ir.opcode(o) == O::TypePointer
+        && cx.ir.data(o).in_word(1) == id
+        && cx.ir.data(o).in_word(0) == storage
+    {
+        return own;
+    }
+    cx.find_pointer_to_type(id, storage)
+}
