@@ -40,6 +40,8 @@ mod cfg;
 // Beside this file, where cargo does not take it for an example of its own.
 #[path = "adversarial/decorations.rs"]
 mod decorations;
+#[path = "adversarial/families.rs"]
+mod families;
 #[path = "adversarial/reflection.rs"]
 mod reflection;
 #[path = "adversarial/validation.rs"]
@@ -423,6 +425,32 @@ const CLASSES: &[(&str, Make, usize)] = &[
     (
         "block members over an array chain",
         decorations::members_over_an_array_chain,
+        100_000,
+    ),
+    ("families: GLSL.std.450 chain", families::glsl_chain, 50_000),
+    (
+        "families: debug-info member chain",
+        families::debug_member_chain,
+        20_000,
+    ),
+    (
+        "families: image instructions",
+        families::image_instructions,
+        50_000,
+    ),
+    (
+        "families: group operations",
+        families::group_operations,
+        50_000,
+    ),
+    (
+        "families: logical pointer chains",
+        families::logical_pointer_chains,
+        40_000,
+    ),
+    (
+        "families: ray call graph",
+        families::ray_call_graph,
         100_000,
     ),
 ];

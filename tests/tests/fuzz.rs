@@ -763,9 +763,34 @@ fn reflection_never_panics_on_mutated_modules() {
     );
 }
 
+/// The validator's own seeds beside [`seed_modules`]: every case of the rule
+/// fixtures (`tests/fixtures/val/*.txt`: images, atomics, extended instructions, ray
+/// tracing and its reorder instructions, mesh shading, tensors, graphs, …), and, when
+/// spirv-val's unit tests are there (`../shared/valsuite`), every 5th of their cases, so
+/// that mutations reach every rule family.
+fn validator_seeds() -> Vec<Vec<u32>> {
+    use spirv_tests::val_fixture::{Family, dir, families};
+    let mut seeds = Vec::new();
+    for file in families() {
+        let text = std::fs::read_to_string(dir().join(&file)).expect("fixture file");
+        let family = Family::parse(&text).expect("fixture file parses");
+        for case in &family.cases {
+            let words = family.module(case).and_then(|m| case.words(&m));
+            seeds.extend(words.ok());
+        }
+    }
+    assert!(seeds.len() >= 500, "only {} fixture seeds", seeds.len());
+    if let Some(suite) = spirv_tests::valsuite::dir() {
+        let cases = spirv_tests::valsuite::read(&suite).expect("valsuite reads");
+        seeds.extend(cases.into_iter().step_by(5).map(|c| c.words));
+    }
+    seeds
+}
+
 #[test]
 fn validator_never_panics_on_mutated_modules() {
-    let bins = seed_modules("the validator's fuzz body");
+    let mut bins = seed_modules("the validator's fuzz body");
+    bins.extend(validator_seeds());
     let mut rng = Rng(0x0a11_da7e);
     let mut read = 0;
     for _ in 0..cases() / 2 {

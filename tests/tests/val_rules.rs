@@ -45,6 +45,7 @@ families! {
     primitives: "primitives.txt",
     ray_query: "ray_query.txt",
     ray_tracing: "ray_tracing.txt",
+    ray_tracing_reorder: "ray_tracing_reorder.txt",
     tensors: "tensors.txt",
     types: "types.txt",
 }

@@ -18,7 +18,7 @@ use super::{
     derivatives, extension, function, limitations, literals, logicals, memory, mesh_shading, misc,
     non_uniform, primitives, ray_query, ray_tracing, types,
 };
-use super::{graph, tensor, tensor_layout};
+use super::{graph, ray_tracing_reorder, tensor, tensor_layout};
 use crate::__private::Vec;
 use crate::binary::{self, Header};
 use crate::spirv_tools::SetKind;
@@ -307,10 +307,12 @@ const WHOLE_MODULE: [WholePass; 9] = [
         adjacency::check(w.q, sink);
         ControlFlow::Continue(())
     },
-    // `ValidateEntryPoints`, then `ValidateDuplicateExecutionModes` if it passes.
+    // `ValidateEntryPoints`, then `ValidateFloatControls2` and
+    // `ValidateDuplicateExecutionModes` if it passes.
     |w, sink| {
-        let fault =
-            entry_points::check(w.q.state, w.q.module).and_then(|()| modes::duplicates(w.q));
+        let fault = entry_points::check(w.q.state, w.q.module)
+            .and_then(|()| modes::float_controls2(w.q, w.calls()))
+            .and_then(|()| modes::duplicates(w.q));
         if let Err(fault) = fault {
             sink(fault);
         }
@@ -428,7 +430,7 @@ type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
 
 /// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
 /// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 30] = [
+const SECOND_LOOP: [SecondPass; 31] = [
     // The execution-model limitations spirv-val registers before its second loop.
     |q, inst, _| {
         limitations::before_second_loop(q, inst);
@@ -458,6 +460,7 @@ const SECOND_LOOP: [SecondPass; 30] = [
     |q, inst, s| literals::check(q, inst, &mut s.literals),
     |q, inst, _| ray_query::check(q, inst),
     |q, inst, _| ray_tracing::check(q, inst),
+    |q, inst, _| ray_tracing_reorder::check(q, inst),
     |q, inst, s| mesh_shading::check(q, inst, &mut s.mesh_shading),
     |q, inst, _| tensor_layout::check(q, inst),
     |q, inst, _| tensor::check(q, inst),

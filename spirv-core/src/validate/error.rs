@@ -539,6 +539,8 @@ faults! {
         RayQuery(super::RayQueryError),
         /// Ray tracing instructions.
         RayTracing(super::RayTracingError),
+        /// Hit object and reorder instructions.
+        RayTracingReorder(super::RayTracingReorderError),
         /// Mesh shading instructions and per-primitive interface variables.
         MeshShading(super::MeshShadingError),
         /// Functions an entry point reaching them cannot use: the execution-model and
@@ -645,6 +647,7 @@ mod tests {
             ("ImageError", ImageError::TEMPLATES),
             ("RayQueryError", RayQueryError::TEMPLATES),
             ("RayTracingError", RayTracingError::TEMPLATES),
+            ("RayTracingReorderError", RayTracingReorderError::TEMPLATES),
             ("MeshShadingError", MeshShadingError::TEMPLATES),
             ("LimitationError", LimitationError::TEMPLATES),
             ("DerivativeError", DerivativeError::TEMPLATES),

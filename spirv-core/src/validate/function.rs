@@ -1,8 +1,8 @@
 //! spirv-val's function pass (`FunctionPass` in `validate_function.cpp`) for one
 //! instruction: a function's type and return type and the uses of its id; each
 //! parameter's type against the function type; a call's callee, result, argument
-//! count and types, and the pointers logical addressing lets a call pass and return.
-//! `OpCooperativeMatrixPerElementOpNV` is not checked yet.
+//! count and types, and the pointers logical addressing lets a call pass and return;
+//! `OpCooperativeMatrixPerElementOpNV`'s function against its matrix.
 
 use super::Query;
 use super::faults::faults;
@@ -109,6 +109,50 @@ faults! {
             /// The argument.
             argument: Id,
         } => "Pointer operand {argument} must be a memory object declaration",
+        /// `OpCooperativeMatrixPerElementOpNV`'s function that is no function.
+        PerElementNotFunction {
+            /// The operand.
+            function: Id,
+        } => "OpCooperativeMatrixPerElementOpNV Function <id> {function} is not a function.",
+        /// `OpCooperativeMatrixPerElementOpNV`'s matrix that is no cooperative matrix.
+        PerElementNotMatrix {
+            /// The operand.
+            matrix: Id,
+        } => "OpCooperativeMatrixPerElementOpNV Matrix <id> {matrix} is not a cooperative matrix.",
+        /// `OpCooperativeMatrixPerElementOpNV`'s result type that is not the matrix's.
+        PerElementResultType {
+            /// The result type.
+            result: Id,
+            /// The matrix's type.
+            matrix: Id,
+        } => "OpCooperativeMatrixPerElementOpNV Result Type <id> {result} must match matrix type <id> {matrix}.",
+        /// A per-element function returning another type than the matrix component.
+        PerElementReturnType {
+            /// The function's return type.
+            ret: Id,
+            /// The matrix's component type.
+            component: Id,
+        } => "OpCooperativeMatrixPerElementOpNV function return type <id> {ret} must match matrix component type <id> {component}.",
+        /// A per-element function with fewer than three parameters.
+        PerElementParameterCount {
+            /// The function type.
+            ty: Id,
+        } => "OpCooperativeMatrixPerElementOpNV function type <id> {ty} must have a least three parameters.",
+        /// A per-element function whose row parameter is no 32-bit integer.
+        PerElementRow {
+            /// The parameter type.
+            ty: Id,
+        } => "OpCooperativeMatrixPerElementOpNV function type first parameter type <id> {ty} must be a 32-bit integer.",
+        /// A per-element function whose column parameter is no 32-bit integer.
+        PerElementColumn {
+            /// The parameter type.
+            ty: Id,
+        } => "OpCooperativeMatrixPerElementOpNV function type second parameter type <id> {ty} must be a 32-bit integer.",
+        /// A per-element function whose element parameter is not the matrix component.
+        PerElementElement {
+            /// The parameter type.
+            ty: Id,
+        } => "OpCooperativeMatrixPerElementOpNV function type third parameter type <id> {ty} must match matrix component type.",
     }
 }
 
@@ -130,8 +174,62 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result
         O::Function => function(q, inst, st),
         O::FunctionParameter => parameter(q, inst, st),
         O::FunctionCall => call(q, inst),
+        O::CooperativeMatrixPerElementOpNV => per_element_op(q, inst),
         _ => Ok(()),
     }
+}
+
+/// `ValidateCooperativeMatrixPerElementOp`: the function applied to each element of
+/// a cooperative matrix takes its row, its column and the element, and returns an
+/// element.
+fn per_element_op(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    use FunctionError as E;
+    let function = inst.word(3);
+    if q.opcode(function) != O::Function {
+        return Err(E::PerElementNotFunction {
+            function: Id(function),
+        }
+        .into());
+    }
+    let matrix = inst.word(2);
+    let matrix_type = q.type_of(matrix);
+    if !q.is_cooperative_matrix_khr_type(matrix_type) {
+        return Err(E::PerElementNotMatrix { matrix: Id(matrix) }.into());
+    }
+    let result = inst.word(0);
+    if result != matrix_type {
+        return Err(E::PerElementResultType {
+            result: Id(result),
+            matrix: Id(matrix_type),
+        }
+        .into());
+    }
+    let component = q.word(matrix_type, 2).unwrap_or(0);
+    let fn_type = q.word(function, 4).unwrap_or(0);
+    let ret = q.word(fn_type, 2).unwrap_or(0);
+    if ret != component {
+        return Err(E::PerElementReturnType {
+            ret: Id(ret),
+            component: Id(component),
+        }
+        .into());
+    }
+    // At least three parameters: the result id, the return type and three words more.
+    if q.def(fn_type).map_or(0, |d| d.words().len()) < 6 {
+        return Err(E::PerElementParameterCount { ty: Id(fn_type) }.into());
+    }
+    let param = |i: usize| q.word(fn_type, 3 + i).unwrap_or(0);
+    let int32 = |t: u32| q.is_int_scalar_type(t) && q.bit_width(t) == 32;
+    if !int32(param(0)) {
+        return Err(E::PerElementRow { ty: Id(param(0)) }.into());
+    }
+    if !int32(param(1)) {
+        return Err(E::PerElementColumn { ty: Id(param(1)) }.into());
+    }
+    if param(2) != component {
+        return Err(E::PerElementElement { ty: Id(param(2)) }.into());
+    }
+    Ok(())
 }
 
 /// Whether spirv-val lets an instruction use a function's id.
@@ -393,7 +491,12 @@ fn pointees_match(q: &Query<'_>, a: u32, b: u32) -> bool {
 pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::coverage::Family {
     opcodes: {
         use crate::spv::Opcode as O;
-        &[O::Function, O::FunctionParameter, O::FunctionCall]
+        &[
+            O::Function,
+            O::FunctionParameter,
+            O::FunctionCall,
+            O::CooperativeMatrixPerElementOpNV,
+        ]
     },
     ..crate::validate::coverage::Family::new("functions", "validate_function.cpp")
 };

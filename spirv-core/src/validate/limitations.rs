@@ -290,6 +290,22 @@ pub(super) mod rules {
             Model(Only(&[M::RayGenerationKHR, M::ClosestHitKHR, M::MissKHR, M::CallableKHR]));
     }
 
+    // validate_ray_tracing_reorder.cpp (texts follow the opcode)
+    /// The hit object instructions.
+    pub(in crate::validate) const HIT_OBJECT_MODELS: Rule = Rule {
+        vuid: None,
+        text: " requires RayGenerationKHR, ClosestHitKHR and MissKHR execution models",
+        test: Model(Only(&[M::RayGenerationKHR, M::ClosestHitKHR, M::MissKHR])),
+        opcode_first: true,
+    };
+    /// The reorder instructions.
+    pub(in crate::validate) const RAY_GENERATION_ONLY: Rule = Rule {
+        vuid: None,
+        text: " requires RayGenerationKHR execution model",
+        test: Model(Only(&[M::RayGenerationKHR])),
+        opcode_first: true,
+    };
+
     // validate_mesh_shading.cpp
     rules! {
         /// `OpEmitMeshTasksEXT`.

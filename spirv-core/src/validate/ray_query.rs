@@ -142,7 +142,7 @@ fn intersection(q: &Query<'_>, inst: &Inst<'_>, i: usize) -> Result<(), Fault> {
 }
 
 /// `GetArrayLength`: an array's length when it is an `OpConstant`, else 0.
-fn array_length(q: &Query<'_>, array: u32) -> u32 {
+pub(super) fn array_length(q: &Query<'_>, array: u32) -> u32 {
     let length = q.word(array, 3).unwrap_or(0);
     if q.opcode(length) == O::Constant {
         q.word(length, 3).unwrap_or(0)

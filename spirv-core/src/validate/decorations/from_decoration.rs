@@ -103,6 +103,14 @@ pub(super) fn check(cx: &mut Cx<'_, '_>, report: &mut dyn FnMut(Fault) -> bool) 
                 }
                 break;
             }
+            if D(d.kind) == D::UniformId {
+                if let Err(f) = uniform_scope(q, id, d) {
+                    if !report(f) {
+                        return false;
+                    }
+                    break;
+                }
+            }
         }
     }
     true
@@ -337,7 +345,7 @@ fn access(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
     }
 }
 
-/// `CheckUniformDecoration` (the execution scope of `UniformId` is not checked).
+/// `CheckUniformDecoration` but its last rule ([`uniform_scope`]).
 fn uniform(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
     let q = cx.q;
     let decoration = D(d.kind);
@@ -349,6 +357,30 @@ fn uniform(cx: &Cx<'_, '_>, id: u32, d: &Dec<'_>) -> Result<(), E> {
         Some(t) if t.opcode() == O::TypeVoid => Err(E::UniformVoid { decoration }),
         Some(_) => Ok(()),
         None => Err(E::UniformInvalidType { decoration }),
+    }
+}
+
+/// `CheckUniformDecoration`'s last rule: `UniformId`'s scope is an execution scope
+/// (`ValidateExecutionScope` of the decorated instruction, reported there).
+fn uniform_scope(q: &Query<'_>, id: u32, d: &Dec<'_>) -> Result<(), Fault> {
+    let Some(def) = q.state.def(id) else {
+        return Ok(());
+    };
+    let mut operands = Vec::new();
+    let decoded = super::super::validation_state::decode(
+        q.module,
+        q.state,
+        def.index as usize,
+        &mut operands,
+        false,
+    );
+    let Some(inst) = decoded else {
+        return Ok(());
+    };
+    let scope = d.params.first().copied().unwrap_or(0);
+    match super::super::scopes::validate_execution_scope(q, &inst, scope) {
+        Ok(_) => Ok(()),
+        Err(f) => Err(Fault::at(f.kind, def.index)),
     }
 }
 

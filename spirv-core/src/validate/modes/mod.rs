@@ -7,8 +7,10 @@
 //! ([`Modes`]). Its faults are [`ModeError`]'s table.
 
 mod execution;
+mod float_controls2;
 
 pub(super) use execution::duplicates;
+pub(super) use float_controls2::check as float_controls2;
 
 use super::error::ErrorKind;
 use super::faults::faults;
@@ -183,6 +185,12 @@ faults! {
         FastMathWithContractionOff => "FPFastMathDefault and ContractionOff execution modes cannot be applied to the same entry point",
         /// `FPFastMathDefault` with `SignedZeroInfNanPreserve`.
         FastMathWithSignedZero => "FPFastMathDefault and SignedZeroInfNanPreserve execution modes cannot be applied to the same entry point",
+        /// `NoContraction` on an instruction an entry point with `FPFastMathDefault`
+        /// reaches (`ValidateFloatControls2`).
+        NoContractionWithFastMathDefault => "NoContraction cannot be used by an entry point with the FPFastMathDefault execution mode",
+        /// `FPFastMathMode Fast` on an instruction an entry point with
+        /// `FPFastMathDefault` reaches (`ValidateFloatControls2`).
+        FastWithFastMathDefault => "FPFastMathMode Fast cannot be used by an entry point with the FPFastMathDefault execution mode",
         /// `OriginLowerLeft` in Vulkan.
         #[vuid = "VUID-StandaloneSpirv-OriginLowerLeft-04653"]
         OriginLowerLeft => "In the Vulkan environment, the OriginLowerLeft execution mode must not be used.",
