@@ -74,6 +74,7 @@ impl Module {
             zero_ids: opts.strict,
             bound: opts.strict,
             layout: opts.strict,
+            keep_issues: true,
         };
         Self::read_checked(words, opts, checks, None)
     }
@@ -98,6 +99,9 @@ impl Module {
             zero_ids: true,
             bound: false,
             layout: false,
+            // The validator follows the layout itself: a list of departures would cost
+            // a record per instruction of a module made of them, and serve nothing.
+            keep_issues: false,
         };
         Self::read_checked_in(words, &opts, checks, None)
     }
@@ -256,6 +260,9 @@ impl Module {
                     return Err(issue.into());
                 }
             }
+            if !checks.keep_issues {
+                layout.issues.truncate(issues);
+            }
             offsets.push(raw.offset as u32);
         }
         let issues = layout.issues.len();
@@ -311,6 +318,7 @@ impl Module {
             zero_ids: opts.strict,
             bound: opts.strict,
             layout: opts.strict,
+            keep_issues: true,
         };
         Self::read_checked(words, &opts, checks, Some(untrusted))
     }
@@ -379,4 +387,6 @@ struct Checks {
     bound: bool,
     /// Departures from the logical layout.
     layout: bool,
+    /// Keep the departures a lenient read records ([`Module::layout_issues`]).
+    keep_issues: bool,
 }
