@@ -39,7 +39,8 @@ run() {
   local label=$1
   shift
   /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" >"$tmp/$label.out" 2>&1 || true
-  awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$tmp/t" >>"$tmp/$label"
+  # A failing command's first line says so: the figures are on the last.
+  tail -1 "$tmp/t" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$tmp/$label"
 }
 
 min() { sort -g | head -1; }
