@@ -98,9 +98,20 @@ pub fn render_each(
         .filter_map(|e| e.instruction)
         .collect();
     let needs_names = errors.iter().any(|e| !e.kind.ids().is_empty()) || !shown.is_empty();
+    // Whether a message asks for a name (some name ids their `ids()` leaves out).
+    let asked = std::cell::Cell::new(false);
+    for e in errors {
+        if !matches!(e.kind, ErrorKind::Parse(_)) {
+            let _ = e.message_with(&|_| {
+                asked.set(true);
+                None
+            });
+        }
+    }
+    let names_unused = !asked.get() && errors.iter().all(|e| e.kind.ids().is_empty());
     let host = host_order(words);
     let named = if needs_names {
-        crate::dis::instruction_texts(&host, &shown, options.registry)
+        crate::dis::instruction_texts(&host, &shown, options.registry, names_unused)
     } else {
         None
     };
@@ -134,13 +145,15 @@ pub fn render_each(
         .collect()
 }
 
-/// The words in host order (spirv-val takes either byte order).
-fn host_order(words: &[u32]) -> Vec<u32> {
-    let mut w = words.to_vec();
-    if w.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
+/// The words in host order (spirv-val takes either byte order): copied only when they
+/// must be swapped.
+fn host_order(words: &[u32]) -> std::borrow::Cow<'_, [u32]> {
+    if words.first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
+        let mut w = words.to_vec();
         spirv_core::binary::swap_words(&mut w);
+        return std::borrow::Cow::Owned(w);
     }
-    w
+    std::borrow::Cow::Borrowed(words)
 }
 
 /// The parser's message for a module that does not parse: spirv-val's parser is

@@ -204,7 +204,8 @@ legend_continue_src -> legend_continue_dest [label=\" continue\",style=dotted];\
             .iter()
             .flat_map(|b| b.instructions.clone())
             .collect();
-        let Some((_, texts)) = crate::dis::instruction_texts(&self.words, &wanted, None) else {
+        let Some((_, texts)) = crate::dis::instruction_texts(&self.words, &wanted, None, false)
+        else {
             return vec![Vec::new(); self.blocks.len()];
         };
         let mut texts = texts.into_iter();

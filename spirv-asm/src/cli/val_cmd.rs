@@ -3,7 +3,7 @@
 use super::batch::{At, BatchArgs, Fault, FileError, Job};
 use spirv_asm::val::render_each;
 use spirv_core::TargetEnv;
-use spirv_core::validate::{Limits, Options, validate, validate_each};
+use spirv_core::validate::{Limits, Options, validate_each_in_place, validate_in_place};
 use spirv_core::walk::ExtInstRegistry;
 use std::path::Path;
 
@@ -265,7 +265,7 @@ fn check(
     bytes: Vec<u8>,
     prefix: Option<&str>,
 ) -> Result<(), FileError> {
-    let words: Vec<u32> = bytes
+    let mut words: Vec<u32> = bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
@@ -280,14 +280,16 @@ fn check(
     let mut errors = Vec::new();
     let mut found = 0usize;
     if keep_going {
-        validate_each(&words, options, &mut |e| {
+        // In place: the validator reads the words without copying them, and hands them
+        // back (in host order) for the report.
+        validate_each_in_place(&mut words, options, &mut |e| {
             found += 1;
             if errors.len() < cap {
                 errors.push(e);
             }
         });
     } else {
-        errors.extend(validate(&words, options).err());
+        errors.extend(validate_in_place(&mut words, options).err());
         found = errors.len();
     }
     let not_shown = found - errors.len();

@@ -598,10 +598,17 @@ pub(crate) fn check_and_name(words: &[u32]) -> Result<(Names, Ids), DisError> {
 /// indentation, with friendly names made over the whole module, and those names: what
 /// spirv-val prints under its messages and in them. `None` if the module does not
 /// parse (the validator has found that first).
+///
+/// With `names_unused` (the caller prints no name but those in the texts), the module
+/// is first read only up to the last wanted instruction: texts that name no id (no
+/// `%`) are then what the whole module would give, and the rest is not read (a fault
+/// on the third of sixteen million instructions costs three). Otherwise, or when a
+/// text names an id, the whole module is read, for its names.
 pub(crate) fn instruction_texts(
     words: &[u32],
     wanted: &[usize],
     registry: Option<&ExtInstRegistry>,
+    names_unused: bool,
 ) -> Option<(Names, Vec<Vec<u8>>)> {
     let opts = DisOptions {
         header: false,
@@ -624,13 +631,43 @@ pub(crate) fn instruction_texts(
         instruction: None,
         offset: 0,
     };
-    for inst in insts.clone() {
+    let prefix = match wanted.iter().max() {
+        Some(&last) if names_unused => last + 1,
+        _ => usize::MAX,
+    };
+    let mut read = 0;
+    for inst in insts.clone().take(prefix) {
         let inst = inst.ok()?;
         let info = spv::GRAMMAR.instruction(u32::from(inst.opcode));
         if first_pass(&mut st, info, inst.opcode, inst.operands, &[], &fail).is_some() {
             return None;
         }
+        read += 1;
     }
+    if read == prefix {
+        let texts = print_wanted(&mut st, words, insts.clone(), wanted);
+        if texts.iter().all(|t| !t.contains(&b'%')) {
+            return Some((st.names?, texts));
+        }
+        for inst in insts.clone().skip(prefix) {
+            let inst = inst.ok()?;
+            let info = spv::GRAMMAR.instruction(u32::from(inst.opcode));
+            if first_pass(&mut st, info, inst.opcode, inst.operands, &[], &fail).is_some() {
+                return None;
+            }
+        }
+    }
+    let texts = print_wanted(&mut st, words, insts, wanted);
+    Some((st.names?, texts))
+}
+
+/// The text of each instruction at `wanted`, printed with what `st` has read.
+fn print_wanted(
+    st: &mut State<'_>,
+    words: &[u32],
+    insts: RawInstructions<'_>,
+    wanted: &[usize],
+) -> Vec<Vec<u8>> {
     // Each wanted index with where its text goes, in index order.
     let mut order: Vec<(usize, usize)> = wanted.iter().copied().zip(0..).collect();
     order.sort_unstable();
@@ -646,7 +683,7 @@ pub(crate) fn instruction_texts(
             next.next();
             if w == inst.index {
                 if out.is_empty() {
-                    printer.instruction(&mut st, &mut out, inst);
+                    printer.instruction(st, &mut out, inst);
                     while out.last() == Some(&b'\n') {
                         out.pop();
                     }
@@ -658,5 +695,5 @@ pub(crate) fn instruction_texts(
             break;
         }
     }
-    Some((st.names?, texts))
+    texts
 }

@@ -74,6 +74,7 @@ impl Module {
             zero_ids: opts.strict,
             bound: opts.strict,
             layout: opts.strict,
+            keep_issues: true,
         };
         Self::read_checked(words, opts, checks, None)
     }
@@ -81,9 +82,11 @@ impl Module {
     /// Reads as spirv-val's parser does before it validates: strict about what the
     /// grammar and registry do not know and about ids of 0, lenient about the bound
     /// and the layout, which the validator checks itself with its own messages.
+    /// The words are taken only when the read succeeds (in host order): a caller that
+    /// reports the error still has them.
     #[cfg(feature = "validate")]
     pub(crate) fn read_for_validation(
-        words: Vec<u32>,
+        words: &mut Vec<u32>,
         registry: &ExtInstRegistry,
     ) -> Result<Module, DecodeError> {
         let opts = ReadOptions {
@@ -96,22 +99,37 @@ impl Module {
             zero_ids: true,
             bound: false,
             layout: false,
+            // The validator follows the layout itself: a list of departures would cost
+            // a record per instruction of a module made of them, and serve nothing.
+            keep_issues: false,
         };
-        Self::read_checked(words, &opts, checks, None)
+        Self::read_checked_in(words, &opts, checks, None)
     }
 
-    /// `untrusted`: with `Some`, every instruction but those listed (ascending indices)
-    /// is known to have passed this read's checks already (it is an instruction of a
-    /// module read with the same options, its ids unchanged), so its operands are not
-    /// walked again: its result type and result are where the grammar puts them.
+    /// [`Module::read_checked_in`] of words given up.
     fn read_checked(
         mut words: Vec<u32>,
         opts: &ReadOptions<'_>,
         checks: Checks,
         untrusted: Option<&[u32]>,
     ) -> Result<Module, DecodeError> {
+        Self::read_checked_in(&mut words, opts, checks, untrusted)
+    }
+
+    /// `untrusted`: with `Some`, every instruction but those listed (ascending indices)
+    /// is known to have passed this read's checks already (it is an instruction of a
+    /// module read with the same options, its ids unchanged), so its operands are not
+    /// walked again: its result type and result are where the grammar puts them.
+    /// The words are swapped to host order in place, and taken only when the read
+    /// succeeds.
+    fn read_checked_in(
+        words: &mut Vec<u32>,
+        opts: &ReadOptions<'_>,
+        checks: Checks,
+        untrusted: Option<&[u32]>,
+    ) -> Result<Module, DecodeError> {
         if words.first() == Some(&binary::MAGIC.swap_bytes()) {
-            binary::swap_words(&mut words);
+            binary::swap_words(words);
         }
         let context = ReadContext {
             strict: opts.strict,
@@ -126,7 +144,7 @@ impl Module {
                 &default_registry
             }
         };
-        let (header, iter) = RawInstructions::module(&words)?;
+        let (header, iter) = RawInstructions::module(words)?;
         let mut offsets = Vec::with_capacity(words.len() / 4);
         let mut ids = Ids::new(words.len());
         let mut layout = Layout::new();
@@ -167,15 +185,35 @@ impl Module {
                     let bound = header.bound;
                     let mut bad_id = None;
                     let mut unknown = false;
-                    let res = walk::walk(info, raw.operands, &ids, wopts, &mut |p| {
-                        unknown |= p.unknown;
-                        if checks.zero_ids && p.kind.is_id() && bad_id.is_none() {
-                            let id = raw.operands[p.start];
+                    let mut check_id = |at: usize| {
+                        if checks.zero_ids && bad_id.is_none() {
+                            let id = raw.operands[at];
                             if id == 0 || (checks.bound && id >= bound) {
-                                bad_id = Some((id, p.start));
+                                bad_id = Some((id, at));
                             }
                         }
-                    });
+                    };
+                    // A layout of plain words whose enumerants are all known takes no
+                    // walk: its ids and result are where its shape puts them, and the
+                    // walk would find nothing else to refuse.
+                    let res = match info.shape {
+                        Some(shape)
+                            if walk::shaped_ids(info, raw.operands, &mut |_, at| check_id(at)) =>
+                        {
+                            let at = |i: u8| (i != u8::MAX).then(|| raw.operands[usize::from(i)]);
+                            Ok(walk::Summary {
+                                result_type: at(shape.result_type),
+                                result_id: at(shape.result),
+                                saw_unknown: false,
+                            })
+                        }
+                        _ => walk::walk(info, raw.operands, &ids, wopts, &mut |p| {
+                            unknown |= p.unknown;
+                            if p.kind.is_id() {
+                                check_id(p.start);
+                            }
+                        }),
+                    };
                     match res {
                         Ok(summary) => {
                             if let Some((id, at)) = bad_id {
@@ -222,6 +260,9 @@ impl Module {
                     return Err(issue.into());
                 }
             }
+            if !checks.keep_issues {
+                layout.issues.truncate(issues);
+            }
             offsets.push(raw.offset as u32);
         }
         let issues = layout.issues.len();
@@ -233,7 +274,7 @@ impl Module {
         }
         Ok(Module {
             header,
-            words,
+            words: core::mem::take(words),
             offsets,
             sections: layout.sections,
             functions: layout.functions,
@@ -277,6 +318,7 @@ impl Module {
             zero_ids: opts.strict,
             bound: opts.strict,
             layout: opts.strict,
+            keep_issues: true,
         };
         Self::read_checked(words, &opts, checks, Some(untrusted))
     }
@@ -345,4 +387,6 @@ struct Checks {
     bound: bool,
     /// Departures from the logical layout.
     layout: bool,
+    /// Keep the departures a lenient read records ([`Module::layout_issues`]).
+    keep_issues: bool,
 }

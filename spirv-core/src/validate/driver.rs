@@ -25,7 +25,6 @@ use crate::spirv_tools::SetKind;
 use crate::types::Id;
 use crate::walk::ExtInstRegistry;
 use crate::{Module, spv};
-use alloc::borrow::Cow;
 use alloc::collections::BTreeSet;
 use core::ops::ControlFlow;
 
@@ -150,8 +149,9 @@ impl Report<'_, '_> {
     }
 }
 
+/// Validates `words`, which are read in place and handed back in host order.
 pub(super) fn run(
-    input: Cow<'_, [u32]>,
+    words: &mut Vec<u32>,
     options: &Options<'_>,
     all: bool,
     sink: &mut dyn FnMut(ValidationError),
@@ -165,20 +165,18 @@ pub(super) fn run(
         causes: BTreeSet::new(),
     };
     // The header, as spirv-val checks it before parsing.
-    let swapped = input.first() == Some(&binary::MAGIC.swap_bytes());
-    if input
+    let swapped = words.first() == Some(&binary::MAGIC.swap_bytes());
+    if words
         .first()
         .is_none_or(|&m| m != binary::MAGIC && !swapped)
     {
         report.push(Fault::module(ErrorKind::BadMagic), None);
         return;
     }
-    let words: Vec<u32> = if swapped {
-        input.iter().map(|w| w.swap_bytes()).collect()
-    } else {
-        input.into_owned()
-    };
-    let Ok(header) = binary::parse_header(&words) else {
+    if swapped {
+        binary::swap_words(words);
+    }
+    let Ok(header) = binary::parse_header(words) else {
         report.push(Fault::module(ErrorKind::TruncatedHeader), None);
         return;
     };
@@ -217,13 +215,19 @@ pub(super) fn run(
             return;
         }
     };
-    report.module = Some(&module);
+    check_module(&module, options, report);
+    *words = module.into_words();
+}
+
+/// spirv-val's checks of a module that parses, from its first loop on.
+fn check_module<'m>(module: &'m Module, options: &Options<'_>, mut report: Report<'m, '_>) {
+    report.module = Some(module);
     let mut state = State::new(options, module.header(), module.word_len());
-    scan(&mut state, &module);
+    scan(&mut state, module);
     let mut operands = OperandMemo::default();
     // spirv-val's first loop, then the end of the module.
     for index in 0..module.len() {
-        let Some(inst) = memoized(&module, &state, index, &mut operands) else {
+        let Some(inst) = memoized(module, &state, index, &mut operands) else {
             continue;
         };
         if let Err(fault) = FIRST_LOOP
@@ -242,13 +246,13 @@ pub(super) fn run(
         }
     }
     // The second loop, then the rules over the whole module, in spirv-val's order.
-    let decorations = validation_state::Decorations::new(&module);
+    let decorations = validation_state::Decorations::new(module);
     let analyses = validation_state::Analyses::default();
     let limitations = core::cell::RefCell::default();
-    let q = Query::new(&module, &state, &decorations, &analyses, &limitations);
+    let q = Query::new(module, &state, &decorations, &analyses, &limitations);
     let mut second = Second::default();
     for index in 0..module.len() {
-        let Some(inst) = memoized(&module, &state, index, &mut operands) else {
+        let Some(inst) = memoized(module, &state, index, &mut operands) else {
             continue;
         };
         let checked = SECOND_LOOP

@@ -18,7 +18,7 @@
 //! visited once, however many traces pass through it).
 
 use super::faults::faults;
-use super::validation_state::{IdBits, decode};
+use super::validation_state::{IdBits, OperandMemo, memoized};
 use super::{Fault, Query};
 use crate::__private::Vec;
 use crate::grammar::KindClass;
@@ -313,7 +313,7 @@ fn facts(q: &Query<'_>) -> Facts {
     let mut returns: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     let mut params = BTreeMap::new();
     let (mut function, mut position) = (0, 0);
-    let mut operands = Vec::new();
+    let mut operands = OperandMemo::default();
     for (index, first) in first_class.iter_mut().enumerate() {
         let Some(raw) = q.module.instruction(index) else {
             continue;
@@ -335,7 +335,7 @@ fn facts(q: &Query<'_>) -> Facts {
         if !pointers.may_name(words) {
             continue;
         }
-        let Some(inst) = decode(q.module, q.state, index, &mut operands, true) else {
+        let Some(inst) = memoized(q.module, q.state, index, &mut operands) else {
             continue;
         };
         let opcode = inst.opcode;
@@ -812,9 +812,9 @@ fn into_matrix(q: &Query<'_>, w: &[u32], opcode: Opcode, untyped: bool) -> bool 
 fn uses_of(q: &Query<'_>) -> Vec<Vec<(usize, usize)>> {
     let n = q.module.len();
     let mut uses = alloc::vec![Vec::new(); n];
-    let mut operands = Vec::new();
+    let mut operands = OperandMemo::default();
     for index in 0..n {
-        let Some(inst) = decode(q.module, q.state, index, &mut operands, true) else {
+        let Some(inst) = memoized(q.module, q.state, index, &mut operands) else {
             continue;
         };
         for op in inst.operands {

@@ -257,7 +257,6 @@ pub use validation_state::ShapeError;
 use crate::__private::Vec;
 use crate::env::TargetEnv;
 use crate::walk::ExtInstRegistry;
-use alloc::borrow::Cow;
 // What every family reads and returns.
 use driver::Fault;
 use validation_state::{Inst, Query, State};
@@ -347,10 +346,22 @@ pub struct Options<'r> {
 /// # Errors
 /// The first fault.
 pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationError> {
+    validate_in_place(&mut words.to_vec(), options)
+}
+
+/// [`validate`] on words the caller lends: the module is read in place, without the
+/// copy [`validate`] makes of borrowed words, and the words are handed back in host
+/// order (swapped if they came in the other byte order), as the caller may want them
+/// to report the fault.
+///
+/// # Errors
+/// The first fault.
+pub fn validate_in_place(
+    words: &mut Vec<u32>,
+    options: &Options<'_>,
+) -> Result<(), ValidationError> {
     let mut first = None;
-    driver::run(Cow::Borrowed(words), options, false, &mut |e| {
-        first = Some(e)
-    });
+    driver::run(words, options, false, &mut |e| first = Some(e));
     match first {
         Some(e) => Err(e),
         None => Ok(()),
@@ -362,20 +373,30 @@ pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationEr
 /// id, say). A binary that does not parse has only that fault.
 pub fn validate_all(words: &[u32], options: &Options<'_>) -> Vec<ValidationError> {
     let mut all = Vec::new();
-    driver::run(Cow::Borrowed(words), options, true, &mut |e| all.push(e));
+    driver::run(&mut words.to_vec(), options, true, &mut |e| all.push(e));
     all
 }
 
 /// [`validate_all`] on words the caller gives up: the module is read in place, without
 /// the copy [`validate_all`] makes of borrowed words.
-pub fn validate_all_owned(words: Vec<u32>, options: &Options<'_>) -> Vec<ValidationError> {
+pub fn validate_all_owned(mut words: Vec<u32>, options: &Options<'_>) -> Vec<ValidationError> {
     let mut all = Vec::new();
-    driver::run(Cow::Owned(words), options, true, &mut |e| all.push(e));
+    driver::run(&mut words, options, true, &mut |e| all.push(e));
     all
 }
 
 /// [`validate_all`], handing each fault to `sink` as it is found instead of collecting
 /// them: memory stays that of the module, however many faults it has.
 pub fn validate_each(words: &[u32], options: &Options<'_>, sink: &mut dyn FnMut(ValidationError)) {
-    driver::run(Cow::Borrowed(words), options, true, sink);
+    driver::run(&mut words.to_vec(), options, true, sink);
+}
+
+/// [`validate_each`] on words the caller lends, read in place and handed back in host
+/// order (see [`validate_in_place`]).
+pub fn validate_each_in_place(
+    words: &mut Vec<u32>,
+    options: &Options<'_>,
+    sink: &mut dyn FnMut(ValidationError),
+) {
+    driver::run(words, options, true, sink);
 }

@@ -6,7 +6,7 @@
 //! other use.
 
 use super::faults::faults;
-use super::validation_state::{IdBits, decode};
+use super::validation_state::{IdBits, OperandMemo, memoized};
 use super::{Fault, Query};
 use crate::__private::Vec;
 use crate::grammar::KindClass;
@@ -57,7 +57,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
     limited.sort_unstable();
     // The first use of each that is not allowed (uses are in module order).
     let mut first_bad: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut operands = Vec::new();
+    let mut operands = OperandMemo::default();
     for index in 0..q.module.len() {
         let Some(raw) = q.module.instruction(index) else {
             continue;
@@ -65,7 +65,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
         if allowed(raw.opcode()) || !ids.may_name(raw.words()) {
             continue;
         }
-        let Some(inst) = decode(q.module, q.state, index, &mut operands, true) else {
+        let Some(inst) = memoized(q.module, q.state, index, &mut operands) else {
             continue;
         };
         for op in inst.operands {

@@ -8,7 +8,7 @@
 use super::ImageError as E;
 use crate::__private::Vec;
 use crate::spv::{Decoration as D, Opcode, Opcode as O};
-use crate::validate::validation_state::decode;
+use crate::validate::validation_state::{OperandMemo, memoized};
 use crate::validate::{Fault, Inst, Query};
 
 /// The QCOM image-processing instructions.
@@ -180,7 +180,7 @@ pub(in crate::validate) fn texture_usages(q: &Query<'_>, report: &mut dyn FnMut(
         return;
     }
     consumers.sort_unstable();
-    let mut operands = Vec::new();
+    let mut operands = OperandMemo::default();
     for index in 0..q.module.len() {
         let Some(raw) = q.module.instruction(index) else {
             continue;
@@ -188,7 +188,7 @@ pub(in crate::validate) fn texture_usages(q: &Query<'_>, report: &mut dyn FnMut(
         if !is_other_image_instruction(raw.opcode()) {
             continue;
         }
-        let Some(inst) = decode(q.module, q.state, index, &mut operands, true) else {
+        let Some(inst) = memoized(q.module, q.state, index, &mut operands) else {
             continue;
         };
         let uses = inst.operands.iter().any(|op| {
