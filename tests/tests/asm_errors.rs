@@ -157,7 +157,8 @@ fn text_mutants_match_spirv_as() {
     let input = scratch.join("m.spvasm");
     let output = scratch.join("m.spv");
     let mut rng = Rng::new(seed);
-    let (mut failures, mut rejected, mut redefined) = (Vec::new(), 0, 0);
+    let (mut failures, mut rejected, mut redefined, mut left_out) = (Vec::new(), 0, 0, 0);
+    let newer = spirv_tests::reference::Newer::of_vendored();
     for n in 0..count {
         let path = &texts[rng.below(texts.len())];
         let text = std::fs::read_to_string(path).expect("corpus text");
@@ -168,6 +169,19 @@ fn text_mutants_match_spirv_as() {
         let Some(&at) = rng.pick(&candidates) else {
             continue;
         };
+        // Under a newer vendored grammar (the drill), an instruction whose operands grew
+        // or changed reads text otherwise than spirv-as 2025.5: leave out mutants of it
+        // and of the line after it (whose words it may take as operands).
+        let opname = |i: usize| lines[i].split_whitespace().find(|t| t.starts_with("Op"));
+        let grew = |i: usize| {
+            opname(i).is_some_and(|o| {
+                newer.layout_changed(o) || newer.extended_layouts.iter().any(|l| l == o)
+            })
+        };
+        if grew(at) || (at > 0 && grew(at - 1)) {
+            left_out += 1;
+            continue;
+        }
         let mut tokens: Vec<String> = lines[at].split(' ').map(str::to_owned).collect();
         let words: Vec<usize> = (0..tokens.len())
             .filter(|&j| !tokens[j].is_empty())
@@ -263,7 +277,8 @@ fn text_mutants_match_spirv_as() {
     }
     let _ = std::fs::remove_dir_all(&scratch);
     println!(
-        "{count} text mutants: {rejected} rejected by both, {redefined} rejected on purpose, {} differences",
+        "{count} text mutants: {rejected} rejected by both, {redefined} rejected on purpose, \
+         {left_out} left out (a newer grammar's operands), {} differences",
         failures.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
