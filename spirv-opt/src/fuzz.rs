@@ -151,3 +151,44 @@ pub fn ir_passes(words: &[u32]) {
     }
     check(&cx.to_words(), "(all passes)");
 }
+
+/// Runs each preset (`-O`, `-Os`, `--legalize-hlsl`) on `words`, once after validation
+/// and once with validation skipped, so that modules the validator would refuse reach
+/// the passes too. A preset may refuse a module (a validator fault, a pass error, or a
+/// pass not implemented yet), never panic; what it writes reads back as a module whose
+/// bound is above every id, where the input's ids were below its own bound.
+pub fn presets(words: &[u32]) {
+    let sound = Module::from_words(words).is_ok_and(|m| {
+        spirv_core::__private::opt::max_id(&m).is_ok_and(|max| max < m.header().bound)
+    });
+    for preset in ["-O", "-Os", "--legalize-hlsl"] {
+        for skip in [false, true] {
+            let mut opt = crate::Optimizer::new();
+            let mut options = crate::PassOptions::default();
+            options.preserve_interface = true;
+            opt.pass_options(options).skip_validation(skip);
+            if opt.register_flag(preset).is_err() {
+                continue;
+            }
+            let Ok(out) = opt.run(words) else {
+                continue;
+            };
+            if !sound {
+                continue;
+            }
+            let back = Module::from_words(&out.words);
+            assert!(
+                back.is_ok(),
+                "{preset} (skip validation: {skip}): wrote a module that does not read: {back:?}"
+            );
+            if let Ok(m) = back {
+                if let Ok(max) = spirv_core::__private::opt::max_id(&m) {
+                    assert!(
+                        max < m.header().bound,
+                        "{preset} (skip validation: {skip}): the bound is below an id"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -524,3 +524,19 @@ fn value_for(kind: SpecKind, k: usize) -> Option<String> {
         SpecKind::Other => return None,
     })
 }
+
+/// `count` entries chosen by `seed` (all if `None`), in manifest order.
+pub fn sample(entries: Vec<Entry>, count: Option<usize>, seed: u64) -> Vec<Entry> {
+    let Some(count) = count.filter(|&c| c < entries.len()) else {
+        return entries;
+    };
+    let mut rng = crate::mutate::Rng::new(seed);
+    let mut picked: Vec<usize> = (0..entries.len()).collect();
+    for i in 0..count {
+        let j = i + rng.below(picked.len() - i);
+        picked.swap(i, j);
+    }
+    picked.truncate(count);
+    picked.sort_unstable();
+    picked.into_iter().map(|i| entries[i].clone()).collect()
+}

@@ -830,6 +830,20 @@ fn ir_passes_never_panic_on_mutated_modules() {
 }
 
 #[test]
+fn presets_never_panic_on_mutated_modules() {
+    let bins = seed_modules("the presets' fuzz body");
+    let mut rng = Rng(0x9e5e_7500);
+    let mut read = 0;
+    // Six preset runs per module: a twentieth of the cases.
+    for _ in 0..cases() / 20 {
+        let w = mutated(&mut rng, &bins);
+        read += usize::from(spirv_opt::ir::Ir::from_words(&w).is_ok());
+        spirv_opt::fuzz::presets(&w);
+    }
+    assert_floor("presets (modules that load)", read, cases() / 20, 15);
+}
+
+#[test]
 fn disassembler_never_panics_on_mutated_modules() {
     let bins = seed_modules("the disassembler's fuzz body");
     let mut rng = Rng(0xd15_a55e);

@@ -20,7 +20,6 @@
 //! differing instruction). Without the corpus or SPIRV-Tools: a SKIP, or a failure with
 //! `SPIRV_TESTS_REQUIRE=1`.
 
-use spirv_tests::mutate::Rng;
 use spirv_tests::opt_diff::{Entry, Reference, first_difference, knob, manifest, run_spirv_opt};
 use spirv_tests::{require_corpus, require_spirv_tools};
 use std::fmt::Write as _;
@@ -386,22 +385,6 @@ struct Tally {
     ours_failed: usize,
 }
 
-/// `count` entries chosen by `seed` (all if `None`), in manifest order.
-fn sample(entries: Vec<Entry>, count: Option<usize>, seed: u64) -> Vec<Entry> {
-    let Some(count) = count.filter(|&c| c < entries.len()) else {
-        return entries;
-    };
-    let mut rng = Rng::new(seed);
-    let mut picked: Vec<usize> = (0..entries.len()).collect();
-    for i in 0..count {
-        let j = i + rng.below(picked.len() - i);
-        picked.swap(i, j);
-    }
-    picked.truncate(count);
-    picked.sort_unstable();
-    picked.into_iter().map(|i| entries[i].clone()).collect()
-}
-
 #[test]
 fn ir_and_passes_match_spirv_opt() {
     let what = "the optimizer IR and its passes against spirv-opt";
@@ -422,7 +405,7 @@ fn ir_and_passes_match_spirv_opt() {
     let report_path = std::env::var_os("OPT_IR_REPORT")
         .map_or_else(|| std::env::temp_dir().join("opt_ir.txt"), PathBuf::from);
     let start = std::time::Instant::now();
-    let entries = sample(manifest(&dir), count, seed);
+    let entries = spirv_tests::opt_diff::sample(manifest(&dir), count, seed);
     let rewritten = entries.iter().any(|e| e.name.contains("__rw"));
     let rows = rows();
     let results = run_all(&entries, &rows, &opt, jobs);
