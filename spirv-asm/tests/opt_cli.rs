@@ -583,3 +583,61 @@ fn presets_validate_first() {
         }
     }
 }
+
+/// A function with an early return, called from the entry point, without merge-return
+/// first: the inliner leaves the call and warns, with the function's `OpFunction`.
+const EARLY_RETURN: &str = "OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %1 \"main\"
+OpExecutionMode %1 OriginUpperLeft
+%3 = OpTypeVoid
+%4 = OpTypeBool
+%5 = OpConstantTrue %4
+%6 = OpTypeFunction %3
+%2 = OpFunction %3 Inline|Pure %6
+%7 = OpLabel
+OpSelectionMerge %9 None
+OpBranchConditional %5 %8 %9
+%8 = OpLabel
+OpReturn
+%9 = OpLabel
+OpReturn
+OpFunctionEnd
+%1 = OpFunction %3 None %6
+%10 = OpLabel
+%11 = OpFunctionCall %3 %2
+OpReturn
+OpFunctionEnd
+";
+
+#[test]
+fn pass_warnings_go_to_standard_output_as_spirv_opts_do() {
+    let dir = scratch("warn");
+    module(&dir, "in.spv", &EARLY_RETURN.replace("Inline|Pure", "Pure"));
+    let args = [
+        "--inline-entry-points-exhaustive",
+        "in.spv",
+        "-o",
+        "out.spv",
+    ];
+    let r = ours(&dir, &args);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&r.stdout),
+        "warning: line 0: The function '%2 = OpFunction %3 Pure %6' could not be inlined \
+         because the return instruction is not at the end of the function. This could be \
+         fixed by running merge-return before inlining.\n"
+    );
+    if let Some(t) = theirs(&dir, &args) {
+        assert_eq!((t.code, &t.stdout, &t.stderr), (0, &r.stdout, &r.stderr));
+    }
+    // A control mask of two bits (Inline|Pure).
+    module(&dir, "in.spv", EARLY_RETURN);
+    let r = ours(&dir, &args);
+    if let Some(t) = theirs(&dir, &args) {
+        assert_eq!(
+            (t.code, &t.stdout, &t.stderr),
+            (r.code, &r.stdout, &r.stderr)
+        );
+    }
+}

@@ -41,6 +41,9 @@ pub struct Context {
     pub options: ContextOptions,
     /// Whether an id could not be taken (spirv-opt's `id_overflow`).
     pub id_overflow: bool,
+    /// The warnings passes gave spirv-opt's message consumer, in order, not yet handed
+    /// on (the optimizer drains them after each pass).
+    pub warnings: Vec<String>,
     valid: Analyses,
     def_use: Option<DefUse>,
     decorations: Option<Decorations>,
@@ -89,6 +92,7 @@ impl Context {
             ir,
             options: ContextOptions::default(),
             id_overflow: false,
+            warnings: Vec::new(),
             valid: Analyses::NONE,
             def_use: None,
             decorations: None,

@@ -164,8 +164,9 @@ pub fn presets(words: &[u32]) {
     for preset in ["-O", "-Os", "--legalize-hlsl"] {
         for skip in [false, true] {
             let mut opt = crate::Optimizer::new();
-            let mut options = crate::PassOptions::default();
-            options.preserve_interface = true;
+            let options = crate::PassOptions {
+                preserve_interface: true,
+            };
             opt.pass_options(options).skip_validation(skip);
             if opt.register_flag(preset).is_err() {
                 continue;

@@ -369,6 +369,15 @@ impl Optimizer {
     /// # Errors
     /// The module is not valid, does not read, or a pass fails.
     pub fn run(&self, words: &[u32]) -> Result<Optimized, OptError> {
+        self.run_with(words, &mut |_| {})
+    }
+
+    /// [`Optimizer::run`], handing the passes' warnings to `warn`.
+    fn run_with(
+        &self,
+        words: &[u32],
+        warn: &mut dyn FnMut(Message),
+    ) -> Result<Optimized, OptError> {
         self.check(words)?;
         self.ready()?;
         if let Some(passes) = self.structural() {
@@ -376,7 +385,7 @@ impl Optimizer {
             let (words, changed) = structural::run_words(words, &passes, numbers)?;
             return Ok(Optimized { words, changed });
         }
-        self.run_mixed(words.to_vec())
+        self.run_mixed(words.to_vec(), warn)
     }
 
     /// [`Optimizer::run`] on words the caller is done with: a module the streaming
@@ -388,7 +397,7 @@ impl Optimizer {
         self.check(&words)?;
         self.ready()?;
         let Some(passes) = self.structural() else {
-            return self.run_mixed(words);
+            return self.run_mixed(words, &mut |_| {});
         };
         if let Some((words, changed)) = structural::run_streamed(&words, &passes) {
             return Ok(Optimized { words, changed });
@@ -410,7 +419,7 @@ impl Optimizer {
         }
         self.ready()?;
         let Some(passes) = self.structural() else {
-            let out = self.run_mixed(module.to_words())?;
+            let out = self.run_mixed(module.to_words(), &mut |_| {})?;
             return Ok((
                 Module::read_owned(out.words, &Default::default())?,
                 out.changed,
@@ -423,8 +432,13 @@ impl Optimizer {
     /// Runs passes of both kinds: each run of consecutive passes on the optimizer IR on
     /// one load of the module, the structural ones on the editor between. When a pass
     /// changed the module, the bound is its largest id plus one at the end (before the
-    /// writer takes the ids of the debug scopes it writes), as spirv-opt sets it.
-    fn run_mixed(&self, mut words: Vec<u32>) -> Result<Optimized, OptError> {
+    /// writer takes the ids of the debug scopes it writes), as spirv-opt sets it. The
+    /// passes' warnings go to `warn` as each pass ends.
+    fn run_mixed(
+        &self,
+        mut words: Vec<u32>,
+        warn: &mut dyn FnMut(Message),
+    ) -> Result<Optimized, OptError> {
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
         let mut changed = false;
         let mut at = 0;
@@ -446,7 +460,11 @@ impl Optimizer {
                 drop(std::mem::take(&mut words));
                 for p in &self.passes[at..end] {
                     if let Run::Ir(pass) = &p.run {
-                        changed |= run_ir_pass(pass.as_ref(), &mut cx)? == Status::Changed;
+                        let status = run_ir_pass(pass.as_ref(), &mut cx);
+                        for text in cx.warnings.drain(..) {
+                            warn(Message::optimizer(MessageLevel::Warning, text));
+                        }
+                        changed |= status? == Status::Changed;
                     }
                 }
                 if last && changed {
@@ -515,8 +533,9 @@ impl Optimizer {
     }
 
     /// [`Optimizer::run`], telling `consumer` what spirv-opt tells its message consumer:
-    /// on a failure, its message (the validator's, with the instruction it names when a
-    /// [`Optimizer::fault_text`] is set; or the optimizer's error).
+    /// the passes' warnings as they run (the inliner's "could not be inlined", for one),
+    /// and on a failure its message (the validator's, with the instruction it names when
+    /// a [`Optimizer::fault_text`] is set; or the optimizer's error).
     ///
     /// ```
     /// use spirv_opt::{MessageLevel, Optimizer};
@@ -539,7 +558,7 @@ impl Optimizer {
         words: &[u32],
         consumer: &mut dyn FnMut(Message),
     ) -> Result<Optimized, OptError> {
-        let out = self.run(words);
+        let out = self.run_with(words, consumer);
         if let Err(e) = &out {
             consumer(self.message(words, e));
         }

@@ -176,7 +176,7 @@ fn presets_match_spirv_opt() {
         Ok(v) => Some(v.parse().unwrap_or(DEFAULT_SAMPLE)),
         Err(_) => Some(DEFAULT_SAMPLE),
     };
-    let seed = knob("OPT_PRESETS_SEED", 0x9e5e_7202_5u64);
+    let seed = knob("OPT_PRESETS_SEED", 0x9e5e_2025_u64);
     let jobs = knob("OPT_PRESETS_JOBS", 2usize);
     let report_path = std::env::var_os("OPT_PRESETS_REPORT").map_or_else(
         || std::env::temp_dir().join("opt_presets.txt"),

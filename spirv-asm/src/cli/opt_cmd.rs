@@ -172,16 +172,19 @@ fn parse(args: &[String]) -> Result<Request, String> {
 impl Request {
     /// Validates (unless skipped) and runs the passes: the module's bytes, or what to
     /// print (spirv-val's text, or `error: …` lines).
+    /// The passes' warnings go to standard output, where spirv-opt's command line
+    /// prints them (its errors go to standard error).
     fn optimize(&self, words: Vec<u32>) -> Result<Vec<u32>, String> {
-        let done = if self.skip_validation {
-            self.optimizer.run_owned(words)
-        } else {
-            match self.optimizer.run(&words) {
-                Err(OptError::Invalid(fault)) => {
-                    return Err(spirv_asm::val::render(&words, &[*fault], &self.validator));
-                }
-                other => other,
+        let mut warn = |m: spirv_opt::Message| {
+            if m.level == spirv_opt::MessageLevel::Warning {
+                println!("{m}");
             }
+        };
+        let done = match self.optimizer.run_reporting(&words, &mut warn) {
+            Err(OptError::Invalid(fault)) if !self.skip_validation => {
+                return Err(spirv_asm::val::render(&words, &[*fault], &self.validator));
+            }
+            other => other,
         };
         done.map(|o| o.words).map_err(|e| format!("error: {e}\n"))
     }

@@ -190,9 +190,43 @@ fn is_inlinable_call(cx: &mut Context, s: &State, i: Inst) -> bool {
     }
     if s.early_return_funcs.contains(&callee) {
         cx.to_words_with(false);
+        if let Some(f) = cx.get_function(callee) {
+            let def = cx.ir.data(cx.ir.func_def(f));
+            let text = format!(
+                "The function '{}' could not be inlined because the return instruction is not \
+                 at the end of the function. This could be fixed by running merge-return \
+                 before inlining.",
+                function_text(
+                    def.result_id(),
+                    def.type_id(),
+                    def.in_word(0),
+                    def.in_word(1)
+                )
+            );
+            cx.warnings.push(text);
+        }
         return false;
     }
     true
+}
+
+/// An `OpFunction` as spirv-opt's `PrettyPrint` writes it in its warning: raw ids, the
+/// control mask's names joined by `|` (its number when a bit has no name).
+fn function_text(result: u32, ty: u32, control: u32, fn_type: u32) -> String {
+    use spirv_core::grammar::Enum as _;
+    use spirv_core::spv::FunctionControl as C;
+    let name = |bits: u32| C::from_u32(bits).name();
+    let control = if control == 0 {
+        name(0).unwrap_or("None").to_owned()
+    } else {
+        let bits: Option<Vec<&str>> = (0..32)
+            .map(|b| 1u32 << b)
+            .filter(|b| control & b != 0)
+            .map(name)
+            .collect();
+        bits.map_or_else(|| control.to_string(), |b| b.join("|"))
+    };
+    format!("%{result} = OpFunction %{ty} {control} %{fn_type}")
 }
 
 /// `InlineExhaustive` of one function.
