@@ -6,7 +6,8 @@
 # the peak RSS of each, the wall ratio, and whether the outputs are byte-identical.
 # The machine is shared and noisy: minima over several repetitions are the figures to quote.
 #
-# Usage: scripts/opt-speed.sh [module.spv] [pass ...]
+# Usage: scripts/opt-speed.sh [module.spv] [pass ...]   (a pass written with its dashes, -O,
+#   -Os or --legalize-hlsl, is a preset and runs with validation on, as users run presets)
 #   REPS=5 (repetitions), SPIRV_TOOLS_BIN (folder holding spirv-opt), OURS (spirv-asm binary;
 #   default target/release/spirv-asm, built if missing).
 set -euo pipefail
@@ -59,17 +60,20 @@ printf "%-32s %8s %8s %7s | %8s %8s %7s | %6s %6s %s\n" pass "wall" "cpu" "MB" "
 for p in "${passes[@]}"; do
   if [ "$p" = O-head ]; then
     # shellcheck disable=SC2206
-    args=($o_head)
+    args=(--skip-validation $o_head)
   elif [ "$p" = O-head17 ]; then
     # shellcheck disable=SC2206
-    args=($o_head17)
+    args=(--skip-validation $o_head17)
+  elif [ "${p#-}" != "$p" ]; then
+    # A preset (-O, -Os, --legalize-hlsl): validation on, as users run them.
+    args=("$p")
   else
-    args=("--$p")
+    args=(--skip-validation "--$p")
   fi
   rm -f "$tmp/ours" "$tmp/spv"
   for _ in $(seq "$reps"); do
-    run ours "$ours" opt --skip-validation "${args[@]}" "$module" -o "$tmp/ours.spv"
-    run spv "$bin/spirv-opt" --skip-validation "${args[@]}" "$module" -o "$tmp/spv.spv"
+    run ours "$ours" opt "${args[@]}" "$module" -o "$tmp/ours.spv"
+    run spv "$bin/spirv-opt" "${args[@]}" "$module" -o "$tmp/spv.spv"
   done
   ow=$(cut -d' ' -f1 "$tmp/ours" | min); oc=$(cut -d' ' -f2 "$tmp/ours" | min)
   om=$(cut -d' ' -f3 "$tmp/ours" | min)
@@ -83,20 +87,21 @@ for p in "${passes[@]}"; do
        p, ow, oc, om / 1024, sw, sc, sm / 1024, r(ow, sw), r(oc, sc), same }'
 done
 
-# In process: the 10-pass head of -O over every corpus module in one `spirv-asm opt -j 1`
-# batch (inputs read, passes run, outputs written to tmpfs when there is one), against a
-# shell loop of spirv-opt processes over the same files. MB/s counts input bytes.
+# In process: the 10-pass head of -O (or what CORPUS_ARGS names, e.g. CORPUS_ARGS=-O) over
+# every corpus module in one `spirv-asm opt -j 1` batch (inputs read, passes run, outputs
+# written to tmpfs when there is one), against a shell loop of spirv-opt processes over the
+# same files. MB/s counts input bytes.
 corpus=${SPIRV_CORPUS:-../shared/corpus}/bin
 if [ -d "$corpus" ] && [ -z "${SKIP_CORPUS:-}" ]; then
   out=$(mktemp -d "${OUT_TMP:-/dev/shm}/opt-speed.XXXXXX" 2>/dev/null || mktemp -d)
   bytes=$(cat "$corpus"/*.spv | wc -c)
   files=$(find "$corpus" -name '*.spv' | wc -l)
   # shellcheck disable=SC2206
-  args=($o_head)
+  args=(${CORPUS_ARGS:---skip-validation $o_head})
   best=""
   for _ in $(seq "$reps"); do
     rm -rf "${out:?}"/*
-    /usr/bin/time -f "%e %U %S" -o "$tmp/t" "$ours" opt -j 1 -q --skip-validation "${args[@]}" "$corpus" -o "$out" >/dev/null 2>&1 || true
+    /usr/bin/time -f "%e %U %S" -o "$tmp/t" "$ours" opt -j 1 -q "${args[@]}" "$corpus" -o "$out" >/dev/null 2>&1 || true
     w=$(awk '{print $1}' "$tmp/t")
     best=$(printf "%s\n%s\n" "$best" "$w" | grep . | sort -g | head -1)
   done
@@ -104,14 +109,14 @@ if [ -d "$corpus" ] && [ -z "${SKIP_CORPUS:-}" ]; then
   for _ in $(seq "$reps"); do
     start=$(date +%s.%N)
     for f in "$corpus"/*.spv; do
-      "$bin/spirv-opt" --skip-validation "${args[@]}" "$f" -o "$out/s.spv" >/dev/null 2>&1 || true
+      "$bin/spirv-opt" "${args[@]}" "$f" -o "$out/s.spv" >/dev/null 2>&1 || true
     done
     end=$(date +%s.%N)
     sbest=$(printf "%s\n%s\n" "$sbest" "$(echo "$end - $start" | bc)" | grep . | sort -g | head -1)
   done
   rm -rf "$out"
-  awk -v b="$bytes" -v n="$files" -v w="$best" -v s="$sbest" 'BEGIN {
-    printf "\n-O head over the corpus (%d modules, %.1f MB), min of runs:\n", n, b / 1e6
+  awk -v a="${CORPUS_ARGS:--O head}" -v b="$bytes" -v n="$files" -v w="$best" -v s="$sbest" 'BEGIN {
+    printf "\n%s over the corpus (%d modules, %.1f MB), min of runs:\n", a, n, b / 1e6
     printf "  spirv-asm opt -j 1 (one process): %.2f s, %.1f MB/s\n", w, b / 1e6 / w
     printf "  spirv-opt, one process per module: %.2f s, %.1f MB/s (%.1fx)\n", s, b / 1e6 / s, s / w }'
 fi
