@@ -641,3 +641,30 @@ fn pass_warnings_go_to_standard_output_as_spirv_opts_do() {
         );
     }
 }
+
+#[test]
+fn a_failing_pass_says_what_spirv_opt_says() {
+    let dir = scratch("overflow");
+    let mut bytes = module(&dir, "in.spv", EARLY_RETURN);
+    // The bound at the largest spirv-opt allows: merge-return cannot take an id.
+    bytes[12..16].copy_from_slice(&0x3F_FFFFu32.to_le_bytes());
+    std::fs::write(dir.join("in.spv"), &bytes).expect("write");
+    let args = [
+        "--skip-validation",
+        "--merge-return",
+        "in.spv",
+        "-o",
+        "out.spv",
+    ];
+    let r = ours(&dir, &args);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (1, "error: line 0: ID overflow. Try running compact-ids.\n")
+    );
+    if let Some(t) = theirs(&dir, &args) {
+        assert_eq!(
+            (t.code, &t.stdout, &t.stderr),
+            (r.code, &r.stdout, &r.stderr)
+        );
+    }
+}

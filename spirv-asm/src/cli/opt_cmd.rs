@@ -186,7 +186,11 @@ impl Request {
             }
             other => other,
         };
-        done.map(|o| o.words).map_err(|e| format!("error: {e}\n"))
+        done.map(|o| o.words).map_err(|e| match e {
+            // A pass's failure, as spirv-opt's consumer prints it (`error: line 0: …`).
+            OptError::Pass(_) => format!("{}\n", e.message()),
+            e => format!("error: {e}\n"),
+        })
     }
 }
 
