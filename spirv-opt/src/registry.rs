@@ -466,9 +466,10 @@ pub static PASSES: &[PassInfo] = &[
         "graphics-robust-access",
         "Clamp indices so that accesses stay in bounds (robust buffer access).",
     ),
-    missing(
-        "if-conversion",
+    ir(
+        passes::if_conversion::FLAG,
         "Turn simple if-then-else diamonds into OpSelect.",
+        |_, _| Ok(Pass::ir(passes::if_conversion::IfConversion)),
     ),
     ir(
         passes::inline::FLAG,

@@ -9,6 +9,7 @@ pub mod dead_branch_elim;
 pub mod dead_functions;
 pub mod dead_inserts;
 pub mod fix_storage_class;
+pub mod if_conversion;
 pub mod inline;
 pub mod local_access_chain;
 pub mod local_redundancy;
