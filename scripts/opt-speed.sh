@@ -39,7 +39,7 @@ else
     convert-local-access-chains copy-propagate-arrays reduce-load-size fix-storage-class
     fix-opextinst-opcodes O-head O-head17 simplify-instructions local-redundancy-elimination
     redundancy-elimination combine-access-chains
-    if-conversion)
+    if-conversion eliminate-dead-members)
 fi
 
 tmp=$(mktemp -d)

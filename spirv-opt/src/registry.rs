@@ -721,9 +721,10 @@ pub static PASSES: &[PassInfo] = &[
         "code-sink",
         "Move instructions down into the blocks that use them.",
     ),
-    missing(
-        "eliminate-dead-members",
+    ir(
+        passes::dead_members::FLAG,
         "Remove struct members nothing reads.",
+        |_, _| Ok(Pass::ir(passes::dead_members::EliminateDeadMembers)),
     ),
     ir(
         passes::opextinst_forward_ref_fixup::FLAG,

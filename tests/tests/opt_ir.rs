@@ -97,6 +97,7 @@ const FLOORS: &[(&str, usize, usize)] = &[
         2086,
     ),
     ("if-conversion", 1061, 2086),
+    ("eliminate-dead-members", 1061, 2086),
     (
         "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --scalar-replacement=0 --convert-local-access-chains --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store --eliminate-dead-code-aggressive --if-conversion",
         1061,

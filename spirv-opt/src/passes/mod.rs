@@ -8,6 +8,7 @@ pub mod copy_prop_arrays;
 pub mod dead_branch_elim;
 pub mod dead_functions;
 pub mod dead_inserts;
+pub mod dead_members;
 pub mod fix_storage_class;
 pub mod if_conversion;
 pub mod inline;
