@@ -160,10 +160,8 @@ impl Live {
         let globals: Vec<Inst> = cx.ir.section(crate::ir::Section::TypesValues).collect();
         for i in globals {
             match cx.ir.opcode(i) {
-                O::SpecConstantOp => {
-                    if cx.ir.data(i).in_word(0) == OP_COMPOSITE_EXTRACT {
-                        self.mark_extract(cx, i, 1);
-                    }
+                O::SpecConstantOp if cx.ir.data(i).in_word(0) == OP_COMPOSITE_EXTRACT => {
+                    self.mark_extract(cx, i, 1);
                 }
                 O::Variable => {
                     let storage = cx.ir.data(i).in_word(0);
