@@ -466,9 +466,10 @@ pub static PASSES: &[PassInfo] = &[
         "graphics-robust-access",
         "Clamp indices so that accesses stay in bounds (robust buffer access).",
     ),
-    missing(
-        "if-conversion",
+    ir(
+        passes::if_conversion::FLAG,
         "Turn simple if-then-else diamonds into OpSelect.",
+        |_, _| Ok(Pass::ir(passes::if_conversion::IfConversion)),
     ),
     ir(
         passes::inline::FLAG,
@@ -720,9 +721,10 @@ pub static PASSES: &[PassInfo] = &[
         "code-sink",
         "Move instructions down into the blocks that use them.",
     ),
-    missing(
-        "eliminate-dead-members",
+    ir(
+        passes::dead_members::FLAG,
         "Remove struct members nothing reads.",
+        |_, _| Ok(Pass::ir(passes::dead_members::EliminateDeadMembers)),
     ),
     ir(
         passes::opextinst_forward_ref_fixup::FLAG,

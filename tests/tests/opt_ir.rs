@@ -95,6 +95,13 @@ const FLOORS: &[(&str, usize, usize)] = &[
         1061,
         2086,
     ),
+    ("if-conversion", 1061, 2086),
+    ("eliminate-dead-members", 1061, 2086),
+    (
+        "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --scalar-replacement=0 --convert-local-access-chains --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store --eliminate-dead-code-aggressive --if-conversion",
+        1061,
+        2086,
+    ),
 ];
 
 /// Sequences run besides each pass alone, once every pass of one is implemented: the
@@ -221,6 +228,28 @@ const SEQUENCES: &[&[&str]] = &[
         "redundancy-elimination",
         "combine-access-chains",
         "local-redundancy-elimination",
+    ],
+    // Not a spirv-opt preset: the 17-pass -O head, then --if-conversion on the SSA form
+    // it leaves (where the phis it converts are).
+    &[
+        "wrap-opkill",
+        "eliminate-dead-branches",
+        "merge-return",
+        "inline-entry-points-exhaustive",
+        "eliminate-dead-functions",
+        "eliminate-dead-code-aggressive",
+        "private-to-local",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "scalar-replacement=0",
+        "convert-local-access-chains",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "eliminate-local-multi-store",
+        "eliminate-dead-code-aggressive",
+        "if-conversion",
     ],
 ];
 
