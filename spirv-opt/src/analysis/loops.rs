@@ -13,11 +13,11 @@
 use super::cfg::{PSEUDO_ENTRY, PSEUDO_EXIT};
 use super::dominators::DomTree;
 use super::types::Ty;
+use crate::analysis::IdHashSet;
 use crate::analysis::constants::Const;
 use crate::context::Context;
 use crate::ir::{Block, Func, Inst};
 use spirv_core::spv::Opcode as O;
-use std::collections::HashSet;
 
 /// One loop.
 #[derive(Debug, Clone)]
@@ -38,7 +38,7 @@ pub struct Loop {
     /// The loops nested directly in this one, in spirv-opt's order.
     pub children: Vec<usize>,
     /// Blocks added to the loop after the descriptor was built.
-    added: HashSet<u32>,
+    added: IdHashSet<u32>,
     /// Marked for removal (fully unrolled).
     pub marked_for_removal: bool,
 }
@@ -143,7 +143,7 @@ impl LoopDescriptor {
                 latch,
                 parent: None,
                 children: Vec::new(),
-                added: HashSet::new(),
+                added: IdHashSet::default(),
                 marked_for_removal: false,
             });
             for prev in (0..me).rev() {

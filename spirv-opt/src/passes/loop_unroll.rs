@@ -19,13 +19,12 @@
 //! loop whose unrolling would make the module grow past [`growth_budget`]: spirv-opt
 //! unrolls a loop of 2^31 iterations and runs out of memory.
 
-use crate::analysis::Analyses;
 use crate::analysis::loops::LoopDescriptor;
+use crate::analysis::{Analyses, IdHashMap};
 use crate::context::Context;
 use crate::ir::{Block, Func, Inst, Operand};
 use crate::pass::{IrPass, PassError, Status};
 use spirv_core::spv::Opcode as O;
-use std::collections::HashMap;
 
 /// The pass's flag.
 pub const FLAG: &str = "loop-unroll";
@@ -143,8 +142,8 @@ struct Unroller {
     new_latch: Option<Block>,
     new_condition: Option<Block>,
     new_blocks: Vec<(u32, Block)>,
-    new_inst: HashMap<u32, u32>,
-    ids_to_new: HashMap<u32, Inst>,
+    new_inst: IdHashMap<u32, u32>,
+    ids_to_new: IdHashMap<u32, Inst>,
 }
 
 impl Unroller {
@@ -164,7 +163,10 @@ impl Unroller {
         let trip = ld.trip_count(cx, l, induction, branch)?;
         let latch = cx.cfg().block(latch_id)?;
         let lt = cx.ir.terminator(latch)?;
-        if cx.ir.opcode(lt) != O::Branch || cx.ir.data(lt).in_word(0) != lp.header {
+        if cx.ir.opcode(lt) != O::Branch
+            || cx.ir.data(lt).num_in_operands() < 1
+            || cx.ir.data(lt).in_word(0) != lp.header
+        {
             return None;
         }
         if cx.cfg().preds(lp.merge).len() != 1 || cx.cfg().preds(lp.continue_target).len() != 1 {
@@ -192,6 +194,15 @@ impl Unroller {
         let continue_target = cx.cfg().block(lp.continue_target)?;
         let merge = cx.cfg().block(lp.merge)?;
         let order = ld.structured_order(cx, l, f);
+        // What the copies are wired through must be among them (and the latch must not
+        // be the header, whose label the copies keep), so that once copying starts only
+        // running out of ids can stop it.
+        if latch == header
+            || ![header, latch, condition].iter().all(|b| order.contains(b))
+            || order.iter().any(|&b| cx.ir.terminator(b).is_none())
+        {
+            return None;
+        }
         Some(Unroller {
             l,
             header,
@@ -211,8 +222,8 @@ impl Unroller {
             new_latch: None,
             new_condition: None,
             new_blocks: Vec::new(),
-            new_inst: HashMap::new(),
-            ids_to_new: HashMap::new(),
+            new_inst: IdHashMap::default(),
+            ids_to_new: IdHashMap::default(),
         })
     }
 
