@@ -40,7 +40,7 @@ else
     convert-local-access-chains copy-propagate-arrays reduce-load-size fix-storage-class
     fix-opextinst-opcodes O-head O-head17 simplify-instructions local-redundancy-elimination
     redundancy-elimination combine-access-chains
-    if-conversion eliminate-dead-members)
+    if-conversion eliminate-dead-members loop-unroll)
 fi
 
 tmp=$(mktemp -d)

@@ -141,6 +141,27 @@ pub fn ir_passes(words: &[u32]) {
             check(&cx.to_words(), flag);
         }
     }
+    // Loops with the Unroll control are rare in mutated modules: the SSA rewrite and
+    // --loop-unroll also run on a copy whose every OpLoopMerge asks for unrolling.
+    if let Some(unroll) =
+        with_unroll_control(words).and_then(|w| crate::ir::Ir::from_words(&w).ok())
+    {
+        let mut cx = crate::Context::new(unroll);
+        let mut ok = true;
+        for flag in ["--eliminate-local-multi-store", "--loop-unroll"] {
+            let Ok(passes) = crate::Pass::from_flag(flag, &Default::default()) else {
+                continue;
+            };
+            for p in &passes {
+                if let crate::pass::Run::Ir(pass) = &p.run {
+                    ok &= crate::run_ir_pass(pass.as_ref(), &mut cx).is_ok();
+                }
+            }
+        }
+        if ok {
+            check(&cx.to_words(), "(Unroll control) loop-unroll");
+        }
+    }
     let mut cx = crate::Context::new(ir);
     for p in &all {
         if let crate::pass::Run::Ir(pass) = &p.run {
@@ -192,4 +213,27 @@ pub fn presets(words: &[u32]) {
             }
         }
     }
+}
+
+/// `words` with every `OpLoopMerge`'s loop control set to `Unroll` alone (its
+/// parameters dropped), or `None` when it has none or does not split into
+/// instructions.
+fn with_unroll_control(words: &[u32]) -> Option<Vec<u32>> {
+    let mut out = words.get(..5)?.to_vec();
+    let mut i = 5;
+    let mut hit = false;
+    while i < words.len() {
+        let wc = (words[i] >> 16) as usize;
+        if wc == 0 || i + wc > words.len() {
+            return None;
+        }
+        if words[i] & 0xffff == 246 && wc >= 4 {
+            out.extend_from_slice(&[(4 << 16) | 246, words[i + 1], words[i + 2], 1]);
+            hit = true;
+        } else {
+            out.extend_from_slice(&words[i..i + wc]);
+        }
+        i += wc;
+    }
+    hit.then_some(out)
 }

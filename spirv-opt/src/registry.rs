@@ -518,9 +518,10 @@ pub static PASSES: &[PassInfo] = &[
         "loop-invariant-code-motion",
         "Hoist loop-invariant instructions out of loops.",
     ),
-    missing(
-        "loop-unroll",
+    ir(
+        passes::loop_unroll::FLAG,
         "Fully unroll loops marked Unroll whose trip count is known.",
+        |_, _| Ok(Pass::ir(passes::loop_unroll::LoopUnroll)),
     ),
     with_arg(
         missing(

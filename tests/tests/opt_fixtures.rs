@@ -295,3 +295,23 @@ OpFunctionEnd"#;
         let _ = run(&module, &passes(flags));
     }
 }
+
+/// `--loop-unroll` on a loop of 2^31 - 1 iterations (the `loop-unroll.simple` fixture
+/// with its bound raised): spirv-opt tries to make every copy and runs out of memory;
+/// ours leaves the loop as it is (its growth budget, docs/optimizer.md), and still
+/// unrolls the same loop with a bound of 1,000.
+#[test]
+fn loop_unroll_leaves_a_loop_past_its_budget() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/opt-ir");
+    let text = std::fs::read_to_string(dir.join("loop-unroll.simple.spvasm")).expect("reads");
+    assert!(text.contains("%11 = OpConstant %8 4\n"));
+    let huge = assemble(&text.replace(
+        "%11 = OpConstant %8 4\n",
+        "%11 = OpConstant %8 2147483647\n",
+    ));
+    let out = ours(&huge, "--loop-unroll");
+    assert_eq!(out.len(), huge.len(), "the loop stays");
+    let thousand = assemble(&text.replace("%11 = OpConstant %8 4\n", "%11 = OpConstant %8 1000\n"));
+    let out = ours(&thousand, "--loop-unroll");
+    assert!(out.len() > thousand.len() * 50, "unrolled");
+}

@@ -24,6 +24,7 @@ pub mod decorations;
 pub mod def_use;
 pub mod dominators;
 pub mod features;
+pub(crate) mod loops;
 pub mod names;
 pub mod struct_cfg;
 pub mod types;

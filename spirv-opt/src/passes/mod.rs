@@ -16,6 +16,7 @@ pub mod local_access_chain;
 pub mod local_redundancy;
 pub mod local_single_block;
 pub mod local_single_store;
+pub(crate) mod loop_unroll;
 pub mod merge_blocks;
 pub mod merge_return;
 pub mod opextinst_forward_ref_fixup;
