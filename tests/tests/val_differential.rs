@@ -389,8 +389,10 @@ fn run_all(
             .map(|w| {
                 let next = &next;
                 s.spawn(move || {
-                    let tmp = std::env::temp_dir()
-                        .join(format!("val_differential.{}.{w}.spv", std::process::id()));
+                    let tmp = std::env::temp_dir().join(format!(
+                        "val_differential.{}.{family:?}.{w}.spv",
+                        std::process::id()
+                    ));
                     let mut out = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
