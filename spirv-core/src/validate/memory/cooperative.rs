@@ -342,10 +342,8 @@ fn decode_func(
         }
         let length = q.constant_u64(q.word(param_type, 3).unwrap_or(0));
         let dim = q.constant_u64(q.word(layout_type, 2).unwrap_or(0));
-        if let (Some(length), Some(dim)) = (length, dim) {
-            if length != dim {
-                return Err(Fault::from(E::DecodeFuncArray { opcode, id }));
-            }
+        if length.is_some() && dim.is_some() && length != dim {
+            return Err(Fault::from(E::DecodeFuncArray { opcode, id }));
         }
     }
     Ok(())
