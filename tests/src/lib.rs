@@ -39,6 +39,7 @@ mod readme;
 pub mod reference;
 pub mod renames;
 pub mod scratch;
+pub mod semantic;
 pub mod val_compare;
 pub mod val_fixture;
 pub mod valsuite;

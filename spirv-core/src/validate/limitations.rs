@@ -126,7 +126,7 @@ pub(super) mod rules {
             "Workgroup Memory Scope is limited to MeshNV, TaskNV, MeshEXT, TaskEXT, TessellationControl, and GLCompute execution model",
             Model(Only(&[M::GLCompute, M::TessellationControl, M::TaskNV, M::MeshNV, M::TaskEXT, M::MeshEXT]));
         /// A `Workgroup` memory scope with the GLSL450 memory model (Vulkan).
-        WORKGROUP_MEMORY_GLSL = Some("VUID-StandaloneSpirv-None-07320"),
+        WORKGROUP_MEMORY_GLSL = Some("VUID-StandaloneSpirv-ExecutionModel-07320"),
             "Workgroup Memory Scope can't be used with TessellationControl using GLSL450 Memory Model",
             Model(Not(&[M::TessellationControl]));
     }

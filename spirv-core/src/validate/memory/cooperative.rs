@@ -1,12 +1,14 @@
 //! spirv-val's memory rules for cooperative matrices (`validate_memory.cpp`):
 //! `OpCooperativeMatrixLengthNV`/`KHR` and `OpCooperativeMatrixLoadNV`/`StoreNV`,
 //! `OpCooperativeMatrixLoadKHR`/`StoreKHR` with their memory layouts (those of
-//! `SPV_ARM_cooperative_matrix_layouts` included) and memory access operands.
+//! `SPV_ARM_cooperative_matrix_layouts` included) and memory access operands, and
+//! `OpCooperativeMatrixLoadTensorNV`/`StoreTensorNV` with their tensor layouts, views
+//! and decode functions.
 
 use super::super::Query;
 use super::super::{Fault, Inst};
 use super::MemoryError as E;
-use super::access::{logical_pointer, memory_access};
+use super::access::{access_words, logical_pointer, memory_access};
 use crate::spirv_tools::is_constant;
 use crate::spirv_tools::is_spec_constant;
 use crate::spv::{Capability as C, Opcode as O, StorageClass as S};
@@ -15,6 +17,10 @@ use crate::types::Id;
 /// `RowBlockedInterleavedARM` and `ColumnBlockedInterleavedARM`.
 const ROW_BLOCKED_ARM: u64 = 4202;
 const COLUMN_BLOCKED_ARM: u64 = 4203;
+
+/// Tensor addressing operand bits (`TensorAddressingOperandsMask`).
+const TENSOR_VIEW: u32 = 0x1;
+const DECODE_FUNC: u32 = 0x2;
 
 /// `ValidateCooperativeMatrixLengthNV` (for both opcodes).
 pub(crate) fn length(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
@@ -216,4 +222,129 @@ fn layout_khr(
         }));
     }
     Ok(Some(if load { 5 } else { 4 }))
+}
+
+/// `ValidateCooperativeMatrixLoadStoreTensorNV`.
+pub(crate) fn load_store_tensor(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
+    let opcode = inst.opcode;
+    let load = opcode == O::CooperativeMatrixLoadTensorNV;
+    let type_id = if load {
+        inst.word(0)
+    } else {
+        q.type_of(inst.word(1))
+    };
+    let Some(matrix) = q.def(type_id) else {
+        return Ok(());
+    };
+    if matrix.opcode() != O::TypeCooperativeMatrixKHR {
+        let ty = Id(type_id);
+        return Err(Fault::from(if load {
+            E::LoadNotCooperativeMatrix { opcode, ty }
+        } else {
+            E::StoreNotCooperativeMatrix { opcode, ty }
+        }));
+    }
+    let pointer_id = inst.word(if load { 2 } else { 0 });
+    let pointer = Id(pointer_id);
+    match q.def(pointer_id) {
+        Some(p) if logical_pointer(q, &p) => {}
+        _ => return Err(Fault::from(E::CooperativeNotLogical { opcode, pointer })),
+    }
+    let pointer_type_id = q.type_of(pointer_id);
+    let Some(pointer_type) = q
+        .def(pointer_type_id)
+        .filter(|t| t.opcode() == O::TypePointer)
+    else {
+        return Err(Fault::from(E::CooperativePointerType { opcode, pointer }));
+    };
+    let sc = S(pointer_type.words().get(2).copied().unwrap_or(u32::MAX));
+    if !matches!(
+        sc,
+        S::Workgroup | S::StorageBuffer | S::PhysicalStorageBuffer
+    ) {
+        let ty = Id(pointer_type_id);
+        return Err(Fault::from(E::CooperativeStorageClassKhr { opcode, ty }));
+    }
+    if load {
+        let object = inst.word(3);
+        if q.def(object).is_none() || q.type_of(object) != type_id {
+            return Err(Fault::from(E::TensorObjectType {
+                opcode,
+                object: Id(object),
+            }));
+        }
+    }
+    let layout_id = inst.word(if load { 4 } else { 2 });
+    let layout_type = q.type_of(layout_id);
+    if q.def(layout_id).is_none() || q.opcode(layout_type) != O::TypeTensorLayoutNV {
+        return Err(Fault::from(E::TensorLayoutOperand {
+            opcode,
+            id: Id(layout_id),
+        }));
+    }
+    let access = if load { 5 } else { 3 };
+    if inst.operands.len() > access && !memory_access(q, inst, access)? {
+        return Ok(());
+    }
+    let tensor_index = access + access_words(inst.word(access));
+    let tensor = inst.word(tensor_index);
+    let tensor_words =
+        1 + usize::from(tensor & TENSOR_VIEW != 0) + usize::from(tensor & DECODE_FUNC != 0);
+    if inst.operands.len() < tensor_index + tensor_words {
+        return Err(Fault::from(E::TensorOperandsCount { opcode }));
+    }
+    let mut next = tensor_index + 1;
+    if tensor & TENSOR_VIEW != 0 {
+        let view = inst.word(next);
+        if q.def(view).is_none() || q.opcode(q.type_of(view)) != O::TypeTensorViewNV {
+            return Err(Fault::from(E::TensorViewOperand {
+                opcode,
+                id: Id(view),
+            }));
+        }
+        next += 1;
+    }
+    if tensor & DECODE_FUNC != 0 {
+        if !load {
+            return Err(Fault::from(E::StoreTensorDecodeFunc));
+        }
+        decode_func(q, inst.word(next), &matrix, layout_type)?;
+    }
+    Ok(())
+}
+
+/// A tensor load's `DecodeFunc`: a function returning the matrix's component type from
+/// a `PhysicalStorageBuffer` pointer and two arrays as long as the tensor's dimension.
+fn decode_func(
+    q: &Query<'_>,
+    func: u32,
+    matrix: &crate::module::InstRef<'_>,
+    layout_type: u32,
+) -> Result<(), Fault> {
+    let opcode = O::CooperativeMatrixLoadTensorNV;
+    let id = Id(func);
+    if q.opcode(func) != O::Function {
+        return Err(Fault::from(E::DecodeFuncNotFunction { opcode, id }));
+    }
+    let component = matrix.words().get(2).copied().unwrap_or(0);
+    let function_type = q.word(func, 4).unwrap_or(0);
+    if q.word(function_type, 2) != Some(component) {
+        return Err(Fault::from(E::DecodeFuncReturn { opcode, id }));
+    }
+    let first = q.word(function_type, 3).unwrap_or(0);
+    if q.word(first, 2) != Some(S::PhysicalStorageBuffer.0) {
+        return Err(Fault::from(E::DecodeFuncPointer { opcode, id }));
+    }
+    for param in [4, 5] {
+        let param_type = q.word(function_type, param).unwrap_or(0);
+        if q.opcode(param_type) != O::TypeArray {
+            return Err(Fault::from(E::DecodeFuncArray { opcode, id }));
+        }
+        let length = q.constant_u64(q.word(param_type, 3).unwrap_or(0));
+        let dim = q.constant_u64(q.word(layout_type, 2).unwrap_or(0));
+        if length.is_some() && dim.is_some() && length != dim {
+            return Err(Fault::from(E::DecodeFuncArray { opcode, id }));
+        }
+    }
+    Ok(())
 }

@@ -2,12 +2,13 @@
 //! instruction, with its faults ([`MemoryError`]): variables ([`variable`]), loads and
 //! stores with their memory access operands ([`access`]), copies ([`copy`]), access
 //! chains, array lengths and pointer comparisons ([`chain`]), cooperative matrix
-//! lengths, loads and stores ([`cooperative`]). Not checked yet: the tensor loads and
-//! stores and the cooperative vector instructions.
+//! lengths, loads and stores, those addressed by tensor layouts included
+//! ([`cooperative`]), and the cooperative vector instructions ([`cooperative_vector`]).
 
 mod access;
 mod chain;
 mod cooperative;
+mod cooperative_vector;
 mod copy;
 mod variable;
 
@@ -539,8 +540,9 @@ faults! {
             /// The pointer.
             pointer: Id,
         } => "spv::Op::Op{opcode} type for pointer <id> {pointer} is not a pointer type.",
-        /// A KHR cooperative matrix load or store through a pointer of another storage
-        /// class than Workgroup, StorageBuffer or PhysicalStorageBuffer (Vulkan).
+        /// A KHR (Vulkan) or tensor-addressed cooperative matrix load or store through a
+        /// pointer of another storage class than Workgroup, StorageBuffer or
+        /// PhysicalStorageBuffer.
         #[vuid = "VUID-StandaloneSpirv-Pointer-08973"]
         CooperativeStorageClassKhr {
             /// The opcode.
@@ -548,8 +550,9 @@ faults! {
             /// The pointer type.
             ty: Id,
         } => "spv::Op::Op{opcode} storage class for pointer type <id> {ty} is not Workgroup, StorageBuffer, or PhysicalStorageBuffer.",
-        /// An NV cooperative matrix load or store through a pointer of another storage
-        /// class than Workgroup or StorageBuffer.
+        /// An NV cooperative matrix or a cooperative vector load or store through a
+        /// pointer of another storage class than Workgroup or StorageBuffer (the
+        /// cooperative vectors allow PhysicalStorageBuffer too, with this text).
         CooperativeStorageClassNv {
             /// The opcode.
             opcode: Opcode,
@@ -614,6 +617,167 @@ faults! {
             /// The layout.
             layout: u64,
         } => "MemoryLayout {layout} requires a Stride.",
+        // --- Tensor-addressed cooperative matrix loads and stores. ---
+        /// A tensor load's object whose type is not the result type.
+        TensorObjectType {
+            /// The opcode.
+            opcode: Opcode,
+            /// The object.
+            object: Id,
+        } => "spv::Op::Op{opcode} Object <id> {object} type does not match Result Type.",
+        /// A tensor layout operand whose type is not `OpTypeTensorLayoutNV`.
+        TensorLayoutOperand {
+            /// The opcode.
+            opcode: Opcode,
+            /// The operand.
+            id: Id,
+        } => "spv::Op::Op{opcode} TensorLayout <id> {id} does not have a tensor layout type.",
+        /// Fewer operands than the tensor addressing mask names.
+        TensorOperandsCount {
+            /// The opcode.
+            opcode: Opcode,
+        } => "spv::Op::Op{opcode} not enough tensor addressing operands.",
+        /// A `TensorView` operand whose type is not `OpTypeTensorViewNV`.
+        TensorViewOperand {
+            /// The opcode.
+            opcode: Opcode,
+            /// The operand.
+            id: Id,
+        } => "spv::Op::Op{opcode} TensorView <id> {id} does not have a tensor view type.",
+        /// A tensor store with a `DecodeFunc`.
+        StoreTensorDecodeFunc => "OpCooperativeMatrixStoreTensorNV does not support DecodeFunc.",
+        /// A `DecodeFunc` that is not an `OpFunction`.
+        DecodeFuncNotFunction {
+            /// The opcode.
+            opcode: Opcode,
+            /// The operand.
+            id: Id,
+        } => "spv::Op::Op{opcode} DecodeFunc <id> {id} is not a function.",
+        /// A `DecodeFunc` whose return type is not the matrix's component type.
+        DecodeFuncReturn {
+            /// The opcode.
+            opcode: Opcode,
+            /// The function.
+            id: Id,
+        } => "spv::Op::Op{opcode} DecodeFunc <id> {id} return type must match matrix component type.",
+        /// A `DecodeFunc` whose first parameter is not a `PhysicalStorageBuffer` pointer.
+        DecodeFuncPointer {
+            /// The opcode.
+            opcode: Opcode,
+            /// The function.
+            id: Id,
+        } => "spv::Op::Op{opcode} DecodeFunc <id> {id} first parameter must be pointer to PhysicalStorageBuffer.",
+        /// A `DecodeFunc` whose second or third parameter is not an array as long as the
+        /// tensor's dimension.
+        DecodeFuncArray {
+            /// The opcode.
+            opcode: Opcode,
+            /// The function.
+            id: Id,
+        } => "spv::Op::Op{opcode} DecodeFunc <id> {id} second/third parameter must be array of 32-bit integer with  dimension equal to the tensor dimension.",
+        // --- Cooperative vectors. ---
+        /// A cooperative vector load whose result type is not a cooperative vector.
+        LoadNotCooperativeVector {
+            /// The result type.
+            ty: Id,
+        } => "spv::Op::OpCooperativeVectorLoadNV Result Type <id> {ty} is not a cooperative vector type.",
+        /// A cooperative vector store whose object is not a cooperative vector.
+        StoreNotCooperativeVector {
+            /// The object's type.
+            ty: Id,
+        } => "spv::Op::OpCooperativeVectorStoreNV Object type <id> {ty} is not a cooperative vector type.",
+        /// A cooperative vector instruction's pointer to something other than an array.
+        VectorPointeeArray {
+            /// The opcode.
+            opcode: Opcode,
+            /// The pointer.
+            pointer: Id,
+        } => "spv::Op::Op{opcode} Pointer <id> {pointer}s Type must be an array type.",
+        /// A cooperative vector instruction's pointer to an array of something other
+        /// than scalars or vectors.
+        VectorPointeeElement {
+            /// The opcode.
+            opcode: Opcode,
+            /// The pointer.
+            pointer: Id,
+        } => "spv::Op::Op{opcode} Pointer <id> {pointer}s Type must be an array of scalar or vector type.",
+        /// An operand (`A`, `B`, `V`, or the `result`) whose type is not a cooperative
+        /// vector.
+        OperandNotCooperativeVector {
+            /// The opcode.
+            opcode: Opcode,
+            /// The operand's name, as spirv-val words it.
+            operand: &'static str,
+            /// The type.
+            ty: Id,
+        } => "spv::Op::Op{opcode} {operand} type <id> {ty} is not a cooperative vector type.",
+        /// An outer product's `A` and `B` of different component types.
+        VectorComponentsDiffer {
+            /// `A`'s component type.
+            a: Id,
+            /// `B`'s component type.
+            b: Id,
+        } => "spv::Op::OpCooperativeVectorOuterProductAccumulateNV A and B component types {a} and {b} do not match.",
+        /// An operand whose type is not a 32-bit integer.
+        OperandNotInt32 {
+            /// The opcode.
+            opcode: Opcode,
+            /// The operand's name.
+            operand: &'static str,
+            /// The type.
+            ty: Id,
+        } => "spv::Op::Op{opcode} {operand} type <id> {ty} is not a 32 bit integer.",
+        /// An operand whose type is not a 32- or 64-bit integer.
+        OperandNotInt32Or64 {
+            /// The opcode.
+            opcode: Opcode,
+            /// The operand's name.
+            operand: &'static str,
+            /// The type.
+            ty: Id,
+        } => "spv::Op::Op{opcode} {operand} type <id> {ty} is not a 32 or 64 bit integer.",
+        /// A matrix multiplication whose result components are not 32-bit integers or
+        /// 16- or 32-bit floats.
+        MulResultComponent {
+            /// The opcode.
+            opcode: Opcode,
+            /// The component type.
+            ty: Id,
+        } => "spv::Op::Op{opcode} result component type <id> {ty} is not a 32 bit int or 16/32 bit float.",
+        /// A result's component count other than `M`.
+        MulResultCount {
+            /// The opcode.
+            opcode: Opcode,
+            /// The result's component count.
+            count: u32,
+            /// `M`.
+            m: u32,
+        } => "spv::Op::Op{opcode} result type number of components {count} does not match M {m}",
+        /// An unpacked input's component count other than `K`.
+        MulInputCount {
+            /// The opcode.
+            opcode: Opcode,
+            /// The input's component count.
+            count: u32,
+            /// `K`.
+            k: u32,
+        } => "spv::Op::Op{opcode} input number of components {count} does not match K {k}",
+        /// A `Transpose` that is not a boolean.
+        TransposeNotBool {
+            /// The opcode.
+            opcode: Opcode,
+            /// The operand.
+            id: Id,
+        } => "spv::Op::Op{opcode} Transpose <id> {id} is not a scalar boolean.",
+        /// An operand that must be a constant and is not.
+        OperandNotConstant {
+            /// The opcode.
+            opcode: Opcode,
+            /// The operand's name.
+            operand: &'static str,
+            /// The operand.
+            id: Id,
+        } => "spv::Op::Op{opcode} {operand} <id> {id} is not a constant instruction.",
         // --- Raw access chains. ---
         /// A raw chain to another storage class than StorageBuffer,
         /// PhysicalStorageBuffer or Uniform.
@@ -844,6 +1008,17 @@ pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(
         | O::CooperativeMatrixStoreNV
         | O::CooperativeMatrixLoadKHR
         | O::CooperativeMatrixStoreKHR => cooperative::load_store(q, inst),
+        O::CooperativeMatrixLoadTensorNV | O::CooperativeMatrixStoreTensorNV => {
+            cooperative::load_store_tensor(q, inst)
+        }
+        O::CooperativeVectorLoadNV | O::CooperativeVectorStoreNV => {
+            cooperative_vector::load_store(q, inst)
+        }
+        O::CooperativeVectorOuterProductAccumulateNV => cooperative_vector::outer_product(q, inst),
+        O::CooperativeVectorReduceSumAccumulateNV => cooperative_vector::reduce_sum(q, inst),
+        O::CooperativeVectorMatrixMulNV | O::CooperativeVectorMatrixMulAddNV => {
+            cooperative_vector::matrix_mul(q, inst)
+        }
         _ => Ok(()),
     }
 }
@@ -879,6 +1054,14 @@ pub(crate) const COVERAGE: crate::validate::coverage::Family = crate::validate::
             O::CooperativeMatrixStoreNV,
             O::CooperativeMatrixLoadKHR,
             O::CooperativeMatrixStoreKHR,
+            O::CooperativeMatrixLoadTensorNV,
+            O::CooperativeMatrixStoreTensorNV,
+            O::CooperativeVectorLoadNV,
+            O::CooperativeVectorStoreNV,
+            O::CooperativeVectorOuterProductAccumulateNV,
+            O::CooperativeVectorReduceSumAccumulateNV,
+            O::CooperativeVectorMatrixMulNV,
+            O::CooperativeVectorMatrixMulAddNV,
         ]
     },
     ..crate::validate::coverage::Family::new("memory", "validate_memory.cpp")
