@@ -145,6 +145,27 @@ const SEQUENCES: &[&[&str]] = &[
         "eliminate-local-multi-store",
         "eliminate-dead-code-aggressive",
     ],
+    // The -O head above, then its conditional constant propagation.
+    &[
+        "wrap-opkill",
+        "eliminate-dead-branches",
+        "merge-return",
+        "inline-entry-points-exhaustive",
+        "eliminate-dead-functions",
+        "eliminate-dead-code-aggressive",
+        "private-to-local",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "scalar-replacement=0",
+        "convert-local-access-chains",
+        "eliminate-local-single-block",
+        "eliminate-local-single-store",
+        "eliminate-dead-code-aggressive",
+        "eliminate-local-multi-store",
+        "eliminate-dead-code-aggressive",
+        "ccp",
+    ],
     // Not a spirv-opt preset: the prefix above, then every other pass implemented
     // here, so that what each leaves of the analyses is tried by the next.
     &[

@@ -25,6 +25,7 @@ pub mod def_use;
 pub mod dominators;
 pub mod features;
 pub mod names;
+pub mod propagator;
 pub mod struct_cfg;
 pub mod types;
 pub mod value_numbers;
