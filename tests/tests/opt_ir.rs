@@ -64,6 +64,12 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("scalar-replacement", 1061, 2086),
     ("convert-local-access-chains", 1061, 2086),
     ("simplify-instructions", 1061, 2086),
+    ("ccp", 1061, 2086),
+    (
+        "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --scalar-replacement=0 --convert-local-access-chains --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store --eliminate-dead-code-aggressive --ccp",
+        1061,
+        2086,
+    ),
     ("local-redundancy-elimination", 1061, 2086),
     ("redundancy-elimination", 1061, 2086),
     ("combine-access-chains", 1061, 2086),
