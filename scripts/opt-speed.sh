@@ -29,6 +29,8 @@ o_head="--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-po
 o_head17="$o_head --scalar-replacement=0 --convert-local-access-chains --eliminate-local-single-block
 --eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store
 --eliminate-dead-code-aggressive"
+# O-head18: O-head17, then -O's --ccp.
+o_head18="$o_head17 --ccp"
 
 if [ $# -gt 0 ]; then
   passes=("$@")
@@ -41,6 +43,7 @@ else
     fix-opextinst-opcodes O-head O-head17 simplify-instructions local-redundancy-elimination
     redundancy-elimination combine-access-chains
     if-conversion eliminate-dead-members loop-unroll)
+  passes+=(ccp O-head18)
 fi
 
 tmp=$(mktemp -d)
@@ -65,6 +68,9 @@ for p in "${passes[@]}"; do
   elif [ "$p" = O-head17 ]; then
     # shellcheck disable=SC2206
     args=(--skip-validation $o_head17)
+  elif [ "$p" = O-head18 ]; then
+    # shellcheck disable=SC2206
+    args=(--skip-validation $o_head18)
   elif [ "${p#-}" != "$p" ]; then
     # A preset (-O, -Os, --legalize-hlsl): validation on, as users run them.
     args=("$p")

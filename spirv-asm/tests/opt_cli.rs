@@ -196,7 +196,7 @@ fn the_output_file_changes_only_on_success() {
         &["--strip-debug", "bad.spv", "-o", "out.spv"],
         &["--strip-debug", "odd.spv", "-o", "out.spv"],
         &["--strip-debug", "missing.spv", "-o", "out.spv"],
-        &["--ccp", "good.spv", "-o", "out.spv"],
+        &["--strength-reduction", "good.spv", "-o", "out.spv"],
         &["--strip-debug", "good.spv", "good.spv", "-o", "out.spv"],
     ];
     for args in failing {

@@ -1766,6 +1766,13 @@ impl Context {
         if declared != 0 {
             return self.get_def(declared);
         }
+        self.build_constant_instruction(c, type_id)
+    }
+
+    /// A new instruction declaring `c` with type `type_id` (the type `c` has for 0),
+    /// made at the end of the types and values even if one exists
+    /// (`BuildInstructionAndAddToModule`).
+    pub fn build_constant_instruction(&mut self, c: ConstRef, type_id: u32) -> Option<Inst> {
         let id = self.take_next_id()?;
         let value = self.constants().value(c).clone();
         let ty = if type_id != 0 {

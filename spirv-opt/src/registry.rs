@@ -322,7 +322,11 @@ pub static PASSES: &[PassInfo] = &[
         "amd-ext-to-khr",
         "Replace AMD extension instructions with their KHR equivalents.",
     ),
-    missing("ccp", "Sparse conditional constant propagation."),
+    ir(
+        passes::ccp::FLAG,
+        "Sparse conditional constant propagation.",
+        |_, _| Ok(Pass::ir(passes::ccp::Ccp)),
+    ),
     ir(
         passes::cfg_cleanup::FLAG,
         "Clean up the control flow graph: remove the blocks unreachable from the entry.",

@@ -26,6 +26,7 @@ pub mod dominators;
 pub mod features;
 pub(crate) mod loops;
 pub mod names;
+pub mod propagator;
 pub mod struct_cfg;
 pub mod types;
 pub mod value_numbers;

@@ -18,6 +18,7 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
     Some(match cx.ir.opcode(i) {
         O::CompositeConstruct => &[composite_construct],
         O::CompositeExtract => &[composite_extract],
+        O::CompositeInsert => &[composite_insert],
         O::ConvertFToS | O::ConvertFToU => &[f_to_i],
         O::ConvertSToF | O::ConvertUToF => &[i_to_f],
         O::SConvert => &[s_convert],
@@ -53,12 +54,9 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
         // Rules spirv-opt has that are not ported (they never fold here, so an
         // instruction of these opcodes stays; see docs/optimizer.md).
         O::ExtInst => return ext_rules_for(cx, i),
-        O::CompositeInsert
-        | O::Dot
-        | O::VectorTimesMatrix
-        | O::MatrixTimesVector
-        | O::Transpose
-        | O::QuantizeToF16 => &[],
+        O::Dot | O::VectorTimesMatrix | O::MatrixTimesVector | O::Transpose | O::QuantizeToF16 => {
+            &[]
+        }
         _ => return None,
     })
 }
@@ -205,6 +203,80 @@ fn composite_extract(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Opti
         }
     }
     Some(c)
+}
+
+/// `FoldInsertWithConstants`: the composite with the object put in at the indexes. A
+/// null composite on the way is first spelled out as nulls of its element type (not
+/// for structs, nor for arrays, where spirv-opt reads the length wrongly); each
+/// composite above the innermost one gets a new declaring instruction, as spirv-opt
+/// builds one whether or not one exists.
+fn composite_insert(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (object, mut composite) = ((*cs.first()?)?, (*cs.get(1)?)?);
+    let n = cx.ir.data(i).num_in_operands();
+    if n < 3 {
+        return None;
+    }
+    let last = n - 1;
+    let mut chain = Vec::new();
+    let mut components = Vec::new();
+    let mut ty = ty_of(cx, composite);
+    for k in 2..n {
+        ty = ty_of(cx, composite);
+        let whole = match value(cx, composite) {
+            Const::Null(t) => null_composite(cx, t)?,
+            Const::Composite(..) => composite,
+            _ => return None,
+        };
+        if k != last {
+            chain.push(whole);
+        }
+        let Const::Composite(_, comps) = value(cx, whole) else {
+            return None;
+        };
+        components = comps;
+        composite = *components.get(cx.ir.data(i).in_word(k) as usize)?;
+    }
+    let at = cx.ir.data(i).in_word(last) as usize;
+    let mut ids = Vec::with_capacity(components.len());
+    for (k, &comp) in components.iter().enumerate() {
+        ids.push(defining_id(cx, if k == at { object } else { comp })?);
+    }
+    let mut new = cx.constant_of(ty, &ids)?;
+    for level in (1..=chain.len()).rev() {
+        cx.build_constant_instruction(new, 0)?;
+        let outer = chain[level - 1];
+        let Const::Composite(t, comps) = value(cx, outer) else {
+            return None;
+        };
+        let at = cx.ir.data(i).in_word(1 + level) as usize;
+        let mut ids = Vec::with_capacity(comps.len());
+        for (k, &comp) in comps.iter().enumerate() {
+            let id = cx.find_declared_constant_id(if k == at { new } else { comp }, 0);
+            if id == 0 {
+                return None;
+            }
+            ids.push(id);
+        }
+        new = cx.constant_of(t, &ids)?;
+    }
+    Some(new)
+}
+
+/// `GetNullCompositeConstant`: a vector or matrix of its element type's null (declared
+/// where missing).
+fn null_composite(cx: &mut Context, t: TypeRef) -> Option<ConstRef> {
+    let (elem, count) = match cx.types().ty(t).clone() {
+        Ty::Vector { elem, count } => (elem, count),
+        Ty::Matrix { col, count } => (col, count),
+        _ => return None,
+    };
+    // The count is the module's claim: valid vectors and matrices have at most 16.
+    if count > 1 << 16 {
+        return None;
+    }
+    let null = cx.constant_of(elem, &[])?;
+    let id = defining_id(cx, null)?;
+    cx.constant_of(t, &vec![id; count as usize])
 }
 
 /// `FoldVectorShuffleWithConstants`.
@@ -691,6 +763,161 @@ const FCLAMP: u32 = 43;
 const UCLAMP: u32 = 44;
 const SCLAMP: u32 = 45;
 
+const SIN: u32 = 13;
+const COS: u32 = 14;
+const TAN: u32 = 15;
+const ASIN: u32 = 16;
+const ACOS: u32 = 17;
+const ATAN: u32 = 18;
+const ATAN2: u32 = 25;
+const POW: u32 = 26;
+const EXP: u32 = 27;
+const LOG: u32 = 28;
+const EXP2: u32 = 29;
+const LOG2: u32 = 30;
+const SQRT: u32 = 31;
+
+/// `FoldFTranscendentalUnary`: the C library's double function (Rust's `f64`
+/// functions call the same one), a 32-bit operand widened first and the result
+/// rounded back.
+fn transcendental1(
+    cx: &mut Context,
+    t: TypeRef,
+    a: ConstRef,
+    f: fn(f64) -> f64,
+) -> Option<ConstRef> {
+    let at = ty_of(cx, a);
+    match float_width(cx, at)? {
+        32 => {
+            let v = f(f64::from(get_f32(cx, a))) as f32;
+            f32_const(cx, t, v)
+        }
+        64 => {
+            let v = f(get_f64(cx, a));
+            f64_const(cx, t, v)
+        }
+        _ => None,
+    }
+}
+
+/// `FoldFTranscendentalBinary`.
+fn transcendental2(
+    cx: &mut Context,
+    t: TypeRef,
+    a: ConstRef,
+    b: ConstRef,
+    f: fn(f64, f64) -> f64,
+) -> Option<ConstRef> {
+    let at = ty_of(cx, a);
+    match float_width(cx, at)? {
+        32 => {
+            let v = f(f64::from(get_f32(cx, a)), f64::from(get_f32(cx, b))) as f32;
+            f32_const(cx, t, v)
+        }
+        64 => {
+            let v = f(get_f64(cx, a), get_f64(cx, b));
+            f64_const(cx, t, v)
+        }
+        _ => None,
+    }
+}
+
+const FMIX: u32 = 46;
+
+/// `FoldFMix`: `x * (1 - a) + y * a`, each step folded as `FoldFPBinaryOp` does
+/// (the components of a vector step declared as they come). spirv-opt builds its
+/// vector of ones with four components whatever the vector's size and then reads as
+/// many of `a`'s, past the end of a shorter vector; here the steps stop at the
+/// shorter operand.
+fn fmix(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    if !float_folding_allowed(cx, i) {
+        return None;
+    }
+    let (x, y, a) = ((*cs.get(1)?)?, (*cs.get(2)?)?, (*cs.get(3)?)?);
+    let xt = ty_of(cx, x);
+    let (base, vector) = match cx.types().ty(xt).clone() {
+        Ty::Vector { elem, .. } => (elem, true),
+        _ => (xt, false),
+    };
+    let mut one = match float_width(cx, base)? {
+        32 => f32_const(cx, base, 1.0)?,
+        64 => f64_const(cx, base, 1.0)?,
+        _ => return None,
+    };
+    if vector {
+        let id = defining_id(cx, one)?;
+        one = cx.constant_of(xt, &[id; 4])?;
+    }
+    let t = result_ty(cx, i)?;
+    let sub = |cx: &mut Context, t, a, b| fp_arith(cx, t, a, b, |x, y| x - y, |x, y| x - y);
+    let mul = |cx: &mut Context, t, a, b| fp_arith(cx, t, a, b, |x, y| x * y, |x, y| x * y);
+    let add = |cx: &mut Context, t, a, b| fp_arith(cx, t, a, b, |x, y| x + y, |x, y| x + y);
+    let temp1 = fp_binary_of(cx, t, one, a, sub)?;
+    let temp2 = fp_binary_of(cx, t, x, temp1, mul)?;
+    let temp3 = fp_binary_of(cx, t, y, a, mul)?;
+    fp_binary_of(cx, t, temp2, temp3, add)
+}
+
+/// The free `FoldFPBinaryOp`: the scalar rule on `a` and `b` of type `t`, or per
+/// component of a vector (as many as `a` has, here no more than `b` has).
+fn fp_binary_of(
+    cx: &mut Context,
+    t: TypeRef,
+    a: ConstRef,
+    b: ConstRef,
+    f: Binary,
+) -> Option<ConstRef> {
+    let Ty::Vector { elem, .. } = cx.types().ty(t).clone() else {
+        return f(cx, t, a, b);
+    };
+    let ac = vector_components(cx, a)?;
+    let bc = vector_components(cx, b)?;
+    let mut results = Vec::with_capacity(ac.len());
+    for (&p, &q) in ac.iter().zip(&bc) {
+        results.push(f(cx, elem, p, q)?);
+    }
+    let mut ids = Vec::with_capacity(results.len());
+    for r in results {
+        ids.push(defining_id(cx, r)?);
+    }
+    cx.constant_of(t, &ids)
+}
+
+/// One rule per GLSL.std.450 transcendental function, as spirv-opt registers them
+/// (`FoldFPUnaryOp` / `FoldFPBinaryOp` of the function).
+macro_rules! transcendental_rules {
+    ($($name:ident: $f:expr;)*) => {$(
+        fn $name(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+            fp_unary(cx, i, cs, |cx, t, a| transcendental1(cx, t, a, $f))
+        }
+    )*};
+}
+transcendental_rules! {
+    sin: f64::sin;
+    cos: f64::cos;
+    tan: f64::tan;
+    asin: f64::asin;
+    acos: f64::acos;
+    atan: f64::atan;
+    exp: f64::exp;
+    log: f64::ln;
+    exp2: f64::exp2;
+    log2: f64::log2;
+    sqrt: f64::sqrt;
+}
+
+fn atan2(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, |cx, t, a, b| {
+        transcendental2(cx, t, a, b, f64::atan2)
+    })
+}
+
+fn pow(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_binary(cx, i, cs, |cx, t, a, b| {
+        transcendental2(cx, t, a, b, f64::powf)
+    })
+}
+
 /// The rules for an extended instruction of GLSL.std.450 (spirv-opt's `ext_rules_`,
 /// keyed by the module's first import of that set).
 fn ext_rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
@@ -707,8 +934,20 @@ fn ext_rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
         FMIN | UMIN | SMIN => &[ext_min],
         FMAX | UMAX | SMAX => &[ext_max],
         FCLAMP | UCLAMP | SCLAMP => &[clamp1, clamp2, clamp3],
-        // FMix and the transcendental functions are not ported.
-        13..=18 | 25..=31 | 46 => &[],
+        SIN => &[sin],
+        COS => &[cos],
+        TAN => &[tan],
+        ASIN => &[asin],
+        ACOS => &[acos],
+        ATAN => &[atan],
+        EXP => &[exp],
+        LOG => &[log],
+        EXP2 => &[exp2],
+        LOG2 => &[log2],
+        SQRT => &[sqrt],
+        ATAN2 => &[atan2],
+        POW => &[pow],
+        FMIX => &[fmix],
         _ => return None,
     })
 }

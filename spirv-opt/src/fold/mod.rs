@@ -136,6 +136,15 @@ pub fn fold_to_constant(cx: &mut Context, i: Inst, id_map: &dyn Fn(u32) -> u32) 
     None
 }
 
+/// Whether the folder may compute `i`'s value (`Instruction::IsFoldable`): word-by-word
+/// arithmetic on 32-bit integers and booleans or vectors of them, or an opcode with
+/// constant-folding rules.
+pub fn is_foldable(cx: &mut Context, i: Inst) -> bool {
+    foldable_by_scalar(cx, i)
+        || foldable_by_vector(cx, i)
+        || const_rules::rules_for(cx, i).is_some()
+}
+
 /// The opcodes the word-by-word arithmetic folds (`IsFoldableOpcode`).
 fn is_foldable_opcode(op: O) -> bool {
     matches!(

@@ -2,6 +2,7 @@
 //! [`registry`](crate::registry).
 
 pub mod adce;
+pub mod ccp;
 pub mod cfg_cleanup;
 pub mod combine_access_chains;
 pub mod copy_prop_arrays;
