@@ -38,7 +38,8 @@ else
     ssa-rewrite merge-blocks cfg-cleanup eliminate-dead-inserts vector-dce scalar-replacement
     convert-local-access-chains copy-propagate-arrays reduce-load-size fix-storage-class
     fix-opextinst-opcodes O-head O-head17 simplify-instructions local-redundancy-elimination
-    redundancy-elimination combine-access-chains)
+    redundancy-elimination combine-access-chains
+    interpolate-fixup)
 fi
 
 tmp=$(mktemp -d)

@@ -76,6 +76,7 @@ const FLOORS: &[(&str, usize, usize)] = &[
     ("copy-propagate-arrays", 1061, 2086),
     ("fix-opextinst-opcodes", 1061, 2086),
     ("fix-storage-class", 1061, 2086),
+    ("interpolate-fixup", 1061, 2086),
     (
         "--wrap-opkill --eliminate-dead-branches --merge-return --inline-entry-points-exhaustive --eliminate-dead-functions --eliminate-dead-code-aggressive --private-to-local --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --scalar-replacement=0 --convert-local-access-chains --eliminate-local-single-block --eliminate-local-single-store --eliminate-dead-code-aggressive --eliminate-local-multi-store --eliminate-dead-code-aggressive",
         1061,
