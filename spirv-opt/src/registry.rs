@@ -747,8 +747,9 @@ pub static PASSES: &[PassInfo] = &[
         "remove-dont-inline",
         "Remove DontInline from every function.",
     ),
-    not_on_cli(missing(
-        "invocation-interlock-placement",
+    not_on_cli(ir(
+        passes::interlock_placement::FLAG,
         "Move fragment-shader interlock begin/end around the critical section.",
+        |_, _| Ok(Pass::ir(passes::interlock_placement::InterlockPlacement)),
     )),
 ];

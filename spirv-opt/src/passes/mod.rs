@@ -10,6 +10,7 @@ pub mod dead_functions;
 pub mod dead_inserts;
 pub mod fix_storage_class;
 pub mod inline;
+pub mod interlock_placement;
 pub mod interp_fixup;
 pub mod local_access_chain;
 pub mod local_redundancy;
