@@ -42,7 +42,7 @@ else
     convert-local-access-chains copy-propagate-arrays reduce-load-size fix-storage-class
     fix-opextinst-opcodes O-head O-head17 simplify-instructions local-redundancy-elimination
     redundancy-elimination combine-access-chains
-    if-conversion eliminate-dead-members loop-unroll)
+    if-conversion eliminate-dead-members loop-unroll interpolate-fixup)
   passes+=(ccp O-head18)
 fi
 

@@ -102,6 +102,9 @@ pub fn is_ptr(cx: &mut Context, ptr_id: u32) -> bool {
 /// through access chains, texel pointers and copies.
 pub fn get_base_address(cx: &mut Context, i: Inst) -> Option<Inst> {
     let mut base = cx.get_def(cx.ir.data(i).in_word(0))?;
+    // A cycle of copies or chains (invalid SSA) keeps spirv-opt walking forever; a
+    // walk longer than the module has instructions has met one, and finds nothing.
+    let mut steps = cx.ir.instruction_count();
     while matches!(
         cx.ir.opcode(base),
         O::AccessChain
@@ -111,6 +114,7 @@ pub fn get_base_address(cx: &mut Context, i: Inst) -> Option<Inst> {
             | O::ImageTexelPointer
             | O::CopyObject
     ) {
+        steps = steps.checked_sub(1)?;
         base = cx.get_def(cx.ir.data(base).in_word(0))?;
     }
     Some(base)
@@ -136,7 +140,10 @@ pub fn get_ptr(cx: &mut Context, ptr_id: u32) -> (Option<Inst>, u32) {
         Some(v) if cx.ir.opcode(v) == O::Variable => cx.ir.result_id(v),
         _ => 0,
     };
-    while cx.ir.opcode(ptr) == O::CopyObject {
+    // Bounded as `get_base_address` is (a cycle of copies, in an invalid module).
+    let mut steps = cx.ir.instruction_count();
+    while cx.ir.opcode(ptr) == O::CopyObject && steps > 0 {
+        steps -= 1;
         match cx.get_def(cx.ir.data(ptr).in_word(0)) {
             Some(p) => ptr = p,
             None => break,

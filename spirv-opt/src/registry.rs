@@ -745,16 +745,18 @@ pub static PASSES: &[PassInfo] = &[
         "Fix the storage classes and types of pointers HLSL front ends leave wrong.",
         |_, _| Ok(Pass::ir(passes::fix_storage_class::FixStorageClass)),
     ),
-    missing(
-        "interpolate-fixup",
+    ir(
+        passes::interp_fixup::FLAG,
         "Rewrite interpolation extended instructions on loaded values to use the variable.",
+        |_, _| Ok(Pass::ir(passes::interp_fixup::InterpFixup)),
     ),
     missing(
         "remove-dont-inline",
         "Remove DontInline from every function.",
     ),
-    not_on_cli(missing(
-        "invocation-interlock-placement",
+    not_on_cli(ir(
+        passes::interlock_placement::FLAG,
         "Move fragment-shader interlock begin/end around the critical section.",
+        |_, _| Ok(Pass::ir(passes::interlock_placement::InterlockPlacement)),
     )),
 ];

@@ -30,12 +30,33 @@ pub type Rule = fn(&mut Context, Inst, &[Option<ConstRef>]) -> bool;
 /// so this bound is only a guard against a rule cycle).
 const MAX_REFOLDS: usize = 64;
 
+/// The rule sets an `InstructionFolder` is built with: spirv-opt's default
+/// `FoldingRules` and `ConstantFoldingRules`, or a pass's own (interpolate-fixup's).
+#[derive(Clone, Copy)]
+pub struct RuleSet {
+    /// The instruction-folding rules for an instruction.
+    pub rules: fn(&mut Context, Inst) -> &'static [Rule],
+    /// The constant-folding rules for an instruction, `None` where it has none.
+    pub const_rules: fn(&mut Context, Inst) -> Option<&'static [ConstRule]>,
+}
+
+/// The default folder's rules.
+pub const DEFAULT_RULES: RuleSet = RuleSet {
+    rules: rules::rules_for,
+    const_rules: const_rules::rules_for,
+};
+
 /// Folds `i` in place as spirv-opt's `InstructionFolder::FoldInstruction` does:
 /// repeatedly, until it is an `OpCopyObject` or no rule applies. True if it changed.
 pub fn fold_instruction(cx: &mut Context, i: Inst) -> bool {
+    fold_instruction_with(cx, i, &DEFAULT_RULES)
+}
+
+/// [`fold_instruction`] with a folder built on `set` instead of the default rules.
+pub fn fold_instruction_with(cx: &mut Context, i: Inst, set: &RuleSet) -> bool {
     let mut modified = false;
     for _ in 0..MAX_REFOLDS {
-        if cx.ir.opcode(i) == O::CopyObject || !fold_once(cx, i) {
+        if cx.ir.opcode(i) == O::CopyObject || !fold_once(cx, i, set) {
             break;
         }
         modified = true;
@@ -44,8 +65,8 @@ pub fn fold_instruction(cx: &mut Context, i: Inst) -> bool {
 }
 
 /// `FoldInstructionInternal`.
-fn fold_once(cx: &mut Context, i: Inst) -> bool {
-    if let Some(folded) = fold_to_constant(cx, i, &|id| id) {
+fn fold_once(cx: &mut Context, i: Inst, set: &RuleSet) -> bool {
+    if let Some(folded) = fold_to_constant_with(cx, i, &|id| id, set.const_rules) {
         let id = cx.ir.result_id(folded);
         let d = cx.ir.data_mut(i);
         d.set_opcode(O::CopyObject);
@@ -53,7 +74,7 @@ fn fold_once(cx: &mut Context, i: Inst) -> bool {
         return true;
     }
     let constants = operand_constants(cx, i);
-    for rule in rules::rules_for(cx, i) {
+    for rule in (set.rules)(cx, i) {
         if rule(cx, i, &constants) {
             return true;
         }
@@ -81,11 +102,22 @@ pub fn operand_constants(cx: &mut Context, i: Inst) -> Vec<Option<ConstRef>> {
 /// The constant instruction `i` folds to, made where missing
 /// (`FoldInstructionToConstant`); `id_map` maps each in-id first (the propagator's
 /// lattice values; the identity otherwise).
+#[allow(dead_code)] // for the propagator (`--ccp`); the folder itself takes its rule set
 pub fn fold_to_constant(cx: &mut Context, i: Inst, id_map: &dyn Fn(u32) -> u32) -> Option<Inst> {
+    fold_to_constant_with(cx, i, id_map, const_rules::rules_for)
+}
+
+/// [`fold_to_constant`] with `const_rules` for the constant-folding rules.
+fn fold_to_constant_with(
+    cx: &mut Context,
+    i: Inst,
+    id_map: &dyn Fn(u32) -> u32,
+    const_rules: fn(&mut Context, Inst) -> Option<&'static [ConstRule]>,
+) -> Option<Inst> {
     let op = cx.ir.opcode(i);
     let by_scalar = foldable_by_scalar(cx, i);
     let by_vector = !by_scalar && foldable_by_vector(cx, i);
-    let rules = const_rules::rules_for(cx, i);
+    let rules = const_rules(cx, i);
     if !by_scalar && !by_vector && rules.is_none() {
         return None;
     }

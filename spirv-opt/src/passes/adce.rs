@@ -215,6 +215,11 @@ impl State {
         for f in funcs {
             modified |= self.aggressive_dce(cx, f)?;
         }
+        // spirv-opt empties the work list only while it processes a function: in a
+        // module with no function body left, the module-scope instructions marked
+        // live keep their operands (a constant's type) unmarked, and it writes a
+        // module that does not read back. Any function processed leaves it empty.
+        self.drain_module_scope(cx, true);
         cx.invalidate(Analyses::DECORATIONS);
         modified |= self.process_global_values(cx)?;
         for i in std::mem::take(&mut self.to_kill) {
@@ -496,6 +501,20 @@ impl State {
             }
         }
         Some(modified)
+    }
+
+    /// `ProcessWorkList` outside any function: the work list holds module-scope
+    /// instructions only, which are in no block and load nothing. `decorations`:
+    /// whether their `OpDecorateId`s are marked too (not once the decorations have
+    /// been processed).
+    fn drain_module_scope(&mut self, cx: &mut Context, decorations: bool) {
+        while let Some(i) = self.worklist.pop_front() {
+            self.add_operands_to_work_list(cx, i);
+            if decorations {
+                self.add_decorations_to_work_list(cx, i);
+            }
+            self.add_debug_instructions_to_work_list(cx, i);
+        }
     }
 
     /// `ProcessWorkList`.
@@ -857,11 +876,13 @@ impl State {
             if cx.ir.shader_debug_opcode(g) == Some(DEBUG_BUILD_IDENTIFIER) {
                 let mut ids: Vec<u32> = Vec::new();
                 cx.ir.data(g).for_each_in_id(|id| ids.push(id));
+                // spirv-opt marks them live but not what they need in turn (a
+                // constant's type); those are live already in a valid module.
                 for id in ids {
-                    if let Some(d) = cx.get_def(id) {
-                        self.set_live(d);
-                    }
+                    let d = cx.get_def(id);
+                    self.add_to_worklist(d);
                 }
+                self.drain_module_scope(cx, false);
                 continue;
             }
             self.to_kill.push(g);

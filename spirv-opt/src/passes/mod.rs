@@ -13,6 +13,8 @@ pub mod dead_members;
 pub mod fix_storage_class;
 pub mod if_conversion;
 pub mod inline;
+pub mod interlock_placement;
+pub mod interp_fixup;
 pub mod local_access_chain;
 pub mod local_redundancy;
 pub mod local_single_block;
