@@ -38,7 +38,7 @@ fn allowed(op: O) -> bool {
 
 /// Checks the module; hands each fault to `report`, which says whether to go on.
 pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
-    if !q.state.has_capability(spv::Capability::Shader.0) {
+    if !q.state.has_capability(spv::Capability::Shader.0) || q.limited_use_scalars() == 0 {
         return;
     }
     // The results spirv-val asks about, by their definition's position.

@@ -152,15 +152,16 @@ fn is_other_image_instruction(opcode: Opcode) -> bool {
 /// consumers (`RegisterQCOMImageProcessingTextureConsumer`);
 /// the first other image instruction with one among its operands is the fault.
 pub(in crate::validate) fn texture_usages(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
-    let decorated = |pointer: u32| {
-        [
-            D::WeightTextureQCOM,
-            D::BlockMatchTextureQCOM,
-            D::BlockMatchSamplerQCOM,
-        ]
-        .iter()
-        .any(|d| q.decorations.has(pointer, d.0))
-    };
+    let kinds = [
+        D::WeightTextureQCOM,
+        D::BlockMatchTextureQCOM,
+        D::BlockMatchSamplerQCOM,
+    ];
+    // Without the decorations there is no texture to ask about.
+    if !kinds.iter().any(|d| q.decorations.any(d.0)) {
+        return;
+    }
+    let decorated = |pointer: u32| kinds.iter().any(|d| q.decorations.has(pointer, d.0));
     let mut consumers: Vec<u32> = Vec::new();
     for (id, def) in q.state.defs.iter() {
         match def.opcode {

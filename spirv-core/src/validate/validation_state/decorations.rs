@@ -359,6 +359,12 @@ impl<'m> Decorations<'m> {
         direct.min(v)
     }
 
+    /// Whether any id has a decoration of `kind`, itself or by a group (a group's own
+    /// decorations are direct entries on the group).
+    pub(crate) fn any(&self, kind: u32) -> bool {
+        self.direct.iter().any(|e| e.kind == kind)
+    }
+
     /// `HasDecoration(id, kind)`: on the id or any member.
     pub(crate) fn has(&self, id: u32, kind: u32) -> bool {
         self.first_registered(id, kind) != u32::MAX

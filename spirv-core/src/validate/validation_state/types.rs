@@ -565,12 +565,23 @@ impl Query<'_> {
     /// `ContainsLimitedUseIntOrFloatType`: an 8- or 16-bit integer, or a 16-bit IEEE
     /// float, whose full-use capability (`Int8`, `Int16`, `Float16`) is not declared.
     pub(crate) fn contains_limited_use(&self, id: u32) -> bool {
+        let limited = self.limited_use_scalars();
+        // A module that declares every full-use capability has no type to walk.
+        limited != 0 && self.analyses.scalars.borrow_mut().mask(self, id, true) & limited != 0
+    }
+
+    /// The [`Scalar`] kinds of limited use: those of `Int8`, `Int16` and `Float16`
+    /// whose capability is not declared.
+    pub(crate) fn limited_use_scalars(&self) -> u8 {
         use spv::Capability as C;
-        let has = |c: C| self.state.has_capability(c.0);
-        let m = self.analyses.scalars.borrow_mut().mask(self, id, true);
-        (!has(C::Int16) && m & Scalar::Int16 as u8 != 0)
-            || (!has(C::Int8) && m & Scalar::Int8 as u8 != 0)
-            || (!has(C::Float16) && m & Scalar::Float16 as u8 != 0)
+        [
+            (C::Int8, Scalar::Int8),
+            (C::Int16, Scalar::Int16),
+            (C::Float16, Scalar::Float16),
+        ]
+        .into_iter()
+        .filter(|(c, _)| !self.state.has_capability(c.0))
+        .fold(0, |m, (_, s)| m | s as u8)
     }
 
     /// `EvalInt32IfConst`: whether `id` is a 32-bit integer, whether it is a constant
