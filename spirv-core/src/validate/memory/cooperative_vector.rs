@@ -186,9 +186,9 @@ pub(crate) fn matrix_mul(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let result = vector_operand_type(q, inst)?;
     let component = result.words().get(2).copied().unwrap_or(0);
     let width = q.bit_width(component);
-    let int32 = q.is_int_scalar_type(component) && width == 32;
+    let int_32 = q.is_int_scalar_type(component) && width == 32;
     let float16_or_32 = q.is_float_scalar_type(component) && matches!(width, 16 | 32);
-    if !(int32 || float16_or_32) {
+    if !(int_32 || float16_or_32) {
         return Err(Fault::from(E::MulResultComponent {
             opcode,
             ty: Id(component),
