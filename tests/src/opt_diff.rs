@@ -238,9 +238,21 @@ impl Reference {
 
 /// Runs `spirv-opt --skip-validation ARGS INPUT -o OUT` and reads `OUT`.
 pub fn run_spirv_opt(spirv_opt: &Path, args: &[String], input: &Path, out: &Path) -> Reference {
+    let mut all = vec!["--skip-validation".to_owned()];
+    all.extend_from_slice(args);
+    run_spirv_opt_validating(spirv_opt, &all, input, out)
+}
+
+/// [`run_spirv_opt`] without `--skip-validation`: spirv-opt validates first, as users run
+/// its presets.
+pub fn run_spirv_opt_validating(
+    spirv_opt: &Path,
+    args: &[String],
+    input: &Path,
+    out: &Path,
+) -> Reference {
     let _ = std::fs::remove_file(out);
     let o = Command::new(spirv_opt)
-        .arg("--skip-validation")
         .args(args)
         .arg(input)
         .arg("-o")
