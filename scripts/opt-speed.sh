@@ -54,7 +54,8 @@ run() {
   local label=$1
   shift
   /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" >/dev/null 2>&1 || echo "FAIL $label" >&2
-  awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$tmp/t" >>"$tmp/$label"
+  # The figures are time's last line (a failed run's first line says its exit status).
+  tail -1 "$tmp/t" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' >>"$tmp/$label"
 }
 
 min() { sort -g | head -1; }
@@ -109,7 +110,7 @@ if [ -d "$corpus" ] && [ -z "${SKIP_CORPUS:-}" ]; then
   for _ in $(seq "$reps"); do
     rm -rf "${out:?}"/*
     /usr/bin/time -f "%e %U %S" -o "$tmp/t" "$ours" opt -j 1 -q "${args[@]}" "$corpus" -o "$out" >/dev/null 2>&1 || true
-    w=$(awk '{print $1}' "$tmp/t")
+    w=$(tail -1 "$tmp/t" | awk '{print $1}')
     best=$(printf "%s\n%s\n" "$best" "$w" | grep . | sort -g | head -1)
   done
   sbest=""
