@@ -38,9 +38,9 @@ const PRESETS: &[&str] = &["-O", "-Os", "--legalize-hlsl"];
 /// The lowest identical count on identity modules each preset may have on the whole
 /// corpus and on the whole rewritten corpus. Only ever raised.
 const FLOORS: &[(&str, usize, usize)] = &[
-    ("-O", 1054, 0),
-    ("-Os", 1054, 0),
-    ("--legalize-hlsl", 1055, 0),
+    ("-O", 1060, 0),
+    ("-Os", 1060, 0),
+    ("--legalize-hlsl", 1060, 0),
 ];
 
 /// Writes straight to standard error, which libtest does not capture.

@@ -53,12 +53,15 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
             merge_sub_sub,
         ],
         O::IMul => &[int_multiple_by_1, merge_mul_mul],
+        O::FNegate => &[merge_negate, merge_negate_add_sub, merge_negate_mul_div],
+        O::SNegate => &[merge_negate, merge_negate_mul_div, merge_negate_add_sub],
         O::CompositeInsert => &[composite_insert_to_construct],
         O::Phi => &[redundant_phi],
         O::Bitcast => &[bitcast],
         O::BitReverse => &[bit_reverse],
         O::Select => &[redundant_select],
         O::Store => &[storing_undef],
+        O::VectorShuffle => &[vector_shuffle_feeding_shuffle],
         _ => &[],
     }
 }
@@ -643,6 +646,109 @@ fn vector_shuffle_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRe
     true
 }
 
+/// The component count of the vector type of `id`'s definition.
+fn vector_length_of(cx: &mut Context, id: u32) -> Option<(Inst, u32)> {
+    let def = cx.get_def(id)?;
+    let type_id = cx.ir.type_id(def);
+    let t = cx.types().get(type_id)?;
+    match cx.types().ty(t) {
+        Ty::Vector { count, .. } => Some((def, *count)),
+        _ => None,
+    }
+}
+
+/// `VectorShuffleFeedingShuffle`: a shuffle whose operand is another shuffle takes its
+/// components from that shuffle's operands directly, when they all come from one of
+/// them (the operand no longer read becomes a null constant when none does).
+fn vector_shuffle_feeding_shuffle(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    const UNDEF: u32 = 0xffff_ffff;
+    let (op0, op1) = (in_word(cx, i, 0), in_word(cx, i, 1));
+    let Some((first, op0_length)) = vector_length_of(cx, op0) else {
+        return false;
+    };
+    let (feeder, feeder_is_op0) = if cx.ir.opcode(first) == O::VectorShuffle {
+        (first, true)
+    } else {
+        match cx.get_def(op1) {
+            Some(d) if cx.ir.opcode(d) == O::VectorShuffle => (d, false),
+            _ => return false,
+        }
+    };
+    let (feeder_a, feeder_b) = (in_word(cx, feeder, 0), in_word(cx, feeder, 1));
+    let Some((_, feeder_op0_length)) = vector_length_of(cx, feeder_a) else {
+        return false;
+    };
+    let feeder_indices = cx.ir.data(feeder).num_in_operands().saturating_sub(2);
+    let count = cx.ir.data(i).num_in_operands();
+    let mut new_feeder = 0;
+    let mut indices = Vec::with_capacity(count.saturating_sub(2));
+    for k in 2..count {
+        let mut index = in_word(cx, i, k);
+        if index != UNDEF && feeder_is_op0 == (index < op0_length) {
+            if index >= op0_length {
+                index -= op0_length;
+            }
+            if index as usize >= feeder_indices {
+                return false;
+            }
+            index = in_word(cx, feeder, index as usize + 2);
+            if index < feeder_op0_length {
+                if new_feeder == 0 {
+                    new_feeder = feeder_a;
+                } else if new_feeder != feeder_a {
+                    return false;
+                }
+            } else if index != UNDEF {
+                if new_feeder == 0 {
+                    new_feeder = feeder_b;
+                } else if new_feeder != feeder_b {
+                    return false;
+                }
+                index -= feeder_op0_length;
+            }
+            if !feeder_is_op0 && index != UNDEF {
+                index = index.wrapping_add(op0_length);
+            }
+        }
+        indices.push(index);
+    }
+    if new_feeder == 0 {
+        let type_id = cx.ir.type_id(feeder);
+        let Some(t) = cx.types().get(type_id) else {
+            return false;
+        };
+        let Some(null) = cx.constant_of(t, &[]) else {
+            return false;
+        };
+        let Some(id) = super::defining_id(cx, null) else {
+            return false;
+        };
+        new_feeder = id;
+    }
+    let (a, b) = if feeder_is_op0 {
+        // The first operand's length may change: indices into the second move with it.
+        let Some((_, new_op0_size)) = vector_length_of(cx, new_feeder) else {
+            return false;
+        };
+        let adjustment = op0_length.wrapping_sub(new_op0_size);
+        if adjustment != 0 {
+            for (k, index) in indices.iter_mut().enumerate() {
+                let old = in_word(cx, i, k + 2);
+                if old >= op0_length && old != UNDEF {
+                    *index = index.wrapping_sub(adjustment);
+                }
+            }
+        }
+        (new_feeder, op1)
+    } else {
+        (op0, new_feeder)
+    };
+    let mut operands = vec![Operand::id(a), Operand::id(b)];
+    operands.extend(indices.into_iter().map(Operand::literal));
+    cx.ir.data_mut(i).set_in_operands(&operands);
+    true
+}
+
 /// `Reciprocal`: the id of 1/c, or none when c is zero or 1/c is not a normal number.
 fn reciprocal(cx: &mut Context, c: ConstRef) -> Option<u32> {
     if is_zero(cx, c) {
@@ -1088,6 +1194,114 @@ fn merge_sub_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool 
         (cx.ir.opcode(i), n, in_word(cx, other, 0))
     };
     set_binary(cx, i, op, a, b);
+    true
+}
+
+/// What the three negate merges check first: float folding allowed on the negation and
+/// on its operand's definition where the type has floats. Gives that definition and
+/// whether the type has floats.
+fn negate_input(cx: &mut Context, i: Inst) -> Option<(Inst, bool)> {
+    let type_id = cx.ir.type_id(i);
+    let t = cx.types().get(type_id)?;
+    let uses_float = has_float(cx, t);
+    if uses_float && !float_folding_allowed(cx, i) {
+        return None;
+    }
+    let id = in_word(cx, i, 0);
+    let op = cx.get_def(id)?;
+    if uses_float && !float_folding_allowed(cx, op) {
+        return None;
+    }
+    Some((op, uses_float))
+}
+
+/// [`negate_input`], for the merges that also refuse cooperative matrices and element
+/// widths other than 32 and 64.
+fn negate_merge_input(cx: &mut Context, i: Inst) -> Option<(Inst, bool)> {
+    let type_id = cx.ir.type_id(i);
+    let t = cx.types().get(type_id)?;
+    if matches!(cx.types().ty(t), Ty::Other { .. }) {
+        return None;
+    }
+    let (op, uses_float) = negate_input(cx, i)?;
+    let w = element_width(cx, t);
+    (w == 32 || w == 64).then_some((op, uses_float))
+}
+
+/// `MergeNegateArithmetic`: `-(-x)` is `x`.
+fn merge_negate(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let Some((op, _)) = negate_input(cx, i) else {
+        return false;
+    };
+    if cx.ir.opcode(op) != cx.ir.opcode(i) {
+        return false;
+    }
+    let x = in_word(cx, op, 0);
+    set_copy(cx, i, x);
+    true
+}
+
+/// `MergeNegateMulDivArithmetic`: `-(x * c)` and `-(c * x)` are `x * -c`; `-(x / c)` is
+/// `x / -c`; `-(c / x)` is `-c / x`.
+fn merge_negate_mul_div(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let Some((op, _)) = negate_merge_input(cx, i) else {
+        return false;
+    };
+    let opcode = cx.ir.opcode(op);
+    if !matches!(opcode, O::FMul | O::FDiv | O::IMul | O::SDiv) {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, op);
+    let Some(c) = const_input(&ocs) else {
+        return false;
+    };
+    let zero_is_variable = ocs.first().copied().flatten().is_none();
+    let Some(neg) = negate_constant(cx, c) else {
+        return false;
+    };
+    let non_const = in_word(cx, op, usize::from(!zero_is_variable));
+    let (a, b) = if matches!(opcode, O::FDiv | O::SDiv) && !zero_is_variable {
+        (neg, non_const)
+    } else {
+        (non_const, neg)
+    };
+    set_binary(cx, i, opcode, a, b);
+    true
+}
+
+/// `MergeNegateAddSubArithmetic`: `-(x + c)` and `-(c + x)` are `-c - x`; `-(x - c)` is
+/// `c - x`; `-(c - x)` is `x - c`.
+fn merge_negate_add_sub(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    let Some((op, uses_float)) = negate_merge_input(cx, i) else {
+        return false;
+    };
+    let opcode = cx.ir.opcode(op);
+    if !matches!(opcode, O::FAdd | O::FSub | O::IAdd | O::ISub) {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, op);
+    let Some(c) = const_input(&ocs) else {
+        return false;
+    };
+    let zero_is_variable = ocs.first().copied().flatten().is_none();
+    let is_add = matches!(opcode, O::FAdd | O::IAdd);
+    let const_id = if is_add {
+        let Some(n) = negate_constant(cx, c) else {
+            return false;
+        };
+        n
+    } else {
+        in_word(cx, op, usize::from(zero_is_variable))
+    };
+    let (mut a, mut b) = if zero_is_variable {
+        (in_word(cx, op, 0), const_id)
+    } else {
+        (const_id, in_word(cx, op, 1))
+    };
+    if !is_add || zero_is_variable {
+        core::mem::swap(&mut a, &mut b);
+    }
+    set_binary(cx, i, if uses_float { O::FSub } else { O::ISub }, a, b);
     true
 }
 
