@@ -173,10 +173,11 @@ impl Request {
     /// Validates (unless skipped) and runs the passes: the module's bytes, or what to
     /// print (spirv-val's text, or `error: …` lines).
     /// The passes' warnings go to standard output, where spirv-opt's command line
-    /// prints them (its errors go to standard error).
+    /// prints them (its errors go to standard error), except under `--json`, whose
+    /// records standard output carries.
     fn optimize(&self, words: Vec<u32>) -> Result<Vec<u32>, String> {
         let mut warn = |m: spirv_opt::Message| {
-            if m.level == spirv_opt::MessageLevel::Warning {
+            if m.level == spirv_opt::MessageLevel::Warning && !self.batch.json {
                 println!("{m}");
             }
         };
