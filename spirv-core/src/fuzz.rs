@@ -1,8 +1,8 @@
 //! Fuzz bodies: library functions that must never panic or loop forever on any input.
 //!
 //! `cargo test` runs them over a fixed number of mutated corpus inputs
-//! (`tests/tests/fuzz.rs`). To run them longer, raise `FUZZ_CASES`
-//! (`FUZZ_CASES=1000000 cargo test --release -p spirv-tests --test fuzz`), or call them
+//! (`tests/tests/robustness/fuzz.rs`). To run them longer, raise `FUZZ_CASES`
+//! (`FUZZ_CASES=1000000 cargo test --release -p spirv-tests --test robustness fuzz::`), or call them
 //! from a cargo-fuzz target (`fuzz_target!(|d: &[u8]| spirv_core::fuzz::module(d));`)
 //! on a nightly toolchain.
 

@@ -14,7 +14,7 @@
 //! over the input. Any panic or abort is a failure too. Exits with 1 when a goal is
 //! missed. `ADVERSARIAL_SCALE=k` multiplies every n by k; `ADVERSARIAL_CLASSES=text`
 //! runs only the classes whose name contains `text`. A benchmark, not a test: the
-//! behaviour of each class is checked in `tests/tests/adversarial.rs`.
+//! behaviour of each class is checked in `tests/tests/robustness/adversarial.rs`.
 //!
 //! Times on a shared machine also follow the memory system (a table outgrowing a cache,
 //! page faults on large fresh allocations). `ADVERSARIAL_ONE="CLASS/OP/N"` runs one

@@ -29,8 +29,7 @@ pub fn skip(what: &str, missing: &str) {
     let _ = writeln!(std::io::stderr(), "SKIP: {what}: {missing} not found");
 }
 
-/// The variable that runs the tests which build scratch crates with cargo (`rebuild.rs`,
-/// `asm_macro.rs`, `compile.rs`): minutes of cold builds, so `cargo test --workspace`
+/// The variable that runs the tests which build scratch crates with cargo (`tests/tests/scratch/`): minutes of cold builds, so `cargo test --workspace`
 /// leaves them out and `.ci/run` runs them as a step of their own.
 pub const SCRATCH_VAR: &str = "SPIRV_SCRATCH_TESTS";
 

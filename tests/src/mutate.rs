@@ -1,5 +1,5 @@
 //! Structural mutants of valid SPIR-V modules, made at the binary level, for the
-//! differential validator test (`tests/tests/val_differential.rs`).
+//! differential validator test (`tests/tests/val/differential.rs`).
 //!
 //! A module is cut into its instructions once ([`Dissected`]), with the word position
 //! and role of every id operand found by `spirv_core::walk`; each [`Mutation`] then

@@ -1,5 +1,5 @@
-//! What the `spirv-asm opt` tests on small modules share (`tests/tests/opt_synthetic.rs`,
-//! `tests/tests/opt_lines.rs`): assembling, disassembling, one comparison of our run
+//! What the `spirv-asm opt` tests on small modules share (`tests/tests/opt/synthetic.rs`,
+//! `tests/tests/opt/lines.rs`): assembling, disassembling, one comparison of our run
 //! with spirv-opt's on a module ([`compare`], [`Found`]), the arguments for each pass
 //! flag, and corpus modules with debug lines and `OpNop`s inserted ([`line_mutant`]).
 

@@ -1,5 +1,5 @@
-//! What the `spirv-asm opt` tests share (`tests/tests/opt_differential.rs`,
-//! `tests/tests/opt_synthetic.rs`): running our passes in-process (telling a pass that
+//! What the `spirv-asm opt` tests share (`tests/tests/opt/differential.rs`,
+//! `tests/tests/opt/synthetic.rs`): running our passes in-process (telling a pass that
 //! is not implemented yet from one that fails), running SPIRV-Tools' `spirv-opt` and
 //! `spirv-val`, the corpus manifest, the first differing instruction of two modules in
 //! `spirv-dis --raw-id` form, the debug information a strip pass must leave out, and

@@ -1,5 +1,5 @@
 //! Semantic mutants of valid SPIR-V modules, for the differential validator test
-//! (`tests/tests/val_differential.rs`): one operand-level edit of the kind spirv-val's
+//! (`tests/tests/val/differential.rs`): one operand-level edit of the kind spirv-val's
 //! rule families check, the module's layout left whole (a scope or memory-semantics
 //! constant swapped for another integer constant, a result type for another type, an
 //! image, atomic or extended-instruction operand for a constant of another type, a

@@ -1,5 +1,5 @@
 //! The validator's rule tests as data: the fixture format of `tests/fixtures/val/*.txt`
-//! and the harness that runs a family of cases (`tests/tests/val_rules.rs`).
+//! and the harness that runs a family of cases (`tests/tests/val/rules.rs`).
 //!
 //! A family file opens with `#` comment lines; then each case is
 //!

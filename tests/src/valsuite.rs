@@ -279,7 +279,7 @@ pub fn read_floors(text: &str) -> Result<BTreeMap<String, Floor>, String> {
 /// The floors file for `by_family`, each floor at least `old`'s.
 pub fn write_floors(by_family: &BTreeMap<String, Tally>, old: &BTreeMap<String, Floor>) -> String {
     let mut out = String::from(
-        "# Floors of tests/tests/val_rules.rs's valsuite test: per family of ../shared/valsuite,\n\
+        "# Floors of tests/tests/val/rules.rs's valsuite test: per family of ../shared/valsuite,\n\
          # the fewest of spirv-val's rejections our validator must detect, and the fewest of\n\
          # those whose first line must be spirv-val's. `BLESS=1` raises them from a run.\n\
          # family detected same_first_line\n",

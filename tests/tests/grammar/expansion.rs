@@ -1,7 +1,7 @@
 //! Goldens of the generated code: the pretty-printed expansion of a small fixture grammar,
 //! the Rust name of every core grammar item, and size ratchets. The last two follow the
 //! vendored grammar; after a grammar update,
-//! `BLESS=1 cargo test -p spirv-tests --test expansion` rewrites all of them (the command
+//! `BLESS=1 cargo test -p spirv-tests --test grammar expansion::` rewrites them (the command
 //! `grammar/update.sh` prints). Review the diff.
 
 use spirv_tests::workspace_root;
