@@ -12,9 +12,9 @@
 //! disassembly. With the corpus present, a sample of its binaries and texts joins them
 //! (without it a SKIP, or a failure in CI), so a fresh clone fuzzes every body too.
 //!
-//! `FUZZ_CASES=N` sets the cases per body (default 3000): N mutated modules and N/4
-//! random byte strings for the reader, N/2 modules for reflection and for the
-//! disassembler, N/3 texts for the assembler. Each test counts the cases that got past
+//! `FUZZ_CASES=N` sets the cases per body (default 3000, 300 in a debug build): N mutated
+//! modules and N/4 random byte strings for the reader, N/2 modules for reflection and for
+//! the disassembler, N/3 texts for the assembler. Each test counts the cases that got past
 //! the header (modules that read, texts that assemble) and asserts a floor, so that it
 //! cannot pass on inputs the bodies reject at once.
 
@@ -41,11 +41,13 @@ impl Rng {
     }
 }
 
+/// `FUZZ_CASES`, else 3000 in an optimized build and 300 in a debug one: unoptimized,
+/// 3000 cases were half of `cargo test --workspace`'s time. `.ci/run` runs the 3000.
 fn cases() -> usize {
     std::env::var("FUZZ_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(3000)
+        .unwrap_or(if cfg!(debug_assertions) { 300 } else { 3000 })
 }
 
 /// Mutated inputs stay below this many words, so that many cases run.
