@@ -80,7 +80,8 @@ run() {
   # What the tests left out or renamed, and how much they compared.
   grep -E "unknown to SPIRV-Tools|renamed|identical|file-name stem" "$log" | sort -u || true
 }
-run env BLESS=1 cargo test -p spirv-tests --test grammar expansion::
+# --workspace, as the next command: the same features, so one build serves both.
+run env BLESS=1 cargo test --workspace --test grammar expansion::
 # The README's command, with every test binary run even after one fails (and the
 # passing tests' output shown, for the counts above).
 run cargo test --workspace --no-fail-fast -- --show-output
