@@ -42,7 +42,7 @@ impl Rng {
 }
 
 /// `FUZZ_CASES`, else 3000 in an optimized build and 300 in a debug one: unoptimized,
-/// 3000 cases were half of `cargo test --workspace`'s time. `.ci/run` runs the 3000.
+/// 3000 cases took a third to a half of `cargo test --workspace`. `.ci/run` runs 3000.
 fn cases() -> usize {
     std::env::var("FUZZ_CASES")
         .ok()
