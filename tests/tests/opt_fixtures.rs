@@ -379,7 +379,8 @@ OpExecutionMode %main OriginUpperLeft
 %v = OpVariable %ptr Function
 "#;
     let copies = "%a = OpCopyObject %ptr %b\n%b = OpCopyObject %ptr %a\nOpStore %a %one\n%x = OpLoad %float %b\n";
-    let chains = "%c = OpCopyObject %ptr %d\n%d = OpInBoundsAccessChain %ptr %c %v\nOpStore %c %one\n";
+    let chains =
+        "%c = OpCopyObject %ptr %d\n%d = OpInBoundsAccessChain %ptr %c %v\nOpStore %c %one\n";
     let tail = "OpStore %v %one\n%y = OpLoad %float %v\nOpReturn\nOpFunctionEnd\n";
     let flags = [
         "--simplify-instructions",

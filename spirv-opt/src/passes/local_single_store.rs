@@ -9,8 +9,8 @@ use crate::analysis::Analyses;
 use crate::analysis::types::Ty;
 use crate::context::Context;
 use crate::ir::{Func, Inst};
-use crate::pass::{IrPass, PassError, Status};
 use crate::mem_pass::{self, Step};
+use crate::pass::{IrPass, PassError, Status};
 use crate::passes::local_single_block::all_extensions_supported;
 use spirv_core::spv::Opcode as O;
 
