@@ -181,7 +181,7 @@ pub fn has_only_names_and_decorates(cx: &mut Context, id: u32) -> bool {
 
 /// What [`walk_pointer_users`] does after looking at one user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Walk the user's own users (it is a chain or copy of the pointer) before the
     /// pointer's next user.
     Descend,
@@ -196,7 +196,7 @@ pub enum Step {
 /// and copies take them; `visit` gets each user and the pointer it uses. On a stack,
 /// each pointer walked once: only a cycle of chains or copies (invalid SSA, where
 /// spirv-opt recurses forever) meets one again. Whether `visit` stopped the walk.
-pub fn walk_pointer_users(
+pub(crate) fn walk_pointer_users(
     cx: &mut Context,
     ptr_id: u32,
     visit: &mut dyn FnMut(&mut Context, Inst, u32) -> Step,
