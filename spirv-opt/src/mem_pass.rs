@@ -80,7 +80,13 @@ pub fn is_ptr(cx: &mut Context, ptr_id: u32) -> bool {
     if cx.ir.opcode(ptr) == O::Function {
         return false;
     }
+    // Bounded as `get_base_address` is (a cycle of copies, in an invalid module).
+    let mut steps = cx.ir.instruction_count();
     while cx.ir.opcode(ptr) == O::CopyObject {
+        steps = match steps.checked_sub(1) {
+            Some(s) => s,
+            None => return false,
+        };
         let Some(p) = cx.get_def(cx.ir.data(ptr).in_word(0)) else {
             return false;
         };
@@ -173,21 +179,65 @@ pub fn has_only_names_and_decorates(cx: &mut Context, id: u32) -> bool {
     })
 }
 
-/// `HasLoads`: whether `var_id` is read other than by stores, names and decorations,
-/// through access chains and copies.
-pub fn has_loads(cx: &mut Context, var_id: u32) -> bool {
-    for u in cx.users(var_id) {
-        let op = cx.ir.opcode(u);
-        if is_non_ptr_access_chain(op) || op == O::CopyObject {
-            let rid = cx.ir.result_id(u);
-            if has_loads(cx, rid) {
-                return true;
+/// What [`walk_pointer_users`] does after looking at one user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Walk the user's own users (it is a chain or copy of the pointer) before the
+    /// pointer's next user.
+    Descend,
+    /// Go on with the pointer's next user.
+    Next,
+    /// End the walk.
+    Stop,
+}
+
+/// The users of `ptr_id` and, where `visit` says [`Step::Descend`], the users of those
+/// users, depth first in order, as spirv-opt's recursive walks through access chains
+/// and copies take them; `visit` gets each user and the pointer it uses. On a stack,
+/// each pointer walked once: only a cycle of chains or copies (invalid SSA, where
+/// spirv-opt recurses forever) meets one again. Whether `visit` stopped the walk.
+pub(crate) fn walk_pointer_users(
+    cx: &mut Context,
+    ptr_id: u32,
+    visit: &mut dyn FnMut(&mut Context, Inst, u32) -> Step,
+) -> bool {
+    let mut walked: HashSet<u32> = HashSet::from([ptr_id]);
+    // (pointer, its users, the next user to look at)
+    let mut stack: Vec<(u32, Vec<Inst>, usize)> = vec![(ptr_id, cx.users(ptr_id), 0)];
+    while let Some((ptr, users, next)) = stack.last_mut() {
+        let Some(&user) = users.get(*next) else {
+            stack.pop();
+            continue;
+        };
+        *next += 1;
+        let ptr = *ptr;
+        match visit(cx, user, ptr) {
+            Step::Descend => {
+                let rid = cx.ir.result_id(user);
+                if walked.insert(rid) {
+                    stack.push((rid, cx.users(rid), 0));
+                }
             }
-        } else if op != O::Store && op != O::Name && !is_non_type_decorate(op) {
-            return true;
+            Step::Next => {}
+            Step::Stop => return true,
         }
     }
     false
+}
+
+/// `HasLoads`: whether `var_id` is read other than by stores, names and decorations,
+/// through access chains and copies.
+pub fn has_loads(cx: &mut Context, var_id: u32) -> bool {
+    walk_pointer_users(cx, var_id, &mut |cx, u, _| {
+        let op = cx.ir.opcode(u);
+        if is_non_ptr_access_chain(op) || op == O::CopyObject {
+            Step::Descend
+        } else if op != O::Store && op != O::Name && !is_non_type_decorate(op) {
+            Step::Stop
+        } else {
+            Step::Next
+        }
+    })
 }
 
 /// `IsLiveVar`: not a function-scope variable, or one that is loaded.
@@ -207,15 +257,16 @@ pub fn is_live_var(cx: &mut Context, var_id: u32) -> bool {
 
 /// `AddStores(ptr_id, insts)`: the stores through `ptr_id` and its access chains.
 pub fn add_stores(cx: &mut Context, ptr_id: u32, insts: &mut VecDeque<Inst>) {
-    for u in cx.users(ptr_id) {
+    walk_pointer_users(cx, ptr_id, &mut |cx, u, _| {
         let op = cx.ir.opcode(u);
         if is_non_ptr_access_chain(op) {
-            let rid = cx.ir.result_id(u);
-            add_stores(cx, rid, insts);
-        } else if op == O::Store {
+            return Step::Descend;
+        }
+        if op == O::Store {
             insts.push_back(u);
         }
-    }
+        Step::Next
+    });
 }
 
 /// `DCEInst`: kills `inst`, then each combinator it used that only names and

@@ -440,15 +440,24 @@ impl Optimizer {
         warn: &mut dyn FnMut(Message),
     ) -> Result<Optimized, OptError> {
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
+        // Structural passes with an IR version run on the IR here, among IR passes.
+        let runs: Vec<Run> = self
+            .passes
+            .iter()
+            .map(|p| match &p.run {
+                Run::Editor(s) => ir_version(s).map_or_else(|| p.run.clone(), Run::Ir),
+                other => other.clone(),
+            })
+            .collect();
         let mut changed = false;
         let mut at = 0;
-        while at < self.passes.len() {
-            let ir_run = matches!(self.passes[at].run, Run::Ir(_));
-            let end = self.passes[at..]
+        while at < runs.len() {
+            let ir_run = matches!(runs[at], Run::Ir(_));
+            let end = runs[at..]
                 .iter()
-                .position(|p| matches!(p.run, Run::Ir(_)) != ir_run)
-                .map_or(self.passes.len(), |k| at + k);
-            let last = end == self.passes.len();
+                .position(|r| matches!(r, Run::Ir(_)) != ir_run)
+                .map_or(runs.len(), |k| at + k);
+            let last = end == runs.len();
             if ir_run {
                 let mut ir = Ir::from_words(&words)?;
                 if let Some(bound) = self.max_id_bound {
@@ -458,8 +467,8 @@ impl Optimizer {
                 cx.options = self.context_options;
                 // The input is in the IR now: free it before the passes run.
                 drop(std::mem::take(&mut words));
-                for p in &self.passes[at..end] {
-                    if let Run::Ir(pass) = &p.run {
+                for r in &runs[at..end] {
+                    if let Run::Ir(pass) = r {
                         let status = run_ir_pass(pass.as_ref(), &mut cx);
                         for text in cx.warnings.drain(..) {
                             warn(Message::optimizer(MessageLevel::Warning, text));
@@ -476,9 +485,9 @@ impl Optimizer {
                     std::mem::forget(cx);
                 }
             } else {
-                let list: Vec<S> = self.passes[at..end]
+                let list: Vec<S> = runs[at..end]
                     .iter()
-                    .filter_map(|p| match &p.run {
+                    .filter_map(|r| match r {
                         Run::Editor(s) => Some(s.clone()),
                         Run::Ir(_) | Run::Missing => None,
                     })
@@ -573,5 +582,18 @@ impl Optimizer {
             }
             _ => e.message(),
         }
+    }
+}
+
+/// The pass on the optimizer IR that does what the structural pass `s` does, if there
+/// is one. A sequence that mixes the two kinds runs it on the IR: a write and reload
+/// between IR passes would number the debug scopes twice, where spirv-opt writes once
+/// (`--legalize-hlsl` runs `--remove-unused-interface-variables` between IR passes).
+fn ir_version(s: &S) -> Option<Arc<dyn crate::pass::IrPass>> {
+    match s {
+        S::RemoveUnusedInterfaceVariables => Some(Arc::new(
+            crate::passes::remove_unused_interface::RemoveUnusedInterfaceVariables,
+        )),
+        _ => None,
     }
 }

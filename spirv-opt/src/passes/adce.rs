@@ -16,7 +16,7 @@ use crate::analysis::Analyses;
 use crate::builder::Builder;
 use crate::context::Context;
 use crate::ir::{Block, Func, Inst, Operand, Section};
-use crate::mem_pass::{self, FUNCTION_STORAGE, MemPass};
+use crate::mem_pass::{self, FUNCTION_STORAGE, MemPass, Step};
 use crate::pass::{IrPass, PassError, Status};
 use crate::passes::dead_functions;
 use spirv_core::spv::Opcode as O;
@@ -278,28 +278,27 @@ impl State {
         r
     }
 
-    /// `AddStores(func, ptrId)`.
+    /// `AddStores(func, ptrId)`, through chains and copies
+    /// ([`mem_pass::walk_pointer_users`]).
     fn add_stores(&mut self, cx: &mut Context, f: Func, ptr_id: u32) {
-        for user in cx.users(ptr_id) {
+        mem_pass::walk_pointer_users(cx, ptr_id, &mut |cx, user, ptr| {
             if let Some(b) = cx.ir.block_of(user) {
                 if cx.ir.block_func(b) != Some(f) {
-                    continue;
+                    return Step::Next;
                 }
             }
             match cx.ir.opcode(user) {
-                O::AccessChain | O::InBoundsAccessChain | O::CopyObject => {
-                    let rid = cx.ir.result_id(user);
-                    self.add_stores(cx, f, rid);
-                }
+                O::AccessChain | O::InBoundsAccessChain | O::CopyObject => return Step::Descend,
                 O::Load => {}
                 O::CopyMemory | O::CopyMemorySized | O::Store => {
-                    if cx.ir.data(user).in_word(0) == ptr_id {
+                    if cx.ir.data(user).in_word(0) == ptr {
                         self.add_to_worklist(Some(user));
                     }
                 }
                 _ => self.add_to_worklist(Some(user)),
             }
-        }
+            Step::Next
+        });
     }
 
     /// `ProcessLoad`.

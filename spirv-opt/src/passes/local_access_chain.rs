@@ -276,6 +276,9 @@ impl State {
         }
         let mut stack = vec![ptr_id];
         let mut seen: Vec<u32> = Vec::new();
+        // The pointers queued; only a cycle of chains or copies (invalid SSA) queues
+        // one twice.
+        let mut queued: HashSet<u32> = HashSet::from([ptr_id]);
         while let Some(p) = stack.pop() {
             if self.supported_ref_ptrs.contains(&p) {
                 continue;
@@ -287,7 +290,10 @@ impl State {
                 }
                 let op = cx.ir.opcode(user);
                 if mem_pass::is_non_ptr_access_chain(op) || op == O::CopyObject {
-                    stack.push(cx.ir.result_id(user));
+                    let rid = cx.ir.result_id(user);
+                    if queued.insert(rid) {
+                        stack.push(rid);
+                    }
                 } else if op != O::Store
                     && op != O::Load
                     && op != O::Name

@@ -9,6 +9,7 @@ use crate::analysis::Analyses;
 use crate::analysis::types::Ty;
 use crate::context::Context;
 use crate::ir::{Func, Inst};
+use crate::mem_pass::{self, Step};
 use crate::pass::{IrPass, PassError, Status};
 use crate::passes::local_single_block::all_extensions_supported;
 use spirv_core::spv::Opcode as O;
@@ -240,21 +241,17 @@ fn is_decoration(op: O) -> bool {
     )
 }
 
-/// `FeedsAStore`.
+/// `FeedsAStore`: whether a store, or a use other than a load, a texel pointer, a
+/// name or a decoration, takes `i`'s result through chains and copies
+/// ([`mem_pass::walk_pointer_users`]).
 fn feeds_a_store(cx: &mut Context, i: Inst) -> bool {
     let id = cx.ir.result_id(i);
-    for u in cx.users(id) {
-        let ok = match cx.ir.opcode(u) {
-            O::Store => false,
-            O::AccessChain | O::InBoundsAccessChain | O::CopyObject => !feeds_a_store(cx, u),
-            O::Load | O::ImageTexelPointer | O::Name => true,
-            op => is_decoration(op),
-        };
-        if !ok {
-            return true;
-        }
-    }
-    false
+    mem_pass::walk_pointer_users(cx, id, &mut |cx, u, _| match cx.ir.opcode(u) {
+        O::AccessChain | O::InBoundsAccessChain | O::CopyObject => Step::Descend,
+        O::Load | O::ImageTexelPointer | O::Name => Step::Next,
+        op if is_decoration(op) => Step::Next,
+        _ => Step::Stop,
+    })
 }
 
 /// `RewriteLoads`: whether a load was replaced, and whether every use was.

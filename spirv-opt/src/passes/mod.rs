@@ -26,6 +26,7 @@ pub mod opextinst_forward_ref_fixup;
 pub mod private_to_local;
 pub mod reduce_load_size;
 pub mod redundancy;
+pub(crate) mod remove_unused_interface;
 pub mod scalar_replacement;
 pub mod simplification;
 pub mod ssa_rewrite;

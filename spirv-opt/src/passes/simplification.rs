@@ -200,7 +200,11 @@ fn simplify_function(cx: &mut Context, f: Func) -> bool {
         k += 1;
         st.in_work_list.remove(&i);
         st.seen.insert(i);
-        if !cx.ir.is_live(i) {
+        // A copy already folded has no uses left to replace (its operand's folds
+        // reach it as a user, to no effect), but one in a cycle of copies (invalid
+        // SSA) still uses itself: folding it again would queue it forever, as
+        // spirv-opt's loop does.
+        if !cx.ir.is_live(i) || st.killed.contains(&i) {
             continue;
         }
         if is_foldable_copy(cx, i) || fold::fold_instruction(cx, i) {

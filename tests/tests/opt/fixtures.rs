@@ -356,3 +356,50 @@ OpMemoryModel Logical GLSL450
     // The dead variable and its pointer type go, as spirv-opt removes them.
     assert!(!text.contains("OpVariable"), "{text}");
 }
+
+/// Cycles of copies and of access chains (invalid SSA, read with validation skipped):
+/// spirv-opt's `--simplify-instructions` queues a copy of itself forever, and its
+/// walks of a pointer's chains and copies (ADCE's, `--eliminate-local-single-store`'s,
+/// `--convert-local-access-chains`') recurse or loop through the cycle. Ours ends, on
+/// those passes and the presets. (`--fix-storage-class`, so `--legalize-hlsl`, still
+/// loops on the cycle of chains.)
+#[test]
+fn copy_cycles_end() {
+    let head = r#"OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %main "main"
+OpExecutionMode %main OriginUpperLeft
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%ptr = OpTypePointer Function %float
+%one = OpConstant %float 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%v = OpVariable %ptr Function
+"#;
+    let copies = "%a = OpCopyObject %ptr %b\n%b = OpCopyObject %ptr %a\nOpStore %a %one\n%x = OpLoad %float %b\n";
+    let chains =
+        "%c = OpCopyObject %ptr %d\n%d = OpInBoundsAccessChain %ptr %c %v\nOpStore %c %one\n";
+    let tail = "OpStore %v %one\n%y = OpLoad %float %v\nOpReturn\nOpFunctionEnd\n";
+    let flags = [
+        "--simplify-instructions",
+        "--eliminate-dead-code-aggressive",
+        "--eliminate-local-single-store",
+        "--eliminate-local-single-block",
+        "--convert-local-access-chains",
+        "-O",
+        "-Os",
+        "--legalize-hlsl",
+    ];
+    for (body, skip) in [(copies, ""), (chains, "--legalize-hlsl")] {
+        let words = assemble(&format!("{head}{body}{tail}"));
+        for flags in flags.iter().filter(|&&f| f != skip) {
+            let mut opt = spirv_asm::opt::optimizer();
+            opt.skip_validation(true);
+            opt.register_flags(flags.split_whitespace())
+                .unwrap_or_else(|e| panic!("{flags}: {e}"));
+            let _ = opt.run(&words);
+        }
+    }
+}
