@@ -82,6 +82,7 @@ fn not_for_members(d: u32) -> bool {
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Annotation) -> Result<(), Fault> {
     let w = inst.words;
     let word = |k: usize| w.get(k).copied().unwrap_or(0);

@@ -92,6 +92,7 @@ faults! {
 pub(super) struct Arithmetics;
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Arithmetics) -> Result<(), Fault> {
     let _ = st;
     let op = inst.opcode;

@@ -77,6 +77,7 @@ fn is_f16_vector_2_or_4(q: &Query<'_>, t: u32) -> bool {
 }
 
 /// `AtomicsPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     if !super::memory_semantics::is_atomic(opcode) {

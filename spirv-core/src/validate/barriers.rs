@@ -24,6 +24,7 @@ faults! {
 }
 
 /// `BarriersPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     // The operand index of each barrier's memory scope (its semantics follow it).

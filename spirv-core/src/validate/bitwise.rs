@@ -47,6 +47,7 @@ fn int_like(q: &Query<'_>, t: u32) -> bool {
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Bitwise) -> Result<(), Fault> {
     let _ = st;
     let op = inst.opcode;

@@ -241,6 +241,7 @@ pub(super) struct Constants {
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Result<(), Fault> {
     let op = inst.opcode;
     let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);

@@ -138,6 +138,7 @@ fn numeric(
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Conversion) -> Result<(), Fault> {
     let op = inst.opcode;
     let result = inst.result_type();

@@ -35,6 +35,7 @@ faults! {
 pub(super) struct Debug;
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Debug) -> Result<(), Fault> {
     let _ = st;
     let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);

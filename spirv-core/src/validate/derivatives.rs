@@ -24,6 +24,7 @@ faults! {
 }
 
 /// `DerivativesPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     if !matches!(

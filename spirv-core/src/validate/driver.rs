@@ -255,9 +255,7 @@ fn check_module<'m>(module: &'m Module, options: &Options<'_>, mut report: Repor
         let Some(inst) = memoized(module, &state, index, &mut operands) else {
             continue;
         };
-        let checked = SECOND_LOOP
-            .iter()
-            .try_for_each(|pass| pass(&q, &inst, &mut second));
+        let checked = second_loop(&q, &inst, &mut second);
         if let Err(fault) = checked {
             if !report.push(fault, Some(index)) {
                 return;
@@ -427,50 +425,47 @@ const FIRST_LOOP: [FirstPass; 6] = [
     instruction::check,
 ];
 
-/// A pass of spirv-val's second loop over one instruction: it reads the module as the
-/// first loop left it and what the pass remembers across instructions, and returns
-/// the instruction's first fault.
-type SecondPass = fn(&Query<'_>, &Inst<'_>, &mut Second) -> Result<(), Fault>;
-
-/// spirv-val's second loop, in its order, from `MiscPass` to `LiteralsPass` (of its
-/// passes, those of families not checked yet are absent).
-const SECOND_LOOP: [SecondPass; 31] = [
+/// spirv-val's second loop over one instruction, in its order, from `MiscPass` to
+/// `LiteralsPass` (of its passes, those of families not checked yet are absent): each
+/// pass reads the module as the first loop left it and what it remembers across
+/// instructions, and the first fault stops the instruction. The passes are called
+/// directly, and each pass's `check` is `#[inline(always)]` (this is its one caller;
+/// left to itself the compiler keeps the larger ones apart): on the many instructions
+/// a family has no rule for, its opcode test is all that runs, not a call.
+fn second_loop(q: &Query<'_>, inst: &Inst<'_>, s: &mut Second) -> Result<(), Fault> {
     // The execution-model limitations spirv-val registers before its second loop.
-    |q, inst, _| {
-        limitations::before_second_loop(q, inst);
-        Ok(())
-    },
-    |q, inst, s| misc::check(q, inst, &mut s.misc),
-    |q, inst, s| debug::check(q, inst, &mut s.debug),
-    |q, inst, s| annotation::check(q, inst, &mut s.annotation),
-    |q, inst, s| extension::check(q, inst, &mut s.extension),
-    |q, inst, s| modes::check(q, inst, &mut s.mode_setting),
-    |q, inst, s| types::check(q, inst, &mut s.types),
-    |q, inst, s| constants::check(q, inst, &mut s.constants),
-    |q, inst, s| memory::check(q, inst, &mut s.memory),
-    |q, inst, s| function::check(q, inst, &mut s.function),
-    |q, inst, s| image::check(q, inst, &mut s.image),
-    |q, inst, s| conversion::check(q, inst, &mut s.conversion),
-    |q, inst, s| composites::check(q, inst, &mut s.composites),
-    |q, inst, s| arithmetics::check(q, inst, &mut s.arithmetics),
-    |q, inst, s| bitwise::check(q, inst, &mut s.bitwise),
-    |q, inst, s| logicals::check(q, inst, &mut s.logicals),
-    |q, inst, s| cfg::control_flow::check(q, inst, &mut s.control_flow),
-    |q, inst, _| derivatives::check(q, inst),
-    |q, inst, _| atomics::check(q, inst),
-    |q, inst, _| primitives::check(q, inst),
-    |q, inst, _| barriers::check(q, inst),
-    |q, inst, _| non_uniform::check(q, inst),
-    |q, inst, s| literals::check(q, inst, &mut s.literals),
-    |q, inst, _| ray_query::check(q, inst),
-    |q, inst, _| ray_tracing::check(q, inst),
-    |q, inst, _| ray_tracing_reorder::check(q, inst),
-    |q, inst, s| mesh_shading::check(q, inst, &mut s.mesh_shading),
-    |q, inst, _| tensor_layout::check(q, inst),
-    |q, inst, _| tensor::check(q, inst),
-    |q, inst, s| graph::check(q, inst, &mut s.graphs),
-    |q, inst, _| invalid_type::check(q, inst),
-];
+    limitations::before_second_loop(q, inst);
+    misc::check(q, inst, &mut s.misc)?;
+    debug::check(q, inst, &mut s.debug)?;
+    annotation::check(q, inst, &mut s.annotation)?;
+    extension::check(q, inst, &mut s.extension)?;
+    modes::check(q, inst, &mut s.mode_setting)?;
+    types::check(q, inst, &mut s.types)?;
+    constants::check(q, inst, &mut s.constants)?;
+    memory::check(q, inst, &mut s.memory)?;
+    function::check(q, inst, &mut s.function)?;
+    image::check(q, inst, &mut s.image)?;
+    conversion::check(q, inst, &mut s.conversion)?;
+    composites::check(q, inst, &mut s.composites)?;
+    arithmetics::check(q, inst, &mut s.arithmetics)?;
+    bitwise::check(q, inst, &mut s.bitwise)?;
+    logicals::check(q, inst, &mut s.logicals)?;
+    cfg::control_flow::check(q, inst, &mut s.control_flow)?;
+    derivatives::check(q, inst)?;
+    atomics::check(q, inst)?;
+    primitives::check(q, inst)?;
+    barriers::check(q, inst)?;
+    non_uniform::check(q, inst)?;
+    literals::check(q, inst, &mut s.literals)?;
+    ray_query::check(q, inst)?;
+    ray_tracing::check(q, inst)?;
+    ray_tracing_reorder::check(q, inst)?;
+    mesh_shading::check(q, inst, &mut s.mesh_shading)?;
+    tensor_layout::check(q, inst)?;
+    tensor::check(q, inst)?;
+    graph::check(q, inst, &mut s.graphs)?;
+    invalid_type::check(q, inst)
+}
 
 /// What spirv-val's first loop registers of entry points and calls before its passes
 /// (`ValidateBinaryUsingContextAndValidationState`'s own checks of each instruction).

@@ -169,6 +169,7 @@ pub(super) struct Function {
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fault> {
     match inst.opcode {
         O::Function => function(q, inst, st),

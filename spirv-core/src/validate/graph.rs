@@ -203,6 +203,7 @@ pub(super) struct Graphs {
 }
 
 /// `GraphPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, s: &mut Graphs) -> Result<(), Fault> {
     match inst.opcode {
         O::TypeGraphARM => graph_type(q, inst),

@@ -56,6 +56,7 @@ fn special(q: &Query<'_>, t: u32, matrices: bool) -> Option<Special> {
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let t = match inst.opcode {
         O::ExtInst

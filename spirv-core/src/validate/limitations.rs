@@ -437,6 +437,7 @@ pub(super) fn register(q: &Query<'_>, inst: &Inst<'_>, limitation: Limitation) {
 /// (result type included) defined earlier as a pointer type or a variable registers
 /// its storage class's limitation (`RegisterStorageClassConsumer`); then its control
 /// flow pass registers those of the instructions that end a block.
+#[inline]
 pub(super) fn before_second_loop(q: &Query<'_>, inst: &Inst<'_>) {
     let vulkan = q.state.options.target_env.is_vulkan();
     storage_consumers(q, inst, vulkan);

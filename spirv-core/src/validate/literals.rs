@@ -25,6 +25,7 @@ faults! {
 pub(super) struct Literals;
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Literals) -> Result<(), Fault> {
     let _ = st;
     let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);

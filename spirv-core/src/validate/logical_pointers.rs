@@ -61,6 +61,41 @@ faults! {
     }
 }
 
+/// A set of opcodes as bits, built at compile time from one of the lists below, so
+/// that the rules ask each instruction's opcode in constant time.
+struct OpcodeSet([u64; OPCODE_WORDS]);
+
+/// Opcodes below `64 * OPCODE_WORDS` fit a set; building a set of a larger one fails
+/// to compile.
+const OPCODE_WORDS: usize = 128;
+
+impl OpcodeSet {
+    const fn of(list: &[Opcode]) -> Self {
+        let mut bits = [0u64; OPCODE_WORDS];
+        let mut i = 0;
+        while i < list.len() {
+            let op = list[i].0 as usize;
+            assert!(op < 64 * OPCODE_WORDS, "an opcode past the set's bits");
+            bits[op / 64] |= 1 << (op % 64);
+            i += 1;
+        }
+        OpcodeSet(bits)
+    }
+
+    fn contains(&self, op: Opcode) -> bool {
+        let op = usize::from(op.0);
+        self.0
+            .get(op / 64)
+            .is_some_and(|w| w & (1 << (op % 64)) != 0)
+    }
+}
+
+const TAKE_ANY_SET: OpcodeSet = OpcodeSet::of(TAKE_ANY);
+const TAKE_VARIABLE_SET: OpcodeSet = OpcodeSet::of(TAKE_VARIABLE);
+const RETURN_ANY_SET: OpcodeSet = OpcodeSet::of(RETURN_ANY);
+const RETURN_VARIABLE_SET: OpcodeSet = OpcodeSet::of(RETURN_VARIABLE);
+const MAKE_VARIABLE_SET: OpcodeSet = OpcodeSet::of(MAKE_VARIABLE);
+
 /// The instructions that take logical pointer operands in every case.
 const TAKE_ANY: &[Opcode] = &[
     O::Load,
@@ -296,6 +331,9 @@ struct Facts {
     returns: BTreeMap<u32, Vec<usize>>,
     /// Each `OpFunctionParameter`: its function and its position.
     params: BTreeMap<usize, (u32, usize)>,
+    /// The ids whose type is a logical pointer (and maybe others: a bit test that
+    /// spares the look-up of most results' types).
+    pointers: IdBits,
 }
 
 /// The instruction index of `id`'s definition.
@@ -305,10 +343,18 @@ fn at(q: &Query<'_>, id: u32) -> Option<usize> {
 
 fn facts(q: &Query<'_>) -> Facts {
     let n = q.module.len();
-    let pointers = IdBits::defined(q.state, |d| logical_class(q, d.type_id).is_some());
+    // The logical pointer types first (a few), then the ids of those types: one bit
+    // test per definition rather than a look-up of its type.
+    let types = IdBits::defined(q.state, |d| {
+        matches!(d.opcode, O::TypePointer | O::TypeUntypedPointerKHR)
+    });
+    let pointers = IdBits::defined(q.state, |d| {
+        types.may_hold(d.type_id) && logical_class(q, d.type_id).is_some()
+    });
     let mut first_class = alloc::vec![None; n];
-    // Reversed `IsVariablePointer` edges: from an operand to its users.
-    let mut users: Vec<Vec<usize>> = alloc::vec![Vec::new(); n];
+    // Reversed `IsVariablePointer` edges, from an operand to a user, gathered as a
+    // list and laid out by operand below (one allocation, not one per instruction).
+    let mut edges: Vec<(u32, u32)> = Vec::new();
     let mut calls: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     let mut returns: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     let mut params = BTreeMap::new();
@@ -339,7 +385,7 @@ fn facts(q: &Query<'_>) -> Facts {
             continue;
         };
         let opcode = inst.opcode;
-        let follows = !MAKE_VARIABLE.contains(&opcode) && opcode != O::FunctionParameter;
+        let follows = !MAKE_VARIABLE_SET.contains(opcode) && opcode != O::FunctionParameter;
         for op in inst.operands {
             if op.kind.class != KindClass::Id {
                 continue;
@@ -347,6 +393,10 @@ fn facts(q: &Query<'_>) -> Facts {
             let Some(&id) = inst.words.get(op.offset) else {
                 continue;
             };
+            // Most operands are no pointers: the bit test spares the type's look-up.
+            if !pointers.may_hold(id) {
+                continue;
+            }
             let Some(class) = logical_class(q, q.type_of(id)) else {
                 continue;
             };
@@ -354,7 +404,7 @@ fn facts(q: &Query<'_>) -> Facts {
                 *first = Some(class);
             }
             if let (true, Some(def)) = (follows, at(q, id)) {
-                users[def].push(index);
+                edges.push((def as u32, index as u32));
             }
         }
     }
@@ -373,24 +423,27 @@ fn facts(q: &Query<'_>) -> Facts {
                 .instruction(call)
                 .and_then(|c| c.words().get(4 + position).copied());
             if let Some(def) = arg.and_then(|a| at(q, a)) {
-                users[def].push(param);
+                edges.push((def as u32, param as u32));
             }
         }
     }
+    let users = Users::of(n, &edges);
+    drop(edges);
     // Reachability from the instructions that make variable pointers.
     let mut variable = alloc::vec![false; n];
     let mut stack = Vec::new();
     for (index, v) in variable.iter_mut().enumerate() {
         if q.module
             .instruction(index)
-            .is_some_and(|i| MAKE_VARIABLE.contains(&i.opcode()))
+            .is_some_and(|i| MAKE_VARIABLE_SET.contains(i.opcode()))
         {
             *v = true;
             stack.push(index);
         }
     }
     while let Some(x) = stack.pop() {
-        for &u in &users[x] {
+        for &u in users.of_instruction(x) {
+            let u = u as usize;
             if !variable[u] {
                 variable[u] = true;
                 stack.push(u);
@@ -403,6 +456,47 @@ fn facts(q: &Query<'_>) -> Facts {
         calls,
         returns,
         params,
+        pointers,
+    }
+}
+
+/// Each instruction's users along reversed edges, laid out by instruction: the users
+/// of instruction `x` are `to[start[x]..start[x + 1]]`.
+struct Users {
+    start: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl Users {
+    /// The edges `(from, to)` of `n` instructions, laid out by `from` (a counting sort).
+    fn of(n: usize, edges: &[(u32, u32)]) -> Self {
+        let mut start = alloc::vec![0u32; n + 1];
+        for &(from, _) in edges {
+            if let Some(c) = start.get_mut(from as usize + 1) {
+                *c += 1;
+            }
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut next = start.clone();
+        let mut to = alloc::vec![0u32; edges.len()];
+        for &(from, t) in edges {
+            if let Some(slot) = next.get_mut(from as usize) {
+                if let Some(x) = to.get_mut(*slot as usize) {
+                    *x = t;
+                }
+                *slot += 1;
+            }
+        }
+        Users { start, to }
+    }
+
+    fn of_instruction(&self, x: usize) -> &[u32] {
+        let (Some(&a), Some(&b)) = (self.start.get(x), self.start.get(x + 1)) else {
+            return &[];
+        };
+        self.to.get(a as usize..b as usize).unwrap_or(&[])
     }
 }
 
@@ -879,10 +973,10 @@ impl<'q, 'a> Rules<'q, 'a> {
     /// `ValidateLogicalPointerOperands`.
     fn operands(&self, index: usize, opcode: Opcode) -> Option<E> {
         let class = self.facts.first_class[index]?;
-        if TAKE_ANY.contains(&opcode) {
+        if TAKE_ANY_SET.contains(opcode) {
             return None;
         }
-        if TAKE_VARIABLE.contains(&opcode) {
+        if TAKE_VARIABLE_SET.contains(opcode) {
             return (!variable_class(self.q, class)).then_some(E::OperandCapability);
         }
         (!super::memory_semantics::is_atomic(opcode)).then_some(E::Operand)
@@ -891,10 +985,10 @@ impl<'q, 'a> Rules<'q, 'a> {
     /// `ValidateLogicalPointerReturns`.
     fn returns(&self, opcode: Opcode, ty: u32) -> Option<E> {
         let class = logical_class(self.q, ty)?;
-        if RETURN_ANY.contains(&opcode) {
+        if RETURN_ANY_SET.contains(opcode) {
             return None;
         }
-        if RETURN_VARIABLE.contains(&opcode) {
+        if RETURN_VARIABLE_SET.contains(opcode) {
             return (!variable_class(self.q, class)).then_some(E::ReturnCapability);
         }
         Some(E::Return)
@@ -1002,7 +1096,11 @@ pub(super) fn check(q: &Query<'_>, sink: &mut dyn FnMut(Fault) -> bool) {
             continue;
         };
         let opcode = inst.opcode();
-        let ty = inst.result_id().map_or(0, |id| q.type_of(id.0));
+        // A result that is no logical pointer needs no type: its rules ask none.
+        let ty = match inst.result_id() {
+            Some(id) if facts.pointers.may_hold(id.0) => q.type_of(id.0),
+            _ => 0,
+        };
         let fault = rules
             .operands(index, opcode)
             .or_else(|| rules.returns(opcode, ty))

@@ -39,6 +39,7 @@ faults! {
 pub(super) struct Logicals {}
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Logicals) -> Result<(), Fault> {
     let op = inst.opcode;
     let result = inst.result_type();

@@ -75,6 +75,7 @@ fn interfaces(q: &Query<'_>) -> (bool, bool, BTreeSet<u32>) {
 }
 
 /// `MeshShadingPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, state: &mut MeshShading) -> Result<(), Fault> {
     let uint32 = |i: usize| {
         let t = q.operand_type(inst, i);

@@ -46,6 +46,7 @@ faults! {
 pub(super) struct Misc {}
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, _: &mut Misc) -> Result<(), Fault> {
     let w = |i: usize| inst.words.get(i).copied().unwrap_or(0);
     let ty = w(1);

@@ -102,6 +102,7 @@ pub(super) fn has_execution_scope(opcode: Opcode) -> bool {
 }
 
 /// `NonUniformPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     if has_execution_scope(opcode) && !validate_execution_scope(q, inst, inst.word(2))? {

@@ -20,6 +20,7 @@ faults! {
 }
 
 /// `PrimitivesPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     if !matches!(

@@ -152,6 +152,7 @@ pub(super) fn array_length(q: &Query<'_>, array: u32) -> u32 {
 }
 
 /// `RayQueryPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let opcode = inst.opcode;
     if !RAY_QUERY.contains(&opcode) {

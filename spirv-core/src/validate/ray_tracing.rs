@@ -62,6 +62,7 @@ const RAY_TRACING: &[Opcode] = &[
 ];
 
 /// `RayTracingPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let operand = |i: usize| q.operand_type(inst, i);
     let int32 = |t: u32| q.is_int_scalar_type(t) && q.bit_width(t) == 32;

@@ -504,6 +504,7 @@ impl Checks<'_, '_> {
 
 /// `RayReorderNVPass`, then `RayReorderEXTPass`, for one instruction (no instruction
 /// has rules in both).
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     if !OPCODES.contains(&inst.opcode.0) {
         return Ok(());

@@ -56,6 +56,7 @@ faults! {
 }
 
 /// `TensorPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     match inst.opcode {
         O::TensorReadARM => read(q, inst),

@@ -56,6 +56,7 @@ enum Count {
 }
 
 /// `TensorLayoutPass` for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let (count, view) = match inst.opcode {
         O::CreateTensorLayoutNV => return result_type(q, inst, false),

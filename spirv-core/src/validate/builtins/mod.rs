@@ -782,7 +782,7 @@ pub(super) fn check(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fa
     }
     // At reference, in module order.
     let (models, without_depth) = function_entry_points(calls, &walk.modes);
-    let mut operands = Vec::new();
+    let mut operands = super::validation_state::OperandMemo::default();
     let mut function_index = 0usize;
     for index in 0..q.module.len() {
         // Rules are added only on the result id, which an instruction's own walk skips:
@@ -795,8 +795,7 @@ pub(super) fn check(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fa
         {
             continue;
         }
-        let Some(inst) =
-            super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+        let Some(inst) = super::validation_state::memoized(q.module, q.state, index, &mut operands)
         else {
             continue;
         };

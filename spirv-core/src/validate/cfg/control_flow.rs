@@ -49,6 +49,7 @@ impl ControlFlow {
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Result<(), Fault> {
     let e = |e: CfgError| -> Result<(), Fault> { Err(ErrorKind::Cfg(e).into()) };
     let w = inst.words;

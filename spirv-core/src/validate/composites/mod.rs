@@ -184,6 +184,7 @@ pub(crate) struct Composites {
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Composites) -> Result<(), Fault> {
     let result = inst.result_type();
     let small = match inst.opcode {

@@ -46,10 +46,10 @@ fn uses_of(q: &Query<'_>, ids: &BTreeSet<u32>) -> BTreeMap<u32, Vec<(usize, usiz
     if ids.is_empty() {
         return out;
     }
-    let mut operands = Vec::new();
+    let mut operands = super::super::validation_state::OperandMemo::default();
     for index in 0..q.module.len() {
         let Some(inst) =
-            super::super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+            super::super::validation_state::memoized(q.module, q.state, index, &mut operands)
         else {
             continue;
         };

@@ -181,6 +181,7 @@ const EXTENSION_VERSIONS: &[(&str, (u8, u8))] = &[
 ];
 
 /// The extension pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, memo: &mut Extension) -> Result<(), Fault> {
     let state = q.state;
     let operands = inst.words.get(1..).unwrap_or(&[]);

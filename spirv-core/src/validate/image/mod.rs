@@ -439,6 +439,7 @@ faults! {
 
 /// `ImagePass` for one instruction: the implicit-lod limitations, then the rules of
 /// its opcode.
+#[inline(always)]
 pub(super) fn check(
     q: &Query<'_>,
     inst: &Inst<'_>,

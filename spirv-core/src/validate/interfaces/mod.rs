@@ -352,7 +352,7 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
     // Global instructions that use an id, by that id (spirv-val follows a global
     // user's own uses in turn).
     let mut global_users: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    let mut operands = Vec::new();
+    let mut operands = super::validation_state::OperandMemo::default();
     for index in 0..q.module.len() {
         if in_body
             .get(index / 64)
@@ -360,8 +360,7 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
         {
             continue;
         }
-        let Some(inst) =
-            super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+        let Some(inst) = super::validation_state::memoized(q.module, q.state, index, &mut operands)
         else {
             continue;
         };
@@ -398,7 +397,7 @@ fn functions_using(q: &Query<'_>, calls: &EntryCalls, vars: &[(usize, u32)]) -> 
                 continue;
             }
             let Some(inst) =
-                super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+                super::validation_state::memoized(q.module, q.state, index, &mut operands)
             else {
                 continue;
             };

@@ -974,6 +974,7 @@ fn function_spans(q: &Query<'_>) -> Vec<(usize, usize)> {
 }
 
 /// The pass for one instruction.
+#[inline(always)]
 pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Memory) -> Result<(), Fault> {
     // Found from the module rather than followed, so that it holds when an earlier
     // pass has stopped at an instruction; only variables ask.

@@ -317,6 +317,7 @@ impl ModeSetting {
 }
 
 /// The mode-setting pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, state: &mut ModeSetting) -> Result<(), Fault> {
     let operands = inst.words.get(1..).unwrap_or(&[]);
     match inst.opcode {

@@ -436,6 +436,7 @@ pub(super) struct StructMemo {
 }
 
 /// The type pass for one instruction.
+#[inline(always)]
 pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Result<(), Fault> {
     let op = inst.opcode;
     if !(generates_type(op) || op == O::TypeForwardPointer) {

@@ -8,7 +8,6 @@ use super::super::validation_state::{IdBits, contains_step, reaches};
 use super::super::{Fault, Inst};
 use super::TypeError;
 use super::Types;
-use crate::__private::Vec;
 use crate::grammar::KindClass;
 use crate::spirv_tools::{self as opcodes, generates_type};
 use crate::spv::{Capability as C, Decoration as D, Opcode as O};
@@ -193,7 +192,7 @@ pub(crate) fn bad_function_type_uses(q: &Query<'_>) -> BTreeMap<u32, u32> {
         bits.insert(t);
     }
     let mut first = BTreeMap::new();
-    let mut operands = Vec::new();
+    let mut operands = super::super::validation_state::OperandMemo::default();
     for index in 0..q.module.len() {
         let Some(i) = q.module.instruction(index) else {
             continue;
@@ -208,7 +207,7 @@ pub(crate) fn bad_function_type_uses(q: &Query<'_>) -> BTreeMap<u32, u32> {
             continue;
         }
         let Some(inst) =
-            super::super::validation_state::decode(q.module, q.state, index, &mut operands, true)
+            super::super::validation_state::memoized(q.module, q.state, index, &mut operands)
         else {
             continue;
         };

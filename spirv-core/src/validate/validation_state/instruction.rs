@@ -110,23 +110,48 @@ pub(crate) fn inst_with<'a>(
     operands: &'a [Operand],
 ) -> Inst<'a> {
     let words = i.words();
-    let opcode = i.opcode();
-    let ops = i.operands();
-    let result_id = match info.shape {
-        Some(shape) if shape.accepts(ops.len()) => match shape.result {
+    let n = words.len().saturating_sub(1);
+    let fits = info.shape.filter(|s| s.accepts(n));
+    build(state, i.index(), info, words, operands, fits)
+}
+
+/// The [`Inst`] of instruction `index` (its words, grammar entry and operands found),
+/// with `fits` its layout's shape when the shape fits it: the result id is then where
+/// the shape puts it, without a search of the operands.
+#[inline]
+fn build<'a>(
+    state: &State<'_>,
+    index: usize,
+    info: &'static InstructionInfo,
+    words: &'a [u32],
+    operands: &'a [Operand],
+    fits: Option<crate::grammar::Shape>,
+) -> Inst<'a> {
+    let opcode = spv::Opcode(words.first().map_or(0, |&w| w as u16));
+    let ops = words.get(1..).unwrap_or(&[]);
+    let result_id = match fits {
+        Some(shape) => match shape.result {
             u8::MAX => 0,
             at => ops.get(usize::from(at)).copied().unwrap_or(0),
         },
-        _ => i.result_id().map_or(0, |id| id.0),
+        None => info
+            .operands
+            .iter()
+            .position(|o| o.kind.class == crate::grammar::KindClass::Result)
+            .and_then(|at| ops.get(at))
+            .copied()
+            .unwrap_or(0),
     };
-    let set = matches!(
+    let set = if matches!(
         opcode,
         spv::Opcode::ExtInst | spv::Opcode::ExtInstWithForwardRefsKHR
-    )
-    .then(|| words.get(3).and_then(|s| state.sets.get(s)).copied())
-    .flatten();
+    ) {
+        words.get(3).and_then(|s| state.sets.get(s)).copied()
+    } else {
+        None
+    };
     Inst {
-        index: i.index(),
+        index,
         opcode,
         info,
         words,
@@ -211,24 +236,30 @@ pub(crate) fn memoized<'a>(
     index: usize,
     memo: &'a mut OperandMemo,
 ) -> Option<Inst<'a>> {
+    // Every loop over the module comes here once per instruction: the words are found
+    // once, and a layout met before costs a table look-up.
     let i = module.instruction(index)?;
-    let info = i.info()?;
-    let n = i.operands().len();
-    let fits = info.shape.is_some_and(|s| s.accepts(n));
-    let key = (u64::from(i.opcode().0) << 32) | n as u64;
-    let at = (usize::from(i.opcode().0).wrapping_mul(31) ^ n) % SLOTS;
-    let slot = memo.slots.get(at).copied().unwrap_or(EMPTY);
-    if fits && slot.key == key {
-        let ops = memo.kept.get(slot.start as usize..slot.end as usize)?;
-        return Some(inst_with(state, i, info, ops));
+    let words = i.words();
+    let opcode = words.first().map_or(0, |&w| w as u16);
+    let info = spv::GRAMMAR.instruction(u32::from(opcode))?;
+    let ops = words.get(1..).unwrap_or(&[]);
+    let n = ops.len();
+    let fits = info.shape.filter(|s| s.accepts(n));
+    let key = (u64::from(opcode) << 32) | n as u64;
+    let at = (usize::from(opcode).wrapping_mul(31) ^ n) % SLOTS;
+    if fits.is_some() {
+        if let Some(slot) = memo.slots.get(at).filter(|s| s.key == key) {
+            let ops = memo.kept.get(slot.start as usize..slot.end as usize)?;
+            return Some(build(state, index, info, words, ops, fits));
+        }
     }
     memo.walked.clear();
-    if !shaped(info, i.operands(), &mut memo.walked) {
+    if !shaped(info, ops, &mut memo.walked) {
         walked(module, i, info, &mut memo.walked);
-        return Some(inst_with(state, i, info, &memo.walked));
+        return Some(build(state, index, info, words, &memo.walked, fits));
     }
     if memo.walked.len() > LONGEST {
-        return Some(inst_with(state, i, info, &memo.walked));
+        return Some(build(state, index, info, words, &memo.walked, fits));
     }
     if memo.slots.is_empty() || memo.kept.len() + memo.walked.len() > KEPT {
         memo.kept.clear();
@@ -245,5 +276,12 @@ pub(crate) fn memoized<'a>(
             end: end as u32,
         };
     }
-    Some(inst_with(state, i, info, &memo.kept[start..end]))
+    Some(build(
+        state,
+        index,
+        info,
+        words,
+        &memo.kept[start..end],
+        fits,
+    ))
 }
