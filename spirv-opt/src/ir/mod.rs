@@ -308,7 +308,7 @@ impl Ir {
     /// The module's words as spirv-opt writes them ([`write::to_words`], `OpNop`s left
     /// out, the void type for a `DebugNoLine` being the first `OpTypeVoid`).
     pub fn to_words(&mut self) -> Vec<u32> {
-        write::to_words(self, true, &mut write::first_void)
+        write::to_words(self, true, write::VoidType::First)
     }
 
     /// Room for `n` more instructions.
