@@ -21,7 +21,7 @@ fn main() {
             .collect();
         let out = match spirv_opt::ir::load::load(&words) {
             Ok(mut ir) => {
-                spirv_opt::ir::write::to_words(&mut ir, true, &mut spirv_opt::ir::write::first_void)
+                spirv_opt::ir::write::to_words(&mut ir, true, spirv_opt::ir::write::VoidType::First)
             }
             Err(e) => {
                 println!("FAIL {f}: {e}");

@@ -1874,28 +1874,30 @@ impl Context {
     /// spirv-opt's passes that write the module to print an instruction in a message
     /// (`Instruction::PrettyPrint`) do this with `skip_nop` false to take the same ids.
     pub fn to_words_with(&mut self, skip_nop: bool) -> Vec<u32> {
-        let mut void = 0;
+        self.write_into(skip_nop, Vec::new())
+    }
+
+    /// [`Context::to_words`] into `buffer` (cleared first): a buffer already paged in
+    /// (the input's) spares the writer fresh memory.
+    pub fn to_words_into(&mut self, buffer: Vec<u32>) -> Vec<u32> {
+        self.write_into(true, buffer)
+    }
+
+    fn write_into(&mut self, skip_nop: bool, buffer: Vec<u32>) -> Vec<u32> {
+        use crate::ir::write::VoidType;
+        // The void type matters for a `DebugNoLine` only. With none, spirv-opt's type
+        // manager makes one when the writer first asks (after the types were written).
+        let mut void = VoidType::Make;
         if self
             .ir
             .ext_inst_import_id("NonSemantic.Shader.DebugInfo.100")
             != 0
         {
             if let Some(t) = self.types().find_plain(Ty::Void) {
-                void = self.types().id_of(t);
+                void = VoidType::Id(self.types().id_of(t));
             }
         }
-        // With no void type, spirv-opt's type manager makes one when the writer first
-        // asks, after the types were written: it takes an id and is not written.
-        crate::ir::write::to_words(&mut self.ir, skip_nop, &mut |ir| {
-            if void == 0 {
-                if let Some(id) = ir.take_next_id() {
-                    let i = ir.create(InstData::new(O::TypeVoid, 0, id, &[]));
-                    ir.push_global(Section::TypesValues, i);
-                    void = id;
-                }
-            }
-            void
-        })
+        crate::ir::write::to_words_into(&mut self.ir, skip_nop, void, buffer)
     }
 
     /// The leading `OpPhi`s of `b` (`ForEachPhiInst`).

@@ -408,6 +408,36 @@ impl Optimizer {
         Ok(Optimized { words, changed })
     }
 
+    /// [`Optimizer::run_reporting`] on words the caller is done with: the module is
+    /// loaded from them without a copy, and the optimizer IR is written back into
+    /// their buffer (the pages already touched).
+    ///
+    /// # Errors
+    /// As [`Optimizer::run`].
+    pub fn run_owned_reporting(
+        &self,
+        words: Vec<u32>,
+        consumer: &mut dyn FnMut(Message),
+    ) -> Result<Optimized, OptError> {
+        // Only validation needs the words to describe a failure.
+        if let Err(e) = self.check(&words) {
+            consumer(self.message(&words, &e));
+            return Err(e);
+        }
+        let out = self.ready().and_then(|()| match self.structural() {
+            Some(passes) => {
+                let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
+                let (words, changed) = structural::run_words(&words, &passes, numbers)?;
+                Ok(Optimized { words, changed })
+            }
+            None => self.run_mixed(words, consumer),
+        });
+        if let Err(e) = &out {
+            consumer(e.message());
+        }
+        out
+    }
+
     /// [`Optimizer::run`] on a read module: the next module and whether a pass
     /// changed it.
     ///
@@ -465,8 +495,9 @@ impl Optimizer {
                 }
                 let mut cx = Context::new(ir);
                 cx.options = self.context_options;
-                // The input is in the IR now: free it before the passes run.
-                drop(std::mem::take(&mut words));
+                // The input is in the IR now; its buffer, already paged in, takes the
+                // output.
+                let spare = std::mem::take(&mut words);
                 for r in &runs[at..end] {
                     if let Run::Ir(pass) = r {
                         let status = run_ir_pass(pass.as_ref(), &mut cx);
@@ -479,7 +510,7 @@ impl Optimizer {
                 if last && changed {
                     cx.ir.header.bound = cx.ir.compute_id_bound();
                 }
-                words = cx.to_words();
+                words = cx.to_words_into(spare);
                 if last && self.leak_ir {
                     // Told to: the process exits after writing `words`.
                     std::mem::forget(cx);

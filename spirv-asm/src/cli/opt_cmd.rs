@@ -181,11 +181,16 @@ impl Request {
                 println!("{m}");
             }
         };
-        let done = match self.optimizer.run_reporting(&words, &mut warn) {
-            Err(OptError::Invalid(fault)) if !self.skip_validation => {
-                return Err(spirv_asm::val::render(&words, &[*fault], &self.validator));
+        // Without validation no failure needs the input again: the optimizer takes it.
+        let done = if self.skip_validation {
+            self.optimizer.run_owned_reporting(words, &mut warn)
+        } else {
+            match self.optimizer.run_reporting(&words, &mut warn) {
+                Err(OptError::Invalid(fault)) => {
+                    return Err(spirv_asm::val::render(&words, &[*fault], &self.validator));
+                }
+                other => other,
             }
-            other => other,
         };
         done.map(|o| o.words).map_err(|e| match e {
             // A pass's failure, as spirv-opt's consumer prints it (`error: line 0: …`).

@@ -5,7 +5,7 @@
 //! its placeholder blocks; the depth-first traversal is `CFA::DepthFirstTraversal`'s,
 //! iterative, so no recursion follows the input's depth.
 
-use super::{IdMap, id_cap};
+use super::{IdHashMap, IdMap, id_cap};
 use crate::ir::{Block, Func, Ir};
 
 /// The pseudo entry block's id.
@@ -14,20 +14,21 @@ pub const PSEUDO_ENTRY: u32 = 0;
 pub const PSEUDO_EXIT: u32 = 0x40_0000;
 
 /// The control-flow graph of every function.
+/// Keyed by block ids in hash maps: a module's labels are few and spread over its ids,
+/// and a vector as long as the ids was most of what building the graph paged in.
 #[derive(Debug, Clone)]
 pub struct Cfg {
-    preds: IdMap<Vec<u32>>,
-    blocks: IdMap<Block>,
+    preds: IdHashMap<u32, Vec<u32>>,
+    blocks: IdHashMap<u32, Block>,
 }
 
 impl Cfg {
     /// The graph of `ir`'s functions (`CFG::CFG`).
     pub fn build(ir: &Ir) -> Cfg {
         let n: usize = ir.functions().iter().map(|&f| ir.blocks(f).count()).sum();
-        let cap = id_cap(n.max(ir.header.bound as usize / 4).min(1 << 22));
         let mut c = Cfg {
-            preds: IdMap::new(cap),
-            blocks: IdMap::new(cap),
+            preds: IdHashMap::with_capacity_and_hasher(n + 1, Default::default()),
+            blocks: IdHashMap::with_capacity_and_hasher(n, Default::default()),
         };
         for &f in ir.functions() {
             for b in ir.blocks(f) {
@@ -47,7 +48,7 @@ impl Cfg {
     /// Records `b`'s outgoing edges (`AddEdges`).
     pub fn add_edges(&mut self, ir: &Ir, b: Block) {
         let id = ir.block_id(b);
-        self.preds.entry_or_insert_with(id, Vec::new);
+        self.preds.entry(id).or_default();
         for s in ir.successors(b) {
             self.add_edge(id, s);
         }
@@ -55,12 +56,12 @@ impl Cfg {
 
     /// Adds the edge `pred` → `succ` (`AddEdge`).
     pub fn add_edge(&mut self, pred: u32, succ: u32) {
-        self.preds.entry_or_insert_with(succ, Vec::new).push(pred);
+        self.preds.entry(succ).or_default().push(pred);
     }
 
     /// Removes one edge `pred` → `succ` (`RemoveEdge`).
     pub fn remove_edge(&mut self, pred: u32, succ: u32) {
-        if let Some(list) = self.preds.get_mut(succ) {
+        if let Some(list) = self.preds.get_mut(&succ) {
             if let Some(at) = list.iter().position(|&p| p == pred) {
                 list.remove(at);
             }
@@ -78,8 +79,8 @@ impl Cfg {
     /// Forgets `b` (`ForgetBlock`).
     pub fn forget_block(&mut self, ir: &Ir, b: Block) {
         let id = ir.block_id(b);
-        self.blocks.remove(id);
-        self.preds.remove(id);
+        self.blocks.remove(&id);
+        self.preds.remove(&id);
         self.remove_successor_edges(ir, b);
     }
 
@@ -99,12 +100,12 @@ impl Cfg {
 
     /// The predecessors of block `id`, in the order they were recorded (`preds`).
     pub fn preds(&self, id: u32) -> &[u32] {
-        self.preds.get(id).map_or(&[], Vec::as_slice)
+        self.preds.get(&id).map_or(&[], Vec::as_slice)
     }
 
     /// The block labelled `id` (`block`).
     pub fn block(&self, id: u32) -> Option<Block> {
-        self.blocks.get(id).copied()
+        self.blocks.get(&id).copied()
     }
 
     /// The blocks reachable from `b` in post order (`ComputePostOrderTraversal`: a

@@ -232,6 +232,40 @@ impl DomTree {
         false
     }
 
+    /// Whether `a` dominates every instruction of `bs` ([`DomTree::inst_dominates`] of
+    /// each): those in `a`'s block are found in one walk from `a` instead of a walk
+    /// each, which matters when one store dominates many loads of a long block.
+    pub fn inst_dominates_all(&self, ir: &Ir, a: Inst, bs: &[Inst]) -> bool {
+        let Some(ba) = ir.block_of(a) else {
+            return bs.iter().all(|&b| b == a);
+        };
+        if self.post_dominator || ir.opcode(a) == spirv_core::spv::Opcode::Label {
+            return bs.iter().all(|&b| self.inst_dominates(ir, a, b));
+        }
+        let mut after: std::collections::HashSet<Inst> = std::collections::HashSet::new();
+        for &b in bs {
+            if b == a {
+                continue;
+            }
+            match ir.block_of(b) {
+                Some(bb) if bb == ba => {
+                    after.insert(b);
+                }
+                Some(bb) if self.dominates(ir.block_id(ba), ir.block_id(bb)) => {}
+                _ => return false,
+            }
+        }
+        let mut current = a;
+        while !after.is_empty() {
+            let Some(n) = ir.next(current) else {
+                return false;
+            };
+            after.remove(&n);
+            current = n;
+        }
+        true
+    }
+
     /// Whether `b`'s block is reachable from the entry (`IsReachable`).
     pub fn is_reachable(&self, ir: &Ir, b: Block) -> bool {
         ir.block_func(b)

@@ -289,7 +289,15 @@ impl InstData {
             store,
             scope: DebugScope::default(),
         };
-        d.set_result_flags();
+        // `set_result_flags`, from the parts at hand.
+        let k0 = parts.first().map(|p| p.0);
+        let k1 = parts.get(1).map(|p| p.0);
+        let has_type = k0 == Some(Kind::TypeId);
+        d.set_flag(HAS_TYPE, has_type);
+        d.set_flag(
+            HAS_RESULT,
+            k0 == Some(Kind::ResultId) || (has_type && k1 == Some(Kind::ResultId)),
+        );
         d
     }
 

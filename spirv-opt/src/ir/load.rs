@@ -302,7 +302,13 @@ impl Shaped {
             }
             Some(())
         };
+        let fixed_and_optional = usize::from(shape.fixed) + usize::from(shape.optional);
         for op in info.operands {
+            // Optional operands of other kinds after the shape's (`OpLoad`'s memory
+            // operands) are absent from every instruction the shape accepts.
+            if shape.repeat == 0 && head.len() == fixed_and_optional {
+                break;
+            }
             match op.quantifier {
                 Quantifier::One | Quantifier::Optional => {
                     if !repeat.is_empty() {
@@ -318,7 +324,6 @@ impl Shaped {
                 }
             }
         }
-        let fixed_and_optional = usize::from(shape.fixed) + usize::from(shape.optional);
         (head.len() == fixed_and_optional && repeat.len() == usize::from(shape.repeat)).then_some(
             Shaped {
                 shape,

@@ -267,8 +267,9 @@ impl Default for Ir {
     }
 }
 
+/// A section's place in [`Section::ALL`] (the declaration order).
 fn section_index(s: Section) -> usize {
-    Section::ALL.iter().position(|&x| x == s).unwrap_or(0)
+    s as usize
 }
 
 impl Ir {
@@ -308,7 +309,7 @@ impl Ir {
     /// The module's words as spirv-opt writes them ([`write::to_words`], `OpNop`s left
     /// out, the void type for a `DebugNoLine` being the first `OpTypeVoid`).
     pub fn to_words(&mut self) -> Vec<u32> {
-        write::to_words(self, true, &mut write::first_void)
+        write::to_words(self, true, write::VoidType::First)
     }
 
     /// Room for `n` more instructions.
@@ -535,21 +536,34 @@ impl Ir {
 
     /// Links `i` (detached) at the end of `owner`'s list.
     pub(crate) fn push_to(&mut self, owner: Owner, i: Inst) {
-        let Some(list) = self.list(owner) else {
-            return;
+        // `list_mut`, with the nodes borrowed apart (the loader's hottest edit).
+        let Ir {
+            nodes,
+            blocks,
+            funcs,
+            sections,
+            ..
+        } = self;
+        let list = match owner {
+            Owner::Section(s) => &mut sections[section_index(s)],
+            Owner::Block(b) => &mut blocks[b as usize].insts,
+            Owner::Params(f) => &mut funcs[f as usize].params,
+            Owner::HeaderDebug(f) => &mut funcs[f as usize].header_debug,
+            Owner::NonSemantic(f) => &mut funcs[f as usize].non_semantic,
+            _ => return,
         };
-        let node = &mut self.nodes[i.index()];
-        node.prev = list.last;
+        let last = list.last;
+        if list.first == NONE {
+            list.first = i.0;
+        }
+        list.last = i.0;
+        let node = &mut nodes[i.index()];
+        node.prev = last;
         node.next = NONE;
         node.owner = owner;
-        if list.last != NONE {
-            self.nodes[list.last as usize].next = i.0;
+        if last != NONE {
+            nodes[last as usize].next = i.0;
         }
-        let l = self.list_mut(owner).expect("a list");
-        if l.first == NONE {
-            l.first = i.0;
-        }
-        l.last = i.0;
     }
 
     /// Links `i` (detached) before `at`, in `at`'s list.

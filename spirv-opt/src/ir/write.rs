@@ -36,101 +36,174 @@ impl Sets {
     }
 }
 
-/// Writes `ir` (`ToBinary`): with `skip_nop`, `OpNop`s are left out. `void_type` gives
-/// the id of the void type when a `DebugNoLine` is written (spirv-opt asks its type
-/// manager, which makes one if there is none).
-pub fn to_words(
+/// Where the writer finds the void type's id when it writes a `DebugNoLine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VoidType {
+    /// This id (0 for none).
+    Id(u32),
+    /// The first `OpTypeVoid` (the one spirv-opt's type manager records for the void
+    /// type), or 0: for writing an IR no type manager was built for.
+    First,
+    /// None is known: as spirv-opt's type manager does when the writer first asks,
+    /// an id is taken then and an `OpTypeVoid` added after the types (not written).
+    Make,
+}
+
+/// Writes `ir` (`ToBinary`): with `skip_nop`, `OpNop`s are left out; `void_type` says
+/// where the void type's id comes from.
+pub fn to_words(ir: &mut Ir, skip_nop: bool, void_type: VoidType) -> Vec<u32> {
+    to_words_into(ir, skip_nop, void_type, Vec::new())
+}
+
+/// [`to_words`] into `out`, cleared first (its capacity kept: a buffer already paged
+/// in spares the writer fresh memory).
+pub fn to_words_into(
     ir: &mut Ir,
     skip_nop: bool,
-    void_type: &mut dyn FnMut(&mut Ir) -> u32,
+    void_type: VoidType,
+    mut out: Vec<u32>,
 ) -> Vec<u32> {
     let sets = Sets {
         shader: ir.ext_inst_import_id("NonSemantic.Shader.DebugInfo.100"),
         opencl: ir.ext_inst_import_id("OpenCL.DebugInfo.100"),
     };
-    // The order, with the lines, first: writing takes ids, which needs `ir` mutably.
-    let mut order: Vec<Inst> = Vec::with_capacity(ir.nodes.len());
-    let mut size = 5usize;
-    ir.for_each_inst_written(&mut |ir, i| {
-        order.push(i);
-        size += ir.data(i).word_count();
-    });
-    // The instructions' words plus room for the lines and scopes the writer adds: one
-    // allocation, no copy on growth, for most modules.
     let h = ir.header;
-    let mut out: Vec<u32> = Vec::with_capacity(size + size / 16);
+    out.clear();
+    // Room for the instructions' words, at least: most modules then need no growth.
+    out.reserve(5 + 4 * ir.nodes.len());
     out.extend_from_slice(&[h.magic, h.version, h.generator, h.bound, h.schema]);
-    let mut last_scope = super::DebugScope::default();
-    let mut last_line: Option<Inst> = None;
-    let mut between_merge_and_branch = false;
-    let mut between_label_and_phi_var = false;
-    let debug_first = ir.section_first(Section::ExtInstDebugInfo);
-    for i in order {
-        let opcode = ir.opcode(i);
-        let is_line = sets.is_line(ir, i);
-        let is_no_line = sets.is_no_line(ir, i);
-        if between_merge_and_branch && (is_line || is_no_line) {
-            continue;
+    // The ids the writer takes come from a copy of the bound, set back after the walk
+    // (the walk reads `ir` only), and a void type it makes is added after.
+    let mut w = Writer {
+        sets,
+        skip_nop,
+        debug_first: ir.section_first(Section::ExtInstDebugInfo),
+        void_type,
+        made_void: None,
+        bound: h.bound,
+        max_id_bound: ir.max_id_bound,
+        last_scope: super::DebugScope::default(),
+        last_line: None,
+        between_merge_and_branch: false,
+        between_label_and_phi_var: false,
+    };
+    ir.for_each_inst_written(&mut |ir, i| w.write(ir, i, &mut out));
+    ir.header.bound = w.bound;
+    if let Some(id) = w.made_void {
+        let v = ir.create(super::InstData::new(O::TypeVoid, 0, id, &[]));
+        ir.push_global(Section::TypesValues, v);
+    }
+    out[3] = ir.header.bound;
+    out
+}
+
+/// The writer's state along the module.
+struct Writer {
+    sets: Sets,
+    skip_nop: bool,
+    debug_first: Option<Inst>,
+    void_type: VoidType,
+    /// The id of the void type made for a `DebugNoLine`, to add after the walk.
+    made_void: Option<u32>,
+    /// The header's bound as ids are taken.
+    bound: u32,
+    max_id_bound: u32,
+    last_scope: super::DebugScope,
+    last_line: Option<Inst>,
+    between_merge_and_branch: bool,
+    between_label_and_phi_var: bool,
+}
+
+impl Writer {
+    /// `TakeNextId` on the writer's copy of the bound (0 once it reaches the limit).
+    fn take_id(&mut self) -> u32 {
+        if self.bound >= self.max_id_bound {
+            return 0;
         }
-        if let Some(last) = last_line {
+        self.bound += 1;
+        self.bound - 1
+    }
+
+    /// The void type's id, made the first time if none is known.
+    fn void_id(&mut self, ir: &Ir) -> u32 {
+        match self.void_type {
+            VoidType::Id(id) => id,
+            VoidType::First => first_void(ir),
+            VoidType::Make => {
+                if self.made_void.is_none() && self.bound < self.max_id_bound {
+                    self.made_void = Some(self.take_id());
+                }
+                self.made_void.unwrap_or(0)
+            }
+        }
+    }
+
+    /// Writes instruction `i` (a line, or an instruction after its lines), with the
+    /// `OpNoLine` or scope it needs first.
+    fn write(&mut self, ir: &Ir, i: Inst, out: &mut Vec<u32>) {
+        let opcode = ir.opcode(i);
+        let is_line = self.sets.is_line(ir, i);
+        let is_no_line = self.sets.is_no_line(ir, i);
+        if self.between_merge_and_branch && (is_line || is_no_line) {
+            return;
+        }
+        if let Some(last) = self.last_line {
             if is_line {
                 if same_line(ir, last, i) {
-                    continue;
+                    return;
                 }
             } else if !is_no_line && ir.lines(i).is_empty() {
                 // The line in effect ends here.
-                if sets.shader != 0 {
-                    let ty = void_type(ir);
-                    let id = ir.take_next_id().unwrap_or(0);
+                if self.sets.shader != 0 {
+                    let ty = self.void_id(ir);
+                    let id = self.take_id();
                     out.extend_from_slice(&[
                         (5 << 16) | u32::from(O::ExtInst.0),
                         ty,
                         id,
-                        sets.shader,
+                        self.sets.shader,
                         104,
                     ]);
                 } else {
                     out.push((1 << 16) | u32::from(O::NoLine.0));
                 }
-                last_line = None;
+                self.last_line = None;
             }
         }
         if opcode == O::Label {
-            between_label_and_phi_var = true;
+            self.between_label_and_phi_var = true;
         } else if !matches!(opcode, O::Variable | O::Phi | O::Line | O::NoLine) {
-            between_label_and_phi_var = false;
+            self.between_label_and_phi_var = false;
         }
         let d = ir.data(i);
-        if !(skip_nop && d.is_nop()) {
+        if !(self.skip_nop && d.is_nop()) {
             let scope = d.scope;
-            if scope != last_scope && !between_merge_and_branch {
+            if scope != self.last_scope && !self.between_merge_and_branch {
                 // Scopes go after the phis for NonSemantic.Shader.DebugInfo.100.
-                if !between_label_and_phi_var || sets.opencl != 0 {
-                    if let Some(first) = debug_first {
+                if !self.between_label_and_phi_var || self.sets.opencl != 0 {
+                    if let Some(first) = self.debug_first {
                         let ty = ir.type_id(first);
                         let set = ir.data(first).word(2);
-                        let id = ir.take_next_id().unwrap_or(0);
-                        write_scope(&mut out, scope, ty, id, set);
+                        let id = self.take_id();
+                        write_scope(out, scope, ty, id, set);
                     }
                 }
-                last_scope = scope;
+                self.last_scope = scope;
             }
-            let d = ir.data(i);
             out.push(((d.word_count() as u32) << 16) | u32::from(d.opcode().0));
             out.extend_from_slice(d.words());
         }
-        between_merge_and_branch = false;
+        self.between_merge_and_branch = false;
         if is_block_terminator(opcode) || is_no_line {
-            last_line = None;
+            self.last_line = None;
         } else if matches!(opcode, O::LoopMerge | O::SelectionMerge) {
-            between_merge_and_branch = true;
-            last_line = None;
+            self.between_merge_and_branch = true;
+            self.last_line = None;
         } else if is_line {
-            last_line = Some(i);
+            self.last_line = Some(i);
         }
     }
-    out[3] = ir.header.bound;
-    out
 }
 
 /// Whether line `i` says what `last`, in effect, says: each in-operand's first word of
@@ -169,9 +242,8 @@ fn write_scope(out: &mut Vec<u32>, scope: super::DebugScope, ty: u32, id: u32, s
     }
 }
 
-/// The void type's id as the writer finds it when no type manager is built: the first
-/// `OpTypeVoid` (the one spirv-opt's type manager records for the void type).
-pub fn first_void(ir: &mut Ir) -> u32 {
+/// The first `OpTypeVoid`'s id, or 0 ([`VoidType::First`]).
+fn first_void(ir: &Ir) -> u32 {
     ir.section(Section::TypesValues)
         .find(|&i| ir.opcode(i) == O::TypeVoid)
         .map_or(0, |i| ir.result_id(i))

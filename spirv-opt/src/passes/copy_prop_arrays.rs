@@ -897,6 +897,9 @@ fn has_valid_references_only(cx: &mut Context, var: Inst, store: Inst) -> bool {
         return false;
     };
     let store_ptr = cx.ir.data(store).in_word(0);
+    // The users the store must dominate, checked together at the end (one walk of
+    // the store's block for all of them; the answer is the same).
+    let mut dominated = Vec::new();
     let mut stack = vec![var];
     while let Some(ptr) = stack.pop() {
         let ptr_is_var = cx.ir.opcode(ptr) == O::Variable;
@@ -904,8 +907,8 @@ fn has_valid_references_only(cx: &mut Context, var: Inst, store: Inst) -> bool {
         for user in cx.users(ptr_id) {
             let ok = match cx.ir.opcode(user) {
                 O::Load | O::ImageTexelPointer => {
-                    let (dom, ir) = cx.dominators_ir(f);
-                    dom.inst_dominates(ir, store, user)
+                    dominated.push(user);
+                    true
                 }
                 O::AccessChain => {
                     stack.push(user);
@@ -920,8 +923,8 @@ fn has_valid_references_only(cx: &mut Context, var: Inst, store: Inst) -> bool {
                         if interpolant != store_ptr {
                             false
                         } else {
-                            let (dom, ir) = cx.dominators_ir(f);
-                            dom.inst_dominates(ir, store, user)
+                            dominated.push(user);
+                            true
                         }
                     } else {
                         is_debug_declare_or_value(cx, user)
@@ -933,7 +936,11 @@ fn has_valid_references_only(cx: &mut Context, var: Inst, store: Inst) -> bool {
             }
         }
     }
-    true
+    if dominated.is_empty() {
+        return true;
+    }
+    let (dom, ir) = cx.dominators_ir(f);
+    dom.inst_dominates_all(ir, store, &dominated)
 }
 
 /// `HasNoStores(ptr)`: nothing under `ptr`, through access chains, writes.
