@@ -46,7 +46,7 @@ fn ours(words: &[u32], how: Rebind) -> Result<Vec<u32>, EditError> {
         return Ok(passes::run_words(words, &list, None)?.0);
     }
     let module = Module::from_words(words)?;
-    let (stripped, _) = passes::strip_debug(&module)?;
+    let (stripped, _) = passes::run(&module, &[Pass::StripDebug], None)?;
     let mut editor = Editor::new(&stripped);
     for inst in stripped.section(Section::Annotation) {
         let ops = inst.operands();

@@ -26,7 +26,7 @@ fn main() -> ExitCode {
                 Pass::SwitchDescriptorSet { from: 0, to: 2 },
                 Pass::CompactIds,
             ];
-            run(&module, &passes).map_err(|e| e.to_string())
+            run(&module, &passes, None).map_err(|e| e.to_string())
         })
         .and_then(|(module, _changed)| {
             std::fs::write(output, module.to_bytes()).map_err(|e| e.to_string())

@@ -72,7 +72,7 @@ pub fn passes(words: &[u32]) {
     ]);
     for list in &lists {
         let words = run_to_words(m.clone(), list, None);
-        if let Ok((out, _)) = run(&m, list) {
+        if let Ok((out, _)) = run(&m, list, None) {
             let w = out.to_words();
             if let Ok((words, _)) = &words {
                 assert!(*words == w, "{list:?}: run_to_words differs from run");

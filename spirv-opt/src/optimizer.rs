@@ -399,12 +399,8 @@ impl Optimizer {
         let Some(passes) = self.structural() else {
             return self.run_mixed(words, &mut |_| {});
         };
-        if let Some((words, changed)) = structural::run_streamed(&words, &passes) {
-            return Ok(Optimized { words, changed });
-        }
-        let module = Module::read_owned(words, &Default::default())?;
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
-        let (words, changed) = structural::run_to_words(module, &passes, numbers)?;
+        let (words, changed) = structural::run_words(words, &passes, numbers)?;
         Ok(Optimized { words, changed })
     }
 
@@ -426,7 +422,7 @@ impl Optimizer {
             ));
         };
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
-        Ok(structural::run_with(module, &passes, numbers)?)
+        Ok(structural::run(module, &passes, numbers)?)
     }
 
     /// Runs passes of both kinds: each run of consecutive passes on the optimizer IR on

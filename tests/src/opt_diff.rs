@@ -5,7 +5,8 @@
 //! `spirv-dis --raw-id` form, the debug information a strip pass must leave out, and
 //! `--set-spec-const-default-value` lists made from a module's `SpecId`s.
 
-use spirv_asm::opt::Pass;
+use spirv_asm::opt::SpirvAsNumbers;
+use spirv_opt::structural::Pass;
 use spirv_core::edit::EditError;
 use spirv_core::spv::Opcode as O;
 use std::collections::{BTreeMap, BTreeSet};
@@ -108,13 +109,13 @@ pub fn passes_of(args: &[String]) -> Result<Vec<Pass>, String> {
     Ok(passes)
 }
 
-/// What our `spirv_asm::opt::run` made of a module.
+/// What our `spirv_opt::structural::run` made of a module.
 #[derive(Debug, Clone)]
 pub enum Ours {
     /// The output module's bytes.
     Output(Vec<u8>),
     /// A pass is not implemented yet (it returns `EditError::NeedsNumberParser`, which
-    /// `spirv_asm::opt::run` never causes, or its flag's value does not read): the
+    /// `spirv_opt::structural::run` never causes, or its flag's value does not read): the
     /// flag and the message.
     NotImplemented(String),
     /// Another error, or a panic.
@@ -140,9 +141,9 @@ fn lengths(r: &Outcome) -> Result<Result<(usize, bool), &str>, ()> {
         .map_err(|_| ())
 }
 
-/// Runs spirv-opt's arguments `args` on `module` in-process (`spirv_asm::opt::run`),
-/// and through the paths `spirv-asm opt` takes (`spirv_asm::opt::run_to_words`, on a
-/// copy of the module, and `run_words`, on its words), which must give the same words
+/// Runs spirv-opt's arguments `args` on `module` in-process (`spirv_opt::structural::run`),
+/// and through the paths `spirv-asm opt` takes (`run_words`, on words it gives up and on
+/// words it lends), which must give the same words
 /// or the same error.
 pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
     let passes = match passes_of(args) {
@@ -155,10 +156,12 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
         }
     };
     let run =
-        |passes: &[Pass]| catch_unwind(AssertUnwindSafe(|| spirv_asm::opt::run(module, passes)));
+        |passes: &[Pass]| catch_unwind(AssertUnwindSafe(|| {
+            spirv_opt::structural::run(module, passes, Some(&SpirvAsNumbers))
+        }));
     let result = run(&passes);
     let to_words = catch_unwind(AssertUnwindSafe(|| {
-        spirv_asm::opt::run_to_words(module.clone(), &passes)
+        spirv_opt::structural::run_words(module.to_words(), &passes, Some(&SpirvAsNumbers))
     }));
     // `run` as words, to compare with the paths that give words.
     let from_run = match &result {
@@ -168,13 +171,13 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
     };
     // And from the words, as the streaming path runs what it can.
     let from_words = catch_unwind(AssertUnwindSafe(|| {
-        spirv_asm::opt::run_words(&module.to_words(), &passes)
+        spirv_opt::structural::run_words(&module.to_words(), &passes, Some(&SpirvAsNumbers))
     }));
     let to_words = flatten(to_words);
     for (label, a, b) in [
-        ("run_to_words disagrees with run", &to_words, &from_run),
+        ("run_words on owned words disagrees with run", &to_words, &from_run),
         (
-            "run_words disagrees with run_to_words",
+            "run_words on lent words disagrees with run_words on owned words",
             &flatten(from_words),
             &to_words,
         ),

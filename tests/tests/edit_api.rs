@@ -273,7 +273,7 @@ fn finish_gives_what_apply_gives() {
 /// function, a repeated line) and on one it does not, before `--compact-ids`.
 #[test]
 fn run_to_words_gives_what_run_gives() {
-    use spirv_asm::opt::{Pass, run, run_to_words};
+    use spirv_opt::structural::{Pass, run, run_words};
     let function = "%v = OpTypeVoid
 %f = OpTypeFunction %v
 %s = OpString \"a\"
@@ -296,8 +296,8 @@ OpFunctionEnd
             &[Pass::EliminateDeadConst],
             &[],
         ] {
-            let (a, ca) = run(&m, passes).expect("runs");
-            let (w, cw) = run_to_words(m.clone(), passes).expect("runs");
+            let (a, ca) = run(&m, passes, None).expect("runs");
+            let (w, cw) = run_words(m.to_words(), passes, None).expect("runs");
             assert_eq!((a.to_words(), ca), (w, cw), "{passes:?} on {text}");
         }
     }
@@ -308,7 +308,7 @@ OpFunctionEnd
 /// module changed.
 #[test]
 fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
-    use spirv_opt::structural::{Pass, run_streamed, run_to_words};
+    use spirv_opt::structural::{Pass, run, run_streamed};
     let Some(dir) = require_corpus("the streaming passes") else {
         return;
     };
@@ -333,7 +333,7 @@ fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
                 continue;
             };
             streamed[k] += 1;
-            let general = run_to_words(m.clone(), list, None).expect("the passes run");
+            let general = run(&m, list, None).map(|(m, c)| (m.into_words(), c)).expect("the passes run");
             assert!(fast == general, "{list:?} on {}", path.display());
         }
     }
@@ -354,7 +354,7 @@ fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
 /// general path's words (or declines), and it runs where it models the module.
 #[test]
 fn run_words_streams_groups_kills_and_kept_strings_as_the_general_path() {
-    use spirv_opt::structural::{Pass, run_streamed, run_to_words};
+    use spirv_opt::structural::{Pass, run, run_streamed};
     let head = "OpCapability Shader
 OpCapability Linkage
 OpExtension \"SPV_KHR_non_semantic_info\"
@@ -411,7 +411,7 @@ OpGroupDecorate %g %a %gone
         let m = module(&format!("{head}{annotations}{tail}"));
         let words = m.to_words();
         for list in lists {
-            let general = run_to_words(m.clone(), list, None);
+            let general = run(&m, list, None).map(|(m, c)| (m.into_words(), c));
             let fast = run_streamed(&words, list);
             if let Some(fast) = &fast {
                 assert_eq!(

@@ -8,7 +8,8 @@
 //!
 //! Also: the passes on every corpus module and on mutants of some, for no panic.
 
-use spirv_asm::opt::{Pass, run};
+use spirv_asm::opt::SpirvAsNumbers;
+use spirv_opt::structural::{Pass, run};
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::Module;
 use spirv_tests::mutate::{Dissected, Mutation, Rng, mutate};
@@ -115,7 +116,7 @@ fn case(input: &str, flags: &[&str], expected: &str, changed: bool) {
     let loose = words[3] + 5;
     words[3] = loose;
     let module = Module::from_words(&words).expect("input reads");
-    let (out, did) = run(&module, &passes(flags)).expect("passes run");
+    let (out, did) = run(&module, &passes(flags), Some(&SpirvAsNumbers)).expect("passes run");
     let ours = out.to_words();
     let mut want = asm(&module_text(expected));
     if !changed {
@@ -540,7 +541,7 @@ fn corpus_modules_and_mutants_run_without_panics() {
         };
         modules += 1;
         for list in &lists {
-            run(&module, list).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            run(&module, list, Some(&SpirvAsNumbers)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
         // Mutants of every tenth small module.
         if i % 10 != 0 || words.len() > 4096 {
@@ -565,7 +566,7 @@ fn corpus_modules_and_mutants_run_without_panics() {
             };
             mutants += 1;
             for list in &lists {
-                let _ = run(&module, list);
+                let _ = run(&module, list, Some(&SpirvAsNumbers));
             }
         }
     }

@@ -7,7 +7,8 @@
 //! also run with their entry points moved to another function (so that functions die)
 //! and compared with spirv-opt.
 
-use spirv_asm::opt::{Pass, run, run_words};
+use spirv_asm::opt::SpirvAsNumbers;
+use spirv_opt::structural::{Pass, run, run_words};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::Module;
 use spirv_tests::{require_corpus, require_spirv_tools, spirv_tools, workspace_root};
@@ -212,9 +213,9 @@ fn passes(flags: &[&str]) -> Vec<Pass> {
 fn ours(words: &[u32], flags: &[&str]) -> Vec<u32> {
     let module = Module::from_words(words).expect("reads");
     let passes = passes(flags);
-    let (out, changed) = run(&module, &passes).expect("the passes run");
+    let (out, changed) = run(&module, &passes, Some(&SpirvAsNumbers)).expect("the passes run");
     let out = out.to_words();
-    let streamed = run_words(words, &passes).expect("the passes run from words");
+    let streamed = run_words(words, &passes, Some(&SpirvAsNumbers)).expect("the passes run from words");
     assert!(
         streamed == (out.clone(), changed),
         "run_words differs from run: {flags:?}"
