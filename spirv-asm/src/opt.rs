@@ -6,13 +6,13 @@
 //! ```
 //! use spirv_asm::{assemble_str, AsmOptions};
 //! use spirv_asm::opt::SpirvAsNumbers;
-//! use spirv_opt::structural::{run, Pass};
+//! use spirv_opt::structural::{run, StructuralPass};
 //! let words = assemble_str(
 //!     "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\nOpDecorate %c SpecId 7\n%int = OpTypeInt 32 1\n%c = OpSpecConstant %int 1\n",
 //!     &AsmOptions::default(),
 //! ).unwrap();
 //! let module = spirv_core::Module::from_words(&words).unwrap();
-//! let pass = Pass::from_flag("set-spec-const-default-value", Some("7:0x10")).unwrap();
+//! let pass = StructuralPass::from_flag("set-spec-const-default-value", Some("7:0x10")).unwrap();
 //! let (_, changed) = run(&module, &[pass], Some(&SpirvAsNumbers)).unwrap();
 //! assert!(changed);
 //! ```

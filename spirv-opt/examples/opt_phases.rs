@@ -6,7 +6,7 @@
 
 use spirv_core::Module;
 use spirv_core::edit::{Bound, Editor};
-use spirv_opt::structural::{self as passes, Pass};
+use spirv_opt::structural::{self as passes, StructuralPass};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -15,13 +15,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: opt_phases FILE [PASS...]".into());
     };
     let bytes = std::fs::read(file)?;
-    let list: Vec<Pass> = flags
+    let list: Vec<StructuralPass> = flags
         .iter()
         .map(|f| {
             let f = f.trim_start_matches('-');
             match f.split_once('=') {
-                Some((flag, value)) => Pass::from_flag(flag, Some(value)),
-                None => Pass::from_flag(f, None),
+                Some((flag, value)) => StructuralPass::from_flag(flag, Some(value)),
+                None => StructuralPass::from_flag(f, None),
             }
         })
         .collect::<Result<_, _>>()?;

@@ -7,7 +7,7 @@ use crate::ir::{Ir, LoadError};
 use crate::message::{Message, MessageLevel};
 use crate::pass::{FlagError, Pass, PassError, PassOptions, Run, Status, run_ir_pass};
 use crate::registry;
-use crate::structural::{self, NumberParser, Pass as S};
+use crate::structural::{self, NumberParser, StructuralPass as S};
 use core::fmt;
 use spirv_core::edit::EditError;
 use spirv_core::validate::{self, ValidationError};

@@ -6,7 +6,7 @@
 //! `--set-spec-const-default-value` lists made from a module's `SpecId`s.
 
 use spirv_asm::opt::SpirvAsNumbers;
-use spirv_opt::structural::Pass;
+use spirv_opt::structural::StructuralPass;
 use spirv_core::edit::EditError;
 use spirv_core::spv::Opcode as O;
 use std::collections::{BTreeMap, BTreeSet};
@@ -88,8 +88,8 @@ pub fn words_of(bytes: &[u8]) -> Vec<u32> {
 /// `--flag VALUE` for the flags that take a value), read as `spirv-asm opt` reads them.
 ///
 /// # Errors
-/// The argument that is not a pass, or the message of `Pass::from_flag`.
-pub fn passes_of(args: &[String]) -> Result<Vec<Pass>, String> {
+/// The argument that is not a pass, or the message of `StructuralPass::from_flag`.
+pub fn passes_of(args: &[String]) -> Result<Vec<StructuralPass>, String> {
     let mut passes = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -104,7 +104,7 @@ pub fn passes_of(args: &[String]) -> Result<Vec<Pass>, String> {
             (true, None) => Some(it.next().ok_or("a value is missing")?.clone()),
             (_, v) => v,
         };
-        passes.push(Pass::from_flag(name, value.as_deref())?);
+        passes.push(StructuralPass::from_flag(name, value.as_deref())?);
     }
     Ok(passes)
 }
@@ -156,7 +156,7 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
         }
     };
     let run =
-        |passes: &[Pass]| catch_unwind(AssertUnwindSafe(|| {
+        |passes: &[StructuralPass]| catch_unwind(AssertUnwindSafe(|| {
             spirv_opt::structural::run(module, passes, Some(&SpirvAsNumbers))
         }));
     let result = run(&passes);

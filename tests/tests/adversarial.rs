@@ -311,7 +311,7 @@ fn redefined_variable_in_a_long_group(k: usize, l: usize) -> Vec<u32> {
 
 #[test]
 fn set_moves_of_a_redefined_variable_stay_linear() {
-    use spirv_opt::structural::{Pass, run_words};
+    use spirv_opt::structural::{StructuralPass, run_words};
     let words = redefined_variable_in_a_long_group(60_000, 60_000);
     let err = Module::from_words(&words).expect_err("a redefinition");
     assert!(
@@ -319,8 +319,8 @@ fn set_moves_of_a_redefined_variable_stay_linear() {
         "{err}"
     );
     let passes = [
-        Pass::SwitchDescriptorSet { from: 0, to: 1 },
-        Pass::CompactIds,
+        StructuralPass::SwitchDescriptorSet { from: 0, to: 1 },
+        StructuralPass::CompactIds,
     ];
     let streamed = run_words(&words, &passes, None).expect_err("the read's error");
     assert_eq!(

@@ -273,7 +273,7 @@ fn finish_gives_what_apply_gives() {
 /// function, a repeated line) and on one it does not, before `--compact-ids`.
 #[test]
 fn run_to_words_gives_what_run_gives() {
-    use spirv_opt::structural::{Pass, run, run_words};
+    use spirv_opt::structural::{StructuralPass, run, run_words};
     let function = "%v = OpTypeVoid
 %f = OpTypeFunction %v
 %s = OpString \"a\"
@@ -290,10 +290,10 @@ OpFunctionEnd
     for text in [&plain, &changed] {
         let m = module(text);
         for passes in [
-            &[Pass::CompactIds][..],
-            &[Pass::StripDebug, Pass::CompactIds],
-            &[Pass::CompactIds, Pass::StripDebug],
-            &[Pass::EliminateDeadConst],
+            &[StructuralPass::CompactIds][..],
+            &[StructuralPass::StripDebug, StructuralPass::CompactIds],
+            &[StructuralPass::CompactIds, StructuralPass::StripDebug],
+            &[StructuralPass::EliminateDeadConst],
             &[],
         ] {
             let (a, ca) = run(&m, passes, None).expect("runs");
@@ -308,17 +308,17 @@ OpFunctionEnd
 /// module changed.
 #[test]
 fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
-    use spirv_opt::structural::{Pass, run, run_streamed};
+    use spirv_opt::structural::{StructuralPass, run, run_streamed};
     let Some(dir) = require_corpus("the streaming passes") else {
         return;
     };
-    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
-    let lists: [&[Pass]; 7] = [
-        &[Pass::StripDebug, switch(0, 5), Pass::CompactIds],
-        &[Pass::StripDebug],
-        &[Pass::StripDebug, Pass::CompactIds],
-        &[Pass::CompactIds],
-        &[switch(0, 0), Pass::CompactIds],
+    let switch = |from, to| StructuralPass::SwitchDescriptorSet { from, to };
+    let lists: [&[StructuralPass]; 7] = [
+        &[StructuralPass::StripDebug, switch(0, 5), StructuralPass::CompactIds],
+        &[StructuralPass::StripDebug],
+        &[StructuralPass::StripDebug, StructuralPass::CompactIds],
+        &[StructuralPass::CompactIds],
+        &[switch(0, 0), StructuralPass::CompactIds],
         &[switch(1, 2)],
         &[],
     ];
@@ -354,7 +354,7 @@ fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
 /// general path's words (or declines), and it runs where it models the module.
 #[test]
 fn run_words_streams_groups_kills_and_kept_strings_as_the_general_path() {
-    use spirv_opt::structural::{Pass, run, run_streamed};
+    use spirv_opt::structural::{StructuralPass, run, run_streamed};
     let head = "OpCapability Shader
 OpCapability Linkage
 OpExtension \"SPV_KHR_non_semantic_info\"
@@ -397,14 +397,14 @@ OpDecorate %gone RelaxedPrecision
 %g = OpDecorationGroup
 OpGroupDecorate %g %a %gone
 ";
-    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
-    let lists: [&[Pass]; 7] = [
+    let switch = |from, to| StructuralPass::SwitchDescriptorSet { from, to };
+    let lists: [&[StructuralPass]; 7] = [
         &[switch(0, 5)],
-        &[switch(0, 0), Pass::CompactIds],
-        &[Pass::StripDebug, switch(0, 5), Pass::CompactIds],
-        &[Pass::StripDebug, switch(0, 0)],
-        &[Pass::StripDebug],
-        &[Pass::CompactIds],
+        &[switch(0, 0), StructuralPass::CompactIds],
+        &[StructuralPass::StripDebug, switch(0, 5), StructuralPass::CompactIds],
+        &[StructuralPass::StripDebug, switch(0, 0)],
+        &[StructuralPass::StripDebug],
+        &[StructuralPass::CompactIds],
         &[switch(0, 34)],
     ];
     for (annotations, streams) in [(group, true), (killed_in_group, false)] {
@@ -422,7 +422,7 @@ OpGroupDecorate %g %a %gone
             }
             // Strip runs whenever groups keep their targets; without it, the lines
             // in the function are the general path's.
-            let strip = list.first() == Some(&Pass::StripDebug);
+            let strip = list.first() == Some(&StructuralPass::StripDebug);
             if strip {
                 assert_eq!(fast.is_some(), streams, "{list:?} on {annotations}");
             } else {

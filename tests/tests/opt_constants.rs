@@ -9,7 +9,7 @@
 //! Also: the passes on every corpus module and on mutants of some, for no panic.
 
 use spirv_asm::opt::SpirvAsNumbers;
-use spirv_opt::structural::{Pass, run};
+use spirv_opt::structural::{StructuralPass, run};
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::Module;
 use spirv_tests::mutate::{Dissected, Mutation, Rng, mutate};
@@ -56,7 +56,7 @@ fn dis(words: &[u32]) -> String {
 }
 
 /// The passes `flags` name, as spirv-opt's command line reads them.
-fn passes(flags: &[&str]) -> Vec<Pass> {
+fn passes(flags: &[&str]) -> Vec<StructuralPass> {
     flags
         .iter()
         .map(|f| {
@@ -65,7 +65,7 @@ fn passes(flags: &[&str]) -> Vec<Pass> {
                 Some((n, v)) => (n, Some(v)),
                 None => (f, None),
             };
-            Pass::from_flag(name, value).expect("flag")
+            StructuralPass::from_flag(name, value).expect("flag")
         })
         .collect()
 }
@@ -434,8 +434,8 @@ fn set_spec_then_freeze_then_dead_const() {
 /// pairs, or spirv-opt's message (which spirv-opt prints after `error: line 0: `).
 #[test]
 fn set_spec_argument_reading() {
-    let read = |v: Option<&str>| match Pass::from_flag("set-spec-const-default-value", v) {
-        Ok(Pass::SetSpecConstDefaultValue(pairs)) => Ok(pairs
+    let read = |v: Option<&str>| match StructuralPass::from_flag("set-spec-const-default-value", v) {
+        Ok(StructuralPass::SetSpecConstDefaultValue(pairs)) => Ok(pairs
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
@@ -512,7 +512,7 @@ fn set_spec_argument_reading() {
 }
 
 /// The flag lists the no-panic runs use.
-fn all_flag_lists() -> Vec<Vec<Pass>> {
+fn all_flag_lists() -> Vec<Vec<StructuralPass>> {
     [
         &["--eliminate-dead-const"][..],
         &["--unify-const"],

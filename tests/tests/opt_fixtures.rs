@@ -13,7 +13,7 @@
 //! nothing, which must not panic.
 
 use spirv_asm::opt::SpirvAsNumbers;
-use spirv_opt::structural::{Pass, run};
+use spirv_opt::structural::{StructuralPass, run};
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::Module;
 use spirv_tests::reference::Newer;
@@ -49,10 +49,10 @@ fn dis(words: &[u32]) -> String {
     out
 }
 
-fn passes(flags: &str) -> Vec<Pass> {
+fn passes(flags: &str) -> Vec<StructuralPass> {
     flags
         .split_whitespace()
-        .map(|f| Pass::from_flag(f.trim_start_matches('-'), None).expect("a pass"))
+        .map(|f| StructuralPass::from_flag(f.trim_start_matches('-'), None).expect("a pass"))
         .collect()
 }
 

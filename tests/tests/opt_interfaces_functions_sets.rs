@@ -8,7 +8,7 @@
 //! and compared with spirv-opt.
 
 use spirv_asm::opt::SpirvAsNumbers;
-use spirv_opt::structural::{Pass, run, run_words};
+use spirv_opt::structural::{StructuralPass, run, run_words};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::Module;
 use spirv_tests::{require_corpus, require_spirv_tools, spirv_tools, workspace_root};
@@ -195,7 +195,7 @@ fn assemble(text: &str) -> Vec<u32> {
 }
 
 /// The passes spirv-opt's flags name.
-fn passes(flags: &[&str]) -> Vec<Pass> {
+fn passes(flags: &[&str]) -> Vec<StructuralPass> {
     flags
         .iter()
         .map(|f| {
@@ -204,7 +204,7 @@ fn passes(flags: &[&str]) -> Vec<Pass> {
                 Some((n, v)) => (n, Some(v)),
                 None => (f, None),
             };
-            Pass::from_flag(name, value).expect("a pass flag")
+            StructuralPass::from_flag(name, value).expect("a pass flag")
         })
         .collect()
 }

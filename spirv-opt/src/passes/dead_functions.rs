@@ -7,7 +7,7 @@
 //! non-semantic instructions that follow a removed function move to the end of the
 //! previous function still there, or to the globals.
 //!
-//! [`Pass::EliminateDeadFunctions`](crate::structural::Pass::EliminateDeadFunctions)
+//! [`StructuralPass::EliminateDeadFunctions`](crate::structural::StructuralPass::EliminateDeadFunctions)
 //! of `structural` is the same on a [`spirv_core::Module`], for the Editor's users.
 
 use crate::analysis::Analyses;

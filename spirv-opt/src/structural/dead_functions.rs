@@ -80,7 +80,7 @@ fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
 /// such modules are not written back unchanged by spirv-opt anyway.)
 ///
 /// ```
-/// use spirv_opt::structural::{run, Pass};
+/// use spirv_opt::structural::{run, StructuralPass};
 /// use spirv_core::{spv, spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -103,7 +103,7 @@ fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
 /// })?;
 /// let module = b.build()?;
 ///
-/// let (out, changed) = run(&module, &[Pass::EliminateDeadFunctions], None)?;
+/// let (out, changed) = run(&module, &[StructuralPass::EliminateDeadFunctions], None)?;
 /// assert!(changed);
 /// assert_eq!(out.functions().len(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

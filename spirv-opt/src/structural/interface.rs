@@ -137,7 +137,7 @@ fn string_words(words: &[u32]) -> Option<usize> {
 /// tree breadth first, instructions and operands in order), not in its old order.
 ///
 /// ```
-/// use spirv_opt::structural::{run, Pass};
+/// use spirv_opt::structural::{run, StructuralPass};
 /// use spirv_core::{spv, spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -160,7 +160,7 @@ fn string_words(words: &[u32]) -> Option<usize> {
 /// })?;
 /// let module = b.build()?;
 ///
-/// let (out, changed) = run(&module, &[Pass::RemoveUnusedInterfaceVariables], None)?;
+/// let (out, changed) = run(&module, &[StructuralPass::RemoveUnusedInterfaceVariables], None)?;
 /// assert!(changed);
 /// let ep = out.section(spirv_core::Section::EntryPoint).next().unwrap();
 /// assert_eq!(ep.operands().len(), 4, "model, function, \"main\" (two words): no interface");

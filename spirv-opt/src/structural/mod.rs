@@ -1,4 +1,4 @@
-//! spirv-opt 2025.5's structural passes over the editing API: each [`Pass`] takes a
+//! spirv-opt 2025.5's structural passes over the editing API: each [`StructuralPass`] takes a
 //! module and makes the next one. [`run`] runs a list of them as spirv-opt runs its
 //! flags, in order, and then (if any pass changed the module) sets the bound to the
 //! largest id plus one, as spirv-opt does. On modules that spirv-opt writes back
@@ -17,7 +17,7 @@
 //! both runners take (`spirv_asm::opt::SpirvAsNumbers` is spirv-as's).
 //!
 //! ```
-//! use spirv_opt::structural::{run, Pass};
+//! use spirv_opt::structural::{run, StructuralPass};
 //! use spirv_core::{spv, spv::inst, Builder};
 //!
 //! let mut b = Builder::new((1, 0));
@@ -26,7 +26,7 @@
 //! b.push(inst::Name { target: int, name: "int".into() })?;
 //! let module = b.build()?;
 //!
-//! let (stripped, changed) = run(&module, &[Pass::StripDebug], None)?;
+//! let (stripped, changed) = run(&module, &[StructuralPass::StripDebug], None)?;
 //! assert!(changed);
 //! assert_eq!(stripped.len(), 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -65,7 +65,7 @@ pub trait NumberParser {
 /// One pass, as spirv-opt names it on its command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Pass {
+pub enum StructuralPass {
     /// `--strip-debug`: debug instructions (`OpString`, `OpSource*`, `OpName`,
     /// `OpMemberName`, `OpModuleProcessed`), debug lines, and the instructions of the
     /// debug-info sets.
@@ -102,27 +102,27 @@ pub enum Pass {
 }
 
 /// `--set-spec-const-default-value`'s flag, without dashes (named apart from
-/// [`Pass::flag`] so that the registry can name it in a constant: the pass's value has
+/// [`StructuralPass::flag`] so that the registry can name it in a constant: the pass's value has
 /// a list in it).
 pub(crate) const SET_SPEC_CONST_DEFAULT_VALUE: &str = "set-spec-const-default-value";
 
-impl Pass {
+impl StructuralPass {
     /// The pass's spirv-opt flag, without its leading dashes: the one place the
     /// structural passes' flags are written (the registry's rows read them).
     pub const fn flag(&self) -> &'static str {
         match self {
-            Pass::StripDebug => "strip-debug",
-            Pass::StripNonSemantic => "strip-nonsemantic",
-            Pass::CompactIds => "compact-ids",
-            Pass::RemoveUnusedInterfaceVariables => "remove-unused-interface-variables",
-            Pass::EliminateDeadConst => "eliminate-dead-const",
-            Pass::EliminateDeadFunctions => "eliminate-dead-functions",
-            Pass::FreezeSpecConst => "freeze-spec-const",
-            Pass::SetSpecConstDefaultValue(_) => SET_SPEC_CONST_DEFAULT_VALUE,
-            Pass::SwitchDescriptorSet { .. } => "switch-descriptorset",
-            Pass::UnifyConst => "unify-const",
-            Pass::RemoveDuplicates => "remove-duplicates",
-            Pass::TrimCapabilities => "trim-capabilities",
+            StructuralPass::StripDebug => "strip-debug",
+            StructuralPass::StripNonSemantic => "strip-nonsemantic",
+            StructuralPass::CompactIds => "compact-ids",
+            StructuralPass::RemoveUnusedInterfaceVariables => "remove-unused-interface-variables",
+            StructuralPass::EliminateDeadConst => "eliminate-dead-const",
+            StructuralPass::EliminateDeadFunctions => "eliminate-dead-functions",
+            StructuralPass::FreezeSpecConst => "freeze-spec-const",
+            StructuralPass::SetSpecConstDefaultValue(_) => SET_SPEC_CONST_DEFAULT_VALUE,
+            StructuralPass::SwitchDescriptorSet { .. } => "switch-descriptorset",
+            StructuralPass::UnifyConst => "unify-const",
+            StructuralPass::RemoveDuplicates => "remove-duplicates",
+            StructuralPass::TrimCapabilities => "trim-capabilities",
         }
     }
 
@@ -130,22 +130,22 @@ impl Pass {
     /// the flags that take one (read through the [`registry`](crate::registry)).
     ///
     /// ```
-    /// use spirv_opt::structural::Pass;
-    /// assert_eq!(Pass::from_flag("strip-reflect", None), Ok(Pass::StripNonSemantic));
+    /// use spirv_opt::structural::StructuralPass;
+    /// assert_eq!(StructuralPass::from_flag("strip-reflect", None), Ok(StructuralPass::StripNonSemantic));
     /// assert_eq!(
-    ///     Pass::from_flag("switch-descriptorset", Some("0:5")),
-    ///     Ok(Pass::SwitchDescriptorSet { from: 0, to: 5 })
+    ///     StructuralPass::from_flag("switch-descriptorset", Some("0:5")),
+    ///     Ok(StructuralPass::SwitchDescriptorSet { from: 0, to: 5 })
     /// );
     /// ```
     ///
     /// # Errors
     /// A flag that names no structural pass, or a value that does not read.
-    pub fn from_flag(flag: &str, value: Option<&str>) -> Result<Pass, String> {
+    pub fn from_flag(flag: &str, value: Option<&str>) -> Result<StructuralPass, String> {
         match crate::registry::lookup(flag).map(|r| r.kind) {
             Some(crate::registry::Kind::Editor(make)) => make(value),
             // Its registry row runs the IR's pass; this one stays for the Editor.
-            _ if flag == Pass::EliminateDeadFunctions.flag() && value.is_none() => {
-                Ok(Pass::EliminateDeadFunctions)
+            _ if flag == StructuralPass::EliminateDeadFunctions.flag() && value.is_none() => {
+                Ok(StructuralPass::EliminateDeadFunctions)
             }
             _ => Err(format!("unknown pass --{flag}")),
         }
@@ -156,7 +156,7 @@ impl Pass {
     ///
     /// # Errors
     /// spirv-opt's message for a value that does not read.
-    pub(crate) fn switch_descriptor_set(value: &str) -> Result<Pass, String> {
+    pub(crate) fn switch_descriptor_set(value: &str) -> Result<StructuralPass, String> {
         let number = |t: &str| {
             (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| t.parse::<u32>().ok())
@@ -166,7 +166,7 @@ impl Pass {
             .split_once(':')
             .and_then(|(a, b)| Some((number(a)?, number(b)?)));
         match parsed {
-            Some((from, to)) => Ok(Pass::SwitchDescriptorSet { from, to }),
+            Some((from, to)) => Ok(StructuralPass::SwitchDescriptorSet { from, to }),
             None if value.is_empty() => {
                 Err("--switch-descriptorset requires a from:to argument.".into())
             }
@@ -181,8 +181,8 @@ impl Pass {
     ///
     /// # Errors
     /// spirv-opt's message for a list that does not read.
-    pub(crate) fn set_spec_const_default_value(value: &str) -> Result<Pass, String> {
-        spec::parse_default_values(value).map(Pass::SetSpecConstDefaultValue)
+    pub(crate) fn set_spec_const_default_value(value: &str) -> Result<StructuralPass, String> {
+        spec::parse_default_values(value).map(StructuralPass::SetSpecConstDefaultValue)
     }
 }
 
@@ -204,30 +204,30 @@ impl<'m> Edits<'m> {
 /// The edits of one pass other than `--compact-ids`, which renumbers as it writes.
 fn edits<'m>(
     module: &'m Module,
-    pass: &Pass,
+    pass: &StructuralPass,
     numbers: Option<&dyn NumberParser>,
 ) -> Result<Edits<'m>, EditError> {
     match pass {
-        Pass::StripDebug => strip::strip_debug_edits(module),
-        Pass::StripNonSemantic => nonsemantic::strip_nonsemantic_edits(module),
+        StructuralPass::StripDebug => strip::strip_debug_edits(module),
+        StructuralPass::StripNonSemantic => nonsemantic::strip_nonsemantic_edits(module),
         // Not reached: `--compact-ids` renumbers as it writes ([`compact`]).
-        Pass::CompactIds => Ok(Edits::edited(Editor::new(module), false)),
-        Pass::RemoveUnusedInterfaceVariables => {
+        StructuralPass::CompactIds => Ok(Edits::edited(Editor::new(module), false)),
+        StructuralPass::RemoveUnusedInterfaceVariables => {
             interface::remove_unused_interface_variables_edits(module)
         }
-        Pass::EliminateDeadConst => dead_const::eliminate_dead_const_edits(module),
-        Pass::EliminateDeadFunctions => dead_functions::eliminate_dead_functions_edits(module),
-        Pass::FreezeSpecConst => spec::freeze_spec_const_edits(module),
-        Pass::SetSpecConstDefaultValue(values) => match numbers {
+        StructuralPass::EliminateDeadConst => dead_const::eliminate_dead_const_edits(module),
+        StructuralPass::EliminateDeadFunctions => dead_functions::eliminate_dead_functions_edits(module),
+        StructuralPass::FreezeSpecConst => spec::freeze_spec_const_edits(module),
+        StructuralPass::SetSpecConstDefaultValue(values) => match numbers {
             Some(n) => spec::set_spec_const_default_value_edits(module, values, n),
             None => Err(EditError::NeedsNumberParser),
         },
-        Pass::SwitchDescriptorSet { from, to } => {
+        StructuralPass::SwitchDescriptorSet { from, to } => {
             descriptor::switch_descriptor_set_edits(module, *from, *to)
         }
-        Pass::UnifyConst => unify::unify_const_edits(module),
-        Pass::RemoveDuplicates => duplicates::remove_duplicates_edits(module),
-        Pass::TrimCapabilities => capabilities::trim_capabilities_edits(module),
+        StructuralPass::UnifyConst => unify::unify_const_edits(module),
+        StructuralPass::RemoveDuplicates => duplicates::remove_duplicates_edits(module),
+        StructuralPass::TrimCapabilities => capabilities::trim_capabilities_edits(module),
     }
 }
 
@@ -243,7 +243,7 @@ fn compact(module: &Module) -> Result<(Module, bool), EditError> {
 /// bound is the largest id plus one (spirv-opt's rule); otherwise it is kept. Either
 /// way the module is written as spirv-opt writes its IR (debug lines carried as its
 /// loader carries them, in-function `OpNop`s dropped). `numbers` reads
-/// [`Pass::SetSpecConstDefaultValue`]'s values; other passes need none.
+/// [`StructuralPass::SetSpecConstDefaultValue`]'s values; other passes need none.
 ///
 /// Use it when the result is read or edited next; [`run_words`] is faster for a
 /// caller that writes the result out.
@@ -256,10 +256,10 @@ fn compact(module: &Module) -> Result<(Module, bool), EditError> {
 ///
 /// # Errors
 /// An instruction whose ids cannot be found where the pass needs them, an edited module
-/// that does not read, or [`Pass::SetSpecConstDefaultValue`] without `numbers`.
+/// that does not read, or [`StructuralPass::SetSpecConstDefaultValue`] without `numbers`.
 pub fn run(
     module: &Module,
-    passes: &[Pass],
+    passes: &[StructuralPass],
     numbers: Option<&dyn NumberParser>,
 ) -> Result<(Module, bool), EditError> {
     match run_to(Cow::Borrowed(module), passes, numbers, false)? {
@@ -294,7 +294,7 @@ pub fn run(
 /// call `shrink_to_fit`, and one that writes them out pays nothing for it.
 ///
 /// ```
-/// use spirv_opt::structural::{run, run_words, Pass};
+/// use spirv_opt::structural::{run, run_words, StructuralPass};
 /// use spirv_core::{spv::inst, Builder, Module};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -304,7 +304,7 @@ pub fn run(
 /// let module = b.build()?;
 /// let words = module.to_words();
 ///
-/// let passes = [Pass::StripDebug, Pass::CompactIds];
+/// let passes = [StructuralPass::StripDebug, StructuralPass::CompactIds];
 /// let (out, changed) = run_words(&words, &passes, None)?;
 /// assert!(changed);
 /// assert_eq!(out, run(&module, &passes, None)?.0.into_words());
@@ -318,7 +318,7 @@ pub fn run(
 /// The words do not read as a module, or as [`run`].
 pub fn run_words<'w>(
     words: impl Into<Cow<'w, [u32]>>,
-    passes: &[Pass],
+    passes: &[StructuralPass],
     numbers: Option<&dyn NumberParser>,
 ) -> Result<(Vec<u32>, bool), EditError> {
     let words = words.into();
@@ -335,7 +335,7 @@ pub fn run_words<'w>(
 /// The general path of [`run_words`], on a read module the caller is done with.
 pub(crate) fn run_to_words(
     module: Module,
-    passes: &[Pass],
+    passes: &[StructuralPass],
     numbers: Option<&dyn NumberParser>,
 ) -> Result<(Vec<u32>, bool), EditError> {
     Ok(match run_to(Cow::Owned(module), passes, numbers, true)? {
@@ -348,7 +348,7 @@ pub(crate) fn run_to_words(
 /// the path declines the passes or the module. Not part of the API: for the tests
 /// that compare the two paths.
 #[doc(hidden)]
-pub fn run_streamed(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
+pub fn run_streamed(words: &[u32], passes: &[StructuralPass]) -> Option<(Vec<u32>, bool)> {
     stream::run(words, passes)
 }
 
@@ -362,7 +362,7 @@ enum Finished {
 /// [`run`]; with `words`, an edit that is the last pass's is finished as words.
 fn run_to(
     start: Cow<'_, Module>,
-    passes: &[Pass],
+    passes: &[StructuralPass],
     numbers: Option<&dyn NumberParser>,
     words: bool,
 ) -> Result<(Finished, bool), EditError> {
@@ -376,7 +376,7 @@ fn run_to(
         let next = match p {
             // A module a pass wrote is as the write makes it, and so is one writing
             // would not change: it is renumbered where it stands.
-            Pass::CompactIds => {
+            StructuralPass::CompactIds => {
                 let in_place = written
                     || (matches!(current, Cow::Owned(_))
                         && support::unchanged_by_write(&Editor::new(&current))?);
