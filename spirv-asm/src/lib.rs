@@ -27,13 +27,13 @@
 
 mod asm;
 mod dis;
+pub mod flow_graph;
 #[doc(hidden)]
 pub mod fuzz;
 mod fxhash;
 mod generator;
 mod names;
 mod number;
-pub mod flow_graph;
 #[cfg(feature = "opt")]
 pub mod opt;
 pub mod reflect_json;
@@ -41,8 +41,8 @@ mod text;
 pub mod val;
 
 pub use asm::{
-    AsmError, AsmErrorKind, AsmOptions, Assembled, SPIRV_TOOLS_GENERATOR, assemble,
-    assemble_str, assemble_with_ids, version_from_comment,
+    AsmError, AsmErrorKind, AsmOptions, Assembled, SPIRV_TOOLS_GENERATOR, assemble, assemble_str,
+    assemble_with_ids, version_from_comment,
 };
 pub use dis::{
     DisError, DisErrorKind, DisOptions, MAX_DERIVED_LEN, MAX_NAME_LEN, MAX_NESTED_LEVEL,

@@ -51,7 +51,7 @@
 //! ```
 
 use crate::dis::{DisOptions, disassemble};
-use spirv_core::validate::{ValidationErrorKind, Options, ValidationError, validate};
+use spirv_core::validate::{Options, ValidationError, ValidationErrorKind, validate};
 use std::fmt::Write;
 
 /// What spirv-val prints on stderr for `words`: `None` when the module is valid (as
@@ -124,7 +124,9 @@ pub fn render_each(
         .iter()
         .map(|e| {
             let message = match &e.kind {
-                ValidationErrorKind::Parse(_) => parse_message(&host).unwrap_or_else(|| e.to_string()),
+                ValidationErrorKind::Parse(_) => {
+                    parse_message(&host).unwrap_or_else(|| e.to_string())
+                }
                 _ => e.message_with(&|id| names.and_then(|n| n.get(id)).map(str::to_owned)),
             };
             let line = match &e.kind {

@@ -14,7 +14,11 @@ pub fn passes(words: &[u32]) {
     let switch = |from, to| StructuralPass::SwitchDescriptorSet { from, to };
     // The streaming path gives what the general one gives, or declines.
     let streamed: [&[StructuralPass]; 6] = [
-        &[StructuralPass::StripDebug, switch(0, 1), StructuralPass::CompactIds],
+        &[
+            StructuralPass::StripDebug,
+            switch(0, 1),
+            StructuralPass::CompactIds,
+        ],
         &[StructuralPass::StripDebug],
         &[StructuralPass::CompactIds],
         &[switch(0, 0), StructuralPass::CompactIds],

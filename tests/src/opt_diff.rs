@@ -6,9 +6,9 @@
 //! `--set-spec-const-default-value` lists made from a module's `SpecId`s.
 
 use spirv_asm::opt::SpirvAsNumbers;
-use spirv_opt::structural::StructuralPass;
 use spirv_core::edit::EditError;
 use spirv_core::spv::Opcode as O;
+use spirv_opt::structural::StructuralPass;
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -155,10 +155,11 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
             return Ours::NotImplemented(format!("{flag} ({e})"));
         }
     };
-    let run =
-        |passes: &[StructuralPass]| catch_unwind(AssertUnwindSafe(|| {
+    let run = |passes: &[StructuralPass]| {
+        catch_unwind(AssertUnwindSafe(|| {
             spirv_opt::structural::run(module, passes, Some(&SpirvAsNumbers))
-        }));
+        }))
+    };
     let result = run(&passes);
     let to_words = catch_unwind(AssertUnwindSafe(|| {
         spirv_opt::structural::run_words(module.to_words(), &passes, Some(&SpirvAsNumbers))
@@ -169,13 +170,18 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
         Ok(Err(e)) => Ok(Err(e.to_string())),
         Err(_) => Err(()),
     };
-    // And from the words, as the streaming path runs what it can.
+    // And from lent words, as the streaming path runs what it can.
+    let words = module.to_words();
     let from_words = catch_unwind(AssertUnwindSafe(|| {
-        spirv_opt::structural::run_words(&module.to_words(), &passes, Some(&SpirvAsNumbers))
+        spirv_opt::structural::run_words(words.as_slice(), &passes, Some(&SpirvAsNumbers))
     }));
     let to_words = flatten(to_words);
     for (label, a, b) in [
-        ("run_words on owned words disagrees with run", &to_words, &from_run),
+        (
+            "run_words on owned words disagrees with run",
+            &to_words,
+            &from_run,
+        ),
         (
             "run_words on lent words disagrees with run_words on owned words",
             &flatten(from_words),

@@ -63,9 +63,7 @@ fn errors_give_instruction_index_and_word_offset() {
     let truncated = disassemble(&words[..3], &DisOptions::default()).expect_err("short");
     assert_eq!(
         truncated.kind,
-        spirv_asm::DisErrorKind::Decode(spirv_core::DecodeErrorKind::TruncatedHeader {
-            words: 3
-        })
+        spirv_asm::DisErrorKind::Decode(spirv_core::DecodeErrorKind::TruncatedHeader { words: 3 })
     );
 }
 

@@ -314,7 +314,11 @@ fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
     };
     let switch = |from, to| StructuralPass::SwitchDescriptorSet { from, to };
     let lists: [&[StructuralPass]; 7] = [
-        &[StructuralPass::StripDebug, switch(0, 5), StructuralPass::CompactIds],
+        &[
+            StructuralPass::StripDebug,
+            switch(0, 5),
+            StructuralPass::CompactIds,
+        ],
         &[StructuralPass::StripDebug],
         &[StructuralPass::StripDebug, StructuralPass::CompactIds],
         &[StructuralPass::CompactIds],
@@ -333,7 +337,9 @@ fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
                 continue;
             };
             streamed[k] += 1;
-            let general = run(&m, list, None).map(|(m, c)| (m.into_words(), c)).expect("the passes run");
+            let general = run(&m, list, None)
+                .map(|(m, c)| (m.into_words(), c))
+                .expect("the passes run");
             assert!(fast == general, "{list:?} on {}", path.display());
         }
     }
@@ -401,7 +407,11 @@ OpGroupDecorate %g %a %gone
     let lists: [&[StructuralPass]; 7] = [
         &[switch(0, 5)],
         &[switch(0, 0), StructuralPass::CompactIds],
-        &[StructuralPass::StripDebug, switch(0, 5), StructuralPass::CompactIds],
+        &[
+            StructuralPass::StripDebug,
+            switch(0, 5),
+            StructuralPass::CompactIds,
+        ],
         &[StructuralPass::StripDebug, switch(0, 0)],
         &[StructuralPass::StripDebug],
         &[StructuralPass::CompactIds],

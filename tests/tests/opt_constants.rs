@@ -9,9 +9,9 @@
 //! Also: the passes on every corpus module and on mutants of some, for no panic.
 
 use spirv_asm::opt::SpirvAsNumbers;
-use spirv_opt::structural::{StructuralPass, run};
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::Module;
+use spirv_opt::structural::{StructuralPass, run};
 use spirv_tests::mutate::{Dissected, Mutation, Rng, mutate};
 use std::path::PathBuf;
 use std::process::Command;
@@ -434,7 +434,8 @@ fn set_spec_then_freeze_then_dead_const() {
 /// pairs, or spirv-opt's message (which spirv-opt prints after `error: line 0: `).
 #[test]
 fn set_spec_argument_reading() {
-    let read = |v: Option<&str>| match StructuralPass::from_flag("set-spec-const-default-value", v) {
+    let read = |v: Option<&str>| match StructuralPass::from_flag("set-spec-const-default-value", v)
+    {
         Ok(StructuralPass::SetSpecConstDefaultValue(pairs)) => Ok(pairs
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
@@ -541,7 +542,8 @@ fn corpus_modules_and_mutants_run_without_panics() {
         };
         modules += 1;
         for list in &lists {
-            run(&module, list, Some(&SpirvAsNumbers)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            run(&module, list, Some(&SpirvAsNumbers))
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
         // Mutants of every tenth small module.
         if i % 10 != 0 || words.len() > 4096 {

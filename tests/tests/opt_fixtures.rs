@@ -13,9 +13,9 @@
 //! nothing, which must not panic.
 
 use spirv_asm::opt::SpirvAsNumbers;
-use spirv_opt::structural::{StructuralPass, run};
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::Module;
+use spirv_opt::structural::{StructuralPass, run};
 use spirv_tests::reference::Newer;
 use spirv_tests::{files, stem, workspace_root};
 use std::process::Command;
@@ -213,10 +213,20 @@ fn deep_types_do_not_recurse() {
     }
     let words = assemble(&text);
     let module = Module::from_words(&words).expect("reads");
-    let (out, changed) = run(&module, &passes("--remove-duplicates"), Some(&SpirvAsNumbers)).expect("runs");
+    let (out, changed) = run(
+        &module,
+        &passes("--remove-duplicates"),
+        Some(&SpirvAsNumbers),
+    )
+    .expect("runs");
     assert!(changed);
     assert_eq!(out.len(), module.len() - n);
-    let (_, changed) = run(&module, &passes("--trim-capabilities"), Some(&SpirvAsNumbers)).expect("runs");
+    let (_, changed) = run(
+        &module,
+        &passes("--trim-capabilities"),
+        Some(&SpirvAsNumbers),
+    )
+    .expect("runs");
     assert!(!changed, "nothing to trim (Linkage)");
 }
 
@@ -247,7 +257,12 @@ fn cyclic_types_compare_as_unfolded_trees() {
     }
     let words = assemble(&text);
     let module = Module::from_words(&words).expect("reads");
-    let (out, _) = run(&module, &passes("--remove-duplicates"), Some(&SpirvAsNumbers)).expect("runs");
+    let (out, _) = run(
+        &module,
+        &passes("--remove-duplicates"),
+        Some(&SpirvAsNumbers),
+    )
+    .expect("runs");
     let text = dis(&out.to_words());
     assert_eq!(text.matches("OpTypeStruct").count(), 1, "{text}");
     assert_eq!(text.matches("OpTypePointer").count(), 1);

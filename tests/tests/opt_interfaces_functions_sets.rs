@@ -8,9 +8,9 @@
 //! and compared with spirv-opt.
 
 use spirv_asm::opt::SpirvAsNumbers;
-use spirv_opt::structural::{StructuralPass, run, run_words};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::Module;
+use spirv_opt::structural::{StructuralPass, run, run_words};
 use spirv_tests::{require_corpus, require_spirv_tools, spirv_tools, workspace_root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -215,7 +215,8 @@ fn ours(words: &[u32], flags: &[&str]) -> Vec<u32> {
     let passes = passes(flags);
     let (out, changed) = run(&module, &passes, Some(&SpirvAsNumbers)).expect("the passes run");
     let out = out.to_words();
-    let streamed = run_words(words, &passes, Some(&SpirvAsNumbers)).expect("the passes run from words");
+    let streamed =
+        run_words(words, &passes, Some(&SpirvAsNumbers)).expect("the passes run from words");
     assert!(
         streamed == (out.clone(), changed),
         "run_words differs from run: {flags:?}"

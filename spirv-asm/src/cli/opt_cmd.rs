@@ -2,9 +2,9 @@
 //! whose pass flags and `--help` come from the pass registry.
 
 use super::batch::{BatchArgs, FileError, Job};
-use spirv_opt::registry::{self, RunsOn};
 use spirv_core::TargetEnv;
 use spirv_opt::OptError;
+use spirv_opt::registry::{self, RunsOn};
 
 /// Arguments of `spirv-asm opt`, read as spirv-opt reads them: pass flags in the order
 /// given, `-o FILE`, `--skip-validation`, `--target-env=ENV` (or `--target-env ENV`),

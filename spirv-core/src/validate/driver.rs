@@ -6,7 +6,7 @@
 //! report, which hands faults on and leaves out the consequences of one already
 //! reported.
 
-use super::error::{ValidationErrorKind, ValidationError};
+use super::error::{ValidationError, ValidationErrorKind};
 use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
     Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
@@ -109,7 +109,9 @@ fn cause(kind: &ValidationErrorKind) -> Option<(u8, Vec<u32>)> {
         ValidationErrorKind::IdNotBelowBound { .. } => (1, Vec::new()),
         ValidationErrorKind::LocalVariables { .. } => (2, Vec::new()),
         ValidationErrorKind::GlobalVariables { .. } => (3, Vec::new()),
-        ValidationErrorKind::BeforeMemoryModel { .. } | ValidationErrorKind::MissingMemoryModel => (4, Vec::new()),
+        ValidationErrorKind::BeforeMemoryModel { .. } | ValidationErrorKind::MissingMemoryModel => {
+            (4, Vec::new())
+        }
         _ => return None,
     })
 }
@@ -208,7 +210,8 @@ pub(super) fn run(
     let module = match Module::read_for_validation(words, registry) {
         Ok(m) => m,
         Err(e) => {
-            let mut error = ValidationError::module(ValidationErrorKind::Parse(e.kind), report.vulkan);
+            let mut error =
+                ValidationError::module(ValidationErrorKind::Parse(e.kind), report.vulkan);
             error.instruction = e.instruction;
             error.offset = Some(e.offset);
             (report.sink)(error);

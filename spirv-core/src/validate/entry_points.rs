@@ -34,7 +34,9 @@ pub(super) fn check(state: &State<'_>, module: &Module) -> Result<(), Fault> {
             None => Fault::module(kind),
         };
         if state.call_targets.contains(&f) {
-            return Err(fault(ValidationErrorKind::EntryPointCalled { function: Id(f) }));
+            return Err(fault(ValidationErrorKind::EntryPointCalled {
+                function: Id(f),
+            }));
         }
         if recursive.contains(&f) {
             return Err(fault(ValidationErrorKind::RecursiveEntryPoint));

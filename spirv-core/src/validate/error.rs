@@ -34,7 +34,12 @@ pub struct ValidationError {
 }
 
 impl ValidationError {
-    pub(crate) fn at(kind: ValidationErrorKind, instruction: usize, offset: usize, vulkan: bool) -> Self {
+    pub(crate) fn at(
+        kind: ValidationErrorKind,
+        instruction: usize,
+        offset: usize,
+        vulkan: bool,
+    ) -> Self {
         ValidationError {
             kind,
             instruction: Some(instruction),

@@ -53,7 +53,9 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Valida
                     if opcodes::generates_type(inst.opcode)
                         && !state.forward_pointers.contains(&word)
                     {
-                        return Err(ValidationErrorKind::RequiresPreviousDefinition { id: Id(word) });
+                        return Err(ValidationErrorKind::RequiresPreviousDefinition {
+                            id: Id(word),
+                        });
                     }
                     state.forward.insert(word);
                 }

@@ -342,11 +342,13 @@ fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ValidationEr
     let extensions = sorted(exts);
     match info.version {
         None => Err(ValidationErrorKind::OpcodeNeedsExtension { opcode, extensions }),
-        Some(version) if module < version => Err(ValidationErrorKind::OpcodeNeedsVersionOrExtension {
-            opcode,
-            version,
-            extensions,
-        }),
+        Some(version) if module < version => {
+            Err(ValidationErrorKind::OpcodeNeedsVersionOrExtension {
+                opcode,
+                version,
+                extensions,
+            })
+        }
         Some(_) => Ok(()),
     }
 }

@@ -90,7 +90,11 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Valida
 
 /// Where a debug-info or other extended instruction may stand, at module scope or in
 /// a function; the part both scopes share.
-fn ext_inst_placement(state: &State<'_>, inst: &Inst<'_>, set: SetKind) -> Result<(), ValidationErrorKind> {
+fn ext_inst_placement(
+    state: &State<'_>,
+    inst: &Inst<'_>,
+    set: SetKind,
+) -> Result<(), ValidationErrorKind> {
     if set.is_debug_info() {
         let number = inst.words.get(4).copied().unwrap_or(0);
         if set.is_local_debug_info(number) {

@@ -225,7 +225,7 @@ pub use decorations::{
     DecorationError, LayoutFault, LayoutHint, LayoutRule, LayoutRules, Missing, TargetRule,
 };
 pub use derivatives::DerivativeError;
-pub use error::{ValidationErrorKind, ValidationError};
+pub use error::{ValidationError, ValidationErrorKind};
 pub use extension::ExtensionError;
 pub use extension::{ClspvError, DebugInfoRule, ExtInstError, GlslRule, OpenClRule};
 pub use function::FunctionError;

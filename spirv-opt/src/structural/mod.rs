@@ -216,7 +216,9 @@ fn edits<'m>(
             interface::remove_unused_interface_variables_edits(module)
         }
         StructuralPass::EliminateDeadConst => dead_const::eliminate_dead_const_edits(module),
-        StructuralPass::EliminateDeadFunctions => dead_functions::eliminate_dead_functions_edits(module),
+        StructuralPass::EliminateDeadFunctions => {
+            dead_functions::eliminate_dead_functions_edits(module)
+        }
         StructuralPass::FreezeSpecConst => spec::freeze_spec_const_edits(module),
         StructuralPass::SetSpecConstDefaultValue(values) => match numbers {
             Some(n) => spec::set_spec_const_default_value_edits(module, values, n),

@@ -711,7 +711,10 @@ impl Walk<'_, '_> {
     /// `kind` at instruction `id`'s definition.
     pub(super) fn fault(&self, id: u32, kind: BuiltInError) -> Fault {
         let at = self.q.state.def(id).map_or(0, |d| d.index);
-        Fault::at(ValidationErrorKind::BuiltIn(alloc::boxed::Box::new(kind)), at)
+        Fault::at(
+            ValidationErrorKind::BuiltIn(alloc::boxed::Box::new(kind)),
+            at,
+        )
     }
 
     /// `kind` at the instruction a rule is being run on.
