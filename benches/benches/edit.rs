@@ -16,7 +16,7 @@ use spirv_bench::{median_mbps, read_modules};
 use spirv_core::edit::{Bound, EditError, Editor, InstId};
 use spirv_core::spv::Opcode as O;
 use spirv_core::{Module, Section};
-use spirv_opt::structural::{self as passes, Pass};
+use spirv_opt::structural::{self as passes, StructuralPass};
 use std::collections::HashSet;
 use std::hint::black_box;
 
@@ -29,7 +29,7 @@ const DESCRIPTOR_SET: u32 = 34;
 /// How our side rebinds the descriptor set.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Rebind {
-    /// `Pass::SwitchDescriptorSet`.
+    /// `StructuralPass::SwitchDescriptorSet`.
     Pass,
     /// By hand with an `Editor` (the pass is not implemented yet).
     Editor,
@@ -39,14 +39,14 @@ enum Rebind {
 fn ours(words: &[u32], how: Rebind) -> Result<Vec<u32>, EditError> {
     if how == Rebind::Pass {
         let list = [
-            Pass::StripDebug,
-            Pass::SwitchDescriptorSet { from: 0, to: 5 },
-            Pass::CompactIds,
+            StructuralPass::StripDebug,
+            StructuralPass::SwitchDescriptorSet { from: 0, to: 5 },
+            StructuralPass::CompactIds,
         ];
         return Ok(passes::run_words(words, &list, None)?.0);
     }
     let module = Module::from_words(words)?;
-    let (stripped, _) = passes::strip_debug(&module)?;
+    let (stripped, _) = passes::run(&module, &[StructuralPass::StripDebug], None)?;
     let mut editor = Editor::new(&stripped);
     for inst in stripped.section(Section::Annotation) {
         let ops = inst.operands();

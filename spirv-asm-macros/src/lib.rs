@@ -260,7 +260,7 @@ fn invalid(
         .collect();
     let message = match fault.kind {
         // The parser's message, as spirv-val words it.
-        spirv_core::validate::ErrorKind::Parse(_) => {
+        spirv_core::validate::ValidationErrorKind::Parse(_) => {
             let rendered =
                 spirv_asm::val::render_each(words, std::slice::from_ref(&fault), &options);
             rendered

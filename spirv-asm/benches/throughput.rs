@@ -157,7 +157,7 @@ fn main() {
         for b in &bins {
             if let Ok(m) = spirv_core::Module::from_words(b) {
                 let r = spirv_core::reflect::Reflection::new(&m);
-                black_box(spirv_asm::reflect::spirv_cross_json_of(&r).ok());
+                black_box(spirv_asm::reflect_json::spirv_cross_json_of(&r).ok());
             }
         }
     });

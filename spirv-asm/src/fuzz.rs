@@ -61,13 +61,14 @@ pub fn assemble_text(text: &[u8]) {
 /// Reflects `words` in the `spirv-cross --reflect` format: an answer or an error.
 pub fn reflect_words(words: &[u32]) {
     if let Ok(m) = spirv_core::Module::from_words(words) {
-        let _ = crate::reflect::spirv_cross_json(&m);
+        let _ = crate::reflect_json::spirv_cross_json(&m);
     }
 }
 
 /// Validates `words` and renders every fault as spirv-val prints it.
 pub fn validate_words(words: &[u32]) {
     let options = spirv_core::validate::Options::default();
-    let errors = spirv_core::validate::validate_all(words, &options);
+    let mut errors = Vec::new();
+    spirv_core::validate::validate_all(words, &options, &mut |e| errors.push(e));
     let _ = crate::val::render(words, &errors, &options);
 }

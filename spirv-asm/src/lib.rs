@@ -25,9 +25,9 @@
 //! a caret), [`DisError`] the instruction index and word offset.
 #![deny(missing_docs)]
 
-pub mod asm;
-pub mod cfg;
-pub mod dis;
+mod asm;
+mod dis;
+pub mod flow_graph;
 #[doc(hidden)]
 pub mod fuzz;
 mod fxhash;
@@ -36,13 +36,15 @@ mod names;
 mod number;
 #[cfg(feature = "opt")]
 pub mod opt;
-pub mod reflect;
+pub mod reflect_json;
 mod text;
 pub mod val;
 
 pub use asm::{
-    AsmError, AsmErrorKind, AsmOptions, Assembled, assemble, assemble_str, assemble_with_ids,
+    AsmError, AsmErrorKind, AsmOptions, Assembled, SPIRV_TOOLS_GENERATOR, assemble, assemble_str,
+    assemble_with_ids, version_from_comment,
 };
 pub use dis::{
-    DisError, DisErrorKind, DisOptions, disassemble, disassemble_to, disassemble_to_string,
+    DisError, DisErrorKind, DisOptions, MAX_DERIVED_LEN, MAX_NAME_LEN, MAX_NESTED_LEVEL,
+    disassemble, disassemble_to, disassemble_to_string,
 };

@@ -1,26 +1,26 @@
-//! spirv-opt's passes (the `spirv-opt` crate) with spirv-as's number parser, which
+//! spirv-as's number parser for spirv-opt's passes (the `spirv-opt` crate), which
 //! `--set-spec-const-default-value` reads its values with and which the `spirv-opt`
-//! crate leaves to its caller.
+//! crate leaves to its caller, and spirv-val's text for the optimizer's messages.
+//! The passes and the optimizer are `spirv-opt`'s, at their one path there.
 //!
 //! ```
 //! use spirv_asm::{assemble_str, AsmOptions};
-//! use spirv_asm::opt::{run, Pass};
+//! use spirv_asm::opt::SpirvAsNumbers;
+//! use spirv_opt::structural::{run, StructuralPass};
 //! let words = assemble_str(
-//!     "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\nOpName %int \"int\"\n%int = OpTypeInt 32 1\n",
+//!     "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\nOpDecorate %c SpecId 7\n%int = OpTypeInt 32 1\n%c = OpSpecConstant %int 1\n",
 //!     &AsmOptions::default(),
 //! ).unwrap();
 //! let module = spirv_core::Module::from_words(&words).unwrap();
-//! let (out, changed) = run(&module, &[Pass::StripDebug]).unwrap();
+//! let pass = StructuralPass::from_flag("set-spec-const-default-value", Some("7:0x10")).unwrap();
+//! let (_, changed) = run(&module, &[pass], Some(&SpirvAsNumbers)).unwrap();
 //! assert!(changed);
-//! assert_eq!(out.len(), 4);
 //! ```
 
 use crate::number::{self, FloatFormat};
-use spirv_core::Module;
-use spirv_core::edit::EditError;
 use spirv_core::walk::NumberType;
-pub use spirv_opt::structural::{NumberParser, Pass};
-pub use spirv_opt::{Optimizer, registry};
+use spirv_opt::Optimizer;
+use spirv_opt::structural::NumberParser;
 
 /// spirv-as's number parser, as spirv-opt reads `--set-spec-const-default-value`'s
 /// values with it (`utils::ParseAndEncodeNumber`).
@@ -73,33 +73,4 @@ pub fn fault_text(
         },
         None => fault.to_string(),
     }
-}
-
-/// Runs the structural `passes` in order as `spirv-opt --skip-validation` does
-/// (`spirv_opt::structural::run_with`), reading number values with spirv-as's parser.
-///
-/// # Errors
-/// See `spirv_opt::structural::run_one`.
-pub fn run(module: &Module, passes: &[Pass]) -> Result<(Module, bool), EditError> {
-    spirv_opt::structural::run_with(module, passes, Some(&SpirvAsNumbers))
-}
-
-/// [`run`] on a module the caller is done with, giving the words of the module
-/// (`spirv_opt::structural::run_to_words`): the last pass's edits are not read back,
-/// for a caller that writes them out.
-///
-/// # Errors
-/// See `spirv_opt::structural::run_one`.
-pub fn run_to_words(module: Module, passes: &[Pass]) -> Result<(Vec<u32>, bool), EditError> {
-    spirv_opt::structural::run_to_words(module, passes, Some(&SpirvAsNumbers))
-}
-
-/// [`run_to_words`] of the module `words` (`spirv_opt::structural::run_words`): the
-/// passes that decide instruction by instruction run as the module is read, when they
-/// and the module allow.
-///
-/// # Errors
-/// The words do not read as a module, or see `spirv_opt::structural::run_one`.
-pub fn run_words(words: &[u32], passes: &[Pass]) -> Result<(Vec<u32>, bool), EditError> {
-    spirv_opt::structural::run_words(words, passes, Some(&SpirvAsNumbers))
 }

@@ -51,7 +51,7 @@
 //! ```
 
 use crate::dis::{DisOptions, disassemble};
-use spirv_core::validate::{ErrorKind, Options, ValidationError, validate};
+use spirv_core::validate::{Options, ValidationError, ValidationErrorKind, validate};
 use std::fmt::Write;
 
 /// What spirv-val prints on stderr for `words`: `None` when the module is valid (as
@@ -101,7 +101,7 @@ pub fn render_each(
     // Whether a message asks for a name (some name ids their `ids()` leaves out).
     let asked = std::cell::Cell::new(false);
     for e in errors {
-        if !matches!(e.kind, ErrorKind::Parse(_)) {
+        if !matches!(e.kind, ValidationErrorKind::Parse(_)) {
             let _ = e.message_with(&|_| {
                 asked.set(true);
                 None
@@ -124,11 +124,13 @@ pub fn render_each(
         .iter()
         .map(|e| {
             let message = match &e.kind {
-                ErrorKind::Parse(_) => parse_message(&host).unwrap_or_else(|| e.to_string()),
+                ValidationErrorKind::Parse(_) => {
+                    parse_message(&host).unwrap_or_else(|| e.to_string())
+                }
                 _ => e.message_with(&|id| names.and_then(|n| n.get(id)).map(str::to_owned)),
             };
             let line = match &e.kind {
-                ErrorKind::Parse(_) => parse_line(&host).unwrap_or(e.line()),
+                ValidationErrorKind::Parse(_) => parse_line(&host).unwrap_or(e.line()),
                 _ => e.line(),
             };
             let instruction = e

@@ -168,7 +168,8 @@ pub fn validate(words: &[u32]) {
             ..Options::default()
         };
         let first = validate(words, &options).err();
-        let all = validate_all(words, &options);
+        let mut all = crate::__private::Vec::new();
+        validate_all(words, &options, &mut |e| all.push(e));
         assert_eq!(
             first.as_ref(),
             all.first(),

@@ -6,7 +6,7 @@
 
 use spirv_core::Module;
 use spirv_core::edit::{Bound, Editor};
-use spirv_opt::structural::{self as passes, Pass};
+use spirv_opt::structural::{self as passes, StructuralPass};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -15,13 +15,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: opt_phases FILE [PASS...]".into());
     };
     let bytes = std::fs::read(file)?;
-    let list: Vec<Pass> = flags
+    let list: Vec<StructuralPass> = flags
         .iter()
         .map(|f| {
             let f = f.trim_start_matches('-');
             match f.split_once('=') {
-                Some((flag, value)) => Pass::from_flag(flag, Some(value)),
-                None => Pass::from_flag(f, None),
+                Some((flag, value)) => StructuralPass::from_flag(flag, Some(value)),
+                None => StructuralPass::from_flag(f, None),
             }
         })
         .collect::<Result<_, _>>()?;
@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "noop" => drop(Editor::new(&m).apply(Bound::Keep)?),
                 "bound" => m.clone().set_bound(m.header().bound)?,
                 "read" => drop(Module::from_bytes(&bytes)?),
-                "run" => drop(passes::run(&m, &list)?),
+                "run" => drop(passes::run(&m, &list, None)?),
                 other => return Err(format!("unknown PHASE {other}").into()),
             }
         }
@@ -51,11 +51,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let mut cur = m.clone();
         for p in &list {
-            cur = passes::run_one(&cur, p, None)?.0;
+            cur = passes::run(&cur, std::slice::from_ref(p), None)?.0;
         }
         time(2, t);
         let t = Instant::now();
-        let (out, _) = passes::run(&m, &list)?;
+        let (out, _) = passes::run(&m, &list, None)?;
         time(3, t);
         let t = Instant::now();
         std::hint::black_box(out.to_bytes());
@@ -70,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let names = [
         "read",
         "no-op apply",
-        "run_one each",
+        "run each alone",
         "passes::run",
         "to_bytes",
         "clone+set_bound",

@@ -8,7 +8,7 @@
 //! ```
 
 use spirv_core::Module;
-use spirv_opt::structural::{Pass, run};
+use spirv_opt::structural::{StructuralPass, run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -22,11 +22,11 @@ fn main() -> ExitCode {
         .and_then(|bytes| Module::from_bytes(&bytes).map_err(|e| e.to_string()))
         .and_then(|module| {
             let passes = [
-                Pass::StripDebug,
-                Pass::SwitchDescriptorSet { from: 0, to: 2 },
-                Pass::CompactIds,
+                StructuralPass::StripDebug,
+                StructuralPass::SwitchDescriptorSet { from: 0, to: 2 },
+                StructuralPass::CompactIds,
             ];
-            run(&module, &passes).map_err(|e| e.to_string())
+            run(&module, &passes, None).map_err(|e| e.to_string())
         })
         .and_then(|(module, _changed)| {
             std::fs::write(output, module.to_bytes()).map_err(|e| e.to_string())

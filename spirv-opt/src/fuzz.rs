@@ -10,15 +10,19 @@ use spirv_core::Module;
 /// succeeds too, gives the same words; and the streaming path of `run_words`, where it
 /// takes a list, gives what the general path gives.
 pub fn passes(words: &[u32]) {
-    use crate::structural::{Pass, run, run_streamed, run_to_words};
-    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
+    use crate::structural::{StructuralPass, run, run_streamed, run_to_words};
+    let switch = |from, to| StructuralPass::SwitchDescriptorSet { from, to };
     // The streaming path gives what the general one gives, or declines.
-    let streamed: [&[Pass]; 6] = [
-        &[Pass::StripDebug, switch(0, 1), Pass::CompactIds],
-        &[Pass::StripDebug],
-        &[Pass::CompactIds],
-        &[switch(0, 0), Pass::CompactIds],
-        &[Pass::StripDebug, switch(1, 0)],
+    let streamed: [&[StructuralPass]; 6] = [
+        &[
+            StructuralPass::StripDebug,
+            switch(0, 1),
+            StructuralPass::CompactIds,
+        ],
+        &[StructuralPass::StripDebug],
+        &[StructuralPass::CompactIds],
+        &[switch(0, 0), StructuralPass::CompactIds],
+        &[StructuralPass::StripDebug, switch(1, 0)],
         &[],
     ];
     let read = Module::from_words(words);
@@ -41,38 +45,38 @@ pub fn passes(words: &[u32]) {
     let Ok(m) = read else {
         return;
     };
-    let one = |p: Pass| vec![p];
-    let mut lists: Vec<Vec<Pass>> = [
-        Pass::StripDebug,
-        Pass::StripNonSemantic,
-        Pass::CompactIds,
-        Pass::RemoveUnusedInterfaceVariables,
-        Pass::EliminateDeadConst,
-        Pass::EliminateDeadFunctions,
-        Pass::FreezeSpecConst,
-        Pass::UnifyConst,
-        Pass::RemoveDuplicates,
-        Pass::TrimCapabilities,
-        Pass::SwitchDescriptorSet { from: 0, to: 1 },
+    let one = |p: StructuralPass| vec![p];
+    let mut lists: Vec<Vec<StructuralPass>> = [
+        StructuralPass::StripDebug,
+        StructuralPass::StripNonSemantic,
+        StructuralPass::CompactIds,
+        StructuralPass::RemoveUnusedInterfaceVariables,
+        StructuralPass::EliminateDeadConst,
+        StructuralPass::EliminateDeadFunctions,
+        StructuralPass::FreezeSpecConst,
+        StructuralPass::UnifyConst,
+        StructuralPass::RemoveDuplicates,
+        StructuralPass::TrimCapabilities,
+        StructuralPass::SwitchDescriptorSet { from: 0, to: 1 },
     ]
     .into_iter()
     .map(one)
     .collect();
-    lists.push(vec![Pass::StripDebug, Pass::CompactIds]);
+    lists.push(vec![StructuralPass::StripDebug, StructuralPass::CompactIds]);
     lists.push(vec![
-        Pass::EliminateDeadFunctions,
-        Pass::UnifyConst,
-        Pass::EliminateDeadConst,
-        Pass::CompactIds,
+        StructuralPass::EliminateDeadFunctions,
+        StructuralPass::UnifyConst,
+        StructuralPass::EliminateDeadConst,
+        StructuralPass::CompactIds,
     ]);
     lists.push(vec![
-        Pass::CompactIds,
-        Pass::StripDebug,
-        Pass::SwitchDescriptorSet { from: 0, to: 1 },
+        StructuralPass::CompactIds,
+        StructuralPass::StripDebug,
+        StructuralPass::SwitchDescriptorSet { from: 0, to: 1 },
     ]);
     for list in &lists {
         let words = run_to_words(m.clone(), list, None);
-        if let Ok((out, _)) = run(&m, list) {
+        if let Ok((out, _)) = run(&m, list, None) {
             let w = out.to_words();
             if let Ok((words, _)) = &words {
                 assert!(*words == w, "{list:?}: run_to_words differs from run");

@@ -29,7 +29,6 @@
 //!   of passes and the options spirv-opt runs them with.
 //! - [`structural`]: spirv-opt's structural passes (strip, compact, unify, …), which
 //!   decide instruction by instruction and run on the editor (`spirv_core::edit`).
-//! - [`fuzz`]: fuzz bodies.
 
 #![deny(missing_docs)]
 
@@ -37,6 +36,7 @@ pub mod analysis;
 pub mod builder;
 mod context;
 pub(crate) mod fold;
+#[doc(hidden)]
 pub mod fuzz;
 pub mod ir;
 pub mod mem_pass;

@@ -7,7 +7,7 @@ use crate::ir::{Ir, LoadError};
 use crate::message::{Message, MessageLevel};
 use crate::pass::{FlagError, Pass, PassError, PassOptions, Run, Status, run_ir_pass};
 use crate::registry;
-use crate::structural::{self, NumberParser, Pass as S};
+use crate::structural::{self, NumberParser, StructuralPass as S};
 use core::fmt;
 use spirv_core::edit::EditError;
 use spirv_core::validate::{self, ValidationError};
@@ -399,12 +399,8 @@ impl Optimizer {
         let Some(passes) = self.structural() else {
             return self.run_mixed(words, &mut |_| {});
         };
-        if let Some((words, changed)) = structural::run_streamed(&words, &passes) {
-            return Ok(Optimized { words, changed });
-        }
-        let module = Module::read_owned(words, &Default::default())?;
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
-        let (words, changed) = structural::run_to_words(module, &passes, numbers)?;
+        let (words, changed) = structural::run_words(words, &passes, numbers)?;
         Ok(Optimized { words, changed })
     }
 
@@ -456,7 +452,7 @@ impl Optimizer {
             ));
         };
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
-        Ok(structural::run_with(module, &passes, numbers)?)
+        Ok(structural::run(module, &passes, numbers)?)
     }
 
     /// Runs passes of both kinds: each run of consecutive passes on the optimizer IR on

@@ -1,11 +1,11 @@
 //! A pass as a value: what [`Optimizer::register_pass`](crate::Optimizer::register_pass)
 //! takes, made from a registry row by flag ([`Pass::from_flag`]) or from a pass's own
-//! value (a structural [`crate::structural::Pass`]).
+//! value (a structural [`crate::structural::StructuralPass`]).
 
 use crate::analysis::Analyses;
 use crate::context::Context;
 use crate::registry::{self, Kind, RunsOn};
-use crate::structural::Pass as S;
+use crate::structural::StructuralPass as S;
 use core::fmt;
 use std::sync::Arc;
 

@@ -14,7 +14,7 @@
 
 use crate::pass::{Pass, PassOptions};
 use crate::passes;
-use crate::structural::Pass as S;
+use crate::structural::StructuralPass as S;
 
 /// What a pass's flag takes after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -152,7 +152,7 @@ pub(crate) fn assemble(
         version: Some(env.spirv_version()),
         preserve_numeric_ids: options.preserve_numeric_ids,
         // SPIRV-Tools' assembler's generator word, as spirv-as writes it.
-        generator: spirv_asm::asm::SPIRV_TOOLS_GENERATOR,
+        generator: spirv_asm::SPIRV_TOOLS_GENERATOR,
         ..spirv_asm::AsmOptions::default()
     };
     match spirv_asm::assemble_str(text, &opts) {

@@ -4,7 +4,7 @@
 
 use crate::TargetEnv;
 use crate::error::{Diagnostic, Error, SpirvResult};
-use spirv_core::validate::{self, ErrorKind, Limits, ValidationError};
+use spirv_core::validate::{self, Limits, ValidationError, ValidationErrorKind};
 
 /// `CompiledValidator` (with `use-compiled-tools`).
 #[cfg(feature = "use-compiled-tools")]
@@ -191,9 +191,9 @@ pub(crate) fn invalid(
     let text = spirv_asm::opt::fault_text(words, fault, options);
     let (message, notes) = crate::error::split(&text);
     let inner = match fault.kind {
-        ErrorKind::Parse(_) | ErrorKind::BadMagic | ErrorKind::TruncatedHeader => {
-            SpirvResult::InvalidBinary
-        }
+        ValidationErrorKind::Parse(_)
+        | ValidationErrorKind::BadMagic
+        | ValidationErrorKind::TruncatedHeader => SpirvResult::InvalidBinary,
         _ => SpirvResult::InvalidData,
     };
     Error {

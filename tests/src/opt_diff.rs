@@ -5,9 +5,10 @@
 //! `spirv-dis --raw-id` form, the debug information a strip pass must leave out, and
 //! `--set-spec-const-default-value` lists made from a module's `SpecId`s.
 
-use spirv_asm::opt::Pass;
+use spirv_asm::opt::SpirvAsNumbers;
 use spirv_core::edit::EditError;
 use spirv_core::spv::Opcode as O;
+use spirv_opt::structural::StructuralPass;
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -87,8 +88,8 @@ pub fn words_of(bytes: &[u8]) -> Vec<u32> {
 /// `--flag VALUE` for the flags that take a value), read as `spirv-asm opt` reads them.
 ///
 /// # Errors
-/// The argument that is not a pass, or the message of `Pass::from_flag`.
-pub fn passes_of(args: &[String]) -> Result<Vec<Pass>, String> {
+/// The argument that is not a pass, or the message of `StructuralPass::from_flag`.
+pub fn passes_of(args: &[String]) -> Result<Vec<StructuralPass>, String> {
     let mut passes = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -103,18 +104,18 @@ pub fn passes_of(args: &[String]) -> Result<Vec<Pass>, String> {
             (true, None) => Some(it.next().ok_or("a value is missing")?.clone()),
             (_, v) => v,
         };
-        passes.push(Pass::from_flag(name, value.as_deref())?);
+        passes.push(StructuralPass::from_flag(name, value.as_deref())?);
     }
     Ok(passes)
 }
 
-/// What our `spirv_asm::opt::run` made of a module.
+/// What our `spirv_opt::structural::run` made of a module.
 #[derive(Debug, Clone)]
 pub enum Ours {
     /// The output module's bytes.
     Output(Vec<u8>),
     /// A pass is not implemented yet (it returns `EditError::NeedsNumberParser`, which
-    /// `spirv_asm::opt::run` never causes, or its flag's value does not read): the
+    /// `spirv_opt::structural::run` never causes, or its flag's value does not read): the
     /// flag and the message.
     NotImplemented(String),
     /// Another error, or a panic.
@@ -140,9 +141,9 @@ fn lengths(r: &Outcome) -> Result<Result<(usize, bool), &str>, ()> {
         .map_err(|_| ())
 }
 
-/// Runs spirv-opt's arguments `args` on `module` in-process (`spirv_asm::opt::run`),
-/// and through the paths `spirv-asm opt` takes (`spirv_asm::opt::run_to_words`, on a
-/// copy of the module, and `run_words`, on its words), which must give the same words
+/// Runs spirv-opt's arguments `args` on `module` in-process (`spirv_opt::structural::run`),
+/// and through the paths `spirv-asm opt` takes (`run_words`, on words it gives up and on
+/// words it lends), which must give the same words
 /// or the same error.
 pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
     let passes = match passes_of(args) {
@@ -154,11 +155,14 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
             return Ours::NotImplemented(format!("{flag} ({e})"));
         }
     };
-    let run =
-        |passes: &[Pass]| catch_unwind(AssertUnwindSafe(|| spirv_asm::opt::run(module, passes)));
+    let run = |passes: &[StructuralPass]| {
+        catch_unwind(AssertUnwindSafe(|| {
+            spirv_opt::structural::run(module, passes, Some(&SpirvAsNumbers))
+        }))
+    };
     let result = run(&passes);
     let to_words = catch_unwind(AssertUnwindSafe(|| {
-        spirv_asm::opt::run_to_words(module.clone(), &passes)
+        spirv_opt::structural::run_words(module.to_words(), &passes, Some(&SpirvAsNumbers))
     }));
     // `run` as words, to compare with the paths that give words.
     let from_run = match &result {
@@ -166,15 +170,20 @@ pub fn run_ours(module: &spirv_core::Module, args: &[String]) -> Ours {
         Ok(Err(e)) => Ok(Err(e.to_string())),
         Err(_) => Err(()),
     };
-    // And from the words, as the streaming path runs what it can.
+    // And from lent words, as the streaming path runs what it can.
+    let words = module.to_words();
     let from_words = catch_unwind(AssertUnwindSafe(|| {
-        spirv_asm::opt::run_words(&module.to_words(), &passes)
+        spirv_opt::structural::run_words(words.as_slice(), &passes, Some(&SpirvAsNumbers))
     }));
     let to_words = flatten(to_words);
     for (label, a, b) in [
-        ("run_to_words disagrees with run", &to_words, &from_run),
         (
-            "run_words disagrees with run_to_words",
+            "run_words on owned words disagrees with run",
+            &to_words,
+            &from_run,
+        ),
+        (
+            "run_words on lent words disagrees with run_words on owned words",
             &flatten(from_words),
             &to_words,
         ),

@@ -1,6 +1,7 @@
 //! The README's lists that could drift from the code: every crate of the workspace is in
-//! its crate table, and every feature of a crate is named in its features section. (Its
-//! Rust examples are compiled and run as this crate's doctests, in `lib.rs`.)
+//! its crate table, and every feature of a crate is named in its features section; and
+//! the documents a newcomer starts from are there and short (issue 36). (Its Rust
+//! examples are compiled and run as this crate's doctests, in `lib.rs`.)
 
 #[cfg(test)]
 mod tests {
@@ -92,5 +93,31 @@ mod tests {
             seen >= 7,
             "found only {seen} features: is the manifest parsing right?"
         );
+    }
+
+    /// Issue 36's goals for the documents: a README of at most 250 lines with a quick
+    /// start, whose Rust blocks all run (none `ignore`d: `lib.rs` compiles them as
+    /// doctests); ARCHITECTURE.md; and at least three pages under docs/. (The command
+    /// line's goals are `spirv-asm/tests/cli.rs`'s and `batch_cli.rs`'s; a grammar with
+    /// two instructions on one opcode is `tests/ui/duplicate_opcode.rs`.)
+    #[test]
+    fn a_newcomer_finds_a_short_readme_with_a_quick_start_and_the_docs() {
+        let readme = read("README.md");
+        let lines = readme.lines().count();
+        assert!(lines <= 250, "README has {lines} lines (at most 250)");
+        assert!(section(&readme, "Quick start").contains("```rust"));
+        for fence in readme.lines().filter(|l| l.starts_with("```")) {
+            assert!(
+                !fence.contains("ignore"),
+                "README's Rust blocks all run: {fence}"
+            );
+        }
+        assert!(crate::workspace_root().join("ARCHITECTURE.md").is_file());
+        let pages = std::fs::read_dir(crate::workspace_root().join("docs"))
+            .expect("docs/")
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+            .count();
+        assert!(pages >= 3, "docs/ has {pages} pages (at least 3)");
     }
 }

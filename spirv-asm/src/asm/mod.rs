@@ -15,11 +15,7 @@ use crate::fxhash::FxHashMap;
 use spirv_core::grammar::OperandKind;
 use spirv_core::walk::{ExtInstRegistry, Ids};
 
-/// The generator word our assembler writes by default, the one spirv-core's builder
-/// writes: tool id 0xFFFF (no tool id is registered for this toolkit in `spir-v.xml`),
-/// version 1. Set [`AsmOptions::generator`] to [`SPIRV_TOOLS_GENERATOR`] to match
-/// spirv-as exactly.
-pub use spirv_core::DEFAULT_GENERATOR;
+use spirv_core::DEFAULT_GENERATOR;
 
 /// spirv-as's generator word: Khronos SPIR-V Tools Assembler, version 0.
 pub const SPIRV_TOOLS_GENERATOR: u32 = 0x0007_0000;
@@ -32,7 +28,10 @@ pub struct AsmOptions {
     pub version: Option<(u8, u8)>,
     /// `--preserve-numeric-ids`: `%N` keeps N; named ids fill the gaps.
     pub preserve_numeric_ids: bool,
-    /// The header's generator word.
+    /// The header's generator word; by default [`spirv_core::DEFAULT_GENERATOR`], the
+    /// one spirv-core's builder writes (tool id 0xFFFF: no tool id is registered for
+    /// this toolkit in `spir-v.xml`; version 1). [`SPIRV_TOOLS_GENERATOR`] matches
+    /// spirv-as exactly.
     pub generator: u32,
     /// Accept extended-instruction names for every registered set (DebugPrintf,
     /// DebugBreak, user sets), not only the 13 spirv-as knows.

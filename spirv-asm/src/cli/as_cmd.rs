@@ -1,7 +1,7 @@
 //! `spirv-asm as`: assembly text → binary.
 
-use spirv_asm::asm::DEFAULT_GENERATOR;
 use spirv_asm::{AsmOptions, assemble};
+use spirv_core::DEFAULT_GENERATOR;
 use spirv_core::target_env_version;
 use spirv_core::walk::ExtInstRegistry;
 

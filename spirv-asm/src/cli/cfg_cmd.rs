@@ -2,7 +2,7 @@
 //! drawn as SVG.
 
 use super::batch::{BatchArgs, FileError, Job};
-use spirv_asm::cfg::{ControlFlow, SvgOptions};
+use spirv_asm::flow_graph::{ControlFlow, SvgOptions};
 
 /// Arguments of `spirv-asm cfg`: `spirv-cfg`'s plus the SVG drawing.
 #[derive(clap::Args)]

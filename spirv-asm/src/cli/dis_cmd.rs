@@ -262,7 +262,7 @@ pub fn run(args: Args) -> u8 {
             eprintln!("error: {e}");
             let bad_magic = matches!(
                 e.kind,
-                spirv_asm::dis::DisErrorKind::Decode(spirv_core::DecodeErrorKind::BadMagic { .. })
+                spirv_asm::DisErrorKind::Decode(spirv_core::DecodeErrorKind::BadMagic { .. })
             );
             if bad_magic && looks_like_assembly(&leading_bytes(&words)) {
                 eprintln!("{ASSEMBLY_HINT}");

@@ -2,9 +2,9 @@
 //! whose pass flags and `--help` come from the pass registry.
 
 use super::batch::{BatchArgs, FileError, Job};
-use spirv_asm::opt::registry::{self, RunsOn};
 use spirv_core::TargetEnv;
 use spirv_opt::OptError;
+use spirv_opt::registry::{self, RunsOn};
 
 /// Arguments of `spirv-asm opt`, read as spirv-opt reads them: pass flags in the order
 /// given, `-o FILE`, `--skip-validation`, `--target-env=ENV` (or `--target-env ENV`),
@@ -25,7 +25,7 @@ pub struct Args {
 /// What the command line asks for.
 struct Request {
     /// The optimizer, its passes registered.
-    optimizer: spirv_asm::opt::Optimizer,
+    optimizer: spirv_opt::Optimizer,
     /// The validator's options (for spirv-val's text when the input is not valid).
     validator: spirv_core::validate::Options<'static>,
     skip_validation: bool,

@@ -97,7 +97,7 @@ impl Args {
         };
         let r = Reflection::new(&module);
         if self.format == "spirv-cross" {
-            return match spirv_asm::reflect::spirv_cross_json_of(&r) {
+            return match spirv_asm::reflect_json::spirv_cross_json_of(&r) {
                 Ok(t) => Ok(t.into_bytes()),
                 Err(e) => Err((3, format!("error: {e}"))),
             };

@@ -3,7 +3,7 @@
 use super::batch::{At, BatchArgs, Fault, FileError, Job};
 use spirv_asm::val::render_each;
 use spirv_core::TargetEnv;
-use spirv_core::validate::{Limits, Options, validate_each_in_place, validate_in_place};
+use spirv_core::validate::{Input, Limits, Options, validate, validate_all};
 use spirv_core::walk::ExtInstRegistry;
 use std::path::Path;
 
@@ -282,14 +282,14 @@ fn check(
     if keep_going {
         // In place: the validator reads the words without copying them, and hands them
         // back (in host order) for the report.
-        validate_each_in_place(&mut words, options, &mut |e| {
+        validate_all(Input::InPlace(&mut words), options, &mut |e| {
             found += 1;
             if errors.len() < cap {
                 errors.push(e);
             }
         });
     } else {
-        errors.extend(validate_in_place(&mut words, options).err());
+        errors.extend(validate(Input::InPlace(&mut words), options).err());
         found = errors.len();
     }
     let not_shown = found - errors.len();

@@ -296,7 +296,7 @@ fn dis_error_modules(dir: &std::path::Path, scratch: &std::path::Path) -> Vec<Pa
     for text in env::files(dir, "spvasm") {
         let opts = spirv_asm::AsmOptions {
             preserve_numeric_ids: true,
-            generator: spirv_asm::asm::SPIRV_TOOLS_GENERATOR,
+            generator: spirv_asm::SPIRV_TOOLS_GENERATOR,
             ..spirv_asm::AsmOptions::default()
         };
         let words = spirv_asm::assemble(&std::fs::read(&text).expect("read"), &opts)

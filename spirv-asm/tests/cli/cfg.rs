@@ -3,7 +3,7 @@
 //! parsed as XML: one cluster per function, one box per block, edges styled by kind,
 //! coordinates finite, for every corpus module and for a function of 90,000 blocks.
 
-use spirv_asm::cfg::{ControlFlow, EdgeKind, SvgOptions};
+use spirv_asm::flow_graph::{ControlFlow, EdgeKind, SvgOptions};
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::Id;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@
 
 use super::Query;
 use super::decorations::{DecorationError as E, TargetRule as R};
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::{Fault, Inst};
 use crate::__private::Vec;
 use crate::grammar::KindClass;
@@ -24,7 +24,7 @@ pub(super) struct Annotation {
 }
 
 fn fault(e: E) -> Fault {
-    ErrorKind::Decoration(e).into()
+    ValidationErrorKind::Decoration(e).into()
 }
 
 /// `DecorationTakesIdParameters`.
@@ -394,7 +394,7 @@ fn target_rules(
     };
     match D(decoration) {
         D::Location | D::Component if !location_class(sc) => {
-            let e = ErrorKind::Decoration(E::LocationStorageClass {
+            let e = ValidationErrorKind::Decoration(E::LocationStorageClass {
                 decoration: D(decoration),
             });
             return Err(match q.state.def(target) {

@@ -6,7 +6,7 @@
 //! environments check nothing.
 
 use super::State;
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use crate::env::TargetEnv;
 use crate::spv::Capability as C;
 
@@ -221,7 +221,7 @@ fn family(env: TargetEnv) -> Option<Family> {
 }
 
 /// spirv-val's `CapabilityPass` for one declared capability.
-pub(super) fn check(state: &State, capability: u32) -> Result<(), ErrorKind> {
+pub(super) fn check(state: &State, capability: u32) -> Result<(), ValidationErrorKind> {
     let env = state.options.target_env;
     let Some(family) = family(env) else {
         return Ok(());
@@ -240,7 +240,7 @@ pub(super) fn check(state: &State, capability: u32) -> Result<(), ErrorKind> {
     if allowed || state.enabled_by_extension(capability) {
         return Ok(());
     }
-    Err(ErrorKind::CapabilityNotAllowed {
+    Err(ValidationErrorKind::CapabilityNotAllowed {
         capability: C(capability),
         env,
     })

@@ -6,7 +6,7 @@
 //! `OpTypeTensorARM` constants are not here.
 
 use super::Query;
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::faults::faults;
 use super::validation_state::{Step, reaches};
 use super::{Fault, Inst};
@@ -259,7 +259,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Constants) -> Resul
         }
         O::ConstantComposite | O::SpecConstantComposite => composite(q, inst)?,
         O::ConstantSampler if q.opcode(ty) != O::TypeSampler => {
-            let e = ErrorKind::from(ConstantError::SamplerNotSampler {
+            let e = ValidationErrorKind::from(ConstantError::SamplerNotSampler {
                 result_type: Id(ty),
             });
             return Err(match q.state.def(ty) {

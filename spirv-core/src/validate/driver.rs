@@ -6,7 +6,7 @@
 //! report, which hands faults on and leaves out the consequences of one already
 //! reported.
 
-use super::error::{ErrorKind, ValidationError};
+use super::error::{ValidationError, ValidationErrorKind};
 use super::validation_state::{GraphRegion, OperandMemo, memoized};
 use super::{
     Inst, Options, Query, State, adjacency, builtins, capability, cfg, decorations, entry_points,
@@ -42,19 +42,19 @@ pub(super) enum Where {
 /// A fault and where it is reported.
 #[derive(Debug)]
 pub(super) struct Fault {
-    pub(super) kind: ErrorKind,
+    pub(super) kind: ValidationErrorKind,
     pub(super) at: Where,
 }
 
 impl Fault {
-    pub(super) fn module(kind: ErrorKind) -> Self {
+    pub(super) fn module(kind: ValidationErrorKind) -> Self {
         Fault {
             kind,
             at: Where::Module,
         }
     }
 
-    pub(super) fn at(kind: ErrorKind, index: u32) -> Self {
+    pub(super) fn at(kind: ValidationErrorKind, index: u32) -> Self {
         Fault {
             kind,
             at: Where::At(index),
@@ -63,7 +63,7 @@ impl Fault {
 }
 
 /// A fault of any family, at the instruction being checked.
-impl<T: Into<ErrorKind>> From<T> for Fault {
+impl<T: Into<ValidationErrorKind>> From<T> for Fault {
     fn from(kind: T) -> Self {
         Fault {
             kind: kind.into(),
@@ -100,16 +100,18 @@ struct Report<'m, 's> {
 /// The one fault behind faults that repeat it: the capabilities that would enable an
 /// opcode or enumerant (one missing `OpCapability`), the header's bound (every result
 /// id above it), a variable limit, the missing memory model.
-fn cause(kind: &ErrorKind) -> Option<(u8, Vec<u32>)> {
+fn cause(kind: &ValidationErrorKind) -> Option<(u8, Vec<u32>)> {
     Some(match kind {
-        ErrorKind::OpcodeCapability { capabilities, .. }
-        | ErrorKind::OperandCapability { capabilities, .. } => {
+        ValidationErrorKind::OpcodeCapability { capabilities, .. }
+        | ValidationErrorKind::OperandCapability { capabilities, .. } => {
             (0, capabilities.iter().map(|c| c.0).collect())
         }
-        ErrorKind::IdNotBelowBound { .. } => (1, Vec::new()),
-        ErrorKind::LocalVariables { .. } => (2, Vec::new()),
-        ErrorKind::GlobalVariables { .. } => (3, Vec::new()),
-        ErrorKind::BeforeMemoryModel { .. } | ErrorKind::MissingMemoryModel => (4, Vec::new()),
+        ValidationErrorKind::IdNotBelowBound { .. } => (1, Vec::new()),
+        ValidationErrorKind::LocalVariables { .. } => (2, Vec::new()),
+        ValidationErrorKind::GlobalVariables { .. } => (3, Vec::new()),
+        ValidationErrorKind::BeforeMemoryModel { .. } | ValidationErrorKind::MissingMemoryModel => {
+            (4, Vec::new())
+        }
         _ => return None,
     })
 }
@@ -120,7 +122,7 @@ impl Report<'_, '_> {
         // Built-in faults name the ids of their descriptions, not ids they misuse:
         // they neither hide nor are hidden by faults about those ids.
         let ids = match fault.kind {
-            ErrorKind::BuiltIn(_) => Vec::new(),
+            ValidationErrorKind::BuiltIn(_) => Vec::new(),
             _ => fault.kind.ids(),
         };
         if !ids.is_empty() && ids.iter().all(|id| self.reported_ids.contains(&id.0)) {
@@ -170,20 +172,20 @@ pub(super) fn run(
         .first()
         .is_none_or(|&m| m != binary::MAGIC && !swapped)
     {
-        report.push(Fault::module(ErrorKind::BadMagic), None);
+        report.push(Fault::module(ValidationErrorKind::BadMagic), None);
         return;
     }
     if swapped {
         binary::swap_words(words);
     }
     let Ok(header) = binary::parse_header(words) else {
-        report.push(Fault::module(ErrorKind::TruncatedHeader), None);
+        report.push(Fault::module(ValidationErrorKind::TruncatedHeader), None);
         return;
     };
     let env = options.target_env;
     let (major, minor) = env.version();
     if header.version > Header::version_word(major, minor) {
-        let kind = ErrorKind::VersionTooNew {
+        let kind = ValidationErrorKind::VersionTooNew {
             version: header.version(),
             env,
         };
@@ -191,7 +193,7 @@ pub(super) fn run(
         return;
     }
     if header.bound > options.limits.max_id_bound {
-        let kind = ErrorKind::BoundTooLarge {
+        let kind = ValidationErrorKind::BoundTooLarge {
             limit: options.limits.max_id_bound,
         };
         report.push(Fault::module(kind), None);
@@ -208,7 +210,8 @@ pub(super) fn run(
     let module = match Module::read_for_validation(words, registry) {
         Ok(m) => m,
         Err(e) => {
-            let mut error = ValidationError::module(ErrorKind::Parse(e.kind), report.vulkan);
+            let mut error =
+                ValidationError::module(ValidationErrorKind::Parse(e.kind), report.vulkan);
             error.instruction = e.instruction;
             error.offset = Some(e.offset);
             (report.sink)(error);
@@ -352,25 +355,25 @@ const WHOLE_MODULE: [WholePass; 9] = [
 ];
 
 /// The end of spirv-val's first loop: what the whole module must have.
-fn end_of_first_loop(state: &State<'_>) -> Result<(), ErrorKind> {
+fn end_of_first_loop(state: &State<'_>) -> Result<(), ValidationErrorKind> {
     if state.models.is_none() {
-        return Err(ErrorKind::MissingMemoryModel);
+        return Err(ValidationErrorKind::MissingMemoryModel);
     }
     if state.in_function() {
-        return Err(ErrorKind::MissingFunctionEnd);
+        return Err(ValidationErrorKind::MissingFunctionEnd);
     }
     if state.graph != GraphRegion::Outside {
-        return Err(ErrorKind::MissingGraphEnd);
+        return Err(ValidationErrorKind::MissingGraphEnd);
     }
     if state.has_capability(spv::Capability::BindlessTextureNV.0) && state.sampler_addressing == 0 {
-        return Err(ErrorKind::MissingSamplerAddressing);
+        return Err(ValidationErrorKind::MissingSamplerAddressing);
     }
     if state.mesh_ext && state.mesh_nv {
-        return Err(ErrorKind::MeshModelMix);
+        return Err(ValidationErrorKind::MeshModelMix);
     }
     if !state.forward.is_empty() {
         let ids = state.forward.ids().into_iter().map(Id).collect();
-        return Err(ErrorKind::UndefinedForwardReferences { ids });
+        return Err(ValidationErrorKind::UndefinedForwardReferences { ids });
     }
     Ok(())
 }
@@ -484,7 +487,7 @@ fn entry_point_facts(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault
                     .map(|o| crate::codec::string_operand(&inst.words[o.offset..]))
                     .unwrap_or_default();
                 if !state.entry_names.insert((name, model)) {
-                    return Err(ErrorKind::DuplicateEntryPoint.into());
+                    return Err(ValidationErrorKind::DuplicateEntryPoint.into());
                 }
             }
             let m = spv::ExecutionModel(model);
@@ -497,7 +500,7 @@ fn entry_point_facts(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault
         O::GraphEntryPointARM => state.graph_entry_points += 1,
         O::FunctionCall => {
             if !state.in_function() {
-                return Err(ErrorKind::CallOutsideFunction.into());
+                return Err(ValidationErrorKind::CallOutsideFunction.into());
             }
             state.call_targets.insert(inst.word(2));
         }

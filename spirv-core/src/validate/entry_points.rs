@@ -3,7 +3,7 @@
 //! `Linkage` or `GraphARM` excuses it, none also called, no recursion under Vulkan.
 
 use super::Fault;
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::validation_state::State;
 use crate::__private::Vec;
 use crate::Module;
@@ -20,7 +20,7 @@ pub(super) fn check(state: &State<'_>, module: &Module) -> Result<(), Fault> {
         && !has(spv::Capability::Linkage)
         && !has(spv::Capability::GraphARM)
     {
-        return Err(Fault::module(ErrorKind::NoEntryPoint));
+        return Err(Fault::module(ValidationErrorKind::NoEntryPoint));
     }
     let recursive = if state.options.target_env.is_vulkan() {
         recursive_functions(module)
@@ -34,14 +34,16 @@ pub(super) fn check(state: &State<'_>, module: &Module) -> Result<(), Fault> {
             None => Fault::module(kind),
         };
         if state.call_targets.contains(&f) {
-            return Err(fault(ErrorKind::EntryPointCalled { function: Id(f) }));
+            return Err(fault(ValidationErrorKind::EntryPointCalled {
+                function: Id(f),
+            }));
         }
         if recursive.contains(&f) {
-            return Err(fault(ErrorKind::RecursiveEntryPoint));
+            return Err(fault(ValidationErrorKind::RecursiveEntryPoint));
         }
     }
     if state.graph_entry_points == 0 && has(spv::Capability::GraphARM) {
-        return Err(Fault::module(ErrorKind::NoGraphEntryPoint));
+        return Err(Fault::module(ValidationErrorKind::NoGraphEntryPoint));
     }
     Ok(())
 }

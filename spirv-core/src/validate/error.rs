@@ -1,11 +1,11 @@
 //! What the validator reports: one [`ValidationError`] per fault, with the rule broken
-//! ([`ErrorKind`]), where it is, and spirv-val 2025.5's message for it. [`ErrorKind`]'s
-//! own rows are the faults of spirv-val's driver and first loop (`validate.cpp`, the
-//! id, capability, layout and instruction passes, `CfgPass`), which stop validation
-//! before any later family runs; each later family has its own table, which
-//! [`ErrorKind`] wraps in one variant. Ids in messages are named by a caller-supplied
-//! function, so that spirv-asm can print spirv-val's friendly names while this crate
-//! knows none.
+//! ([`ValidationErrorKind`]), where it is, and spirv-val 2025.5's message for it.
+//! [`ValidationErrorKind`]'s own rows are the faults of spirv-val's driver and first
+//! loop (`validate.cpp`, the id, capability, layout and instruction passes,
+//! `CfgPass`), which stop validation before any later family runs; each later family
+//! has its own table, which [`ValidationErrorKind`] wraps in one variant. Ids in
+//! messages are named by a caller-supplied function, so that spirv-asm can print
+//! spirv-val's friendly names while this crate knows none.
 
 use super::faults::{Namer, faults};
 use crate::__private::{String, Vec};
@@ -21,7 +21,7 @@ use core::fmt;
 #[non_exhaustive]
 pub struct ValidationError {
     /// The rule broken, with what it involves.
-    pub kind: ErrorKind,
+    pub kind: ValidationErrorKind,
     /// The 0-based index of the instruction spirv-val names for this fault (the one it
     /// prints under its message); `None` for faults of the header or of the module as
     /// a whole, which spirv-val reports at `line 0`.
@@ -34,7 +34,12 @@ pub struct ValidationError {
 }
 
 impl ValidationError {
-    pub(crate) fn at(kind: ErrorKind, instruction: usize, offset: usize, vulkan: bool) -> Self {
+    pub(crate) fn at(
+        kind: ValidationErrorKind,
+        instruction: usize,
+        offset: usize,
+        vulkan: bool,
+    ) -> Self {
         ValidationError {
             kind,
             instruction: Some(instruction),
@@ -43,7 +48,7 @@ impl ValidationError {
         }
     }
 
-    pub(crate) fn module(kind: ErrorKind, vulkan: bool) -> Self {
+    pub(crate) fn module(kind: ValidationErrorKind, vulkan: bool) -> Self {
         ValidationError {
             kind,
             instruction: None,
@@ -60,7 +65,7 @@ impl ValidationError {
     /// Whether spirv-val prints the instruction under the message. It does for every
     /// fault it ties to an instruction, except those its binary parser finds.
     pub fn shows_instruction(&self) -> bool {
-        self.instruction.is_some() && !matches!(self.kind, ErrorKind::Parse(_))
+        self.instruction.is_some() && !matches!(self.kind, ValidationErrorKind::Parse(_))
     }
 
     /// The VUID of the Vulkan rule broken, as spirv-val names it at the start of its
@@ -101,7 +106,7 @@ faults! {
     /// Opcodes are [`spv::Opcode`]s, and messages name them by the grammar, as
     /// spirv-val does. Operand numbers count from 1 and include the result type and
     /// result id, as spirv-val's messages do.
-    pub enum ErrorKind {
+    pub enum ValidationErrorKind {
         // --- The header (`ValidateBinaryUsingContextAndValidationState`). ---
         /// The first word is not the magic number in either byte order.
         BadMagic => "Invalid SPIR-V magic number.",
@@ -574,7 +579,7 @@ faults! {
     }
 }
 
-impl ErrorKind {
+impl ValidationErrorKind {
     /// The ids the fault involves: every id its message names, in order, but those
     /// it names for context only (the entry point a fault was found in).
     pub fn ids(&self) -> Vec<Id> {
@@ -586,10 +591,10 @@ impl ErrorKind {
     /// The operand the fault is about, numbered from 1 as in spirv-val's messages.
     pub fn operand(&self) -> Option<usize> {
         match self {
-            ErrorKind::OperandCapability { operand, .. }
-            | ErrorKind::OperandRemoved { operand, .. }
-            | ErrorKind::OperandNeedsVersion { operand, .. }
-            | ErrorKind::OperandNeedsExtension { operand, .. } => Some(*operand),
+            ValidationErrorKind::OperandCapability { operand, .. }
+            | ValidationErrorKind::OperandRemoved { operand, .. }
+            | ValidationErrorKind::OperandNeedsVersion { operand, .. }
+            | ValidationErrorKind::OperandNeedsExtension { operand, .. } => Some(*operand),
             _ => None,
         }
     }
@@ -603,7 +608,7 @@ mod tests {
     #[test]
     fn templates_name_their_fields() {
         let tables = [
-            ("ErrorKind", ErrorKind::TEMPLATES),
+            ("ValidationErrorKind", ValidationErrorKind::TEMPLATES),
             ("ArithmeticError", ArithmeticError::TEMPLATES),
             ("BitwiseError", BitwiseError::TEMPLATES),
             ("CompositeError", CompositeError::TEMPLATES),

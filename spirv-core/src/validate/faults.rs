@@ -373,7 +373,7 @@ pub(crate) fn render(
     out.write_str(rest)
 }
 
-/// What [`ErrorKind`](super::ErrorKind) asks of each family's enum.
+/// What [`ValidationErrorKind`](super::ValidationErrorKind) asks of each family's enum.
 pub(crate) trait Family {
     /// spirv-val's message; `vulkan`: validating for a Vulkan environment, where the
     /// message begins with the fault's VUID.

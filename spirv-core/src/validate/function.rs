@@ -299,7 +299,7 @@ fn function(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fau
     }
     let uses = st.bad_uses.get_or_insert_with(|| bad_uses(q));
     if let Some(&at) = uses.get(&inst.result_id) {
-        let kind = super::ErrorKind::from(FunctionError::InvalidUse {
+        let kind = super::ValidationErrorKind::from(FunctionError::InvalidUse {
             function: Id(inst.result_id),
         });
         return Err(Fault::at(kind, at));
@@ -339,7 +339,7 @@ fn parameter(q: &Query<'_>, inst: &Inst<'_>, st: &mut Function) -> Result<(), Fa
         return Err(Fault::from(FunctionError::ParameterNotPreceded));
     };
     let Some(ty) = q.def(type_id) else {
-        let kind = super::ErrorKind::from(FunctionError::MissingFunctionType);
+        let kind = super::ValidationErrorKind::from(FunctionError::MissingFunctionType);
         return Err(Fault::at(kind, at));
     };
     let params = ty.words().len().saturating_sub(3);

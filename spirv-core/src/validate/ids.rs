@@ -5,14 +5,14 @@
 
 use super::Inst;
 use super::State;
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use crate::grammar::KindClass;
 use crate::spirv_tools::{self as opcodes, UserFacts};
 use crate::spv::Opcode as O;
 use crate::types::Id;
 
 /// Checks the ids `inst` uses; records forward references.
-pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ValidationErrorKind> {
     let facts = UserFacts {
         opcode: inst.opcode,
         debug_info: inst.set.is_some_and(|s| s.is_debug_info()),
@@ -39,13 +39,13 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorK
                 Some(def) => {
                     let def_is_type = opcodes::generates_type(def.opcode);
                     if def_is_type && !facts.can_have_type_operand() {
-                        return Err(ErrorKind::CannotBeType { id: Id(word) });
+                        return Err(ValidationErrorKind::CannotBeType { id: Id(word) });
                     }
                     if def.type_id == 0 && !def_is_type && facts.requires_type_operand() {
-                        return Err(ErrorKind::RequiresType { id: Id(word) });
+                        return Err(ValidationErrorKind::RequiresType { id: Id(word) });
                     }
                     if def.non_semantic && !facts.non_semantic {
-                        return Err(ErrorKind::NonSemanticOperand { id: Id(word) });
+                        return Err(ValidationErrorKind::NonSemanticOperand { id: Id(word) });
                     }
                 }
                 None if may_refer_forward(i) => {
@@ -53,25 +53,27 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorK
                     if opcodes::generates_type(inst.opcode)
                         && !state.forward_pointers.contains(&word)
                     {
-                        return Err(ErrorKind::RequiresPreviousDefinition { id: Id(word) });
+                        return Err(ValidationErrorKind::RequiresPreviousDefinition {
+                            id: Id(word),
+                        });
                     }
                     state.forward.insert(word);
                 }
-                None => return Err(ErrorKind::NotDefined { id: Id(word) }),
+                None => return Err(ValidationErrorKind::NotDefined { id: Id(word) }),
             },
             KindClass::ResultType => match state.def(word) {
                 Some(def) if opcodes::generates_type(def.opcode) => {}
-                Some(_) => return Err(ErrorKind::NotAType { id: Id(word) }),
-                None => return Err(ErrorKind::NotDefined { id: Id(word) }),
+                Some(_) => return Err(ValidationErrorKind::NotAType { id: Id(word) }),
+                None => return Err(ValidationErrorKind::NotDefined { id: Id(word) }),
             },
             KindClass::ExtInstNumber if forward_refs && !facts.non_semantic => {
-                return Err(ErrorKind::ForwardRefsInSemantic);
+                return Err(ValidationErrorKind::ForwardRefsInSemantic);
             }
             _ => {}
         }
     }
     if forward_refs && !saw_forward {
-        return Err(ErrorKind::ForwardRefsMissing);
+        return Err(ValidationErrorKind::ForwardRefsMissing);
     }
     if result_id != 0 {
         state.forward.remove(result_id);

@@ -3,7 +3,7 @@
 //! (capabilities, memory model, variable counts), opcode and enumerant capabilities,
 //! versions and extensions from the grammar, and the universal limits.
 
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::validation_state::{Def, State};
 use super::{Fault, Inst};
 use crate::__private::Vec;
@@ -19,7 +19,7 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
         O::ConditionalCapabilityINTEL => state.register_capability(inst.word(1)),
         O::MemoryModel => {
             if state.models.is_some() {
-                return Err(ErrorKind::DuplicateMemoryModel.into());
+                return Err(ValidationErrorKind::DuplicateMemoryModel.into());
             }
             state.models = Some((
                 spv::AddressingModel(inst.word(0)),
@@ -31,14 +31,14 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
             if inst.word(2) == spv::StorageClass::Function.0 {
                 state.local_variables += 1;
                 if state.local_variables > limits.max_local_variables {
-                    return Err(Fault::module(ErrorKind::LocalVariables {
+                    return Err(Fault::module(ValidationErrorKind::LocalVariables {
                         limit: limits.max_local_variables,
                     }));
                 }
             } else {
                 state.global_variables += 1;
                 if state.global_variables > limits.max_global_variables {
-                    return Err(Fault::module(ErrorKind::GlobalVariables {
+                    return Err(Fault::module(ValidationErrorKind::GlobalVariables {
                         limit: limits.max_global_variables,
                     }));
                 }
@@ -46,14 +46,14 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
         }
         O::SamplerImageAddressingModeNV => {
             if !state.has_capability(spv::Capability::BindlessTextureNV.0) {
-                return Err(ErrorKind::SamplerAddressingWithoutExtension.into());
+                return Err(ValidationErrorKind::SamplerAddressingWithoutExtension.into());
             }
             if state.sampler_addressing != 0 {
-                return Err(ErrorKind::DuplicateSamplerAddressing.into());
+                return Err(ValidationErrorKind::DuplicateSamplerAddressing.into());
             }
             let width = inst.word(0);
             if width != 32 && width != 64 {
-                return Err(ErrorKind::SamplerAddressingWidth.into());
+                return Err(ValidationErrorKind::SamplerAddressingWidth.into());
             }
             state.sampler_addressing = width;
         }
@@ -66,7 +66,7 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
             | O::ImageSparseSampleProjDrefImplicitLod
             | O::ImageSparseSampleProjDrefExplicitLod
     ) {
-        return Err(ErrorKind::ReservedOpcode { opcode: op }.into());
+        return Err(ValidationErrorKind::ReservedOpcode { opcode: op }.into());
     }
     capabilities(state, inst)?;
     limits(state, inst)?;
@@ -123,7 +123,7 @@ fn enabled(state: &State<'_>, caps: &[u32]) -> bool {
 
 /// `CapabilityCheck`: the opcode's capabilities, then each operand's enumerant (each
 /// bit of a mask, highest first).
-fn capabilities(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+fn capabilities(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ValidationErrorKind> {
     let op = inst.opcode;
     let ballot_exempt = matches!(
         op,
@@ -137,7 +137,7 @@ fn capabilities(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
             | O::GroupSMaxNonUniformAMD
     ) && state.has_extension("SPV_AMD_shader_ballot");
     if !ballot_exempt && !enabled(state, inst.info.capabilities) {
-        return Err(ErrorKind::OpcodeCapability {
+        return Err(ValidationErrorKind::OpcodeCapability {
             opcode: op,
             capabilities: enabling(state, inst.info.capabilities),
         });
@@ -170,7 +170,7 @@ fn enumerant(
     operand: usize,
     kind: &'static OperandKind,
     value: u32,
-) -> Result<(), ErrorKind> {
+) -> Result<(), ValidationErrorKind> {
     use spv::kinds as k;
     let is = |other: &OperandKind| core::ptr::eq(kind, other);
     if is(&k::BuiltIn)
@@ -209,7 +209,7 @@ fn enumerant(
             ]);
             caps.sort_unstable_by_key(|c| c.0);
             if !declares && !caps.iter().any(|c| state.has_capability(c.0)) {
-                return Err(ErrorKind::OperandCapability {
+                return Err(ValidationErrorKind::OperandCapability {
                     opcode: inst.opcode,
                     operand,
                     capabilities: caps,
@@ -217,7 +217,7 @@ fn enumerant(
             }
         }
     } else if !declares && !enabled(state, e.capabilities) {
-        return Err(ErrorKind::OperandCapability {
+        return Err(ValidationErrorKind::OperandCapability {
             opcode: inst.opcode,
             operand,
             capabilities: enabling(state, e.capabilities),
@@ -229,14 +229,14 @@ fn enumerant(
     }
     let (opcode, name) = (inst.opcode, e.name);
     Err(match (e.version, e.last_version) {
-        (_, Some(version)) if version < module => ErrorKind::OperandRemoved {
+        (_, Some(version)) if version < module => ValidationErrorKind::OperandRemoved {
             operand,
             opcode,
             name,
             value,
             version,
         },
-        (Some(version), _) if e.extensions.is_empty() => ErrorKind::OperandNeedsVersion {
+        (Some(version), _) if e.extensions.is_empty() => ValidationErrorKind::OperandNeedsVersion {
             operand,
             opcode,
             name,
@@ -248,7 +248,7 @@ fn enumerant(
         _ if e.extensions.is_empty() || state.has_any_extension(e.extensions) => {
             return Ok(());
         }
-        _ => ErrorKind::OperandNeedsExtension {
+        _ => ValidationErrorKind::OperandNeedsExtension {
             operand,
             opcode,
             name,
@@ -259,10 +259,10 @@ fn enumerant(
 }
 
 /// `LimitCheckIdBound`, `LimitCheckStruct` and `LimitCheckSwitch`.
-fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ValidationErrorKind> {
     let limits = state.options.limits;
     if inst.result_id >= state.bound {
-        return Err(ErrorKind::IdNotBelowBound {
+        return Err(ValidationErrorKind::IdNotBelowBound {
             id: Id(inst.result_id),
             bound: state.bound,
         });
@@ -273,7 +273,7 @@ fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
             // spirv-val compares with the limit cut to 16 bits.
             let limit = limits.max_struct_members as u16;
             if members > usize::from(limit) {
-                return Err(ErrorKind::StructMembers {
+                return Err(ValidationErrorKind::StructMembers {
                     count: members,
                     limit: u32::from(limit),
                 });
@@ -292,7 +292,7 @@ fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
             let cap = state.dense_cap();
             state.struct_depth.insert(inst.result_id, depth, cap);
             if depth > limits.max_struct_depth {
-                return Err(ErrorKind::StructDepth {
+                return Err(ValidationErrorKind::StructDepth {
                     depth,
                     limit: limits.max_struct_depth,
                 });
@@ -301,7 +301,7 @@ fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
         O::Switch => {
             let pairs = inst.operands.len().saturating_sub(2) / 2;
             if pairs > limits.max_switch_branches as usize {
-                return Err(ErrorKind::SwitchBranches {
+                return Err(ValidationErrorKind::SwitchBranches {
                     count: pairs,
                     limit: limits.max_switch_branches,
                 });
@@ -314,13 +314,13 @@ fn limits(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
 
 /// `VersionCheck`: the opcode's version window; extensions where it has no capability
 /// (or is `OpTerminateInvocation`).
-fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ValidationErrorKind> {
     let info = inst.info;
     let module = state.version;
     let opcode = inst.opcode;
     if let Some(version) = info.last_version {
         if version < module {
-            return Err(ErrorKind::OpcodeRemoved { opcode, version });
+            return Err(ValidationErrorKind::OpcodeRemoved { opcode, version });
         }
     }
     if !info.capabilities.is_empty() && inst.opcode != O::TerminateInvocation {
@@ -329,9 +329,9 @@ fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
     let exts = info.extensions;
     if exts.is_empty() {
         return match info.version {
-            None => Err(ErrorKind::OpcodeReserved { opcode }),
+            None => Err(ValidationErrorKind::OpcodeReserved { opcode }),
             Some(version) if module < version => {
-                Err(ErrorKind::OpcodeNeedsVersion { opcode, version })
+                Err(ValidationErrorKind::OpcodeNeedsVersion { opcode, version })
             }
             Some(_) => Ok(()),
         };
@@ -341,12 +341,14 @@ fn opcode_version(state: &State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
     }
     let extensions = sorted(exts);
     match info.version {
-        None => Err(ErrorKind::OpcodeNeedsExtension { opcode, extensions }),
-        Some(version) if module < version => Err(ErrorKind::OpcodeNeedsVersionOrExtension {
-            opcode,
-            version,
-            extensions,
-        }),
+        None => Err(ValidationErrorKind::OpcodeNeedsExtension { opcode, extensions }),
+        Some(version) if module < version => {
+            Err(ValidationErrorKind::OpcodeNeedsVersionOrExtension {
+                opcode,
+                version,
+                extensions,
+            })
+        }
         Some(_) => Ok(()),
     }
 }

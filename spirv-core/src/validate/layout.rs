@@ -5,7 +5,7 @@
 //! from the function definitions into the graph section, so does this.
 
 use super::Inst;
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::validation_state::{GraphRegion, LayoutSection as L, OpenFunction, State};
 use crate::spirv_tools::{self as opcodes, SetKind};
 use crate::spv::Opcode as O;
@@ -70,7 +70,7 @@ fn in_current(state: &State<'_>, op: O) -> bool {
 }
 
 /// `ModuleLayoutPass`, which also opens and closes functions and blocks.
-pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ValidationErrorKind> {
     // spirv-val calls itself again when an instruction moves the module into the
     // function or graph sections; each step moves forward, so this ends.
     loop {
@@ -90,25 +90,29 @@ pub(super) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorK
 
 /// Where a debug-info or other extended instruction may stand, at module scope or in
 /// a function; the part both scopes share.
-fn ext_inst_placement(state: &State<'_>, inst: &Inst<'_>, set: SetKind) -> Result<(), ErrorKind> {
+fn ext_inst_placement(
+    state: &State<'_>,
+    inst: &Inst<'_>,
+    set: SetKind,
+) -> Result<(), ValidationErrorKind> {
     if set.is_debug_info() {
         let number = inst.words.get(4).copied().unwrap_or(0);
         if set.is_local_debug_info(number) {
             if !state.in_function() {
-                return Err(ErrorKind::DebugInfoOutsideFunction);
+                return Err(ValidationErrorKind::DebugInfoOutsideFunction);
             }
         } else if state.section < L::Types || state.section >= L::FunctionDeclarations {
-            return Err(ErrorKind::DebugInfoOutsideGlobals);
+            return Err(ValidationErrorKind::DebugInfoOutsideGlobals);
         }
     } else if set.is_non_semantic() {
         if state.section < L::Types {
-            return Err(ErrorKind::NonSemanticBeforeTypes);
+            return Err(ValidationErrorKind::NonSemanticBeforeTypes);
         }
         if state.in_function() && !state.in_block() {
-            return Err(ErrorKind::NonSemanticOutsideBlock);
+            return Err(ValidationErrorKind::NonSemanticOutsideBlock);
         }
     } else if !state.in_block() {
-        return Err(ErrorKind::OutsideBlock {
+        return Err(ValidationErrorKind::OutsideBlock {
             opcode: inst.opcode,
         });
     }
@@ -117,7 +121,7 @@ fn ext_inst_placement(state: &State<'_>, inst: &Inst<'_>, set: SetKind) -> Resul
 
 /// `ModuleScopedInstructions`; true when the function or graph scope must look at the
 /// instruction next.
-fn module_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, ErrorKind> {
+fn module_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, ValidationErrorKind> {
     let op = inst.opcode;
     if matches!(op, O::ExtInst | O::ExtInstWithForwardRefsKHR) {
         let set = inst.set.unwrap_or(SetKind::Semantic);
@@ -125,17 +129,17 @@ fn module_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, ErrorKi
             // At module scope no function is open: only the section rules apply.
             ext_inst_placement(state, inst, set)?;
         } else if state.section < L::FunctionDefinitions {
-            return Err(ErrorKind::OutsideBlock { opcode: op });
+            return Err(ValidationErrorKind::OutsideBlock { opcode: op });
         }
     }
     while !in_current(state, op) {
         if section_of(state.section, op) < state.section {
-            return Err(ErrorKind::WrongSection { opcode: op });
+            return Err(ValidationErrorKind::WrongSection { opcode: op });
         }
         state.section = state.section.next();
         match state.section {
             L::MemoryModel if op != O::MemoryModel => {
-                return Err(ErrorKind::BeforeMemoryModel { opcode: op });
+                return Err(ValidationErrorKind::BeforeMemoryModel { opcode: op });
             }
             L::FunctionDeclarations => return Ok(true),
             _ => {}
@@ -145,7 +149,7 @@ fn module_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, ErrorKi
 }
 
 /// `FunctionScopedInstructions`; true when the module layout must look again.
-fn function_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, ErrorKind> {
+fn function_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, ValidationErrorKind> {
     let op = inst.opcode;
     if state.section == L::FunctionDeclarations && !in_current(state, op) {
         state.section = state.section.next();
@@ -157,7 +161,7 @@ fn function_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, Error
     match op {
         O::Function => {
             if state.in_function() {
-                return Err(ErrorKind::FunctionInFunction);
+                return Err(ValidationErrorKind::FunctionInFunction);
             }
             state.function = Some(OpenFunction {
                 id: inst.result_id,
@@ -168,31 +172,31 @@ fn function_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, Error
         }
         O::FunctionParameter => {
             let Some(f) = &state.function else {
-                return Err(ErrorKind::ParameterOutsideFunction);
+                return Err(ValidationErrorKind::ParameterOutsideFunction);
             };
             if f.block_count != 0 {
-                return Err(ErrorKind::ParameterAfterBlock);
+                return Err(ValidationErrorKind::ParameterAfterBlock);
             }
         }
         O::FunctionEnd => {
             let Some(f) = &state.function else {
-                return Err(ErrorKind::FunctionEndOutsideFunction);
+                return Err(ValidationErrorKind::FunctionEndOutsideFunction);
             };
             if f.block.is_some() {
-                return Err(ErrorKind::FunctionEndInBlock);
+                return Err(ValidationErrorKind::FunctionEndInBlock);
             }
             if f.block_count == 0 && state.section == L::FunctionDefinitions {
-                return Err(ErrorKind::DeclarationAfterDefinition);
+                return Err(ValidationErrorKind::DeclarationAfterDefinition);
             }
             state.function = None;
         }
         O::Line | O::NoLine => {}
         O::Label => {
             if !state.in_function() {
-                return Err(ErrorKind::LabelOutsideFunction);
+                return Err(ValidationErrorKind::LabelOutsideFunction);
             }
             if state.in_block() {
-                return Err(ErrorKind::MissingTerminator);
+                return Err(ValidationErrorKind::MissingTerminator);
             }
         }
         O::ExtInst | O::ExtInstWithForwardRefsKHR => {
@@ -200,10 +204,10 @@ fn function_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, Error
         }
         _ => {
             if state.section == L::FunctionDeclarations && state.in_function() {
-                return Err(ErrorKind::MissingLabel);
+                return Err(ValidationErrorKind::MissingLabel);
             }
             if !state.in_block() {
-                return Err(ErrorKind::OutsideBlock { opcode: op });
+                return Err(ValidationErrorKind::OutsideBlock { opcode: op });
             }
         }
     }
@@ -211,48 +215,48 @@ fn function_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<bool, Error
 }
 
 /// `GraphScopedInstructions`.
-fn graph_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ErrorKind> {
+fn graph_scoped(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), ValidationErrorKind> {
     let op = inst.opcode;
     if !in_current(state, op) {
-        return Err(ErrorKind::NotInGraphSection { opcode: op });
+        return Err(ValidationErrorKind::NotInGraphSection { opcode: op });
     }
     let region = state.graph;
     match op {
         O::GraphARM => {
             if region > GraphRegion::Outside {
-                return Err(ErrorKind::GraphInGraph);
+                return Err(ValidationErrorKind::GraphInGraph);
             }
             state.graph = GraphRegion::Begin;
         }
         O::GraphInputARM => {
             if !matches!(region, GraphRegion::Begin | GraphRegion::Inputs) {
-                return Err(ErrorKind::GraphInputPlacement);
+                return Err(ValidationErrorKind::GraphInputPlacement);
             }
             state.graph = GraphRegion::Inputs;
         }
         O::GraphSetOutputARM => {
             if region == GraphRegion::Outside {
-                return Err(ErrorKind::GraphOutputPlacement { opcode: op });
+                return Err(ValidationErrorKind::GraphOutputPlacement { opcode: op });
             }
             state.graph = GraphRegion::Outputs;
         }
         O::GraphEndARM => {
             if region != GraphRegion::Outputs {
-                return Err(ErrorKind::GraphEndWithoutOutput { opcode: op });
+                return Err(ValidationErrorKind::GraphEndWithoutOutput { opcode: op });
             }
             state.graph = GraphRegion::Outside;
         }
         O::GraphEntryPointARM => {
             if region != GraphRegion::Outside {
-                return Err(ErrorKind::GraphEntryPointInGraph { opcode: op });
+                return Err(ValidationErrorKind::GraphEntryPointInGraph { opcode: op });
             }
         }
         _ => {
             if region == GraphRegion::Outside {
-                return Err(ErrorKind::GraphOutsideBody { opcode: op });
+                return Err(ValidationErrorKind::GraphOutsideBody { opcode: op });
             }
             if region == GraphRegion::Outputs {
-                return Err(ErrorKind::GraphAfterOutputs { opcode: op });
+                return Err(ValidationErrorKind::GraphAfterOutputs { opcode: op });
             }
             state.graph = GraphRegion::Body;
         }

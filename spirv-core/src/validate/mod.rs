@@ -3,7 +3,7 @@
 //! spirv-val reports, with the instruction spirv-val names and the data of its message.
 //!
 //! ```
-//! use spirv_core::validate::{validate, ErrorKind, Options};
+//! use spirv_core::validate::{validate, ValidationErrorKind, Options};
 //! use spirv_core::{spv, spv::inst, Builder, Id, TargetEnv};
 //!
 //! let mut b = Builder::new((1, 0));
@@ -19,7 +19,7 @@
 //! // No entry point, and no Linkage capability to excuse it.
 //! let options = Options { target_env: TargetEnv::Vulkan1_0, ..Options::default() };
 //! let err = validate(&words, &options).unwrap_err();
-//! assert_eq!(err.kind, ErrorKind::NoEntryPoint);
+//! assert_eq!(err.kind, ValidationErrorKind::NoEntryPoint);
 //! assert_eq!(err.line(), 0);
 //! assert!(err.to_string().starts_with("No OpEntryPoint instruction was found."));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -66,7 +66,7 @@
 //! | `driver` | `validate.cpp`: the header, both loops, then the passes over the whole module, in spirv-val's order |
 //! | `validation_state/` | `ValidationState_t`: what the first loop learns, the lookups every family shares |
 //! | `faults` | the `faults!` table macro every fault enum is declared with |
-//! | `error` | [`ValidationError`], and [`ErrorKind`]: the driver's own faults and one variant per family |
+//! | `error` | [`ValidationError`], [`ValidationErrorKind`]: the driver's own faults, one variant per family |
 //! | `ids`, `capability`, `layout`, `instruction` | `validate_id.cpp`, `validate_capability.cpp`, `validate_layout.cpp`, `validate_instruction.cpp` |
 //! | `types/`, `constants`, `literals`, `misc`, `debug`, `extension` | `validate_type.cpp`, `validate_constants.cpp`, … |
 //! | `memory/`, `function`, `scopes` | `validate_memory.cpp`, `validate_function.cpp`, `validate_scopes.cpp` |
@@ -105,7 +105,7 @@
 //! `../shared/valsuite` holds spirv-val's own unit tests as cases to score against.
 //! As code:
 //! ```
-//! use spirv_core::validate::{validate, ErrorKind, ModeError, Options};
+//! use spirv_core::validate::{validate, ValidationErrorKind, ModeError, Options};
 //! use spirv_core::{spv, spv::inst, Builder, TargetEnv};
 //!
 //! let mut b = Builder::new((1, 0));
@@ -144,7 +144,7 @@
 //!
 //! let options = Options { target_env: TargetEnv::Vulkan1_0, ..Options::default() };
 //! let err = validate(&words, &options).unwrap_err();
-//! assert_eq!(err.kind, ErrorKind::Mode(ModeError::OriginLowerLeft));
+//! assert_eq!(err.kind, ValidationErrorKind::Mode(ModeError::OriginLowerLeft));
 //! assert_eq!(err.vuid(), Some("VUID-StandaloneSpirv-OriginLowerLeft-04653"));
 //! assert!(err.to_string().contains(
 //!     "[VUID-StandaloneSpirv-OriginLowerLeft-04653] In the Vulkan environment, the \
@@ -225,7 +225,7 @@ pub use decorations::{
     DecorationError, LayoutFault, LayoutHint, LayoutRule, LayoutRules, Missing, TargetRule,
 };
 pub use derivatives::DerivativeError;
-pub use error::{ErrorKind, ValidationError};
+pub use error::{ValidationError, ValidationErrorKind};
 pub use extension::ExtensionError;
 pub use extension::{ClspvError, DebugInfoRule, ExtInstError, GlslRule, OpenClRule};
 pub use function::FunctionError;
@@ -339,64 +339,91 @@ pub struct Options<'r> {
     pub registry: Option<&'r ExtInstRegistry>,
 }
 
-/// Validates a module: `Ok` when it breaks none of the rules this validator checks,
-/// else the first fault, the one spirv-val 2025.5 would report when the rules that
-/// find it are among those checked here.
+/// The module a validation reads: borrowed words, which the validator copies once (it
+/// reads a module in host byte order, and swaps a copy of one in the other order), or
+/// words the caller lends, read in place without that copy.
 ///
-/// # Errors
-/// The first fault.
-pub fn validate(words: &[u32], options: &Options<'_>) -> Result<(), ValidationError> {
-    validate_in_place(&mut words.to_vec(), options)
+/// Borrowed words convert into it (`&words` where `words` is a `Vec<u32>`, a slice or an
+/// array): that is the form to use unless the module is large and the copy matters.
+/// [`Input::InPlace`] is for a caller that holds a big module's words and would rather
+/// not copy them (the `spirv-asm val` command): they are handed back in host order,
+/// swapped if they came in the other byte order, as the caller may want them to report
+/// a fault.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Input<'w> {
+    /// Words the validator copies before reading.
+    Borrowed(&'w [u32]),
+    /// Words read in place, and left in host order.
+    InPlace(&'w mut Vec<u32>),
 }
 
-/// [`validate`] on words the caller lends: the module is read in place, without the
-/// copy [`validate`] makes of borrowed words, and the words are handed back in host
-/// order (swapped if they came in the other byte order), as the caller may want them
-/// to report the fault.
+impl<'w> From<&'w [u32]> for Input<'w> {
+    fn from(words: &'w [u32]) -> Self {
+        Input::Borrowed(words)
+    }
+}
+
+impl<'w> From<&'w Vec<u32>> for Input<'w> {
+    fn from(words: &'w Vec<u32>) -> Self {
+        Input::Borrowed(words)
+    }
+}
+
+impl<'w, const N: usize> From<&'w [u32; N]> for Input<'w> {
+    fn from(words: &'w [u32; N]) -> Self {
+        Input::Borrowed(words)
+    }
+}
+
+/// Runs the driver on `input`, copying borrowed words.
+fn run(input: Input<'_>, options: &Options<'_>, all: bool, sink: &mut dyn FnMut(ValidationError)) {
+    match input {
+        Input::Borrowed(words) => driver::run(&mut words.to_vec(), options, all, sink),
+        Input::InPlace(words) => driver::run(words, options, all, sink),
+    }
+}
+
+/// Validates a module: `Ok` when it breaks none of the rules this validator checks,
+/// else the first fault, the one spirv-val 2025.5 would report when the rules that
+/// find it are among those checked here. This is the entry point to use when a
+/// module only needs a verdict (spirv-val's default, and what the optimizer checks
+/// before its presets); [`validate_all`] is for a report of every fault.
 ///
 /// # Errors
 /// The first fault.
-pub fn validate_in_place(
-    words: &mut Vec<u32>,
+pub fn validate<'w>(
+    words: impl Into<Input<'w>>,
     options: &Options<'_>,
 ) -> Result<(), ValidationError> {
     let mut first = None;
-    driver::run(words, options, false, &mut |e| first = Some(e));
+    run(words.into(), options, false, &mut |e| first = Some(e));
     match first {
         Some(e) => Err(e),
         None => Ok(()),
     }
 }
 
-/// Validates a module and reports every fault it finds, in spirv-val's order, leaving
-/// out the consequences of a fault already reported (another use of the same undefined
-/// id, say). A binary that does not parse has only that fault.
-pub fn validate_all(words: &[u32], options: &Options<'_>) -> Vec<ValidationError> {
-    let mut all = Vec::new();
-    driver::run(&mut words.to_vec(), options, true, &mut |e| all.push(e));
-    all
-}
-
-/// [`validate_all`] on words the caller gives up: the module is read in place, without
-/// the copy [`validate_all`] makes of borrowed words.
-pub fn validate_all_owned(mut words: Vec<u32>, options: &Options<'_>) -> Vec<ValidationError> {
-    let mut all = Vec::new();
-    driver::run(&mut words, options, true, &mut |e| all.push(e));
-    all
-}
-
-/// [`validate_all`], handing each fault to `sink` as it is found instead of collecting
-/// them: memory stays that of the module, however many faults it has.
-pub fn validate_each(words: &[u32], options: &Options<'_>, sink: &mut dyn FnMut(ValidationError)) {
-    driver::run(&mut words.to_vec(), options, true, sink);
-}
-
-/// [`validate_each`] on words the caller lends, read in place and handed back in host
-/// order (see [`validate_in_place`]).
-pub fn validate_each_in_place(
-    words: &mut Vec<u32>,
+/// Validates a module and hands every fault it finds to `sink`, in spirv-val's order,
+/// leaving out the consequences of a fault already reported (another use of the same
+/// undefined id, say); a binary that does not parse has only that fault. Use it for a
+/// report of every fault (spirv-val's `--keep-going`): faults stream to `sink` as they
+/// are found, so memory stays that of the module however many faults it has, and a
+/// caller that wants them all collects them:
+///
+/// ```
+/// use spirv_core::validate::{validate, validate_all, Options};
+///
+/// let words = [0x0723_0203, 0x0001_0000, 0, 1, 0]; // a header and nothing else
+/// let mut all = Vec::new();
+/// validate_all(&words, &Options::default(), &mut |fault| all.push(fault));
+/// // The first fault is `validate`'s.
+/// assert_eq!(all.first(), validate(&words, &Options::default()).err().as_ref());
+/// ```
+pub fn validate_all<'w>(
+    words: impl Into<Input<'w>>,
     options: &Options<'_>,
     sink: &mut dyn FnMut(ValidationError),
 ) {
-    driver::run(words, options, true, sink);
+    run(words.into(), options, true, sink);
 }

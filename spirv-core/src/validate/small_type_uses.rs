@@ -82,7 +82,7 @@ pub(super) fn check(q: &Query<'_>, report: &mut dyn FnMut(Fault) -> bool) {
     }
     for (_, id) in limited {
         if let Some(&at) = first_bad.get(&id) {
-            let kind = super::ErrorKind::SmallType(SmallTypeError::InvalidUse);
+            let kind = super::ValidationErrorKind::SmallType(SmallTypeError::InvalidUse);
             if !report(Fault::at(kind, at)) {
                 return;
             }

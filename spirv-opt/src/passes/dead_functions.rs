@@ -7,8 +7,8 @@
 //! non-semantic instructions that follow a removed function move to the end of the
 //! previous function still there, or to the globals.
 //!
-//! [`crate::structural::eliminate_dead_functions`] is the same on a
-//! [`spirv_core::Module`], for the Editor's users.
+//! [`StructuralPass::EliminateDeadFunctions`](crate::structural::StructuralPass::EliminateDeadFunctions)
+//! of `structural` is the same on a [`spirv_core::Module`], for the Editor's users.
 
 use crate::analysis::Analyses;
 use crate::context::Context;

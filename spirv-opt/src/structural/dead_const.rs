@@ -54,11 +54,6 @@ fn counts_as_use(op: O) -> bool {
 /// # Errors
 /// The ids of some instruction cannot all be found (to count uses), or the edited
 /// module does not read.
-pub fn eliminate_dead_const(module: &Module) -> Result<(Module, bool), EditError> {
-    eliminate_dead_const_edits(module)?.finish(module)
-}
-
-/// [`eliminate_dead_const`]'s edits, not yet applied.
 pub(crate) fn eliminate_dead_const_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let n = module.len();
     let constants: Vec<usize> = module

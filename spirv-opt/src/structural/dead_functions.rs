@@ -80,7 +80,7 @@ fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
 /// such modules are not written back unchanged by spirv-opt anyway.)
 ///
 /// ```
-/// use spirv_opt::structural::eliminate_dead_functions;
+/// use spirv_opt::structural::{run, StructuralPass};
 /// use spirv_core::{spv, spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -103,7 +103,7 @@ fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
 /// })?;
 /// let module = b.build()?;
 ///
-/// let (out, changed) = eliminate_dead_functions(&module)?;
+/// let (out, changed) = run(&module, &[StructuralPass::EliminateDeadFunctions], None)?;
 /// assert!(changed);
 /// assert_eq!(out.functions().len(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -112,11 +112,6 @@ fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
 /// # Errors
 /// A non-semantic set is imported and the ids of some instruction cannot all be found
 /// (to find the users of what is removed), or the edited module does not read.
-pub fn eliminate_dead_functions(module: &Module) -> Result<(Module, bool), EditError> {
-    eliminate_dead_functions_edits(module)?.finish(module)
-}
-
-/// [`eliminate_dead_functions`]'s edits, not yet applied.
 pub(crate) fn eliminate_dead_functions_edits<'m>(
     module: &'m Module,
 ) -> Result<Edits<'m>, EditError> {

@@ -111,7 +111,7 @@ impl SetMoves {
 /// when a decoration matched, even if `from` is `to`.
 ///
 /// ```
-/// use spirv_opt::structural::switch_descriptor_set;
+/// use spirv_opt::structural::{run, StructuralPass};
 /// use spirv_core::{spv, spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -122,7 +122,7 @@ impl SetMoves {
 /// b.push(inst::Variable { result_type: ptr, result_id: var, storage_class: spv::StorageClass::Uniform, initializer: None })?;
 /// let module = b.build()?;
 ///
-/// let (out, changed) = switch_descriptor_set(&module, 0, 5)?;
+/// let (out, changed) = run(&module, &[StructuralPass::SwitchDescriptorSet { from: 0, to: 5 }], None)?;
 /// assert!(changed);
 /// let decoration = out.section(spirv_core::Section::Annotation).next().unwrap();
 /// assert_eq!(decoration.operands(), [var.0, 34, 5]);
@@ -131,15 +131,6 @@ impl SetMoves {
 ///
 /// # Errors
 /// The edited module does not read.
-pub fn switch_descriptor_set(
-    module: &Module,
-    from: u32,
-    to: u32,
-) -> Result<(Module, bool), EditError> {
-    switch_descriptor_set_edits(module, from, to)?.finish(module)
-}
-
-/// [`switch_descriptor_set`]'s edits, not yet applied.
 pub(crate) fn switch_descriptor_set_edits<'m>(
     module: &'m Module,
     from: u32,

@@ -137,7 +137,7 @@ fn string_words(words: &[u32]) -> Option<usize> {
 /// tree breadth first, instructions and operands in order), not in its old order.
 ///
 /// ```
-/// use spirv_opt::structural::remove_unused_interface_variables;
+/// use spirv_opt::structural::{run, StructuralPass};
 /// use spirv_core::{spv, spv::inst, Builder};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -160,7 +160,7 @@ fn string_words(words: &[u32]) -> Option<usize> {
 /// })?;
 /// let module = b.build()?;
 ///
-/// let (out, changed) = remove_unused_interface_variables(&module)?;
+/// let (out, changed) = run(&module, &[StructuralPass::RemoveUnusedInterfaceVariables], None)?;
 /// assert!(changed);
 /// let ep = out.section(spirv_core::Section::EntryPoint).next().unwrap();
 /// assert_eq!(ep.operands().len(), 4, "model, function, \"main\" (two words): no interface");
@@ -170,11 +170,6 @@ fn string_words(words: &[u32]) -> Option<usize> {
 /// # Errors
 /// The ids of an instruction in a reachable block cannot all be found, or the edited
 /// module does not read.
-pub fn remove_unused_interface_variables(module: &Module) -> Result<(Module, bool), EditError> {
-    remove_unused_interface_variables_edits(module)?.finish(module)
-}
-
-/// [`remove_unused_interface_variables`]'s edits, not yet applied.
 pub(crate) fn remove_unused_interface_variables_edits<'m>(
     module: &'m Module,
 ) -> Result<Edits<'m>, EditError> {

@@ -1,12 +1,23 @@
-//! spirv-opt 2025.5's structural passes as plain functions over the editing API. Each
-//! takes a module and returns the next one and whether it changed; [`run`] runs a list
-//! of them as spirv-opt runs its flags, in order, and then (if any pass changed the
-//! module) sets the bound to the largest id plus one, as spirv-opt does. On modules
-//! that spirv-opt writes back unchanged when it runs no pass, the result is byte for
-//! byte spirv-opt's.
+//! spirv-opt 2025.5's structural passes over the editing API: each [`StructuralPass`] takes a
+//! module and makes the next one. [`run`] runs a list of them as spirv-opt runs its
+//! flags, in order, and then (if any pass changed the module) sets the bound to the
+//! largest id plus one, as spirv-opt does. On modules that spirv-opt writes back
+//! unchanged when it runs no pass, the result is byte for byte spirv-opt's.
+//!
+//! Two runners, by what the caller holds and wants back:
+//! - [`run`]: a read [`Module`] in, the next `Module` out, for a caller that goes on
+//!   reading or editing it.
+//! - [`run_words`]: words in, words out, for a caller that writes the result out (the
+//!   fastest path: the passes that decide instruction by instruction run as the module
+//!   is read, and words the caller gives up are read without a copy).
+//!
+//! [`Optimizer`](crate::Optimizer) runs these passes too, beside the IR passes, with
+//! spirv-opt's validation first: use it for spirv-opt's flags and presets as they come.
+//! `--set-spec-const-default-value` reads its values with a [`NumberParser`], which
+//! both runners take (`spirv_asm::opt::SpirvAsNumbers` is spirv-as's).
 //!
 //! ```
-//! use spirv_opt::structural::{run, Pass};
+//! use spirv_opt::structural::{run, StructuralPass};
 //! use spirv_core::{spv, spv::inst, Builder};
 //!
 //! let mut b = Builder::new((1, 0));
@@ -15,7 +26,7 @@
 //! b.push(inst::Name { target: int, name: "int".into() })?;
 //! let module = b.build()?;
 //!
-//! let (stripped, changed) = run(&module, &[Pass::StripDebug])?;
+//! let (stripped, changed) = run(&module, &[StructuralPass::StripDebug], None)?;
 //! assert!(changed);
 //! assert_eq!(stripped.len(), 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -34,17 +45,7 @@ mod stream;
 mod strip;
 mod unify;
 
-pub use capabilities::trim_capabilities;
-pub use dead_const::eliminate_dead_const;
-pub use dead_functions::eliminate_dead_functions;
-pub use descriptor::switch_descriptor_set;
-pub use duplicates::remove_duplicates;
-pub use interface::remove_unused_interface_variables;
 pub(crate) use kill::Killer;
-pub use nonsemantic::strip_nonsemantic;
-pub use spec::{freeze_spec_const, set_spec_const_default_value};
-pub use strip::strip_debug;
-pub use unify::unify_const;
 
 use spirv_core::__private::opt as support;
 use spirv_core::edit::{Bound, EditError, Editor};
@@ -64,64 +65,64 @@ pub trait NumberParser {
 /// One pass, as spirv-opt names it on its command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Pass {
+pub enum StructuralPass {
     /// `--strip-debug`: debug instructions (`OpString`, `OpSource*`, `OpName`,
     /// `OpMemberName`, `OpModuleProcessed`), debug lines, and the instructions of the
-    /// debug-info sets ([`strip_debug`]).
+    /// debug-info sets.
     StripDebug,
     /// `--strip-nonsemantic` (and its old name `--strip-reflect`): non-semantic
-    /// instructions, imports, decorations and extensions ([`strip_nonsemantic`]).
+    /// instructions, imports, decorations and extensions.
     StripNonSemantic,
     /// `--compact-ids`: every id renumbered 1, 2, … in order of first mention.
     CompactIds,
-    /// `--remove-unused-interface-variables` ([`remove_unused_interface_variables`]).
+    /// `--remove-unused-interface-variables`.
     RemoveUnusedInterfaceVariables,
-    /// `--eliminate-dead-const` ([`eliminate_dead_const`]).
+    /// `--eliminate-dead-const`.
     EliminateDeadConst,
-    /// `--eliminate-dead-functions` ([`eliminate_dead_functions`]).
+    /// `--eliminate-dead-functions`.
     EliminateDeadFunctions,
-    /// `--freeze-spec-const` ([`freeze_spec_const`]).
+    /// `--freeze-spec-const`.
     FreezeSpecConst,
     /// `--set-spec-const-default-value "<spec id>:<value> …"`
-    /// ([`set_spec_const_default_value`]): the pairs, values as text.
+    ///: the pairs, values as text.
     SetSpecConstDefaultValue(Vec<(u32, String)>),
-    /// `--switch-descriptorset=<from>:<to>` ([`switch_descriptor_set`]).
+    /// `--switch-descriptorset=<from>:<to>`.
     SwitchDescriptorSet {
         /// The descriptor set to move.
         from: u32,
         /// Where to.
         to: u32,
     },
-    /// `--unify-const` ([`unify_const`]).
+    /// `--unify-const`.
     UnifyConst,
-    /// `--remove-duplicates` ([`remove_duplicates`]).
+    /// `--remove-duplicates`.
     RemoveDuplicates,
-    /// `--trim-capabilities` ([`trim_capabilities`]).
+    /// `--trim-capabilities`.
     TrimCapabilities,
 }
 
 /// `--set-spec-const-default-value`'s flag, without dashes (named apart from
-/// [`Pass::flag`] so that the registry can name it in a constant: the pass's value has
+/// [`StructuralPass::flag`] so that the registry can name it in a constant: the pass's value has
 /// a list in it).
-pub const SET_SPEC_CONST_DEFAULT_VALUE: &str = "set-spec-const-default-value";
+pub(crate) const SET_SPEC_CONST_DEFAULT_VALUE: &str = "set-spec-const-default-value";
 
-impl Pass {
+impl StructuralPass {
     /// The pass's spirv-opt flag, without its leading dashes: the one place the
     /// structural passes' flags are written (the registry's rows read them).
     pub const fn flag(&self) -> &'static str {
         match self {
-            Pass::StripDebug => "strip-debug",
-            Pass::StripNonSemantic => "strip-nonsemantic",
-            Pass::CompactIds => "compact-ids",
-            Pass::RemoveUnusedInterfaceVariables => "remove-unused-interface-variables",
-            Pass::EliminateDeadConst => "eliminate-dead-const",
-            Pass::EliminateDeadFunctions => "eliminate-dead-functions",
-            Pass::FreezeSpecConst => "freeze-spec-const",
-            Pass::SetSpecConstDefaultValue(_) => SET_SPEC_CONST_DEFAULT_VALUE,
-            Pass::SwitchDescriptorSet { .. } => "switch-descriptorset",
-            Pass::UnifyConst => "unify-const",
-            Pass::RemoveDuplicates => "remove-duplicates",
-            Pass::TrimCapabilities => "trim-capabilities",
+            StructuralPass::StripDebug => "strip-debug",
+            StructuralPass::StripNonSemantic => "strip-nonsemantic",
+            StructuralPass::CompactIds => "compact-ids",
+            StructuralPass::RemoveUnusedInterfaceVariables => "remove-unused-interface-variables",
+            StructuralPass::EliminateDeadConst => "eliminate-dead-const",
+            StructuralPass::EliminateDeadFunctions => "eliminate-dead-functions",
+            StructuralPass::FreezeSpecConst => "freeze-spec-const",
+            StructuralPass::SetSpecConstDefaultValue(_) => SET_SPEC_CONST_DEFAULT_VALUE,
+            StructuralPass::SwitchDescriptorSet { .. } => "switch-descriptorset",
+            StructuralPass::UnifyConst => "unify-const",
+            StructuralPass::RemoveDuplicates => "remove-duplicates",
+            StructuralPass::TrimCapabilities => "trim-capabilities",
         }
     }
 
@@ -129,22 +130,22 @@ impl Pass {
     /// the flags that take one (read through the [`registry`](crate::registry)).
     ///
     /// ```
-    /// use spirv_opt::structural::Pass;
-    /// assert_eq!(Pass::from_flag("strip-reflect", None), Ok(Pass::StripNonSemantic));
+    /// use spirv_opt::structural::StructuralPass;
+    /// assert_eq!(StructuralPass::from_flag("strip-reflect", None), Ok(StructuralPass::StripNonSemantic));
     /// assert_eq!(
-    ///     Pass::from_flag("switch-descriptorset", Some("0:5")),
-    ///     Ok(Pass::SwitchDescriptorSet { from: 0, to: 5 })
+    ///     StructuralPass::from_flag("switch-descriptorset", Some("0:5")),
+    ///     Ok(StructuralPass::SwitchDescriptorSet { from: 0, to: 5 })
     /// );
     /// ```
     ///
     /// # Errors
     /// A flag that names no structural pass, or a value that does not read.
-    pub fn from_flag(flag: &str, value: Option<&str>) -> Result<Pass, String> {
+    pub fn from_flag(flag: &str, value: Option<&str>) -> Result<StructuralPass, String> {
         match crate::registry::lookup(flag).map(|r| r.kind) {
             Some(crate::registry::Kind::Editor(make)) => make(value),
             // Its registry row runs the IR's pass; this one stays for the Editor.
-            _ if flag == Pass::EliminateDeadFunctions.flag() && value.is_none() => {
-                Ok(Pass::EliminateDeadFunctions)
+            _ if flag == StructuralPass::EliminateDeadFunctions.flag() && value.is_none() => {
+                Ok(StructuralPass::EliminateDeadFunctions)
             }
             _ => Err(format!("unknown pass --{flag}")),
         }
@@ -155,7 +156,7 @@ impl Pass {
     ///
     /// # Errors
     /// spirv-opt's message for a value that does not read.
-    pub fn switch_descriptor_set(value: &str) -> Result<Pass, String> {
+    pub(crate) fn switch_descriptor_set(value: &str) -> Result<StructuralPass, String> {
         let number = |t: &str| {
             (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| t.parse::<u32>().ok())
@@ -165,7 +166,7 @@ impl Pass {
             .split_once(':')
             .and_then(|(a, b)| Some((number(a)?, number(b)?)));
         match parsed {
-            Some((from, to)) => Ok(Pass::SwitchDescriptorSet { from, to }),
+            Some((from, to)) => Ok(StructuralPass::SwitchDescriptorSet { from, to }),
             None if value.is_empty() => {
                 Err("--switch-descriptorset requires a from:to argument.".into())
             }
@@ -180,8 +181,8 @@ impl Pass {
     ///
     /// # Errors
     /// spirv-opt's message for a list that does not read.
-    pub fn set_spec_const_default_value(value: &str) -> Result<Pass, String> {
-        spec::parse_default_values(value).map(Pass::SetSpecConstDefaultValue)
+    pub(crate) fn set_spec_const_default_value(value: &str) -> Result<StructuralPass, String> {
+        spec::parse_default_values(value).map(StructuralPass::SetSpecConstDefaultValue)
     }
 }
 
@@ -198,43 +199,37 @@ impl<'m> Edits<'m> {
     pub(crate) fn edited(editor: Editor<'m>, changed: bool) -> Self {
         Edits::Edited(Box::new(editor), changed)
     }
-
-    /// The module and whether it changed, as the public pass functions return them.
-    fn finish(self, module: &Module) -> Result<(Module, bool), EditError> {
-        match self {
-            Edits::Unchanged => Ok((module.clone(), false)),
-            Edits::Edited(editor, changed) => Ok((editor.apply(Bound::Keep)?, changed)),
-        }
-    }
 }
 
 /// The edits of one pass other than `--compact-ids`, which renumbers as it writes.
 fn edits<'m>(
     module: &'m Module,
-    pass: &Pass,
+    pass: &StructuralPass,
     numbers: Option<&dyn NumberParser>,
 ) -> Result<Edits<'m>, EditError> {
     match pass {
-        Pass::StripDebug => strip::strip_debug_edits(module),
-        Pass::StripNonSemantic => nonsemantic::strip_nonsemantic_edits(module),
+        StructuralPass::StripDebug => strip::strip_debug_edits(module),
+        StructuralPass::StripNonSemantic => nonsemantic::strip_nonsemantic_edits(module),
         // Not reached: `--compact-ids` renumbers as it writes ([`compact`]).
-        Pass::CompactIds => Ok(Edits::edited(Editor::new(module), false)),
-        Pass::RemoveUnusedInterfaceVariables => {
+        StructuralPass::CompactIds => Ok(Edits::edited(Editor::new(module), false)),
+        StructuralPass::RemoveUnusedInterfaceVariables => {
             interface::remove_unused_interface_variables_edits(module)
         }
-        Pass::EliminateDeadConst => dead_const::eliminate_dead_const_edits(module),
-        Pass::EliminateDeadFunctions => dead_functions::eliminate_dead_functions_edits(module),
-        Pass::FreezeSpecConst => spec::freeze_spec_const_edits(module),
-        Pass::SetSpecConstDefaultValue(values) => match numbers {
+        StructuralPass::EliminateDeadConst => dead_const::eliminate_dead_const_edits(module),
+        StructuralPass::EliminateDeadFunctions => {
+            dead_functions::eliminate_dead_functions_edits(module)
+        }
+        StructuralPass::FreezeSpecConst => spec::freeze_spec_const_edits(module),
+        StructuralPass::SetSpecConstDefaultValue(values) => match numbers {
             Some(n) => spec::set_spec_const_default_value_edits(module, values, n),
             None => Err(EditError::NeedsNumberParser),
         },
-        Pass::SwitchDescriptorSet { from, to } => {
+        StructuralPass::SwitchDescriptorSet { from, to } => {
             descriptor::switch_descriptor_set_edits(module, *from, *to)
         }
-        Pass::UnifyConst => unify::unify_const_edits(module),
-        Pass::RemoveDuplicates => duplicates::remove_duplicates_edits(module),
-        Pass::TrimCapabilities => capabilities::trim_capabilities_edits(module),
+        StructuralPass::UnifyConst => unify::unify_const_edits(module),
+        StructuralPass::RemoveDuplicates => duplicates::remove_duplicates_edits(module),
+        StructuralPass::TrimCapabilities => capabilities::trim_capabilities_edits(module),
     }
 }
 
@@ -245,37 +240,15 @@ fn compact(module: &Module) -> Result<(Module, bool), EditError> {
     Ok((compact, changed))
 }
 
-/// Runs one pass; returns the module and whether it changed. The bound is kept (raised
-/// only for ids the pass made), except by `--compact-ids`, which sets it one above the
-/// last id.
+/// Runs `passes` on a read module in order, as `spirv-opt --skip-validation` runs its
+/// flags; returns the next module and whether any pass changed it. When one did, the
+/// bound is the largest id plus one (spirv-opt's rule); otherwise it is kept. Either
+/// way the module is written as spirv-opt writes its IR (debug lines carried as its
+/// loader carries them, in-function `OpNop`s dropped). `numbers` reads
+/// [`StructuralPass::SetSpecConstDefaultValue`]'s values; other passes need none.
 ///
-/// # Errors
-/// An instruction whose ids cannot be found where the pass needs them, an edited module
-/// that does not read, or [`Pass::SetSpecConstDefaultValue`] without `numbers`.
-pub fn run_one(
-    module: &Module,
-    pass: &Pass,
-    numbers: Option<&dyn NumberParser>,
-) -> Result<(Module, bool), EditError> {
-    match pass {
-        Pass::CompactIds => compact(module),
-        _ => edits(module, pass, numbers)?.finish(module),
-    }
-}
-
-/// Runs `passes` in order, as `spirv-opt --skip-validation` runs its flags; returns the
-/// module and whether any pass changed it. When one did, the bound is the largest id
-/// plus one (spirv-opt's rule); otherwise it is kept. Either way the module is written
-/// as spirv-opt writes its IR (debug lines carried as its loader carries them,
-/// in-function `OpNop`s dropped).
-///
-/// # Errors
-/// As [`run_one`].
-pub fn run(module: &Module, passes: &[Pass]) -> Result<(Module, bool), EditError> {
-    run_with(module, passes, None)
-}
-
-/// [`run`], with the number parser `--set-spec-const-default-value` needs.
+/// Use it when the result is read or edited next; [`run_words`] is faster for a
+/// caller that writes the result out.
 ///
 /// Each pass that edits writes the module once; a pass that finds nothing to do writes
 /// nothing. spirv-opt writes its IR back at the end whether or not a pass changed it,
@@ -284,10 +257,11 @@ pub fn run(module: &Module, passes: &[Pass]) -> Result<(Module, bool), EditError
 /// no pass wrote is written at the end.
 ///
 /// # Errors
-/// As [`run_one`].
-pub fn run_with(
+/// An instruction whose ids cannot be found where the pass needs them, an edited module
+/// that does not read, or [`StructuralPass::SetSpecConstDefaultValue`] without `numbers`.
+pub fn run(
     module: &Module,
-    passes: &[Pass],
+    passes: &[StructuralPass],
     numbers: Option<&dyn NumberParser>,
 ) -> Result<(Module, bool), EditError> {
     match run_to(Cow::Borrowed(module), passes, numbers, false)? {
@@ -300,14 +274,29 @@ pub fn run_with(
     }
 }
 
-/// [`run_with`] on a module the caller is done with, giving the words of the module it
-/// gives (as [`Module::into_words`] returns them), for a caller that writes the result
-/// out: the last pass's edits are not read back as a module ([`Editor::finish`]), and
-/// `--compact-ids` renumbers the module where it stands when writing it would not
-/// change it. Both save time and memory on a large module.
+/// [`run`] on a module's words, giving the words of the module it makes (as
+/// [`Module::into_words`] returns them): for a caller that writes the result out. Pass
+/// `&words` to lend them, or the `Vec` itself when done with it, so that a module the
+/// fast path below declines is read without a copy ([`Module::read_owned`]).
+///
+/// The passes that decide instruction by instruction (`--strip-debug`,
+/// `--switch-descriptorset`, `--compact-ids`, each at most once and in that order) run
+/// as the module is read, with no module built between them, when the module's layout
+/// is as the specification orders it and it has none of the few things that path does
+/// not model (a decoration group that names an id `--strip-debug` removes; debug lines
+/// or debug-info instructions, without `--strip-debug`); other lists and modules take
+/// the general path, where the last pass's edits are not read back as a module
+/// ([`Editor::finish`]) and `--compact-ids` renumbers the module where it stands when
+/// writing it would not change it. The result is the same either way. On the corpus
+/// the three passes stream on every module, about three times as fast as the general
+/// path.
+///
+/// The streamed words' `Vec` is allocated at the input's length and not shrunk (after
+/// a strip about a quarter of it is spare): a caller that keeps the words for long can
+/// call `shrink_to_fit`, and one that writes them out pays nothing for it.
 ///
 /// ```
-/// use spirv_opt::structural::{run, run_to_words, Pass};
+/// use spirv_opt::structural::{run, run_words, StructuralPass};
 /// use spirv_core::{spv::inst, Builder, Module};
 ///
 /// let mut b = Builder::new((1, 0));
@@ -315,20 +304,40 @@ pub fn run_with(
 /// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
 /// b.push(inst::Name { target: int, name: "int".into() })?;
 /// let module = b.build()?;
+/// let words = module.to_words();
 ///
-/// let passes = [Pass::StripDebug, Pass::CompactIds];
-/// let (words, changed) = run_to_words(module.clone(), &passes, None)?;
+/// let passes = [StructuralPass::StripDebug, StructuralPass::CompactIds];
+/// let (out, changed) = run_words(&words, &passes, None)?;
 /// assert!(changed);
-/// assert_eq!(words, run(&module, &passes)?.0.into_words());
-/// assert_eq!(Module::from_words(&words)?.len(), 1);
+/// assert_eq!(out, run(&module, &passes, None)?.0.into_words());
+/// assert_eq!(Module::from_words(&out)?.len(), 1);
+/// // Words the caller is done with: the same result, without a copy.
+/// assert_eq!(run_words(words, &passes, None)?.0, out);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
-/// As [`run_one`].
-pub fn run_to_words(
+/// The words do not read as a module, or as [`run`].
+pub fn run_words<'w>(
+    words: impl Into<Cow<'w, [u32]>>,
+    passes: &[StructuralPass],
+    numbers: Option<&dyn NumberParser>,
+) -> Result<(Vec<u32>, bool), EditError> {
+    let words = words.into();
+    if let Some(done) = stream::run(&words, passes) {
+        return Ok(done);
+    }
+    let module = match words {
+        Cow::Borrowed(w) => Module::from_words(w)?,
+        Cow::Owned(w) => Module::read_owned(w, &Default::default())?,
+    };
+    run_to_words(module, passes, numbers)
+}
+
+/// The general path of [`run_words`], on a read module the caller is done with.
+pub(crate) fn run_to_words(
     module: Module,
-    passes: &[Pass],
+    passes: &[StructuralPass],
     numbers: Option<&dyn NumberParser>,
 ) -> Result<(Vec<u32>, bool), EditError> {
     Ok(match run_to(Cow::Owned(module), passes, numbers, true)? {
@@ -337,71 +346,11 @@ pub fn run_to_words(
     })
 }
 
-/// [`run_to_words`] of the module `words` read with [`Module::from_words`]. The
-/// passes that decide instruction by instruction (`--strip-debug`,
-/// `--switch-descriptorset`, `--compact-ids`, each at most once and in that order) run
-/// as the module is read, with no module built between them, when the module's layout
-/// is as the specification orders it and it has none of the few things that path does
-/// not model (a decoration group that names an id `--strip-debug` removes; debug lines
-/// or debug-info instructions, without `--strip-debug`); other lists and modules take
-/// the general path. The result is the same either way. On the corpus the three passes
-/// stream on every module, about three times as fast as the general path.
-///
-/// The streamed words' `Vec` is allocated at the input's length and not shrunk (after
-/// a strip about a quarter of it is spare): a caller that keeps the words for long can
-/// call `shrink_to_fit`, and one that writes them out pays nothing for it.
-///
-/// ```
-/// use spirv_opt::structural::{run_to_words, run_words, Pass};
-/// use spirv_core::{spv::inst, Builder, Module};
-///
-/// let mut b = Builder::new((1, 0));
-/// let int = b.id()?;
-/// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
-/// b.push(inst::Name { target: int, name: "int".into() })?;
-/// let words = b.build()?.into_words();
-///
-/// let passes = [Pass::StripDebug, Pass::CompactIds];
-/// let streamed = run_words(&words, &passes, None)?;
-/// assert_eq!(streamed, run_to_words(Module::from_words(&words)?, &passes, None)?);
-/// assert_eq!(Module::from_words(&streamed.0)?.len(), 1);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-/// The words do not read as a module, or as [`run_one`].
-pub fn run_words(
-    words: &[u32],
-    passes: &[Pass],
-    numbers: Option<&dyn NumberParser>,
-) -> Result<(Vec<u32>, bool), EditError> {
-    if let Some(done) = stream::run(words, passes) {
-        return Ok(done);
-    }
-    run_to_words(Module::from_words(words)?, passes, numbers)
-}
-
-/// The streaming path of [`run_words`] alone: what `run_words` gives, or `None` where the
-/// path declines the passes or the module (an error included: the general path then
-/// says what it is). For a caller that owns the words and would read them without a
-/// copy when the path declines ([`Module::read_owned`], then [`run_to_words`]), and for
-/// tests that compare the two paths.
-///
-/// ```
-/// use spirv_opt::structural::{run_streamed, Pass};
-/// use spirv_core::{spv::inst, Builder};
-///
-/// let mut b = Builder::new((1, 0));
-/// let int = b.id()?;
-/// b.push(inst::TypeInt { result_id: int, width: 32, signedness: 1 })?;
-/// b.push(inst::Name { target: int, name: "int".into() })?;
-/// let words = b.build()?.into_words();
-/// assert!(run_streamed(&words, &[Pass::StripDebug]).is_some());
-/// // `--eliminate-dead-const` needs the whole module: the general path's.
-/// assert!(run_streamed(&words, &[Pass::EliminateDeadConst]).is_none());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn run_streamed(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
+/// The streaming path of [`run_words`] alone: what `run_words` gives, or `None` where
+/// the path declines the passes or the module. Not part of the API: for the tests
+/// that compare the two paths.
+#[doc(hidden)]
+pub fn run_streamed(words: &[u32], passes: &[StructuralPass]) -> Option<(Vec<u32>, bool)> {
     stream::run(words, passes)
 }
 
@@ -412,10 +361,10 @@ enum Finished {
     Words(Vec<u32>),
 }
 
-/// [`run_with`]; with `words`, an edit that is the last pass's is finished as words.
+/// [`run`]; with `words`, an edit that is the last pass's is finished as words.
 fn run_to(
     start: Cow<'_, Module>,
-    passes: &[Pass],
+    passes: &[StructuralPass],
     numbers: Option<&dyn NumberParser>,
     words: bool,
 ) -> Result<(Finished, bool), EditError> {
@@ -429,7 +378,7 @@ fn run_to(
         let next = match p {
             // A module a pass wrote is as the write makes it, and so is one writing
             // would not change: it is renumbered where it stands.
-            Pass::CompactIds => {
+            StructuralPass::CompactIds => {
                 let in_place = written
                     || (matches!(current, Cow::Owned(_))
                         && support::unchanged_by_write(&Editor::new(&current))?);

@@ -32,11 +32,6 @@ const DEBUG_NO_LINE: u32 = 104;
 ///
 /// # Errors
 /// The edited module does not read.
-pub fn strip_nonsemantic(module: &Module) -> Result<(Module, bool), EditError> {
-    strip_nonsemantic_edits(module)?.finish(module)
-}
-
-/// [`strip_nonsemantic`]'s edits, not yet applied.
 pub(crate) fn strip_nonsemantic_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let mut to_remove: Vec<usize> = Vec::new();
     let mut other_string_decorations = false;

@@ -32,11 +32,6 @@ fn with_opcode(words: &[u32], op: O) -> Vec<u32> {
 ///
 /// # Errors
 /// The edited module does not read.
-pub fn freeze_spec_const(module: &Module) -> Result<(Module, bool), EditError> {
-    freeze_spec_const_edits(module)?.finish(module)
-}
-
-/// [`freeze_spec_const`]'s edits, not yet applied.
 pub(crate) fn freeze_spec_const_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let mut editor = Editor::new(module);
     let mut changed = false;
@@ -168,15 +163,6 @@ fn group_target(
 ///
 /// # Errors
 /// The edited module does not read.
-pub fn set_spec_const_default_value(
-    module: &Module,
-    values: &[(u32, String)],
-    numbers: &dyn NumberParser,
-) -> Result<(Module, bool), EditError> {
-    set_spec_const_default_value_edits(module, values, numbers)?.finish(module)
-}
-
-/// [`set_spec_const_default_value`]'s edits, not yet applied.
 pub(crate) fn set_spec_const_default_value_edits<'m>(
     module: &'m Module,
     values: &[(u32, String)],

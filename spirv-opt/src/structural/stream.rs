@@ -12,7 +12,7 @@
 //! debug lines it would have to carry, an id a walk needs that is not defined before
 //! its use, a read or walk error).
 
-use super::Pass;
+use super::StructuralPass;
 use super::descriptor::SetMoves;
 use spirv_core::__private::opt::SetKind;
 use spirv_core::__private::opt::{Layout, Renumbering, observe_lenient};
@@ -36,20 +36,20 @@ impl Plan {
     /// The plan of `passes`, if each is one of the three, each at most once, in the
     /// order strip, switch, compact (other orders change the intermediate bounds the
     /// general path computes, which the stream does not follow).
-    fn of(passes: &[Pass]) -> Option<Plan> {
+    fn of(passes: &[StructuralPass]) -> Option<Plan> {
         let mut plan = Plan::default();
         let mut stage = 0;
         for p in passes {
             let s = match p {
-                Pass::StripDebug => {
+                StructuralPass::StripDebug => {
                     plan.strip = true;
                     1
                 }
-                Pass::SwitchDescriptorSet { from, to } => {
+                StructuralPass::SwitchDescriptorSet { from, to } => {
                     plan.switch = Some((*from, *to));
                     2
                 }
-                Pass::CompactIds => {
+                StructuralPass::CompactIds => {
                     plan.compact = true;
                     3
                 }
@@ -266,7 +266,7 @@ fn lay_out(
 
 /// Runs `passes` on `words` as the module is read, if the stream models them and the
 /// module exactly; see the module docs.
-pub(crate) fn run(words: &[u32], passes: &[Pass]) -> Option<(Vec<u32>, bool)> {
+pub(crate) fn run(words: &[u32], passes: &[StructuralPass]) -> Option<(Vec<u32>, bool)> {
     let plan = Plan::of(passes)?;
     let (header, iter) = RawInstructions::module(words).ok()?;
     // A byte-swapped module is swapped by the read: left to it.

@@ -44,11 +44,6 @@ fn ext_kind(kinds: &BTreeMap<u32, SetKind>, words: &[u32]) -> Option<SetKind> {
 /// # Errors
 /// The module's instructions cannot all be laid out (to find the uses of strings), or
 /// the edited module does not read.
-pub fn strip_debug(module: &Module) -> Result<(Module, bool), EditError> {
-    strip_debug_edits(module)?.finish(module)
-}
-
-/// [`strip_debug`]'s edits, not yet applied.
 pub(crate) fn strip_debug_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let kinds = set_kinds(module);
     // Strings a non-semantic extended instruction uses.

@@ -24,11 +24,6 @@ use std::collections::{BTreeMap, BTreeSet};
 /// # Errors
 /// The ids of an annotation or a constant cannot all be found, or the edited module
 /// does not read.
-pub fn unify_const(module: &Module) -> Result<(Module, bool), EditError> {
-    unify_const_edits(module)?.finish(module)
-}
-
-/// [`unify_const`]'s edits, not yet applied.
 pub(crate) fn unify_const_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let mut annotated = BTreeSet::new();
     for inst in module.instructions() {

@@ -185,7 +185,7 @@ pub(crate) fn spirv_cross(words: &[u32]) -> usize {
         return 0;
     };
     let r = Reflection::new(&m);
-    spirv_asm::reflect::spirv_cross_json_of(&r).map_or(0, |j| j.len())
+    spirv_asm::reflect_json::spirv_cross_json_of(&r).map_or(0, |j| j.len())
 }
 
 /// Reads for reflection as `spirv-asm reflect` does (function bodies split, not read),

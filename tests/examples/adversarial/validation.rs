@@ -6,7 +6,7 @@
 use super::{Input, Mod, shader_header};
 use spirv_core::TargetEnv;
 use spirv_core::spv::Opcode;
-use spirv_core::validate::{Options, validate_each};
+use spirv_core::validate::{Options, validate_all};
 
 /// Validates under SPIR-V 1.6, every fault streamed to a counter, as a caller that
 /// prints them as they come would; returns the number of faults.
@@ -16,7 +16,7 @@ pub fn validate(words: &[u32]) -> usize {
         ..Options::default()
     };
     let mut faults = 0;
-    validate_each(words, &options, &mut |_| faults += 1);
+    validate_all(words, &options, &mut |_| faults += 1);
     faults
 }
 

@@ -1,6 +1,6 @@
 //! The assembler against spirv-as 2025.5's gold binaries.
 
-use spirv_asm::asm::SPIRV_TOOLS_GENERATOR;
+use spirv_asm::SPIRV_TOOLS_GENERATOR;
 use spirv_asm::{AsmOptions, assemble};
 use spirv_core::target_env_version;
 use spirv_tests::{files, read_words, require_corpus, stem};

@@ -6,7 +6,7 @@
 //! SPIRV-Tools 2025.5 knows (`spirv_tests::reference`), so a newer vendored grammar
 //! changes what it leaves out and reports, never whether it passes.
 
-use spirv_asm::asm::SPIRV_TOOLS_GENERATOR;
+use spirv_asm::SPIRV_TOOLS_GENERATOR;
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::grammar::{KindClass, OperandKind, Quantifier};
 use spirv_core::{ext, spv};

@@ -454,8 +454,8 @@ fn reflection_from_globals_only_equals_reflection_from_a_full_read() {
             assert_eq!(ua.globals(i), ub.globals(i), "{name}");
         }
         assert_eq!(
-            spirv_asm::reflect::spirv_cross_json_of(&a).ok(),
-            spirv_asm::reflect::spirv_cross_json_of(&b).ok(),
+            spirv_asm::reflect_json::spirv_cross_json_of(&a).ok(),
+            spirv_asm::reflect_json::spirv_cross_json_of(&b).ok(),
             "{name}"
         );
         compared += 1;

@@ -273,7 +273,7 @@ fn finish_gives_what_apply_gives() {
 /// function, a repeated line) and on one it does not, before `--compact-ids`.
 #[test]
 fn run_to_words_gives_what_run_gives() {
-    use spirv_asm::opt::{Pass, run, run_to_words};
+    use spirv_opt::structural::{StructuralPass, run, run_words};
     let function = "%v = OpTypeVoid
 %f = OpTypeFunction %v
 %s = OpString \"a\"
@@ -290,14 +290,14 @@ OpFunctionEnd
     for text in [&plain, &changed] {
         let m = module(text);
         for passes in [
-            &[Pass::CompactIds][..],
-            &[Pass::StripDebug, Pass::CompactIds],
-            &[Pass::CompactIds, Pass::StripDebug],
-            &[Pass::EliminateDeadConst],
+            &[StructuralPass::CompactIds][..],
+            &[StructuralPass::StripDebug, StructuralPass::CompactIds],
+            &[StructuralPass::CompactIds, StructuralPass::StripDebug],
+            &[StructuralPass::EliminateDeadConst],
             &[],
         ] {
-            let (a, ca) = run(&m, passes).expect("runs");
-            let (w, cw) = run_to_words(m.clone(), passes).expect("runs");
+            let (a, ca) = run(&m, passes, None).expect("runs");
+            let (w, cw) = run_words(m.to_words(), passes, None).expect("runs");
             assert_eq!((a.to_words(), ca), (w, cw), "{passes:?} on {text}");
         }
     }
@@ -308,17 +308,21 @@ OpFunctionEnd
 /// module changed.
 #[test]
 fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
-    use spirv_opt::structural::{Pass, run_streamed, run_to_words};
+    use spirv_opt::structural::{StructuralPass, run, run_streamed};
     let Some(dir) = require_corpus("the streaming passes") else {
         return;
     };
-    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
-    let lists: [&[Pass]; 7] = [
-        &[Pass::StripDebug, switch(0, 5), Pass::CompactIds],
-        &[Pass::StripDebug],
-        &[Pass::StripDebug, Pass::CompactIds],
-        &[Pass::CompactIds],
-        &[switch(0, 0), Pass::CompactIds],
+    let switch = |from, to| StructuralPass::SwitchDescriptorSet { from, to };
+    let lists: [&[StructuralPass]; 7] = [
+        &[
+            StructuralPass::StripDebug,
+            switch(0, 5),
+            StructuralPass::CompactIds,
+        ],
+        &[StructuralPass::StripDebug],
+        &[StructuralPass::StripDebug, StructuralPass::CompactIds],
+        &[StructuralPass::CompactIds],
+        &[switch(0, 0), StructuralPass::CompactIds],
         &[switch(1, 2)],
         &[],
     ];
@@ -333,7 +337,9 @@ fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
                 continue;
             };
             streamed[k] += 1;
-            let general = run_to_words(m.clone(), list, None).expect("the passes run");
+            let general = run(&m, list, None)
+                .map(|(m, c)| (m.into_words(), c))
+                .expect("the passes run");
             assert!(fast == general, "{list:?} on {}", path.display());
         }
     }
@@ -354,7 +360,7 @@ fn run_words_streams_the_corpus_as_the_general_path_runs_it() {
 /// general path's words (or declines), and it runs where it models the module.
 #[test]
 fn run_words_streams_groups_kills_and_kept_strings_as_the_general_path() {
-    use spirv_opt::structural::{Pass, run_streamed, run_to_words};
+    use spirv_opt::structural::{StructuralPass, run, run_streamed};
     let head = "OpCapability Shader
 OpCapability Linkage
 OpExtension \"SPV_KHR_non_semantic_info\"
@@ -397,21 +403,25 @@ OpDecorate %gone RelaxedPrecision
 %g = OpDecorationGroup
 OpGroupDecorate %g %a %gone
 ";
-    let switch = |from, to| Pass::SwitchDescriptorSet { from, to };
-    let lists: [&[Pass]; 7] = [
+    let switch = |from, to| StructuralPass::SwitchDescriptorSet { from, to };
+    let lists: [&[StructuralPass]; 7] = [
         &[switch(0, 5)],
-        &[switch(0, 0), Pass::CompactIds],
-        &[Pass::StripDebug, switch(0, 5), Pass::CompactIds],
-        &[Pass::StripDebug, switch(0, 0)],
-        &[Pass::StripDebug],
-        &[Pass::CompactIds],
+        &[switch(0, 0), StructuralPass::CompactIds],
+        &[
+            StructuralPass::StripDebug,
+            switch(0, 5),
+            StructuralPass::CompactIds,
+        ],
+        &[StructuralPass::StripDebug, switch(0, 0)],
+        &[StructuralPass::StripDebug],
+        &[StructuralPass::CompactIds],
         &[switch(0, 34)],
     ];
     for (annotations, streams) in [(group, true), (killed_in_group, false)] {
         let m = module(&format!("{head}{annotations}{tail}"));
         let words = m.to_words();
         for list in lists {
-            let general = run_to_words(m.clone(), list, None);
+            let general = run(&m, list, None).map(|(m, c)| (m.into_words(), c));
             let fast = run_streamed(&words, list);
             if let Some(fast) = &fast {
                 assert_eq!(
@@ -422,7 +432,7 @@ OpGroupDecorate %g %a %gone
             }
             // Strip runs whenever groups keep their targets; without it, the lines
             // in the function are the general path's.
-            let strip = list.first() == Some(&Pass::StripDebug);
+            let strip = list.first() == Some(&StructuralPass::StripDebug);
             if strip {
                 assert_eq!(fast.is_some(), streams, "{list:?} on {annotations}");
             } else {

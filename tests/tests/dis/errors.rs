@@ -56,16 +56,14 @@ fn errors_give_instruction_index_and_word_offset() {
     // The kind the reader found is kept for programs to match on.
     assert_eq!(
         e.kind,
-        spirv_asm::dis::DisErrorKind::Decode(spirv_core::DecodeErrorKind::UnknownOpcode {
+        spirv_asm::DisErrorKind::Decode(spirv_core::DecodeErrorKind::UnknownOpcode {
             opcode: 65535
         })
     );
     let truncated = disassemble(&words[..3], &DisOptions::default()).expect_err("short");
     assert_eq!(
         truncated.kind,
-        spirv_asm::dis::DisErrorKind::Decode(spirv_core::DecodeErrorKind::TruncatedHeader {
-            words: 3
-        })
+        spirv_asm::DisErrorKind::Decode(spirv_core::DecodeErrorKind::TruncatedHeader { words: 3 })
     );
 }
 

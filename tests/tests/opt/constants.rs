@@ -8,9 +8,10 @@
 //!
 //! Also: the passes on every corpus module and on mutants of some, for no panic.
 
-use spirv_asm::opt::{Pass, run};
+use spirv_asm::opt::SpirvAsNumbers;
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::Module;
+use spirv_opt::structural::{StructuralPass, run};
 use spirv_tests::mutate::{Dissected, Mutation, Rng, mutate};
 use std::path::PathBuf;
 use std::process::Command;
@@ -55,7 +56,7 @@ fn dis(words: &[u32]) -> String {
 }
 
 /// The passes `flags` name, as spirv-opt's command line reads them.
-fn passes(flags: &[&str]) -> Vec<Pass> {
+fn passes(flags: &[&str]) -> Vec<StructuralPass> {
     flags
         .iter()
         .map(|f| {
@@ -64,7 +65,7 @@ fn passes(flags: &[&str]) -> Vec<Pass> {
                 Some((n, v)) => (n, Some(v)),
                 None => (f, None),
             };
-            Pass::from_flag(name, value).expect("flag")
+            StructuralPass::from_flag(name, value).expect("flag")
         })
         .collect()
 }
@@ -115,7 +116,7 @@ fn case(input: &str, flags: &[&str], expected: &str, changed: bool) {
     let loose = words[3] + 5;
     words[3] = loose;
     let module = Module::from_words(&words).expect("input reads");
-    let (out, did) = run(&module, &passes(flags)).expect("passes run");
+    let (out, did) = run(&module, &passes(flags), Some(&SpirvAsNumbers)).expect("passes run");
     let ours = out.to_words();
     let mut want = asm(&module_text(expected));
     if !changed {
@@ -433,8 +434,9 @@ fn set_spec_then_freeze_then_dead_const() {
 /// pairs, or spirv-opt's message (which spirv-opt prints after `error: line 0: `).
 #[test]
 fn set_spec_argument_reading() {
-    let read = |v: Option<&str>| match Pass::from_flag("set-spec-const-default-value", v) {
-        Ok(Pass::SetSpecConstDefaultValue(pairs)) => Ok(pairs
+    let read = |v: Option<&str>| match StructuralPass::from_flag("set-spec-const-default-value", v)
+    {
+        Ok(StructuralPass::SetSpecConstDefaultValue(pairs)) => Ok(pairs
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
@@ -511,7 +513,7 @@ fn set_spec_argument_reading() {
 }
 
 /// The flag lists the no-panic runs use.
-fn all_flag_lists() -> Vec<Vec<Pass>> {
+fn all_flag_lists() -> Vec<Vec<StructuralPass>> {
     [
         &["--eliminate-dead-const"][..],
         &["--unify-const"],
@@ -540,7 +542,8 @@ fn corpus_modules_and_mutants_run_without_panics() {
         };
         modules += 1;
         for list in &lists {
-            run(&module, list).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            run(&module, list, Some(&SpirvAsNumbers))
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
         // Mutants of every tenth small module.
         if i % 10 != 0 || words.len() > 4096 {
@@ -565,7 +568,7 @@ fn corpus_modules_and_mutants_run_without_panics() {
             };
             mutants += 1;
             for list in &lists {
-                let _ = run(&module, list);
+                let _ = run(&module, list, Some(&SpirvAsNumbers));
             }
         }
     }

@@ -1,4 +1,4 @@
-//! `spirv_asm::opt::run` (in-process) against SPIRV-Tools 2025.5's
+//! `spirv_opt::structural::run` (in-process) against SPIRV-Tools 2025.5's
 //! `spirv-opt --skip-validation` on every corpus module, for every pass flag of
 //! `spirv_opt::registry's structural flags` and for sequences of them.
 //!

@@ -12,9 +12,10 @@
 //! inputs no corpus has: a loose bound, deep and cyclic types, and references to
 //! nothing, which must not panic.
 
-use spirv_asm::opt::{Pass, run};
+use spirv_asm::opt::SpirvAsNumbers;
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::Module;
+use spirv_opt::structural::{StructuralPass, run};
 use spirv_tests::reference::Newer;
 use spirv_tests::{files, stem, workspace_root};
 use std::process::Command;
@@ -48,10 +49,10 @@ fn dis(words: &[u32]) -> String {
     out
 }
 
-fn passes(flags: &str) -> Vec<Pass> {
+fn passes(flags: &str) -> Vec<StructuralPass> {
     flags
         .split_whitespace()
-        .map(|f| Pass::from_flag(f.trim_start_matches('-'), None).expect("a pass"))
+        .map(|f| StructuralPass::from_flag(f.trim_start_matches('-'), None).expect("a pass"))
         .collect()
 }
 
@@ -212,10 +213,20 @@ fn deep_types_do_not_recurse() {
     }
     let words = assemble(&text);
     let module = Module::from_words(&words).expect("reads");
-    let (out, changed) = run(&module, &passes("--remove-duplicates")).expect("runs");
+    let (out, changed) = run(
+        &module,
+        &passes("--remove-duplicates"),
+        Some(&SpirvAsNumbers),
+    )
+    .expect("runs");
     assert!(changed);
     assert_eq!(out.len(), module.len() - n);
-    let (_, changed) = run(&module, &passes("--trim-capabilities")).expect("runs");
+    let (_, changed) = run(
+        &module,
+        &passes("--trim-capabilities"),
+        Some(&SpirvAsNumbers),
+    )
+    .expect("runs");
     assert!(!changed, "nothing to trim (Linkage)");
 }
 
@@ -246,7 +257,12 @@ fn cyclic_types_compare_as_unfolded_trees() {
     }
     let words = assemble(&text);
     let module = Module::from_words(&words).expect("reads");
-    let (out, _) = run(&module, &passes("--remove-duplicates")).expect("runs");
+    let (out, _) = run(
+        &module,
+        &passes("--remove-duplicates"),
+        Some(&SpirvAsNumbers),
+    )
+    .expect("runs");
     let text = dis(&out.to_words());
     assert_eq!(text.matches("OpTypeStruct").count(), 1, "{text}");
     assert_eq!(text.matches("OpTypePointer").count(), 1);
@@ -297,7 +313,7 @@ OpFunctionEnd"#;
         "--strip-nonsemantic",
         "--strip-nonsemantic --remove-duplicates --trim-capabilities",
     ] {
-        let _ = run(&module, &passes(flags));
+        let _ = run(&module, &passes(flags), Some(&SpirvAsNumbers));
     }
 }
 

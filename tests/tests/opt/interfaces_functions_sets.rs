@@ -7,9 +7,10 @@
 //! also run with their entry points moved to another function (so that functions die)
 //! and compared with spirv-opt.
 
-use spirv_asm::opt::{Pass, run, run_words};
+use spirv_asm::opt::SpirvAsNumbers;
 use spirv_asm::{AsmOptions, assemble_str};
 use spirv_core::Module;
+use spirv_opt::structural::{StructuralPass, run, run_words};
 use spirv_tests::{require_corpus, require_spirv_tools, spirv_tools, workspace_root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -194,7 +195,7 @@ fn assemble(text: &str) -> Vec<u32> {
 }
 
 /// The passes spirv-opt's flags name.
-fn passes(flags: &[&str]) -> Vec<Pass> {
+fn passes(flags: &[&str]) -> Vec<StructuralPass> {
     flags
         .iter()
         .map(|f| {
@@ -203,7 +204,7 @@ fn passes(flags: &[&str]) -> Vec<Pass> {
                 Some((n, v)) => (n, Some(v)),
                 None => (f, None),
             };
-            Pass::from_flag(name, value).expect("a pass flag")
+            StructuralPass::from_flag(name, value).expect("a pass flag")
         })
         .collect()
 }
@@ -212,9 +213,10 @@ fn passes(flags: &[&str]) -> Vec<Pass> {
 fn ours(words: &[u32], flags: &[&str]) -> Vec<u32> {
     let module = Module::from_words(words).expect("reads");
     let passes = passes(flags);
-    let (out, changed) = run(&module, &passes).expect("the passes run");
+    let (out, changed) = run(&module, &passes, Some(&SpirvAsNumbers)).expect("the passes run");
     let out = out.to_words();
-    let streamed = run_words(words, &passes).expect("the passes run from words");
+    let streamed =
+        run_words(words, &passes, Some(&SpirvAsNumbers)).expect("the passes run from words");
     assert!(
         streamed == (out.clone(), changed),
         "run_words differs from run: {flags:?}"

@@ -1,4 +1,4 @@
-//! `spirv_asm::opt::run` against `spirv-opt --skip-validation` on corpus modules with
+//! `spirv_opt::structural::run` against `spirv-opt --skip-validation` on corpus modules with
 //! `OpLine`s, `OpNoLine`s and `OpNop`s inserted at random
 //! (`spirv_tests::opt_cases::line_mutant`), for every pass of `FLAGS`: where spirv-opt
 //! attaches, copies, drops and writes debug lines, byte for byte. A difference is a

@@ -1,4 +1,4 @@
-//! `spirv_asm::opt::run` against `spirv-opt --skip-validation` on small hand-written
+//! `spirv_opt::structural::run` against `spirv-opt --skip-validation` on small hand-written
 //! modules: how spirv-opt's loader and writer
 //! treat `OpLine`, `OpNoLine` and `OpNop` (a line carried to the next instruction when
 //! its instruction is removed, a redundant line dropped, `OpNop` dropped, a line after

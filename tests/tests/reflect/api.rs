@@ -466,7 +466,7 @@ fn a_module_with_nothing_to_reflect_gives_empty_lists() {
     let r = Reflection::new(&m);
     assert!(r.entry_points().is_empty() && r.resources().is_empty());
     assert!(
-        spirv_asm::reflect::spirv_cross_json(&m).is_err(),
+        spirv_asm::reflect_json::spirv_cross_json(&m).is_err(),
         "spirv-cross wants an entry point"
     );
 }

@@ -46,7 +46,7 @@ fn spirv_cross_format_matches_the_gold() {
         let ours = module
             .as_ref()
             .map_err(|e| e.to_string())
-            .and_then(|m| spirv_asm::reflect::spirv_cross_json(m).map_err(|e| e.message));
+            .and_then(|m| spirv_asm::reflect_json::spirv_cross_json(m).map_err(|e| e.message));
         if rc != "0" {
             // SPIRV-Cross refused: a kernel gets its error, the others an answer that
             // parses, but for the few both refuse.

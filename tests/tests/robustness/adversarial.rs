@@ -3,7 +3,7 @@
 //! check behaviour and the work done, never time: the scaling itself is measured by
 //! `cargo run --release -p spirv-tests --example adversarial`.
 
-use spirv_asm::dis::MAX_DERIVED_LEN;
+use spirv_asm::MAX_DERIVED_LEN;
 use spirv_asm::{AsmOptions, DisOptions, assemble_str, disassemble};
 use spirv_core::DecodeContext;
 use spirv_core::spv::{self, Opcode};
@@ -263,7 +263,7 @@ fn nested_selections(depth: u32) -> Vec<u32> {
 /// proportional to the binary however deep the nesting.
 #[test]
 fn nested_indent_is_bounded() {
-    use spirv_asm::dis::MAX_NESTED_LEVEL;
+    use spirv_asm::MAX_NESTED_LEVEL;
     let words = nested_selections(400);
     let opts = DisOptions {
         nested_indent: true,
@@ -311,7 +311,7 @@ fn redefined_variable_in_a_long_group(k: usize, l: usize) -> Vec<u32> {
 
 #[test]
 fn set_moves_of_a_redefined_variable_stay_linear() {
-    use spirv_opt::structural::{Pass, run_words};
+    use spirv_opt::structural::{StructuralPass, run_words};
     let words = redefined_variable_in_a_long_group(60_000, 60_000);
     let err = Module::from_words(&words).expect_err("a redefinition");
     assert!(
@@ -319,8 +319,8 @@ fn set_moves_of_a_redefined_variable_stay_linear() {
         "{err}"
     );
     let passes = [
-        Pass::SwitchDescriptorSet { from: 0, to: 1 },
-        Pass::CompactIds,
+        StructuralPass::SwitchDescriptorSet { from: 0, to: 1 },
+        StructuralPass::CompactIds,
     ];
     let streamed = run_words(&words, &passes, None).expect_err("the read's error");
     assert_eq!(
@@ -363,7 +363,7 @@ fn spirv_cross_reflection_of_many_compute_entry_points() {
     }
     let words = assemble_str(&text, &AsmOptions::default()).expect("assembles");
     let m = Module::from_words(&words).expect("reads");
-    let json = spirv_asm::reflect::spirv_cross_json(&m).expect("reflects");
+    let json = spirv_asm::reflect_json::spirv_cross_json(&m).expect("reflects");
     let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     let entries = doc["entryPoints"].as_array().expect("entry points");
     assert_eq!(entries.len(), count as usize);

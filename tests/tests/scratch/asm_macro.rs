@@ -7,7 +7,7 @@
 //! The scratch build is minutes cold: it runs only with `SPIRV_SCRATCH_TESTS=1`
 //! (`.ci/run` runs it as a step of its own).
 
-use spirv_asm::asm::SPIRV_TOOLS_GENERATOR;
+use spirv_asm::SPIRV_TOOLS_GENERATOR;
 use spirv_asm::{AsmOptions, assemble};
 use spirv_core::target_env_version;
 use spirv_tests::scratch::{cargo_run_args, scratch_crate};

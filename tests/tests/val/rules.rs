@@ -56,7 +56,7 @@ mod beyond_the_fixtures {
     use spirv_asm::{AsmOptions, assemble_str};
     use spirv_core::TargetEnv;
     use spirv_core::validate::Options;
-    use spirv_core::validate::{DecorationError, ErrorKind, validate};
+    use spirv_core::validate::{DecorationError, ValidationErrorKind, validate};
 
     fn assemble(text: &str) -> Vec<u32> {
         let opts = AsmOptions {
@@ -99,7 +99,7 @@ mod beyond_the_fixtures {
         assert_eq!(e.line(), 6);
         assert_eq!(
             e.kind,
-            ErrorKind::Decoration(DecorationError::Repeated {
+            ValidationErrorKind::Decoration(DecorationError::Repeated {
                 id: spirv_core::Id(1),
                 member: None,
                 decoration: spirv_core::spv::Decoration::RelaxedPrecision,

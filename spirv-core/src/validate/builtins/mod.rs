@@ -17,7 +17,7 @@ mod rules;
 mod subgroup;
 mod vuids;
 
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::faults::faults;
 use super::validation_state::{EntryCalls, IdBits, NO_MEMBER};
 use super::{Fault, Query};
@@ -711,13 +711,16 @@ impl Walk<'_, '_> {
     /// `kind` at instruction `id`'s definition.
     pub(super) fn fault(&self, id: u32, kind: BuiltInError) -> Fault {
         let at = self.q.state.def(id).map_or(0, |d| d.index);
-        Fault::at(ErrorKind::BuiltIn(alloc::boxed::Box::new(kind)), at)
+        Fault::at(
+            ValidationErrorKind::BuiltIn(alloc::boxed::Box::new(kind)),
+            at,
+        )
     }
 
     /// `kind` at the instruction a rule is being run on.
     pub(super) fn fault_from(&self, kind: BuiltInError) -> Fault {
         Fault::at(
-            ErrorKind::BuiltIn(alloc::boxed::Box::new(kind)),
+            ValidationErrorKind::BuiltIn(alloc::boxed::Box::new(kind)),
             self.from_index,
         )
     }

@@ -1,9 +1,9 @@
 //! spirv-val's `CfgPass` (`validate_cfg.cpp`), run by the first loop on every
 //! instruction: blocks open at labels and close at terminators, and branch and merge
 //! targets are checked against the function's first block and its merge blocks. Its
-//! faults stop validation, so they are [`ErrorKind`]'s own.
+//! faults stop validation, so they are [`ValidationErrorKind`]'s own.
 
-use super::super::error::ErrorKind;
+use super::super::error::ValidationErrorKind;
 use super::super::validation_state::{OpenFunction, State};
 use super::super::{Fault, Inst};
 use crate::spv::Opcode as O;
@@ -21,7 +21,7 @@ pub(crate) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
     let first_block_targeted = |f: &OpenFunction, target: u32| {
         (f.first_block == Some(target)).then(|| {
             Fault::at(
-                ErrorKind::FirstBlockTargeted {
+                ValidationErrorKind::FirstBlockTargeted {
                     block: Id(target),
                     function: Id(f.id),
                     by: Id(f.block.unwrap_or(0)),
@@ -40,7 +40,7 @@ pub(crate) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
             let merge = inst.word(0);
             if !f.merge_blocks.insert(merge) {
                 return Err(Fault::at(
-                    ErrorKind::AlreadyMergeBlock { block: Id(merge) },
+                    ValidationErrorKind::AlreadyMergeBlock { block: Id(merge) },
                     at_function,
                 ));
             }
@@ -73,7 +73,7 @@ pub(crate) fn check(state: &mut State<'_>, inst: &Inst<'_>) -> Result<(), Fault>
                 .get(f.result_type)
                 .is_some_and(|d| d.opcode == O::TypeVoid);
             if !void {
-                return Err(ErrorKind::ReturnInNonVoid.into());
+                return Err(ValidationErrorKind::ReturnInNonVoid.into());
             }
             f.block = None;
         }

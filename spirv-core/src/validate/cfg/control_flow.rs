@@ -8,7 +8,7 @@
 //! loop stays in that function.
 
 use super::super::Query;
-use super::super::error::ErrorKind;
+use super::super::error::ValidationErrorKind;
 use super::super::{Fault, Inst};
 use super::CfgError;
 use super::graph::{Graph, Predecessors, branch_targets, functions};
@@ -51,7 +51,7 @@ impl ControlFlow {
 /// The pass for one instruction.
 #[inline(always)]
 pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Result<(), Fault> {
-    let e = |e: CfgError| -> Result<(), Fault> { Err(ErrorKind::Cfg(e).into()) };
+    let e = |e: CfgError| -> Result<(), Fault> { Err(ValidationErrorKind::Cfg(e).into()) };
     let w = inst.words;
     let word = |i: usize| w.get(i).copied().unwrap_or(0);
     let is_label = |id: u32| q.state.def(id).is_some_and(|d| d.opcode == O::Label);
@@ -132,7 +132,7 @@ pub(crate) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Res
 
 /// `ValidateLoopMerge`.
 fn loop_merge(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
-    let e = |e: CfgError| -> Result<(), Fault> { Err(ErrorKind::Cfg(e).into()) };
+    let e = |e: CfgError| -> Result<(), Fault> { Err(ValidationErrorKind::Cfg(e).into()) };
     let w = inst.words;
     let word = |i: usize| w.get(i).copied().unwrap_or(0);
     let is_label = |id: u32| q.state.def(id).is_some_and(|d| d.opcode == O::Label);
@@ -189,7 +189,7 @@ fn loop_merge(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
 
 /// `ValidatePhi`.
 fn phi(q: &Query<'_>, inst: &Inst<'_>, st: &mut ControlFlow) -> Result<(), Fault> {
-    let e = |e: CfgError| -> Result<(), Fault> { Err(ErrorKind::Cfg(e).into()) };
+    let e = |e: CfgError| -> Result<(), Fault> { Err(ValidationErrorKind::Cfg(e).into()) };
     let w = inst.words;
     let incoming = w.len().saturating_sub(3);
     if incoming % 2 != 0 {

@@ -20,11 +20,11 @@ use crate::spv::Opcode as O;
 use crate::types::Id;
 use crate::validate::Fault;
 use crate::validate::Query;
-use crate::validate::error::ErrorKind;
+use crate::validate::error::ValidationErrorKind;
 
 /// A fault reported at instruction `at`.
 pub(super) fn fault(e: CfgError, at: u32) -> Fault {
-    Fault::at(ErrorKind::Cfg(e), at)
+    Fault::at(ValidationErrorKind::Cfg(e), at)
 }
 
 /// Checks one function; the first fault.

@@ -20,7 +20,7 @@ pub use error::{DecorationError, Missing, TargetRule};
 
 use super::Fault;
 use super::Query;
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::validation_state::ForwardIds;
 use crate::__private::Vec;
 use crate::spv::{self, Decoration as D, Opcode as O};
@@ -42,7 +42,7 @@ pub(super) struct Cx<'q, 'a> {
 
 /// A fault at the definition of `id` (spirv-val's `diag(…, FindDef(id))`).
 fn at_def(q: &Query<'_>, id: u32, e: DecorationError) -> Fault {
-    let kind = ErrorKind::Decoration(e);
+    let kind = ValidationErrorKind::Decoration(e);
     match q.state.def(id) {
         Some(d) => Fault::at(kind, d.index),
         None => Fault::module(kind),
@@ -51,7 +51,7 @@ fn at_def(q: &Query<'_>, id: u32, e: DecorationError) -> Fault {
 
 /// A fault at instruction `index`.
 fn at(index: usize, e: DecorationError) -> Fault {
-    Fault::at(ErrorKind::Decoration(e), index as u32)
+    Fault::at(ValidationErrorKind::Decoration(e), index as u32)
 }
 
 /// The result of a rule family: false once `report` said to stop.

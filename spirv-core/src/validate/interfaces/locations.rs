@@ -9,7 +9,7 @@
 use super::{InterfaceError, variable_class};
 use crate::__private::Vec;
 use crate::spv::{self, Decoration as D, ExecutionModel as EM, Opcode as O, StorageClass as SC};
-use crate::validate::error::ErrorKind;
+use crate::validate::error::ValidationErrorKind;
 use crate::validate::validation_state::{Dec, EntryDesc, NO_MEMBER, Scalar};
 use crate::validate::{Fault, Query};
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -27,7 +27,7 @@ fn at(q: &Query<'_>, id: u32) -> u32 {
 }
 
 fn fault(kind: InterfaceError, index: u32) -> Fault {
-    Fault::at(ErrorKind::Interface(kind), index)
+    Fault::at(ValidationErrorKind::Interface(kind), index)
 }
 
 /// The location sets of one entry point, and how much was recorded.

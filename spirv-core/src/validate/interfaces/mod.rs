@@ -11,7 +11,7 @@
 
 mod locations;
 
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::faults::faults;
 use super::validation_state::{EntryCalls, EntryDesc, IdBits, contains_type};
 use super::{Fault, Query};
@@ -210,7 +210,7 @@ fn listed(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bo
                 name: entry_name(q, &calls.entries[d]),
                 entry: Id(entry),
             };
-            if !report(Fault::at(ErrorKind::Interface(kind), at)) {
+            if !report(Fault::at(ValidationErrorKind::Interface(kind), at)) {
                 return false;
             }
             continue;
@@ -226,7 +226,7 @@ fn listed(q: &Query<'_>, calls: &EntryCalls, report: &mut dyn FnMut(Fault) -> bo
             };
             if contains_type(q, pointee, true, &psb) {
                 let kind = InterfaceError::PhysicalPointer { variable: Id(id) };
-                if !report(Fault::at(ErrorKind::Interface(kind), at)) {
+                if !report(Fault::at(ValidationErrorKind::Interface(kind), at)) {
                     return false;
                 }
             }
@@ -474,7 +474,7 @@ fn storage_classes(q: &Query<'_>, desc: &EntryDesc) -> Result<(), Fault> {
                 };
                 if let Some(kind) = small {
                     let at = q.state.def(id).map_or(at, |d| d.index);
-                    return Err(Fault::at(ErrorKind::Interface(kind), at));
+                    return Err(Fault::at(ValidationErrorKind::Interface(kind), at));
                 }
                 false
             }
@@ -487,7 +487,7 @@ fn storage_classes(q: &Query<'_>, desc: &EntryDesc) -> Result<(), Fault> {
                 SC::HitAttributeKHR => InterfaceError::SecondHitAttribute,
                 _ => InterfaceError::SecondIncomingCallableData,
             };
-            return Err(Fault::at(ErrorKind::Interface(kind), at));
+            return Err(Fault::at(ValidationErrorKind::Interface(kind), at));
         }
     }
     Ok(())

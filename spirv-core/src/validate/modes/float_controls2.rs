@@ -8,7 +8,7 @@
 //! graph, each instruction is looked at once, and the uses of ids outside functions
 //! are gathered in one pass over the module, only when a decorated one needs them.
 
-use super::super::error::ErrorKind;
+use super::super::error::ValidationErrorKind;
 use super::super::validation_state::EntryCalls;
 use super::super::{Fault, Query};
 use super::ModeError;
@@ -69,7 +69,7 @@ pub(in crate::validate) fn check(q: &Query<'_>, calls: &EntryCalls) -> Result<()
                 } else {
                     ModeError::FastWithFastMathDefault
                 };
-                return Err(Fault::at(ErrorKind::Mode(kind), index as u32));
+                return Err(Fault::at(ValidationErrorKind::Mode(kind), index as u32));
             }
             continue;
         }

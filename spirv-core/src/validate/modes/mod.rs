@@ -12,7 +12,7 @@ mod float_controls2;
 pub(super) use execution::duplicates;
 pub(super) use float_controls2::check as float_controls2;
 
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::faults::faults;
 use super::{Fault, Inst, Query};
 use crate::spv::{self, Capability as C, ExecutionMode as M, ExecutionModel as EM, Opcode as O};
@@ -325,7 +325,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, state: &mut ModeSetting) -> 
         O::ExecutionMode | O::ExecutionModeId => {
             let id = operands.first().copied().unwrap_or(0);
             if !q.state.entry_points.contains(&id) {
-                return Err(ErrorKind::ModeWithoutEntryPoint { id: Id(id) }.into());
+                return Err(ValidationErrorKind::ModeWithoutEntryPoint { id: Id(id) }.into());
             }
             execution::execution_mode(q, inst, state.modes(q))?;
         }
@@ -338,7 +338,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, state: &mut ModeSetting) -> 
 
 /// A fault at the instruction being checked.
 fn rule(kind: ModeError) -> Fault {
-    ErrorKind::Mode(kind).into()
+    ValidationErrorKind::Mode(kind).into()
 }
 
 /// spirv-val's `ValidateEntryPoint` for one `OpEntryPoint`.
@@ -346,7 +346,7 @@ fn entry_point(q: &Query<'_>, operands: &[u32], modes: &Modes) -> Result<(), Fau
     let id = operands.get(1).copied().unwrap_or(0);
     let function = match q.def(id) {
         Some(f) if f.opcode() == O::Function => f,
-        _ => return Err(ErrorKind::EntryPointNotFunction { id: Id(id) }.into()),
+        _ => return Err(ValidationErrorKind::EntryPointNotFunction { id: Id(id) }.into()),
     };
     let vulkan = q.state.options.target_env.is_vulkan();
     let fw = function.words();
@@ -356,12 +356,12 @@ fn entry_point(q: &Query<'_>, operands: &[u32], modes: &Modes) -> Result<(), Fau
             .def(fw.get(4).copied().unwrap_or(0))
             .map(|t| t.words().len());
         if params != Some(3) {
-            return Err(ErrorKind::EntryPointParameters { id: Id(id) }.into());
+            return Err(ValidationErrorKind::EntryPointParameters { id: Id(id) }.into());
         }
     }
     match q.def(fw.get(1).copied().unwrap_or(0)) {
         Some(t) if t.opcode() == O::TypeVoid => {}
-        _ => return Err(ErrorKind::EntryPointReturnType { id: Id(id) }.into()),
+        _ => return Err(ValidationErrorKind::EntryPointReturnType { id: Id(id) }.into()),
     }
     let has_cap = |c: C| q.state.has_capability(c.0);
     if has_cap(C::Shader) {
@@ -383,7 +383,7 @@ fn entry_point(q: &Query<'_>, operands: &[u32], modes: &Modes) -> Result<(), Fau
     let w = ls.words();
     let word = |i: usize| w.get(i).copied().unwrap_or(0);
     let at = at as u32;
-    let fault = |kind: ModeError| Fault::at(ErrorKind::Mode(kind), at);
+    let fault = |kind: ModeError| Fault::at(ValidationErrorKind::Mode(kind), at);
     let (quads, linear) = (
         has(M::DerivativeGroupQuadsKHR),
         has(M::DerivativeGroupLinearKHR),

@@ -8,7 +8,7 @@ mod structs;
 mod tensors;
 
 use super::Query;
-use super::error::ErrorKind;
+use super::error::ValidationErrorKind;
 use super::faults::faults;
 use super::{Fault, Inst};
 use crate::__private::Vec;
@@ -824,7 +824,7 @@ fn function(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Result<(), Fault>
         .function_type_uses
         .get_or_insert_with(|| structs::bad_function_type_uses(q));
     if let Some(&at) = uses.get(&inst.result_id) {
-        let e = ErrorKind::from(TypeError::FunctionTypeUse {
+        let e = ValidationErrorKind::from(TypeError::FunctionTypeUse {
             function_type: Id(inst.result_id),
         });
         return Err(Fault::at(e, at));

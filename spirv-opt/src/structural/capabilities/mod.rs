@@ -130,11 +130,6 @@ impl Needs {
 /// # Errors
 /// The operands of an instruction cannot be laid out, or the edited module does not
 /// read.
-pub fn trim_capabilities(module: &Module) -> Result<(Module, bool), EditError> {
-    trim_capabilities_edits(module)?.finish(module)
-}
-
-/// [`trim_capabilities`]'s edits, not yet applied.
 pub(crate) fn trim_capabilities_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let declared: Vec<u32> = module
         .section(Section::Capability)

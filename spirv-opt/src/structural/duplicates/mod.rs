@@ -35,11 +35,6 @@ use std::collections::{BTreeMap, BTreeSet};
 ///
 /// # Errors
 /// The ids of a decoration cannot all be found, or the edited module does not read.
-pub fn remove_duplicates(module: &Module) -> Result<(Module, bool), EditError> {
-    remove_duplicates_edits(module)?.finish(module)
-}
-
-/// [`remove_duplicates`]'s edits, not yet applied.
 pub(crate) fn remove_duplicates_edits<'m>(module: &'m Module) -> Result<Edits<'m>, EditError> {
     let mut editor = Editor::new(module);
     let mut changed = false;

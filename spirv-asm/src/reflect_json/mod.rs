@@ -13,7 +13,7 @@
 //! )
 //! .unwrap();
 //! let module = spirv_core::Module::from_words(&words).unwrap();
-//! let json = spirv_asm::reflect::spirv_cross_json(&module).unwrap();
+//! let json = spirv_asm::reflect_json::spirv_cross_json(&module).unwrap();
 //! assert!(json.contains("\"workgroup_size\""));
 //! ```
 

@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use spirv_asm::{assemble_str, AsmOptions};
-//! use spirv_asm::cfg::{ControlFlow, SvgOptions};
+//! use spirv_asm::flow_graph::{ControlFlow, SvgOptions};
 //!
 //! let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpName %main \"main\"
 //! %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%main = OpFunction %void None %fn
