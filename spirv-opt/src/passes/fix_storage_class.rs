@@ -8,6 +8,9 @@
 //! spirv-opt's two walks are recursive over the uses; here each runs on an explicit
 //! stack in the same order (the pointer types it makes and the copies come out in the
 //! same order), phis marked while they are being walked as spirv-opt's `seen` set does.
+//! A cycle of non-phi definitions (invalid SSA, reachable with `--skip-validation`),
+//! where spirv-opt recurses until its stack overflows, ends the walk down that use
+//! ([`Active`]).
 
 use crate::analysis::Analyses;
 use crate::analysis::constants::Const;
@@ -17,7 +20,7 @@ use crate::ir::Inst;
 use crate::pass::{IrPass, PassError, Status};
 use crate::passes::copy_prop_arrays::generate_copy;
 use spirv_core::spv::Opcode as O;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The pass's flag.
 pub const FLAG: &str = "fix-storage-class";
@@ -83,6 +86,40 @@ fn pointer_type(cx: &mut Context, i: Inst) -> Option<Inst> {
     }
     let t = cx.get_def(ty)?;
     (cx.ir.opcode(t) == O::TypePointer).then_some(t)
+}
+
+/// The instructions whose frames are on a walk's stack. A non-phi instruction met again
+/// with no phi frame pushed since its own frame closes a cycle of non-phi definitions,
+/// which valid SSA cannot hold (each definition dominates its uses); the walk skips
+/// that use. Every other walk, and so every output, is spirv-opt's.
+#[derive(Default)]
+struct Active {
+    /// Phi frames on the stack.
+    phis: u32,
+    /// For each non-phi instruction on the stack, the phi count below each of its frames.
+    at: HashMap<Inst, Vec<u32>>,
+}
+
+impl Active {
+    fn push(&mut self, cx: &Context, i: Inst) {
+        if cx.ir.opcode(i) == O::Phi {
+            self.phis += 1;
+        } else {
+            self.at.entry(i).or_default().push(self.phis);
+        }
+    }
+
+    fn pop(&mut self, cx: &Context, i: Inst) {
+        if cx.ir.opcode(i) == O::Phi {
+            self.phis -= 1;
+        } else if let Some(depths) = self.at.get_mut(&i) {
+            depths.pop();
+        }
+    }
+
+    fn closes_cycle(&self, cx: &Context, i: Inst) -> bool {
+        cx.ir.opcode(i) != O::Phi && self.at.get(&i).and_then(|d| d.last()) == Some(&self.phis)
+    }
 }
 
 /// A frame of [`propagate_storage_class`]: the users of a pointer already in the
@@ -161,6 +198,9 @@ fn propagate_storage_class(
         ScCall::Frame(f, r) => (f, r),
     };
     let mut stack = vec![first];
+    let mut path = vec![inst];
+    let mut active = Active::default();
+    active.push(cx, inst);
     let mut result = result;
     while let Some(top) = stack.last_mut() {
         let (users, next) = match top {
@@ -168,6 +208,9 @@ fn propagate_storage_class(
         };
         let Some(&user) = users.get(*next) else {
             let done = stack.pop().expect("a frame");
+            if let Some(i) = path.pop() {
+                active.pop(cx, i);
+            }
             if let ScFrame::Walk { phi, modified, .. } = done {
                 if let Some(p) = phi {
                     seen.remove(&p);
@@ -181,6 +224,9 @@ fn propagate_storage_class(
             continue;
         };
         *next += 1;
+        if active.closes_cycle(cx, user) {
+            continue;
+        }
         match sc_call(cx, user, storage, seen) {
             ScCall::Done(r) => {
                 if let Some(ScFrame::Walk { modified, .. }) = stack.last_mut() {
@@ -192,6 +238,8 @@ fn propagate_storage_class(
                     *modified |= r;
                 }
                 stack.push(f);
+                path.push(user);
+                active.push(cx, user);
             }
         }
     }
@@ -298,17 +346,28 @@ fn propagate_type(
         return Some(modified);
     };
     let mut stack = vec![first];
+    let mut path = vec![inst];
+    let mut active = Active::default();
+    active.push(cx, inst);
     while let Some(top) = stack.last_mut() {
         let Some(&(user, k)) = top.uses.get(top.next) else {
             if let Some(p) = stack.pop().and_then(|f| f.phi) {
                 seen.remove(&p);
             }
+            if let Some(i) = path.pop() {
+                active.pop(cx, i);
+            }
             continue;
         };
         top.next += 1;
         let t = top.new_type;
+        if active.closes_cycle(cx, user) {
+            continue;
+        }
         if let (_, Some(f)) = ty_call(cx, user, t, k, seen, budget)? {
             stack.push(f);
+            path.push(user);
+            active.push(cx, user);
         }
     }
     Some(modified)
