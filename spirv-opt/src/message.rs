@@ -33,7 +33,8 @@ pub struct Message {
     /// for the optimizer's own.
     pub source: Option<&'static str>,
     /// The position's index: for the validator, the 1-based number of the instruction
-    /// it names (0 for the module as a whole); 0 for the optimizer's own messages.
+    /// it names (0 for the module as a whole); for a module the loader refuses, the
+    /// instruction it refuses; 0 for the optimizer's other messages.
     pub index: usize,
     /// The text: a first line, then (for the validator) the instruction it names,
     /// disassembled on a line of its own, indented by two spaces and ended by a newline.

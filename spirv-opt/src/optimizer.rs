@@ -130,6 +130,11 @@ impl OptError {
         match self {
             OptError::Invalid(e) => Message::validator(e.line(), e.to_string()),
             OptError::Pass(e) => Message::optimizer(MessageLevel::Error, e.message.clone()),
+            // spirv-opt names the instruction its parser or loader refuses.
+            OptError::Load(LoadError::Refused { message, index }) => Message {
+                index: *index,
+                ..Message::optimizer(MessageLevel::Error, message.clone())
+            },
             other => Message::optimizer(MessageLevel::Error, other.to_string()),
         }
     }

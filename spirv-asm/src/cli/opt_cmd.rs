@@ -193,8 +193,9 @@ impl Request {
             }
         };
         done.map(|o| o.words).map_err(|e| match e {
-            // A pass's failure, as spirv-opt's consumer prints it (`error: line 0: …`).
-            OptError::Pass(_) => format!("{}\n", e.message()),
+            // A pass's failure or a refused load, as spirv-opt's consumer prints it
+            // (`error: line N: …`).
+            OptError::Pass(_) | OptError::Load(_) => format!("{}\n", e.message()),
             e => format!("error: {e}\n"),
         })
     }

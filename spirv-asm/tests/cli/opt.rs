@@ -668,3 +668,68 @@ fn a_failing_pass_says_what_spirv_opt_says() {
         );
     }
 }
+
+/// A module SPIRV-Tools' parser refuses (a zero type or result id, an id defined twice,
+/// an unknown opcode), read with validation skipped by passes on the optimizer IR: refused
+/// with spirv-opt's message and the instruction's number, nothing written. (A result id
+/// 0 kept would be defined again by any copy a pass makes, as the inliner's are.)
+#[test]
+fn a_module_the_parser_refuses_is_refused_as_spirv_opt_refuses_it() {
+    let dir = scratch("parser");
+    let good = module(
+        &dir,
+        "good.spv",
+        "OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint Fragment %1 \"main\"
+OpExecutionMode %1 OriginUpperLeft
+%2 = OpTypeVoid
+%3 = OpTypeFunction %2
+%4 = OpTypeFloat 32
+%5 = OpConstant %4 1
+%1 = OpFunction %2 None %3
+%6 = OpLabel
+%7 = OpFAdd %4 %5 %5
+OpReturn
+OpFunctionEnd
+",
+    );
+    let words: Vec<u32> = good
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    // The OpFAdd: its first word, then type and result ids.
+    let mut at = 5;
+    while words[at] & 0xffff != u32::from(spirv_core::spv::Opcode::FAdd.0) {
+        at += (words[at] >> 16) as usize;
+    }
+    let patched: [(&str, usize, u32); 4] = [
+        ("type-zero", at + 1, 0),
+        ("result-zero", at + 2, 0),
+        ("redefined", at + 2, 4),
+        ("opcode", at, (words[at] & 0xffff_0000) | 4000),
+    ];
+    for (name, word, value) in patched {
+        let mut bad = words.clone();
+        bad[word] = value;
+        let file = format!("{name}.spv");
+        std::fs::write(dir.join(&file), spirv_core::binary::words_to_bytes(&bad)).expect("write");
+        for pass in ["--eliminate-dead-code-aggressive", "-O"] {
+            let args = ["--skip-validation", pass, file.as_str(), "-o", "out.spv"];
+            let r = ours(&dir, &args);
+            assert_eq!(r.code, 1, "{name} {pass}: {r:?}");
+            assert!(
+                r.stderr.starts_with("error: line 11: "),
+                "{name} {pass}: {r:?}"
+            );
+            assert!(
+                !dir.join("out.spv").exists(),
+                "{name} {pass}: wrote its output"
+            );
+            let theirs_args = ["--skip-validation", pass, file.as_str(), "-o", "t.spv"];
+            if let Some(t) = theirs(&dir, &theirs_args) {
+                assert_eq!((r.code, &r.stderr), (t.code, &t.stderr), "{name} {pass}");
+            }
+        }
+    }
+}

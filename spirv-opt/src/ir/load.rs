@@ -20,7 +20,7 @@ use spirv_core::grammar::KindClass;
 use spirv_core::spv;
 use spirv_core::spv::Opcode as O;
 use spirv_core::walk::{self, ExtInstRegistry, Ids, Summary, WalkOptions};
-use spirv_core::{DecodeError, Module};
+use spirv_core::{DecodeError, DecodeErrorKind, Module};
 use std::sync::OnceLock;
 
 /// Why a module cannot be loaded.
@@ -243,12 +243,25 @@ fn load_words(words: &[u32]) -> Result<Ir, LoadError> {
             }
         }
         let data = InstData::from_walk(opcode, &parts, ops);
+        // SPIRV-Tools' parser refuses a zero type or result id before the loader sees
+        // the instruction (a result id 0 would be defined again by any copy a pass makes).
+        if data.has_type() && data.type_id() == 0 {
+            return Err(l.refuse("Error: Type Id is 0".into()));
+        }
+        if data.has_result() && data.result_id() == 0 {
+            return Err(l.refuse("Error: Result Id is 0".into()));
+        }
         let summary = Summary {
             result_type: data.has_type().then(|| data.type_id()),
             result_id: data.has_result().then(|| data.result_id()),
             saw_unknown: false,
         };
-        walk::observe(&mut ids, registry, opcode, ops, &summary).map_err(|k| decode(k, 1))?;
+        walk::observe(&mut ids, registry, opcode, ops, &summary).map_err(|k| match k {
+            DecodeErrorKind::IdRedefined { id } => {
+                l.refuse(format!("Id {id} is defined more than once"))
+            }
+            k => decode(k, 1).into(),
+        })?;
         if opcode == O::ExtInstImport.0 {
             let name = data.string(1);
             let class = SetClass::of(&name);
