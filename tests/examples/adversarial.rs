@@ -7,7 +7,9 @@
 //! - `as` (texts, and the default disassembly of binaries that have one),
 //! - reflection (binaries), read as `spirv-asm reflect` reads them, without and with
 //!   every entry point's static use, and as `--format spirv-cross` prints it;
-//! - validation (binaries), every fault as `spirv-asm val --keep-going` finds them.
+//! - validation (binaries), every fault as `spirv-asm val --keep-going` finds them;
+//! - the optimizer's `-O` and `--legalize-hlsl` (binaries) with validation skipped, so
+//!   that every pass meets the crafted shape whether or not the module is valid.
 //!
 //! For each it prints the time ratio t(2n)/t(n) (goal ≤ 2.3: linear up to noise), the
 //! peak heap the operation allocated over the input's size (goal ≤ 10×), and the output
@@ -527,6 +529,12 @@ fn operations(input: &Input) -> Vec<Operation<'_>> {
                 ("refl+use", size, Box::new(move || reflect(words, true))),
                 ("cross", size, Box::new(move || spirv_cross(words))),
                 ("val", size, Box::new(move || validate(words))),
+                ("opt -O", size, Box::new(move || optimize(words, "-O"))),
+                (
+                    "legalize",
+                    size,
+                    Box::new(move || optimize(words, "--legalize-hlsl")),
+                ),
             ];
             let mut text = Vec::new();
             if spirv_asm::disassemble_to(words, &DisOptions::default(), &mut text).is_ok() {
@@ -537,6 +545,17 @@ fn operations(input: &Input) -> Vec<Operation<'_>> {
         }
         Input::Text(text) => vec![("as", text.len(), Box::new(move || asm(text)))],
     }
+}
+
+/// A preset run on `words` with validation skipped: the output's size (0 when a pass
+/// or the loader refuses the module).
+fn optimize(words: &[u32], preset: &str) -> usize {
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true);
+    if opt.register_flag(preset).is_err() {
+        return 0;
+    }
+    opt.run(words).map_or(0, |o| o.words.len() * 4)
 }
 
 /// `ADVERSARIAL_ONE="CLASS/OP/N"`: one operation, once, untimed.

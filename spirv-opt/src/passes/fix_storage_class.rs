@@ -10,7 +10,7 @@
 //! same order), phis marked while they are being walked as spirv-opt's `seen` set does.
 //! A cycle of non-phi definitions (invalid SSA, reachable with `--skip-validation`),
 //! where spirv-opt recurses until its stack overflows, ends the walk down that use
-//! ([`Active`]).
+//! (`Active`).
 
 use crate::analysis::Analyses;
 use crate::analysis::constants::Const;
