@@ -819,28 +819,26 @@ impl State {
                     } else {
                         2
                     };
-                    let mut dead = true;
-                    let mut removed = false;
+                    // The live targets (with their members) kept in one rewrite:
+                    // removing dead ones one by one rebuilt the instruction each
+                    // time, quadratic in a group decoration's targets.
+                    let ops = cx.ir.data(a).operands();
+                    let mut kept = ops[..1.min(ops.len())].to_vec();
                     let mut k = 1;
-                    while k < cx.ir.data(a).num_operands() {
-                        let target = cx.get_def(cx.ir.data(a).word(k));
-                        if !self.is_live_opt(target) {
-                            if step == 2 {
-                                cx.ir.data_mut(a).remove_operand(k + 1);
-                            }
-                            cx.ir.data_mut(a).remove_operand(k);
-                            modified = true;
-                            removed = true;
-                        } else {
-                            k += step;
-                            dead = false;
+                    while k < ops.len() {
+                        let target = cx.get_def(ops[k].words.first().copied().unwrap_or(0));
+                        if self.is_live_opt(target) {
+                            kept.extend_from_slice(&ops[k..(k + step).min(ops.len())]);
                         }
+                        k += step;
                     }
-                    if dead {
+                    if kept.len() <= 1 {
                         cx.kill_inst(a);
                         modified = true;
-                    } else if removed {
+                    } else if kept.len() < ops.len() {
+                        cx.ir.data_mut(a).replace_operands(&kept);
                         cx.update_def_use(a);
+                        modified = true;
                     }
                 }
                 O::DecorationGroup => {
