@@ -152,21 +152,6 @@ impl Builder {
         self.add_instruction(cx, i)
     }
 
-    /// `AddLoopMerge`.
-    pub fn add_loop_merge(&self, cx: &mut Context, merge: u32, cont: u32, control: u32) -> Inst {
-        let i = cx.create(InstData::new(
-            O::LoopMerge,
-            0,
-            0,
-            &[
-                Operand::id(merge),
-                Operand::id(cont),
-                Operand::new(Kind::Mask, &[control]),
-            ],
-        ));
-        self.add_instruction(cx, i)
-    }
-
     /// `AddConditionalBranch`, with an `OpSelectionMerge` first when `merge` is given.
     pub fn add_conditional_branch(
         &self,
@@ -209,29 +194,6 @@ impl Builder {
     pub fn add_load(&self, cx: &mut Context, ty: u32, ptr: u32) -> Option<Inst> {
         let id = cx.take_next_id()?;
         let i = cx.create(InstData::new(O::Load, ty, id, &[Operand::id(ptr)]));
-        Some(self.add_instruction(cx, i))
-    }
-
-    /// `AddStore`.
-    pub fn add_store(&self, cx: &mut Context, ptr: u32, value: u32) -> Inst {
-        let i = cx.create(InstData::new(
-            O::Store,
-            0,
-            0,
-            &[Operand::id(ptr), Operand::id(value)],
-        ));
-        self.add_instruction(cx, i)
-    }
-
-    /// `AddVariable`.
-    pub fn add_variable(&self, cx: &mut Context, ty: u32, storage: u32) -> Option<Inst> {
-        let id = cx.take_next_id()?;
-        let i = cx.create(InstData::new(
-            O::Variable,
-            ty,
-            id,
-            &[Operand::new(Kind::Enum, &[storage])],
-        ));
         Some(self.add_instruction(cx, i))
     }
 }

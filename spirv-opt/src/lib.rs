@@ -29,23 +29,27 @@
 //!   of passes and the options spirv-opt runs them with.
 //! - [`structural`]: spirv-opt's structural passes (strip, compact, unify, …), which
 //!   decide instruction by instruction and run on the editor (`spirv_core::edit`).
+//! - [`ir`], [`analysis`], [`Context`] and [`IrPass`]: the optimizer IR (spirv-opt's
+//!   module, functions, blocks and instructions), the analyses built on it, and the
+//!   trait a pass on it implements; enough to write a pass of one's own and register
+//!   it by value. The passes themselves are reached through the registry, by flag.
 
 #![deny(missing_docs)]
 
 pub mod analysis;
-pub mod builder;
+pub(crate) mod builder;
 mod context;
 pub(crate) mod fold;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod ir;
-pub mod mem_pass;
+pub(crate) mod mem_pass;
 mod message;
 mod optimizer;
 mod pass;
-pub mod passes;
+pub(crate) mod passes;
 pub mod registry;
-pub mod stl;
+pub(crate) mod stl;
 pub mod structural;
 
 pub use context::{Context, ContextOptions};
