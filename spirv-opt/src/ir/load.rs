@@ -481,7 +481,7 @@ impl Loader {
             self.ir.contains_debug_info = true;
             self.last_line = None;
             let mut data = data;
-            data.scope = self.scope;
+            data.set_scope(self.scope);
             let l = self.ir.create(data);
             self.lines.push(l);
             return Ok(());

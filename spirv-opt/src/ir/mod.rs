@@ -465,25 +465,29 @@ impl Ir {
 
     /// The debug scope of `i`.
     pub fn scope(&self, i: Inst) -> DebugScope {
-        self.data(i).scope
+        self.data(i).scope()
     }
 
     /// Sets the debug scope of `i` and of its lines (`SetDebugScope`).
     pub fn set_scope(&mut self, i: Inst, scope: DebugScope) {
-        self.nodes[i.index()].data.scope = scope;
+        self.nodes[i.index()].data.set_scope(scope);
         for k in 0..self.lines(i).len() {
             let l = self.lines(i)[k];
-            self.nodes[l.index()].data.scope = scope;
+            self.nodes[l.index()].data.set_scope(scope);
         }
     }
 
     /// Sets the inlined-at of the debug scope of `i` and of each of its lines, their
     /// lexical scopes unchanged (`UpdateDebugInlinedAt`).
     pub fn update_debug_inlined_at(&mut self, i: Inst, inlined_at: u32) {
-        self.nodes[i.index()].data.scope.inlined_at = inlined_at;
-        for k in 0..self.lines(i).len() {
-            let l = self.lines(i)[k];
-            self.nodes[l.index()].data.scope.inlined_at = inlined_at;
+        for k in 0..=self.lines(i).len() {
+            let at = if k == 0 { i } else { self.lines(i)[k - 1] };
+            let d = &mut self.nodes[at.index()].data;
+            let scope = d.scope();
+            d.set_scope(DebugScope {
+                inlined_at,
+                ..scope
+            });
         }
     }
 
@@ -1283,7 +1287,7 @@ mod tests {
     /// The sizes loading a large module pays for.
     #[test]
     fn node_sizes() {
-        assert_eq!(core::mem::size_of::<super::InstData>(), 40);
-        assert_eq!(core::mem::size_of::<super::Node>(), 64);
+        assert_eq!(core::mem::size_of::<super::InstData>(), 32);
+        assert_eq!(core::mem::size_of::<super::Node>(), 56);
     }
 }
