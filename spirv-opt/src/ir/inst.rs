@@ -3,9 +3,12 @@
 //! its debug scope, as spirv-opt's `Instruction` holds them.
 //!
 //! An instruction whose operands are one word each, at most six of them (most
-//! instructions), keeps them inline with their kinds packed four bits each; any other
-//! keeps one boxed slice: a descriptor per operand (kind and word count), then the words.
-//! Either way writing an instruction is one copy of its words.
+//! instructions), and that has no debug scope keeps them inline with their kinds packed
+//! four bits each; any other keeps one boxed slice: the words, spare room, a descriptor
+//! per operand (kind and word count), then the scope if it has one. Either way writing
+//! an instruction is one copy of its words, and a single-operand edit moves only what
+//! follows the operand (no rebuild: a run of edits over one instruction stays linear
+//! in its length per edit, and appends are amortized).
 
 use spirv_core::spv::Opcode;
 
@@ -138,9 +141,9 @@ pub struct DebugScope {
 /// many); others go to the heap.
 const INLINE: usize = 6;
 
-/// Where an instruction's opcode, flags and operands live. The opcode and flags sit in
-/// the room after the enum's tag, so that an instruction takes 40 bytes (with its scope):
-/// the node arena of a large module is what loading it pays for, in page faults.
+/// Where an instruction's opcode, flags, operands and scope live. The opcode and flags
+/// sit in the room after the enum's tag, so that an instruction takes 32 bytes: the
+/// node arena of a large module is what loading it pays for, in page faults.
 #[derive(Debug, Clone)]
 enum Store {
     /// Up to [`INLINE`] operands of one word each: `kinds` holds operand `i`'s kind in
