@@ -3,9 +3,12 @@
 //! its debug scope, as spirv-opt's `Instruction` holds them.
 //!
 //! An instruction whose operands are one word each, at most six of them (most
-//! instructions), keeps them inline with their kinds packed four bits each; any other
-//! keeps one boxed slice: a descriptor per operand (kind and word count), then the words.
-//! Either way writing an instruction is one copy of its words.
+//! instructions), and that has no debug scope keeps them inline with their kinds packed
+//! four bits each; any other keeps one boxed slice: the words, spare room, a descriptor
+//! per operand (kind and word count), then the scope if it has one. Either way writing
+//! an instruction is one copy of its words, and a single-operand edit moves only what
+//! follows the operand (no rebuild: a run of edits over one instruction stays linear
+//! in its length per edit, and appends are amortized).
 
 use spirv_core::spv::Opcode;
 
@@ -138,10 +141,10 @@ pub struct DebugScope {
 /// many); others go to the heap.
 const INLINE: usize = 6;
 
-/// Where an instruction's opcode, flags and operands live. The opcode and flags sit in
-/// the room after the enum's tag, so that an instruction takes 40 bytes (with its scope):
-/// the node arena of a large module is what loading it pays for, in page faults.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where an instruction's opcode, flags, operands and scope live. The opcode and flags
+/// sit in the room after the enum's tag, so that an instruction takes 32 bytes: the
+/// node arena of a large module is what loading it pays for, in page faults.
+#[derive(Debug, Clone)]
 enum Store {
     /// Up to [`INLINE`] operands of one word each: `kinds` holds operand `i`'s kind in
     /// bits `4i..4i + 4` and the number of operands in its top 8 bits; slots past the
@@ -152,11 +155,16 @@ enum Store {
         kinds: u32,
         buf: [u32; INLINE],
     },
-    /// Any operands: a descriptor per operand (`kind << 16 | words`), then the words.
+    /// Any operands. `data` holds the `len` operand words first and a descriptor per
+    /// operand (`kind << 16 | words`) last, in reverse (operand `i`'s at
+    /// `end - 1 - i`, `end` being [`desc_end`]), with spare room between: appending or
+    /// inserting an operand moves no more than the words after it, and the room grows
+    /// by doubling.
     Heap {
         flags: u8,
         opcode: u16,
-        count: u16,
+        count: u32,
+        len: u32,
         data: Box<[u32]>,
     },
 }
@@ -166,18 +174,86 @@ const HAS_TYPE: u8 = 1;
 const HAS_RESULT: u8 = 2;
 /// Every operand is one word.
 const UNIFORM: u8 = 4;
+/// The heap form's last two words are a debug scope (lexical scope, inlined-at): an
+/// instruction with a scope, rare outside modules with debug information, is kept on
+/// the heap so that the common one needs no room for it.
+const HAS_SCOPE: u8 = 8;
+
+/// Where a heap store's descriptors end: before its scope, if it has one.
+fn desc_end(flags: u8, data: &[u32]) -> usize {
+    data.len() - if flags & HAS_SCOPE != 0 { 2 } else { 0 }
+}
 
 /// An instruction's data.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct InstData {
     store: Store,
-    /// The debug scope.
-    pub scope: DebugScope,
 }
+
+/// Equal opcodes, result flags, scopes and operands (kinds and words), whichever way
+/// each side stores them.
+impl PartialEq for InstData {
+    fn eq(&self, other: &InstData) -> bool {
+        let results = HAS_TYPE | HAS_RESULT;
+        self.opcode() == other.opcode()
+            && self.flags() & results == other.flags() & results
+            && self.scope() == other.scope()
+            && self.count() == other.count()
+            && self.words() == other.words()
+            && (0..self.count()).all(|i| self.desc_at(i) == other.desc_at(i))
+    }
+}
+
+impl Eq for InstData {}
 
 /// A descriptor of the heap form.
 fn pack_descriptor(kind: Kind, words: usize) -> u32 {
     (u32::from(kind as u8) << 16) | (words as u32 & 0xffff)
+}
+
+/// The word count a descriptor gives.
+fn desc_len(d: u32) -> usize {
+    (d & 0xffff) as usize
+}
+
+/// The kind a descriptor gives.
+fn desc_kind(d: u32) -> Kind {
+    Kind::from_u8((d >> 16) as u8)
+}
+
+/// The bits of `kinds` (the inline form) below operand `i`'s.
+fn low_kinds(i: usize) -> u32 {
+    (1u32 << (4 * i)) - 1
+}
+
+/// A heap store holding `words`, the descriptors `descs` (in operand order) and
+/// `scope` unless it is the default one, with room for `room` more words and
+/// descriptors.
+fn heap_store(
+    flags: u8,
+    opcode: u16,
+    words: &[u32],
+    descs: impl DoubleEndedIterator<Item = u32> + ExactSizeIterator,
+    room: usize,
+    scope: DebugScope,
+) -> Store {
+    let count = descs.len();
+    let mut data = Vec::with_capacity(words.len() + room + count + 2);
+    data.extend_from_slice(words);
+    data.resize(words.len() + room, 0);
+    data.extend(descs.rev());
+    let mut flags = flags & !HAS_SCOPE;
+    if scope != DebugScope::default() {
+        data.extend_from_slice(&[scope.lexical_scope, scope.inlined_at]);
+        flags |= HAS_SCOPE;
+    }
+    Store::Heap {
+        flags,
+        opcode,
+        count: count as u32,
+        len: words.len() as u32,
+        data: data.into_boxed_slice(),
+    }
 }
 
 impl InstData {
@@ -229,27 +305,19 @@ impl InstData {
                 buf,
             }
         } else {
-            let total: usize = parts.iter().map(|(_, w)| 1 + w.len()).sum();
-            let mut v = Vec::with_capacity(total);
-            v.extend(
+            let words: Vec<u32> = parts.iter().flat_map(|&(_, w)| w.iter().copied()).collect();
+            heap_store(
+                if uniform { UNIFORM } else { 0 },
+                opcode,
+                &words,
                 parts
                     .iter()
                     .map(|&(kind, w)| pack_descriptor(kind, w.len())),
-            );
-            for &(_, w) in &parts {
-                v.extend_from_slice(w);
-            }
-            Store::Heap {
-                flags: if uniform { UNIFORM } else { 0 },
-                opcode,
-                count: parts.len() as u16,
-                data: v.into_boxed_slice(),
-            }
+                0,
+                DebugScope::default(),
+            )
         };
-        InstData {
-            store,
-            scope: DebugScope::default(),
-        }
+        InstData { store }
     }
 
     /// An instruction from the words of its operands (`ops`, the leading word left
@@ -271,24 +339,18 @@ impl InstData {
                 buf,
             }
         } else {
-            let mut v = Vec::with_capacity(parts.len() + ops.len());
-            v.extend(
+            heap_store(
+                if uniform { UNIFORM } else { 0 },
+                opcode,
+                ops,
                 parts
                     .iter()
                     .map(|&(kind, _, n)| pack_descriptor(kind, n as usize)),
-            );
-            v.extend_from_slice(ops);
-            Store::Heap {
-                flags: if uniform { UNIFORM } else { 0 },
-                opcode,
-                count: parts.len() as u16,
-                data: v.into_boxed_slice(),
-            }
+                0,
+                DebugScope::default(),
+            )
         };
-        let mut d = InstData {
-            store,
-            scope: DebugScope::default(),
-        };
+        let mut d = InstData { store };
         // `set_result_flags`, from the parts at hand.
         let k0 = parts.first().map(|p| p.0);
         let k1 = parts.get(1).map(|p| p.0);
@@ -337,23 +399,28 @@ impl InstData {
     fn count(&self) -> usize {
         match &self.store {
             Store::Inline { kinds, .. } => (kinds >> 24) as usize,
-            Store::Heap { count, .. } => usize::from(*count),
+            Store::Heap { count, .. } => *count as usize,
+        }
+    }
+
+    /// Operand `i`'s descriptor (`i` below the count), whichever the form.
+    fn desc_at(&self, i: usize) -> u32 {
+        match &self.store {
+            Store::Inline { kinds, .. } => (((kinds >> (4 * i)) & 0xf) << 16) | 1,
+            Store::Heap { flags, data, .. } => data[desc_end(*flags, data) - 1 - i],
         }
     }
 
     /// Operand `i`'s kind (`i` below the count).
     fn kind_at(&self, i: usize) -> Kind {
-        match &self.store {
-            Store::Inline { kinds, .. } => Kind::from_u8(((kinds >> (4 * i)) & 0xf) as u8),
-            Store::Heap { data, .. } => Kind::from_u8((data[i] >> 16) as u8),
-        }
+        desc_kind(self.desc_at(i))
     }
 
     /// All the operands' words, to change them in place.
     fn words_mut(&mut self) -> &mut [u32] {
         match &mut self.store {
             Store::Inline { kinds, buf, .. } => &mut buf[..(*kinds >> 24) as usize],
-            Store::Heap { count, data, .. } => &mut data[usize::from(*count)..],
+            Store::Heap { len, data, .. } => &mut data[..*len as usize],
         }
     }
 
@@ -415,7 +482,7 @@ impl InstData {
     pub fn words(&self) -> &[u32] {
         match &self.store {
             Store::Inline { kinds, buf, .. } => &buf[..(*kinds >> 24) as usize],
-            Store::Heap { count, data, .. } => &data[usize::from(*count)..],
+            Store::Heap { len, data, .. } => &data[..*len as usize],
         }
     }
 
@@ -431,8 +498,9 @@ impl InstData {
         }
         match &self.store {
             Store::Heap { flags, data, .. } if flags & UNIFORM == 0 => {
-                let start: usize = data[..i].iter().map(|d| (d & 0xffff) as usize).sum();
-                (start, (data[i] & 0xffff) as usize)
+                let end = desc_end(*flags, data) - 1;
+                let start: usize = (0..i).map(|j| desc_len(data[end - j])).sum();
+                (start, desc_len(data[end - i]))
             }
             _ => (i, 1),
         }
@@ -455,7 +523,20 @@ impl InstData {
     /// The first word of operand `i` (`GetSingleWordOperand`; 0 past the end, where
     /// spirv-opt would assert).
     pub fn word(&self, i: usize) -> u32 {
-        self.operand_words(i).first().copied().unwrap_or(0)
+        match &self.store {
+            // Slots past the operands are 0.
+            Store::Inline { buf, .. } => buf.get(i).copied().unwrap_or(0),
+            Store::Heap {
+                flags, count, data, ..
+            } if flags & UNIFORM != 0 => {
+                if i < *count as usize {
+                    data[i]
+                } else {
+                    0
+                }
+            }
+            Store::Heap { .. } => self.operand_words(i).first().copied().unwrap_or(0),
+        }
     }
 
     /// The first word of in-operand `i` (`GetSingleWordInOperand`).
@@ -476,17 +557,127 @@ impl InstData {
     /// Replaces every operand (spirv-opt's `ReplaceOperands`; the result type and
     /// result flags are kept).
     pub fn replace_operands(&mut self, ops: &[Operand]) {
-        let flags = self.flags() & (HAS_TYPE | HAS_RESULT);
-        let scope = self.scope;
-        *self = InstData::from_parts(
-            self.opcode().0,
-            ops.iter().map(|o| (o.kind, o.words.as_slice())),
-        );
-        *self.flags_mut() |= flags;
-        self.scope = scope;
+        self.rebuild(ops.iter().map(|o| (o.kind, o.words.as_slice())));
     }
 
-    /// Sets operand `i`'s words (`SetOperand`).
+    /// Makes `parts` the operands, keeping the opcode, result flags and scope.
+    fn rebuild<'a>(&mut self, parts: impl IntoIterator<Item = (Kind, &'a [u32])>) {
+        let flags = self.flags() & (HAS_TYPE | HAS_RESULT);
+        let scope = self.scope();
+        *self = InstData::from_parts(self.opcode().0, parts);
+        *self.flags_mut() |= flags;
+        self.set_scope(scope);
+    }
+
+    /// The debug scope.
+    pub fn scope(&self) -> DebugScope {
+        match &self.store {
+            Store::Heap { flags, data, .. } if flags & HAS_SCOPE != 0 => {
+                let n = data.len();
+                DebugScope {
+                    lexical_scope: data[n - 2],
+                    inlined_at: data[n - 1],
+                }
+            }
+            _ => DebugScope::default(),
+        }
+    }
+
+    /// Sets the debug scope: an instruction given one goes to the heap form, one whose
+    /// scope is cleared may go back inline.
+    pub fn set_scope(&mut self, scope: DebugScope) {
+        if let Store::Heap { flags, data, .. } = &mut self.store
+            && *flags & HAS_SCOPE != 0
+            && scope != DebugScope::default()
+        {
+            let n = data.len();
+            data[n - 2] = scope.lexical_scope;
+            data[n - 1] = scope.inlined_at;
+            return;
+        }
+        if scope == self.scope() {
+            return;
+        }
+        let count = self.count();
+        let store = heap_store(
+            self.flags(),
+            self.opcode().0,
+            self.words(),
+            (0..count).map(|i| self.desc_at(i)),
+            0,
+            scope,
+        );
+        self.store = store;
+        self.settle(false);
+    }
+
+    /// Makes the store a heap one with room for `extra` more words and descriptors
+    /// (doubling when it grows, so that a run of appends is linear).
+    fn reserve_heap(&mut self, extra: usize) {
+        let (flags, opcode) = (self.flags(), self.opcode().0);
+        let count = self.count();
+        let len = self.words().len();
+        let room = match &self.store {
+            Store::Heap { flags, data, .. } => desc_end(*flags, data) - count - len,
+            Store::Inline { .. } => 0,
+        };
+        if matches!(self.store, Store::Heap { .. }) && room >= extra {
+            return;
+        }
+        let grown = (room + extra).max(count + len).max(4);
+        let store = heap_store(
+            flags,
+            opcode,
+            self.words(),
+            (0..count).map(|i| self.desc_at(i)),
+            grown,
+            self.scope(),
+        );
+        self.store = store;
+    }
+
+    /// After an edit of the heap form: sets the uniform flag from the descriptors if
+    /// `check`, and goes back inline when the operands fit there again.
+    fn settle(&mut self, check: bool) {
+        let Store::Heap {
+            flags,
+            opcode,
+            count,
+            len,
+            data,
+        } = &mut self.store
+        else {
+            return;
+        };
+        let n = *count as usize;
+        let end = desc_end(*flags, data);
+        if check {
+            let uniform = (0..n).all(|j| desc_len(data[end - 1 - j]) == 1);
+            if uniform {
+                *flags |= UNIFORM;
+            } else {
+                *flags &= !UNIFORM;
+            }
+        }
+        if *flags & (UNIFORM | HAS_SCOPE) != UNIFORM || n > INLINE {
+            return;
+        }
+        let mut buf = [0u32; INLINE];
+        buf[..n].copy_from_slice(&data[..*len as usize]);
+        let mut kinds = (n as u32) << 24;
+        for (j, shift) in (0..n).zip((0..).step_by(4)) {
+            kinds |= ((data[end - 1 - j] >> 16) & 0xf) << shift;
+        }
+        self.store = Store::Inline {
+            flags: *flags,
+            opcode: *opcode,
+            kinds,
+            buf,
+        };
+    }
+
+    /// Sets operand `i`'s words (`SetOperand`); a different width moves only the
+    /// words after it.
     pub fn set_operand(&mut self, i: usize, words: &[u32]) {
         if i >= self.num_operands() {
             return;
@@ -496,9 +687,21 @@ impl InstData {
             self.words_mut()[s..s + l].copy_from_slice(words);
             return;
         }
-        let mut ops = self.operands();
-        ops[i].words = words.to_vec();
-        self.replace_operands(&ops);
+        let m = words.len();
+        self.reserve_heap(m.saturating_sub(l));
+        let Store::Heap {
+            flags, len, data, ..
+        } = &mut self.store
+        else {
+            return;
+        };
+        let old = *len as usize;
+        data.copy_within(s + l..old, s + m);
+        data[s..s + m].copy_from_slice(words);
+        *len = (old + m - l) as u32;
+        let at = desc_end(*flags, data) - 1 - i;
+        data[at] = pack_descriptor(desc_kind(data[at]), m);
+        self.settle(true);
     }
 
     /// Sets in-operand `i`'s words (`SetInOperand`).
@@ -508,25 +711,53 @@ impl InstData {
 
     /// Replaces the in-operands (`SetInOperands`).
     pub fn set_in_operands(&mut self, ops: &[Operand]) {
-        let mut all: Vec<Operand> = self.operands();
-        all.truncate(self.type_result_count());
-        all.extend_from_slice(ops);
-        self.replace_operands(&all);
+        let head = self.type_result_count().min(self.count());
+        let kept: Vec<(Kind, Vec<u32>)> = (0..head)
+            .map(|i| (self.kind_at(i), self.operand_words(i).to_vec()))
+            .collect();
+        self.rebuild(
+            kept.iter()
+                .map(|(k, w)| (*k, w.as_slice()))
+                .chain(ops.iter().map(|o| (o.kind, o.words.as_slice()))),
+        );
     }
 
-    /// Appends an operand (`AddOperand`).
+    /// Appends an operand (`AddOperand`), in amortized constant time.
     pub fn add_operand(&mut self, op: Operand) {
-        let mut all = self.operands();
-        all.push(op);
-        self.replace_operands(&all);
+        self.insert_operand(self.count(), op);
     }
 
-    /// Removes operand `i` (`RemoveOperand`).
+    /// Removes operand `i` (`RemoveOperand`), moving only what follows it.
     pub fn remove_operand(&mut self, i: usize) {
-        let mut all = self.operands();
-        if i < all.len() {
-            all.remove(i);
-            self.replace_operands(&all);
+        let n = self.count();
+        if i >= n {
+            return;
+        }
+        let (s, l) = self.span(i);
+        match &mut self.store {
+            Store::Inline { kinds, buf, .. } => {
+                buf.copy_within(i + 1..n, i);
+                buf[n - 1] = 0;
+                let low = *kinds & low_kinds(i);
+                let high = ((*kinds & 0x00ff_ffff) >> (4 * (i + 1))) << (4 * i);
+                *kinds = low | high | ((n as u32 - 1) << 24);
+            }
+            Store::Heap {
+                flags,
+                count,
+                len,
+                data,
+                ..
+            } => {
+                let old = *len as usize;
+                data.copy_within(s + l..old, s);
+                *len = (old - l) as u32;
+                let cap = desc_end(*flags, data);
+                data.copy_within(cap - n..cap - 1 - i, cap - n + 1);
+                *count -= 1;
+                // Removing a one-word operand leaves the uniform flag right.
+                self.settle(l != 1);
+            }
         }
     }
 
@@ -535,11 +766,93 @@ impl InstData {
         self.remove_operand(i + self.type_result_count());
     }
 
-    /// Inserts an operand before operand `i` (`InsertOperand`).
+    /// Inserts an operand before operand `i` (`InsertOperand`), moving only what
+    /// follows it.
     pub fn insert_operand(&mut self, i: usize, op: Operand) {
-        let mut all = self.operands();
-        all.insert(i.min(all.len()), op);
-        self.replace_operands(&all);
+        let n = self.count();
+        let i = i.min(n);
+        let w = op.words.len();
+        if let Store::Inline { kinds, buf, .. } = &mut self.store
+            && w == 1
+            && n < INLINE
+        {
+            buf.copy_within(i..n, i + 1);
+            buf[i] = op.words[0];
+            let low = *kinds & low_kinds(i);
+            let high = (*kinds & 0x00ff_ffff & !low_kinds(i)) << 4;
+            *kinds = low | high | (u32::from(op.kind as u8) << (4 * i)) | ((n as u32 + 1) << 24);
+            return;
+        }
+        self.reserve_heap(w + 1);
+        let (s, _) = self.span(i);
+        let Store::Heap {
+            flags,
+            count,
+            len,
+            data,
+            ..
+        } = &mut self.store
+        else {
+            return;
+        };
+        let old = *len as usize;
+        data.copy_within(s..old, s + w);
+        data[s..s + w].copy_from_slice(&op.words);
+        *len = (old + w) as u32;
+        let cap = desc_end(*flags, data);
+        data.copy_within(cap - n..cap - i, cap - n - 1);
+        data[cap - 1 - i] = pack_descriptor(op.kind, w);
+        *count += 1;
+        if w != 1 {
+            *flags &= !UNIFORM;
+        }
+    }
+
+    /// Keeps the operands `keep` accepts (called with each operand's index, kind and
+    /// words, in order) and removes the others, in one pass.
+    pub fn retain_operands(&mut self, mut keep: impl FnMut(usize, Kind, &[u32]) -> bool) {
+        let n = self.count();
+        match &mut self.store {
+            Store::Inline { kinds, buf, .. } => {
+                let mut k = 0;
+                let mut kept = 0u32;
+                for i in 0..n {
+                    let kind = (*kinds >> (4 * i)) & 0xf;
+                    if keep(i, Kind::from_u8(kind as u8), &buf[i..i + 1]) {
+                        buf[k] = buf[i];
+                        kept |= kind << (4 * k);
+                        k += 1;
+                    }
+                }
+                buf[k..].fill(0);
+                *kinds = kept | ((k as u32) << 24);
+            }
+            Store::Heap {
+                flags,
+                count,
+                len,
+                data,
+                ..
+            } => {
+                let end = desc_end(*flags, data);
+                let (mut k, mut read, mut write) = (0, 0, 0);
+                for i in 0..n {
+                    let d = data[end - 1 - i];
+                    let l = desc_len(d);
+                    if keep(i, desc_kind(d), &data[read..read + l]) {
+                        data.copy_within(read..read + l, write);
+                        // Descriptor `k <= i` sits at or after descriptor `i`, already read.
+                        data[end - 1 - k] = d;
+                        write += l;
+                        k += 1;
+                    }
+                    read += l;
+                }
+                *count = k as u32;
+                *len = write as u32;
+                self.settle(true);
+            }
+        }
     }
 
     /// Sets the result type (`SetResultType`).
@@ -558,12 +871,14 @@ impl InstData {
 
     /// Makes it an `OpNop` with no operands (`ToNop`), which the writer leaves out.
     pub fn to_nop(&mut self) {
+        let scope = self.scope();
         self.store = Store::Inline {
             flags: UNIFORM,
             opcode: Opcode::Nop.0,
             kinds: 0,
             buf: [0; INLINE],
         };
+        self.set_scope(scope);
     }
 
     /// Whether it is an `OpNop` with no operands (`IsNop`).
@@ -599,13 +914,16 @@ impl InstData {
                     f(i, kind, &buf[i..i + 1]);
                 }
             }
-            Store::Heap { count, data, .. } => {
-                let n = usize::from(*count);
-                let (descs, words) = data.split_at(n);
+            Store::Heap {
+                flags, count, data, ..
+            } => {
+                let n = *count as usize;
+                let (words, descs) =
+                    data[..desc_end(*flags, data)].split_at(desc_end(*flags, data) - n);
                 let mut at = 0;
-                for (i, &d) in descs.iter().enumerate() {
-                    let l = (d & 0xffff) as usize;
-                    f(i, Kind::from_u8((d >> 16) as u8), &words[at..at + l]);
+                for (i, &d) in descs.iter().rev().enumerate() {
+                    let l = desc_len(d);
+                    f(i, desc_kind(d), &words[at..at + l]);
                     at += l;
                 }
             }
@@ -623,13 +941,16 @@ impl InstData {
                     }
                 }
             }
-            Store::Heap { count, data, .. } => {
-                let n = usize::from(*count);
-                let (descs, words) = data.split_at_mut(n);
+            Store::Heap {
+                flags, count, data, ..
+            } => {
+                let n = *count as usize;
+                let end = desc_end(*flags, data);
+                let (words, descs) = data[..end].split_at_mut(end - n);
                 let mut at = 0;
-                for &d in descs.iter() {
-                    let l = (d & 0xffff) as usize;
-                    if pick(Kind::from_u8((d >> 16) as u8)) && l > 0 {
+                for &d in descs.iter().rev() {
+                    let l = desc_len(d);
+                    if pick(desc_kind(d)) && l > 0 {
                         words[at] = f(words[at]);
                     }
                     at += l;
@@ -666,5 +987,116 @@ impl InstData {
     /// The number of words the instruction takes, its leading word included.
     pub fn word_count(&self) -> usize {
         1 + self.words().len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The operands as (kind, words), read back.
+    fn read(d: &InstData) -> Vec<(Kind, Vec<u32>)> {
+        let mut v = Vec::new();
+        d.for_each_operand(|_, k, w| v.push((k, w.to_vec())));
+        v
+    }
+
+    /// The same operands built from scratch, in the form `from_parts` picks.
+    fn rebuilt(model: &[(Kind, Vec<u32>)]) -> InstData {
+        InstData::from_parts(1, model.iter().map(|(k, w)| (*k, w.as_slice())))
+    }
+
+    /// Random single-operand edits agree with a plain list, operand by operand, and
+    /// leave the store in the form a rebuild would pick.
+    #[test]
+    fn edits_in_place_match_a_rebuild() {
+        let mut seed = 0x1234_5678u32;
+        let mut next = move |n: u32| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) % n
+        };
+        for _round in 0..200 {
+            let mut model: Vec<(Kind, Vec<u32>)> = Vec::new();
+            let mut d = rebuilt(&model);
+            let mut scope = DebugScope::default();
+            for step in 0..60 {
+                let width = [1, 1, 1, 0, 2, 3][next(6) as usize] as usize;
+                let kind = Kind::from_u8(next(13) as u8);
+                let words: Vec<u32> = (0..width).map(|_| next(1000)).collect();
+                let n = model.len() as u32;
+                match next(7) {
+                    0 | 1 => {
+                        d.add_operand(Operand::new(kind, &words));
+                        model.push((kind, words));
+                    }
+                    2 => {
+                        let i = next(n + 1) as usize;
+                        d.insert_operand(i, Operand::new(kind, &words));
+                        model.insert(i, (kind, words));
+                    }
+                    3 if n > 0 => {
+                        let i = next(n) as usize;
+                        d.remove_operand(i);
+                        model.remove(i);
+                    }
+                    4 if n > 0 => {
+                        let i = next(n) as usize;
+                        d.set_operand(i, &words);
+                        model[i].1 = words;
+                    }
+                    5 => {
+                        let m = next(3);
+                        d.retain_operands(|i, _, _| (i as u32 + step) % 3 != m);
+                        let mut i = 0;
+                        model.retain(|_| {
+                            i += 1;
+                            (i as u32 - 1 + step) % 3 != m
+                        });
+                    }
+                    6 => {
+                        scope = DebugScope {
+                            lexical_scope: next(3),
+                            inlined_at: next(2),
+                        };
+                        d.set_scope(scope);
+                    }
+                    _ => {}
+                }
+                assert_eq!(d.scope(), scope);
+                assert_eq!(read(&d), model);
+                let flat: Vec<u32> = model.iter().flat_map(|(_, w)| w.clone()).collect();
+                assert_eq!(d.words(), flat.as_slice());
+                for (i, (_, w)) in model.iter().enumerate() {
+                    assert_eq!(d.operand_words(i), w.as_slice());
+                    assert_eq!(d.word(i), w.first().copied().unwrap_or(0));
+                }
+                assert_eq!(d.word(model.len()), 0);
+                let mut r = rebuilt(&model);
+                r.set_scope(scope);
+                assert_eq!(d, r);
+                assert_eq!(
+                    matches!(d.store, Store::Inline { .. }),
+                    matches!(r.store, Store::Inline { .. })
+                );
+                assert_eq!(d.flags() & UNIFORM, r.flags() & UNIFORM);
+            }
+        }
+    }
+
+    /// Appending many operands one at a time grows the store by doubling.
+    #[test]
+    fn appends_are_amortized() {
+        let mut d = InstData::new(Opcode::GroupDecorate, 0, 0, &[Operand::id(1)]);
+        for id in 2..20_000 {
+            d.add_operand(Operand::id(id));
+        }
+        assert_eq!(d.num_operands(), 19_999);
+        let Store::Heap { data, .. } = &d.store else {
+            panic!("a long instruction is on the heap");
+        };
+        assert!(data.len() < 4 * 2 * 20_000);
+        d.retain_operands(|_, _, w| w[0] % 2 == 0);
+        assert_eq!(d.num_operands(), 9_999);
+        assert_eq!(d.word(0), 2);
     }
 }

@@ -481,7 +481,7 @@ impl Loader {
             self.ir.contains_debug_info = true;
             self.last_line = None;
             let mut data = data;
-            data.scope = self.scope;
+            data.set_scope(self.scope);
             let l = self.ir.create(data);
             self.lines.push(l);
             return Ok(());
@@ -583,7 +583,8 @@ impl Loader {
                 if self.graph.is_some() {
                     return Err(self.refuse("graph inside graph".into()));
                 }
-                self.ir.nodes[inst.index()].owner = Owner::Graph(self.ir.graphs.len() as u32);
+                self.ir
+                    .set_owner(inst, Owner::Graph(self.ir.graphs.len() as u32));
                 self.graph = Some(Graph {
                     def: Some(inst),
                     ..Graph::default()
@@ -595,14 +596,15 @@ impl Loader {
                         self.refuse("OpGraphEndARM without corresponding OpGraphARM".into())
                     );
                 };
-                self.ir.nodes[inst.index()].owner = Owner::Graph(self.ir.graphs.len() as u32);
+                self.ir
+                    .set_owner(inst, Owner::Graph(self.ir.graphs.len() as u32));
                 g.end = Some(inst);
                 self.ir.graphs.push(g);
             }
             O::GraphConstantARM => self.ir.push_global(Section::TypesValues, inst),
             _ if self.graph.is_some() => {
                 let owner = Owner::Graph(self.ir.graphs.len() as u32);
-                self.ir.nodes[inst.index()].owner = owner;
+                self.ir.set_owner(inst, owner);
                 let g = self.graph.as_mut().expect("a graph");
                 match opcode {
                     O::GraphInputARM => g.inputs.push(inst),
@@ -753,7 +755,7 @@ impl Loader {
         }
         let trailing = std::mem::take(&mut self.lines);
         for &l in &trailing {
-            self.ir.nodes[l.index()].owner = Owner::Trailing;
+            self.ir.set_owner(l, Owner::Trailing);
         }
         self.ir.trailing = trailing;
     }

@@ -162,19 +162,70 @@ impl List {
     };
 }
 
-/// One instruction in the arena: 64 bytes, as the node arena of a large module is
-/// what loading it pays for (in page faults).
+/// [`Owner`] in one word: the variant in the top [`OWNER_TAG_BITS`] bits, its index
+/// below. Indices stay below 2^28: each names a node, block or function, and 2^28
+/// nodes (12 GB) do not fit in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PackedOwner(u32);
+
+/// The bits of a [`PackedOwner`] that give the variant.
+const OWNER_TAG_BITS: u32 = 4;
+/// The bits of a [`PackedOwner`] that give the index.
+const OWNER_INDEX: u32 = u32::MAX >> OWNER_TAG_BITS;
+
+impl Owner {
+    fn pack(self) -> PackedOwner {
+        let (tag, index) = match self {
+            Owner::Detached => (0, 0),
+            Owner::Section(s) => (1, section_index(s) as u32),
+            Owner::Block(b) => (2, b),
+            Owner::Label(b) => (3, b),
+            Owner::Params(f) => (4, f),
+            Owner::HeaderDebug(f) => (5, f),
+            Owner::NonSemantic(f) => (6, f),
+            Owner::FuncDef(f) => (7, f),
+            Owner::FuncEnd(f) => (8, f),
+            Owner::LineOf(i) => (9, i),
+            Owner::Trailing => (10, 0),
+            Owner::Graph(g) => (11, g),
+        };
+        PackedOwner((tag << (32 - OWNER_TAG_BITS)) | (index & OWNER_INDEX))
+    }
+}
+
+impl PackedOwner {
+    fn unpack(self) -> Owner {
+        let index = self.0 & OWNER_INDEX;
+        match self.0 >> (32 - OWNER_TAG_BITS) {
+            1 => Section::ALL
+                .get(index as usize)
+                .map_or(Owner::Detached, |&s| Owner::Section(s)),
+            2 => Owner::Block(index),
+            3 => Owner::Label(index),
+            4 => Owner::Params(index),
+            5 => Owner::HeaderDebug(index),
+            6 => Owner::NonSemantic(index),
+            7 => Owner::FuncDef(index),
+            8 => Owner::FuncEnd(index),
+            9 => Owner::LineOf(index),
+            10 => Owner::Trailing,
+            11 => Owner::Graph(index),
+            _ => Owner::Detached,
+        }
+    }
+}
+
+/// One instruction in the arena: 48 bytes, as the node arena of a large module is
+/// what loading it pays for (in page faults). Its debug lines, which most
+/// instructions do not have, are in [`Ir::line_lists`].
 #[derive(Debug, Clone)]
 struct Node {
     data: InstData,
-    /// Attached debug lines: an index into [`Ir::line_lists`], [`NONE`] for none (most
-    /// instructions).
-    lines: u32,
     /// The creation number, and [`DEAD`] once killed.
     uid: u32,
     prev: u32,
     next: u32,
-    owner: Owner,
+    owner: PackedOwner,
 }
 
 /// The bit of [`Node::uid`] that marks a killed instruction (creation numbers stay
@@ -249,8 +300,8 @@ pub struct Ir {
     /// The graphs, in order.
     pub graphs: Vec<Graph>,
     trailing: Vec<Inst>,
-    /// The debug-line lists of the instructions that have lines.
-    line_lists: Vec<Vec<Inst>>,
+    /// The debug lines attached to each instruction that has some, by its index.
+    line_lists: crate::analysis::IdHashMap<u32, Vec<Inst>>,
     next_uid: u32,
     /// Whether the loader saw debug lines or scopes (`ContainsDebugInfo`).
     pub contains_debug_info: bool,
@@ -284,7 +335,7 @@ impl Ir {
             order: Vec::new(),
             graphs: Vec::new(),
             trailing: Vec::new(),
-            line_lists: Vec::new(),
+            line_lists: Default::default(),
             next_uid: 0,
             contains_debug_info: false,
             max_id_bound: DEFAULT_MAX_ID_BOUND,
@@ -347,11 +398,10 @@ impl Ir {
         self.next_uid = (self.next_uid + 1).min(DEAD - 1);
         self.nodes.push(Node {
             data,
-            lines: NONE,
             uid: self.next_uid,
             prev: NONE,
             next: NONE,
-            owner: Owner::Detached,
+            owner: Owner::Detached.pack(),
         });
         i
     }
@@ -371,7 +421,7 @@ impl Ir {
                 let id = self.take_next_id()?;
                 self.data_mut(lc).set_result_id(id);
             }
-            self.nodes[lc.index()].owner = Owner::LineOf(c.0);
+            self.set_owner(lc, Owner::LineOf(c.0));
             copies.push(lc);
         }
         self.attach_lines(c, copies);
@@ -423,73 +473,78 @@ impl Ir {
 
     /// The debug lines attached to `i`.
     pub fn lines(&self, i: Inst) -> &[Inst] {
-        match self.nodes[i.index()].lines {
-            NONE => &[],
-            k => &self.line_lists[k as usize],
+        // Most modules have no lines: no lookup then.
+        if self.line_lists.is_empty() {
+            return &[];
         }
+        self.line_lists.get(&i.0).map_or(&[], Vec::as_slice)
     }
 
     /// Makes `lines` the list of `i` (which has none, or whose list is dropped).
     fn attach_lines(&mut self, i: Inst, lines: Vec<Inst>) {
-        let at = self.nodes[i.index()].lines;
-        if at != NONE {
-            self.line_lists[at as usize] = lines;
-        } else if !lines.is_empty() {
-            self.nodes[i.index()].lines = self.line_lists.len() as u32;
-            self.line_lists.push(lines);
+        if lines.is_empty() {
+            self.line_lists.remove(&i.0);
+        } else {
+            self.line_lists.insert(i.0, lines);
         }
+    }
+
+    /// Sets what holds `i`.
+    pub(crate) fn set_owner(&mut self, i: Inst, owner: Owner) {
+        self.nodes[i.index()].owner = owner.pack();
     }
 
     /// Replaces the debug lines attached to `i` (the old ones are dropped from it).
     pub fn set_lines(&mut self, i: Inst, lines: Vec<Inst>) {
         for &l in &lines {
-            self.nodes[l.index()].owner = Owner::LineOf(i.0);
+            self.set_owner(l, Owner::LineOf(i.0));
         }
         let old = self.lines(i).to_vec();
         self.attach_lines(i, lines);
         for l in old {
-            if self.nodes[l.index()].owner == Owner::LineOf(i.0) {
-                self.nodes[l.index()].owner = Owner::Detached;
+            if self.owner(l) == Owner::LineOf(i.0) {
+                self.set_owner(l, Owner::Detached);
             }
         }
     }
 
     /// Attaches a line at the end of `i`'s lines.
     pub fn push_line(&mut self, i: Inst, line: Inst) {
-        self.nodes[line.index()].owner = Owner::LineOf(i.0);
-        match self.nodes[i.index()].lines {
-            NONE => self.attach_lines(i, vec![line]),
-            k => self.line_lists[k as usize].push(line),
-        }
+        self.set_owner(line, Owner::LineOf(i.0));
+        self.line_lists.entry(i.0).or_default().push(line);
     }
 
     /// The debug scope of `i`.
     pub fn scope(&self, i: Inst) -> DebugScope {
-        self.data(i).scope
+        self.data(i).scope()
     }
 
     /// Sets the debug scope of `i` and of its lines (`SetDebugScope`).
     pub fn set_scope(&mut self, i: Inst, scope: DebugScope) {
-        self.nodes[i.index()].data.scope = scope;
+        self.nodes[i.index()].data.set_scope(scope);
         for k in 0..self.lines(i).len() {
             let l = self.lines(i)[k];
-            self.nodes[l.index()].data.scope = scope;
+            self.nodes[l.index()].data.set_scope(scope);
         }
     }
 
     /// Sets the inlined-at of the debug scope of `i` and of each of its lines, their
     /// lexical scopes unchanged (`UpdateDebugInlinedAt`).
     pub fn update_debug_inlined_at(&mut self, i: Inst, inlined_at: u32) {
-        self.nodes[i.index()].data.scope.inlined_at = inlined_at;
-        for k in 0..self.lines(i).len() {
-            let l = self.lines(i)[k];
-            self.nodes[l.index()].data.scope.inlined_at = inlined_at;
+        for k in 0..=self.lines(i).len() {
+            let at = if k == 0 { i } else { self.lines(i)[k - 1] };
+            let d = &mut self.nodes[at.index()].data;
+            let scope = d.scope();
+            d.set_scope(DebugScope {
+                inlined_at,
+                ..scope
+            });
         }
     }
 
     /// What holds `i`.
     pub(crate) fn owner(&self, i: Inst) -> Owner {
-        self.nodes[i.index()].owner
+        self.nodes[i.index()].owner.unpack()
     }
 
     /// The block whose instruction list (or label) holds `i`.
@@ -560,7 +615,7 @@ impl Ir {
         let node = &mut nodes[i.index()];
         node.prev = last;
         node.next = NONE;
-        node.owner = owner;
+        node.owner = owner.pack();
         if last != NONE {
             nodes[last as usize].next = i.0;
         }
@@ -574,7 +629,7 @@ impl Ir {
             let node = &mut self.nodes[i.index()];
             node.prev = prev;
             node.next = at.0;
-            node.owner = owner;
+            node.owner = owner.pack();
         }
         self.nodes[at.index()].prev = i.0;
         if prev != NONE {
@@ -624,7 +679,7 @@ impl Ir {
         let node = &mut self.nodes[i.index()];
         node.prev = NONE;
         node.next = NONE;
-        node.owner = Owner::Detached;
+        node.owner = Owner::Detached.pack();
     }
 
     /// Whether `i` is in a list (spirv-opt's `IsInAList`): a section, a block's
@@ -727,7 +782,7 @@ impl Ir {
             non_semantic: List::EMPTY,
             live: true,
         });
-        self.nodes[def.index()].owner = Owner::FuncDef(f.0);
+        self.set_owner(def, Owner::FuncDef(f.0));
         f
     }
 
@@ -772,7 +827,7 @@ impl Ir {
 
     /// Sets `f`'s `OpFunctionEnd`.
     pub fn set_func_end(&mut self, f: Func, end: Inst) {
-        self.nodes[end.index()].owner = Owner::FuncEnd(f.0);
+        self.set_owner(end, Owner::FuncEnd(f.0));
         self.funcs[f.index()].end = Some(end);
     }
 
@@ -846,7 +901,7 @@ impl Ir {
             next: NONE,
             live: true,
         });
-        self.nodes[label.index()].owner = Owner::Label(b.0);
+        self.set_owner(label, Owner::Label(b.0));
         b
     }
 
@@ -1283,7 +1338,32 @@ mod tests {
     /// The sizes loading a large module pays for.
     #[test]
     fn node_sizes() {
-        assert_eq!(core::mem::size_of::<super::InstData>(), 40);
-        assert_eq!(core::mem::size_of::<super::Node>(), 64);
+        assert_eq!(core::mem::size_of::<super::InstData>(), 32);
+        assert_eq!(core::mem::size_of::<super::Node>(), 48);
+    }
+
+    /// Every owner reads back from its packed word.
+    #[test]
+    fn owners_pack() {
+        use super::{Owner, Section};
+        let big = super::OWNER_INDEX;
+        let mut all = vec![Owner::Detached, Owner::Trailing];
+        all.extend(Section::ALL.map(Owner::Section));
+        for i in [0, 1, 77, big] {
+            all.extend([
+                Owner::Block(i),
+                Owner::Label(i),
+                Owner::Params(i),
+                Owner::HeaderDebug(i),
+                Owner::NonSemantic(i),
+                Owner::FuncDef(i),
+                Owner::FuncEnd(i),
+                Owner::LineOf(i),
+                Owner::Graph(i),
+            ]);
+        }
+        for o in all {
+            assert_eq!(o.pack().unpack(), o);
+        }
     }
 }

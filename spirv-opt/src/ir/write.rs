@@ -178,7 +178,7 @@ impl Writer {
         }
         let d = ir.data(i);
         if !(self.skip_nop && d.is_nop()) {
-            let scope = d.scope;
+            let scope = d.scope();
             if scope != self.last_scope && !self.between_merge_and_branch {
                 // Scopes go after the phis for NonSemantic.Shader.DebugInfo.100.
                 if !self.between_label_and_phi_var || self.sets.opencl != 0 {
