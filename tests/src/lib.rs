@@ -27,8 +27,6 @@ pub mod crate_readmes {
     pub struct SpirvGrammarMacros;
     #[doc = include_str!("../../spirv-tools-compat/README.md")]
     pub struct SpirvToolsCompat;
-    #[doc = include_str!("../../grammar/README.md")]
-    pub struct GrammarData;
     #[doc = include_str!("../../examples/downstream/README.md")]
     pub struct Downstream;
 }
