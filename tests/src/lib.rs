@@ -8,6 +8,29 @@ use std::path::Path;
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeExamples;
 
+/// The crates' own READMEs and the downstream example's, run the same way. Their grammar
+/// paths are relative to the crate they describe; `tests/grammar/` links those files so
+/// that they resolve from this crate too.
+#[cfg(doctest)]
+pub mod crate_readmes {
+    #[doc = include_str!("../../spirv-core/README.md")]
+    pub struct SpirvCore;
+    #[doc = include_str!("../../spirv-asm/README.md")]
+    pub struct SpirvAsm;
+    #[doc = include_str!("../../spirv-asm-macros/README.md")]
+    pub struct SpirvAsmMacros;
+    #[doc = include_str!("../../spirv-opt/README.md")]
+    pub struct SpirvOpt;
+    #[doc = include_str!("../../spirv-grammar-codegen/README.md")]
+    pub struct SpirvGrammarCodegen;
+    #[doc = include_str!("../../spirv-grammar-macros/README.md")]
+    pub struct SpirvGrammarMacros;
+    #[doc = include_str!("../../spirv-tools-compat/README.md")]
+    pub struct SpirvToolsCompat;
+    #[doc = include_str!("../../examples/downstream/README.md")]
+    pub struct Downstream;
+}
+
 mod env;
 pub use env::{
     REQUIRE_VAR, SCRATCH_VAR, corpus_dir, files, require_corpus, require_spirv_tools,

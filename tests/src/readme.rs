@@ -120,4 +120,34 @@ mod tests {
             .count();
         assert!(pages >= 3, "docs/ has {pages} pages (at least 3)");
     }
+
+    /// Every crate's README with Rust in it, and the downstream example's, is a doctest
+    /// of this crate (`lib.rs` includes them), and none of their Rust blocks is
+    /// `ignore`d.
+    #[test]
+    fn every_readme_is_compiled_and_nothing_is_ignored() {
+        let lib = read("tests/src/lib.rs");
+        let mut readmes: Vec<String> = members()
+            .into_iter()
+            .map(|dir| format!("{dir}/README.md"))
+            .filter(|p| crate::workspace_root().join(p).is_file())
+            .collect();
+        readmes.push("examples/downstream/README.md".into());
+        for path in readmes {
+            let text = read(&path);
+            let fences: Vec<&str> = text.lines().filter(|l| l.starts_with("```rust")).collect();
+            // (A README without Rust, such as grammar/'s with its indented license, is
+            // left out: rustdoc would take an indented block for code.)
+            if fences.is_empty() {
+                continue;
+            }
+            assert!(
+                lib.contains(&format!("include_str!(\"../../{path}\")")),
+                "tests/src/lib.rs does not compile {path}'s examples"
+            );
+            for fence in fences {
+                assert!(!fence.contains("ignore"), "{path}: {fence}");
+            }
+        }
+    }
 }

@@ -10,19 +10,20 @@
 //! `--json` records have one shape for every subcommand, set out once in `JSON_HELP`
 //! (printed by `--help`) and made by `json_record`.
 //!
-//! The walk runs beside the workers, handing each input over as it finds it.
+//! The walk runs beside the workers, queueing each input as it finds it; the calling
+//! thread is one of the workers, and each worker reports its own files (see [`run`]).
 //!
-//! Memory: a worker holds one input and its output at a time; the main thread keeps
-//! only the records of files finished out of order, and the walk the output paths
-//! when two inputs could share one, so the peak follows the largest input times the
-//! job count, not the total input.
+//! Memory: a worker holds one input and its output at a time; the report keeps only
+//! the lines of files finished out of order, the queue the paths found and not yet
+//! taken, and the walk the output paths when two inputs could share one, so the peak
+//! follows the largest input times the job count, not the total input.
 
 use super::output::Output;
-use std::collections::BTreeMap;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex, PoisonError, mpsc};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 /// The shape of `--json`'s records, the same for every subcommand: its long help.
@@ -218,11 +219,14 @@ struct Record {
 /// Whether workers may write their outputs: at once when no two inputs can share an
 /// output, else only once the walk has found that none does.
 struct Gate {
+    /// The state, read without the lock once it is no longer `Closed`.
+    open: AtomicU8,
     state: Mutex<GateState>,
     changed: Condvar,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum GateState {
     Open,
     Closed,
@@ -233,6 +237,7 @@ enum GateState {
 impl Gate {
     fn new(state: GateState) -> Gate {
         Gate {
+            open: AtomicU8::new(state as u8),
             state: Mutex::new(state),
             changed: Condvar::new(),
         }
@@ -240,6 +245,11 @@ impl Gate {
 
     /// Waits while closed; whether the worker may go on.
     fn pass(&self) -> bool {
+        match self.open.load(Ordering::Acquire) {
+            s if s == GateState::Open as u8 => return true,
+            s if s == GateState::Refused as u8 => return false,
+            _ => {}
+        }
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         while *s == GateState::Closed {
             s = self.changed.wait(s).unwrap_or_else(PoisonError::into_inner);
@@ -248,8 +258,145 @@ impl Gate {
     }
 
     fn set(&self, state: GateState) {
-        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = state;
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        *s = state;
+        self.open.store(state as u8, Ordering::Release);
+        drop(s);
         self.changed.notify_all();
+    }
+}
+
+/// The inputs the walk has found and no worker has taken yet. A worker sleeps only when
+/// it is empty, and the walk wakes one only then: on a walk that keeps ahead of the
+/// workers, handing an input over is a lock taken and released, no system call.
+struct Queue {
+    state: Mutex<QueueState>,
+    ready: Condvar,
+}
+
+struct QueueState {
+    items: VecDeque<(usize, Item)>,
+    /// The walk has ended: no more items will come.
+    closed: bool,
+    /// Workers asleep on `ready`.
+    waiting: usize,
+}
+
+impl Queue {
+    fn new() -> Queue {
+        Queue {
+            state: Mutex::new(QueueState {
+                items: VecDeque::new(),
+                closed: false,
+                waiting: 0,
+            }),
+            ready: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn push(&self, i: usize, item: Item) {
+        let mut s = self.lock();
+        s.items.push_back((i, item));
+        let wake = s.waiting > 0;
+        drop(s);
+        if wake {
+            self.ready.notify_one();
+        }
+    }
+
+    fn close(&self) {
+        let mut s = self.lock();
+        s.closed = true;
+        let wake = s.waiting > 0;
+        drop(s);
+        if wake {
+            self.ready.notify_all();
+        }
+    }
+
+    /// The next item, waiting for the walk if need be; `None` once it has ended and
+    /// every item was taken.
+    fn pop(&self) -> Option<(usize, Item)> {
+        let mut s = self.lock();
+        loop {
+            if let Some(next) = s.items.pop_front() {
+                return Some(next);
+            }
+            if s.closed {
+                return None;
+            }
+            s.waiting += 1;
+            s = self.ready.wait(s).unwrap_or_else(PoisonError::into_inner);
+            s.waiting -= 1;
+        }
+    }
+}
+
+/// What a file prints, made by its worker before it takes the report's lock.
+enum Line {
+    /// A `--json` record, for standard output.
+    Json(String),
+    /// An error, for standard error.
+    Error(String),
+}
+
+/// The tally, and the lines of files finished before an earlier one, kept until they
+/// can go out in input order. Each worker adds its files itself: no thread waits on
+/// another to hear how a file went.
+struct Report<'a> {
+    bar: Option<&'a indicatif::ProgressBar>,
+    /// The index of the first file not yet reported.
+    next: usize,
+    /// Files finished out of order: their lines, if any.
+    pending: BTreeMap<usize, Option<Line>>,
+    ok: usize,
+    failed: usize,
+    worst: u8,
+    bytes_in: u64,
+    bytes_out: u64,
+}
+
+impl Report<'_> {
+    fn add(&mut self, i: usize, record: &Record, line: Option<Line>) {
+        if let Some(bar) = self.bar {
+            bar.inc(1);
+        }
+        self.bytes_in += record.bytes_in;
+        self.bytes_out += record.bytes_out;
+        match &record.message {
+            None => self.ok += 1,
+            Some(e) => {
+                self.failed += 1;
+                self.worst = self.worst.max(e.code.max(1));
+            }
+        }
+        if i != self.next {
+            self.pending.insert(i, line);
+            return;
+        }
+        self.print(line);
+        self.next += 1;
+        while let Some(line) = self.pending.remove(&self.next) {
+            self.print(line);
+            self.next += 1;
+        }
+    }
+
+    fn print(&self, line: Option<Line>) {
+        match line {
+            None => {}
+            Some(Line::Json(j)) => {
+                let _ = writeln!(std::io::stdout().lock(), "{j}");
+            }
+            Some(Line::Error(e)) => match self.bar {
+                Some(bar) => bar.suspend(|| eprintln!("{e}")),
+                None => eprintln!("{e}"),
+            },
+        }
     }
 }
 
@@ -260,10 +407,11 @@ type WalkEnd = Result<usize, String>;
 /// directory's tree) or as the batch options say; returns the exit code: 0, or the
 /// worst (highest) code of a failed file, or 1 for a usage error.
 ///
-/// The walk runs on its own thread and hands each input to the workers as it finds it.
-/// Two inputs with one output are refused before anything is written: where that cannot
-/// happen (one input folder and one extension; or no outputs) the workers write as they
-/// go, else each worker, with its first file done, waits for the walk to finish.
+/// The walk runs on its own thread and queues each input as it finds it; `jobs` workers
+/// (the calling thread one of them) take them from the queue, and each reports its own
+/// files. Two inputs with one output are refused before anything is written: where that
+/// cannot happen (one input folder and one extension; or no outputs) the workers write
+/// as they go, else each worker, with its first file done, waits for the walk to finish.
 pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &BatchArgs) -> u8 {
     let plan = match Plan::new(job, inputs, out_dir, args) {
         Ok(plan) => plan,
@@ -281,7 +429,7 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         && !args.json
         && std::io::stderr().is_terminal()
         && std::env::var_os("CI").is_none();
-    let bar = if show_bar {
+    let bar = show_bar.then(|| {
         let bar = indicatif::ProgressBar::new(0);
         if let Ok(style) =
             indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files  {rate}  ETA {eta}")
@@ -292,92 +440,85 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
             bar.set_style(style.with_key("rate", rate));
         }
         bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    });
     let gate = Gate::new(if plan.collisions_possible() {
         GateState::Closed
     } else {
         GateState::Open
     });
     let dirs = Dirs::default();
-    let (work_tx, work_rx) = mpsc::channel::<(usize, Item)>();
-    let work_rx = Mutex::new(work_rx);
-    let (tx, rx) = mpsc::channel::<(usize, Item, Record)>();
-    let mut stdout = std::io::stdout().lock();
-    let (mut ok, mut failed, mut worst, mut bytes_in, mut bytes_out) =
-        (0usize, 0usize, 0u8, 0u64, 0u64);
-    let end = std::thread::scope(|scope| {
-        let walker = {
-            let (plan, gate, bar) = (&plan, &gate, &bar);
-            scope.spawn(move || {
-                let end = plan.walk(|i, item| {
-                    bar.inc_length(1);
-                    // Workers stop only when this thread has ended.
-                    let _ = work_tx.send((i, item));
-                });
-                gate.set(if end.is_ok() {
-                    GateState::Open
-                } else {
-                    GateState::Refused
-                });
-                end
-            })
-        };
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (work_rx, gate, dirs) = (&work_rx, &gate, &dirs);
-            scope.spawn(move || {
-                loop {
-                    let next = work_rx
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .recv();
-                    let Ok((i, item)) = next else { break };
-                    let done = match &item.walk_error {
-                        Some(e) => Err((e.clone(), 0)),
-                        None => process(job, &item),
-                    };
-                    if !gate.pass() {
-                        break;
-                    }
-                    let record = write(&item, done, dirs);
-                    if tx.send((i, item, record)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        // Reports go out in input order, whatever the order of completion.
-        let mut pending: BTreeMap<usize, (Item, Record)> = BTreeMap::new();
-        let mut shown = 0usize;
-        for (i, item, record) in rx {
-            bar.inc(1);
-            pending.insert(i, (item, record));
-            while let Some((item, record)) = pending.remove(&shown) {
-                shown += 1;
-                bytes_in += record.bytes_in;
-                bytes_out += record.bytes_out;
-                match &record.message {
-                    None => ok += 1,
-                    Some(e) => {
-                        failed += 1;
-                        worst = worst.max(e.code.max(1));
-                    }
-                }
-                if args.json {
-                    let _ = writeln!(stdout, "{}", json_record(job.name(), &item, &record));
-                } else if let Some(e) = &record.message {
-                    bar.suspend(|| eprintln!("{}", human(&item.path, e)));
-                }
+    let queue = Queue::new();
+    let report = Mutex::new(Report {
+        bar: bar.as_ref(),
+        next: 0,
+        pending: BTreeMap::new(),
+        ok: 0,
+        failed: 0,
+        worst: 0,
+        bytes_in: 0,
+        bytes_out: 0,
+    });
+    let work = || {
+        while let Some((i, item)) = queue.pop() {
+            let done = match &item.walk_error {
+                Some(e) => Err((e.clone(), 0)),
+                None => process(job, &item),
+            };
+            if !gate.pass() {
+                break;
             }
+            let record = write(&item, done, &dirs);
+            let line = if args.json {
+                Some(Line::Json(
+                    json_record(job.name(), &item, &record).to_string(),
+                ))
+            } else {
+                record
+                    .message
+                    .as_ref()
+                    .map(|e| Line::Error(human(&item.path, e)))
+            };
+            report
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .add(i, &record, line);
         }
+    };
+    let end = std::thread::scope(|scope| {
+        let walker = scope.spawn(|| {
+            let end = plan.walk(|i, item| {
+                if let Some(bar) = &bar {
+                    bar.inc_length(1);
+                }
+                queue.push(i, item);
+            });
+            gate.set(if end.is_ok() {
+                GateState::Open
+            } else {
+                GateState::Refused
+            });
+            queue.close();
+            end
+        });
+        for _ in 1..jobs {
+            scope.spawn(work);
+        }
+        work();
         walker
             .join()
             .unwrap_or_else(|_| Err("the input walk failed".into()))
     });
-    bar.finish_and_clear();
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let Report {
+        ok,
+        failed,
+        worst,
+        bytes_in,
+        bytes_out,
+        ..
+    } = report.into_inner().unwrap_or_else(PoisonError::into_inner);
     let files = match end {
         Ok(files) => files,
         Err(e) => {
@@ -398,7 +539,9 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
             "seconds": (seconds * 1000.0).round() / 1000.0,
             "exit_code": worst,
         });
+        let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{summary}");
+        let _ = stdout.flush();
     } else if !args.quiet && !args.no_summary {
         eprintln!(
             "{}: {files} files, {ok} succeeded, {failed} failed; {} in, {} out; {seconds:.2} s",
@@ -407,7 +550,6 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
             human_bytes(bytes_out)
         );
     }
-    let _ = stdout.flush();
     worst
 }
 
@@ -468,6 +610,9 @@ fn write(item: &Item, done: Result<(Vec<u8>, u64), (FileError, u64)>, dirs: &Dir
             dirs.make(dir)?;
         }
         let strip = |m: String| m.strip_prefix("error: ").map(str::to_owned).unwrap_or(m);
+        if Output::write_new(path, &output).map_err(strip)? {
+            return Ok(());
+        }
         let mut out = Output::open_file(path).map_err(strip)?;
         out.write_all(&output).map_err(strip)?;
         out.commit().map_err(strip)

@@ -101,6 +101,49 @@ impl Output {
         })
     }
 
+    /// Writes `bytes` as the file at `path` if nothing is there yet, through a temporary
+    /// file renamed onto `path` only if it is still free (Linux's
+    /// `renameat2(RENAME_NOREPLACE)`): batch mode's usual case, without the look at the
+    /// target [`Output::open_file`] makes first. `Ok(false)`: something is at `path` (or
+    /// the file system or platform cannot rename that way), nothing was changed, and
+    /// [`Output::open_file`] is the way to replace it.
+    ///
+    /// # Errors
+    /// The message to print; nothing is left at `path`.
+    pub fn write_new(path: &Path, bytes: &[u8]) -> Result<bool, String> {
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::fs::{CWD, RenameFlags, renameat_with};
+            let fail = |e: std::io::Error| {
+                format!("error: cannot write output file '{}': {e}", path.display())
+            };
+            let (tmp, mut f) = temp_beside(path).map_err(fail)?;
+            let written = f.write_all(bytes);
+            drop(f);
+            if let Err(e) = written {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(fail(e));
+            }
+            match renameat_with(CWD, &tmp, CWD, path, RenameFlags::NOREPLACE) {
+                Ok(()) => Ok(true),
+                Err(e) => {
+                    let _ = std::fs::remove_file(&tmp);
+                    // Taken, or no such rename on this file system.
+                    if e == rustix::io::Errno::EXIST || e == rustix::io::Errno::INVAL {
+                        Ok(false)
+                    } else {
+                        Err(fail(e.into()))
+                    }
+                }
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = (path, bytes);
+            Ok(false)
+        }
+    }
+
     /// The writer.
     pub fn writer(&mut self) -> &mut dyn Write {
         &mut self.w
