@@ -5,7 +5,8 @@
 //! proc-macro crate `spirv-grammar-macros` only parses its arguments and forwards here.
 //!
 //! - serde_json reads the grammar ([`model::parse`]);
-//! - quote and proc-macro2 write the items ([`emit`]), as a [`TokenStream`];
+//! - quote and proc-macro2 write the items ([`emit`]), as a [`TokenStream`] (the bulk
+//!   of it written as source text and lexed once);
 //! - syn parses the macros' arguments ([`macro_args`]);
 //! - heck turns grammar names into Rust names ([`naming`]).
 //!
