@@ -1,7 +1,7 @@
 //! Emitters: each takes the checked [`Grammar`] and returns the Rust items for one part
 //! of it as a [`TokenStream`], written so that every template reads as the code it
 //! produces: the small, one-off items with `quote!`, the bulk (the per-instruction and
-//! per-kind items, the tables) as source text lexed once (see [`text`] for why).
+//! per-kind items, the tables) as source text lexed once (see the `text` module for why).
 //!
 //! Every path into the runtime crate is absolute (`#kr::…`, `{kr}::…`), and `Vec`/`Box` come from
 //! its `__private` re-exports, so the expansion works in crates without
@@ -53,7 +53,7 @@ type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 /// kind-table references. Inside a proc macro, writing a `TokenStream` into another
 /// costs calls into the compiler, while copying single tokens does not, so the pieces
 /// the templates repeat thousands of times are kept as token trees, and as text for
-/// the templates written as text (see [`text`]).
+/// the templates written as text (see the `text` module).
 #[derive(Clone)]
 pub(crate) struct Tokens {
     trees: Rc<[TokenTree]>,
