@@ -66,6 +66,12 @@ pub struct Options {
     /// A feature of the expanding crate that the typed items need: they are marked
     /// `#[cfg_attr(docsrs, doc(cfg(feature = "…")))]`, for the badge on docs.rs.
     pub doc_feature: Option<String>,
+    /// Lexes the source text the bulk of the items is written as; `None` (or a `None`
+    /// from it) for proc-macro2's `parse`. A proc macro passes the compiler's lexer
+    /// (`proc_macro::TokenStream::from_str`, converted): proc-macro2's `parse` checks
+    /// the text with its own lexer first, which at opt-level 0 costs more than the
+    /// tokens the text saves.
+    pub lexer: Option<emit::text::Lexer>,
 }
 
 #[cfg(feature = "emit")]
@@ -80,6 +86,7 @@ impl Options {
             import_stem: None,
             tables_only: false,
             doc_feature: None,
+            lexer: None,
         }
     }
 }

@@ -89,6 +89,7 @@ fn parse(input: TokenStream) -> syn::Result<Args> {
         mut errors,
     } = macro_args::parse(input, "the grammar file", OPTIONS)?;
     let mut opts = spirv_grammar_codegen::Options::new("");
+    opts.lexer = Some(compiler_lexer);
     let mut vendored = false;
     let mut name = None;
     for o in &options {
@@ -207,6 +208,11 @@ pub fn include_grammar(input: proc_macro::TokenStream) -> proc_macro::TokenStrea
         );
     }
     out
+}
+
+/// The compiler's own lexer, for the text the generator writes the bulk of the items as.
+fn compiler_lexer(text: &str) -> Option<TokenStream> {
+    text.parse::<proc_macro::TokenStream>().ok().map(Into::into)
 }
 
 /// The compiler thread's CPU time so far, where the system says (Linux): on a loaded

@@ -1,7 +1,7 @@
 //! Instructions: the opcode type, instruction classes, one struct per instruction
 //! with its decode and encode, and the `Instruction` enum.
 
-use super::text::{self, Doc, Str, w};
+use super::text::{Doc, Str, w};
 use super::*;
 
 impl<'a> Emitter<'a> {
@@ -69,7 +69,7 @@ impl<'a> Emitter<'a> {
             Doc(&info_doc)
         );
         self.check_unique("instructions", &names);
-        text::lex(&out)
+        self.lex(&out)
     }
 
     /// `Class`: the grammar's instruction classes, for grammars that have them, so that
@@ -228,7 +228,7 @@ impl<'a> Emitter<'a> {
         for inst in &g.instructions {
             self.instruction_struct(&mut items, inst);
         }
-        let items = text::lex(&items);
+        let items = self.lex(&items);
         let kr = &self.kr;
         let dc = &self.doc_cfg;
         quote! {
@@ -390,9 +390,9 @@ impl<'a> Emitter<'a> {
             w!(encode_arms, "Self::{v}(i) => __O::encode(i, w),");
             w!(opcode_arms, "Self::{v}(_) => Opcode::{v},");
         }
-        let (from_impls, enum_variants) = (text::lex(&from_impls), text::lex(&enum_variants));
-        let (decode_arms, encode_arms) = (text::lex(&decode_arms), text::lex(&encode_arms));
-        let opcode_arms = text::lex(&opcode_arms);
+        let (from_impls, enum_variants) = (self.lex(&from_impls), self.lex(&enum_variants));
+        let (decode_arms, encode_arms) = (self.lex(&decode_arms), self.lex(&encode_arms));
+        let opcode_arms = self.lex(&opcode_arms);
         let repr = if g.is_core { quote!(u16) } else { quote!(u32) };
         // A raw core opcode above 16 bits reads as its low half here; `encode` refuses
         // it rather than write it truncated.

@@ -23,7 +23,7 @@ use text::w;
 mod instructions;
 mod kinds;
 mod tables;
-mod text;
+pub mod text;
 
 /// FNV-1a for the emitter's small string-keyed maps: SipHash is slow at opt-level 0,
 /// where proc macros are built by default.
@@ -145,6 +145,8 @@ pub struct Emitter<'a> {
     capabilities: FnvMap<String, u32>,
     /// Opcode → position in the instruction table, which is sorted by opcode.
     table_index: FnvMap<u32, usize>,
+    /// The lexer for generated text ([`Options::lexer`]).
+    lexer: Option<text::Lexer>,
     errors: Vec<String>,
 }
 
@@ -231,8 +233,14 @@ impl<'a> Emitter<'a> {
             meta_fields: RefCell::default(),
             field_names,
             table_index,
+            lexer: opts.lexer,
             errors: Vec::new(),
         })
+    }
+
+    /// The tokens of generated text (see [`text::lex`]).
+    fn lex(&self, text: &str) -> TokenStream {
+        text::lex(self.lexer, text)
     }
 
     /// An instruction's field names, in operand order.
@@ -520,7 +528,7 @@ impl<'a> Emitter<'a> {
             for k in &self.g.kinds {
                 self.kind_type(&mut kinds, k);
             }
-            out.extend(text::lex(&kinds));
+            out.extend(self.lex(&kinds));
             out.extend(self.opcode());
             out.extend(self.classes());
             out.extend(self.structs());

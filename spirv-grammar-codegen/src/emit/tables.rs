@@ -1,7 +1,7 @@
 //! The static tables: `GRAMMAR`, one `OperandKind` per kind, operand layouts, and the
 //! perfect-hash name indexes the assembler looks names up in.
 
-use super::text::{self, Doc, Str, w};
+use super::text::{Doc, Str, w};
 use super::*;
 
 /// A name index (its layout is [`crate::name_table`]), written to `out`. `__NI` is the
@@ -59,7 +59,7 @@ impl Emitter<'_> {
             out.push_str("..__OK::EMPTY };");
         }
         out.push('}');
-        text::lex(&out)
+        self.lex(&out)
     }
 
     /// `enumerants: &[__E { … }, …], index: …,`: a kind's enumerants, sorted by value,
@@ -419,6 +419,6 @@ impl Emitter<'_> {
                 names: tables::NAMES,
             };",
         );
-        text::lex(&out)
+        self.lex(&out)
     }
 }

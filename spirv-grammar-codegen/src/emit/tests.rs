@@ -53,7 +53,7 @@ fn an_instruction_becomes_a_struct_with_its_codec() {
     let got = with_emitter(|e| {
         let mut text = String::new();
         e.instruction_struct(&mut text, &e.g.instructions[0]);
-        super::text::lex(&text)
+        super::text::lex(None, &text)
     });
     let want = quote! {
         #[doc = "`Mix`: extended instruction 7.\n\nOperands: `IdResultType`, `IdResult`, `IdRef*` 'Values'.\n\nCapabilities: Shader."]
@@ -119,9 +119,9 @@ fn layouts_and_availability_become_table_fields() {
           __OI { kind: &__ck::IdResult, quantifier: __Q::One, name: "" },
           __OI { kind: &__ck::IdRef, quantifier: __Q::Variadic, name: "'Values'" }]
     };
-    assert_eq!(flat(super::text::lex(&operands)), flat(want));
+    assert_eq!(flat(super::text::lex(None, &operands)), flat(want));
     assert_eq!(
-        flat(super::text::lex(&meta)),
+        flat(super::text::lex(None, &meta)),
         flat(quote!(version: Some((1, 4)),))
     );
     assert_eq!(
@@ -144,7 +144,7 @@ fn a_name_index_probes_as_the_runtime_does() {
     }
     let want = want.map(proc_macro2::Literal::u16_unsuffixed);
     assert_eq!(
-        flat(super::text::lex(&index)),
+        flat(super::text::lex(None, &index)),
         flat(quote!(__NI { slots: &[#(#want),*], names: &[("A", 0), ("B", 0)] }))
     );
 }

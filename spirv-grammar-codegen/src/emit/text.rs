@@ -8,9 +8,6 @@
 //! lexer in one call costs a small part of that. Templates are `write!` format
 //! strings that read as the code they produce (`{{`/`}}` are a brace).
 
-#[cfg(feature = "proc-macro")]
-extern crate proc_macro;
-
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::fmt;
@@ -62,17 +59,18 @@ impl fmt::Display for Doc<'_> {
     }
 }
 
-/// The tokens of generated text. Inside a proc macro (with the `proc-macro` feature) the
-/// compiler's lexer reads it directly: proc-macro2's `parse` first checks the text with
-/// its own lexer, which at opt-level 0 costs more than the tokens it saves. Text that
-/// does not lex is a bug of the emitter; it becomes a `compile_error!` naming the
-/// problem, never a panic in the compiler.
-pub(super) fn lex(text: &str) -> TokenStream {
-    #[cfg(feature = "proc-macro")]
-    if proc_macro::is_available() {
-        if let Ok(tokens) = text.parse::<proc_macro::TokenStream>() {
-            return tokens.into();
-        }
+/// A lexer faster than proc-macro2's `parse` for generated text: see
+/// [`Options::lexer`](crate::Options::lexer).
+pub type Lexer = fn(&str) -> Option<TokenStream>;
+
+/// The tokens of generated text, through `lexer` where there is one (inside a proc
+/// macro, the compiler's: proc-macro2's `parse` first checks the text with its own
+/// lexer, which at opt-level 0 costs more than the tokens it saves). Text that does not
+/// lex is a bug of the emitter; it becomes a `compile_error!` naming the problem, never
+/// a panic in the compiler.
+pub(super) fn lex(lexer: Option<Lexer>, text: &str) -> TokenStream {
+    if let Some(tokens) = lexer.and_then(|lex| lex(text)) {
+        return tokens;
     }
     text.parse().unwrap_or_else(|e| {
         let msg = format!("include_grammar! wrote text that does not lex ({e}); please report it");
