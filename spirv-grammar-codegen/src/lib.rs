@@ -5,7 +5,8 @@
 //! proc-macro crate `spirv-grammar-macros` only parses its arguments and forwards here.
 //!
 //! - serde_json reads the grammar ([`model::parse`]);
-//! - quote and proc-macro2 write the items ([`emit`]), as a [`TokenStream`];
+//! - quote and proc-macro2 write the items ([`emit`]), as a [`TokenStream`] (the bulk
+//!   of it written as source text and lexed once);
 //! - syn parses the macros' arguments ([`macro_args`]);
 //! - heck turns grammar names into Rust names ([`naming`]).
 //!
@@ -65,6 +66,12 @@ pub struct Options {
     /// A feature of the expanding crate that the typed items need: they are marked
     /// `#[cfg_attr(docsrs, doc(cfg(feature = "…")))]`, for the badge on docs.rs.
     pub doc_feature: Option<String>,
+    /// Lexes the source text the bulk of the items is written as; `None` (or a `None`
+    /// from it) for proc-macro2's `parse`. A proc macro passes the compiler's lexer
+    /// (`proc_macro::TokenStream::from_str`, converted): proc-macro2's `parse` checks
+    /// the text with its own lexer first, which at opt-level 0 costs more than the
+    /// tokens the text saves.
+    pub lexer: Option<emit::text::Lexer>,
 }
 
 #[cfg(feature = "emit")]
@@ -79,6 +86,7 @@ impl Options {
             import_stem: None,
             tables_only: false,
             doc_feature: None,
+            lexer: None,
         }
     }
 }

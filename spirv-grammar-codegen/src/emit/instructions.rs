@@ -1,6 +1,7 @@
 //! Instructions: the opcode type, instruction classes, one struct per instruction
 //! with its decode and encode, and the `Instruction` enum.
 
+use super::text::{Doc, Str, w};
 use super::*;
 
 impl<'a> Emitter<'a> {
@@ -8,7 +9,7 @@ impl<'a> Emitter<'a> {
     pub(super) fn opcode(&mut self) -> TokenStream {
         let kr = &self.kr.clone();
         let g = self.g;
-        let repr = if g.is_core { quote!(u16) } else { quote!(u32) };
+        let repr = if g.is_core { "u16" } else { "u32" };
         let what = if g.is_core {
             "opcode"
         } else {
@@ -17,61 +18,58 @@ impl<'a> Emitter<'a> {
         let doc = format!(
             "An {what}: an open type that holds any value, with the grammar's instructions as associated constants."
         );
-        let mut names = Vec::new();
-        let consts = g.instructions.iter().map(|i| {
-            let name = naming::instruction(&i.opname);
-            names.push((name.clone(), i.opname.clone()));
-            let doc = format!("`{}` = {}.", i.opname, i.opcode);
-            let alias = alias_attr(&name, &i.opname);
-            let canonical = ident(&name);
-            let opcode = Literal::u32_unsuffixed(i.opcode);
-            // Other names, so that code written against an older grammar keeps building
-            // when a name becomes an alias.
-            let mut aliases = TokenStream::new();
-            for a in &i.meta.aliases {
-                let alias_name = naming::instruction(a);
-                names.push((alias_name.clone(), a.clone()));
-                let doc = format!("Alias of [`Self::{name}`] (`{a}`).");
-                let alias = ident(&alias_name);
-                aliases.extend(quote! {
-                    #[doc = #doc]
-                    pub const #alias: Self = Self::#canonical;
-                });
-            }
-            quote! {
-                #[doc = #doc]
-                #alias
-                pub const #canonical: Self = Self(#opcode);
-                #aliases
-            }
-        });
-        let info_doc = format!(" The grammar entry of this {what}, if the grammar has one.");
-        let dc = &self.doc_cfg;
-        let out = quote! {
-            #[doc = #doc]
-            #dc
+        let mut out = String::new();
+        w!(
+            out,
+            "{} {}
             #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             #[repr(transparent)]
-            pub struct Opcode(pub #repr);
+            pub struct Opcode(pub {repr});
             #[allow(non_upper_case_globals, clippy::upper_case_acronyms)]
-            impl Opcode {
-                #(#consts)*
-                #[doc = #info_doc]
-                pub fn info(self) -> ::core::option::Option<&'static #kr::grammar::InstructionInfo> { GRAMMAR.instruction(u32::from(self.0)) }
+            impl Opcode {{",
+            Doc(&doc),
+            self.doc_cfg
+        );
+        let mut names = Vec::new();
+        for i in &g.instructions {
+            let name = naming::instruction(&i.opname);
+            names.push((name.clone(), i.opname.clone()));
+            w!(out, "{}", Doc(&format!("`{}` = {}.", i.opname, i.opcode)));
+            alias_attr(&mut out, &name, &i.opname);
+            w!(out, "pub const {name}: Self = Self({});", i.opcode);
+            // Other names, so that code written against an older grammar keeps building
+            // when a name becomes an alias.
+            for a in &i.meta.aliases {
+                let alias_name = naming::instruction(a);
+                let doc = format!("Alias of [`Self::{name}`] (`{a}`).");
+                w!(
+                    out,
+                    "{} pub const {alias_name}: Self = Self::{name};",
+                    Doc(&doc)
+                );
+                names.push((alias_name, a.clone()));
+            }
+        }
+        let info_doc = format!(" The grammar entry of this {what}, if the grammar has one.");
+        w!(
+            out,
+            "{}
+                pub fn info(self) -> ::core::option::Option<&'static {kr}::grammar::InstructionInfo> {{ GRAMMAR.instruction(u32::from(self.0)) }}
                 /// The canonical name, if the grammar knows this value.
-                pub fn name(self) -> ::core::option::Option<&'static str> { self.info().map(|i| i.opname) }
+                pub fn name(self) -> ::core::option::Option<&'static str> {{ self.info().map(|i| i.opname) }}
                 /// Looks an instruction up by its canonical name or an alias.
-                pub fn from_name(name: &str) -> ::core::option::Option<Self> { GRAMMAR.instruction_by_name(name).and_then(|i| #repr::try_from(i.opcode).ok()).map(Self) }
-            }
+                pub fn from_name(name: &str) -> ::core::option::Option<Self> {{ GRAMMAR.instruction_by_name(name).and_then(|i| {repr}::try_from(i.opcode).ok()).map(Self) }}
+            }}
             #[automatically_derived]
-            impl ::core::fmt::Debug for Opcode {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    match self.name() { Some(n) => f.write_str(n), None => write!(f, "Opcode({})", self.0) }
-                }
-            }
-        };
+            impl ::core::fmt::Debug for Opcode {{
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{
+                    match self.name() {{ Some(n) => f.write_str(n), None => write!(f, \"Opcode({{}})\", self.0) }}
+                }}
+            }}",
+            Doc(&info_doc)
+        );
         self.check_unique("instructions", &names);
-        out
+        self.lex(&out)
     }
 
     /// `Class`: the grammar's instruction classes, for grammars that have them, so that
@@ -226,11 +224,11 @@ impl<'a> Emitter<'a> {
     /// `mod inst`: one struct per instruction, with its `Debug`, `PartialEq` and codec.
     pub(super) fn structs(&mut self) -> TokenStream {
         let g = self.g;
-        let mut items = TokenStream::new();
+        let mut items = String::new();
         for inst in &g.instructions {
-            let item = self.instruction_struct(inst);
-            items.extend(item);
+            self.instruction_struct(&mut items, inst);
         }
+        let items = self.lex(&items);
         let kr = &self.kr;
         let dc = &self.doc_cfg;
         quote! {
@@ -244,11 +242,10 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// One instruction's struct and impls, inside `mod inst`.
-    pub(super) fn instruction_struct(&mut self, inst: &'a Instruction) -> TokenStream {
+    /// One instruction's struct and impls, inside `mod inst`, written to `out` as text.
+    pub(super) fn instruction_struct(&mut self, out: &mut String, inst: &'a Instruction) {
         let kr = &self.kr.clone();
         let name = naming::instruction(&inst.opname);
-        let ident = ident(&name);
         let fields = self.fields_of(inst, Scope::Inst);
         let check: Vec<(String, String)> = fields
             .iter()
@@ -260,117 +257,96 @@ impl<'a> Emitter<'a> {
             })
             .collect();
         self.check_unique(&format!("fields of {}", inst.opname), &check);
-        let doc = self.struct_doc(inst);
-        let alias = (name.trim_start_matches("r#") != inst.opname).then_some(&inst.opname);
-        let alias = alias.as_slice();
-        let names: Vec<Ident> = fields.iter().map(|(n, _, _)| super::ident(n)).collect();
-        let types = fields.iter().map(|(_, t, _)| t);
-        let field_docs = fields.iter().map(|(_, _, op)| match &op.name {
-            Some(name) => format!("`{}` {}", op.kind, name.replace('\n', " ")),
-            None => format!("`{}`", op.kind),
-        });
+        w!(out, "{}", Doc(&self.struct_doc(inst)));
+        if name.trim_start_matches("r#") != inst.opname {
+            w!(out, "#[doc(alias = {})]", Str(&inst.opname));
+        }
+        w!(
+            out,
+            "#[derive(Clone)] #[allow(clippy::upper_case_acronyms)] pub struct {name} {{"
+        );
+        for (n, t, op) in &fields {
+            let doc = match &op.name {
+                Some(name) => format!("`{}` {}", op.kind, name.replace('\n', " ")),
+                None => format!("`{}`", op.kind),
+            };
+            w!(out, "{} pub {n}: {t},", Doc(&doc));
+        }
         // Debug and PartialEq go through the table (see spirv_core::typed): one line each
         // instead of derived code for every field.
         let switch = match fields
             .iter()
             .find(|(_, _, op)| self.is_switch_targets(inst, op))
         {
-            Some((n, _, _)) => {
-                let n = super::ident(n);
-                quote!(self.#n.first().map_or(1, |t| t.0.words().len() as u8)).into()
-            }
-            None => Tokens::one(Literal::u8_unsuffixed(1)),
+            Some((n, _, _)) => format!("self.{n}.first().map_or(1, |t| t.0.words().len() as u8)"),
+            None => "1".to_owned(),
         };
-        let index = Literal::usize_unsuffixed(self.table_index[&inst.opcode]);
-        let decode = self.decode_body(inst, &fields, &names);
-        // Without operands the writer goes unused: an unnamed parameter.
-        let writer = super::ident(if fields.is_empty() { "_" } else { "w" });
-        let encode = if fields.iter().any(|(_, _, op)| self.is_spec_op(op)) {
-            let writes = fields.iter().zip(&names).map(|((_, _, op), n)| {
-                if self.is_spec_op(op) {
-                    quote!(self.#n.encode_spec_constant_op(w);)
-                } else {
-                    quote!(__O::encode(&self.#n, w);)
-                }
-            });
-            quote!(#(#writes)*)
-        } else {
-            quote!(#(__O::encode(&self.#names, w);)*)
-        };
-        quote! {
-            #[doc = #doc]
-            #(#[doc(alias = #alias)])*
-            #[derive(Clone)]
-            #[allow(clippy::upper_case_acronyms)]
-            pub struct #ident {
-                #(
-                    #[doc = #field_docs]
-                    pub #names: #types,
-                )*
-            }
-            impl ::core::fmt::Debug for #ident {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    #kr::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[#index], #switch, f)
-                }
-            }
-            impl ::core::cmp::PartialEq for #ident {
-                fn eq(&self, other: &Self) -> bool {
-                    #kr::__private::same_words(self, other)
-                }
-            }
-            impl ::core::cmp::Eq for #ident {}
-            impl ::core::hash::Hash for #ident {
-                fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {
-                    #kr::__private::hash_words(self, state)
-                }
-            }
+        let index = self.table_index[&inst.opcode];
+        w!(
+            out,
+            "}}
+            impl ::core::fmt::Debug for {name} {{
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{
+                    {kr}::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[{index}], {switch}, f)
+                }}
+            }}
+            impl ::core::cmp::PartialEq for {name} {{
+                fn eq(&self, other: &Self) -> bool {{
+                    {kr}::__private::same_words(self, other)
+                }}
+            }}
+            impl ::core::cmp::Eq for {name} {{}}
+            impl ::core::hash::Hash for {name} {{
+                fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {{
+                    {kr}::__private::hash_words(self, state)
+                }}
+            }}
             #[automatically_derived]
-            impl __O for #ident {
-                fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, #kr::DecodeError> {
-                    #decode
-                }
-                fn encode<W: #kr::__private::Words>(&self, #writer: &mut W) {
-                    #encode
-                }
+            impl __O for {name} {{
+                fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{"
+        );
+        self.decode_body(out, inst, &fields);
+        // Without operands the writer goes unused: an unnamed parameter.
+        let writer = if fields.is_empty() { "_" } else { "w" };
+        w!(
+            out,
+            "}}
+                fn encode<W: {kr}::__private::Words>(&self, {writer}: &mut W) {{"
+        );
+        for (n, _, op) in &fields {
+            if self.is_spec_op(op) {
+                w!(out, "self.{n}.encode_spec_constant_op(w);");
+            } else {
+                w!(out, "__O::encode(&self.{n}, w);");
             }
         }
+        out.push_str("} }");
     }
 
     /// The body of an instruction struct's `decode`: each field read in operand order,
     /// then the check that no operand is left over.
     fn decode_body(
         &self,
+        out: &mut String,
         inst: &Instruction,
         fields: &[(String, Tokens, &Operand)],
-        names: &[Ident],
-    ) -> TokenStream {
+    ) {
         if fields.is_empty() {
-            return quote!(r.finish().map(|()| Self {}));
+            out.push_str("r.finish().map(|()| Self {})");
+            return;
         }
-        let plain = |op: &Operand| !self.is_switch_targets(inst, op) && !self.is_spec_op(op);
-        if fields.iter().all(|(_, _, op)| plain(op)) {
-            return quote! {
-                let v = Self {
-                    #(#names: r.field(),)*
-                };
-                r.fields_read().map(|()| v)
-            };
-        }
-        let reads = fields.iter().map(|(_, _, op)| {
-            if self.is_switch_targets(inst, op) {
-                quote!(r.read_switch_targets()?)
+        out.push_str("let v = Self {");
+        for (n, _, op) in fields {
+            let read = if self.is_switch_targets(inst, op) {
+                "r.read_switch_targets()?"
             } else if self.is_spec_op(op) {
-                quote!(super::Instruction::decode_spec_constant_op(r)?)
+                "super::Instruction::decode_spec_constant_op(r)?"
             } else {
-                quote!(r.field())
-            }
-        });
-        quote! {
-            let v = Self {
-                #(#names: #reads,)*
+                "r.field()"
             };
-            r.fields_read().map(|()| v)
+            w!(out, "{n}: {read},");
         }
+        out.push_str("}; r.fields_read().map(|()| v)");
     }
 
     /// `Instruction`: the enum over every instruction struct, its decode and encode, and
@@ -385,16 +361,38 @@ impl<'a> Emitter<'a> {
         } else {
             "extended instruction number"
         };
-        let variants: Vec<Ident> = g
+        let variants: Vec<String> = g
             .instructions
             .iter()
-            .map(|i| ident(&naming::instruction(&i.opname)))
+            .map(|i| naming::instruction(&i.opname))
             .collect();
-        let variant_docs = g.instructions.iter().map(|i| format!("`{}`.", i.opname));
-        let opcodes = g
-            .instructions
-            .iter()
-            .map(|i| Literal::u32_unsuffixed(i.opcode));
+        // The long lists, written as text (see `text`).
+        let mut from_impls = String::new();
+        let mut enum_variants = String::new();
+        let mut decode_arms = String::new();
+        let mut encode_arms = String::new();
+        let mut opcode_arms = String::new();
+        for (i, v) in g.instructions.iter().zip(&variants) {
+            w!(
+                from_impls,
+                "impl ::core::convert::From<inst::{v}> for Instruction {{
+                    fn from(i: inst::{v}) -> Self {{
+                        Self::{v}(i)
+                    }}
+                }}"
+            );
+            w!(
+                enum_variants,
+                "{} {v}(inst::{v}),",
+                Doc(&format!("`{}`.", i.opname))
+            );
+            w!(decode_arms, "{} => Self::{v}(__O::decode(r)?),", i.opcode);
+            w!(encode_arms, "Self::{v}(i) => __O::encode(i, w),");
+            w!(opcode_arms, "Self::{v}(_) => Opcode::{v},");
+        }
+        let (from_impls, enum_variants) = (self.lex(&from_impls), self.lex(&enum_variants));
+        let (decode_arms, encode_arms) = (self.lex(&decode_arms), self.lex(&encode_arms));
+        let opcode_arms = self.lex(&opcode_arms);
         let repr = if g.is_core { quote!(u16) } else { quote!(u32) };
         // A raw core opcode above 16 bits reads as its low half here; `encode` refuses
         // it rather than write it truncated.
@@ -459,23 +457,14 @@ impl<'a> Emitter<'a> {
             }
         });
         quote! {
-            #(
-                impl ::core::convert::From<inst::#variants> for Instruction {
-                    fn from(i: inst::#variants) -> Self {
-                        Self::#variants(i)
-                    }
-                }
-            )*
+            #from_impls
             /// Any instruction of this grammar, decoded into its typed struct.
             #dc
             #[derive(Clone)]
             #[non_exhaustive]
             #[allow(clippy::large_enum_variant, clippy::upper_case_acronyms)]
             pub enum Instruction {
-                #(
-                    #[doc = #variant_docs]
-                    #variants(inst::#variants),
-                )*
+                #enum_variants
                 #[doc = #unknown_doc]
                 Unknown(#kr::RawInstruction),
             }
@@ -488,7 +477,7 @@ impl<'a> Emitter<'a> {
                     use #kr::__private::Operand as __O;
                     let r = &mut #kr::__private::Reader::new(operands, ctx);
                     Ok(match opcode.0 {
-                        #(#opcodes => Self::#variants(__O::decode(r)?),)*
+                        #decode_arms
                         _ => return Err(r.unknown_opcode(u32::from(opcode.0))),
                     })
                 }
@@ -504,14 +493,14 @@ impl<'a> Emitter<'a> {
                 pub fn encode_operands_to<W: #kr::__private::Words>(&self, w: &mut W) {
                     use #kr::__private::Operand as __O;
                     match self {
-                        #(Self::#variants(i) => __O::encode(i, w),)*
+                        #encode_arms
                         Self::Unknown(r) => w.extend_from_slice(&r.operands),
                     }
                 }
                 #[doc = #opcode_doc]
                 pub fn opcode(&self) -> Opcode {
                     match self {
-                        #(Self::#variants(_) => Opcode::#variants,)*
+                        #opcode_arms
                         Self::Unknown(r) => Opcode(#unknown_opcode),
                     }
                 }

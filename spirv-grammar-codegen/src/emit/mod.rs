@@ -1,8 +1,9 @@
 //! Emitters: each takes the checked [`Grammar`] and returns the Rust items for one part
-//! of it as a [`TokenStream`], written with `quote!` so that every template reads as
-//! the code it produces.
+//! of it as a [`TokenStream`], written so that every template reads as the code it
+//! produces: the small, one-off items with `quote!`, the bulk (the per-instruction and
+//! per-kind items, the tables) as source text lexed once (see the `text` module for why).
 //!
-//! Every path into the runtime crate is absolute (`#kr::…`), and `Vec`/`Box` come from
+//! Every path into the runtime crate is absolute (`#kr::…`, `{kr}::…`), and `Vec`/`Box` come from
 //! its `__private` re-exports, so the expansion works in crates without
 //! `extern crate alloc`.
 
@@ -17,10 +18,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+use text::w;
 
 mod instructions;
 mod kinds;
 mod tables;
+pub mod text;
 
 /// FNV-1a for the emitter's small string-keyed maps: SipHash is slow at opt-level 0,
 /// where proc macros are built by default.
@@ -49,26 +52,32 @@ type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 /// Tokens built once and written many times: the runtime crate's path, operand types,
 /// kind-table references. Inside a proc macro, writing a `TokenStream` into another
 /// costs calls into the compiler, while copying single tokens does not, so the pieces
-/// the templates repeat thousands of times are kept as token trees.
+/// the templates repeat thousands of times are kept as token trees, and as text for
+/// the templates written as text (see the `text` module).
 #[derive(Clone)]
-pub(crate) struct Tokens(Rc<[TokenTree]>);
-
-impl Tokens {
-    /// One token.
-    fn one(tree: impl Into<TokenTree>) -> Self {
-        Tokens(Rc::from([tree.into()]))
-    }
+pub(crate) struct Tokens {
+    trees: Rc<[TokenTree]>,
+    text: Rc<str>,
 }
 
 impl From<TokenStream> for Tokens {
     fn from(tokens: TokenStream) -> Self {
-        Tokens(tokens.into_iter().collect())
+        Tokens {
+            text: tokens.to_string().into(),
+            trees: tokens.into_iter().collect(),
+        }
     }
 }
 
 impl ToTokens for Tokens {
     fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(self.0.iter().cloned());
+        tokens.extend(self.trees.iter().cloned());
+    }
+}
+
+impl std::fmt::Display for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
     }
 }
 
@@ -80,30 +89,10 @@ pub(crate) fn ident(name: &str) -> Ident {
     }
 }
 
-/// A hexadecimal integer literal (`0x10`), as the tables spell enumerant values.
-pub(crate) fn hex(value: u32) -> Literal {
-    format!("{value:#x}")
-        .parse()
-        .unwrap_or_else(|_| Literal::u32_unsuffixed(value))
-}
-
-/// `Some((1, 3))` or `None`.
-fn version(v: Option<(u8, u8)>) -> TokenStream {
-    match v {
-        Some((a, b)) => {
-            let (a, b) = (Literal::u8_unsuffixed(a), Literal::u8_unsuffixed(b));
-            quote!(Some((#a, #b)))
-        }
-        None => quote!(None),
-    }
-}
-
 /// `#[doc(alias = "…")]` with the grammar spelling, when it differs from the Rust name.
-fn alias_attr(rust: &str, grammar: &str) -> TokenStream {
-    if rust.trim_start_matches("r#") == grammar {
-        TokenStream::new()
-    } else {
-        quote!(#[doc(alias = #grammar)])
+fn alias_attr(out: &mut String, rust: &str, grammar: &str) {
+    if rust.trim_start_matches("r#") != grammar {
+        w!(out, "#[doc(alias = {})]", text::Str(grammar));
     }
 }
 
@@ -144,11 +133,11 @@ pub struct Emitter<'a> {
     /// Operand types already written.
     types: RefCell<FnvMap<TypeKey, Tokens>>,
     /// Kind-table references already written, by kind.
-    kind_tables: RefCell<FnvMap<String, Tokens>>,
+    kind_tables: RefCell<FnvMap<String, Rc<str>>>,
     /// Operand layouts already written (`&[__OI { … }, …]`), by their operands.
-    operand_tables: RefCell<FnvMap<LayoutKey, Tokens>>,
+    operand_tables: RefCell<FnvMap<LayoutKey, Rc<str>>>,
     /// Availability fields already written, by their values.
-    meta_fields: RefCell<FnvMap<Meta, Tokens>>,
+    meta_fields: RefCell<FnvMap<Meta, Rc<str>>>,
     /// Each instruction's field names, by opcode (`naming::instruction_fields`).
     field_names: FnvMap<u32, Vec<String>>,
     /// `Capability` enumerant names (aliases included) and values: the grammar's own
@@ -156,6 +145,8 @@ pub struct Emitter<'a> {
     capabilities: FnvMap<String, u32>,
     /// Opcode → position in the instruction table, which is sorted by opcode.
     table_index: FnvMap<u32, usize>,
+    /// The lexer for generated text ([`Options::lexer`]).
+    lexer: Option<text::Lexer>,
     errors: Vec<String>,
 }
 
@@ -242,8 +233,14 @@ impl<'a> Emitter<'a> {
             meta_fields: RefCell::default(),
             field_names,
             table_index,
+            lexer: opts.lexer,
             errors: Vec::new(),
         })
+    }
+
+    /// The tokens of generated text (see [`text::lex`]).
+    fn lex(&self, text: &str) -> TokenStream {
+        text::lex(self.lexer, text)
     }
 
     /// An instruction's field names, in operand order.
@@ -269,17 +266,16 @@ impl<'a> Emitter<'a> {
 
     /// `&__k::Kind` (or `&__ck::Kind` for a core kind in an extended grammar): a kind's
     /// table static, in the generated modules that open with [`Self::table_prelude`].
-    fn kind_table(&self, name: &str) -> Tokens {
+    fn kind_table(&self, name: &str) -> Rc<str> {
         if let Some(t) = self.kind_tables.borrow().get(name) {
             return t.clone();
         }
         let module = if self.kind(name).external {
-            quote!(__ck)
+            "__ck"
         } else {
-            quote!(__k)
+            "__k"
         };
-        let kind = ident(&naming::kind(name));
-        let t = Tokens::from(quote!(&#module::#kind));
+        let t: Rc<str> = format!("&{module}::{}", naming::kind(name)).into();
         self.kind_tables
             .borrow_mut()
             .insert(name.to_owned(), t.clone());
@@ -287,23 +283,24 @@ impl<'a> Emitter<'a> {
     }
 
     /// Short local names for the table types, in the generated table modules.
-    fn table_prelude(&self) -> TokenStream {
+    fn table_prelude(&self) -> String {
         let kr = &self.kr;
-        let core_kinds = (!self.g.is_core).then(|| {
-            quote! {
-                #[allow(unused_imports)]
-                use #kr::spv::kinds as __ck;
-            }
-        });
-        quote! {
+        let mut out = format!(
+            "#[allow(unused_imports)]
+            use {kr}::grammar::{{Enumerant as __E, InstructionInfo as __II, OperandInfo as __OI, OperandKind as __OK, Quantifier as __Q}};
             #[allow(unused_imports)]
-            use #kr::grammar::{Enumerant as __E, InstructionInfo as __II, OperandInfo as __OI, OperandKind as __OK, Quantifier as __Q};
+            use {kr}::__private::NameIndex as __NI;
             #[allow(unused_imports)]
-            use #kr::__private::NameIndex as __NI;
-            #[allow(unused_imports)]
-            use super::kinds as __k;
-            #core_kinds
+            use super::kinds as __k;"
+        );
+        if !self.g.is_core {
+            w!(
+                out,
+                "#[allow(unused_imports)]
+                use {kr}::spv::kinds as __ck;"
+            );
         }
+        out
     }
 
     /// The Rust type of one occurrence of an operand of kind `name`, written in `scope`.
@@ -527,10 +524,11 @@ impl<'a> Emitter<'a> {
         if opts.tables_only {
             out.extend(Self::typed_items_absent());
         } else {
+            let mut kinds = String::new();
             for k in &self.g.kinds {
-                let items = self.kind_type(k);
-                out.extend(items);
+                self.kind_type(&mut kinds, k);
             }
+            out.extend(self.lex(&kinds));
             out.extend(self.opcode());
             out.extend(self.classes());
             out.extend(self.structs());

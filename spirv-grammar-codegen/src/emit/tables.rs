@@ -1,54 +1,70 @@
 //! The static tables: `GRAMMAR`, one `OperandKind` per kind, operand layouts, and the
 //! perfect-hash name indexes the assembler looks names up in.
 
+use super::text::{Doc, Str, w};
 use super::*;
 
-/// A name index (its layout is [`crate::name_table`]). `__NI` is the table modules'
-/// local name for the runtime's `grammar::NameIndex`.
-pub(super) fn name_index(entries: &[(String, usize)]) -> TokenStream {
+/// A name index (its layout is [`crate::name_table`]), written to `out`. `__NI` is the
+/// table modules' local name for the runtime's `grammar::NameIndex`.
+pub(super) fn name_index(out: &mut String, entries: &[(String, usize)]) {
     let slots = crate::name_table::slots(entries.iter().map(|(name, _)| name.as_str()));
-    let slots = slots.into_iter().map(Literal::u16_unsuffixed);
-    let names = entries.iter().map(|(name, target)| {
-        let target = Literal::usize_unsuffixed(*target);
-        quote!((#name, #target))
-    });
-    quote!(__NI { slots: &[#(#slots),*], names: &[#(#names),*] })
+    out.push_str("__NI { slots: &[");
+    for (i, slot) in slots.iter().enumerate() {
+        let comma = if i == 0 { "" } else { ", " };
+        w!(out, "{comma}{slot}");
+    }
+    out.push_str("], names: &[");
+    for (i, (name, target)) in entries.iter().enumerate() {
+        let comma = if i == 0 { "" } else { ", " };
+        w!(out, "{comma}({}, {target})", Str(name));
+    }
+    out.push_str("] }");
 }
 
 impl Emitter<'_> {
     /// `mod kinds`: one `OperandKind` static per kind this grammar defines.
     pub(super) fn kind_tables(&self) -> TokenStream {
         let kr = &self.kr;
-        let prelude = self.table_prelude();
-        let statics = self.g.kinds.iter().map(|k| {
-            let table = ident(&naming::kind(&k.name));
-            let doc = format!("The grammar table of `{}`.", k.name);
-            let name = &k.name;
-            let category = ident(k.category.as_str());
-            let class = ident(class_of(&k.name, k.category));
-            let kind_doc = k.doc.as_slice();
-            let enumerants = (!k.enumerants.is_empty()).then(|| self.enumerant_table(k));
-            let bases: Vec<Tokens> = k.bases.iter().map(|b| self.kind_table(b)).collect();
-            let bases = (!bases.is_empty()).then_some(bases);
-            let bases = bases.as_slice();
-            quote! {
-                #[doc = #doc]
-                pub static #table: __OK = __OK { name: #name, category: #kr::grammar::Category::#category, class: #kr::grammar::KindClass::#class, #(doc: Some(#kind_doc),)* #enumerants #(bases: &[#(#bases),*],)* ..__OK::EMPTY };
-            }
-        });
-        quote! {
-            /// Grammar tables of the operand kinds this grammar defines, one static per kind.
+        let mut out = String::from(
+            "/// Grammar tables of the operand kinds this grammar defines, one static per kind.
             #[allow(non_upper_case_globals)]
-            pub mod kinds {
-                #prelude
-                #(#statics)*
+            pub mod kinds {",
+        );
+        out.push_str(&self.table_prelude());
+        for k in &self.g.kinds {
+            let doc = format!("The grammar table of `{}`.", k.name);
+            w!(
+                out,
+                "{} pub static {}: __OK = __OK {{ name: {}, category: {kr}::grammar::Category::{}, class: {kr}::grammar::KindClass::{}, ",
+                Doc(&doc),
+                naming::kind(&k.name),
+                Str(&k.name),
+                k.category.as_str(),
+                class_of(&k.name, k.category),
+            );
+            if let Some(d) = &k.doc {
+                w!(out, "doc: Some({}), ", Str(d));
             }
+            if !k.enumerants.is_empty() {
+                self.enumerant_table(&mut out, k);
+            }
+            if !k.bases.is_empty() {
+                out.push_str("bases: &[");
+                for (i, b) in k.bases.iter().enumerate() {
+                    let comma = if i == 0 { "" } else { ", " };
+                    w!(out, "{comma}{}", self.kind_table(b));
+                }
+                out.push_str("], ");
+            }
+            out.push_str("..__OK::EMPTY };");
         }
+        out.push('}');
+        self.lex(&out)
     }
 
     /// `enumerants: &[__E { … }, …], index: …,`: a kind's enumerants, sorted by value,
     /// and the index of their names and aliases.
-    fn enumerant_table(&self, k: &Kind) -> TokenStream {
+    fn enumerant_table(&self, out: &mut String, k: &Kind) {
         let mut sorted: Vec<&Enumerant> = k.enumerants.iter().collect();
         sorted.sort_by_key(|e| e.value);
         let mut index = Vec::new();
@@ -56,23 +72,27 @@ impl Emitter<'_> {
             index.push((e.name.clone(), i));
             index.extend(e.meta.aliases.iter().map(|a| (a.clone(), i)));
         }
-        let index = name_index(&index);
-        let names = sorted.iter().map(|e| &e.name);
-        let values = sorted.iter().map(|e| hex(e.value));
-        let parameters: Vec<Option<Tokens>> = sorted
-            .iter()
-            .map(|e| (!e.parameters.is_empty()).then(|| self.operand_table(&e.parameters)))
-            .collect();
-        let parameters = parameters.iter().map(Option::as_slice);
-        let metas = sorted.iter().map(|e| self.meta_fields(&e.meta));
-        quote! {
-            enumerants: &[#(__E { name: #names, value: #values, #(parameters: #parameters,)* #metas ..__E::EMPTY },)*], index: #index,
+        out.push_str("enumerants: &[");
+        for e in &sorted {
+            w!(
+                out,
+                "__E {{ name: {}, value: {:#x}, ",
+                Str(&e.name),
+                e.value
+            );
+            if !e.parameters.is_empty() {
+                w!(out, "parameters: {}, ", self.operand_table(&e.parameters));
+            }
+            w!(out, "{}..__E::EMPTY }}, ", self.meta_fields(&e.meta));
         }
+        out.push_str("], index: ");
+        name_index(out, &index);
+        out.push_str(", ");
     }
 
     /// `&[__OI { kind, quantifier, name }, …]`: an operand layout. Layouts recur (most
     /// instructions share theirs with others), so each is written once.
-    pub(super) fn operand_table(&self, ops: &[Operand]) -> Tokens {
+    pub(super) fn operand_table(&self, ops: &[Operand]) -> Rc<str> {
         let key: LayoutKey = ops
             .iter()
             .map(|op| (op.kind.clone(), op.quantifier, op.name.clone()))
@@ -81,56 +101,71 @@ impl Emitter<'_> {
             return t.clone();
         }
         // Struct literals, not the const constructors: cheaper to evaluate.
-        let kinds = ops.iter().map(|op| self.kind_table(&op.kind));
-        let quantifiers = ops.iter().map(|op| match op.quantifier {
-            Quantifier::One => ident("One"),
-            Quantifier::Optional => ident("Optional"),
-            Quantifier::Variadic => ident("Variadic"),
-        });
-        let names = ops.iter().map(|op| op.name.as_deref().unwrap_or(""));
-        let table = Tokens::from(quote! {
-            &[#(__OI { kind: #kinds, quantifier: __Q::#quantifiers, name: #names }),*]
-        });
+        let mut table = String::from("&[");
+        for (i, op) in ops.iter().enumerate() {
+            let quantifier = match op.quantifier {
+                Quantifier::One => "One",
+                Quantifier::Optional => "Optional",
+                Quantifier::Variadic => "Variadic",
+            };
+            let comma = if i == 0 { "" } else { ", " };
+            w!(
+                table,
+                "{comma}__OI {{ kind: {}, quantifier: __Q::{quantifier}, name: {} }}",
+                self.kind_table(&op.kind),
+                Str(op.name.as_deref().unwrap_or(""))
+            );
+        }
+        table.push(']');
+        let table: Rc<str> = table.into();
         self.operand_tables.borrow_mut().insert(key, table.clone());
         table
     }
 
-    /// The availability fields of a table entry that differ from `EMPTY`. Many entries
-    /// share theirs, so each set is written once.
-    pub(super) fn meta_fields(&self, m: &Meta) -> Tokens {
+    /// The availability fields of a table entry that differ from `EMPTY`, each
+    /// followed by a comma. Many entries share theirs, so each set is written once.
+    pub(super) fn meta_fields(&self, m: &Meta) -> Rc<str> {
         if let Some(t) = self.meta_fields.borrow().get(m) {
             return t.clone();
         }
-        let some = |list: &[String]| (!list.is_empty()).then(|| list.to_vec());
+        let mut fields = String::new();
+        let list = |out: &mut String, name: &str, items: &mut dyn Iterator<Item = String>| {
+            w!(out, "{name}: &[");
+            for (i, item) in items.enumerate() {
+                let comma = if i == 0 { "" } else { ", " };
+                w!(out, "{comma}{item}");
+            }
+            out.push_str("], ");
+        };
         // Capabilities by value (`check` made sure each name is known).
-        let capabilities = (!m.capabilities.is_empty()).then(|| {
-            m.capabilities
-                .iter()
-                .map(|c| {
-                    Literal::u32_unsuffixed(self.capabilities.get(c).copied().unwrap_or(u32::MAX))
-                })
-                .collect::<Vec<_>>()
-        });
-        let extensions = some(&m.extensions);
-        let aliases = some(&m.aliases);
-        let (capabilities, extensions, aliases) = (
-            capabilities.as_slice(),
-            extensions.as_slice(),
-            aliases.as_slice(),
-        );
-        let first = m.version.map(|v| version(Some(v)));
-        let last = m.last_version.map(|v| version(Some(v)));
-        let (first, last) = (first.as_slice(), last.as_slice());
-        let provisional = m.provisional.then_some(true);
-        let provisional = provisional.as_slice();
-        let fields = Tokens::from(quote! {
-            #(capabilities: &[#(#capabilities),*],)*
-            #(extensions: &[#(#extensions),*],)*
-            #(version: #first,)*
-            #(last_version: #last,)*
-            #(provisional: #provisional,)*
-            #(aliases: &[#(#aliases),*],)*
-        });
+        if !m.capabilities.is_empty() {
+            let values = m.capabilities.iter().map(|c| {
+                self.capabilities
+                    .get(c)
+                    .copied()
+                    .unwrap_or(u32::MAX)
+                    .to_string()
+            });
+            list(&mut fields, "capabilities", &mut { values });
+        }
+        if !m.extensions.is_empty() {
+            let names = m.extensions.iter().map(|e| Str(e).to_string());
+            list(&mut fields, "extensions", &mut { names });
+        }
+        if let Some((a, b)) = m.version {
+            w!(fields, "version: Some(({a}, {b})), ");
+        }
+        if let Some((a, b)) = m.last_version {
+            w!(fields, "last_version: Some(({a}, {b})), ");
+        }
+        if m.provisional {
+            fields.push_str("provisional: true, ");
+        }
+        if !m.aliases.is_empty() {
+            let names = m.aliases.iter().map(|a| Str(a).to_string());
+            list(&mut fields, "aliases", &mut { names });
+        }
+        let fields: Rc<str> = fields.into();
         self.meta_fields
             .borrow_mut()
             .insert(m.clone(), fields.clone());
@@ -182,7 +217,7 @@ impl Emitter<'_> {
     /// simple operands shaped `One* Optional*` or `One* Variadic` (at most 64 words
     /// before the variadic part), and for the same followed by optional operands of any
     /// kind, which the shape covers when they are absent; `None` otherwise.
-    fn shape(&self, inst: &Instruction) -> Option<TokenStream> {
+    fn shape(&self, inst: &Instruction) -> Option<String> {
         if self.is_switch(inst) {
             return None;
         }
@@ -244,18 +279,13 @@ impl Emitter<'_> {
             ("repeat_ids", repeat_ids, 0),
             ("repeat_enums", repeat_enums, 0),
         ];
-        let fields = fields
-            .iter()
-            .filter(|(_, v, empty)| v != empty)
-            .map(|(name, v, _)| {
-                let name = quote::format_ident!("{}", name);
-                let v = Literal::u64_unsuffixed(*v);
-                quote! { #name: #v, }
-            });
         let kr = &self.kr;
-        Some(quote! {
-            #kr::grammar::Shape { #(#fields)* ..#kr::grammar::Shape::EMPTY }
-        })
+        let mut shape = format!("{kr}::grammar::Shape {{ ");
+        for (name, v, _) in fields.iter().filter(|(_, v, empty)| v != empty) {
+            w!(shape, "{name}: {v}, ");
+        }
+        w!(shape, "..{kr}::grammar::Shape::EMPTY }}");
+        Some(shape)
     }
 
     /// `mod tables` (the instruction table, the opcode index and the name index) and the
@@ -271,36 +301,45 @@ impl Emitter<'_> {
             names.push((inst.opname.clone(), i));
             names.extend(inst.meta.aliases.iter().map(|a| (a.clone(), i)));
         }
-        let opnames = sorted.iter().map(|i| &i.opname);
-        let opcodes = sorted.iter().map(|i| Literal::u32_unsuffixed(i.opcode));
-        let classes = sorted.iter().map(|i| i.class.as_slice());
-        let layouts: Vec<Option<(Tokens, String)>> = sorted
-            .iter()
-            .map(|i| {
-                (!i.operands.is_empty()).then(|| {
-                    (
-                        self.operand_table(&i.operands),
-                        self.field_names(i).join(" "),
-                    )
-                })
-            })
-            .collect();
-        let operands = layouts.iter().map(|l| l.as_ref().map(|(t, _)| t.clone()));
-        let operands: Vec<Option<Tokens>> = operands.collect();
-        let fields: Vec<Option<&String>> =
-            layouts.iter().map(|l| l.as_ref().map(|(_, f)| f)).collect();
-        let (operands, fields) = (
-            operands.iter().map(Option::as_slice),
-            fields.iter().map(Option::as_slice),
+        // Doc lines start with a space, as `///` comments do.
+        let tables_doc = format!(" The instruction table behind [`GRAMMAR`], sorted by {order}.");
+        let instructions_doc = format!(" Every instruction, sorted by {order}.");
+        let mut out = String::new();
+        w!(
+            out,
+            "{} #[allow(non_upper_case_globals)] pub mod tables {{ {} {} pub static INSTRUCTIONS: [__II; {}] = [",
+            Doc(&tables_doc),
+            self.table_prelude(),
+            Doc(&instructions_doc),
+            sorted.len()
         );
-        let metas = sorted.iter().map(|i| self.meta_fields(&i.meta));
-        let shapes: Vec<Option<TokenStream>> = sorted.iter().map(|i| self.shape(i)).collect();
-        let shapes = shapes.iter().map(Option::as_slice);
-        let switches: Vec<Option<bool>> = sorted
-            .iter()
-            .map(|i| self.is_switch(i).then_some(true))
-            .collect();
-        let switches = switches.iter().map(Option::as_slice);
+        for inst in &sorted {
+            w!(
+                out,
+                "__II {{ opname: {}, opcode: {}, ",
+                Str(&inst.opname),
+                inst.opcode
+            );
+            if let Some(c) = &inst.class {
+                w!(out, "class: {}, ", Str(c));
+            }
+            if !inst.operands.is_empty() {
+                w!(
+                    out,
+                    "operands: {}, fields: {}, ",
+                    self.operand_table(&inst.operands),
+                    Str(&self.field_names(inst).join(" "))
+                );
+            }
+            out.push_str(&self.meta_fields(&inst.meta));
+            if let Some(shape) = self.shape(inst) {
+                w!(out, "shape: Some({shape}), ");
+            }
+            if self.is_switch(inst) {
+                out.push_str("switch_literals: true, ");
+            }
+            out.push_str("..__II::EMPTY }, ");
+        }
         // Dense opcode → position table, so that lookups by opcode are one load.
         let dense: Vec<u16> = match sorted.last().map(|i| i.opcode).filter(|&m| m < 0x1_0000) {
             Some(max) => {
@@ -312,69 +351,74 @@ impl Emitter<'_> {
             }
             None => Vec::new(),
         };
-        let dense_len = Literal::usize_unsuffixed(dense.len());
-        let dense = dense.into_iter().map(Literal::u16_unsuffixed);
-        let count = Literal::usize_unsuffixed(sorted.len());
-        let prelude = self.table_prelude();
-        let index = name_index(&names);
-        // Doc lines start with a space, as `///` comments do.
-        let tables_doc = format!(" The instruction table behind [`GRAMMAR`], sorted by {order}.");
-        let instructions_doc = format!(" Every instruction, sorted by {order}.");
+        w!(
+            out,
+            "];
+            /// Opcode → position in [`INSTRUCTIONS`] (`u16::MAX` = none).
+            pub static OPCODE_INDEX: [u16; {}] = [",
+            dense.len()
+        );
+        for (i, d) in dense.iter().enumerate() {
+            let comma = if i == 0 { "" } else { ", " };
+            w!(out, "{comma}{d}");
+        }
+        out.push_str(
+            "];
+            /// Names and aliases → position in [`INSTRUCTIONS`] (its type is the generated code's runtime).
+            #[doc(hidden)]
+            pub const NAMES: __NI = ",
+        );
+        name_index(&mut out, &names);
+        out.push_str("; }");
+        let opt = |v: Option<u32>| match v {
+            Some(v) => format!("Some({v})"),
+            None => "None".to_owned(),
+        };
+        let opt_s = |v: &Option<String>| match v {
+            Some(v) => format!("Some({})", Str(v)),
+            None => "None".to_owned(),
+        };
         let grammar_doc = format!(
             " The grammar tables: instructions sorted by {order}, operand kinds, and name lookups."
         );
-        let opt = |v: Option<u32>| match v {
-            Some(v) => {
-                let v = Literal::u32_unsuffixed(v);
-                quote!(Some(#v))
-            }
-            None => quote!(None),
-        };
-        let opt_s = |v: &Option<String>| match v {
-            Some(v) => quote!(Some(#v)),
-            None => quote!(None),
-        };
-        let name = &opts.name;
-        let is_core = g.is_core;
-        let import_name = opt_s(&opts.import);
-        let import_prefix = opt_s(&opts.import_prefix);
-        let import_stem = opt_s(&opts.import_stem);
-        let magic_number = opt(g.magic_number);
-        let major_version = opt(g.major_version);
-        let minor_version = opt(g.minor_version);
-        let version = opt(g.version);
-        let revision = opt(g.revision);
-        let kinds = g.kinds.iter().map(|k| ident(&naming::kind(&k.name)));
-        quote! {
-            #[doc = #tables_doc]
-            #[allow(non_upper_case_globals)]
-            pub mod tables {
-                #prelude
-                #[doc = #instructions_doc]
-                pub static INSTRUCTIONS: [__II; #count] = [#(__II { opname: #opnames, opcode: #opcodes, #(class: #classes,)* #(operands: #operands, fields: #fields,)* #metas #(shape: Some(#shapes),)* #(switch_literals: #switches,)* ..__II::EMPTY },)*];
-                /// Opcode → position in [`INSTRUCTIONS`] (`u16::MAX` = none).
-                pub static OPCODE_INDEX: [u16; #dense_len] = [#(#dense),*];
-                /// Names and aliases → position in [`INSTRUCTIONS`] (its type is the generated code's runtime).
-                #[doc(hidden)]
-                pub const NAMES: __NI = #index;
-            }
-            #[doc = #grammar_doc]
-            pub static GRAMMAR: #kr::grammar::Grammar = #kr::grammar::Grammar {
-                name: #name,
-                is_core: #is_core,
-                import_name: #import_name,
-                import_prefix: #import_prefix,
-                import_stem: #import_stem,
-                magic_number: #magic_number,
-                major_version: #major_version,
-                minor_version: #minor_version,
-                version: #version,
-                revision: #revision,
+        w!(
+            out,
+            "{}
+            pub static GRAMMAR: {kr}::grammar::Grammar = {kr}::grammar::Grammar {{
+                name: {},
+                is_core: {},
+                import_name: {},
+                import_prefix: {},
+                import_stem: {},
+                magic_number: {},
+                major_version: {},
+                minor_version: {},
+                version: {},
+                revision: {},
                 instructions: &tables::INSTRUCTIONS,
                 opcode_index: &tables::OPCODE_INDEX,
-                operand_kinds: &[#(&kinds::#kinds),*],
-                names: tables::NAMES,
-            };
+                operand_kinds: &[",
+            Doc(&grammar_doc),
+            Str(&opts.name),
+            g.is_core,
+            opt_s(&opts.import),
+            opt_s(&opts.import_prefix),
+            opt_s(&opts.import_stem),
+            opt(g.magic_number),
+            opt(g.major_version),
+            opt(g.minor_version),
+            opt(g.version),
+            opt(g.revision),
+        );
+        for (i, k) in g.kinds.iter().enumerate() {
+            let comma = if i == 0 { "" } else { ", " };
+            w!(out, "{comma}&kinds::{}", naming::kind(&k.name));
         }
+        out.push_str(
+            "],
+                names: tables::NAMES,
+            };",
+        );
+        self.lex(&out)
     }
 }
