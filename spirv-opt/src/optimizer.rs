@@ -386,8 +386,10 @@ impl Optimizer {
         self.check(words)?;
         self.ready()?;
         if let Some(passes) = self.structural() {
+            parser_check(words)?;
             let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
-            let (words, changed) = structural::run_words(words, &passes, numbers)?;
+            let (words, changed) =
+                structural::run_words(words, &passes, numbers).map_err(parser_wording)?;
             return Ok(Optimized { words, changed });
         }
         self.run_mixed(words.to_vec(), warn)
@@ -404,8 +406,10 @@ impl Optimizer {
         let Some(passes) = self.structural() else {
             return self.run_mixed(words, &mut |_| {});
         };
+        parser_check(&words)?;
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
-        let (words, changed) = structural::run_words(words, &passes, numbers)?;
+        let (words, changed) =
+            structural::run_words(words, &passes, numbers).map_err(parser_wording)?;
         Ok(Optimized { words, changed })
     }
 
@@ -427,8 +431,10 @@ impl Optimizer {
         }
         let out = self.ready().and_then(|()| match self.structural() {
             Some(passes) => {
+                parser_check(&words)?;
                 let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
-                let (words, changed) = structural::run_words(&words, &passes, numbers)?;
+                let (words, changed) =
+                    structural::run_words(&words, &passes, numbers).map_err(parser_wording)?;
                 Ok(Optimized { words, changed })
             }
             None => self.run_mixed(words, consumer),
@@ -480,6 +486,10 @@ impl Optimizer {
                 other => other.clone(),
             })
             .collect();
+        if !matches!(runs.first(), Some(Run::Ir(_))) {
+            // A structural pass reads the module first: the IR loader's checks have not.
+            parser_check(&words)?;
+        }
         let mut changed = false;
         let mut at = 0;
         while at < runs.len() {
@@ -524,7 +534,8 @@ impl Optimizer {
                         Run::Ir(_) | Run::Missing => None,
                     })
                     .collect();
-                let (w, c) = structural::run_words(&words, &list, numbers)?;
+                let (w, c) =
+                    structural::run_words(&words, &list, numbers).map_err(parser_wording)?;
                 words = w;
                 changed |= c;
                 if last && changed && !c {
@@ -614,6 +625,66 @@ impl Optimizer {
             }
             _ => e.message(),
         }
+    }
+}
+
+/// Refuses, as spirv-opt does, a module its parser refuses where the structural passes'
+/// reader is lenient: an opcode the grammar lacks, or a type or result id of 0. A cheap
+/// scan of the instructions' first words finds one; the IR loader, which reads the
+/// module as SPIRV-Tools' parser does, then names the first refusal in spirv-opt's words
+/// (`Invalid opcode: 4000` at instruction 11).
+fn parser_check(words: &[u32]) -> Result<(), OptError> {
+    use spirv_core::grammar::KindClass;
+    let swapped = words.first() == Some(&spirv_core::binary::MAGIC.swap_bytes());
+    let word = |i: usize| {
+        words
+            .get(i)
+            .map(|&w| if swapped { w.swap_bytes() } else { w })
+    };
+    let mut at = 5;
+    let mut refused = false;
+    while let Some(first) = word(at) {
+        let count = (first >> 16) as usize;
+        if count == 0 {
+            // The decoder reports a broken stream.
+            break;
+        }
+        let Some(info) = spirv_core::spv::GRAMMAR.instruction(first & 0xffff) else {
+            refused = true;
+            break;
+        };
+        let zero_id = info
+            .operands
+            .iter()
+            .take(2)
+            .take_while(|o| matches!(o.kind.class, KindClass::ResultType | KindClass::Result))
+            .enumerate()
+            .any(|(k, _)| k + 1 < count && word(at + k + 1) == Some(0));
+        if zero_id {
+            refused = true;
+            break;
+        }
+        at += count;
+    }
+    if refused {
+        Ir::from_words(words)?;
+    }
+    Ok(())
+}
+
+/// A structural run's failure, an id defined twice worded as spirv-opt's parser words
+/// it (the IR loader's wording), other failures as they are.
+fn parser_wording(e: EditError) -> OptError {
+    match e {
+        EditError::Decode(DecodeError {
+            kind: spirv_core::DecodeErrorKind::IdRedefined { id },
+            instruction: Some(i),
+            ..
+        }) => OptError::Load(LoadError::Refused {
+            message: format!("Id {id} is defined more than once"),
+            index: i + 1,
+        }),
+        e => e.into(),
     }
 }
 

@@ -54,9 +54,10 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
         // Rules spirv-opt has that are not ported (they never fold here, so an
         // instruction of these opcodes stays; see docs/optimizer.md).
         O::ExtInst => return ext_rules_for(cx, i),
-        O::Dot | O::VectorTimesMatrix | O::MatrixTimesVector | O::Transpose | O::QuantizeToF16 => {
-            &[]
-        }
+        O::VectorTimesMatrix => &[vector_times_matrix],
+        O::MatrixTimesVector => &[matrix_times_vector],
+        O::Dot => &[dot],
+        O::Transpose | O::QuantizeToF16 => &[],
         _ => return None,
     })
 }
@@ -341,6 +342,177 @@ fn vector_times_scalar(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Op
             64 => {
                 let v = get_f64(cx, comp) * get_f64(cx, c2);
                 f64_const(cx, elem, v)?
+            }
+            _ => return None,
+        };
+        ids.push(defining_id(cx, e)?);
+    }
+    cx.constant_of(t, &ids)
+}
+
+/// `FoldOpDotWithConstants`: 0 when either operand is a zero vector (a null, or every
+/// component's words zero), else the sum of the products, each step rounded to the
+/// element's width as spirv-opt rounds it.
+fn dot(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let t = result_ty(cx, i)?;
+    let width = float_width(cx, t)?;
+    if !float_folding_allowed(cx, i) {
+        return None;
+    }
+    let mut zero = false;
+    for &c in cs.iter().take(2).flatten() {
+        if is_zero(cx, c) {
+            zero = true;
+            break;
+        }
+    }
+    if zero {
+        return match width {
+            32 => f32_const(cx, t, 0.0),
+            64 => f64_const(cx, t, 0.0),
+            _ => None,
+        };
+    }
+    let (a, b) = match (cs.first(), cs.get(1)) {
+        (Some(Some(a)), Some(Some(b))) => (*a, *b),
+        _ => return None,
+    };
+    let a = vector_components(cx, a)?;
+    let b = vector_components(cx, b)?;
+    let mut sum = match width {
+        32 => f32_const(cx, t, 0.0)?,
+        64 => f64_const(cx, t, 0.0)?,
+        _ => return None,
+    };
+    for (k, &x) in a.iter().enumerate() {
+        let product = fp_arith(cx, t, x, *b.get(k)?, |p, q| p * q, |p, q| p * q)?;
+        sum = fp_arith(cx, t, sum, product, |p, q| p + q, |p, q| p + q)?;
+    }
+    Some(sum)
+}
+
+/// The components of a constant (a null's none), or none for a scalar.
+fn composite_components(cx: &mut Context, c: ConstRef) -> Option<Vec<ConstRef>> {
+    match value(cx, c) {
+        Const::Composite(_, comps) => Some(comps),
+        Const::Null(_) => Some(Vec::new()),
+        _ => None,
+    }
+}
+
+/// What `FoldVectorTimesMatrix` and `FoldMatrixTimesVector` share: the float checks, a
+/// zero operand giving a vector of zeros, else the result type's element, its width and
+/// the two constants.
+fn matrix_product_inputs(
+    cx: &mut Context,
+    i: Inst,
+    cs: &[Option<ConstRef>],
+) -> Result<(TypeRef, TypeRef, u32, ConstRef, ConstRef), Option<ConstRef>> {
+    let t = result_ty(cx, i).ok_or(None)?;
+    if !float_folding_allowed(cx, i) && has_float(cx, t) {
+        return Err(None);
+    }
+    let (c1, c2) = match (cs.first(), cs.get(1)) {
+        (Some(Some(a)), Some(Some(b))) => (*a, *b),
+        _ => return Err(None),
+    };
+    let Ty::Vector { elem, count } = cx.types().ty(t).clone() else {
+        return Err(None);
+    };
+    let width = float_width(cx, elem).ok_or(None)?;
+    if is_zero(cx, c1) || is_zero(cx, c2) {
+        // One zero element per component, each declared as it is made.
+        let words = vec![0; (width / 32) as usize];
+        let mut ids = Vec::new();
+        for _ in 0..count.min(1 << 16) {
+            let e = cx.constant_of(elem, &words).ok_or(None)?;
+            ids.push(defining_id(cx, e).ok_or(None)?);
+        }
+        return Err(cx.constant_of(t, &ids));
+    }
+    Ok((t, elem, width, c1, c2))
+}
+
+/// `FoldVectorTimesMatrix`: each component the dot product of the vector with a column
+/// (a null column gives 0), summed in the element's width.
+fn vector_times_matrix(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (t, elem, width, c1, c2) = match matrix_product_inputs(cx, i, cs) {
+        Ok(inputs) => inputs,
+        Err(done) => return done,
+    };
+    let Ty::Vector { count, .. } = cx.types().ty(t).clone() else {
+        return None;
+    };
+    let v = vector_components(cx, c1)?;
+    let columns = composite_components(cx, c2)?;
+    // spirv-opt makes as many components as the result has for 32-bit floats and as
+    // the matrix has columns for 64-bit ones (the same in a valid module).
+    let n = if width == 32 {
+        count as usize
+    } else {
+        columns.len()
+    };
+    let mut ids = Vec::with_capacity(n.min(columns.len()));
+    for k in 0..n {
+        let column = composite_components(cx, *columns.get(k)?)?;
+        let e = match width {
+            32 => {
+                let mut sum = 0.0f32;
+                for (j, &x) in column.iter().enumerate() {
+                    sum += get_f32(cx, *v.get(j)?) * get_f32(cx, x);
+                }
+                f32_const(cx, elem, sum)?
+            }
+            64 => {
+                let mut sum = 0.0f64;
+                for (j, &x) in column.iter().enumerate() {
+                    sum += get_f64(cx, *v.get(j)?) * get_f64(cx, x);
+                }
+                f64_const(cx, elem, sum)?
+            }
+            _ => return None,
+        };
+        ids.push(defining_id(cx, e)?);
+    }
+    cx.constant_of(t, &ids)
+}
+
+/// `FoldMatrixTimesVector`: component k the sum over the columns of the column's
+/// component k times the vector's component (a null column adds nothing).
+fn matrix_times_vector(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let (t, elem, width, c1, c2) = match matrix_product_inputs(cx, i, cs) {
+        Ok(inputs) => inputs,
+        Err(done) => return done,
+    };
+    let Ty::Vector { count, .. } = cx.types().ty(t).clone() else {
+        return None;
+    };
+    let columns = composite_components(cx, c1)?;
+    let v = vector_components(cx, c2)?;
+    let mut column_values = Vec::with_capacity(columns.len());
+    for &c in &columns {
+        column_values.push(composite_components(cx, c)?);
+    }
+    let mut ids = Vec::with_capacity(column_values.first().map_or(0, Vec::len));
+    for k in 0..count as usize {
+        let e = match width {
+            32 => {
+                let mut sum = 0.0f32;
+                for (j, column) in column_values.iter().enumerate() {
+                    if !column.is_empty() {
+                        sum += get_f32(cx, *column.get(k)?) * get_f32(cx, *v.get(j)?);
+                    }
+                }
+                f32_const(cx, elem, sum)?
+            }
+            64 => {
+                let mut sum = 0.0f64;
+                for (j, column) in column_values.iter().enumerate() {
+                    if !column.is_empty() {
+                        sum += get_f64(cx, *column.get(k)?) * get_f64(cx, *v.get(j)?);
+                    }
+                }
+                f64_const(cx, elem, sum)?
             }
             _ => return None,
         };

@@ -45,23 +45,25 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
             factor_add_muls,
         ],
         O::FDiv => &[redundant_f_div, reciprocal_f_div],
-        O::FMul => &[redundant_f_mul, merge_mul_mul],
+        O::FMul => &[redundant_f_mul, merge_mul_mul, merge_mul_negate],
         O::FSub => &[
             redundant_f_sub,
             merge_sub_negate,
             merge_sub_add,
             merge_sub_sub,
         ],
-        O::IMul => &[int_multiple_by_1, merge_mul_mul],
+        O::IMul => &[int_multiple_by_1, merge_mul_mul, merge_mul_negate],
         O::FNegate => &[merge_negate, merge_negate_add_sub, merge_negate_mul_div],
         O::SNegate => &[merge_negate, merge_negate_mul_div, merge_negate_add_sub],
         O::CompositeInsert => &[composite_insert_to_construct],
+        O::Dot => &[dot_product_doing_extract],
         O::Phi => &[redundant_phi],
         O::Bitcast => &[bitcast],
         O::BitReverse => &[bit_reverse],
         O::Select => &[redundant_select],
         O::Store => &[storing_undef],
         O::VectorShuffle => &[vector_shuffle_feeding_shuffle],
+        O::ExtInst if is_glsl_fmix(cx, i) => &[redundant_f_mix],
         _ => &[],
     }
 }
@@ -398,6 +400,91 @@ fn redundant_f_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
         return true;
     }
     false
+}
+
+/// `DotProductDoingExtract`: a dot product with a constant vector of zeros and a single
+/// one (of 32- or 64-bit floats) is the other operand's component at the one.
+fn dot_product_doing_extract(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if cs.len() != 2 || !float_folding_allowed(cx, i) {
+        return false;
+    }
+    for (k, c) in cs.iter().enumerate() {
+        let Some(c) = *c else {
+            continue;
+        };
+        let t = cx.constants().value(c).ty();
+        if !matches!(cx.types().ty(t), Ty::Vector { .. }) {
+            return false;
+        }
+        let width = element_width(cx, t);
+        if width != 32 && width != 64 {
+            return false;
+        }
+        let Some(comps) = super::vector_components(cx, c) else {
+            return false;
+        };
+        let mut one = None;
+        let mut others_zero = true;
+        for (j, &e) in comps.iter().enumerate() {
+            let value = match cx.constants().value(e) {
+                Const::Scalar(_, w) => match (width, w.as_slice()) {
+                    (32, [lo, ..]) => f64::from(f32::from_bits(*lo)),
+                    (64, [lo, hi, ..]) => f64::from_bits(u64::from(*lo) | (u64::from(*hi) << 32)),
+                    _ => f64::NAN,
+                },
+                Const::Null(_) => 0.0,
+                _ => f64::NAN,
+            };
+            if value == 0.0 {
+                continue;
+            }
+            if value == 1.0 && one.is_none() {
+                one = Some(j);
+                continue;
+            }
+            // A second one leaves no single component; anything else is no extract.
+            others_zero = value == 1.0;
+            one = None;
+            break;
+        }
+        let (Some(j), true) = (one, others_zero) else {
+            continue;
+        };
+        let other = in_word(cx, i, 1 - k);
+        let d = cx.ir.data_mut(i);
+        d.set_opcode(O::CompositeExtract);
+        d.set_in_operands(&[Operand::id(other), Operand::literal(j as u32)]);
+        return true;
+    }
+    false
+}
+
+/// Whether `i` is GLSL.std.450's `FMix` of the module's first import of that set (the
+/// one spirv-opt keys its extended-instruction rules by).
+fn is_glsl_fmix(cx: &mut Context, i: Inst) -> bool {
+    const FMIX: u32 = 46;
+    let d = cx.ir.data(i);
+    if d.num_in_operands() < 2 || d.in_word(1) != FMIX {
+        return false;
+    }
+    let set = d.in_word(0);
+    let glsl = cx.ir.ext_inst_import_id("GLSL.std.450");
+    glsl != 0 && set == glsl
+}
+
+/// `RedundantFMix`: `mix(x, y, 0)` is `x`, `mix(x, y, 1)` is `y` (each component of a
+/// vector the same).
+fn redundant_f_mix(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if cs.len() != 5 || !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let keep = match float_kind(cx, cs[4]) {
+        FKind::Zero => in_word(cx, i, 2),
+        FKind::One => in_word(cx, i, 3),
+        FKind::Unknown => return false,
+    };
+    set_copy(cx, i, keep);
+    true
 }
 
 /// `StoringUndef`: a non-volatile store of an `OpUndef` is dropped.
@@ -1554,6 +1641,26 @@ fn merge_mul_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     cx.ir
         .data_mut(i)
         .set_in_operands(&[Operand::id(x), Operand::id(merged)]);
+    true
+}
+
+/// `MergeMulNegateArithmetic`: `c * (-x)` is `x * (-c)`. (spirv-opt tries
+/// `MergeMulDivArithmetic` before it on `OpFMul`; that rule, not ported, applies only
+/// to a division, this one only to a negation.)
+fn merge_mul_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c, other, _)) = merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if !matches!(cx.ir.opcode(other), O::SNegate | O::FNegate) {
+        return false;
+    }
+    let Some(negated) = negate_constant(cx, c) else {
+        return false;
+    };
+    let x = in_word(cx, other, 0);
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(negated)]);
     true
 }
 
