@@ -65,7 +65,7 @@ fn main() {
     });
     let raw = median_mbps(bytes, runs, || {
         for m in &mods {
-            if let Ok((_, it)) = spirv_core::RawInstructions::module(m) {
+            if let Ok((_, it)) = spirv_core::binary::RawInstructions::module(m) {
                 let mut n = 0u32;
                 for inst in it.flatten() {
                     n = n

@@ -2,7 +2,7 @@
 //! names for operand kinds in messages, and the SPIRV-Tools set filter. Neither of them
 //! borrows from the other; both use these.
 
-use spirv_core::walk::ExtInstRegistry;
+use spirv_core::ExtInstRegistry;
 
 /// The sets of `base` known by name: those SPIRV-Tools 2025.5 knows
 /// ([`spirv_core::ext::SPIRV_TOOLS_SETS`]) and every set the user

@@ -12,8 +12,9 @@ mod operands;
 pub use error::{AsmError, AsmErrorKind};
 
 use crate::fxhash::FxHashMap;
+use spirv_core::ExtInstRegistry;
 use spirv_core::grammar::OperandKind;
-use spirv_core::walk::{ExtInstRegistry, Ids};
+use spirv_core::walk::Ids;
 
 use spirv_core::DEFAULT_GENERATOR;
 
@@ -145,7 +146,7 @@ fn assemble_impl(text: &[u8], opts: &AsmOptions, want_ids: bool) -> Result<Assem
     }
     a.out.extend_from_slice(&[
         spirv_core::binary::MAGIC,
-        spirv_core::Header::version_word(version.0, version.1),
+        spirv_core::binary::Header::version_word(version.0, version.1),
         opts.generator,
         0,
         0,

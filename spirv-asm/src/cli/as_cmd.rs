@@ -2,8 +2,8 @@
 
 use spirv_asm::{AsmOptions, assemble};
 use spirv_core::DEFAULT_GENERATOR;
+use spirv_core::ExtInstRegistry;
 use spirv_core::target_env_version;
-use spirv_core::walk::ExtInstRegistry;
 
 /// Arguments of `spirv-asm as`, the same as `spirv-as` 2025.5's plus extensions.
 #[derive(clap::Args)]

@@ -1,7 +1,7 @@
 //! `spirv-asm dis`: binary → assembly text.
 
 use spirv_asm::DisOptions;
-use spirv_core::walk::ExtInstRegistry;
+use spirv_core::ExtInstRegistry;
 use std::io::IsTerminal;
 
 /// Arguments of `spirv-asm dis`, the same as `spirv-dis` 2025.5's plus extensions.

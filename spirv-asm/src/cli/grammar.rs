@@ -8,11 +8,11 @@
 //! a loaded grammar is leaked: it lives as long as the process, which is how long the
 //! CLI needs it.
 
+use spirv_core::ExtInstRegistry;
 use spirv_core::grammar::{
     Category, Enumerant, Grammar, InstructionInfo, KindClass, NameIndex, OperandInfo, OperandKind,
     Quantifier,
 };
-use spirv_core::walk::ExtInstRegistry;
 use spirv_grammar_codegen::model::{self, Meta, Operand};
 use std::collections::HashMap;
 

@@ -2,9 +2,9 @@
 
 use super::batch::{At, BatchArgs, Fault, FileError, Job};
 use spirv_asm::val::render_each;
+use spirv_core::ExtInstRegistry;
 use spirv_core::TargetEnv;
 use spirv_core::validate::{Input, Limits, Options, validate, validate_all};
-use spirv_core::walk::ExtInstRegistry;
 use std::path::Path;
 
 /// Arguments of `spirv-asm val`: `spirv-val` 2025.5's, plus `--keep-going` and

@@ -5,9 +5,10 @@
 //! Linear in the function's size, with an explicit stack instead of recursion.
 
 use crate::fxhash::FxHashMap;
+use spirv_core::Id;
 use spirv_core::analysis::Cfg;
+use spirv_core::binary::RawInstructions;
 use spirv_core::walk::Ids;
-use spirv_core::{Id, RawInstructions};
 
 /// The control flow of the function whose `OpFunction` is at word `start` (the words
 /// up to there were read already). As in spirv-dis, the function runs to the first

@@ -3,7 +3,8 @@
 
 use super::State;
 use super::printer::Printer;
-use spirv_core::{RawInstructions, spv};
+use spirv_core::binary::RawInstructions;
+use spirv_core::spv;
 
 impl Printer<'_> {
     /// `--comment`: blank line and a heading before (headings leave the trailing-comment

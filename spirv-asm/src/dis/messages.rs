@@ -102,7 +102,7 @@ fn type_message(id: u32, def: Option<(spv::Opcode, Option<u32>)>) -> String {
 /// The opcode and result type of the instruction among `words` (a module up to the
 /// failing instruction) that defines `id`. Only looked for when reporting an error.
 fn definition(words: &[u32], id: u32) -> Option<(spv::Opcode, Option<u32>)> {
-    let insts = spirv_core::RawInstructions::new(words.get(5..)?, 5);
+    let insts = spirv_core::binary::RawInstructions::new(words.get(5..)?, 5);
     for inst in insts.map_while(Result::ok) {
         let Some(info) = spv::GRAMMAR.instruction(u32::from(inst.opcode)) else {
             continue;
@@ -131,7 +131,7 @@ fn ext_inst_import(words: &[u32], offset: usize, info: Option<&InstructionInfo>)
         return None;
     }
     let set = *words.get(offset + 3)?;
-    let insts = spirv_core::RawInstructions::new(words.get(5..offset)?, 5);
+    let insts = spirv_core::binary::RawInstructions::new(words.get(5..offset)?, 5);
     insts.map_while(Result::ok).find_map(|inst| {
         let name = inst.operands.get(1..)?;
         (inst.opcode == spv::Opcode::ExtInstImport.0 && inst.operands.first() == Some(&set))

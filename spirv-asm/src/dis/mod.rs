@@ -15,7 +15,8 @@ pub(crate) use passes::instruction_texts;
 use crate::names::Names;
 pub use crate::names::{MAX_DERIVED_LEN, MAX_NAME_LEN};
 use spirv_core::DecodeErrorKind;
-use spirv_core::walk::{ExtInstRegistry, Ids, Parsed};
+use spirv_core::ExtInstRegistry;
+use spirv_core::walk::{Ids, Parsed};
 use std::fmt;
 use std::io::Write;
 

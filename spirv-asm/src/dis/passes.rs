@@ -7,9 +7,11 @@ use super::printer::Printer;
 use super::{DisError, DisErrorKind, DisOptions, State, drain, header_error};
 use crate::names::Names;
 use crate::number;
+use spirv_core::ExtInstRegistry;
+use spirv_core::binary::{RawInstRef, RawInstructions};
 use spirv_core::grammar::KindClass;
-use spirv_core::walk::{self, ExtInstRegistry, Ids, WalkOptions};
-use spirv_core::{DecodeErrorKind, RawInstRef, RawInstructions, spv};
+use spirv_core::walk::{self, Ids, WalkOptions};
+use spirv_core::{DecodeErrorKind, spv};
 use std::io::Write;
 
 /// One instruction's outcome in the first pass.

@@ -4,9 +4,10 @@
 use super::cfg;
 use super::{MAX_NESTED_LEVEL, State};
 use crate::number;
+use spirv_core::binary::{RawInstRef, RawInstructions};
 use spirv_core::grammar::{Grammar, KindClass};
+use spirv_core::spv;
 use spirv_core::walk::{self, Parsed, WalkOptions};
-use spirv_core::{RawInstRef, RawInstructions, spv};
 
 /// Colours of spirv-dis's `--color`.
 const BLUE: &[u8] = b"\x1b[34m";

@@ -225,7 +225,7 @@ legend_continue_src -> legend_continue_dest [label=\" continue\",style=dotted];\
 /// parsed, so every operand the grammar requires is there.
 fn scan(words: &[u32], ids: &Ids) -> Vec<Block> {
     let mut blocks = Vec::new();
-    let Ok((_, insts)) = spirv_core::RawInstructions::module(words) else {
+    let Ok((_, insts)) = spirv_core::binary::RawInstructions::module(words) else {
         return blocks;
     };
     let mut st = Stream::default();

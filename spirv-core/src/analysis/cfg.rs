@@ -134,7 +134,7 @@ impl Cfg {
     }
 
     /// Scans a function from its `OpFunction` in an instruction stream (a
-    /// [`RawInstructions`](crate::RawInstructions), say): up to the first
+    /// [`RawInstructions`](crate::binary::RawInstructions), say): up to the first
     /// `OpFunctionEnd`, the first error, or the stream's end. `ids` sizes the literals
     /// of `OpSwitch` by the selector's type.
     pub fn scan<'a>(

@@ -7,11 +7,13 @@
 //! has a fixed shape without walking it, the id visitors' fast path.
 
 pub(crate) mod id_words;
-mod ids;
+pub(crate) mod ids;
 pub(crate) mod trailing;
 
 pub(crate) use id_words::id_words;
-pub use ids::{ExtInstRegistry, IdInfo, Ids, ImportedSet, NumberType, observe, unknown_import};
+// The registry's one public path is the crate root (`spirv_core::ExtInstRegistry`).
+pub(crate) use ids::ExtInstRegistry;
+pub use ids::{IdInfo, Ids, ImportedSet, NumberType, observe, unknown_import};
 pub(crate) use trailing::{ext_inst, trailing};
 
 use crate::codec::decode_string;

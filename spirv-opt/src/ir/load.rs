@@ -15,11 +15,12 @@
 
 use super::{DebugScope, Graph, Header, Inst, InstData, Ir, Kind, Owner, Section};
 use spirv_core::__private::opt::is_block_terminator;
+use spirv_core::ExtInstRegistry;
 use spirv_core::binary::RawInstructions;
 use spirv_core::grammar::KindClass;
 use spirv_core::spv;
 use spirv_core::spv::Opcode as O;
-use spirv_core::walk::{self, ExtInstRegistry, Ids, Summary, WalkOptions};
+use spirv_core::walk::{self, Ids, Summary, WalkOptions};
 use spirv_core::{DecodeError, DecodeErrorKind, Module};
 use std::sync::OnceLock;
 

@@ -16,12 +16,13 @@ use super::StructuralPass;
 use super::descriptor::SetMoves;
 use spirv_core::__private::opt::SetKind;
 use spirv_core::__private::opt::{Layout, Renumbering, observe_lenient};
+use spirv_core::ExtInstRegistry;
 use spirv_core::Id;
 use spirv_core::Section;
 use spirv_core::binary::RawInstructions;
 use spirv_core::grammar::{InstructionInfo, KindClass, Quantifier};
 use spirv_core::spv::{self, Opcode as O};
-use spirv_core::walk::{self, ExtInstRegistry, IdInfo, Ids, Summary, WalkOptions};
+use spirv_core::walk::{self, IdInfo, Ids, Summary, WalkOptions};
 use std::collections::BTreeMap;
 
 /// The passes of a list the stream runs, in the one order it runs them.

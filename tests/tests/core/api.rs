@@ -590,12 +590,12 @@ fn ext_inst_operands_decode_with_the_imported_set() {
 #[test]
 fn raw_instructions_count_offsets_from_their_base() {
     let words = words_of("%1 = OpTypeVoid\n%2 = OpTypeBool\n");
-    let whole: Vec<usize> = spirv_core::RawInstructions::module(&words)
+    let whole: Vec<usize> = spirv_core::binary::RawInstructions::module(&words)
         .expect("header")
         .1
         .map(|r| r.expect("instruction").offset)
         .collect();
-    let tail: Vec<usize> = spirv_core::RawInstructions::new(&words[5..], 5)
+    let tail: Vec<usize> = spirv_core::binary::RawInstructions::new(&words[5..], 5)
         .map(|r| r.expect("instruction").offset)
         .collect();
     assert_eq!(whole, [5, 7]);

@@ -164,7 +164,11 @@ pub(crate) struct State<'o> {
 }
 
 impl<'o> State<'o> {
-    pub(crate) fn new(options: &'o Options<'o>, header: &crate::Header, words: usize) -> Self {
+    pub(crate) fn new(
+        options: &'o Options<'o>,
+        header: &crate::binary::Header,
+        words: usize,
+    ) -> Self {
         State {
             options,
             version: header.version(),
