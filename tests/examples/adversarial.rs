@@ -23,6 +23,8 @@
 //! operation once on one input, so that an instruction count separates that from the
 //! algorithm:
 //! `ADVERSARIAL_ONE="many ids/as/2000000" valgrind --tool=callgrind target/release/examples/adversarial`.
+//! `ADVERSARIAL_WRITE="CLASS/N/PATH"` writes one input of size N to PATH (binaries as
+//! SPIR-V, texts as they are), to give it to a tool such as spirv-opt.
 
 use peak_alloc::PeakAlloc;
 use reflection::{
@@ -415,6 +417,11 @@ const CLASSES: &[(&str, Make, usize)] = &[
         100_000,
     ),
     (
+        "decoration group on folded values",
+        decorations::group_on_folded_values,
+        100_000,
+    ),
+    (
         "variables of one wide block",
         decorations::variables_of_one_wide_block,
         100_000,
@@ -579,7 +586,30 @@ fn run_one(spec: &str) {
     println!("{class} / {op}: input {size} bytes, output {out} bytes");
 }
 
+/// `ADVERSARIAL_WRITE="CLASS/N/PATH"`: one input, written out.
+fn write_one(spec: &str) {
+    let mut parts = spec.splitn(3, '/');
+    let (class, n, path) = (parts.next(), parts.next(), parts.next());
+    let (Some(class), Some(n), Some(path)) = (class, n.and_then(|n| n.parse().ok()), path) else {
+        panic!("CLASS/N/PATH");
+    };
+    let make = CLASSES
+        .iter()
+        .find(|c| c.0 == class)
+        .unwrap_or_else(|| panic!("no class {class:?}"))
+        .1;
+    let bytes = match make(n) {
+        Input::Binary(words) => spirv_core::binary::words_to_bytes(&words),
+        Input::Text(text) => text,
+    };
+    std::fs::write(path, bytes).expect("writing the input");
+}
+
 fn main() {
+    if let Ok(spec) = std::env::var("ADVERSARIAL_WRITE") {
+        write_one(&spec);
+        return;
+    }
     if let Ok(spec) = std::env::var("ADVERSARIAL_ONE") {
         run_one(&spec);
         return;

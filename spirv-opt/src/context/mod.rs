@@ -66,6 +66,21 @@ pub struct Context {
     deref_operation: Option<Inst>,
     dbg_decls: HashMap<u32, Vec<Inst>>,
     dbg_insts: HashMap<u32, Inst>,
+    /// While [`Context::with_decoration_classes`] runs: decoration signatures by class.
+    signature_classes: Option<SignatureClasses>,
+}
+
+/// A decoration signature: by kind of instruction, each decoration's words after the
+/// target.
+type Signature = [std::collections::BTreeSet<Vec<u32>>; 4];
+
+/// The classes of decoration signatures handed out while value numbers are built: an
+/// id decorated only through groups (a group on 100,000 targets) takes the class of its
+/// list of groups, worked out once, instead of its own copy of the groups' decorations.
+#[derive(Debug, Clone, Default)]
+struct SignatureClasses {
+    by_signature: HashMap<Signature, u32>,
+    by_groups: HashMap<Vec<u32>, u32>,
 }
 
 /// The call an inliner is replacing, for the `DebugInlinedAt` chains of the inlined
@@ -115,6 +130,7 @@ impl Context {
             deref_operation: None,
             dbg_decls: HashMap::new(),
             dbg_insts: HashMap::new(),
+            signature_classes: None,
         }
     }
 
@@ -336,14 +352,56 @@ impl Context {
 
     /// `id`'s decorations as `HaveTheSameDecorations` compares them (by kind of
     /// instruction, each as its words after the target); `None` when nothing names `id`.
-    pub(crate) fn decoration_signature(
-        &mut self,
-        id: u32,
-    ) -> Option<[std::collections::BTreeSet<Vec<u32>>; 4]> {
+    /// Inside [`Context::with_decoration_classes`], a stand-in: one set holding the
+    /// signature's class number, equal for equal signatures (all sets empty for none).
+    pub(crate) fn decoration_signature(&mut self, id: u32) -> Option<Signature> {
         self.decorations();
         let d = self.decorations.as_ref().expect("built");
-        d.target(id)?;
-        Some(d.payloads(&self.ir, id))
+        let t = d.target(id)?;
+        let Some(classes) = self.signature_classes.as_mut() else {
+            return Some(d.payloads(&self.ir, id));
+        };
+        let linkage = spirv_core::spv::Decoration::LinkageAttributes.0;
+        let only_groups = t.direct.iter().all(|&i| {
+            let data = self.ir.data(i);
+            data.opcode() == O::Decorate && data.in_word(1) == linkage
+        });
+        let groups: Option<Vec<u32>> = only_groups.then(|| {
+            t.indirect
+                .iter()
+                .map(|&g| self.ir.data(g).in_word(0))
+                .collect()
+        });
+        let class = match groups.as_ref().and_then(|g| classes.by_groups.get(g)) {
+            Some(&c) => c,
+            None => {
+                let full = d.payloads(&self.ir, id);
+                let c = if full.iter().all(std::collections::BTreeSet::is_empty) {
+                    0
+                } else {
+                    let next = classes.by_signature.len() as u32 + 1;
+                    *classes.by_signature.entry(full).or_insert(next)
+                };
+                if let Some(g) = groups {
+                    classes.by_groups.insert(g, c);
+                }
+                c
+            }
+        };
+        let mut sig = Signature::default();
+        if class != 0 {
+            sig[0].insert(vec![class]);
+        }
+        Some(sig)
+    }
+
+    /// Runs `f` (a build of the value numbers, which reads decorations and changes
+    /// none) with [`Context::decoration_signature`] handing out classes.
+    pub(crate) fn with_decoration_classes<T>(&mut self, f: impl FnOnce(&mut Context) -> T) -> T {
+        self.signature_classes = Some(SignatureClasses::default());
+        let out = f(self);
+        self.signature_classes = None;
+        out
     }
 
     /// The names, built if needed.
@@ -663,26 +721,40 @@ impl Context {
             } else {
                 2
             };
-            let mut k = 1;
-            while k < self.ir.data(inst).num_in_operands() {
-                if self.ir.data(inst).in_word(k) != id {
-                    k += stride;
-                    continue;
-                }
-                let d = self.ir.data_mut(inst);
-                let last = d.num_in_operands() - stride;
-                if k < last {
-                    let w = d.in_operand_words(last).to_vec();
-                    d.set_in_operand(k, &w);
-                }
-                if stride == 2 {
-                    if k < last {
-                        let w = d.in_operand_words(last + 1).to_vec();
-                        d.set_in_operand(k + 1, &w);
+            // spirv-opt's edit (each occurrence of `id` takes the last target's
+            // place), worked on a copy of the operands and written back once: each
+            // single-operand edit rebuilt the instruction.
+            let d = self.ir.data(inst);
+            let found = (1..d.num_in_operands())
+                .step_by(stride)
+                .any(|k| d.in_word(k) == id);
+            if found {
+                let skip = d.type_result_count();
+                let mut ops = d.operands().split_off(skip);
+                let word = |o: &Operand| o.words.first().copied().unwrap_or(0);
+                let mut k = 1;
+                while k < ops.len() {
+                    if word(&ops[k]) != id {
+                        k += stride;
+                        continue;
                     }
-                    d.remove_in_operand(last + 1);
+                    let last = ops.len() - stride;
+                    if k < last {
+                        ops[k] = ops[last].clone();
+                    }
+                    if stride == 2 {
+                        if k < last {
+                            ops[k + 1] = ops[last + 1].clone();
+                        }
+                        if last + 1 < ops.len() {
+                            ops.remove(last + 1);
+                        }
+                    }
+                    if last < ops.len() {
+                        ops.remove(last);
+                    }
                 }
-                d.remove_in_operand(last);
+                self.ir.data_mut(inst).set_in_operands(&ops);
                 modified = true;
             }
             if self.ir.data(inst).num_in_operands() == 1 {

@@ -793,16 +793,35 @@ impl State {
         }
         let mut annotations: Vec<Inst> = cx.ir.section(Section::Annotation).collect();
         annotations.sort_by_key(|&a| (decoration_rank(cx.ir.opcode(a)), cx.ir.uid(a)));
+        // Whether a decoration group is dead, once per group: the group decorations
+        // come first in this order, and once they are done, killing the group's own
+        // decorations changes no answer (asking again for each of a group's
+        // decorations copied its users each time).
+        let mut groups: HashMap<u32, bool> = HashMap::new();
+        let mut target_dead = |this: &Self, cx: &mut Context, a: Inst| {
+            let t = cx.ir.data(a).in_word(0);
+            if let Some(&dead) = groups.get(&t) {
+                return dead;
+            }
+            let dead = this.is_target_dead(cx, a);
+            if cx
+                .get_def(t)
+                .is_some_and(|ti| cx.ir.opcode(ti) == O::DecorationGroup)
+            {
+                groups.insert(t, dead);
+            }
+            dead
+        };
         for a in annotations {
             match cx.ir.opcode(a) {
                 O::Decorate | O::MemberDecorate | O::DecorateString | O::MemberDecorateString
-                    if self.is_target_dead(cx, a) =>
+                    if target_dead(self, cx, a) =>
                 {
                     cx.kill_inst(a);
                     modified = true;
                 }
                 O::DecorateId => {
-                    if self.is_target_dead(cx, a) {
+                    if target_dead(self, cx, a) {
                         cx.kill_inst(a);
                         modified = true;
                     } else if cx.ir.data(a).in_word(1) == HLSL_COUNTER_BUFFER {

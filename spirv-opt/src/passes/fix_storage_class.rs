@@ -16,7 +16,7 @@ use crate::analysis::Analyses;
 use crate::analysis::constants::Const;
 use crate::analysis::types::Ty;
 use crate::context::Context;
-use crate::ir::Inst;
+use crate::ir::{Inst, Kind};
 use crate::pass::{IrPass, PassError, Status};
 use crate::passes::copy_prop_arrays::generate_copy;
 use spirv_core::spv::Opcode as O;
@@ -61,7 +61,21 @@ impl IrPass for FixStorageClass {
             let id = cx.ir.result_id(var);
             let storage = cx.ir.data(var).in_word(0);
             let var_type = cx.ir.type_id(var);
-            for (user, index) in cx.uses(id) {
+            // The uses as `cx.uses` lists them, less an entry point's (neither walk
+            // changes anything there): finding a variable's place in an interface of
+            // thousands walked the whole list once per variable in it.
+            let mut uses = Vec::new();
+            for user in cx.users(id) {
+                if cx.ir.opcode(user) == O::EntryPoint {
+                    continue;
+                }
+                cx.ir.data(user).for_each_operand(|k, kind, words| {
+                    if kind.is_id() && kind != Kind::ResultId && words.first() == Some(&id) {
+                        uses.push((user, k));
+                    }
+                });
+            }
+            for (user, index) in uses {
                 modified |= propagate_storage_class(cx, user, storage, &mut seen);
                 modified |= propagate_type(cx, user, var_type, index, &mut seen, &mut budget)
                     .ok_or(PassError {

@@ -54,7 +54,7 @@ impl IrPass for IfConversion {
         if !cx.has_capability(SHADER) {
             return Ok(Status::Unchanged);
         }
-        let vn = ValueNumbers::build(cx);
+        let vn = cx.with_decoration_classes(ValueNumbers::build);
         let mut modified = false;
         let mut to_kill: Vec<Inst> = Vec::new();
         let funcs: Vec<Func> = cx.ir.functions().to_vec();

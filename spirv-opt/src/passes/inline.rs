@@ -8,6 +8,12 @@
 //! (in a shader), and, when called from a continue construct, aborts only with
 //! `OpUnreachable`.
 //!
+//! Before copying anything, the pass works out what the whole run will take
+//! ([`check_growth`]): when the ids it must take pass the id bound, it fails at once
+//! with spirv-opt's id-overflow error (spirv-opt fails the same way, after the copies);
+//! when the words it would copy pass a budget, it fails with an error of its own
+//! (spirv-opt copies on, as long as memory lasts).
+//!
 //! Debug scopes: where the call has a debug scope, each inlined instruction's scope
 //! gets a copy of its `DebugInlinedAt` chain ending in a new `DebugInlinedAt` for the
 //! call (`Context::build_debug_inlined_at_chain`), made once per chain and call.
@@ -34,6 +40,7 @@ impl IrPass for InlineExhaustive {
 
     fn process(&self, cx: &mut Context) -> Result<Status, PassError> {
         let mut s = initialize(cx);
+        check_growth(cx, &s)?;
         let mut failed = false;
         let mut modified = false;
         cx.process_reachable_call_tree(&mut |cx, f| {
@@ -44,9 +51,14 @@ impl IrPass for InlineExhaustive {
             false
         });
         if failed {
+            let message = if cx.id_overflow {
+                "ID overflow. Try running compact-ids."
+            } else {
+                "could not inline a call (the module is malformed)"
+            };
             return Err(PassError {
                 pass: FLAG,
-                message: "could not inline a call (ids ran out, or the module is malformed)".into(),
+                message: message.into(),
             });
         }
         Ok(Status::from_changed(modified))
@@ -62,6 +74,8 @@ struct State {
     no_return_in_loop: HashSet<u32>,
     early_return_funcs: HashSet<u32>,
     called_from_continue: HashSet<u32>,
+    /// The functions that reach themselves through calls.
+    recursive: HashSet<u32>,
 }
 
 type Res<T> = Result<T, ()>;
@@ -73,6 +87,7 @@ fn initialize(cx: &mut Context) -> State {
         ..State::default()
     };
     let funcs: Vec<Func> = cx.ir.functions().to_vec();
+    s.recursive = recursive_functions(cx, &funcs);
     for f in funcs {
         let id = cx.ir.func_id(f);
         s.id2function.insert(id, f);
@@ -84,6 +99,145 @@ fn initialize(cx: &mut Context) -> State {
         }
     }
     s
+}
+
+/// The words a run may copy beyond [`GROWTH_PER_WORD`] per word of the module.
+const GROWTH_WORDS: u64 = 1 << 24;
+/// The words a run may copy per word of the module, beyond [`GROWTH_WORDS`].
+const GROWTH_PER_WORD: u64 = 16;
+
+/// What inlining one function fully takes: the ids of its copy and of the copies
+/// inlined into it, and the words copied.
+#[derive(Clone, Copy, Default)]
+struct Cost {
+    ids: u64,
+    words: u64,
+}
+
+impl Cost {
+    fn add(&mut self, other: Cost) {
+        self.ids = self.ids.saturating_add(other.ids);
+        self.words = self.words.saturating_add(other.words);
+    }
+}
+
+/// The inlinable calls of `f`: the callees the scan will inline (inlinable, with no
+/// early return), in order.
+fn inlined_callees(cx: &Context, s: &State, f: Func) -> Vec<u32> {
+    let mut out = Vec::new();
+    for b in cx.ir.blocks(f) {
+        for i in cx.ir.insts(b) {
+            let d = cx.ir.data(i);
+            if d.opcode() == O::FunctionCall && d.num_in_operands() > 0 {
+                let callee = d.in_word(0);
+                if s.inlinable.contains(&callee) && !s.early_return_funcs.contains(&callee) {
+                    out.push(callee);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What one copy of `f` alone takes: a fresh id for each result id but its
+/// parameters' (the call's arguments) and its entry label (the call's block), and its
+/// instructions' words.
+fn own_cost(cx: &Context, f: Func) -> Cost {
+    let mut c = Cost::default();
+    cx.ir.func_insts(f, false, &mut |i| {
+        let d = cx.ir.data(i);
+        c.words += d.word_count() as u64;
+        c.ids += u64::from(d.result_id() != 0);
+    });
+    let params = cx.ir.params(f).count() as u64;
+    c.ids = c.ids.saturating_sub(params + 1);
+    c
+}
+
+/// Fails when the run cannot end well, before it copies anything.
+///
+/// Each root of the call tree is processed with its body as the module gives it (only
+/// processing a function changes it), and a failure-free run inlines every call the
+/// scan meets, those of the copies included: so the ids it takes are at least, over
+/// the roots' inlinable calls, the full cost of each callee ([`Cost`], summed over the
+/// acyclic graph of inlinable calls, each function costed once). When that passes the
+/// ids left below the bound, the run is bound to fail as spirv-opt's does (with "ID
+/// overflow"); spirv-opt gets there after copying until the ids run out, which on a
+/// crafted module of many entry points over one call chain is quadratic work. The
+/// words copied are bounded the same way, by a budget spirv-opt does not have: a body
+/// of many instructions with few results, inlined many times, takes few ids.
+fn check_growth(cx: &Context, s: &State) -> Result<(), PassError> {
+    let mut full: HashMap<u32, Cost> = HashMap::new();
+    // Depth first over inlinable calls on an explicit stack: a function, its cost so
+    // far, its callees and the next one to visit.
+    let mut visiting: HashSet<u32> = HashSet::new();
+    for &start in &s.inlinable {
+        if full.contains_key(&start) {
+            continue;
+        }
+        let Some(&f) = s.id2function.get(&start) else {
+            continue;
+        };
+        visiting.insert(start);
+        let mut stack = vec![(start, own_cost(cx, f), inlined_callees(cx, s, f), 0usize)];
+        while let Some(top) = stack.last_mut() {
+            if let Some(&callee) = top.2.get(top.3) {
+                top.3 += 1;
+                if let Some(&c) = full.get(&callee) {
+                    top.1.add(c);
+                } else if let Some(&g) = s.id2function.get(&callee) {
+                    // An inlinable function reaches no cycle; `visiting` only guards.
+                    if visiting.insert(callee) {
+                        stack.push((callee, own_cost(cx, g), inlined_callees(cx, s, g), 0));
+                    }
+                }
+                continue;
+            }
+            let (id, cost, _, _) = stack.pop().expect("a frame");
+            visiting.remove(&id);
+            full.insert(id, cost);
+            if let Some(parent) = stack.last_mut() {
+                parent.1.add(cost);
+            }
+        }
+    }
+    let mut total = Cost::default();
+    let mut seen = HashSet::new();
+    let roots =
+        crate::analysis::call_graph::reachable_roots(&cx.ir, &|id| s.id2function.contains_key(&id));
+    for root in roots {
+        let Some(&f) = s.id2function.get(&root) else {
+            continue;
+        };
+        if !seen.insert(root) {
+            continue;
+        }
+        for callee in inlined_callees(cx, s, f) {
+            total.add(full.get(&callee).copied().unwrap_or_default());
+        }
+    }
+    let ids_left = u64::from(cx.ir.max_id_bound.saturating_sub(cx.ir.header.bound));
+    if total.ids > ids_left {
+        return Err(PassError {
+            pass: FLAG,
+            message: "ID overflow. Try running compact-ids.".into(),
+        });
+    }
+    let mut module_words = 0u64;
+    cx.ir
+        .for_each_inst_written(&mut |ir, i| module_words += ir.data(i).word_count() as u64);
+    let budget = GROWTH_WORDS.saturating_add(module_words.saturating_mul(GROWTH_PER_WORD));
+    if total.words > budget {
+        return Err(PassError {
+            pass: FLAG,
+            message: format!(
+                "inlining would copy {} words, past this optimizer's budget of {budget} for \
+                 this module",
+                total.words
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// `IsInlinableFunction`.
@@ -100,7 +254,7 @@ fn is_inlinable_function(cx: &mut Context, s: &mut State, f: Func) -> bool {
     if !s.no_return_in_loop.contains(&id) {
         return false;
     }
-    if is_recursive(cx, f) {
+    if s.recursive.contains(&id) {
         return false;
     }
     if s.called_from_continue.contains(&id) && contains_abort_other_than_unreachable(cx, f) {
@@ -148,10 +302,81 @@ fn has_no_return_in_loop(cx: &mut Context, f: Func) -> bool {
     true
 }
 
-/// `Function::IsRecursive`: whether `f` reaches itself through calls.
-fn is_recursive(cx: &mut Context, f: Func) -> bool {
-    let roots = crate::analysis::call_graph::callees(&cx.ir, f);
-    cx.process_call_tree_from_roots(&mut |_, g| g == f, roots)
+/// The functions that reach themselves through calls (`Function::IsRecursive` of
+/// each). spirv-opt walks the call tree from each function's callees, quadratic over a
+/// long chain of calls; a function reaches itself exactly when it lies on a cycle of the
+/// call graph, so one pass of Tarjan's strongly connected components (on explicit
+/// stacks) answers for all of them.
+fn recursive_functions(cx: &Context, funcs: &[Func]) -> HashSet<u32> {
+    const UNSEEN: u32 = u32::MAX;
+    let index_of: HashMap<u32, usize> = funcs
+        .iter()
+        .enumerate()
+        .map(|(k, &f)| (cx.ir.func_id(f), k))
+        .collect();
+    let calls: Vec<Vec<usize>> = funcs
+        .iter()
+        .map(|&f| {
+            crate::analysis::call_graph::callees(&cx.ir, f)
+                .into_iter()
+                .filter_map(|c| index_of.get(&c).copied())
+                .collect()
+        })
+        .collect();
+    let n = funcs.len();
+    let (mut index, mut low, mut on_stack) = (vec![UNSEEN; n], vec![0u32; n], vec![false; n]);
+    let mut next = 0u32;
+    let mut stack: Vec<usize> = Vec::new();
+    let mut out = HashSet::new();
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // Each frame: a function and the next of its calls to follow.
+        let mut work = vec![(root, 0usize)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&(v, k)) = work.last() {
+            if let Some(&w) = calls[v].get(k) {
+                if let Some(top) = work.last_mut() {
+                    top.1 += 1;
+                }
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] != index[v] {
+                continue;
+            }
+            let mut component = Vec::new();
+            while let Some(w) = stack.pop() {
+                on_stack[w] = false;
+                component.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if component.len() > 1 || calls[v].contains(&v) {
+                out.extend(component.into_iter().map(|w| cx.ir.func_id(funcs[w])));
+            }
+        }
+    }
+    out
 }
 
 /// `ContainsAbortOtherThanUnreachable`.

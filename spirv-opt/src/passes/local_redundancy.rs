@@ -41,7 +41,7 @@ impl IrPass for LocalRedundancyElimination {
     }
 
     fn process(&self, cx: &mut Context) -> Result<Status, PassError> {
-        let vn = ValueNumbers::build(cx);
+        let vn = cx.with_decoration_classes(ValueNumbers::build);
         let mut modified = false;
         let funcs = cx.ir.functions().to_vec();
         let mut map = IdHashMap::default();

@@ -33,7 +33,7 @@ impl IrPass for RedundancyElimination {
     }
 
     fn process(&self, cx: &mut Context) -> Result<Status, PassError> {
-        let vn = ValueNumbers::build(cx);
+        let vn = cx.with_decoration_classes(ValueNumbers::build);
         let mut modified = false;
         let funcs = cx.ir.functions().to_vec();
         let mut seen: IdHashMap<u32, u32> = IdHashMap::default();

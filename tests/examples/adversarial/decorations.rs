@@ -2,7 +2,8 @@
 //! many targets (spirv-val copies the group's decorations into each), a block read by
 //! many variables, structs nested deep behind a physical storage buffer pointer (whose
 //! layout is checked in every environment), and block members over a long chain of
-//! arrays (each member walks the chain). Each input is about n words.
+//! arrays (each member walks the chain), and a group on many values the optimizer folds
+//! (each folded value leaves the group's target list). Each input is about n words.
 
 use super::{Input, Mod};
 use spirv_core::spv::Opcode;
@@ -127,4 +128,41 @@ pub fn members_over_an_array_chain(n: usize) -> Input {
     m.push(Opcode::TypePointer, &[pointer, 5349, s]);
     m.push(Opcode::Undef, &[pointer, undef]);
     m.done(undef as usize + 1)
+}
+
+/// A compute shader whose one function adds 1 to a constant n/6 times, storing the sum
+/// to a private variable, every sum a target of one `RelaxedPrecision` group: constant
+/// propagation folds each sum and takes it out of the group's targets, one at a time.
+pub fn group_on_folded_values(n: usize) -> Input {
+    let mut m = Mod::new();
+    m.push(Opcode::Capability, &[1]);
+    m.push(Opcode::MemoryModel, &[0, 1]);
+    let (main, void, func, int, one, ptr, var, group, first) = (2, 3, 4, 5, 6, 7, 8, 9, 20);
+    m.string(Opcode::EntryPoint, &[5, main], b"main");
+    m.push(Opcode::ExecutionMode, &[main, 17, 1, 1, 1]);
+    m.push(Opcode::Decorate, &[group, 0]);
+    m.push(Opcode::DecorationGroup, &[group]);
+    let sums = (n / 6).max(1) as u32;
+    for chunk in (first..first + sums).collect::<Vec<_>>().chunks(60_000) {
+        let mut ops = vec![group];
+        ops.extend_from_slice(chunk);
+        m.push(Opcode::GroupDecorate, &ops);
+    }
+    m.push(Opcode::TypeVoid, &[void]);
+    m.push(Opcode::TypeFunction, &[func, void]);
+    m.push(Opcode::TypeInt, &[int, 32, 1]);
+    m.push(Opcode::Constant, &[int, one, 1]);
+    m.push(Opcode::TypePointer, &[ptr, 6, int]);
+    m.push(Opcode::Variable, &[ptr, var, 6]);
+    m.push(Opcode::Function, &[void, main, 0, func]);
+    m.push(Opcode::Label, &[first + sums]);
+    let mut last = one;
+    for s in first..first + sums {
+        m.push(Opcode::IAdd, &[int, s, last, one]);
+        last = s;
+    }
+    m.push(Opcode::Store, &[var, last]);
+    m.push(Opcode::Return, &[]);
+    m.push(Opcode::FunctionEnd, &[]);
+    m.done((first + sums + 1) as usize)
 }

@@ -373,3 +373,85 @@ fn spirv_cross_reflection_of_many_compute_entry_points() {
         assert_eq!(e["workgroup_size"][0], index % 64 + 1, "{name}");
     }
 }
+
+/// `--inline-entry-points-exhaustive` with validation skipped: the run's error message.
+fn inline_error(words: &[u32]) -> Option<String> {
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true);
+    opt.register_flag("--inline-entry-points-exhaustive")
+        .expect("a pass");
+    opt.run(words).err().map(|e| e.message().text)
+}
+
+/// 2,000 entry points each calling the head of one chain of 2,000 functions: inlining
+/// every chain into every entry point takes 8 million ids, past the bound of 4,194,303.
+/// spirv-opt copies until the ids run out (and reports "ID overflow" for each function
+/// it gets to); the inliner works the ids out first and fails before copying anything,
+/// where the copies used to take 600 MB.
+#[test]
+fn inlining_past_the_id_bound_fails_before_copying() {
+    let count = 2_000u32;
+    let (void, func, chain) = (2, 3, 10);
+    let entries = chain + count;
+    let mut insts = vec![
+        (Opcode::Capability, vec![1]),
+        (Opcode::MemoryModel, vec![0, 1]),
+    ];
+    insts.extend((0..count).map(|e| (Opcode::EntryPoint, vec![5, entries + e, 0x6d])));
+    insts.push((Opcode::TypeVoid, vec![void]));
+    insts.push((Opcode::TypeFunction, vec![func, void]));
+    let mut next = entries + count;
+    for f in chain..entries + count {
+        insts.push((Opcode::Function, vec![void, f, 0, func]));
+        insts.push((Opcode::Label, vec![next]));
+        let callee = if f < entries { f + 1 } else { chain };
+        if callee < entries {
+            insts.push((Opcode::FunctionCall, vec![void, next + 1, callee]));
+        }
+        insts.push((Opcode::Return, vec![]));
+        insts.push((Opcode::FunctionEnd, vec![]));
+        next += 2;
+    }
+    let words = module(&insts, next);
+    assert_eq!(
+        inline_error(&words).as_deref(),
+        Some("ID overflow. Try running compact-ids.")
+    );
+}
+
+/// One function of `stores` stores (no result ids) called `calls` times.
+fn many_calls_of_a_long_body(stores: u32, calls: u32) -> Vec<u32> {
+    let (void, func, int, ptr, var, one, body, main) = (2, 3, 4, 5, 6, 7, 8, 9);
+    let mut insts = vec![
+        (Opcode::Capability, vec![1]),
+        (Opcode::MemoryModel, vec![0, 1]),
+        (Opcode::EntryPoint, vec![5, main, 0x6d]),
+        (Opcode::TypeVoid, vec![void]),
+        (Opcode::TypeFunction, vec![func, void]),
+        (Opcode::TypeInt, vec![int, 32, 0]),
+        (Opcode::TypePointer, vec![ptr, 6, int]),
+        (Opcode::Variable, vec![ptr, var, 6]),
+        (Opcode::Constant, vec![int, one, 1]),
+        (Opcode::Function, vec![void, body, 0, func]),
+        (Opcode::Label, vec![10]),
+    ];
+    insts.extend((0..stores).map(|_| (Opcode::Store, vec![var, one])));
+    insts.push((Opcode::Return, vec![]));
+    insts.push((Opcode::FunctionEnd, vec![]));
+    insts.push((Opcode::Function, vec![void, main, 0, func]));
+    insts.push((Opcode::Label, vec![11]));
+    insts.extend((0..calls).map(|c| (Opcode::FunctionCall, vec![void, 12 + c, body])));
+    insts.push((Opcode::Return, vec![]));
+    insts.push((Opcode::FunctionEnd, vec![]));
+    module(&insts, 12 + calls)
+}
+
+/// A body of 5,000 stores inlined at 5,000 calls is 75 million words of copies for
+/// 5,000 ids: spirv-opt copies them all; the inliner refuses past its budget (2^24
+/// words plus 16 per word of the module), and inlines a small case as before.
+#[test]
+fn inlining_has_a_budget_of_words() {
+    let message = inline_error(&many_calls_of_a_long_body(5_000, 5_000)).expect("refused");
+    assert!(message.contains("budget"), "{message}");
+    assert_eq!(inline_error(&many_calls_of_a_long_body(100, 100)), None);
+}
