@@ -19,10 +19,8 @@ fn main() {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        let out = match spirv_opt::ir::load::load(&words) {
-            Ok(mut ir) => {
-                spirv_opt::ir::write::to_words(&mut ir, true, spirv_opt::ir::write::VoidType::First)
-            }
+        let out = match spirv_opt::ir::Ir::from_words(&words) {
+            Ok(mut ir) => ir.to_words(),
             Err(e) => {
                 println!("FAIL {f}: {e}");
                 failed += 1;

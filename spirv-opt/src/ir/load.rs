@@ -21,7 +21,7 @@ use spirv_core::grammar::KindClass;
 use spirv_core::spv;
 use spirv_core::spv::Opcode as O;
 use spirv_core::walk::{self, Ids, Summary, WalkOptions};
-use spirv_core::{DecodeError, DecodeErrorKind, Module};
+use spirv_core::{DecodeError, DecodeErrorKind};
 use std::sync::OnceLock;
 
 /// Why a module cannot be loaded.
@@ -154,14 +154,6 @@ pub fn load(words: &[u32]) -> Result<Ir, LoadError> {
         return load_words(&swapped);
     }
     load_words(words)
-}
-
-/// Loads a read module as spirv-opt loads its words.
-///
-/// # Errors
-/// spirv-opt's loader refuses the module.
-pub fn load_module(module: &Module) -> Result<Ir, LoadError> {
-    load_words(&module.to_words())
 }
 
 /// How many instructions `words` (a module, header included) holds, counted by their

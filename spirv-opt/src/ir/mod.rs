@@ -7,7 +7,7 @@
 //!   instruction's handle reports [`Ir::is_live`] false).
 //! - Each instruction lists the debug lines (`OpLine`, `OpNoLine`, `DebugLine`,
 //!   `DebugNoLine`) attached to it and carries its debug scope, where spirv-opt's loader
-//!   puts them ([`load`]); the writer ([`mod@write`]) writes them back as spirv-opt's
+//!   puts them ([`Ir::from_words`]); the writer ([`Ir::to_words`]) writes them back as spirv-opt's
 //!   `Module::ToBinary` does.
 //! - Order: a module's global instructions are in [`Section`] lists; a function has its
 //!   definition, parameters, debug instructions before its first block, blocks (each a
@@ -17,8 +17,8 @@
 //!   which orders the users of a definition as spirv-opt's def-use manager orders them.
 
 mod inst;
-pub mod load;
-pub mod write;
+pub(crate) mod load;
+pub(crate) mod write;
 
 pub use inst::{DebugScope, InstData, Kind, Operand};
 pub use load::LoadError;
@@ -349,16 +349,19 @@ impl Ir {
         self.edits
     }
 
-    /// Loads a module's words as spirv-opt's loader does ([`load::load`]).
+    /// Loads a module's words as spirv-opt's loader does: the sections, functions and
+    /// blocks, debug lines and `DebugScope`s attached where spirv-opt attaches them;
+    /// a byte-swapped module is swapped first.
     ///
     /// # Errors
-    /// See [`load::load`].
+    /// A [`LoadError`] where SPIRV-Tools' parser or spirv-opt's loader refuses the
+    /// module, with spirv-opt's text.
     pub fn from_words(words: &[u32]) -> Result<Ir, LoadError> {
         load::load(words)
     }
 
-    /// The module's words as spirv-opt writes them ([`write::to_words`], `OpNop`s left
-    /// out, the void type for a `DebugNoLine` being the first `OpTypeVoid`).
+    /// The module's words as spirv-opt writes them (`OpNop`s left out, the void type
+    /// for a `DebugNoLine` being the first `OpTypeVoid`).
     pub fn to_words(&mut self) -> Vec<u32> {
         write::to_words(self, true, write::VoidType::First)
     }
