@@ -5,7 +5,8 @@
 //! An instruction whose operands are one word each, at most six of them (most
 //! instructions), and that has no debug scope keeps them inline with their kinds packed
 //! four bits each; any other keeps one boxed slice: the words, spare room, a descriptor
-//! per operand (kind and word count), then the scope if it has one. Either way writing
+//! per operand (kind and where its words start, so that operand `i` is found without
+//! a walk), then the scope if it has one. Either way writing
 //! an instruction is one copy of its words, and a single-operand edit moves only what
 //! follows the operand (no rebuild: a run of edits over one instruction stays linear
 //! in its length per edit, and appends are amortized).
@@ -156,7 +157,7 @@ enum Store {
         buf: [u32; INLINE],
     },
     /// Any operands. `data` holds the `len` operand words first and a descriptor per
-    /// operand (`kind << 16 | words`) last, in reverse (operand `i`'s at
+    /// operand (`kind << 28 | start`) last, in reverse (operand `i`'s at
     /// `end - 1 - i`, `end` being [`desc_end`]), with spare room between: appending or
     /// inserting an operand moves no more than the words after it, and the room grows
     /// by doubling.
@@ -206,19 +207,32 @@ impl PartialEq for InstData {
 
 impl Eq for InstData {}
 
-/// A descriptor of the heap form.
-fn pack_descriptor(kind: Kind, words: usize) -> u32 {
-    (u32::from(kind as u8) << 16) | (words as u32 & 0xffff)
+/// The bits of a heap descriptor that hold where the operand's words start: an
+/// instruction of 2^28 words (1 GiB) is past what the node arena can hold anyway.
+const START: u32 = (1 << 28) - 1;
+
+/// A descriptor of the heap form: the operand's kind (four bits, as in the inline
+/// form) and the index of its first word among the instruction's operand words.
+fn pack_descriptor(kind: Kind, start: usize) -> u32 {
+    (u32::from(kind as u8) << 28) | (start as u32 & START)
 }
 
-/// The word count a descriptor gives.
-fn desc_len(d: u32) -> usize {
-    (d & 0xffff) as usize
+/// Where the words of a descriptor's operand start.
+fn desc_start(d: u32) -> usize {
+    (d & START) as usize
 }
 
 /// The kind a descriptor gives.
 fn desc_kind(d: u32) -> Kind {
-    Kind::from_u8((d >> 16) as u8)
+    Kind::from_u8((d >> 28) as u8)
+}
+
+/// Moves the starts of the descriptors in `descs` by `delta` words.
+fn shift_starts(descs: &mut [u32], delta: isize) {
+    for d in descs {
+        let start = desc_start(*d).wrapping_add_signed(delta);
+        *d = (*d & !START) | (start as u32 & START);
+    }
 }
 
 /// The bits of `kinds` (the inline form) below operand `i`'s.
@@ -306,13 +320,20 @@ impl InstData {
             }
         } else {
             let words: Vec<u32> = parts.iter().flat_map(|&(_, w)| w.iter().copied()).collect();
+            let mut start = 0;
+            let descs: Vec<u32> = parts
+                .iter()
+                .map(|&(kind, w)| {
+                    let d = pack_descriptor(kind, start);
+                    start += w.len();
+                    d
+                })
+                .collect();
             heap_store(
                 if uniform { UNIFORM } else { 0 },
                 opcode,
                 &words,
-                parts
-                    .iter()
-                    .map(|&(kind, w)| pack_descriptor(kind, w.len())),
+                descs.into_iter(),
                 0,
                 DebugScope::default(),
             )
@@ -345,7 +366,7 @@ impl InstData {
                 ops,
                 parts
                     .iter()
-                    .map(|&(kind, _, n)| pack_descriptor(kind, n as usize)),
+                    .map(|&(kind, start, _)| pack_descriptor(kind, start as usize)),
                 0,
                 DebugScope::default(),
             )
@@ -406,7 +427,7 @@ impl InstData {
     /// Operand `i`'s descriptor (`i` below the count), whichever the form.
     fn desc_at(&self, i: usize) -> u32 {
         match &self.store {
-            Store::Inline { kinds, .. } => (((kinds >> (4 * i)) & 0xf) << 16) | 1,
+            Store::Inline { kinds, .. } => (((kinds >> (4 * i)) & 0xf) << 28) | i as u32,
             Store::Heap { flags, data, .. } => data[desc_end(*flags, data) - 1 - i],
         }
     }
@@ -497,10 +518,21 @@ impl InstData {
             return (self.words().len(), 0);
         }
         match &self.store {
-            Store::Heap { flags, data, .. } if flags & UNIFORM == 0 => {
+            Store::Heap {
+                flags,
+                count,
+                len,
+                data,
+                ..
+            } if flags & UNIFORM == 0 => {
                 let end = desc_end(*flags, data) - 1;
-                let start: usize = (0..i).map(|j| desc_len(data[end - j])).sum();
-                (start, desc_len(data[end - i]))
+                let start = desc_start(data[end - i]);
+                let next = if i + 1 < *count as usize {
+                    desc_start(data[end - i - 1])
+                } else {
+                    *len as usize
+                };
+                (start, next - start)
             }
             _ => (i, 1),
         }
@@ -652,7 +684,8 @@ impl InstData {
         let n = *count as usize;
         let end = desc_end(*flags, data);
         if check {
-            let uniform = (0..n).all(|j| desc_len(data[end - 1 - j]) == 1);
+            // One word each: operand `j` starts at word `j`, and the last one ends the words.
+            let uniform = *len as usize == n && (0..n).all(|j| desc_start(data[end - 1 - j]) == j);
             if uniform {
                 *flags |= UNIFORM;
             } else {
@@ -666,7 +699,7 @@ impl InstData {
         buf[..n].copy_from_slice(&data[..*len as usize]);
         let mut kinds = (n as u32) << 24;
         for (j, shift) in (0..n).zip((0..).step_by(4)) {
-            kinds |= ((data[end - 1 - j] >> 16) & 0xf) << shift;
+            kinds |= (data[end - 1 - j] >> 28) << shift;
         }
         self.store = Store::Inline {
             flags: *flags,
@@ -690,7 +723,11 @@ impl InstData {
         let m = words.len();
         self.reserve_heap(m.saturating_sub(l));
         let Store::Heap {
-            flags, len, data, ..
+            flags,
+            count,
+            len,
+            data,
+            ..
         } = &mut self.store
         else {
             return;
@@ -699,8 +736,10 @@ impl InstData {
         data.copy_within(s + l..old, s + m);
         data[s..s + m].copy_from_slice(words);
         *len = (old + m - l) as u32;
-        let at = desc_end(*flags, data) - 1 - i;
-        data[at] = pack_descriptor(desc_kind(data[at]), m);
+        // The operands after `i` (descriptors below its own) start `m - l` later.
+        let cap = desc_end(*flags, data);
+        let n = *count as usize;
+        shift_starts(&mut data[cap - n..cap - 1 - i], m as isize - l as isize);
         self.settle(true);
     }
 
@@ -754,6 +793,7 @@ impl InstData {
                 *len = (old - l) as u32;
                 let cap = desc_end(*flags, data);
                 data.copy_within(cap - n..cap - 1 - i, cap - n + 1);
+                shift_starts(&mut data[cap - n + 1..cap - i], -(l as isize));
                 *count -= 1;
                 // Removing a one-word operand leaves the uniform flag right.
                 self.settle(l != 1);
@@ -801,7 +841,8 @@ impl InstData {
         *len = (old + w) as u32;
         let cap = desc_end(*flags, data);
         data.copy_within(cap - n..cap - i, cap - n - 1);
-        data[cap - 1 - i] = pack_descriptor(op.kind, w);
+        shift_starts(&mut data[cap - n - 1..cap - 1 - i], w as isize);
+        data[cap - 1 - i] = pack_descriptor(op.kind, s);
         *count += 1;
         if w != 1 {
             *flags &= !UNIFORM;
@@ -835,18 +876,26 @@ impl InstData {
                 ..
             } => {
                 let end = desc_end(*flags, data);
-                let (mut k, mut read, mut write) = (0, 0, 0);
+                let total = *len as usize;
+                let (mut k, mut write) = (0, 0);
+                // Operand `i`'s end is the next one's start, read before a write can
+                // overwrite that descriptor (descriptor `k <= i` sits at or after `i`'s).
+                let mut next = if n > 0 { desc_start(data[end - 1]) } else { 0 };
                 for i in 0..n {
                     let d = data[end - 1 - i];
-                    let l = desc_len(d);
+                    let read = next;
+                    next = if i + 1 < n {
+                        desc_start(data[end - 2 - i])
+                    } else {
+                        total
+                    };
+                    let l = next - read;
                     if keep(i, desc_kind(d), &data[read..read + l]) {
                         data.copy_within(read..read + l, write);
-                        // Descriptor `k <= i` sits at or after descriptor `i`, already read.
-                        data[end - 1 - k] = d;
+                        data[end - 1 - k] = pack_descriptor(desc_kind(d), write);
                         write += l;
                         k += 1;
                     }
-                    read += l;
                 }
                 *count = k as u32;
                 *len = write as u32;
@@ -915,16 +964,20 @@ impl InstData {
                 }
             }
             Store::Heap {
-                flags, count, data, ..
+                flags,
+                count,
+                len,
+                data,
+                ..
             } => {
                 let n = *count as usize;
-                let (words, descs) =
-                    data[..desc_end(*flags, data)].split_at(desc_end(*flags, data) - n);
-                let mut at = 0;
+                let end = desc_end(*flags, data);
+                let (words, descs) = data[..end].split_at(end - n);
+                let mut ends = descs.iter().rev().skip(1).map(|&d| desc_start(d));
                 for (i, &d) in descs.iter().rev().enumerate() {
-                    let l = desc_len(d);
-                    f(i, desc_kind(d), &words[at..at + l]);
-                    at += l;
+                    let at = desc_start(d);
+                    let next = ends.next().unwrap_or(*len as usize);
+                    f(i, desc_kind(d), &words[at..next]);
                 }
             }
         }
@@ -942,18 +995,27 @@ impl InstData {
                 }
             }
             Store::Heap {
-                flags, count, data, ..
+                flags,
+                count,
+                len,
+                data,
+                ..
             } => {
                 let n = *count as usize;
                 let end = desc_end(*flags, data);
                 let (words, descs) = data[..end].split_at_mut(end - n);
-                let mut at = 0;
-                for &d in descs.iter().rev() {
-                    let l = desc_len(d);
-                    if pick(desc_kind(d)) && l > 0 {
+                let total = *len as usize;
+                for (j, &d) in descs.iter().enumerate().rev() {
+                    // Descriptor `j` is operand `n - 1 - j`; the next operand's is `j - 1`.
+                    let at = desc_start(d);
+                    let next = if j > 0 {
+                        desc_start(descs[j - 1])
+                    } else {
+                        total
+                    };
+                    if pick(desc_kind(d)) && next > at {
                         words[at] = f(words[at]);
                     }
-                    at += l;
                 }
             }
         }
@@ -1071,6 +1133,19 @@ mod tests {
                     assert_eq!(d.word(i), w.first().copied().unwrap_or(0));
                 }
                 assert_eq!(d.word(model.len()), 0);
+                let mut mapped = d.clone();
+                mapped.map_ids(|id| id + 1);
+                let want: Vec<(Kind, Vec<u32>)> = model
+                    .iter()
+                    .map(|(k, w)| {
+                        let mut w = w.clone();
+                        if k.is_id() && !w.is_empty() {
+                            w[0] += 1;
+                        }
+                        (*k, w)
+                    })
+                    .collect();
+                assert_eq!(read(&mapped), want);
                 let mut r = rebuilt(&model);
                 r.set_scope(scope);
                 assert_eq!(d, r);
