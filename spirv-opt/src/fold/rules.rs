@@ -44,8 +44,18 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
             merge_generic_add_sub,
             factor_add_muls,
         ],
-        O::FDiv => &[redundant_f_div, reciprocal_f_div],
-        O::FMul => &[redundant_f_mul, merge_mul_mul, merge_mul_negate],
+        O::FDiv => &[
+            redundant_f_div,
+            reciprocal_f_div,
+            merge_div_div,
+            merge_div_mul,
+        ],
+        O::FMul => &[
+            redundant_f_mul,
+            merge_mul_mul,
+            merge_mul_div,
+            merge_mul_negate,
+        ],
         O::FSub => &[
             redundant_f_sub,
             merge_sub_negate,
@@ -1644,9 +1654,7 @@ fn merge_mul_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     true
 }
 
-/// `MergeMulNegateArithmetic`: `c * (-x)` is `x * (-c)`. (spirv-opt tries
-/// `MergeMulDivArithmetic` before it on `OpFMul`; that rule, not ported, applies only
-/// to a division, this one only to a negation.)
+/// `MergeMulNegateArithmetic`: `c * (-x)` is `x * (-c)`.
 fn merge_mul_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     let Some((c, other, _)) = merge_inputs(cx, i, cs, true) else {
         return false;
@@ -1661,6 +1669,186 @@ fn merge_mul_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool 
     cx.ir
         .data_mut(i)
         .set_in_operands(&[Operand::id(x), Operand::id(negated)]);
+    true
+}
+
+/// `HasZero`: a null, or a scalar or vector component whose words are all zero.
+fn has_zero(cx: &mut Context, c: ConstRef) -> bool {
+    match cx.constants().value(c).clone() {
+        Const::Composite(_, comps) => comps.iter().any(|&k| is_zero(cx, k)),
+        _ => is_zero(cx, c),
+    }
+}
+
+/// The checks the float mul/div merges start with: not a cooperative matrix, float
+/// folding allowed, a 32- or 64-bit element width.
+fn float_merge_allowed(cx: &mut Context, i: Inst) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if matches!(cx.types().ty(t), Ty::Other { .. }) || !float_folding_allowed(cx, i) {
+        return false;
+    }
+    matches!(element_width(cx, t), 32 | 64)
+}
+
+/// The constant operand (refused if `nonzero` and it has a zero), whether it is
+/// operand 1, and the other operand's definition, which must allow float folding.
+fn float_merge_inputs(
+    cx: &mut Context,
+    i: Inst,
+    cs: &[Option<ConstRef>],
+    nonzero: bool,
+) -> Option<(ConstRef, bool, Inst)> {
+    let c = const_input(cs)?;
+    if nonzero && has_zero(cx, c) {
+        return None;
+    }
+    let first_is_variable = cs.first().copied().flatten().is_none();
+    let other = non_const_input(cx, !first_is_variable, i)?;
+    float_folding_allowed(cx, other).then_some((c, first_is_variable, other))
+}
+
+/// `MergeMulDivArithmetic`: `(y / x) * x` and `x * (y / x)` are `y`; `c1 * (x / c2)`
+/// is `x * (c1 / c2)`; `c1 * (c2 / x)` is `(c1 * c2) / x`.
+fn merge_mul_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_merge_allowed(cx, i) {
+        return false;
+    }
+    for k in 0..2 {
+        let id = in_word(cx, i, k);
+        let Some(d) = cx.get_def(id) else { continue };
+        if cx.ir.opcode(d) == O::FDiv && in_word(cx, d, 1) == in_word(cx, i, 1 - k) {
+            let y = in_word(cx, d, 0);
+            set_copy(cx, i, y);
+            return true;
+        }
+    }
+    let Some((c1, _, other)) = float_merge_inputs(cx, i, cs, false) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != O::FDiv {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    if has_zero(cx, c2) {
+        return false;
+    }
+    let other_first_is_variable = ocs.first().copied().flatten().is_none();
+    let op = if other_first_is_variable {
+        O::FDiv
+    } else {
+        O::FMul
+    };
+    let Some(merged) = perform(cx, op, c1, c2) else {
+        return false;
+    };
+    let x = in_word(cx, other, usize::from(!other_first_is_variable));
+    if other_first_is_variable {
+        set_binary(cx, i, O::FMul, x, merged);
+    } else {
+        set_binary(cx, i, O::FDiv, merged, x);
+    }
+    true
+}
+
+/// `MergeDivDivArithmetic`: `c1 / (x / c2)` is `(c1 * c2) / x`; `c1 / (c2 / x)` is
+/// `(c1 / c2) * x`; `(c1 / x) / c2` is `(c1 / c2) / x`; `(x / c1) / c2` is
+/// `x / (c1 * c2)`.
+fn merge_div_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_merge_allowed(cx, i) {
+        return false;
+    }
+    let Some((c1, first_is_variable, other)) = float_merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != O::FDiv {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    if has_zero(cx, c2) {
+        return false;
+    }
+    let other_first_is_variable = ocs.first().copied().flatten().is_none();
+    let merge_op = if other_first_is_variable {
+        O::FMul
+    } else {
+        O::FDiv
+    };
+    // With the variable first, the inner constant is the dividend.
+    let (a, b) = if first_is_variable {
+        (c2, c1)
+    } else {
+        (c1, c2)
+    };
+    let Some(merged) = perform(cx, merge_op, a, b) else {
+        return false;
+    };
+    let x = in_word(cx, other, usize::from(!other_first_is_variable));
+    let op = if !first_is_variable && !other_first_is_variable {
+        O::FMul
+    } else {
+        O::FDiv
+    };
+    let (p, q) = if first_is_variable && other_first_is_variable {
+        (x, merged)
+    } else {
+        (merged, x)
+    };
+    set_binary(cx, i, op, p, q);
+    true
+}
+
+/// `MergeDivMulArithmetic`: `(x * y) / x` and `(y * x) / x` are `y`; `c1 / (x * c2)`
+/// is `(c1 / c2) / x`; `(x * c1) / c2` is `x * (c1 / c2)`.
+fn merge_div_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_merge_allowed(cx, i) {
+        return false;
+    }
+    let id = in_word(cx, i, 0);
+    if let Some(m) = cx.get_def(id) {
+        if cx.ir.opcode(m) == O::FMul {
+            for k in 0..2 {
+                if in_word(cx, m, k) == in_word(cx, i, 1) {
+                    let y = in_word(cx, m, 1 - k);
+                    set_copy(cx, i, y);
+                    return true;
+                }
+            }
+        }
+    }
+    let Some((c1, first_is_variable, other)) = float_merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != O::FMul {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    let other_first_is_variable = ocs.first().copied().flatten().is_none();
+    let (a, b) = if first_is_variable {
+        (c2, c1)
+    } else {
+        (c1, c2)
+    };
+    let Some(merged) = perform(cx, O::FDiv, a, b) else {
+        return false;
+    };
+    let x = in_word(cx, other, usize::from(!other_first_is_variable));
+    if first_is_variable {
+        set_binary(cx, i, O::FMul, x, merged);
+    } else {
+        set_binary(cx, i, O::FDiv, merged, x);
+    }
     true
 }
 
