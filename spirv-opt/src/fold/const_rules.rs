@@ -51,13 +51,14 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
         O::UMod => &[u_mod],
         O::SRem => &[s_rem],
         O::SMod => &[s_mod],
-        // Rules spirv-opt has that are not ported (they never fold here, so an
-        // instruction of these opcodes stays; see docs/optimizer.md).
         O::ExtInst => return ext_rules_for(cx, i),
         O::VectorTimesMatrix => &[vector_times_matrix],
         O::MatrixTimesVector => &[matrix_times_vector],
         O::Dot => &[dot],
-        O::Transpose | O::QuantizeToF16 => &[],
+        O::Transpose => &[transpose],
+        // spirv-opt has a rule here that is not ported (it never folds here, so the
+        // instruction stays; see docs/optimizer.md).
+        O::QuantizeToF16 => &[],
         _ => return None,
     })
 }
@@ -278,6 +279,54 @@ fn null_composite(cx: &mut Context, t: TypeRef) -> Option<ConstRef> {
     let null = cx.constant_of(elem, &[])?;
     let id = defining_id(cx, null)?;
     cx.constant_of(t, &vec![id; count as usize])
+}
+
+/// `FoldTranspose`: row k of the matrix as column k; a null matrix gives the result
+/// type's null composite, a null column contributes its element type's nulls.
+fn transpose(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let t = result_ty(cx, i)?;
+    if !float_folding_allowed(cx, i) && has_float(cx, t) {
+        return None;
+    }
+    let m = (*cs.first()?)?;
+    let Ty::Matrix { col: column_ty, .. } = cx.types().ty(t).clone() else {
+        return None;
+    };
+    let columns = match value(cx, m) {
+        Const::Null(_) => return null_composite(cx, t),
+        Const::Composite(_, comps) => comps,
+        _ => return None,
+    };
+    let first = ty_of(cx, *columns.first()?);
+    let Ty::Vector { count: rows, .. } = cx.types().ty(first).clone() else {
+        return None;
+    };
+    let rows = rows as usize;
+    let mut row_ids: Vec<Vec<u32>> = Vec::new();
+    // Column by column, as spirv-opt declares missing elements in this order.
+    for &column in &columns {
+        let column = match value(cx, column) {
+            Const::Null(ct) => null_composite(cx, ct)?,
+            _ => column,
+        };
+        let Const::Composite(_, comps) = value(cx, column) else {
+            return None;
+        };
+        // Checked before sizing anything by the type's claimed row count.
+        if comps.len() < rows {
+            return None;
+        }
+        row_ids.resize_with(rows, Vec::new);
+        for (ids, &comp) in row_ids.iter_mut().zip(&comps) {
+            ids.push(defining_id(cx, comp)?);
+        }
+    }
+    let mut ids = Vec::with_capacity(row_ids.len());
+    for row in &row_ids {
+        let c = cx.constant_of(column_ty, row)?;
+        ids.push(defining_id(cx, c)?);
+    }
+    cx.constant_of(t, &ids)
 }
 
 /// `FoldVectorShuffleWithConstants`.
