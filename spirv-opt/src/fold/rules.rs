@@ -16,7 +16,12 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
     let _ = cx;
     match cx.ir.opcode(i) {
         O::BitwiseOr | O::BitwiseXor => &[rhs0, lhs0, reassociate_commutative],
-        O::BitwiseAnd => &[reassociate_commutative],
+        O::BitwiseAnd => &[
+            reassociate_commutative,
+            redundant_and_or_xor,
+            redundant_and_add_sub,
+            redundant_and_shift,
+        ],
         O::ShiftRightLogical | O::ShiftRightArithmetic | O::ShiftLeftLogical => &[rhs0, lhs0_to_0],
         O::IAdd => &[
             rhs0,
@@ -169,6 +174,210 @@ fn redundant_su_mod(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool 
         return false;
     };
     if !is_all_int1(cx, c) {
+        return false;
+    }
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    let Some(null) = cx.constant_of(t, &[]) else {
+        return false;
+    };
+    let Some(def) = cx.get_defining_instruction(null, 0) else {
+        return false;
+    };
+    let id = cx.ir.result_id(def);
+    set_copy(cx, i, id);
+    true
+}
+
+/// `ForEachIntegerConstantPair`: the two integer constants' values component by
+/// component (a null, or a missing vector, reads as zeros), in the first one's width,
+/// which must be 32 or 64.
+fn int_pairs(cx: &mut Context, a: ConstRef, b: ConstRef) -> Option<(u32, Vec<(u64, u64)>)> {
+    let t = cx.constants().value(a).ty();
+    let (elem, count) = match cx.types().ty(t).clone() {
+        Ty::Vector { elem, count } => (elem, Some(count)),
+        _ => (t, None),
+    };
+    let width = match cx.types().ty(elem) {
+        Ty::Int {
+            width: w @ (32 | 64),
+            ..
+        } => *w,
+        _ => return None,
+    };
+    // `GetU32`/`GetU64`: anything but a scalar reads as 0.
+    let get = |cx: &mut Context, c: Option<ConstRef>| -> u64 {
+        let Some(c) = c else { return 0 };
+        match cx.constants().value(c) {
+            Const::Scalar(_, w) => {
+                let lo = u64::from(w.first().copied().unwrap_or(0));
+                let hi = u64::from(w.get(1).copied().unwrap_or(0));
+                if width == 32 { lo } else { lo | (hi << 32) }
+            }
+            _ => 0,
+        }
+    };
+    let Some(count) = count else {
+        let pair = (get(cx, Some(a)), get(cx, Some(b)));
+        return Some((width, vec![pair]));
+    };
+    let comps = |cx: &mut Context, c: ConstRef| match cx.constants().value(c) {
+        Const::Composite(_, comps) => Some(comps.clone()),
+        _ => None,
+    };
+    let (ca, cb) = (comps(cx, a), comps(cx, b));
+    // The count is the type's claim; a vector constant has that many components.
+    if ca.as_ref().is_some_and(|v| v.len() < count as usize) || count > 1 << 16 {
+        return None;
+    }
+    let mut pairs = Vec::with_capacity(count as usize);
+    for k in 0..count as usize {
+        let x = ca.as_ref().map(|v| v[k]);
+        let y = cb.as_ref().and_then(|v| v.get(k).copied());
+        if cb.as_ref().is_some_and(|v| v.len() <= k) {
+            return None;
+        }
+        pairs.push((get(cx, x), get(cx, y)));
+    }
+    Some((width, pairs))
+}
+
+/// What the redundant-and rules share: a 32- or 64-bit integer result, a constant
+/// operand, and the other operand's definition, its constants and its opcode.
+#[allow(clippy::type_complexity)]
+fn and_inputs(
+    cx: &mut Context,
+    i: Inst,
+    cs: &[Option<ConstRef>],
+) -> Option<(ConstRef, Inst, Vec<Option<ConstRef>>)> {
+    let type_id = cx.ir.type_id(i);
+    let t = cx.types().get(type_id)?;
+    if !matches!(element_width(cx, t), 32 | 64) {
+        return None;
+    }
+    let c1 = const_input(cs)?;
+    let first_const = cs.first().copied().flatten().is_some();
+    let other = non_const_input(cx, first_const, i)?;
+    let ocs = super::operand_constants(cx, other);
+    Some((c1, other, ocs))
+}
+
+/// `and` of `c1` and the other operand `other`'s non-constant input.
+fn and_with_inner(
+    cx: &mut Context,
+    i: Inst,
+    c1: ConstRef,
+    other: Inst,
+    ocs: &[Option<ConstRef>],
+) -> bool {
+    let Some(x) = non_const_input(cx, ocs.first().copied().flatten().is_some(), other) else {
+        return false;
+    };
+    let Some(c) = super::defining_id(cx, c1) else {
+        return false;
+    };
+    let x = cx.ir.result_id(x);
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(c)]);
+    true
+}
+
+/// `RedundantAndOrXor`: `c1 & (x | c2)` is `c1` when `c1`'s bits are all in `c2`;
+/// `c1 & (x | c2)` and `c1 & (x ^ c2)` are `x & c1` when they share no bit.
+fn redundant_and_or_xor(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, ocs)) = and_inputs(cx, i, cs) else {
+        return false;
+    };
+    let op = cx.ir.opcode(other);
+    if !matches!(op, O::BitwiseOr | O::BitwiseXor) {
+        return false;
+    }
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    let Some((_, pairs)) = int_pairs(cx, c1, c2) else {
+        return false;
+    };
+    let to_const = op == O::BitwiseOr && pairs.iter().all(|&(a, b)| a & b == a);
+    if to_const {
+        let Some(c) = super::defining_id(cx, c1) else {
+            return false;
+        };
+        set_copy(cx, i, c);
+        return true;
+    }
+    pairs.iter().all(|&(a, b)| a & b == 0) && and_with_inner(cx, i, c1, other, &ocs)
+}
+
+/// `RedundantAndAddSub`: `c1 & (x + c2)` and `c1 & (x - c2)` are `x & c1` when `c2`'s
+/// lowest set bit is above `c1`.
+fn redundant_and_add_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, ocs)) = and_inputs(cx, i, cs) else {
+        return false;
+    };
+    let op = cx.ir.opcode(other);
+    if !matches!(op, O::IAdd | O::ISub) {
+        return false;
+    }
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    if op == O::ISub && ocs.first().copied().flatten().is_some() {
+        return false;
+    }
+    let Some((width, pairs)) = int_pairs(cx, c1, c2) else {
+        return false;
+    };
+    let lsb = |v: u64| {
+        let l = v & v.wrapping_neg();
+        if width == 32 { l & 0xffff_ffff } else { l }
+    };
+    pairs.iter().all(|&(a, b)| lsb(b) > a) && and_with_inner(cx, i, c1, other, &ocs)
+}
+
+/// `RedundantAndShift`: `c1 & (x << c2)` and `c1 & (x >> c2)` are 0 when `c1` shifted
+/// the other way by `c2` is 0 (the shift count taken modulo the width, as the x86
+/// shift spirv-opt's build runs does).
+fn redundant_and_shift(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, ocs)) = and_inputs(cx, i, cs) else {
+        return false;
+    };
+    let op = cx.ir.opcode(other);
+    if !matches!(op, O::ShiftLeftLogical | O::ShiftRightLogical) {
+        return false;
+    }
+    if ocs.first().copied().flatten().is_some() {
+        return false;
+    }
+    let Some(c2) = ocs.get(1).copied().flatten() else {
+        return false;
+    };
+    let Some((width, pairs)) = int_pairs(cx, c1, c2) else {
+        return false;
+    };
+    let zero = pairs.iter().all(|&(a, b)| {
+        if width == 32 {
+            let (a, b) = (a as u32, b as u32);
+            let r = if op == O::ShiftRightLogical {
+                a.wrapping_shl(b)
+            } else {
+                a.wrapping_shr(b)
+            };
+            r == 0
+        } else {
+            let b = b as u32;
+            let r = if op == O::ShiftRightLogical {
+                a.wrapping_shl(b)
+            } else {
+                a.wrapping_shr(b)
+            };
+            r == 0
+        }
+    });
+    if !zero {
         return false;
     }
     let type_id = cx.ir.type_id(i);
