@@ -54,7 +54,9 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
             reciprocal_f_div,
             merge_div_div,
             merge_div_mul,
+            merge_div_negate,
         ],
+        O::FMod => &[redundant_f_mod],
         O::FMul => &[
             redundant_f_mul,
             merge_mul_mul,
@@ -619,6 +621,17 @@ fn redundant_f_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
         return true;
     }
     false
+}
+
+/// `RedundantFMod`: `0 % x` is the first operand.
+fn redundant_f_mod(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_folding_allowed(cx, i) || float_kind(cx, cs.first().copied().flatten()) != FKind::Zero
+    {
+        return false;
+    }
+    let keep = in_word(cx, i, 0);
+    set_copy(cx, i, keep);
+    true
 }
 
 /// `DotProductDoingExtract`: a dot product with a constant vector of zeros and a single
@@ -2058,6 +2071,32 @@ fn merge_div_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     } else {
         set_binary(cx, i, O::FDiv, merged, x);
     }
+    true
+}
+
+/// `MergeDivNegateArithmetic`: `(-x) / c` is `x / -c`; `c / (-x)` is `-c / x`.
+fn merge_div_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let Some((c, first_is_variable, other)) = float_merge_inputs(cx, i, cs, false) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != O::FNegate {
+        return false;
+    }
+    let Some(neg) = negate_constant(cx, c) else {
+        return false;
+    };
+    let x = in_word(cx, other, 0);
+    let (a, b) = if first_is_variable {
+        (x, neg)
+    } else {
+        (neg, x)
+    };
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(a), Operand::id(b)]);
     true
 }
 
