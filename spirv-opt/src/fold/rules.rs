@@ -247,8 +247,7 @@ fn int_pairs(cx: &mut Context, a: ConstRef, b: ConstRef) -> Option<(u32, Vec<(u6
 }
 
 /// What the redundant-and rules share: a 32- or 64-bit integer result, a constant
-/// operand, and the other operand's definition, its constants and its opcode.
-#[allow(clippy::type_complexity)]
+/// operand, and the other operand's definition and its constants.
 fn and_inputs(
     cx: &mut Context,
     i: Inst,
