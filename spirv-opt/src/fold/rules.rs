@@ -81,6 +81,7 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
         O::Store => &[storing_undef],
         O::VectorShuffle => &[vector_shuffle_feeding_shuffle],
         O::ExtInst if is_glsl_fmix(cx, i) => &[redundant_f_mix],
+        op if image_operands_index(cx, op, i).is_some() => &[update_image_operands],
         _ => &[],
     }
 }
@@ -393,6 +394,77 @@ fn redundant_and_shift(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bo
     };
     let id = cx.ir.result_id(def);
     set_copy(cx, i, id);
+    true
+}
+
+/// `ImageOperandsMaskInOperandIndex`: the in-operand index of an image instruction's
+/// operands mask, when it has one.
+fn image_operands_index(cx: &Context, op: O, i: Inst) -> Option<usize> {
+    let n = cx.ir.data(i).num_operands();
+    let (index, more_than) = match op {
+        O::ImageSampleImplicitLod
+        | O::ImageSampleExplicitLod
+        | O::ImageSampleProjImplicitLod
+        | O::ImageSampleProjExplicitLod
+        | O::ImageFetch
+        | O::ImageRead
+        | O::ImageSparseSampleImplicitLod
+        | O::ImageSparseSampleExplicitLod
+        | O::ImageSparseSampleProjImplicitLod
+        | O::ImageSparseSampleProjExplicitLod
+        | O::ImageSparseFetch
+        | O::ImageSparseRead => (2, 4),
+        O::ImageSampleDrefImplicitLod
+        | O::ImageSampleDrefExplicitLod
+        | O::ImageSampleProjDrefImplicitLod
+        | O::ImageSampleProjDrefExplicitLod
+        | O::ImageGather
+        | O::ImageDrefGather
+        | O::ImageSparseSampleDrefImplicitLod
+        | O::ImageSparseSampleDrefExplicitLod
+        | O::ImageSparseSampleProjDrefImplicitLod
+        | O::ImageSparseSampleProjDrefExplicitLod
+        | O::ImageSparseGather
+        | O::ImageSparseDrefGather => (3, 5),
+        O::ImageWrite => (3, 3),
+        _ => return None,
+    };
+    (n > more_than).then_some(index)
+}
+
+/// `UpdateImageOperands`: a constant `Offset` becomes a `ConstOffset`, or is dropped
+/// when zero. As spirv-opt, the offset's in-operand index is checked against the
+/// count of all operands.
+fn update_image_operands(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    const BIAS: u32 = 0x1;
+    const LOD: u32 = 0x2;
+    const GRAD: u32 = 0x4;
+    const CONST_OFFSET: u32 = 0x8;
+    const OFFSET: u32 = 0x10;
+    let op = cx.ir.opcode(i);
+    let Some(index) = image_operands_index(cx, op, i) else {
+        return false;
+    };
+    let mut mask = in_word(cx, i, index);
+    if mask & OFFSET == 0 {
+        return false;
+    }
+    let mut at = index + 1;
+    at += usize::from(mask & BIAS != 0) + usize::from(mask & LOD != 0);
+    at += 2 * usize::from(mask & GRAD != 0);
+    if at >= cx.ir.data(i).num_operands() {
+        return false;
+    }
+    let Some(c) = cs.get(at).copied().flatten() else {
+        return false;
+    };
+    if is_zero(cx, c) {
+        cx.ir.data_mut(i).remove_in_operand(at);
+    } else {
+        mask |= CONST_OFFSET;
+    }
+    mask &= !OFFSET;
+    cx.ir.data_mut(i).set_in_operand(index, &[mask]);
     true
 }
 
