@@ -56,9 +56,7 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
         O::MatrixTimesVector => &[matrix_times_vector],
         O::Dot => &[dot],
         O::Transpose => &[transpose],
-        // spirv-opt has a rule here that is not ported (it never folds here, so the
-        // instruction stays; see docs/optimizer.md).
-        O::QuantizeToF16 => &[],
+        O::QuantizeToF16 => &[quantize_to_f16],
         _ => return None,
     })
 }
@@ -279,6 +277,49 @@ fn null_composite(cx: &mut Context, t: TypeRef) -> Option<ConstRef> {
     let null = cx.constant_of(elem, &[])?;
     let id = defining_id(cx, null)?;
     cx.constant_of(t, &vec![id; count as usize])
+}
+
+fn quantize_to_f16(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_unary(cx, i, cs, quantize_scalar)
+}
+
+/// `FoldQuantizeToF16Scalar`: a 32-bit float through a half and back, both casts
+/// rounding toward zero as spirv-opt's `HexFloat::castTo` does: too large is infinite,
+/// too small a zero of the same sign, and a NaN keeps what spirv-opt's shifts leave of
+/// its payload, with the bits its float `NaN_pattern` sets.
+fn quantize_scalar(cx: &mut Context, t: TypeRef, c: ConstRef) -> Option<ConstRef> {
+    let ct = ty_of(cx, c);
+    if float_width(cx, ct)? != 32 {
+        return None;
+    }
+    let bits = match value(cx, c) {
+        Const::Scalar(_, w) => w.first().copied().unwrap_or(0),
+        _ => 0,
+    };
+    let sign = bits & 0x8000_0000;
+    let exp_field = (bits >> 23) & 0xff;
+    let sig = bits & 0x7f_ffff;
+    let out = if exp_field == 0xff && sig != 0 {
+        let half_sig = (sig >> 13).max(1);
+        // Widened back in the half's 16-bit integer type, so high bits are lost.
+        let back = ((half_sig << 13) & 0xffff).max(1);
+        sign | 0x7ff8_0000 | back
+    } else if exp_field == 0 {
+        // Zero, or a 32-bit denormal: far below the smallest half.
+        sign
+    } else {
+        let e = exp_field as i32 - 127;
+        if e > 15 {
+            sign | 0x7f80_0000
+        } else {
+            // The half's spacing at this exponent (denormal below 2^-14).
+            let k = e.max(-14) - 10;
+            let quantum = f32::from_bits(((k + 127) as u32) << 23);
+            let x = f32::from_bits(bits & 0x7fff_ffff);
+            sign | ((x / quantum).trunc() * quantum).to_bits()
+        }
+    };
+    cx.constant_of(t, &[out])
 }
 
 /// `FoldTranspose`: row k of the matrix as column k; a null matrix gives the result
