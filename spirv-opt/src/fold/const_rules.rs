@@ -51,13 +51,12 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
         O::UMod => &[u_mod],
         O::SRem => &[s_rem],
         O::SMod => &[s_mod],
-        // Rules spirv-opt has that are not ported (they never fold here, so an
-        // instruction of these opcodes stays; see docs/optimizer.md).
         O::ExtInst => return ext_rules_for(cx, i),
         O::VectorTimesMatrix => &[vector_times_matrix],
         O::MatrixTimesVector => &[matrix_times_vector],
         O::Dot => &[dot],
-        O::Transpose | O::QuantizeToF16 => &[],
+        O::Transpose => &[transpose],
+        O::QuantizeToF16 => &[quantize_to_f16],
         _ => return None,
     })
 }
@@ -278,6 +277,97 @@ fn null_composite(cx: &mut Context, t: TypeRef) -> Option<ConstRef> {
     let null = cx.constant_of(elem, &[])?;
     let id = defining_id(cx, null)?;
     cx.constant_of(t, &vec![id; count as usize])
+}
+
+fn quantize_to_f16(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    fp_unary(cx, i, cs, quantize_scalar)
+}
+
+/// `FoldQuantizeToF16Scalar`: a 32-bit float through a half and back, both casts
+/// rounding toward zero as spirv-opt's `HexFloat::castTo` does: too large is infinite,
+/// too small a zero of the same sign, and a NaN keeps what spirv-opt's shifts leave of
+/// its payload, with the bits its float `NaN_pattern` sets.
+fn quantize_scalar(cx: &mut Context, t: TypeRef, c: ConstRef) -> Option<ConstRef> {
+    let ct = ty_of(cx, c);
+    if float_width(cx, ct)? != 32 {
+        return None;
+    }
+    let bits = match value(cx, c) {
+        Const::Scalar(_, w) => w.first().copied().unwrap_or(0),
+        _ => 0,
+    };
+    let sign = bits & 0x8000_0000;
+    let exp_field = (bits >> 23) & 0xff;
+    let sig = bits & 0x7f_ffff;
+    let out = if exp_field == 0xff && sig != 0 {
+        let half_sig = (sig >> 13).max(1);
+        // Widened back in the half's 16-bit integer type, so high bits are lost.
+        let back = ((half_sig << 13) & 0xffff).max(1);
+        sign | 0x7ff8_0000 | back
+    } else if exp_field == 0 {
+        // Zero, or a 32-bit denormal: far below the smallest half.
+        sign
+    } else {
+        let e = exp_field as i32 - 127;
+        if e > 15 {
+            sign | 0x7f80_0000
+        } else {
+            // The half's spacing at this exponent (denormal below 2^-14).
+            let k = e.max(-14) - 10;
+            let quantum = f32::from_bits(((k + 127) as u32) << 23);
+            let x = f32::from_bits(bits & 0x7fff_ffff);
+            sign | ((x / quantum).trunc() * quantum).to_bits()
+        }
+    };
+    cx.constant_of(t, &[out])
+}
+
+/// `FoldTranspose`: row k of the matrix as column k; a null matrix gives the result
+/// type's null composite, a null column contributes its element type's nulls.
+fn transpose(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    let t = result_ty(cx, i)?;
+    if !float_folding_allowed(cx, i) && has_float(cx, t) {
+        return None;
+    }
+    let m = (*cs.first()?)?;
+    let Ty::Matrix { col: column_ty, .. } = cx.types().ty(t).clone() else {
+        return None;
+    };
+    let columns = match value(cx, m) {
+        Const::Null(_) => return null_composite(cx, t),
+        Const::Composite(_, comps) => comps,
+        _ => return None,
+    };
+    let first = ty_of(cx, *columns.first()?);
+    let Ty::Vector { count: rows, .. } = cx.types().ty(first).clone() else {
+        return None;
+    };
+    let rows = rows as usize;
+    let mut row_ids: Vec<Vec<u32>> = Vec::new();
+    // Column by column, as spirv-opt declares missing elements in this order.
+    for &column in &columns {
+        let column = match value(cx, column) {
+            Const::Null(ct) => null_composite(cx, ct)?,
+            _ => column,
+        };
+        let Const::Composite(_, comps) = value(cx, column) else {
+            return None;
+        };
+        // Checked before sizing anything by the type's claimed row count.
+        if comps.len() < rows {
+            return None;
+        }
+        row_ids.resize_with(rows, Vec::new);
+        for (ids, &comp) in row_ids.iter_mut().zip(&comps) {
+            ids.push(defining_id(cx, comp)?);
+        }
+    }
+    let mut ids = Vec::with_capacity(row_ids.len());
+    for row in &row_ids {
+        let c = cx.constant_of(column_ty, row)?;
+        ids.push(defining_id(cx, c)?);
+    }
+    cx.constant_of(t, &ids)
 }
 
 /// `FoldVectorShuffleWithConstants`.

@@ -16,7 +16,12 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
     let _ = cx;
     match cx.ir.opcode(i) {
         O::BitwiseOr | O::BitwiseXor => &[rhs0, lhs0, reassociate_commutative],
-        O::BitwiseAnd => &[reassociate_commutative],
+        O::BitwiseAnd => &[
+            reassociate_commutative,
+            redundant_and_or_xor,
+            redundant_and_add_sub,
+            redundant_and_shift,
+        ],
         O::ShiftRightLogical | O::ShiftRightArithmetic | O::ShiftLeftLogical => &[rhs0, lhs0_to_0],
         O::IAdd => &[
             rhs0,
@@ -44,8 +49,20 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
             merge_generic_add_sub,
             factor_add_muls,
         ],
-        O::FDiv => &[redundant_f_div, reciprocal_f_div],
-        O::FMul => &[redundant_f_mul, merge_mul_mul, merge_mul_negate],
+        O::FDiv => &[
+            redundant_f_div,
+            reciprocal_f_div,
+            merge_div_div,
+            merge_div_mul,
+            merge_div_negate,
+        ],
+        O::FMod => &[redundant_f_mod],
+        O::FMul => &[
+            redundant_f_mul,
+            merge_mul_mul,
+            merge_mul_div,
+            merge_mul_negate,
+        ],
         O::FSub => &[
             redundant_f_sub,
             merge_sub_negate,
@@ -64,6 +81,7 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
         O::Store => &[storing_undef],
         O::VectorShuffle => &[vector_shuffle_feeding_shuffle],
         O::ExtInst if is_glsl_fmix(cx, i) => &[redundant_f_mix],
+        op if image_operands_index(cx, op, i).is_some() => &[update_image_operands],
         _ => &[],
     }
 }
@@ -173,6 +191,280 @@ fn redundant_su_mod(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool 
     };
     let id = cx.ir.result_id(def);
     set_copy(cx, i, id);
+    true
+}
+
+/// `ForEachIntegerConstantPair`: the two integer constants' values component by
+/// component (a null, or a missing vector, reads as zeros), in the first one's width,
+/// which must be 32 or 64.
+fn int_pairs(cx: &mut Context, a: ConstRef, b: ConstRef) -> Option<(u32, Vec<(u64, u64)>)> {
+    let t = cx.constants().value(a).ty();
+    let (elem, count) = match cx.types().ty(t).clone() {
+        Ty::Vector { elem, count } => (elem, Some(count)),
+        _ => (t, None),
+    };
+    let width = match cx.types().ty(elem) {
+        Ty::Int {
+            width: w @ (32 | 64),
+            ..
+        } => *w,
+        _ => return None,
+    };
+    // `GetU32`/`GetU64`: anything but a scalar reads as 0.
+    let get = |cx: &mut Context, c: Option<ConstRef>| -> u64 {
+        let Some(c) = c else { return 0 };
+        match cx.constants().value(c) {
+            Const::Scalar(_, w) => {
+                let lo = u64::from(w.first().copied().unwrap_or(0));
+                let hi = u64::from(w.get(1).copied().unwrap_or(0));
+                if width == 32 { lo } else { lo | (hi << 32) }
+            }
+            _ => 0,
+        }
+    };
+    let Some(count) = count else {
+        let pair = (get(cx, Some(a)), get(cx, Some(b)));
+        return Some((width, vec![pair]));
+    };
+    let comps = |cx: &mut Context, c: ConstRef| match cx.constants().value(c) {
+        Const::Composite(_, comps) => Some(comps.clone()),
+        _ => None,
+    };
+    let (ca, cb) = (comps(cx, a), comps(cx, b));
+    // The count is the type's claim; a vector constant has that many components.
+    if ca.as_ref().is_some_and(|v| v.len() < count as usize) || count > 1 << 16 {
+        return None;
+    }
+    let mut pairs = Vec::with_capacity(count as usize);
+    for k in 0..count as usize {
+        let x = ca.as_ref().map(|v| v[k]);
+        let y = cb.as_ref().and_then(|v| v.get(k).copied());
+        if cb.as_ref().is_some_and(|v| v.len() <= k) {
+            return None;
+        }
+        pairs.push((get(cx, x), get(cx, y)));
+    }
+    Some((width, pairs))
+}
+
+/// What the redundant-and rules share: a 32- or 64-bit integer result, a constant
+/// operand, and the other operand's definition and its constants.
+fn and_inputs(
+    cx: &mut Context,
+    i: Inst,
+    cs: &[Option<ConstRef>],
+) -> Option<(ConstRef, Inst, Vec<Option<ConstRef>>)> {
+    let type_id = cx.ir.type_id(i);
+    let t = cx.types().get(type_id)?;
+    if !matches!(element_width(cx, t), 32 | 64) {
+        return None;
+    }
+    let c1 = const_input(cs)?;
+    let first_const = cs.first().copied().flatten().is_some();
+    let other = non_const_input(cx, first_const, i)?;
+    let ocs = super::operand_constants(cx, other);
+    Some((c1, other, ocs))
+}
+
+/// `and` of `c1` and the other operand `other`'s non-constant input.
+fn and_with_inner(
+    cx: &mut Context,
+    i: Inst,
+    c1: ConstRef,
+    other: Inst,
+    ocs: &[Option<ConstRef>],
+) -> bool {
+    let Some(x) = non_const_input(cx, ocs.first().copied().flatten().is_some(), other) else {
+        return false;
+    };
+    let Some(c) = super::defining_id(cx, c1) else {
+        return false;
+    };
+    let x = cx.ir.result_id(x);
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(x), Operand::id(c)]);
+    true
+}
+
+/// `RedundantAndOrXor`: `c1 & (x | c2)` is `c1` when `c1`'s bits are all in `c2`;
+/// `c1 & (x | c2)` and `c1 & (x ^ c2)` are `x & c1` when they share no bit.
+fn redundant_and_or_xor(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, ocs)) = and_inputs(cx, i, cs) else {
+        return false;
+    };
+    let op = cx.ir.opcode(other);
+    if !matches!(op, O::BitwiseOr | O::BitwiseXor) {
+        return false;
+    }
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    let Some((_, pairs)) = int_pairs(cx, c1, c2) else {
+        return false;
+    };
+    let to_const = op == O::BitwiseOr && pairs.iter().all(|&(a, b)| a & b == a);
+    if to_const {
+        let Some(c) = super::defining_id(cx, c1) else {
+            return false;
+        };
+        set_copy(cx, i, c);
+        return true;
+    }
+    pairs.iter().all(|&(a, b)| a & b == 0) && and_with_inner(cx, i, c1, other, &ocs)
+}
+
+/// `RedundantAndAddSub`: `c1 & (x + c2)` and `c1 & (x - c2)` are `x & c1` when `c2`'s
+/// lowest set bit is above `c1`.
+fn redundant_and_add_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, ocs)) = and_inputs(cx, i, cs) else {
+        return false;
+    };
+    let op = cx.ir.opcode(other);
+    if !matches!(op, O::IAdd | O::ISub) {
+        return false;
+    }
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    if op == O::ISub && ocs.first().copied().flatten().is_some() {
+        return false;
+    }
+    let Some((width, pairs)) = int_pairs(cx, c1, c2) else {
+        return false;
+    };
+    let lsb = |v: u64| {
+        let l = v & v.wrapping_neg();
+        if width == 32 { l & 0xffff_ffff } else { l }
+    };
+    pairs.iter().all(|&(a, b)| lsb(b) > a) && and_with_inner(cx, i, c1, other, &ocs)
+}
+
+/// `RedundantAndShift`: `c1 & (x << c2)` and `c1 & (x >> c2)` are 0 when `c1` shifted
+/// the other way by `c2` is 0 (the shift count taken modulo the width, as the x86
+/// shift spirv-opt's build runs does).
+fn redundant_and_shift(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    let Some((c1, other, ocs)) = and_inputs(cx, i, cs) else {
+        return false;
+    };
+    let op = cx.ir.opcode(other);
+    if !matches!(op, O::ShiftLeftLogical | O::ShiftRightLogical) {
+        return false;
+    }
+    if ocs.first().copied().flatten().is_some() {
+        return false;
+    }
+    let Some(c2) = ocs.get(1).copied().flatten() else {
+        return false;
+    };
+    let Some((width, pairs)) = int_pairs(cx, c1, c2) else {
+        return false;
+    };
+    let zero = pairs.iter().all(|&(a, b)| {
+        if width == 32 {
+            let (a, b) = (a as u32, b as u32);
+            let r = if op == O::ShiftRightLogical {
+                a.wrapping_shl(b)
+            } else {
+                a.wrapping_shr(b)
+            };
+            r == 0
+        } else {
+            let b = b as u32;
+            let r = if op == O::ShiftRightLogical {
+                a.wrapping_shl(b)
+            } else {
+                a.wrapping_shr(b)
+            };
+            r == 0
+        }
+    });
+    if !zero {
+        return false;
+    }
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    let Some(null) = cx.constant_of(t, &[]) else {
+        return false;
+    };
+    let Some(def) = cx.get_defining_instruction(null, 0) else {
+        return false;
+    };
+    let id = cx.ir.result_id(def);
+    set_copy(cx, i, id);
+    true
+}
+
+/// `ImageOperandsMaskInOperandIndex`: the in-operand index of an image instruction's
+/// operands mask, when it has one.
+fn image_operands_index(cx: &Context, op: O, i: Inst) -> Option<usize> {
+    let n = cx.ir.data(i).num_operands();
+    let (index, more_than) = match op {
+        O::ImageSampleImplicitLod
+        | O::ImageSampleExplicitLod
+        | O::ImageSampleProjImplicitLod
+        | O::ImageSampleProjExplicitLod
+        | O::ImageFetch
+        | O::ImageRead
+        | O::ImageSparseSampleImplicitLod
+        | O::ImageSparseSampleExplicitLod
+        | O::ImageSparseSampleProjImplicitLod
+        | O::ImageSparseSampleProjExplicitLod
+        | O::ImageSparseFetch
+        | O::ImageSparseRead => (2, 4),
+        O::ImageSampleDrefImplicitLod
+        | O::ImageSampleDrefExplicitLod
+        | O::ImageSampleProjDrefImplicitLod
+        | O::ImageSampleProjDrefExplicitLod
+        | O::ImageGather
+        | O::ImageDrefGather
+        | O::ImageSparseSampleDrefImplicitLod
+        | O::ImageSparseSampleDrefExplicitLod
+        | O::ImageSparseSampleProjDrefImplicitLod
+        | O::ImageSparseSampleProjDrefExplicitLod
+        | O::ImageSparseGather
+        | O::ImageSparseDrefGather => (3, 5),
+        O::ImageWrite => (3, 3),
+        _ => return None,
+    };
+    (n > more_than).then_some(index)
+}
+
+/// `UpdateImageOperands`: a constant `Offset` becomes a `ConstOffset`, or is dropped
+/// when zero. As spirv-opt, the offset's in-operand index is checked against the
+/// count of all operands.
+fn update_image_operands(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    const BIAS: u32 = 0x1;
+    const LOD: u32 = 0x2;
+    const GRAD: u32 = 0x4;
+    const CONST_OFFSET: u32 = 0x8;
+    const OFFSET: u32 = 0x10;
+    let op = cx.ir.opcode(i);
+    let Some(index) = image_operands_index(cx, op, i) else {
+        return false;
+    };
+    let mut mask = in_word(cx, i, index);
+    if mask & OFFSET == 0 {
+        return false;
+    }
+    let mut at = index + 1;
+    at += usize::from(mask & BIAS != 0) + usize::from(mask & LOD != 0);
+    at += 2 * usize::from(mask & GRAD != 0);
+    if at >= cx.ir.data(i).num_operands() {
+        return false;
+    }
+    let Some(c) = cs.get(at).copied().flatten() else {
+        return false;
+    };
+    if is_zero(cx, c) {
+        cx.ir.data_mut(i).remove_in_operand(at);
+    } else {
+        mask |= CONST_OFFSET;
+    }
+    mask &= !OFFSET;
+    cx.ir.data_mut(i).set_in_operand(index, &[mask]);
     true
 }
 
@@ -400,6 +692,17 @@ fn redundant_f_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
         return true;
     }
     false
+}
+
+/// `RedundantFMod`: `0 % x` is the first operand.
+fn redundant_f_mod(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_folding_allowed(cx, i) || float_kind(cx, cs.first().copied().flatten()) != FKind::Zero
+    {
+        return false;
+    }
+    let keep = in_word(cx, i, 0);
+    set_copy(cx, i, keep);
+    true
 }
 
 /// `DotProductDoingExtract`: a dot product with a constant vector of zeros and a single
@@ -1644,9 +1947,7 @@ fn merge_mul_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     true
 }
 
-/// `MergeMulNegateArithmetic`: `c * (-x)` is `x * (-c)`. (spirv-opt tries
-/// `MergeMulDivArithmetic` before it on `OpFMul`; that rule, not ported, applies only
-/// to a division, this one only to a negation.)
+/// `MergeMulNegateArithmetic`: `c * (-x)` is `x * (-c)`.
 fn merge_mul_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     let Some((c, other, _)) = merge_inputs(cx, i, cs, true) else {
         return false;
@@ -1661,6 +1962,212 @@ fn merge_mul_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool 
     cx.ir
         .data_mut(i)
         .set_in_operands(&[Operand::id(x), Operand::id(negated)]);
+    true
+}
+
+/// `HasZero`: a null, or a scalar or vector component whose words are all zero.
+fn has_zero(cx: &mut Context, c: ConstRef) -> bool {
+    match cx.constants().value(c).clone() {
+        Const::Composite(_, comps) => comps.iter().any(|&k| is_zero(cx, k)),
+        _ => is_zero(cx, c),
+    }
+}
+
+/// The checks the float mul/div merges start with: not a cooperative matrix, float
+/// folding allowed, a 32- or 64-bit element width.
+fn float_merge_allowed(cx: &mut Context, i: Inst) -> bool {
+    let type_id = cx.ir.type_id(i);
+    let Some(t) = cx.types().get(type_id) else {
+        return false;
+    };
+    if matches!(cx.types().ty(t), Ty::Other { .. }) || !float_folding_allowed(cx, i) {
+        return false;
+    }
+    matches!(element_width(cx, t), 32 | 64)
+}
+
+/// The constant operand (refused if `nonzero` and it has a zero), whether it is
+/// operand 1, and the other operand's definition, which must allow float folding.
+fn float_merge_inputs(
+    cx: &mut Context,
+    i: Inst,
+    cs: &[Option<ConstRef>],
+    nonzero: bool,
+) -> Option<(ConstRef, bool, Inst)> {
+    let c = const_input(cs)?;
+    if nonzero && has_zero(cx, c) {
+        return None;
+    }
+    let first_is_variable = cs.first().copied().flatten().is_none();
+    let other = non_const_input(cx, !first_is_variable, i)?;
+    float_folding_allowed(cx, other).then_some((c, first_is_variable, other))
+}
+
+/// `MergeMulDivArithmetic`: `(y / x) * x` and `x * (y / x)` are `y`; `c1 * (x / c2)`
+/// is `x * (c1 / c2)`; `c1 * (c2 / x)` is `(c1 * c2) / x`.
+fn merge_mul_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_merge_allowed(cx, i) {
+        return false;
+    }
+    for k in 0..2 {
+        let id = in_word(cx, i, k);
+        let Some(d) = cx.get_def(id) else { continue };
+        if cx.ir.opcode(d) == O::FDiv && in_word(cx, d, 1) == in_word(cx, i, 1 - k) {
+            let y = in_word(cx, d, 0);
+            set_copy(cx, i, y);
+            return true;
+        }
+    }
+    let Some((c1, _, other)) = float_merge_inputs(cx, i, cs, false) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != O::FDiv {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    if has_zero(cx, c2) {
+        return false;
+    }
+    let other_first_is_variable = ocs.first().copied().flatten().is_none();
+    let op = if other_first_is_variable {
+        O::FDiv
+    } else {
+        O::FMul
+    };
+    let Some(merged) = perform(cx, op, c1, c2) else {
+        return false;
+    };
+    let x = in_word(cx, other, usize::from(!other_first_is_variable));
+    if other_first_is_variable {
+        set_binary(cx, i, O::FMul, x, merged);
+    } else {
+        set_binary(cx, i, O::FDiv, merged, x);
+    }
+    true
+}
+
+/// `MergeDivDivArithmetic`: `c1 / (x / c2)` is `(c1 * c2) / x`; `c1 / (c2 / x)` is
+/// `(c1 / c2) * x`; `(c1 / x) / c2` is `(c1 / c2) / x`; `(x / c1) / c2` is
+/// `x / (c1 * c2)`.
+fn merge_div_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_merge_allowed(cx, i) {
+        return false;
+    }
+    let Some((c1, first_is_variable, other)) = float_merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != O::FDiv {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    if has_zero(cx, c2) {
+        return false;
+    }
+    let other_first_is_variable = ocs.first().copied().flatten().is_none();
+    let merge_op = if other_first_is_variable {
+        O::FMul
+    } else {
+        O::FDiv
+    };
+    // With the variable first, the inner constant is the dividend.
+    let (a, b) = if first_is_variable {
+        (c2, c1)
+    } else {
+        (c1, c2)
+    };
+    let Some(merged) = perform(cx, merge_op, a, b) else {
+        return false;
+    };
+    let x = in_word(cx, other, usize::from(!other_first_is_variable));
+    let op = if !first_is_variable && !other_first_is_variable {
+        O::FMul
+    } else {
+        O::FDiv
+    };
+    let (p, q) = if first_is_variable && other_first_is_variable {
+        (x, merged)
+    } else {
+        (merged, x)
+    };
+    set_binary(cx, i, op, p, q);
+    true
+}
+
+/// `MergeDivMulArithmetic`: `(x * y) / x` and `(y * x) / x` are `y`; `c1 / (x * c2)`
+/// is `(c1 / c2) / x`; `(x * c1) / c2` is `x * (c1 / c2)`.
+fn merge_div_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_merge_allowed(cx, i) {
+        return false;
+    }
+    let id = in_word(cx, i, 0);
+    if let Some(m) = cx.get_def(id) {
+        if cx.ir.opcode(m) == O::FMul {
+            for k in 0..2 {
+                if in_word(cx, m, k) == in_word(cx, i, 1) {
+                    let y = in_word(cx, m, 1 - k);
+                    set_copy(cx, i, y);
+                    return true;
+                }
+            }
+        }
+    }
+    let Some((c1, first_is_variable, other)) = float_merge_inputs(cx, i, cs, true) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != O::FMul {
+        return false;
+    }
+    let ocs = super::operand_constants(cx, other);
+    let Some(c2) = const_input(&ocs) else {
+        return false;
+    };
+    let other_first_is_variable = ocs.first().copied().flatten().is_none();
+    let (a, b) = if first_is_variable {
+        (c2, c1)
+    } else {
+        (c1, c2)
+    };
+    let Some(merged) = perform(cx, O::FDiv, a, b) else {
+        return false;
+    };
+    let x = in_word(cx, other, usize::from(!other_first_is_variable));
+    if first_is_variable {
+        set_binary(cx, i, O::FMul, x, merged);
+    } else {
+        set_binary(cx, i, O::FDiv, merged, x);
+    }
+    true
+}
+
+/// `MergeDivNegateArithmetic`: `(-x) / c` is `x / -c`; `c / (-x)` is `-c / x`.
+fn merge_div_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
+    if !float_folding_allowed(cx, i) {
+        return false;
+    }
+    let Some((c, first_is_variable, other)) = float_merge_inputs(cx, i, cs, false) else {
+        return false;
+    };
+    if cx.ir.opcode(other) != O::FNegate {
+        return false;
+    }
+    let Some(neg) = negate_constant(cx, c) else {
+        return false;
+    };
+    let x = in_word(cx, other, 0);
+    let (a, b) = if first_is_variable {
+        (x, neg)
+    } else {
+        (neg, x)
+    };
+    cx.ir
+        .data_mut(i)
+        .set_in_operands(&[Operand::id(a), Operand::id(b)]);
     true
 }
 
