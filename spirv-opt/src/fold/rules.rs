@@ -1367,6 +1367,14 @@ fn const_input(cs: &[Option<ConstRef>]) -> Option<ConstRef> {
         .or(cs.get(1).copied().flatten())
 }
 
+/// The constant operand of `other`, the instruction a merge rule looks through, and
+/// whether its first operand is the variable one (the constant is the second).
+fn inner_constant(cx: &mut Context, other: Inst) -> Option<(ConstRef, bool)> {
+    let ocs = super::operand_constants(cx, other);
+    let c = const_input(&ocs)?;
+    Some((c, ocs.first().copied().flatten().is_none()))
+}
+
 /// `NonConstInput`: the definition of the other operand (operand 1 when operand 0
 /// is the constant).
 fn non_const_input(cx: &mut Context, first_const: bool, i: Inst) -> Option<Inst> {
@@ -1736,11 +1744,9 @@ fn merge_add_sub(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     if !matches!(other_op, O::FSub | O::ISub) {
         return false;
     }
-    let ocs = super::operand_constants(cx, other);
-    let Some(c2) = const_input(&ocs) else {
+    let Some((c2, first_is_variable)) = inner_constant(cx, other) else {
         return false;
     };
-    let first_is_variable = ocs.first().copied().flatten().is_none();
     let mut op = cx.ir.opcode(i);
     let (a, b) = if first_is_variable {
         let a = in_word(cx, other, 0);
@@ -1931,11 +1937,9 @@ fn merge_mul_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     if cx.ir.opcode(other) != cx.ir.opcode(i) {
         return false;
     }
-    let ocs = super::operand_constants(cx, other);
-    let Some(c2) = const_input(&ocs) else {
+    let Some((c2, other_first_is_variable)) = inner_constant(cx, other) else {
         return false;
     };
-    let other_first_is_variable = ocs.first().copied().flatten().is_none();
     let op = cx.ir.opcode(i);
     let Some(merged) = perform(cx, op, c1, c2) else {
         return false;
@@ -2024,14 +2028,12 @@ fn merge_mul_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     if cx.ir.opcode(other) != O::FDiv {
         return false;
     }
-    let ocs = super::operand_constants(cx, other);
-    let Some(c2) = const_input(&ocs) else {
+    let Some((c2, other_first_is_variable)) = inner_constant(cx, other) else {
         return false;
     };
     if has_zero(cx, c2) {
         return false;
     }
-    let other_first_is_variable = ocs.first().copied().flatten().is_none();
     let op = if other_first_is_variable {
         O::FDiv
     } else {
@@ -2062,14 +2064,12 @@ fn merge_div_div(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     if cx.ir.opcode(other) != O::FDiv {
         return false;
     }
-    let ocs = super::operand_constants(cx, other);
-    let Some(c2) = const_input(&ocs) else {
+    let Some((c2, other_first_is_variable)) = inner_constant(cx, other) else {
         return false;
     };
     if has_zero(cx, c2) {
         return false;
     }
-    let other_first_is_variable = ocs.first().copied().flatten().is_none();
     let merge_op = if other_first_is_variable {
         O::FMul
     } else {
@@ -2123,11 +2123,9 @@ fn merge_div_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> bool {
     if cx.ir.opcode(other) != O::FMul {
         return false;
     }
-    let ocs = super::operand_constants(cx, other);
-    let Some(c2) = const_input(&ocs) else {
+    let Some((c2, other_first_is_variable)) = inner_constant(cx, other) else {
         return false;
     };
-    let other_first_is_variable = ocs.first().copied().flatten().is_none();
     let (a, b) = if first_is_variable {
         (c2, c1)
     } else {
