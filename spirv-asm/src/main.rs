@@ -33,7 +33,7 @@ enum Command {
     Reflect(cli::reflect_cmd::Args),
     /// Validate a SPIR-V binary (like `spirv-val`).
     Val(cli::val_cmd::Args),
-    /// Run spirv-opt's structural passes (like `spirv-opt`).
+    /// Optimize a binary: -O, -Os, --legalize-hlsl or single passes (like `spirv-opt`).
     Opt(cli::opt_cmd::Args),
     /// Show the control-flow graph as GraphViz DOT (like `spirv-cfg`) or SVG.
     Cfg(cli::cfg_cmd::Args),
