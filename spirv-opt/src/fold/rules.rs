@@ -1044,15 +1044,17 @@ fn vector_shuffle_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRe
 const FMIX_COPY_FOLDS: u32 = 64;
 
 thread_local! {
-    /// The copies [`fmix_feeding_extract`] is folding now (depth), and the folds left.
-    static FMIX_FOLDS: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, 0)) };
+    /// The copies [`fmix_feeding_extract`] is folding now (depth), the folds left, and
+    /// the `DebugLine`s of the outermost extract (which each copy of it has too).
+    static FMIX_FOLDS: std::cell::Cell<(u32, u32, usize)> =
+        const { std::cell::Cell::new((0, 0, 0)) };
 }
 
 /// `FMixFeedingExtract`: an extract of a GLSL.std.450 `FMix` whose `a` at that element
 /// is 0 or 1 extracts from `x` or `y` instead. As spirv-opt does, `a`'s element is
 /// found by folding a copy of the extract that reads `a` (which may declare the
-/// constant it folds to, and takes ids for the copy's debug lines), and half floats
-/// are left alone only after that.
+/// constant it folds to; spirv-opt's copy takes an id for each `DebugLine` it
+/// carries), and half floats are left alone only after that.
 fn fmix_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
     const FMIX: u32 = 46;
     if cx.ir.data(i).num_in_operands() < 1 {
@@ -1069,18 +1071,34 @@ fn fmix_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bo
         return false;
     }
     let a = in_word(cx, mix, 4);
-    let (depth, left) = FMIX_FOLDS.get();
-    let left = if depth == 0 { FMIX_COPY_FOLDS } else { left };
+    let (depth, left, debug_lines) = FMIX_FOLDS.get();
+    let (left, debug_lines) = if depth == 0 {
+        let lines = cx.ir.lines(i);
+        let n = lines
+            .iter()
+            .filter(|&&l| cx.ir.is_debug_line_inst(l))
+            .count();
+        (FMIX_COPY_FOLDS, n)
+    } else {
+        (left, debug_lines)
+    };
     if left == 0 {
         return false;
     }
-    let Some(copy) = cx.ir.clone_inst(i) else {
-        return false;
-    };
+    // spirv-opt's copy carries the extract's debug lines, each `DebugLine` with a fresh
+    // id; only those ids show, so they are taken and the lines are not copied (a long
+    // run of lines copied at every fold would grow the work and the arena with it).
+    for _ in 0..debug_lines {
+        if cx.take_next_id().is_none() {
+            return false;
+        }
+    }
+    let data = cx.ir.data(i).clone();
+    let copy = cx.ir.create(data);
     cx.ir.data_mut(copy).set_in_operand(0, &[a]);
-    FMIX_FOLDS.set((depth + 1, left - 1));
+    FMIX_FOLDS.set((depth + 1, left - 1, debug_lines));
     super::fold_instruction(cx, copy);
-    FMIX_FOLDS.set((depth, FMIX_FOLDS.get().1));
+    FMIX_FOLDS.set((depth, FMIX_FOLDS.get().1, debug_lines));
     let folded = (cx.ir.opcode(copy) == O::CopyObject).then(|| in_word(cx, copy, 0));
     cx.ir.mark_dead(copy);
     let Some(c) = folded.and_then(|id| cx.constants().find_declared(id)) else {
