@@ -462,6 +462,7 @@ impl Optimizer {
                 out.changed,
             ));
         };
+        parser_check_module(module)?;
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
         Ok(structural::run(module, &passes, numbers)?)
     }
@@ -634,7 +635,6 @@ impl Optimizer {
 /// module as SPIRV-Tools' parser does, then names the first refusal in spirv-opt's words
 /// (`Invalid opcode: 4000` at instruction 11).
 fn parser_check(words: &[u32]) -> Result<(), OptError> {
-    use spirv_core::grammar::KindClass;
     let swapped = words.first() == Some(&spirv_core::binary::MAGIC.swap_bytes());
     let word = |i: usize| {
         words
@@ -642,34 +642,48 @@ fn parser_check(words: &[u32]) -> Result<(), OptError> {
             .map(|&w| if swapped { w.swap_bytes() } else { w })
     };
     let mut at = 5;
-    let mut refused = false;
     while let Some(first) = word(at) {
         let count = (first >> 16) as usize;
         if count == 0 {
             // The decoder reports a broken stream.
             break;
         }
-        let Some(info) = spirv_core::spv::GRAMMAR.instruction(first & 0xffff) else {
-            refused = true;
-            break;
-        };
-        let zero_id = info
-            .operands
-            .iter()
-            .take(2)
-            .take_while(|o| matches!(o.kind.class, KindClass::ResultType | KindClass::Result))
-            .enumerate()
-            .any(|(k, _)| k + 1 < count && word(at + k + 1) == Some(0));
-        if zero_id {
-            refused = true;
+        if parser_refuses(first, count, |k| word(at + k)) {
+            Ir::from_words(words)?;
             break;
         }
         at += count;
     }
+    Ok(())
+}
+
+/// [`parser_check`] on a read module, whose reader is as lenient as the structural
+/// passes' (an id defined twice it already refuses): the words are only written out
+/// to name a refusal found.
+fn parser_check_module(module: &Module) -> Result<(), OptError> {
+    let refused = module.instructions().any(|inst| {
+        let w = inst.words();
+        parser_refuses(w[0], w.len(), |k| w.get(k).copied())
+    });
     if refused {
-        Ir::from_words(words)?;
+        Ir::from_words(&module.to_words())?;
     }
     Ok(())
+}
+
+/// Whether SPIRV-Tools' parser refuses the instruction whose first word is `first`, of
+/// `count` words, `word(k)` its `k`th: an unknown opcode, or a type or result id 0.
+fn parser_refuses(first: u32, count: usize, word: impl Fn(usize) -> Option<u32>) -> bool {
+    use spirv_core::grammar::KindClass;
+    let Some(info) = spirv_core::spv::GRAMMAR.instruction(first & 0xffff) else {
+        return true;
+    };
+    info.operands
+        .iter()
+        .take(2)
+        .take_while(|o| matches!(o.kind.class, KindClass::ResultType | KindClass::Result))
+        .enumerate()
+        .any(|(k, _)| k + 1 < count && word(k + 1) == Some(0))
 }
 
 /// A structural run's failure, an id defined twice worded as spirv-opt's parser words

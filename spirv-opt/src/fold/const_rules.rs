@@ -31,14 +31,14 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> Option<&'static [ConstRule]> {
         O::FUnordEqual => &[f_unord_equal],
         O::FOrdNotEqual => &[f_ord_not_equal],
         O::FUnordNotEqual => &[f_unord_not_equal],
-        O::FOrdLessThan => &[f_ord_less],
-        O::FUnordLessThan => &[f_unord_less],
-        O::FOrdGreaterThan => &[f_ord_greater],
-        O::FUnordGreaterThan => &[f_unord_greater],
-        O::FOrdLessThanEqual => &[f_ord_less_equal],
-        O::FUnordLessThanEqual => &[f_unord_less_equal],
-        O::FOrdGreaterThanEqual => &[f_ord_greater_equal],
-        O::FUnordGreaterThanEqual => &[f_unord_greater_equal],
+        O::FOrdLessThan => &[f_ord_less, clamp_feeding_compare],
+        O::FUnordLessThan => &[f_unord_less, clamp_feeding_compare],
+        O::FOrdGreaterThan => &[f_ord_greater, clamp_feeding_compare],
+        O::FUnordGreaterThan => &[f_unord_greater, clamp_feeding_compare],
+        O::FOrdLessThanEqual => &[f_ord_less_equal, clamp_feeding_compare],
+        O::FUnordLessThanEqual => &[f_unord_less_equal, clamp_feeding_compare],
+        O::FOrdGreaterThanEqual => &[f_ord_greater_equal, clamp_feeding_compare],
+        O::FUnordGreaterThanEqual => &[f_unord_greater_equal, clamp_feeding_compare],
         O::VectorShuffle => &[vector_shuffle],
         O::VectorTimesScalar => &[vector_times_scalar],
         O::FNegate => &[f_negate],
@@ -719,7 +719,7 @@ fn f_mul(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef>
 }
 
 /// The value as a double (`GetValueAsDouble`).
-fn as_double(cx: &mut Context, c: ConstRef) -> f64 {
+pub(crate) fn as_double(cx: &mut Context, c: ConstRef) -> f64 {
     let t = ty_of(cx, c);
     match float_width(cx, t) {
         Some(64) => get_f64(cx, c),
@@ -832,6 +832,70 @@ fp_compares! {
     f_unord_less_equal, false, |x, y| x <= y;
     f_ord_greater_equal, true, |x, y| x >= y;
     f_unord_greater_equal, false, |x, y| x >= y;
+}
+
+/// `FoldFClampFeedingCompare`: an ordering comparison of a constant with an `FClamp`
+/// whose bound puts the clamped value on one side of it. As spirv-opt does, the
+/// extended instruction's set is not looked at, and each bound that decides the
+/// comparison overrides one found before it.
+fn clamp_feeding_compare(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {
+    const FCLAMP_NUMBER: u32 = 43;
+    if !float_folding_allowed(cx, i) || cs.len() < 2 {
+        return None;
+    }
+    let (lhs, rhs) = (cs[0], cs[1]);
+    let clamped = cx.ir.data(i).in_word(usize::from(lhs.is_some()));
+    let clamp = cx.get_def(clamped)?;
+    let clamp_type = cx.ir.type_id(clamp);
+    let t = cx.types().get(clamp_type)?;
+    if !matches!(float_width(cx, t), Some(32 | 64)) {
+        return None;
+    }
+    let d = cx.ir.data(clamp);
+    if cx.ir.opcode(clamp) != O::ExtInst || d.num_in_operands() < 5 || d.in_word(1) != FCLAMP_NUMBER
+    {
+        return None;
+    }
+    if lhs.is_none() && rhs.is_none() {
+        return None;
+    }
+    let (min_id, max_id) = (d.in_word(3), d.in_word(4));
+    let max = cx.constants().find_declared(max_id);
+    let min = cx.constants().find_declared(min_id);
+    let bound = |cx: &mut Context, c: Option<ConstRef>| c.map(|c| as_double(cx, c));
+    let (lhs, rhs) = (bound(cx, lhs), bound(cx, rhs));
+    let (min, max) = (bound(cx, min), bound(cx, max));
+    // `<` and `>=` decide on a constant below `min` or at or above `max`; `<=` and `>`
+    // on one at or below `min` or above `max`. `less` is the answer when the constant
+    // on the left is below the clamp's range (or the one on the right above it).
+    let (strict, less) = match cx.ir.opcode(i) {
+        O::FOrdLessThan | O::FUnordLessThan => (true, true),
+        O::FOrdGreaterThanEqual | O::FUnordGreaterThanEqual => (true, false),
+        O::FOrdLessThanEqual | O::FUnordLessThanEqual => (false, true),
+        O::FOrdGreaterThan | O::FUnordGreaterThan => (false, false),
+        _ => return None,
+    };
+    let below = |a: f64, b: f64| if strict { a < b } else { a <= b };
+    let above = |a: f64, b: f64| if strict { a >= b } else { a > b };
+    let mut found = None;
+    if let Some(c) = lhs {
+        if min.is_some_and(|m| below(c, m)) {
+            found = Some(less);
+        }
+        if max.is_some_and(|m| above(c, m)) {
+            found = Some(!less);
+        }
+    }
+    if let Some(c) = rhs {
+        if max.is_some_and(|m| below(m, c)) {
+            found = Some(less);
+        }
+        if min.is_some_and(|m| above(m, c)) {
+            found = Some(!less);
+        }
+    }
+    let t = result_ty(cx, i)?;
+    cx.constant_of(t, &[u32::from(found?)])
 }
 
 fn f_negate(cx: &mut Context, i: Inst, cs: &[Option<ConstRef>]) -> Option<ConstRef> {

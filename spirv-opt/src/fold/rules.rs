@@ -40,6 +40,7 @@ pub fn rules_for(cx: &mut Context, i: Inst) -> &'static [Rule] {
             insert_feeding_extract,
             composite_construct_feeding_extract,
             vector_shuffle_feeding_extract,
+            fmix_feeding_extract,
         ],
         O::FAdd => &[
             redundant_f_add,
@@ -1033,6 +1034,93 @@ fn vector_shuffle_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRe
     let d = cx.ir.data_mut(i);
     d.set_in_operand(0, &[vector]);
     d.set_in_operand(1, &[index]);
+    true
+}
+
+/// How many copies of an extract [`fmix_feeding_extract`] may still fold, within one
+/// outermost use: the copy's fold can reach the rule again (an `a` that is itself an
+/// `FMix`), which spirv-opt follows without bound; a crafted chain would make the work
+/// grow with its length at every level.
+const FMIX_COPY_FOLDS: u32 = 64;
+
+thread_local! {
+    /// The copies [`fmix_feeding_extract`] is folding now (depth), the folds left, and
+    /// the `DebugLine`s of the outermost extract (which each copy of it has too).
+    static FMIX_FOLDS: std::cell::Cell<(u32, u32, usize)> =
+        const { std::cell::Cell::new((0, 0, 0)) };
+}
+
+/// `FMixFeedingExtract`: an extract of a GLSL.std.450 `FMix` whose `a` at that element
+/// is 0 or 1 extracts from `x` or `y` instead. As spirv-opt does, `a`'s element is
+/// found by folding a copy of the extract that reads `a` (which may declare the
+/// constant it folds to; spirv-opt's copy takes an id for each `DebugLine` it
+/// carries), and half floats are left alone only after that.
+fn fmix_feeding_extract(cx: &mut Context, i: Inst, _: &[Option<ConstRef>]) -> bool {
+    const FMIX: u32 = 46;
+    if cx.ir.data(i).num_in_operands() < 1 {
+        return false;
+    }
+    let Some(mix) = cx.get_def(in_word(cx, i, 0)) else {
+        return false;
+    };
+    if cx.ir.opcode(mix) != O::ExtInst || cx.ir.data(mix).num_in_operands() < 5 {
+        return false;
+    }
+    let glsl = cx.ir.ext_inst_import_id("GLSL.std.450");
+    if in_word(cx, mix, 0) != glsl || in_word(cx, mix, 1) != FMIX {
+        return false;
+    }
+    let a = in_word(cx, mix, 4);
+    let (depth, left, debug_lines) = FMIX_FOLDS.get();
+    let (left, debug_lines) = if depth == 0 {
+        let lines = cx.ir.lines(i);
+        let n = lines
+            .iter()
+            .filter(|&&l| cx.ir.is_debug_line_inst(l))
+            .count();
+        (FMIX_COPY_FOLDS, n)
+    } else {
+        (left, debug_lines)
+    };
+    if left == 0 {
+        return false;
+    }
+    // spirv-opt's copy carries the extract's debug lines, each `DebugLine` with a fresh
+    // id; only those ids show, so they are taken and the lines are not copied (a long
+    // run of lines copied at every fold would grow the work and the arena with it).
+    for _ in 0..debug_lines {
+        if cx.take_next_id().is_none() {
+            return false;
+        }
+    }
+    let data = cx.ir.data(i).clone();
+    let copy = cx.ir.create(data);
+    cx.ir.data_mut(copy).set_in_operand(0, &[a]);
+    FMIX_FOLDS.set((depth + 1, left - 1, debug_lines));
+    super::fold_instruction(cx, copy);
+    FMIX_FOLDS.set((depth, FMIX_FOLDS.get().1, debug_lines));
+    let folded = (cx.ir.opcode(copy) == O::CopyObject).then(|| in_word(cx, copy, 0));
+    cx.ir.mark_dead(copy);
+    let Some(c) = folded.and_then(|id| cx.constants().find_declared(id)) else {
+        return false;
+    };
+    let type_id = cx.ir.type_id(i);
+    let width = match cx.types().get(type_id) {
+        Some(t) => element_width(cx, t),
+        None => 0,
+    };
+    if width != 32 && width != 64 {
+        return false;
+    }
+    let v = super::const_rules::as_double(cx, c);
+    let from = if v == 0.0 {
+        in_word(cx, mix, 2)
+    } else if v == 1.0 {
+        in_word(cx, mix, 3)
+    } else {
+        return false;
+    };
+    cx.ir.data_mut(i).set_in_operand(0, &[from]);
     true
 }
 

@@ -5,6 +5,7 @@
 
 mod constants;
 mod differential;
+mod entry_points;
 mod fixtures;
 mod interfaces_functions_sets;
 mod ir;
