@@ -24,8 +24,10 @@ pub trait Operand: Sized {
     fn encode<W: Words>(&self, w: &mut W);
 }
 
-/// Where encoded words go: a `Vec<u32>`, or [`SmallWords`] on the stack. Generic so
-/// that comparing and hashing typed values needs no allocation.
+/// Where encoded words go: a `Vec<u32>`, or [`SmallWords`] on the stack, so that
+/// comparing and hashing typed values needs no allocation. spirv-core itself encodes
+/// only into a [`Sink`], which holds either, so that every generated encoder is
+/// compiled once rather than once per sink type.
 pub trait Words {
     /// Appends one word.
     fn push(&mut self, word: u32);
@@ -88,6 +90,8 @@ impl Words for SmallWords {
     fn push(&mut self, word: u32) {
         self.extend_from_slice(&[word]);
     }
+    // Not inlined: a [`Sink`]'s every push would otherwise carry this path too.
+    #[inline(never)]
     fn extend_from_slice(&mut self, words: &[u32]) {
         if !self.spilled.is_empty() {
             self.spilled.extend_from_slice(words);
@@ -101,14 +105,55 @@ impl Words for SmallWords {
     }
 }
 
+/// The one word sink spirv-core's encoders are compiled for: a `Vec<u32>` or a
+/// [`SmallWords`], chosen when it is made. Each generated `encode` was compiled twice,
+/// once per sink type (both kept by [`Encode`]): a seventh of a release build's code.
+#[derive(Debug)]
+pub struct Sink<'a>(SinkTarget<'a>);
+
+#[derive(Debug)]
+enum SinkTarget<'a> {
+    Vec(&'a mut Vec<u32>),
+    Small(&'a mut SmallWords),
+}
+
+impl<'a> From<&'a mut Vec<u32>> for Sink<'a> {
+    fn from(w: &'a mut Vec<u32>) -> Self {
+        Sink(SinkTarget::Vec(w))
+    }
+}
+
+impl<'a> From<&'a mut SmallWords> for Sink<'a> {
+    fn from(w: &'a mut SmallWords) -> Self {
+        Sink(SinkTarget::Small(w))
+    }
+}
+
+impl Words for Sink<'_> {
+    #[inline]
+    fn push(&mut self, word: u32) {
+        match &mut self.0 {
+            SinkTarget::Vec(v) => v.push(word),
+            SinkTarget::Small(s) => s.extend_from_slice(&[word]),
+        }
+    }
+    #[inline]
+    fn extend_from_slice(&mut self, words: &[u32]) {
+        match &mut self.0 {
+            SinkTarget::Vec(v) => v.extend_from_slice(words),
+            SinkTarget::Small(s) => s.extend_from_slice(words),
+        }
+    }
+}
+
 /// Whether two typed values encode to the same words: `PartialEq` of the generated
 /// types, without allocating for encodings up to [`SmallWords::INLINE`] words. Through
 /// `dyn Encode`, so that it is compiled once, not once per generated type (it was a
 /// fifth of spirv-core's LLVM IR).
 pub fn same_words(a: &dyn Encode, b: &dyn Encode) -> bool {
     let (mut x, mut y) = (SmallWords::new(), SmallWords::new());
-    a.encode_small(&mut x);
-    b.encode_small(&mut y);
+    a.encode_to(&mut Sink::from(&mut x));
+    b.encode_to(&mut Sink::from(&mut y));
     x.as_slice() == y.as_slice()
 }
 
@@ -116,7 +161,7 @@ pub fn same_words(a: &dyn Encode, b: &dyn Encode) -> bool {
 /// [`same_words`].
 pub fn hash_words<H: core::hash::Hasher>(v: &dyn Encode, state: &mut H) {
     let mut x = SmallWords::new();
-    v.encode_small(&mut x);
+    v.encode_to(&mut Sink::from(&mut x));
     core::hash::Hash::hash(x.as_slice(), state);
 }
 
@@ -199,16 +244,11 @@ impl<A: Placeholder, B: Placeholder, C: Placeholder> Placeholder for (A, B, C) {
 /// generated type take `&dyn Encode` and are compiled once rather than once per type.
 pub trait Encode {
     /// Appends the value's words.
-    fn encode_words(&self, w: &mut Vec<u32>);
-    /// Appends the value's words to a [`SmallWords`].
-    fn encode_small(&self, w: &mut SmallWords);
+    fn encode_to(&self, w: &mut Sink<'_>);
 }
 
 impl<T: Operand> Encode for T {
-    fn encode_words(&self, w: &mut Vec<u32>) {
-        self.encode(w);
-    }
-    fn encode_small(&self, w: &mut SmallWords) {
+    fn encode_to(&self, w: &mut Sink<'_>) {
         self.encode(w);
     }
 }

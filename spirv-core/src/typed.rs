@@ -10,7 +10,7 @@
 //! The helpers the generated code calls are reached through `spirv_core::__private`.
 
 use crate::__private::Vec;
-use crate::codec::{DecodeContext, Encode, SmallWords, Words, string_operand};
+use crate::codec::{DecodeContext, Encode, Sink, SmallWords, string_operand};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::grammar::{Grammar, InstructionInfo, KindClass, OperandKind, Quantifier, fmt_mask};
 use crate::spv;
@@ -30,11 +30,11 @@ pub trait InstructionSet: Sized {
     fn number(&self) -> u32;
     /// Appends the operand words (no leading word).
     fn encode_operands(&self, w: &mut Vec<u32>) {
-        self.encode_operands_to(w);
+        self.encode_operands_to(&mut Sink::from(w));
     }
-    /// Appends the operand words to any word sink.
+    /// Appends the operand words to a sink.
     #[doc(hidden)]
-    fn encode_operands_to<W: Words>(&self, w: &mut W);
+    fn encode_operands_to(&self, w: &mut Sink<'_>);
     /// Decodes operand words of instruction `number`.
     ///
     /// # Errors
@@ -60,8 +60,8 @@ pub fn same_instruction<T: InstructionSet>(a: &T, b: &T) -> bool {
         return false;
     }
     let (mut x, mut y) = (SmallWords::new(), SmallWords::new());
-    a.encode_operands_to(&mut x);
-    b.encode_operands_to(&mut y);
+    a.encode_operands_to(&mut Sink::from(&mut x));
+    b.encode_operands_to(&mut Sink::from(&mut y));
     x.as_slice() == y.as_slice()
 }
 
@@ -69,7 +69,7 @@ pub fn same_instruction<T: InstructionSet>(a: &T, b: &T) -> bool {
 #[doc(hidden)]
 pub fn hash_instruction<T: InstructionSet, H: core::hash::Hasher>(i: &T, state: &mut H) {
     let mut x = SmallWords::new();
-    i.encode_operands_to(&mut x);
+    i.encode_operands_to(&mut Sink::from(&mut x));
     state.write_u32(i.number());
     state.write_u8(u8::from(i.raw().is_some()));
     core::hash::Hash::hash(x.as_slice(), state);
@@ -83,7 +83,9 @@ fn parse_untyped(info: &'static InstructionInfo, words: &[u32], switch: u8) -> O
         switch_literal_words: switch,
         ..WalkOptions::default()
     };
-    walk::walk(info, words, &Ids::default(), opts, &mut |p| parsed.push(*p)).ok()?;
+    // Debug output only: the walker's shared `dyn` copy (see `walk::walk`).
+    let mut each: &mut dyn FnMut(&Parsed) = &mut |p| parsed.push(*p);
+    walk::walk(info, words, &Ids::default(), opts, &mut each).ok()?;
     Some(parsed)
 }
 
@@ -196,7 +198,7 @@ pub fn fmt_struct(
     f: &mut fmt::Formatter<'_>,
 ) -> fmt::Result {
     let mut w = Vec::new();
-    v.encode_words(&mut w);
+    v.encode_to(&mut Sink::from(&mut w));
     fmt_fields(info, &w, switch_literal_words, f)
 }
 
@@ -209,13 +211,14 @@ pub fn fmt_data(
     f: &mut fmt::Formatter<'_>,
 ) -> fmt::Result {
     let mut w = Vec::new();
-    v.encode_words(&mut w);
+    v.encode_to(&mut Sink::from(&mut w));
     let mut parsed = Vec::new();
     let opts = WalkOptions {
         untyped: true,
         ..WalkOptions::default()
     };
-    match walk::walk_operand(kind, &w, &Ids::default(), opts, &mut |p| parsed.push(*p)) {
+    let mut each: &mut dyn FnMut(&Parsed) = &mut |p| parsed.push(*p);
+    match walk::walk_operand(kind, &w, &Ids::default(), opts, &mut each) {
         Ok(n) if n == w.len() => {
             let refs: Vec<&Parsed> = parsed.iter().collect();
             fmt_group(&refs, &w, false, f)
@@ -290,14 +293,16 @@ fn id_positions<T: InstructionSet>(
     };
     let mut positions = Vec::new();
     let mut flagged = None;
-    let walked = walk::walk(info, words, ids, opts, &mut |p| {
+    // Through `dyn`: one walker for every instruction set (see `walk::walk`).
+    let mut each: &mut dyn FnMut(&Parsed) = &mut |p| {
         if p.unknown && flagged.is_none() {
             flagged = Some(p.start);
         }
         if p.kind.is_id() {
             positions.push(p.start);
         }
-    });
+    };
+    let walked = walk::walk(info, words, ids, opts, &mut each);
     if let Err((kind, at)) = walked {
         return Err(DecodeError::at_word(kind, at));
     }

@@ -269,7 +269,8 @@ impl Builder {
         let mut max = 0;
         let mut zero = false;
         let mut unknown = None;
-        let walked = walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut |p| {
+        // Through `dyn`: the walker's shared copy (see `walk::walk`).
+        let mut each: &mut dyn FnMut(&walk::Parsed) = &mut |p| {
             if p.unknown && unknown.is_none() {
                 unknown = Some(p.start);
             }
@@ -278,7 +279,8 @@ impl Builder {
                 zero |= id == 0;
                 max = max.max(id);
             }
-        });
+        };
+        let walked = walk::walk(info, ops, &self.ids, WalkOptions::default(), &mut each);
         let summary = match walked {
             Ok(summary) => summary,
             Err((kind, _)) => return fail(BuildErrorKind::Operands(kind)),

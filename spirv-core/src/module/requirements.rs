@@ -318,27 +318,28 @@ impl InstRef<'_> {
         };
         f(Requirement::of_instruction(info));
         let ops = self.operands();
+        // Through `dyn`: the walker's shared copy (see `walk::walk`).
+        let mut each: &mut dyn FnMut(&walk::Parsed) = &mut |p| {
+            let v = ops[p.start];
+            match p.kind.class {
+                KindClass::ValueEnum => {
+                    f(Requirement::of_enumerant(p.kind, v).unwrap_or_else(|| unknown(p.kind, v)))
+                }
+                KindClass::BitEnum => {
+                    for bit in crate::grammar::set_bits(v) {
+                        f(Requirement::of_enumerant(p.kind, bit)
+                            .unwrap_or_else(|| unknown(p.kind, bit)));
+                    }
+                }
+                _ => {}
+            }
+        };
         walk::walk(
             info,
             ops,
             &self.module.ids,
             WalkOptions::default(),
-            &mut |p| {
-                let v = ops[p.start];
-                match p.kind.class {
-                    KindClass::ValueEnum => {
-                        f(Requirement::of_enumerant(p.kind, v)
-                            .unwrap_or_else(|| unknown(p.kind, v)))
-                    }
-                    KindClass::BitEnum => {
-                        for bit in crate::grammar::set_bits(v) {
-                            f(Requirement::of_enumerant(p.kind, bit)
-                                .unwrap_or_else(|| unknown(p.kind, bit)));
-                        }
-                    }
-                    _ => {}
-                }
-            },
+            &mut each,
         )
         .map_err(|(kind, at)| DecodeError::new(kind, self.offset() + 1 + at, self.index))?;
         Ok(())

@@ -303,6 +303,7 @@ impl<'a> Emitter<'a> {
             }}
             #[automatically_derived]
             impl __O for {name} {{
+                #[inline]
                 fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{"
         );
         self.decode_body(out, inst, &fields);
@@ -349,6 +350,25 @@ impl<'a> Emitter<'a> {
         out.push_str("}; r.fields_read().map(|()| v)");
     }
 
+    /// One arm of `Instruction::decode`: the struct built in place, each field read in
+    /// operand order (errors are checked once, after the `match`). Reading the fields
+    /// here rather than calling the struct's `decode` spares a release build one
+    /// function per instruction and the copy of its result into the enum.
+    fn decode_arm(&self, out: &mut String, inst: &'a Instruction, v: &str) {
+        w!(out, "{} => Self::{v}(inst::{v} {{", inst.opcode);
+        for (n, _, op) in self.fields_of(inst, Scope::Top) {
+            let read = if self.is_switch_targets(inst, op) {
+                "r.read_switch_targets()?"
+            } else if self.is_spec_op(op) {
+                "Self::decode_spec_constant_op(r)?"
+            } else {
+                "r.field()"
+            };
+            w!(out, "{n}: {read},");
+        }
+        out.push_str("}),");
+    }
+
     /// `Instruction`: the enum over every instruction struct, its decode and encode, and
     /// the table-driven `InstructionSet` impl behind `Debug`, `PartialEq` and the id
     /// visitors.
@@ -386,7 +406,7 @@ impl<'a> Emitter<'a> {
                 "{} {v}(inst::{v}),",
                 Doc(&format!("`{}`.", i.opname))
             );
-            w!(decode_arms, "{} => Self::{v}(__O::decode(r)?),", i.opcode);
+            self.decode_arm(&mut decode_arms, i, v);
             w!(encode_arms, "Self::{v}(i) => __O::encode(i, w),");
             w!(opcode_arms, "Self::{v}(_) => Opcode::{v},");
         }
@@ -431,7 +451,7 @@ impl<'a> Emitter<'a> {
                 pub fn encode_spec_constant_op<W: #kr::__private::Words>(&self, w: &mut W) {
                     w.push(u32::from(self.opcode().0));
                     let mut words = #kr::__private::SmallWords::new();
-                    self.encode_operands_to(&mut words);
+                    self.encode_operands_to(&mut #kr::__private::Sink::from(&mut words));
                     w.extend_from_slice(words.as_slice().get(2..).unwrap_or(&[]));
                 }
             }
@@ -474,12 +494,12 @@ impl<'a> Emitter<'a> {
                 /// # Errors
                 #[doc = #errors_doc]
                 pub fn decode(opcode: Opcode, operands: &[u32], ctx: &#kr::DecodeContext) -> ::core::result::Result<Self, #kr::DecodeError> {
-                    use #kr::__private::Operand as __O;
                     let r = &mut #kr::__private::Reader::new(operands, ctx);
-                    Ok(match opcode.0 {
+                    let v = match opcode.0 {
                         #decode_arms
                         _ => return Err(r.unknown_opcode(u32::from(opcode.0))),
-                    })
+                    };
+                    r.fields_read().map(|()| v)
                 }
                 /// Like [`Self::decode`], but keeps anything that does not decode as [`Self::Unknown`], so that nothing is lost.
                 pub fn decode_lossless(opcode: Opcode, operands: &[u32], ctx: &#kr::DecodeContext) -> Self {
@@ -487,14 +507,14 @@ impl<'a> Emitter<'a> {
                 }
                 /// Appends the operand words (no leading word).
                 pub fn encode_operands(&self, w: &mut #kr::__private::Vec<u32>) {
-                    self.encode_operands_to(w)
+                    self.encode_operands_to(&mut #kr::__private::Sink::from(w))
                 }
                 #[doc(hidden)]
-                pub fn encode_operands_to<W: #kr::__private::Words>(&self, w: &mut W) {
+                pub fn encode_operands_to(&self, w: &mut #kr::__private::Sink<'_>) {
                     use #kr::__private::Operand as __O;
                     match self {
                         #encode_arms
-                        Self::Unknown(r) => w.extend_from_slice(&r.operands),
+                        Self::Unknown(r) => #kr::__private::Words::extend_from_slice(w, &r.operands),
                     }
                 }
                 #[doc = #opcode_doc]
@@ -527,7 +547,7 @@ impl<'a> Emitter<'a> {
                 fn number(&self) -> u32 {
                     u32::from(self.opcode().0)
                 }
-                fn encode_operands_to<W: #kr::__private::Words>(&self, w: &mut W) {
+                fn encode_operands_to(&self, w: &mut #kr::__private::Sink<'_>) {
                     Instruction::encode_operands_to(self, w)
                 }
                 fn decode_number(number: u32, operands: &[u32], ctx: &#kr::DecodeContext) -> ::core::result::Result<Self, #kr::DecodeError> {

@@ -85,6 +85,7 @@ fn an_instruction_becomes_a_struct_with_its_codec() {
         }
         #[automatically_derived]
         impl __O for Mix {
+            #[inline]
             fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, ::spirv_core::DecodeError> {
                 let v = Self {
                     result_type: r.field(),
