@@ -5,6 +5,9 @@
 //! (`FUZZ_CASES=1000000 cargo test --release -p spirv-tests --test robustness fuzz::`), or call them
 //! from a cargo-fuzz target (`fuzz_target!(|d: &[u8]| spirv_core::fuzz::module(d));`)
 //! on a nightly toolchain.
+//!
+//! Each body is `#[inline]` so that it is compiled in the crate that calls it (a test or
+//! a fuzz target), not in every build of spirv-core, where nothing calls it.
 
 use crate::module::{Module, ReadOptions};
 use crate::types::Id;
@@ -12,6 +15,7 @@ use crate::types::Id;
 /// Reads `data` in one typed pass, then as a module in lenient and strict mode; when it
 /// reads, checks the byte round trip and decodes, re-encodes and re-reads every
 /// instruction.
+#[inline]
 pub fn module(data: &[u8]) {
     if let Ok((words, _)) = crate::binary::words_from_bytes(data) {
         if let Ok((_, insts)) = crate::stream::read(&words) {
@@ -81,6 +85,7 @@ pub fn module(data: &[u8]) {
 }
 
 /// Builds every analysis of a module and asks each what it knows.
+#[inline]
 fn analyses(m: &Module) {
     use crate::analysis::{CallGraph, Cfg, TypeTable};
     let types = TypeTable::new(m);
@@ -106,6 +111,7 @@ fn analyses(m: &Module) {
 #[cfg(feature = "reflect")]
 /// Reads `data` as a module (fully, and checking only the globals) and reflects it:
 /// every list, every struct's declared size, the entry points' static use.
+#[inline]
 pub fn reflect(data: &[u8]) {
     let Ok((words, _)) = crate::binary::words_from_bytes(data) else {
         return;
@@ -154,6 +160,7 @@ pub fn reflect(data: &[u8]) {
 /// every fault's message renders.
 ///
 /// [`validate`]: crate::validate::validate
+#[inline]
 pub fn validate(words: &[u32]) {
     use crate::TargetEnv;
     use crate::validate::{Options, validate, validate_all};
