@@ -208,10 +208,8 @@ impl<'m> CallGraph<'m> {
         let mut in_globals = true;
         for inst in module.instructions() {
             let op = inst.opcode();
-            let ops = inst.operands();
-            let f = match current {
-                Some(f) => f,
-                None if op == spv::Opcode::Function => {
+            let Some(f) = current else {
+                if op == spv::Opcode::Function {
                     if in_globals {
                         // Every global is known: index them for the function bodies.
                         for (i, v) in g.globals.iter().enumerate() {
@@ -220,7 +218,7 @@ impl<'m> CallGraph<'m> {
                     }
                     in_globals = false;
                     let f = g.functions.len();
-                    let id = ops.get(1).copied().unwrap_or(0);
+                    let id = inst.operands().get(1).copied().unwrap_or(0);
                     if !spirv_opt || g.index.get(id).is_none() {
                         g.index.insert(id, f as u32, cap);
                     }
@@ -230,30 +228,25 @@ impl<'m> CallGraph<'m> {
                         terminated: false,
                     });
                     current = Some(f);
-                    f
+                } else if in_globals {
+                    g.global(&inst, spirv_opt);
                 }
-                None => {
-                    if in_globals {
-                        g.global(&inst, spirv_opt);
-                    }
+                continue;
+            };
+            // Most instructions are neither: their operands are not looked at.
+            let callee = match op {
+                spv::Opcode::FunctionCall => inst.operands().get(2).copied(),
+                spv::Opcode::FunctionEnd => {
+                    g.functions[f].instructions.end = inst.index() + 1;
+                    g.functions[f].terminated = true;
+                    current = None;
+                    calls.close();
                     continue;
                 }
-            };
-            let callee = if op == spv::Opcode::FunctionCall {
-                ops.get(2).copied()
-            } else if spirv_opt {
-                let w = inst.words();
-                callee_of(op, |k| w.get(3 + k).copied())
-            } else {
-                None
+                _ if spirv_opt => callee_of(op, |k| inst.words().get(3 + k).copied()),
+                _ => None,
             };
             calls.items.extend(callee);
-            if op == spv::Opcode::FunctionEnd {
-                g.functions[f].instructions.end = inst.index() + 1;
-                g.functions[f].terminated = true;
-                current = None;
-                calls.close();
-            }
         }
         if current.is_some() {
             calls.close();
@@ -291,8 +284,14 @@ impl<'m> CallGraph<'m> {
     /// Records an entry point (a conditional one too, with `conditional`) or a global
     /// variable.
     fn global(&mut self, inst: &crate::InstRef<'_>, conditional: bool) {
-        let ops = inst.operands();
         let op = inst.opcode();
+        if !matches!(
+            op,
+            spv::Opcode::EntryPoint | spv::Opcode::ConditionalEntryPointINTEL | spv::Opcode::Variable
+        ) {
+            return;
+        }
+        let ops = inst.operands();
         match op {
             spv::Opcode::EntryPoint | spv::Opcode::ConditionalEntryPointINTEL
                 if op == spv::Opcode::EntryPoint || conditional =>
