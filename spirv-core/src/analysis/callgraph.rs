@@ -287,7 +287,9 @@ impl<'m> CallGraph<'m> {
         let op = inst.opcode();
         if !matches!(
             op,
-            spv::Opcode::EntryPoint | spv::Opcode::ConditionalEntryPointINTEL | spv::Opcode::Variable
+            spv::Opcode::EntryPoint
+                | spv::Opcode::ConditionalEntryPointINTEL
+                | spv::Opcode::Variable
         ) {
             return;
         }
