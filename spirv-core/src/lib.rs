@@ -210,6 +210,7 @@ pub mod __private {
     /// reader.
     #[cfg(feature = "edit")]
     pub mod opt {
+        pub use crate::analysis::callgraph::callee_of;
         pub use crate::analysis::table::IdTable;
         pub use crate::edit::support::*;
         pub use crate::module::{Layout, Renumbering, observe_lenient};

@@ -1,5 +1,7 @@
-//! The call graph: functions, their callees through `OpFunctionCall`, the entry points
-//! that are its roots, the global variables each function uses, and recursion.
+//! The call graph: functions, their callees, the entry points that are its roots, the
+//! global variables each function uses, and recursion; the one call graph over a
+//! [`Module`] (the validator, reflection and spirv-opt's structural passes build it,
+//! each with its [`CallRules`]).
 
 use super::StaticUse;
 use super::table::IdTable;
@@ -26,7 +28,8 @@ pub struct Function {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Root {
-    /// Index of its `OpEntryPoint` in the module.
+    /// Index of its `OpEntryPoint` (or, with [`CallRules::SpirvOpt`], its
+    /// `OpConditionalEntryPointINTEL`) in the module.
     pub instruction: usize,
     /// Its execution model.
     pub model: spv::ExecutionModel,
@@ -34,6 +37,57 @@ pub struct Root {
     pub function: Id,
     /// That function's position in [`CallGraph::functions`], if the module defines it.
     pub index: Option<usize>,
+}
+
+/// What counts as a call, a root and a function's id where the tools' meanings differ.
+///
+/// spirv-val and SPIRV-Reflect follow `OpFunctionCall` alone; spirv-opt's call trees
+/// (`IRContext::AddCalls`) also follow the function operands of three cooperative
+/// matrix instructions, start from conditional entry points too, and take a function id
+/// defined twice to name its first definition (its id-to-function map keeps the first).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallRules {
+    /// `OpFunctionCall` is the only call; the roots are the `OpEntryPoint`s; an id two
+    /// functions define names the last (spirv-val's and reflection's meaning).
+    #[default]
+    Plain,
+    /// spirv-opt's: besides `OpFunctionCall`, the function that
+    /// `OpCooperativeMatrixPerElementOpNV`, `OpCooperativeMatrixReduceNV` and
+    /// `OpCooperativeMatrixLoadTensorNV` (its `DecodeFunc` tensor addressing operand)
+    /// name; the roots include `OpConditionalEntryPointINTEL`s; an id two functions
+    /// define names the first.
+    SpirvOpt,
+}
+
+/// The function a call-like instruction names, as spirv-opt's `AddCalls` finds it
+/// ([`CallRules::SpirvOpt`]); `in_word(k)` is in-operand `k`'s first word (after the
+/// result type and result). The one statement of that rule: spirv-opt's IR asks it too.
+#[doc(hidden)]
+pub fn callee_of(opcode: spv::Opcode, in_word: impl Fn(usize) -> Option<u32>) -> Option<u32> {
+    use spv::Opcode as O;
+    match opcode {
+        O::FunctionCall => in_word(0),
+        O::CooperativeMatrixPerElementOpNV => in_word(1),
+        O::CooperativeMatrixReduceNV => in_word(2),
+        O::CooperativeMatrixLoadTensorNV => {
+            const MEMORY_OPERANDS: usize = 3;
+            let mask = in_word(MEMORY_OPERANDS)?;
+            // Aligned, MakePointerAvailable and MakePointerVisible take an operand each.
+            let count = 1
+                + usize::from(mask & 0x2 != 0)
+                + usize::from(mask & 0x8 != 0)
+                + usize::from(mask & 0x10 != 0);
+            let tensor = MEMORY_OPERANDS + count;
+            let tmask = in_word(tensor)?;
+            // TensorView (0x1) takes one operand before DecodeFunc (0x2).
+            let tcount = 1 + usize::from(tmask & 0x1 != 0);
+            (tmask & 0x2 != 0)
+                .then(|| in_word(tensor + tcount))
+                .flatten()
+        }
+        _ => None,
+    }
 }
 
 /// `start[i]..start[i + 1]` ranges over one flat vector: a list per item.
@@ -62,17 +116,16 @@ impl Lists {
     }
 }
 
-/// Functions, their callees through `OpFunctionCall`, the entry points, and the global
-/// variables: built once from a borrowed [`Module`] in one pass over its instructions'
-/// opcodes.
+/// Functions, their callees, the entry points, and the global variables: built once
+/// from a borrowed [`Module`] in one pass over its instructions' opcodes.
 ///
 /// Functions are found in the instruction stream itself: each runs from an `OpFunction`
-/// to the next `OpFunctionEnd` (an `OpFunction` before that is an ordinary instruction,
-/// as for the reader and spirv-dis), or to the module's end. A global variable is an
-/// `OpVariable` before the first function, not of `Function` storage; a function uses
-/// one when any of its instructions names it as an id operand. A callee that is no
-/// function of the module is left out. Recursion is allowed:
-/// [`is_recursive`](Self::is_recursive) tells.
+/// to the next `OpFunctionEnd` (an `OpFunction` before that is an ordinary instruction
+/// of it), or to the module's end. A call is an `OpFunctionCall` anywhere in a function
+/// (and more with [`CallRules::SpirvOpt`]). A global variable is an `OpVariable` before
+/// the first function, not of `Function` storage; a function uses one when any of its
+/// instructions names it as an id operand. A callee that is no function of the module
+/// is left out. Recursion is allowed: [`is_recursive`](Self::is_recursive) tells.
 ///
 /// Time and memory are linear in the module; nothing recurses. Which globals a function
 /// uses is found by walking its operands, which costs about what reading it did: only
@@ -110,7 +163,7 @@ impl Lists {
 pub struct CallGraph<'m> {
     module: &'m Module,
     functions: Vec<Function>,
-    /// Function by id (for an id defined twice, the last).
+    /// Function by id (for an id defined twice, the one [`CallRules`] says).
     index: IdTable<u32>,
     /// Each function's callees (function indices), each once, in first-call order.
     callees: Lists,
@@ -126,11 +179,17 @@ pub struct CallGraph<'m> {
 }
 
 impl<'m> CallGraph<'m> {
-    /// Builds the call graph of `module`: one pass that looks at each instruction's
-    /// opcode (function bodies are walked only for [`uses`](Self::uses) and
-    /// [`static_use`](Self::static_use)).
+    /// Builds the call graph of `module` with [`CallRules::Plain`]: one pass that looks
+    /// at each instruction's opcode (function bodies are walked only for
+    /// [`uses`](Self::uses) and [`static_use`](Self::static_use)).
     pub fn new(module: &'m Module) -> CallGraph<'m> {
+        CallGraph::with_rules(module, CallRules::Plain)
+    }
+
+    /// Builds the call graph of `module` with `rules`, as [`new`](Self::new) does.
+    pub fn with_rules(module: &'m Module, rules: CallRules) -> CallGraph<'m> {
         let cap = (module.header().bound as usize).min(module.word_len());
+        let spirv_opt = rules == CallRules::SpirvOpt;
         let mut g = CallGraph {
             module,
             functions: Vec::new(),
@@ -149,10 +208,8 @@ impl<'m> CallGraph<'m> {
         let mut in_globals = true;
         for inst in module.instructions() {
             let op = inst.opcode();
-            let ops = inst.operands();
-            let f = match current {
-                Some(f) => f,
-                None if op == spv::Opcode::Function => {
+            let Some(f) = current else {
+                if op == spv::Opcode::Function {
                     if in_globals {
                         // Every global is known: index them for the function bodies.
                         for (i, v) in g.globals.iter().enumerate() {
@@ -161,34 +218,35 @@ impl<'m> CallGraph<'m> {
                     }
                     in_globals = false;
                     let f = g.functions.len();
-                    let id = ops.get(1).copied().unwrap_or(0);
-                    g.index.insert(id, f as u32, cap);
+                    let id = inst.operands().get(1).copied().unwrap_or(0);
+                    if !spirv_opt || g.index.get(id).is_none() {
+                        g.index.insert(id, f as u32, cap);
+                    }
                     g.functions.push(Function {
                         id: Id(id),
                         instructions: inst.index()..module.len(),
                         terminated: false,
                     });
                     current = Some(f);
-                    f
+                } else if in_globals {
+                    g.global(&inst, spirv_opt);
                 }
-                None => {
-                    if in_globals {
-                        g.global(&inst);
-                    }
+                continue;
+            };
+            // Most instructions are neither: their operands are not looked at.
+            let callee = match op {
+                spv::Opcode::FunctionCall => inst.operands().get(2).copied(),
+                spv::Opcode::FunctionEnd => {
+                    g.functions[f].instructions.end = inst.index() + 1;
+                    g.functions[f].terminated = true;
+                    current = None;
+                    calls.close();
                     continue;
                 }
+                _ if spirv_opt => callee_of(op, |k| inst.words().get(3 + k).copied()),
+                _ => None,
             };
-            if op == spv::Opcode::FunctionCall {
-                if let Some(&callee) = ops.get(2) {
-                    calls.items.push(callee);
-                }
-            }
-            if op == spv::Opcode::FunctionEnd {
-                g.functions[f].instructions.end = inst.index() + 1;
-                g.functions[f].terminated = true;
-                current = None;
-                calls.close();
-            }
+            calls.items.extend(callee);
         }
         if current.is_some() {
             calls.close();
@@ -223,11 +281,27 @@ impl<'m> CallGraph<'m> {
         }
     }
 
-    /// Records an entry point or a global variable.
-    fn global(&mut self, inst: &crate::InstRef<'_>) {
+    /// Records an entry point (a conditional one too, with `conditional`) or a global
+    /// variable.
+    fn global(&mut self, inst: &crate::InstRef<'_>, conditional: bool) {
+        let op = inst.opcode();
+        if !matches!(
+            op,
+            spv::Opcode::EntryPoint
+                | spv::Opcode::ConditionalEntryPointINTEL
+                | spv::Opcode::Variable
+        ) {
+            return;
+        }
         let ops = inst.operands();
-        match inst.opcode() {
-            spv::Opcode::EntryPoint => {
+        match op {
+            spv::Opcode::EntryPoint | spv::Opcode::ConditionalEntryPointINTEL
+                if op == spv::Opcode::EntryPoint || conditional =>
+            {
+                // A conditional entry point's condition comes first.
+                let ops = ops
+                    .get(usize::from(op != spv::Opcode::EntryPoint)..)
+                    .unwrap_or(&[]);
                 if let (Some(&model), Some(&function)) = (ops.first(), ops.get(1)) {
                     self.roots.push(Root {
                         instruction: inst.index(),
@@ -408,6 +482,60 @@ impl<'m> CallGraph<'m> {
             }
         }
         seen
+    }
+
+    /// The functions reachable from the functions `from`, by position, in spirv-opt's
+    /// breadth-first order (`ProcessCallTree`): `from` first, in order, then each one's
+    /// callees in the order of their first call, each function once. `seen` holds a
+    /// flag per function, all false on entry; they are false again on return, so one
+    /// buffer serves many walks at the cost of what each reaches.
+    pub fn breadth_first(
+        &self,
+        from: impl IntoIterator<Item = usize>,
+        seen: &mut [bool],
+    ) -> Vec<usize> {
+        let mut order: Vec<usize> = Vec::new();
+        for f in from {
+            if let Some(s) = seen.get_mut(f) {
+                if !core::mem::replace(s, true) {
+                    order.push(f);
+                }
+            }
+        }
+        // `order` is the queue: what is behind `next` has been visited.
+        let mut next = 0;
+        while let Some(&f) = order.get(next) {
+            next += 1;
+            for c in self.callees(f) {
+                if let Some(s) = seen.get_mut(c) {
+                    if !core::mem::replace(s, true) {
+                        order.push(c);
+                    }
+                }
+            }
+        }
+        for &f in &order {
+            seen[f] = false;
+        }
+        order
+    }
+
+    /// The functions an `OpDecorate … LinkageAttributes … Export` names, by position,
+    /// in annotation order (decoration groups are not followed): with the entry points'
+    /// functions, the roots of spirv-opt's `ProcessReachableCallTree`. One pass over
+    /// the annotations.
+    pub fn exports(&self) -> Vec<usize> {
+        const EXPORT: u32 = 0;
+        self.module
+            .section(crate::Section::Annotation)
+            .filter(|a| a.opcode() == spv::Opcode::Decorate)
+            .filter_map(|a| {
+                let ops = a.operands();
+                let export = ops.get(1) == Some(&spv::Decoration::LinkageAttributes.0)
+                    && ops.last() == Some(&EXPORT);
+                export.then(|| self.function(Id(ops[0]))).flatten()
+            })
+            .collect()
     }
 
     /// The global variables every entry point uses statically, for all entry points at

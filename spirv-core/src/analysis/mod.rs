@@ -4,8 +4,9 @@
 //!
 //! - [`TypeTable`]: every declared [`Type`] by id, and what each array type is an array
 //!   of;
-//! - [`CallGraph`]: functions, their callees through `OpFunctionCall`, the entry points,
-//!   the global variables each function uses, recursion; [`StaticUse`]: the global
+//! - [`CallGraph`]: functions, their callees, the entry points, the global variables
+//!   each function uses, recursion, with the [`CallRules`] of the tool whose meaning
+//!   is wanted; [`StaticUse`]: the global
 //!   variables every entry point reaches, for all entry points at once;
 //! - [`Cfg`]: one function's blocks with their successors, predecessors, merge and
 //!   continue targets, and its structured order.
@@ -33,13 +34,13 @@
 //! assert_eq!(cfg.len(), 1);
 //! ```
 
-mod callgraph;
+pub(crate) mod callgraph;
 mod cfg;
 mod static_use;
 pub(crate) mod table;
 pub(crate) mod types;
 
-pub use callgraph::{CallGraph, Function, Root};
+pub use callgraph::{CallGraph, CallRules, Function, Root};
 pub use cfg::{Cfg, CfgBlock, Predecessors};
 pub use static_use::StaticUse;
 pub use types::{Arrays, ImageType, Type, TypeTable};

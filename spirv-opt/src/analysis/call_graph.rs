@@ -11,31 +11,10 @@ use spirv_core::spv::{Decoration, Opcode as O};
 /// `OpFunctionCall`'s function, and the function operands of
 /// `OpCooperativeMatrixPerElementOpNV`, `OpCooperativeMatrixReduceNV` and
 /// `OpCooperativeMatrixLoadTensorNV` (its `DecodeFunc` tensor addressing operand).
-/// `in_word(k)` is in-operand `k`'s first word. The one rule for every call graph of
-/// the crate (the IR's here, the structural passes' on a [`spirv_core::Module`]).
+/// `in_word(k)` is in-operand `k`'s first word. The rule is spirv-core's call graph's
+/// ([`spirv_core::analysis::CallRules::SpirvOpt`]), which the structural passes build.
 pub fn callee_of(opcode: O, in_word: impl Fn(usize) -> Option<u32>) -> Option<u32> {
-    match opcode {
-        O::FunctionCall => in_word(0),
-        O::CooperativeMatrixPerElementOpNV => in_word(1),
-        O::CooperativeMatrixReduceNV => in_word(2),
-        O::CooperativeMatrixLoadTensorNV => {
-            const MEMORY_OPERANDS: usize = 3;
-            let mask = in_word(MEMORY_OPERANDS)?;
-            // Aligned, MakePointerAvailable and MakePointerVisible take an operand each.
-            let count = 1
-                + usize::from(mask & 0x2 != 0)
-                + usize::from(mask & 0x8 != 0)
-                + usize::from(mask & 0x10 != 0);
-            let tensor = MEMORY_OPERANDS + count;
-            let tmask = in_word(tensor)?;
-            // TensorView (0x1) takes one operand before DecodeFunc (0x2).
-            let tcount = 1 + usize::from(tmask & 0x1 != 0);
-            (tmask & 0x2 != 0)
-                .then(|| in_word(tensor + tcount))
-                .flatten()
-        }
-        _ => None,
-    }
+    spirv_core::__private::opt::callee_of(opcode, in_word)
 }
 
 /// The function ids `f` calls, in order, repeated as often as it calls them

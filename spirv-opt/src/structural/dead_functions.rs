@@ -1,18 +1,16 @@
 //! `--eliminate-dead-functions` (spirv-opt's `EliminateDeadFunctionsPass` and
 //! `eliminatedeadfunctionsutil::EliminateFunction`).
 
-use super::interface::{CallGraph, id_cap};
+use super::interface::id_cap;
 use super::{Edits, Killer};
 use spirv_core::__private::opt::IdTable;
 use spirv_core::__private::opt::SetKind;
+use spirv_core::analysis::{CallGraph, CallRules};
 use spirv_core::edit::{EditError, Editor, InstId, UseIndex};
 use spirv_core::spv::Opcode as O;
 use spirv_core::{Module, Section};
 use std::collections::BTreeMap;
 
-/// `LinkageAttributes`, and its `Export` linkage type.
-const LINKAGE_ATTRIBUTES: u32 = 41;
-const EXPORT: u32 = 0;
 /// Extended instruction numbers common to the debug-info sets.
 const DEBUG_INFO_NONE: u32 = 0;
 const DEBUG_FUNCTION: u32 = 20;
@@ -37,32 +35,6 @@ fn ext(kinds: &BTreeMap<u32, SetKind>, words: &[u32]) -> Option<(SetKind, u32)> 
         return None;
     }
     Some((*kinds.get(words.get(3)?)?, *words.get(4)?))
-}
-
-/// The roots spirv-opt's `ProcessReachableCallTree` starts from: the entry points'
-/// functions, then the functions an `OpDecorate … LinkageAttributes … Export` names
-/// (decoration groups are not followed).
-fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
-    let mut roots = Vec::new();
-    for ep in module.section(Section::EntryPoint) {
-        let at = if ep.opcode() == O::ConditionalEntryPointINTEL {
-            2
-        } else {
-            1
-        };
-        roots.extend(ep.operands().get(at).copied());
-    }
-    for a in module.section(Section::Annotation) {
-        let ops = a.operands();
-        if a.opcode() == O::Decorate
-            && ops.get(1) == Some(&LINKAGE_ATTRIBUTES)
-            && ops.last() == Some(&EXPORT)
-            && graph.position(ops[0]).is_some()
-        {
-            roots.push(ops[0]);
-        }
-    }
-    roots
 }
 
 /// `--eliminate-dead-functions`: removes the functions that no entry point and no
@@ -115,11 +87,11 @@ fn roots(module: &Module, graph: &CallGraph<'_>) -> Vec<u32> {
 pub(crate) fn eliminate_dead_functions_edits<'m>(
     module: &'m Module,
 ) -> Result<Edits<'m>, EditError> {
-    let graph = CallGraph::new(module);
-    let functions = graph.functions();
-    let mut live = vec![false; functions.len()];
-    let mut seen = vec![false; functions.len()];
-    graph.walk(&roots(module, &graph), &mut seen, |k| live[k] = true);
+    // spirv-opt's `ProcessReachableCallTree`: from the entry points' functions and the
+    // exported ones.
+    let graph = CallGraph::with_rules(module, CallRules::SpirvOpt);
+    let roots = graph.roots().iter().filter_map(|r| r.index);
+    let live = graph.reached(roots.chain(graph.exports()));
     if live.iter().all(|&l| l) {
         return Ok(Edits::Unchanged);
     }
@@ -133,6 +105,7 @@ pub(crate) fn eliminate_dead_functions_edits<'m>(
     // Ids of removed functions and variables, for the debug-info operands that name them.
     let mut dead_functions: IdTable<()> = IdTable::new();
     let mut dead_values: IdTable<()> = IdTable::new();
+    let functions = graph.functions();
     let mut editor = Editor::new(module);
     {
         let mut killer = Killer::new(&mut editor);
@@ -143,7 +116,7 @@ pub(crate) fn eliminate_dead_functions_edits<'m>(
             if live[k] {
                 continue;
             }
-            for inst in f.instructions() {
+            for inst in f.instructions.clone().filter_map(|i| module.instruction(i)) {
                 let index = inst.index();
                 // A debug line goes with the instruction it precedes; the loader's
                 // copies of it on later instructions stay, as spirv-opt's do.
@@ -202,11 +175,11 @@ pub(crate) fn eliminate_dead_functions_edits<'m>(
             if live[k] {
                 continue;
             }
-            let end = f.def().index() + f.instructions().len();
+            let end = f.instructions.end;
             let next = functions
                 .get(k + 1)
                 .map_or(module.section_range(Section::Function).end, |n| {
-                    n.def().index()
+                    n.instructions.start
                 });
             for inst in (end..next).filter_map(|i| module.instruction(i)) {
                 let moved =

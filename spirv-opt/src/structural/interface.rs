@@ -1,121 +1,19 @@
 //! `--remove-unused-interface-variables` (spirv-opt's
-//! `RemoveUnusedInterfaceVariablesPass`), and the call-tree walk it shares with
-//! `--eliminate-dead-functions` (spirv-opt's `IRContext::ProcessCallTreeFromRoots` and
-//! `AddCalls`).
+//! `RemoveUnusedInterfaceVariablesPass`), over spirv-core's call graph with spirv-opt's
+//! rules ([`CallRules::SpirvOpt`]).
 
 use super::Edits;
 use spirv_core::__private::opt::IdTable;
 use spirv_core::Id;
+use spirv_core::analysis::{CallGraph, CallRules};
 use spirv_core::edit::{DefIndex, EditError, Editor, InstId};
 use spirv_core::grammar::KindClass;
 use spirv_core::spv::Opcode as O;
-use spirv_core::{FunctionRef, InstRef, Module, Section};
-use std::collections::VecDeque;
+use spirv_core::{Module, Section};
 
 /// The dense-index cap of an id table for `module`: twice its words.
 pub(super) fn id_cap(module: &Module) -> usize {
     module.word_len().saturating_mul(2).max(1024)
-}
-
-/// The function a call-like instruction of a block names
-/// ([`crate::analysis::call_graph::callee_of`]).
-pub(super) fn callee(inst: &InstRef<'_>) -> Option<u32> {
-    let w = inst.words();
-    // In-operand `k` (after the result type and result) is word `3 + k`.
-    crate::analysis::call_graph::callee_of(inst.opcode(), |k| w.get(3 + k).copied())
-}
-
-/// The module's functions by id, with the functions each one calls (first call first,
-/// each once).
-pub(super) struct CallGraph<'m> {
-    /// Function position (in [`Module::functions`] order) of each function id.
-    by_id: IdTable<u32>,
-    functions: Vec<FunctionRef<'m>>,
-    /// `callees[starts[f]..starts[f + 1]]` are function `f`'s callees, as ids.
-    starts: Vec<u32>,
-    callees: Vec<u32>,
-}
-
-impl<'m> CallGraph<'m> {
-    /// Reads the functions of `module` and the calls in their blocks.
-    pub(super) fn new(module: &'m Module) -> Self {
-        let cap = id_cap(module);
-        let functions: Vec<FunctionRef<'m>> = module.functions().collect();
-        let mut by_id = IdTable::new();
-        for (k, f) in functions.iter().enumerate() {
-            if let Some(id) = f.def().result_id() {
-                // The first definition wins, as spirv-opt's id-to-function map keeps it.
-                if by_id.get(id.0).is_none() {
-                    by_id.insert(id.0, k as u32, cap);
-                }
-            }
-        }
-        let mut starts = Vec::with_capacity(functions.len() + 1);
-        let mut callees = Vec::new();
-        // The function (position plus one) whose list last took each callee.
-        let mut listed: IdTable<u32> = IdTable::new();
-        for (k, f) in functions.iter().enumerate() {
-            starts.push(callees.len() as u32);
-            for block in f.blocks() {
-                for inst in block.instructions() {
-                    if let Some(c) = callee(&inst) {
-                        if listed.get(c) != Some(&(k as u32 + 1)) {
-                            listed.insert(c, k as u32 + 1, cap);
-                            callees.push(c);
-                        }
-                    }
-                }
-            }
-        }
-        starts.push(callees.len() as u32);
-        CallGraph {
-            by_id,
-            functions,
-            starts,
-            callees,
-        }
-    }
-
-    /// The functions in module order.
-    pub(super) fn functions(&self) -> &[FunctionRef<'m>] {
-        &self.functions
-    }
-
-    /// The position of the function `id`, if it is one.
-    pub(super) fn position(&self, id: u32) -> Option<usize> {
-        self.by_id.get(id).map(|&k| k as usize)
-    }
-
-    /// Calls `visit` with the position of each function reachable from `roots` by
-    /// calls, in spirv-opt's breadth-first order (roots first, in order), each once;
-    /// ids that name no function are passed over. `seen` is scratch space of one flag
-    /// per function, all false on entry and on return.
-    pub(super) fn walk(&self, roots: &[u32], seen: &mut [bool], mut visit: impl FnMut(usize)) {
-        let mut queue: VecDeque<usize> = VecDeque::new();
-        let mut order = Vec::new();
-        let push = |id: u32, queue: &mut VecDeque<usize>, seen: &mut [bool]| {
-            if let Some(k) = self.position(id) {
-                if !seen[k] {
-                    seen[k] = true;
-                    queue.push_back(k);
-                }
-            }
-        };
-        for &r in roots {
-            push(r, &mut queue, seen);
-        }
-        while let Some(k) = queue.pop_front() {
-            order.push(k);
-            visit(k);
-            let (a, b) = (self.starts[k] as usize, self.starts[k + 1] as usize);
-            for &c in &self.callees[a..b] {
-                push(c, &mut queue, seen);
-            }
-        }
-        for k in order {
-            seen[k] = false;
-        }
-    }
 }
 
 /// The number of words of the literal string at the start of `words` (through the
@@ -174,7 +72,7 @@ pub(crate) fn remove_unused_interface_variables_edits<'m>(
     module: &'m Module,
 ) -> Result<Edits<'m>, EditError> {
     let defs = DefIndex::new(module);
-    let graph = CallGraph::new(module);
+    let graph = CallGraph::with_rules(module, CallRules::SpirvOpt);
     let all_globals = module.header().version >= 0x0001_0400;
     let counts = |id: Id| -> bool {
         let Some(def) = defs.get(id).and_then(|i| module.instruction(i)) else {
@@ -220,24 +118,26 @@ pub(crate) fn remove_unused_interface_variables_edits<'m>(
         let old = &ops[name_at + name_len..];
         let mut used: Vec<u32> = Vec::new();
         let mut failed = None;
-        graph.walk(&[root], &mut seen, |k| {
+        let root = graph.function(Id(root));
+        for k in graph.breadth_first(root, &mut seen) {
             if summaries[k].is_none() {
                 let mut vars: Vec<u32> = Vec::new();
                 let mine = k as u32 + 1;
-                for block in graph.functions()[k].blocks() {
-                    for inst in block.instructions() {
-                        let r = inst.visit_ids(|class, id| {
-                            if matches!(class, KindClass::Result | KindClass::ResultType) {
-                                return;
-                            }
-                            if taken.get(id.0) != Some(&mine) && counts(id) {
-                                taken.insert(id.0, mine, cap);
-                                vars.push(id.0);
-                            }
-                        });
-                        if let Err(e) = r {
-                            failed.get_or_insert(e);
+                // The whole function: what is outside its blocks (the `OpFunction`,
+                // its parameters, its end) names no variable.
+                let range = graph.functions()[k].instructions.clone();
+                for inst in range.filter_map(|i| module.instruction(i)) {
+                    let r = inst.visit_ids(|class, id| {
+                        if matches!(class, KindClass::Result | KindClass::ResultType) {
+                            return;
                         }
+                        if taken.get(id.0) != Some(&mine) && counts(id) {
+                            taken.insert(id.0, mine, cap);
+                            vars.push(id.0);
+                        }
+                    });
+                    if let Err(e) = r {
+                        failed.get_or_insert(e);
                     }
                 }
                 summaries[k] = Some(vars);
@@ -248,7 +148,7 @@ pub(crate) fn remove_unused_interface_variables_edits<'m>(
                     used.push(v);
                 }
             }
-        });
+        }
         if let Some(e) = failed {
             return Err(e.into());
         }

@@ -14,6 +14,7 @@
 
 use super::StructuralPass;
 use super::descriptor::SetMoves;
+use super::strip::{self, Strip};
 use spirv_core::__private::opt::SetKind;
 use spirv_core::__private::opt::{Layout, Renumbering, observe_lenient};
 use spirv_core::ExtInstRegistry;
@@ -347,20 +348,27 @@ pub(crate) fn run(words: &[u32], passes: &[StructuralPass]) -> Option<(Vec<u32>,
                     Some(Section::DebugSource | Section::DebugName | Section::DebugModuleProcessed)
                 )
         };
-        let removed = plan.strip
-            && match opcode {
-                O::String => ops.first().is_none_or(|id| kept.binary_search(id).is_err()),
-                O::Line | O::NoLine => true,
-                O::ExtInst | O::ExtInstWithForwardRefsKHR => ops
-                    .get(2)
-                    .and_then(|set| s.kinds.get(set))
-                    .is_some_and(|k| k.is_debug_info()),
-                O::Decorate | O::DecorateId | O::DecorateString | O::MemberDecorate => {
-                    !killed.is_empty()
+        // `--strip-debug`'s rule, then the decorations of what it kills.
+        let removed = plan.strip && {
+            let set = match opcode {
+                O::ExtInst | O::ExtInstWithForwardRefsKHR => {
+                    ops.get(2).and_then(|set| s.kinds.get(set)).copied()
+                }
+                _ => None,
+            };
+            let kept_string =
+                opcode == O::String && ops.first().is_some_and(|id| kept.binary_search(id).is_ok());
+            match strip::decide(opcode, set, debug_section, kept_string) {
+                Strip::Drop | Strip::Kill => true,
+                Strip::Keep => {
+                    matches!(
+                        opcode,
+                        O::Decorate | O::DecorateId | O::DecorateString | O::MemberDecorate
+                    ) && !killed.is_empty()
                         && ops.first().is_some_and(|t| killed.binary_search(t).is_ok())
                 }
-                _ => debug_section(),
-            };
+            }
+        };
         if removed || opcode == O::Nop {
             stripped |= removed;
             // Read as the general path reads it, to fail where it fails.

@@ -1,4 +1,6 @@
-//! `--strip-debug` (spirv-opt's `StripDebugInfoPass`).
+//! `--strip-debug` (spirv-opt's `StripDebugInfoPass`): what it removes ([`decide`],
+//! the one statement of the pass, which the streaming path in `stream.rs` follows too)
+//! and the pass over the editor.
 
 use super::{Edits, Killer};
 use spirv_core::__private::opt::SetKind;
@@ -28,7 +30,40 @@ fn ext_kind(kinds: &BTreeMap<u32, SetKind>, words: &[u32]) -> Option<SetKind> {
     words.get(3).and_then(|s| kinds.get(s)).copied()
 }
 
-/// `--strip-debug`: removes `OpString` (unless a non-semantic extended instruction uses
+/// What `--strip-debug` does with one instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Strip {
+    /// It stays.
+    Keep,
+    /// It goes alone: a debug line, which nothing names.
+    Drop,
+    /// It goes with the names and decorations of its result.
+    Kill,
+}
+
+/// `--strip-debug`'s decision on an instruction: `set` is the kind of the set an
+/// extended instruction names, `debug_section` says whether it stands in a debug
+/// section (`OpString`, `OpSource*`, names, `OpModuleProcessed`; asked only when the
+/// opcode does not decide), `kept_string` whether it is an `OpString` that a
+/// non-semantic extended instruction names as an id operand.
+pub(super) fn decide(
+    opcode: O,
+    set: Option<SetKind>,
+    debug_section: impl FnOnce() -> bool,
+    kept_string: bool,
+) -> Strip {
+    match opcode {
+        O::Line | O::NoLine => Strip::Drop,
+        O::ExtInst | O::ExtInstWithForwardRefsKHR if set.is_some_and(|k| k.is_debug_info()) => {
+            Strip::Kill
+        }
+        O::String if kept_string => Strip::Keep,
+        _ if debug_section() => Strip::Kill,
+        _ => Strip::Keep,
+    }
+}
+
+/// `--strip-debug` ([`decide`]): removes `OpString` (unless a non-semantic extended instruction uses
 /// it), `OpSource*`, `OpName`, `OpMemberName`, `OpModuleProcessed`, the global
 /// instructions of the debug-info sets, and every `OpLine` and `OpNoLine`, with the
 /// names and decorations of what it removes.
@@ -68,6 +103,16 @@ pub(crate) fn strip_debug_edits<'m>(module: &'m Module) -> Result<Edits<'m>, Edi
     let mut changed = false;
     {
         let mut killer = Killer::new(&mut editor);
+        let mut apply = |killer: &mut Killer<'_, '_>, index: usize, strip: Strip| {
+            match strip {
+                Strip::Keep => return,
+                Strip::Drop => killer.editor().remove(InstId::from(index)),
+                Strip::Kill => killer.kill(index),
+            }
+            changed = true;
+        };
+        // The debug sections first, then the rest in order: the order in which
+        // spirv-opt's pass kills, which decides how group decorations lose targets.
         for s in [
             Section::DebugSource,
             Section::DebugName,
@@ -78,22 +123,21 @@ pub(crate) fn strip_debug_edits<'m>(module: &'m Module) -> Result<Edits<'m>, Edi
                     && inst
                         .result_id()
                         .is_some_and(|id| kept_strings.contains(&id.0));
-                if !kept {
-                    killer.kill(inst.index());
-                    changed = true;
-                }
+                let set = ext_kind(&kinds, inst.words());
+                apply(
+                    &mut killer,
+                    inst.index(),
+                    decide(inst.opcode(), set, || true, kept),
+                );
             }
         }
         for inst in module.instructions() {
-            let op = inst.opcode();
-            let debug_info = ext_kind(&kinds, inst.words()).is_some_and(|k| k.is_debug_info());
-            if matches!(op, O::Line | O::NoLine) {
-                killer.editor().remove(InstId::from(inst.index()));
-                changed = true;
-            } else if debug_info {
-                killer.kill(inst.index());
-                changed = true;
-            }
+            let set = ext_kind(&kinds, inst.words());
+            apply(
+                &mut killer,
+                inst.index(),
+                decide(inst.opcode(), set, || false, false),
+            );
         }
         killer.finish()?;
     }

@@ -5,7 +5,7 @@
 //! read on every corpus module.
 
 use spirv_asm_macros::spirv_asm;
-use spirv_core::analysis::{CallGraph, Cfg, Type, TypeTable};
+use spirv_core::analysis::{CallGraph, CallRules, Cfg, Type, TypeTable};
 use spirv_core::reflect::Reflection;
 use spirv_core::spv::Opcode;
 use spirv_core::target_env_version;
@@ -166,6 +166,55 @@ fn a_function_without_its_end_runs_to_the_module_end() {
     let g = CallGraph::new(&m);
     assert_eq!(g.functions().len(), 1);
     assert_eq!(g.functions()[0].instructions, 2..7);
+}
+
+#[test]
+fn spirv_opt_call_rules_add_conditional_roots_exports_and_breadth_first_order() {
+    let words = raw(
+        &[
+            (Opcode::EntryPoint, &[5, 3, 0]),
+            (Opcode::ConditionalEntryPointINTEL, &[7, 5, 6, 0]),
+            // LinkageAttributes "x" Export.
+            (Opcode::Decorate, &[5, 41, 0x78, 0]),
+            (Opcode::TypeVoid, &[1]),
+            (Opcode::TypeFunction, &[2, 1]),
+            (Opcode::TypeBool, &[8]),
+            (Opcode::ConstantTrue, &[8, 7]),
+            (Opcode::Function, &[1, 3, 0, 2]),
+            (Opcode::Label, &[10]),
+            (Opcode::FunctionCall, &[1, 11, 4]),
+            (Opcode::FunctionCall, &[1, 12, 5]),
+            (Opcode::Return, &[]),
+            (Opcode::FunctionEnd, &[]),
+            (Opcode::Function, &[1, 4, 0, 2]),
+            (Opcode::Label, &[13]),
+            (Opcode::FunctionCall, &[1, 14, 6]),
+            (Opcode::Return, &[]),
+            (Opcode::FunctionEnd, &[]),
+            (Opcode::Function, &[1, 5, 0, 2]),
+            (Opcode::Label, &[15]),
+            (Opcode::FunctionCall, &[1, 16, 4]),
+            (Opcode::Return, &[]),
+            (Opcode::FunctionEnd, &[]),
+            (Opcode::Function, &[1, 6, 0, 2]),
+            (Opcode::Label, &[17]),
+            (Opcode::Return, &[]),
+            (Opcode::FunctionEnd, &[]),
+        ],
+        20,
+    );
+    let m = module(&words);
+    let plain = CallGraph::new(&m);
+    let opt = CallGraph::with_rules(&m, CallRules::SpirvOpt);
+    assert_eq!(plain.roots().len(), 1, "OpEntryPoint only");
+    let roots: Vec<_> = opt.roots().iter().map(|r| r.index).collect();
+    assert_eq!(roots, [Some(0), Some(3)], "the conditional entry point too");
+    assert_eq!(opt.exports(), [2]);
+    let mut seen = vec![false; opt.functions().len()];
+    // %3 calls %4 then %5, and %4 calls %6: breadth first is %3 %4 %5 %6.
+    assert_eq!(opt.breadth_first([0], &mut seen), [0, 1, 2, 3]);
+    assert_eq!(opt.breadth_first([2], &mut seen), [2, 1, 3]);
+    assert!(seen.iter().all(|s| !s), "the flags are false again");
 }
 
 const BRANCHES: &[u32] = spirv_asm!(

@@ -7,7 +7,9 @@ use super::CfgError;
 use super::graph::Graph;
 use super::structured::fault;
 use crate::__private::Vec;
+use crate::analysis::CallGraph;
 use crate::spv::{ExecutionMode, Opcode as O};
+use crate::types::Id;
 use crate::validate::Fault;
 use crate::validate::Query;
 use alloc::collections::BTreeSet;
@@ -30,23 +32,15 @@ pub(super) fn check(q: &Query<'_>, functions: &[(usize, usize)]) -> Option<Fault
             .and_then(|i| i.words().get(2).copied())
             .unwrap_or(0)
     };
-    let by_id: alloc::collections::BTreeMap<u32, (usize, usize)> =
-        functions.iter().map(|&(s, e)| (id_of(s), (s, e))).collect();
     // The functions called from those entry points, transitively.
-    let mut reached: BTreeSet<u32> = BTreeSet::new();
-    let mut stack = maximal;
-    while let Some(f) = stack.pop() {
-        if !reached.insert(f) {
-            continue;
-        }
-        if let Some(&(s, e)) = by_id.get(&f) {
-            for i in s + 1..=e {
-                if let Some(x) = m.instruction(i).filter(|x| x.opcode() == O::FunctionCall) {
-                    stack.extend(x.words().get(3).copied());
-                }
-            }
-        }
-    }
+    let graph = CallGraph::new(m);
+    let reached: BTreeSet<u32> = graph
+        .reached(maximal.iter().filter_map(|&f| graph.function(Id(f))))
+        .iter()
+        .zip(graph.functions())
+        .filter(|(r, _)| **r)
+        .map(|(_, f)| f.id.0)
+        .collect();
     let in_reached = |i: usize| {
         let k = functions.partition_point(|&(s, _)| s < i);
         k.checked_sub(1)

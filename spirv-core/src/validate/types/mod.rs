@@ -17,7 +17,6 @@ use crate::spirv_tools::{self as opcodes, generates_type};
 use crate::spv::{self, Capability as C, Decoration as D, Opcode, Opcode as O, StorageClass as SC};
 use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
-use structs::Decorations;
 
 faults! {
     /// A fault of spirv-val's type pass (`validate_type.cpp`), with the ids and numbers
@@ -412,9 +411,6 @@ faults! {
 pub(super) struct Types {
     /// The non-aggregate types seen so far, by opcode and operands.
     unique: BTreeSet<Vec<u32>>,
-    /// The decorations spirv-val has registered by the time types are checked, read
-    /// from the module at the first type that asks.
-    pub(super) decorations: Option<Decorations>,
     /// For each function type, its first use spirv-val does not allow (an
     /// instruction index), found at the first function type.
     function_type_uses: Option<BTreeMap<u32, u32>>,
@@ -449,7 +445,7 @@ pub(super) fn check(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Result<()
         O::TypeFloat => type_float(q, inst.words),
         O::TypeVector => type_vector(q, op, w(2), w(3)),
         O::TypeMatrix => type_matrix(q, w(2), w(3)),
-        O::TypeArray | O::TypeRuntimeArray => array(q, inst, st),
+        O::TypeArray | O::TypeRuntimeArray => array(q, inst),
         O::TypeStruct => structs::type_struct(q, inst, st),
         O::TypePointer => pointer(q, w(2), w(3)),
         O::TypeFunction => function(q, inst, st),
@@ -654,7 +650,7 @@ fn type_matrix(q: &Query<'_>, column: u32, columns: u32) -> Result<(), Fault> {
 }
 
 /// `ValidateTypeArray` and `ValidateTypeRuntimeArray`.
-fn array(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Result<(), Fault> {
+fn array(q: &Query<'_>, inst: &Inst<'_>) -> Result<(), Fault> {
     let runtime = inst.opcode == O::TypeRuntimeArray;
     let element = inst.words.get(2).copied().unwrap_or(0);
     let e = q.opcode(element);
@@ -683,9 +679,9 @@ fn array(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Result<(), Fault> {
         .into());
     }
     if q.state.has_capability(C::Shader.0) && e == O::TypeStruct {
-        let decs = structs::decorations(q, st);
-        if (decs.has(element, D::Block) || decs.has(element, D::BufferBlock))
-            && decs.has(inst.result_id, D::ArrayStride)
+        let decs = q.decorations;
+        if (decs.has(element, D::Block.0) || decs.has(element, D::BufferBlock.0))
+            && decs.has(inst.result_id, D::ArrayStride.0)
         {
             return Err(TypeError::ArrayStrideOnBlockArray.into());
         }

@@ -1,107 +1,32 @@
 //! spirv-val's struct rules (`ValidateTypeStruct` in `validate_type.cpp`): members,
-//! Block nesting, BuiltIn members, opaque members in Vulkan; what they read (the
-//! decorations spirv-val has registered by the time types are checked); and the uses
-//! of function types the type pass refuses.
+//! Block nesting, BuiltIn members, opaque members in Vulkan, over spirv-val's
+//! decoration registry (every annotation precedes the types, so all are registered
+//! when types are checked); and the uses of function types the type pass refuses.
 
 use super::super::Query;
-use super::super::validation_state::{IdBits, contains_step, reaches};
+use super::super::validation_state::{Dec, IdBits, NO_MEMBER, contains_step, reaches};
 use super::super::{Fault, Inst};
 use super::TypeError;
 use super::Types;
+use crate::__private::Vec;
 use crate::grammar::KindClass;
 use crate::spirv_tools::{self as opcodes, generates_type};
 use crate::spv::{Capability as C, Decoration as D, Opcode as O};
 use crate::types::Id;
 use alloc::collections::{BTreeMap, BTreeSet};
 
-/// What spirv-val's annotation pass registers (`RegisterDecorations`): which
-/// decorations each id has (member decorations included), and which members of each
-/// struct are BuiltIn. `OpDecorateString` and `OpMemberDecorateString` register
-/// nothing, as in spirv-val.
-#[derive(Debug, Default)]
-pub(crate) struct Decorations {
-    /// Decoration kinds by target.
-    kinds: BTreeMap<u32, BTreeSet<u32>>,
-    /// BuiltIn member indices by struct.
-    builtin_members: BTreeMap<u32, BTreeSet<u32>>,
-    /// Targets whose BuiltIn members came through a group of member decorations,
-    /// which this index does not follow: their BuiltIn rules are not checked.
-    uncertain: BTreeSet<u32>,
-}
-
-impl Decorations {
-    /// Reads the module's annotations, in order.
-    fn read(q: &Query<'_>) -> Self {
-        let mut d = Decorations::default();
-        for inst in q.module.instructions() {
-            let w = inst.words();
-            let at = |i: usize| w.get(i).copied().unwrap_or(0);
-            match inst.opcode() {
-                O::Decorate | O::DecorateId => {
-                    d.kinds.entry(at(1)).or_default().insert(at(2));
-                }
-                O::MemberDecorate => {
-                    d.kinds.entry(at(1)).or_default().insert(at(3));
-                    if at(3) == D::BuiltIn.0 {
-                        d.builtin_members.entry(at(1)).or_default().insert(at(2));
-                    }
-                }
-                O::GroupDecorate => {
-                    let group = d.kinds.get(&at(1)).cloned().unwrap_or_default();
-                    let odd =
-                        d.builtin_members.contains_key(&at(1)) || d.uncertain.contains(&at(1));
-                    for &t in w.get(2..).unwrap_or(&[]) {
-                        d.kinds.entry(t).or_default().extend(group.iter().copied());
-                        if odd {
-                            d.uncertain.insert(t);
-                        }
-                    }
-                }
-                O::GroupMemberDecorate => {
-                    let group = d.kinds.get(&at(1)).cloned().unwrap_or_default();
-                    let odd =
-                        d.builtin_members.contains_key(&at(1)) || d.uncertain.contains(&at(1));
-                    let builtin = group.contains(&D::BuiltIn.0);
-                    for pair in w.get(2..).unwrap_or(&[]).chunks_exact(2) {
-                        d.kinds
-                            .entry(pair[0])
-                            .or_default()
-                            .extend(group.iter().copied());
-                        if builtin {
-                            d.builtin_members
-                                .entry(pair[0])
-                                .or_default()
-                                .insert(pair[1]);
-                        }
-                        if odd {
-                            d.uncertain.insert(pair[0]);
-                        }
-                    }
-                }
-                O::Function => break,
-                _ => {}
-            }
-        }
-        d
-    }
-
-    /// `HasDecoration`.
-    pub(crate) fn has(&self, id: u32, dec: D) -> bool {
-        self.kinds.get(&id).is_some_and(|k| k.contains(&dec.0))
-    }
-
-    /// How many distinct members of `id` are BuiltIn; `None` when not known.
-    fn builtin_members(&self, id: u32) -> Option<usize> {
-        if self.uncertain.contains(&id) {
-            return None;
-        }
-        Some(self.builtin_members.get(&id).map_or(0, BTreeSet::len))
-    }
-}
-
-/// The decoration index, read at the first call.
-pub(crate) fn decorations<'s>(q: &Query<'_>, st: &'s mut Types) -> &'s Decorations {
-    st.decorations.get_or_insert_with(|| Decorations::read(q))
+/// How many distinct members of struct `id` are BuiltIn, in spirv-val's registry
+/// (member decorations, and groups applied to members).
+fn builtin_members<'m>(q: &Query<'m>, id: u32, scratch: &mut Vec<Dec<'m>>) -> usize {
+    q.decorations.collect(id, &[D::BuiltIn.0], scratch);
+    // In set order: members ascending, each member's entries together.
+    let mut members: Vec<u32> = scratch
+        .iter()
+        .filter(|d| d.member != NO_MEMBER)
+        .map(|d| d.member)
+        .collect();
+    members.dedup();
+    members.len()
 }
 
 /// `ValidateTypeStruct`.
@@ -109,11 +34,9 @@ pub(crate) fn type_struct(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Res
     let id = inst.result_id;
     let members = inst.words.get(2..).unwrap_or(&[]);
     let vulkan = q.state.options.target_env.is_vulkan();
-    decorations(q, st);
-    let (Some(decs), memo) = (&st.decorations, &mut st.memo) else {
-        return Ok(());
-    };
-    let block = |s: u32| decs.has(s, D::Block) || decs.has(s, D::BufferBlock);
+    let (decs, memo) = (q.decorations, &mut st.memo);
+    let mut scratch = Vec::new();
+    let block = |s: u32| decs.has(s, D::Block.0) || decs.has(s, D::BufferBlock.0);
     for (i, &m) in members.iter().enumerate() {
         if m == id {
             return Err(TypeError::StructSelfReference.into());
@@ -125,7 +48,7 @@ pub(crate) fn type_struct(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Res
         if op == O::TypeVoid {
             return Err(TypeError::StructMemberVoid.into());
         }
-        if op == O::TypeStruct && decs.builtin_members(m).is_some_and(|n| n > 0) {
+        if op == O::TypeStruct && builtin_members(q, m, &mut scratch) > 0 {
             return Err(TypeError::StructBuiltInMember {
                 member: Id(m),
                 structure: Id(id),
@@ -149,10 +72,9 @@ pub(crate) fn type_struct(q: &Query<'_>, inst: &Inst<'_>, st: &mut Types) -> Res
     if nested && block(id) {
         return Err(TypeError::NestedBlock.into());
     }
-    if let Some(n) = decs.builtin_members(id) {
-        if n > 0 && n != members.len() {
-            return Err(TypeError::BuiltInMixed { structure: Id(id) }.into());
-        }
+    let n = builtin_members(q, id, &mut scratch);
+    if n > 0 && n != members.len() {
+        return Err(TypeError::BuiltInMixed { structure: Id(id) }.into());
     }
     if vulkan && !q.state.options.before_hlsl_legalization {
         let bindless = q.state.has_capability(C::BindlessTextureNV.0);

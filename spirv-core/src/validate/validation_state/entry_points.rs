@@ -3,11 +3,13 @@
 //! `OpEntryPoint`'s description (model, function, interface list), the functions
 //! with the instructions each holds and the ids each calls, and the functions each
 //! entry point's call tree reaches (`FunctionEntryPoints`), as walks that visit each
-//! function once for all entry points together. Everything is built in one pass over
-//! the module; walks keep their own stacks.
+//! function once for all entry points together. The functions and calls are the
+//! module's [`CallGraph`] (spirv-val's calls are `OpFunctionCall`s alone, its
+//! [`CallRules::Plain`]); walks keep their own stacks.
 
 use super::Query;
 use crate::__private::Vec;
+use crate::analysis::CallGraph;
 use crate::spv::Opcode as O;
 use alloc::collections::{BTreeMap, BTreeSet};
 use core::ops::Range;
@@ -30,7 +32,7 @@ pub(crate) struct EntryDesc {
 #[derive(Debug)]
 pub(crate) struct Func {
     pub(crate) body: Range<usize>,
-    /// The ids its `OpFunctionCall`s name, each once, sorted.
+    /// The ids of the functions its `OpFunctionCall`s name, each once, sorted.
     pub(crate) calls: Vec<u32>,
 }
 
@@ -44,45 +46,45 @@ pub(crate) struct EntryCalls {
 }
 
 impl EntryCalls {
-    /// Reads the entry points and functions: one pass over the module.
+    /// Reads the entry points and functions: the module's call graph, and the
+    /// instructions before its first function. Reached once the layout is checked,
+    /// so every function ends with its `OpFunctionEnd` and every id is defined once.
     pub(crate) fn of(q: &Query<'_>) -> Self {
         let mut e = EntryCalls::default();
-        let mut open: Option<(u32, usize, BTreeSet<u32>)> = None;
-        for (index, inst) in q.module.instructions().enumerate() {
-            let w = inst.words();
-            match inst.opcode() {
-                O::EntryPoint | O::ConditionalEntryPointINTEL => {
-                    let shift = usize::from(inst.opcode() == O::ConditionalEntryPointINTEL);
-                    let rest = w.get(3 + shift..).unwrap_or(&[]);
-                    let name_words =
-                        crate::codec::decode_string(rest).map_or(rest.len(), |s| s.0.len());
-                    e.entries.push(EntryDesc {
-                        index,
-                        plain: shift == 0,
-                        model: w.get(1 + shift).copied().unwrap_or(u32::MAX),
-                        function: w.get(2 + shift).copied().unwrap_or(0),
-                        interfaces: rest.get(name_words..).unwrap_or(&[]).to_vec(),
-                    });
-                }
-                O::Function => {
-                    open = Some((w.get(2).copied().unwrap_or(0), index + 1, BTreeSet::new()));
-                }
-                O::FunctionCall => {
-                    if let (Some(f), Some(&callee)) = (open.as_mut(), w.get(3)) {
-                        f.2.insert(callee);
-                    }
-                }
-                O::FunctionEnd => {
-                    if let Some((id, start, calls)) = open.take() {
-                        e.by_id.insert(id, e.functions.len());
-                        e.functions.push(Func {
-                            body: start..index + 1,
-                            calls: calls.into_iter().collect(),
-                        });
-                    }
-                }
-                _ => {}
+        let graph = CallGraph::new(q.module);
+        let first = graph
+            .functions()
+            .first()
+            .map_or(q.module.len(), |f| f.instructions.start);
+        for inst in (0..first).filter_map(|i| q.module.instruction(i)) {
+            if !matches!(inst.opcode(), O::EntryPoint | O::ConditionalEntryPointINTEL) {
+                continue;
             }
+            let w = inst.words();
+            let shift = usize::from(inst.opcode() == O::ConditionalEntryPointINTEL);
+            let rest = w.get(3 + shift..).unwrap_or(&[]);
+            let name_words = crate::codec::decode_string(rest).map_or(rest.len(), |s| s.0.len());
+            e.entries.push(EntryDesc {
+                index: inst.index(),
+                plain: shift == 0,
+                model: w.get(1 + shift).copied().unwrap_or(u32::MAX),
+                function: w.get(2 + shift).copied().unwrap_or(0),
+                interfaces: rest.get(name_words..).unwrap_or(&[]).to_vec(),
+            });
+        }
+        let functions = graph.functions();
+        for (k, f) in functions.iter().enumerate() {
+            if !f.terminated {
+                continue;
+            }
+            let mut calls: Vec<u32> = graph.callees(k).map(|c| functions[c].id.0).collect();
+            calls.sort_unstable();
+            calls.dedup();
+            e.by_id.insert(f.id.0, e.functions.len());
+            e.functions.push(Func {
+                body: f.instructions.start + 1..f.instructions.end,
+                calls,
+            });
         }
         e
     }
