@@ -55,9 +55,9 @@ pub fn bytes_to_words(bytes: &[u8], name: &str) -> Result<Vec<u32>, String> {
 
 /// Reads a binary as words (host order as read; a module in the other byte order is
 /// swapped by the reader), but an input whose first bytes `is_text` accepts is returned
-/// whole as bytes instead (`dis` and `reflect` read hex text too). A file is read in
-/// chunks straight into the word vector, so a large module is held once, not as bytes
-/// and then as words.
+/// whole as bytes instead (`dis` and `reflect` read hex text too). A file is read
+/// straight into the word vector (viewed as bytes), sized by the file's length, so a
+/// large module is held once and copied once, by the kernel.
 pub fn read_binary(path: Option<&str>, is_text: impl Fn(&[u8]) -> bool) -> Result<Input, String> {
     let p = match path {
         None | Some("-") => {
@@ -73,35 +73,65 @@ pub fn read_binary(path: Option<&str>, is_text: impl Fn(&[u8]) -> bool) -> Resul
     let open_err = |e: std::io::Error| format!("error: cannot open input file '{p}': {e}");
     let mut file = std::fs::File::open(p).map_err(open_err)?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    // The length is only a hint for the first allocation; the data decides.
-    let mut words = Vec::with_capacity(usize::try_from(len / 4).unwrap_or(0).min(1 << 28));
-    let mut buf = vec![0u8; 1 << 16];
-    let mut carry = 0usize;
-    let mut first = true;
+    // The length is only a hint for the first allocation (zeroed, so pages the read
+    // does not reach are never touched); the data decides.
+    let hint = usize::try_from(len.div_ceil(4)).unwrap_or(0).min(1 << 28);
+    let mut words = vec![0u32; hint.max(1 << 10)];
+    let mut filled = 0usize;
+    // `is_text` sees the first bytes as a chunked read would hand them over.
+    let first =
+        read_some(&mut file, bytemuck::cast_slice_mut(&mut words), 1 << 16).map_err(open_err)?;
+    let head: &[u8] = bytemuck::cast_slice(&words);
+    if is_text(&head[..first]) {
+        let mut bytes = head[..first].to_vec();
+        file.read_to_end(&mut bytes).map_err(open_err)?;
+        return Ok(Input::Text(bytes));
+    }
+    filled += first;
     loop {
-        let n = file.read(&mut buf[carry..]).map_err(open_err)?;
-        if std::mem::take(&mut first) && is_text(&buf[..n]) {
-            let mut bytes = buf[..n].to_vec();
-            file.read_to_end(&mut bytes).map_err(open_err)?;
-            return Ok(Input::Text(bytes));
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+        if filled < bytes.len() {
+            let n = read_some(&mut file, &mut bytes[filled..], usize::MAX).map_err(open_err)?;
+            if n == 0 {
+                break;
+            }
+            filled += n;
+            continue;
         }
+        // Full: the file grew since its length was read, or ends here.
+        let mut probe = [0u8; 4096];
+        let n = read_some(&mut file, &mut probe, usize::MAX).map_err(open_err)?;
         if n == 0 {
             break;
         }
-        let filled = carry + n;
-        let whole = filled / 4 * 4;
-        words.extend(
-            buf[..whole]
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-        );
-        buf.copy_within(whole..filled, 0);
-        carry = filled - whole;
+        let more = words.len().max(1 << 14);
+        words.resize(words.len() + more, 0);
+        bytemuck::cast_slice_mut::<u32, u8>(&mut words)[filled..filled + n]
+            .copy_from_slice(&probe[..n]);
+        filled += n;
     }
-    if carry != 0 {
+    if filled % 4 != 0 {
         return Err(corrupt(p));
     }
+    words.truncate(filled / 4);
+    // The file's words are little-endian.
+    if cfg!(target_endian = "big") {
+        for w in &mut words {
+            *w = u32::from_le(*w);
+        }
+    }
     Ok(Input::Words(words))
+}
+
+/// One read into `buf`, of at most `max` bytes, retried when interrupted.
+fn read_some(file: &mut std::fs::File, buf: &mut [u8], max: usize) -> std::io::Result<usize> {
+    let end = buf.len().min(max);
+    loop {
+        match file.read(&mut buf[..end]) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            r => return r,
+        }
+    }
 }
 
 /// Reads a binary as words, as [`read_binary`] does for an input that is never text.

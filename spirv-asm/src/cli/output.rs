@@ -183,12 +183,18 @@ impl Output {
         let _ = len;
     }
 
-    /// Writes `words` as little-endian bytes, a chunk at a time, so that a large module
-    /// is never held a second time as bytes.
+    /// Writes `words` as little-endian bytes: straight from the words on a
+    /// little-endian host, else converted a chunk at a time, so that a large module is
+    /// never held a second time as bytes.
     ///
     /// # Errors
     /// The message to print.
     pub fn write_words(&mut self, words: &[u32]) -> Result<(), String> {
+        // The file's words are little-endian: on such a host they are written as they
+        // are, with no copy.
+        if cfg!(target_endian = "little") {
+            return self.write_all(bytemuck::cast_slice(words));
+        }
         let mut chunk = Vec::with_capacity(1 << 16);
         for part in words.chunks(1 << 14) {
             chunk.clear();

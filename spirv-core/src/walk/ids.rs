@@ -231,9 +231,10 @@ impl Ids {
     }
     /// Makes room for the ids below `bound` (as far as the table indexes ids densely,
     /// which is tied to the module's length), so that a read of a module whose header
-    /// tells its bound does not grow the table step by step.
+    /// tells its bound does not grow the table step by step (each step a copy).
     #[cfg(feature = "edit")]
-    pub(crate) fn reserve_below(&mut self, bound: u32) {
+    #[doc(hidden)]
+    pub fn reserve_below(&mut self, bound: u32) {
         let n = (bound as usize).min(self.limit);
         if n > self.dense.len() {
             self.dense.resize(n, Slot::UNDEFINED);

@@ -140,7 +140,7 @@ pub struct DebugScope {
 
 /// One-word operands an instruction keeps inline (most instructions have at most this
 /// many); others go to the heap.
-const INLINE: usize = 6;
+pub(crate) const INLINE: usize = 6;
 
 /// Where an instruction's opcode, flags, operands and scope live. The opcode and flags
 /// sit in the room after the enum's tag, so that an instruction takes 32 bytes: the
@@ -382,6 +382,30 @@ impl InstData {
             k0 == Some(Kind::ResultId) || (has_type && k1 == Some(Kind::ResultId)),
         );
         d
+    }
+
+    /// An instruction of at most [`INLINE`] one-word operands, `kinds` packed as the
+    /// inline form packs them (operand `i`'s kind in bits `4i..4i + 4`, the count in
+    /// the top 8 bits, which must be `ops.len()`): [`InstData::from_walk`] without
+    /// the parts, for the loader's instructions whose layout follows from their length.
+    pub(crate) fn from_packed_kinds(opcode: u16, kinds: u32, ops: &[u32]) -> InstData {
+        let mut buf = [0u32; INLINE];
+        buf[..ops.len()].copy_from_slice(ops);
+        // Kind 0 is `TypeId`: a slot counts only below the operand count.
+        let kind = |i: usize| (i < ops.len()).then(|| (kinds >> (4 * i)) & 0xF);
+        let has_type = kind(0) == Some(Kind::TypeId as u32);
+        let has_result = kind(0) == Some(Kind::ResultId as u32)
+            || (has_type && kind(1) == Some(Kind::ResultId as u32));
+        let flags =
+            UNIFORM | if has_type { HAS_TYPE } else { 0 } | if has_result { HAS_RESULT } else { 0 };
+        InstData {
+            store: Store::Inline {
+                flags,
+                opcode,
+                kinds,
+                buf,
+            },
+        }
     }
 
     /// Sets whether it has a result type and a result from its first operands' kinds.

@@ -200,6 +200,13 @@ fn load_words(words: &[u32]) -> Result<Ir, LoadError> {
     // What the instructions so far define (number types, imported sets, value types):
     // what the walk needs to lay out typed literals and extended instructions.
     let mut ids = Ids::new(words.len());
+    // Sized once, not grown step by step (each step a copy): for the ids below the
+    // bound, but no more than the words can define (a result takes two words at
+    // least), so a claimed bound costs no more than the input's own size.
+    ids.reserve_below(
+        h.bound
+            .min(u32::try_from(words.len() / 2).unwrap_or(u32::MAX)),
+    );
     let mut parts: Vec<(Kind, u32, u32)> = Vec::with_capacity(16);
     let mut shapes: Vec<Option<Option<Shaped>>> = Vec::new();
     for raw in raws {
@@ -217,7 +224,14 @@ fn load_words(words: &[u32]) -> Result<Ir, LoadError> {
             shapes.resize(at + 1, None);
         }
         let shaped = shapes[at].get_or_insert_with(|| Shaped::of(info));
-        if !shaped.as_ref().is_some_and(|s| s.kinds(ops, &mut parts)) {
+        // Most instructions: a few one-word operands whose kinds follow from the length,
+        // packed straight away (no parts). A longer one the shape lays out still needs
+        // no walk; a short one it does not lay out needs one.
+        let packed = shaped.as_ref().and_then(|s| s.packed_kinds(ops));
+        let laid_out = packed.is_some()
+            || (ops.len() > super::inst::INLINE
+                && shaped.as_ref().is_some_and(|s| s.kinds(ops, &mut parts)));
+        if !laid_out {
             parts.clear();
             let mut bad = false;
             let summary = walk::walk(info, ops, &ids, WalkOptions::default(), &mut |p| {
@@ -235,7 +249,10 @@ fn load_words(words: &[u32]) -> Result<Ir, LoadError> {
                 }
             }
         }
-        let data = InstData::from_walk(opcode, &parts, ops);
+        let data = match packed {
+            Some(kinds) => InstData::from_packed_kinds(opcode, kinds, ops),
+            None => InstData::from_walk(opcode, &parts, ops),
+        };
         // SPIRV-Tools' parser refuses a zero type or result id before the loader sees
         // the instruction (a result id 0 would be defined again by any copy a pass makes).
         if data.has_type() && data.type_id() == 0 {
@@ -341,6 +358,24 @@ impl Shaped {
 
     /// The parts of `ops`, if its length fits and its enumerants take no parameters.
     fn kinds(&self, ops: &[u32], parts: &mut Vec<(Kind, u32, u32)>) -> bool {
+        self.each_kind(ops, |at, kind| parts.push((kind, at as u32, 1)))
+    }
+
+    /// The kinds of `ops` packed as the inline form of [`InstData`] packs them, if
+    /// [`Shaped::kinds`] would give them and they fit inline.
+    fn packed_kinds(&self, ops: &[u32]) -> Option<u32> {
+        if ops.len() > super::inst::INLINE {
+            return None;
+        }
+        let mut packed = (ops.len() as u32) << 24;
+        self.each_kind(ops, |at, kind| packed |= u32::from(kind as u8) << (4 * at))
+            .then_some(packed)
+    }
+
+    /// Calls `emit` with each operand's index and kind, if its length fits and its
+    /// enumerants take no parameters (else returns false, maybe after some calls).
+    #[inline(always)]
+    fn each_kind(&self, ops: &[u32], mut emit: impl FnMut(usize, Kind)) -> bool {
         if !self.shape.accepts(ops.len()) {
             return false;
         }
@@ -359,18 +394,26 @@ impl Shaped {
                 return false;
             }
         }
-        parts.extend((0..head).map(|at| (self.head[at].0, at as u32, 1)));
+        for (at, &(kind, _)) in self.head[..head].iter().enumerate() {
+            emit(at, kind);
+        }
         if ops.len() > head {
             let unit = self.repeat.len();
             if unit == 0 {
                 return false;
             }
+            // The unit's operands in turn (a counter, not a division per operand).
+            let mut in_unit = 0;
             for (at, &w) in ops.iter().enumerate().skip(head) {
-                let (kind, k) = self.repeat[(at - head) % unit];
+                let (kind, k) = self.repeat[in_unit];
+                in_unit += 1;
+                if in_unit == unit {
+                    in_unit = 0;
+                }
                 if self.shape.repeat_enums != 0 && !plain(k, w) {
                     return false;
                 }
-                parts.push((kind, at as u32, 1));
+                emit(at, kind);
             }
         }
         true
