@@ -24,14 +24,28 @@ pub struct DefUse {
 }
 
 /// An id's users.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Users {
     list: Vec<Inst>,
     /// The module's edit count when every user listed was last known to be live and
-    /// to use the id (`None`: never).
-    checked_at: Option<u64>,
+    /// to use the id ([`NEVER`]: not yet). Not an `Option`, which would make each of
+    /// the table's entries a word longer.
+    checked_at: u64,
     /// Whether the list is in creation order without repeats.
     tidy: bool,
+}
+
+/// No edit count: the module's stays far below it.
+const NEVER: u64 = u64::MAX;
+
+impl Default for Users {
+    fn default() -> Self {
+        Users {
+            list: Vec::new(),
+            checked_at: NEVER,
+            tidy: true,
+        }
+    }
 }
 
 impl DefUse {
@@ -76,7 +90,7 @@ impl DefUse {
             if kind.is_id() && kind != Kind::ResultId {
                 let u = users.entry_or_insert_with(words[0], Users::default);
                 match u.list.last() {
-                    None => (u.checked_at, u.tidy) = (Some(now), true),
+                    None => (u.checked_at, u.tidy) = (now, true),
                     Some(&last) => u.tidy &= order_key(ir, last) < key,
                 }
                 u.list.push(i);
@@ -124,9 +138,9 @@ impl DefUse {
             return Vec::new();
         };
         let now = ir.edits();
-        if users.checked_at != Some(now) {
+        if users.checked_at != now {
             users.list.retain(|&u| ir.is_live(u) && uses(ir, u, id));
-            users.checked_at = Some(now);
+            users.checked_at = now;
         }
         if !users.tidy {
             let list = &mut users.list;
