@@ -5,7 +5,7 @@
 //! its placeholder blocks; the depth-first traversal is `CFA::DepthFirstTraversal`'s,
 //! iterative, so no recursion follows the input's depth.
 
-use super::{IdHashMap, IdMap, id_cap};
+use super::{IdHashMap, IdHashSet, IdMap, id_cap};
 use crate::ir::{Block, Func, Ir};
 
 /// The pseudo entry block's id.
@@ -144,22 +144,56 @@ impl Cfg {
     /// The structured successors of `f`'s blocks (`ComputeStructuredSuccessors`): the
     /// pseudo entry's are the blocks without predecessors; a header's are its merge
     /// block, its continue target, then its branches' targets.
-    pub fn structured_successors(&self, ir: &Ir, f: Func) -> IdMap<Vec<u32>> {
-        let mut succs: IdMap<Vec<u32>> = IdMap::new(id_cap(ir.blocks(f).count()));
+    pub fn structured_successors(&self, ir: &Ir, f: Func) -> Successors {
+        let cap = id_cap(ir.blocks(f).count());
+        let mut succs = Successors {
+            ranges: IdMap::new(cap),
+            targets: Vec::new(),
+        };
+        let mut roots = Vec::new();
+        let mut repeated = false;
         for b in ir.blocks(f) {
             let id = ir.block_id(b);
             if self.preds(id).is_empty() {
-                succs.entry_or_insert_with(PSEUDO_ENTRY, Vec::new).push(id);
+                roots.push(id);
             }
-            let list = succs.entry_or_insert_with(id, Vec::new);
-            if let Some(m) = ir.merge_block_id(b) {
-                list.push(m);
-                if let Some(c) = ir.continue_block_id(b) {
-                    list.push(c);
-                }
-            }
-            list.extend(ir.successors(b));
+            let start = succs.targets.len();
+            push_structured_successors(ir, b, &mut succs.targets);
+            repeated |= succs
+                .ranges
+                .insert(id, (position(start), position(succs.targets.len())))
+                .is_some();
         }
+        if repeated {
+            // A label repeated in the function (malformed input): its lists join, in
+            // the order of its blocks.
+            let mut lists: IdMap<Vec<u32>> = IdMap::new(cap);
+            let mut order = Vec::new();
+            for b in ir.blocks(f) {
+                let id = ir.block_id(b);
+                if lists.get(id).is_none() {
+                    order.push(id);
+                }
+                push_structured_successors(ir, b, lists.entry_or_insert_with(id, Vec::new));
+            }
+            succs.targets.clear();
+            succs.ranges = IdMap::new(cap);
+            for id in order {
+                let start = position(succs.targets.len());
+                succs
+                    .targets
+                    .extend(lists.get(id).map_or(&[][..], Vec::as_slice));
+                succs
+                    .ranges
+                    .insert(id, (start, position(succs.targets.len())));
+            }
+        }
+        // No block is the pseudo entry: the loader refuses a result id 0.
+        let start = position(succs.targets.len());
+        succs.targets.extend(roots);
+        succs
+            .ranges
+            .insert(PSEUDO_ENTRY, (start, position(succs.targets.len())));
         succs
     }
 
@@ -177,7 +211,7 @@ impl Cfg {
         let mut order = Vec::new();
         depth_first(
             ir.block_id(root),
-            |id| succs.get(id).cloned().unwrap_or_default(),
+            |id, out| out.extend_from_slice(succs.of(id)),
             |_| {},
             |id| order.push(id),
             |id| Some(id) == end,
@@ -190,34 +224,83 @@ impl Cfg {
     }
 }
 
-/// `CFA::DepthFirstTraversal`: from `entry`, each node's successors in order, calling
-/// `pre` when a node is first reached and `post` when all its successors are done (or
-/// at once for a `terminal` node); each node once (by id).
+/// The structured successors of one function's blocks: each block's list, one after
+/// another in one vector (a vector for each block was most of what the structured
+/// order of a long chain of blocks allocated).
+#[derive(Debug, Clone)]
+pub struct Successors {
+    /// Where each block's list is in `targets`.
+    ranges: IdMap<(u32, u32)>,
+    targets: Vec<u32>,
+}
+
+impl Successors {
+    /// The successors of block `id` (the pseudo entry's for [`PSEUDO_ENTRY`]).
+    pub fn of(&self, id: u32) -> &[u32] {
+        self.ranges
+            .get(id)
+            .and_then(|&(a, b)| self.targets.get(a as usize..b as usize))
+            .unwrap_or(&[])
+    }
+}
+
+/// Appends block `b`'s structured successors to `out`: its merge block and continue
+/// target if it is a header, then its branches' targets.
+fn push_structured_successors(ir: &Ir, b: Block, out: &mut Vec<u32>) {
+    if let Some(m) = ir.merge_block_id(b) {
+        out.push(m);
+        if let Some(c) = ir.continue_block_id(b) {
+            out.push(c);
+        }
+    }
+    out.extend(ir.successors(b));
+}
+
+/// `CFA::DepthFirstTraversal`: from `entry`, each node's successors in order (which
+/// `successors` appends to the vector it is given), calling `pre` when a node is first
+/// reached and `post` when all its successors are done (or at once for a `terminal`
+/// node); each node once (by id). The successors of the open nodes share one vector,
+/// so a path of n nodes costs a few words each, not a vector each.
 pub fn depth_first(
     entry: u32,
-    mut successors: impl FnMut(u32) -> Vec<u32>,
+    mut successors: impl FnMut(u32, &mut Vec<u32>),
     mut pre: impl FnMut(u32),
     mut post: impl FnMut(u32),
     mut terminal: impl FnMut(u32) -> bool,
 ) {
-    let mut processed = std::collections::HashSet::new();
-    let mut work: Vec<(u32, Vec<u32>, usize)> = Vec::new();
-    work.push((entry, successors(entry), 0));
+    let mut processed: IdHashSet<u32> = IdHashSet::default();
+    let mut pending: Vec<u32> = Vec::new();
+    // Each open node: its id, where its successors start in `pending`, and the next
+    // one to visit (they end where the next open node's start, or at the end).
+    let mut work: Vec<(u32, u32, u32)> = Vec::new();
+    successors(entry, &mut pending);
+    work.push((entry, 0, 0));
     pre(entry);
     processed.insert(entry);
     while let Some(top) = work.last_mut() {
-        let id = top.0;
-        if terminal(id) || top.2 >= top.1.len() {
-            post(id);
-            work.pop();
-        } else {
-            let child = top.1[top.2];
-            top.2 += 1;
-            if processed.insert(child) {
-                pre(child);
-                let s = successors(child);
-                work.push((child, s, 0));
+        let (id, start, next) = *top;
+        match pending.get(next as usize) {
+            Some(&child) if !terminal(id) => {
+                top.2 = next.saturating_add(1);
+                if processed.insert(child) {
+                    pre(child);
+                    let at = position(pending.len());
+                    successors(child, &mut pending);
+                    work.push((child, at, at));
+                }
+            }
+            _ => {
+                post(id);
+                work.pop();
+                pending.truncate(start as usize);
             }
         }
     }
+}
+
+/// A place in a vector of successors as a `u32`, which keeps the tables above at half
+/// the size: 2^32 successors would take 16 GiB of branch instructions (past it, the
+/// traversal stops short rather than panic).
+fn position(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -7,8 +7,11 @@
 //! the users that were killed or no longer use the id, sorts what is left by creation
 //! number and stores it back, so that upkeep is O(1) per change and a query is linear
 //! in the users it returns (plus a sort when users were added out of order). A list
-//! cleaned since the last edit of the module (see `Ir::edits`) with no user added since
-//! is returned as it stands, so repeated queries between edits cost a copy.
+//! whose users were all checked (or recorded) since the last edit of the module (see
+//! `Ir::edits`) skips the check: a user is recorded from its current operands, so
+//! recording keeps a checked list checked. Lists fresh from [`DefUse::build`] are
+//! checked, so the first query of each id does not walk every operand of its users
+//! (an entry point listing thousands of variables, once per variable, was quadratic).
 
 use super::{IdMap, id_cap};
 use crate::ir::{Inst, Ir, Kind};
@@ -20,12 +23,29 @@ pub struct DefUse {
     users: IdMap<Users>,
 }
 
-/// An id's users, and the module's edit count when they were last cleaned (`None`
-/// when a user was added since).
-#[derive(Debug, Clone, Default)]
+/// An id's users.
+#[derive(Debug, Clone)]
 struct Users {
     list: Vec<Inst>,
-    clean_at: Option<u64>,
+    /// The module's edit count when every user listed was last known to be live and
+    /// to use the id ([`NEVER`]: not yet). Not an `Option`, which would make each of
+    /// the table's entries a word longer.
+    checked_at: u64,
+    /// Whether the list is in creation order without repeats.
+    tidy: bool,
+}
+
+/// No edit count: the module's stays far below it.
+const NEVER: u64 = u64::MAX;
+
+impl Default for Users {
+    fn default() -> Self {
+        Users {
+            list: Vec::new(),
+            checked_at: NEVER,
+            tidy: true,
+        }
+    }
 }
 
 impl DefUse {
@@ -65,11 +85,15 @@ impl DefUse {
     pub fn analyze_uses(&mut self, ir: &Ir, i: Inst) {
         let data = ir.data(i);
         let users = &mut self.users;
+        let (now, key) = (ir.edits(), order_key(ir, i));
         data.for_each_operand(|_, kind, words| {
             if kind.is_id() && kind != Kind::ResultId {
                 let u = users.entry_or_insert_with(words[0], Users::default);
+                match u.list.last() {
+                    None => (u.checked_at, u.tidy) = (now, true),
+                    Some(&last) => u.tidy &= order_key(ir, last) < key,
+                }
                 u.list.push(i);
-                u.clean_at = None;
             }
         });
     }
@@ -113,14 +137,18 @@ impl DefUse {
         let Some(users) = self.users.get_mut(id) else {
             return Vec::new();
         };
-        if users.clean_at != Some(ir.edits()) {
+        let now = ir.edits();
+        if users.checked_at != now {
+            users.list.retain(|&u| ir.is_live(u) && uses(ir, u, id));
+            users.checked_at = now;
+        }
+        if !users.tidy {
             let list = &mut users.list;
-            list.retain(|&u| ir.is_live(u) && uses(ir, u, id));
-            if !list.is_sorted_by_key(|&u| (ir.uid(u), u.index())) {
-                list.sort_by_key(|&u| (ir.uid(u), u.index()));
+            if !list.is_sorted_by_key(|&u| order_key(ir, u)) {
+                list.sort_by_key(|&u| order_key(ir, u));
             }
             list.dedup();
-            users.clean_at = Some(ir.edits());
+            users.tidy = true;
         }
         users.list.clone()
     }
@@ -148,6 +176,12 @@ impl DefUse {
     pub fn num_uses(&mut self, ir: &Ir, id: u32) -> usize {
         self.uses(ir, id).len()
     }
+}
+
+/// The order users are listed in: creation number, then the node (a copy keeps its
+/// original's number).
+fn order_key(ir: &Ir, u: Inst) -> (u32, usize) {
+    (ir.uid(u), u.index())
 }
 
 /// Whether `u` uses `id` in an operand other than its result.

@@ -71,7 +71,7 @@ impl DomTree {
         let mut postorder = Vec::new();
         depth_first(
             start,
-            |id| succs.get(&id).cloned().unwrap_or_default(),
+            |id, out| out.extend_from_slice(succs.get(&id).map_or(&[][..], Vec::as_slice)),
             |_| {},
             |id| postorder.push(id),
             |_| false,
@@ -102,11 +102,10 @@ impl DomTree {
             let nodes = &self.nodes;
             depth_first(
                 r,
-                |id| {
-                    nodes
-                        .get(&id)
-                        .map(|n| n.children.clone())
-                        .unwrap_or_default()
+                |id, out| {
+                    if let Some(n) = nodes.get(&id) {
+                        out.extend_from_slice(&n.children);
+                    }
                 },
                 |id| {
                     index.set(index.get() + 1);

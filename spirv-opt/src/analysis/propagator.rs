@@ -6,6 +6,7 @@
 //! the one successor it takes when known. Each instruction's status only rises, so an
 //! instruction is pushed back on the SSA list a bounded number of times.
 
+use super::{IdMap, id_cap};
 use crate::context::Context;
 use crate::ir::{Block, Func, Inst};
 use spirv_core::__private::opt::is_block_terminator;
@@ -43,10 +44,11 @@ pub struct Propagator {
     ssa_edge_uses: VecDeque<Inst>,
     blocks: VecDeque<Block>,
     simulated: HashSet<Block>,
-    /// Per instruction index: its status plus one (0 = none yet).
-    statuses: Vec<u8>,
-    /// Per instruction index: simulated for the last time.
-    settled: Vec<bool>,
+    /// Per instruction: its status, and whether it was simulated for the last time.
+    /// Keyed by the instruction's index less the function's lowest, with a vector as
+    /// long as the function: one as long as the whole module's instructions, made
+    /// for each function, was quadratic over many functions.
+    slots: Slots,
     succs: HashMap<Block, Vec<Block>>,
     executable: HashSet<(u32, u32)>,
 }
@@ -55,8 +57,21 @@ impl Propagator {
     /// Runs the propagation over `f` (`Run`): whether any instruction was found
     /// interesting, `None` if the visit failed.
     pub fn run(cx: &mut Context, f: Func, v: &mut dyn Visitor) -> Option<bool> {
-        let mut p = Propagator::default();
         let blocks: Vec<Block> = cx.ir.blocks(f).collect();
+        let (mut lowest, mut count) = (u32::MAX, 0usize);
+        for &b in &blocks {
+            for i in std::iter::once(cx.ir.label(b)).chain(cx.ir.insts(b)) {
+                lowest = lowest.min(i.index() as u32);
+                count += 1;
+            }
+        }
+        let mut p = Propagator {
+            slots: Slots {
+                base: lowest,
+                map: IdMap::new(id_cap(count)),
+            },
+            ..Propagator::default()
+        };
         for &b in &blocks {
             let mut out = Vec::new();
             for label in cx.ir.successors(b) {
@@ -114,26 +129,18 @@ impl Propagator {
     }
 
     fn should_simulate_again(&self, i: Inst) -> bool {
-        !self.settled.get(i.index()).copied().unwrap_or(false)
+        !self.slots.get(i).is_some_and(|s| s.settled)
     }
 
     fn dont_simulate_again(&mut self, i: Inst) {
-        let k = i.index();
-        if k >= self.settled.len() {
-            self.settled.resize(k + 1, false);
-        }
-        self.settled[k] = true;
+        self.slots.get_mut(i).settled = true;
     }
 
     /// `SetStatus`: whether the status changed.
     fn set_status(&mut self, i: Inst, s: PropStatus) -> bool {
-        let k = i.index();
-        if k >= self.statuses.len() {
-            self.statuses.resize(k + 1, 0);
-        }
-        let new = s as u8 + 1;
-        let changed = self.statuses[k] != new;
-        self.statuses[k] = new;
+        let slot = self.slots.get_mut(i);
+        let changed = slot.status != Some(s);
+        slot.status = Some(s);
         changed
     }
 
@@ -235,5 +242,44 @@ impl Propagator {
             self.add_control_edge(Some(b), s);
         }
         Some(changed)
+    }
+}
+
+/// What the propagation knows of one instruction.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    status: Option<PropStatus>,
+    settled: bool,
+}
+
+/// The slots of one function's instructions, by index less `base` (indices below it,
+/// of instructions outside the function, wrap to the map's sparse part).
+#[derive(Debug)]
+struct Slots {
+    base: u32,
+    map: IdMap<Slot>,
+}
+
+impl Default for Slots {
+    fn default() -> Self {
+        Slots {
+            base: 0,
+            map: IdMap::new(0),
+        }
+    }
+}
+
+impl Slots {
+    fn key(&self, i: Inst) -> u32 {
+        (i.index() as u32).wrapping_sub(self.base)
+    }
+
+    fn get(&self, i: Inst) -> Option<&Slot> {
+        self.map.get(self.key(i))
+    }
+
+    fn get_mut(&mut self, i: Inst) -> &mut Slot {
+        let k = self.key(i);
+        self.map.entry_or_insert_with(k, Slot::default)
     }
 }

@@ -12,7 +12,7 @@ use crate::ir::{Func, Inst, Kind, Operand, Section};
 use crate::mem_pass::FUNCTION_STORAGE;
 use crate::pass::{IrPass, PassError, Status};
 use spirv_core::spv::Opcode as O;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The pass's flag.
 pub const FLAG: &str = "private-to-local";
@@ -56,20 +56,26 @@ impl IrPass for PrivateToLocal {
             pass: FLAG,
             message: "ids ran out".into(),
         };
-        let mut to_move: Vec<(Inst, Func)> = Vec::new();
+        // Each variable to move with its function and its users, found before any
+        // change: moving one variable changes none of another's users, and asking
+        // again after a change would check each user anew (an entry point listing
+        // every variable, once per variable).
+        let mut to_move: Vec<(Inst, Func, Vec<Inst>)> = Vec::new();
         let values: Vec<Inst> = cx.ir.section(Section::TypesValues).collect();
         for v in values {
             if cx.ir.opcode(v) != O::Variable || cx.ir.data(v).in_word(0) != PRIVATE {
                 continue;
             }
-            if let Some(f) = find_local_function(cx, v) {
-                to_move.push((v, f));
+            let users = cx.users(cx.ir.result_id(v));
+            if let Some(f) = find_local_function(cx, v, &users) {
+                to_move.push((v, f, users));
             }
         }
         let modified = !to_move.is_empty();
         let mut localized: HashSet<u32> = HashSet::new();
-        for (v, f) in to_move {
-            move_variable(cx, v, f).ok_or_else(fail)?;
+        let mut types = NewTypes::default();
+        for (v, f, users) in to_move {
+            move_variable(cx, &mut types, v, f, &users).ok_or_else(fail)?;
             localized.insert(cx.ir.result_id(v));
         }
         if cx.ir.header.version >= 0x0001_0400 && !localized.is_empty() {
@@ -103,13 +109,13 @@ impl IrPass for PrivateToLocal {
     }
 }
 
-/// `FindLocalFunction`: the one function whose blocks use `var`, each use one the pass
-/// can update.
-fn find_local_function(cx: &mut Context, var: Inst) -> Option<Func> {
+/// `FindLocalFunction`: the one function whose blocks use `var` (its `users`), each
+/// use one the pass can update.
+fn find_local_function(cx: &mut Context, var: Inst, users: &[Inst]) -> Option<Func> {
     let id = cx.ir.result_id(var);
     let mut found_first_use = false;
     let mut target: Option<Func> = None;
-    for user in cx.users(id) {
+    for &user in users {
         let Some(b) = cx.ir.block_of(user) else {
             continue;
         };
@@ -159,13 +165,19 @@ fn is_decoration(op: O) -> bool {
     )
 }
 
-/// `MoveVariable`: `None` when ids ran out.
-fn move_variable(cx: &mut Context, var: Inst, f: Func) -> Option<()> {
+/// `MoveVariable` of `var` with its `users`: `None` when ids ran out.
+fn move_variable(
+    cx: &mut Context,
+    types: &mut NewTypes,
+    var: Inst,
+    f: Func,
+    users: &[Inst],
+) -> Option<()> {
     cx.ir.unlink(var);
     cx.forget_uses(var);
     cx.ir.data_mut(var).set_in_operand(0, &[FUNCTION_STORAGE]);
     let old_ty = cx.ir.type_id(var);
-    let new_ty = get_new_type(cx, old_ty)?;
+    let new_ty = get_new_type(cx, types, old_ty)?;
     cx.ir.data_mut(var).set_type_id(new_ty);
     cx.analyze_uses(var);
     let entry = cx.ir.entry(f)?;
@@ -173,14 +185,30 @@ fn move_variable(cx: &mut Context, var: Inst, f: Func) -> Option<()> {
         Some(first) => cx.ir.insert_before(first, var),
         None => cx.ir.push_block_inst(entry, var),
     }
-    update_uses(cx, var)
+    for &user in users {
+        update_use(cx, types, user, var)?;
+    }
+    Some(())
 }
 
+/// The `Function` pointer type found for each pointee: the same answer as looking
+/// through the types again, as the pass adds pointer types only at their end, and
+/// each look walked every variable still among them.
+#[derive(Default)]
+struct NewTypes(HashMap<u32, u32>);
+
 /// `GetNewType`: the `Function` pointer type to what `old_type_id` points to.
-fn get_new_type(cx: &mut Context, old_type_id: u32) -> Option<u32> {
+fn get_new_type(cx: &mut Context, types: &mut NewTypes, old_type_id: u32) -> Option<u32> {
     let old = cx.get_def(old_type_id)?;
     let pointee = cx.ir.data(old).in_word(1);
-    let new = cx.find_pointer_to_type(pointee, FUNCTION_STORAGE);
+    let new = match types.0.get(&pointee) {
+        Some(&new) => new,
+        None => {
+            let new = cx.find_pointer_to_type(pointee, FUNCTION_STORAGE);
+            types.0.insert(pointee, new);
+            new
+        }
+    };
     if new == 0 {
         return None;
     }
@@ -191,16 +219,16 @@ fn get_new_type(cx: &mut Context, old_type_id: u32) -> Option<u32> {
 }
 
 /// `UpdateUses`.
-fn update_uses(cx: &mut Context, i: Inst) -> Option<()> {
+fn update_uses(cx: &mut Context, types: &mut NewTypes, i: Inst) -> Option<()> {
     let id = cx.ir.result_id(i);
     for user in cx.users(id) {
-        update_use(cx, user, i)?;
+        update_use(cx, types, user, i)?;
     }
     Some(())
 }
 
 /// `UpdateUse`.
-fn update_use(cx: &mut Context, i: Inst, user: Inst) -> Option<()> {
+fn update_use(cx: &mut Context, types: &mut NewTypes, i: Inst, user: Inst) -> Option<()> {
     if cx.common_debug_opcode(i) == Some(DEBUG_GLOBAL_VARIABLE) {
         convert_debug_global_to_local_variable(cx, i, user)?;
         return Some(());
@@ -208,10 +236,10 @@ fn update_use(cx: &mut Context, i: Inst, user: Inst) -> Option<()> {
     if cx.ir.opcode(i) == O::AccessChain {
         cx.forget_uses(i);
         let ty = cx.ir.type_id(i);
-        let new_ty = get_new_type(cx, ty)?;
+        let new_ty = get_new_type(cx, types, ty)?;
         cx.ir.data_mut(i).set_type_id(new_ty);
         cx.analyze_uses(i);
-        update_uses(cx, i)?;
+        update_uses(cx, types, i)?;
     }
     Some(())
 }
