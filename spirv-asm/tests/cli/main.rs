@@ -5,4 +5,5 @@ mod asm_dis;
 mod batch;
 mod cfg;
 mod opt;
+mod quick_start;
 mod val;
