@@ -15,12 +15,12 @@
 //! flag's value does not read) fails the test; with `OPT_DIFF_REQUIRE_IMPLEMENTED=0` it
 //! is only counted and named. The test prints one table row per pass or
 //! sequence and writes every difference (module, flags, first differing instruction in
-//! `spirv-dis --raw-id` form) to a report in the system temp dir.
+//! `spirv-dis --raw-id` form) to a report in `target/tmp`.
 //!
 //! Knobs (environment): `OPT_DIFF_MODULES` (a seeded sample of that many; default all),
 //! `OPT_DIFF_SEED`, `OPT_DIFF_JOBS` (workers; default 2), `OPT_DIFF_ONLY` (only the
 //! rows whose flags contain this text), `OPT_DIFF_REPORT` (default
-//! `$TMPDIR/opt_differential.txt`). Without the corpus or SPIRV-Tools: a SKIP, or a
+//! `opt_differential.txt` in `target/tmp`). Without the corpus or SPIRV-Tools: a SKIP, or a
 //! failure with `SPIRV_TESTS_REQUIRE=1`.
 
 use spirv_tests::mutate::Rng;
@@ -523,7 +523,7 @@ fn opt_matches_spirv_opt_on_the_corpus() {
     let seed = knob("OPT_DIFF_SEED", DEFAULT_SEED);
     let jobs = knob("OPT_DIFF_JOBS", 2usize);
     let report_path = std::env::var_os("OPT_DIFF_REPORT").map_or_else(
-        || std::env::temp_dir().join("opt_differential.txt"),
+        || PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("opt_differential.txt"),
         PathBuf::from,
     );
 

@@ -16,8 +16,8 @@
 //! Knobs: `OPT_IR_MODULES` (a seeded sample of that many, [`DEFAULT_SAMPLE`] unless
 //! set; `all` for every module, which `.ci/run` does on the corpus), `OPT_IR_SEED`, `OPT_IR_JOBS`
 //! (workers, default 2), `OPT_IR_ONLY` (only the rows whose label contains this text),
-//! `OPT_IR_REPORT` (default `$TMPDIR/opt_ir.txt`, every difference with the first
-//! differing instruction). Without the corpus or SPIRV-Tools: a SKIP, or a failure with
+//! `OPT_IR_REPORT` (default `opt_ir.txt` in the workspace's `target/tmp`, so checkouts
+//! side by side keep their own; every difference with the first differing instruction). Without the corpus or SPIRV-Tools: a SKIP, or a failure with
 //! `SPIRV_TESTS_REQUIRE=1`.
 
 use spirv_tests::opt_diff::{Entry, Reference, first_difference, knob, manifest, run_spirv_opt};
@@ -390,8 +390,10 @@ fn ir_and_passes_match_spirv_opt() {
     };
     let seed = knob("OPT_IR_SEED", 0x0b71_2025_u64);
     let jobs = knob("OPT_IR_JOBS", 2usize);
-    let report_path = std::env::var_os("OPT_IR_REPORT")
-        .map_or_else(|| std::env::temp_dir().join("opt_ir.txt"), PathBuf::from);
+    let report_path = std::env::var_os("OPT_IR_REPORT").map_or_else(
+        || PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("opt_ir.txt"),
+        PathBuf::from,
+    );
     let start = std::time::Instant::now();
     let entries = spirv_tests::opt_diff::sample(manifest(&dir), count, seed);
     let rewritten = entries.iter().any(|e| e.name.contains("__rw"));

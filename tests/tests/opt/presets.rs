@@ -16,7 +16,7 @@
 //! Knobs: `OPT_PRESETS_MODULES` (a seeded sample of that many, [`DEFAULT_SAMPLE`] unless
 //! set; `all` for every module), `OPT_PRESETS_SEED`, `OPT_PRESETS_JOBS` (workers,
 //! default 2), `OPT_PRESETS_ONLY` (only presets whose flag contains this text),
-//! `OPT_PRESETS_REPORT` (default `$TMPDIR/opt_presets.txt`: every difference with the
+//! `OPT_PRESETS_REPORT` (default `opt_presets.txt` in `target/tmp`: every difference with the
 //! first differing instruction). Without the corpus or SPIRV-Tools: a SKIP, or a
 //! failure with `SPIRV_TESTS_REQUIRE=1`.
 
@@ -188,7 +188,7 @@ fn presets_match_spirv_opt() {
     let seed = knob("OPT_PRESETS_SEED", 0x9e5e_2025_u64);
     let jobs = knob("OPT_PRESETS_JOBS", 2usize);
     let report_path = std::env::var_os("OPT_PRESETS_REPORT").map_or_else(
-        || std::env::temp_dir().join("opt_presets.txt"),
+        || PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("opt_presets.txt"),
         PathBuf::from,
     );
     let only = std::env::var("OPT_PRESETS_ONLY").unwrap_or_default();
