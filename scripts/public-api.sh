@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The public-API snapshot: lists every public item of spirv-core, spirv-opt, spirv-asm and spirv-tools-compat (all
+# The public-API snapshot: lists every public item of spirv-core, spirv-opt, spirv-asm,
+# spirv-tools-compat, spirv-grammar-codegen and spirv-grammar-macros (all
 # features, as docs.rs builds them) and compares the lists with the ones checked in
 # under api/, so that every API change shows in review. On a difference it prints a
 # unified diff and fails; after a deliberate change, rerun with BLESS=1 to rewrite
@@ -52,7 +53,7 @@ lib_name() {
     *) echo "${1//-/_}" ;;
   esac
 }
-for crate in spirv-core spirv-opt spirv-asm spirv-tools-compat; do
+for crate in spirv-core spirv-opt spirv-asm spirv-tools-compat spirv-grammar-codegen spirv-grammar-macros; do
   json="$CARGO_TARGET_DIR/doc/$(lib_name "$crate").json"
   rm -f "$json"
   RUSTC_BOOTSTRAP=1 cargo rustdoc --quiet -p "$crate" --lib --all-features \
@@ -106,4 +107,4 @@ if [ "$changed" = 1 ]; then
   echo "public API changed; review the diff and rerun with BLESS=1" >&2
   exit 1
 fi
-[ "${BLESS:-0}" = 1 ] || echo "public API of spirv-core, spirv-opt, spirv-asm and spirv-tools-compat unchanged (api/*.txt)"
+[ "${BLESS:-0}" = 1 ] || echo "public API of the published crates unchanged (api/*.txt)"
