@@ -273,7 +273,9 @@ impl<'a> Emitter<'a> {
             w!(out, "{} pub {n}: {t},", Doc(&doc));
         }
         // Debug and PartialEq go through the table (see spirv_core::typed): one line each
-        // instead of derived code for every field.
+        // instead of derived code for every field. `#[inline]`: compiled in the crates that
+        // call them, not in the expanding crate, which would otherwise compile (and write a
+        // vtable for) every one of them, used or not.
         let switch = match fields
             .iter()
             .find(|(_, _, op)| self.is_switch_targets(inst, op))
@@ -286,11 +288,13 @@ impl<'a> Emitter<'a> {
             out,
             "}}
             impl ::core::fmt::Debug for {name} {{
+                #[inline]
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{
                     {kr}::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[{index}], {switch}, f)
                 }}
             }}
             impl ::core::cmp::PartialEq for {name} {{
+                #[inline]
                 fn eq(&self, other: &Self) -> bool {{
                     {kr}::__private::same_words(self, other)
                 }}

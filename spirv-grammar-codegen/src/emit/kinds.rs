@@ -247,11 +247,13 @@ impl Emitter<'_> {
         w!(
             out,
             "impl ::core::fmt::Debug for {data} {{
+                #[inline]
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{
                     {kr}::__private::fmt_data(self, &kinds::{ident}, f)
                 }}
             }}
             impl ::core::cmp::PartialEq for {data} {{
+                #[inline]
                 fn eq(&self, other: &Self) -> bool {{
                     {kr}::__private::same_words(self, other)
                 }}

@@ -68,11 +68,13 @@ fn an_instruction_becomes_a_struct_with_its_codec() {
             pub values: ::spirv_core::List<::spirv_core::Id>,
         }
         impl ::core::fmt::Debug for Mix {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 ::spirv_core::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[0], 1, f)
             }
         }
         impl ::core::cmp::PartialEq for Mix {
+            #[inline]
             fn eq(&self, other: &Self) -> bool {
                 ::spirv_core::__private::same_words(self, other)
             }
