@@ -1094,6 +1094,12 @@ impl Ir {
     /// parameters, header debug instructions, blocks (label first), end, and with
     /// `non_semantic` the trailing non-semantic instructions), lines excluded.
     pub fn func_insts(&self, func: Func, non_semantic: bool, f: &mut dyn FnMut(Inst)) {
+        self.each_func_inst(func, non_semantic, f);
+    }
+
+    /// [`Ir::func_insts`], generic over `f` so that a hot caller's step is inlined.
+    #[inline]
+    pub(crate) fn each_func_inst(&self, func: Func, non_semantic: bool, mut f: impl FnMut(Inst)) {
         let n = &self.funcs[func.index()];
         f(n.def);
         for i in self.params(func) {
@@ -1122,6 +1128,13 @@ impl Ir {
     /// const `Module::ForEachInst` with lines), lines before the instruction they are
     /// attached to.
     pub fn for_each_inst_written(&self, f: &mut dyn FnMut(&Ir, Inst)) {
+        self.each_inst_written(f);
+    }
+
+    /// [`Ir::for_each_inst_written`], generic over `f` so that the writer's step is
+    /// inlined.
+    #[inline]
+    pub(crate) fn each_inst_written(&self, mut f: impl FnMut(&Ir, Inst)) {
         let mut one = |ir: &Ir, i: Inst| {
             for &l in ir.lines(i) {
                 f(ir, l);
@@ -1148,7 +1161,7 @@ impl Ir {
             }
         }
         for &func in &self.order {
-            self.func_insts(func, true, &mut |i| one(self, i));
+            self.each_func_inst(func, true, |i| one(self, i));
         }
         for i in self.section(Section::GraphEntryPoint) {
             one(self, i);
