@@ -801,6 +801,7 @@ impl Loader {
     }
 
     /// Puts a new instruction where it belongs.
+    #[inline]
     fn place(
         &mut self,
         inst: Inst,
@@ -957,6 +958,7 @@ impl Loader {
     }
 
     /// An instruction inside a function.
+    #[inline]
     fn place_in_function(
         &mut self,
         inst: Inst,

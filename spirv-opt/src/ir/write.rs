@@ -183,6 +183,9 @@ struct Walked {
     made_void: Option<u32>,
 }
 
+/// What a walk hands its words to as it goes (see [`walk`]).
+type Drain<'a> = &'a mut dyn FnMut(&mut Vec<u32>);
+
 /// Walks `ir` in the writer's order, appending the words to `out`; with `drain`,
 /// hands `out` to it whenever it holds at least so many words. Reads `ir` only: the
 /// ids taken come from a copy of the bound ([`finish`] sets it).
@@ -191,7 +194,7 @@ fn walk(
     skip_nop: bool,
     void_type: VoidType,
     out: &mut Vec<u32>,
-    drain: Option<(usize, &mut dyn FnMut(&mut Vec<u32>))>,
+    drain: Option<(usize, Drain<'_>)>,
 ) -> Walked {
     let sets = Sets {
         shader: ir.ext_inst_import_id("NonSemantic.Shader.DebugInfo.100"),
