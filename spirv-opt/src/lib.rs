@@ -54,5 +54,5 @@ pub mod structural;
 
 pub use context::{Context, ContextOptions};
 pub use message::{Message, MessageLevel};
-pub use optimizer::{FaultText, OptError, Optimized, Optimizer};
+pub use optimizer::{FaultText, Finished, OptError, Optimized, Optimizer};
 pub use pass::{FlagError, IrPass, Pass, PassError, PassOptions, Status, run_ir_pass};

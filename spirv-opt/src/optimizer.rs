@@ -3,6 +3,7 @@
 //! `Optimizer::Run` runs them.
 
 use crate::context::{Context, ContextOptions};
+use crate::ir::load::ReadLoadError;
 use crate::ir::{Ir, LoadError};
 use crate::message::{Message, MessageLevel};
 use crate::pass::{FlagError, Pass, PassError, PassOptions, Run, Status, run_ir_pass};
@@ -83,6 +84,117 @@ pub struct Optimized {
     pub changed: bool,
 }
 
+/// What a run made, not written yet ([`Optimizer::run_file_reporting`]): the module, as
+/// the optimizer IR the last passes ran on or as words, and whether a pass changed it.
+/// [`Finished::write_to`] writes the IR a chunk at a time, so that a large module is
+/// never held as words as well.
+#[non_exhaustive]
+pub struct Finished {
+    done: Done,
+    changed: bool,
+    /// Leave the IR unfreed once written ([`Optimizer::leak_ir`]).
+    leak_ir: bool,
+    /// The module's length in words.
+    words: usize,
+    /// What writing the IR makes, known before it is written.
+    plan: Option<crate::ir::write::Plan>,
+}
+
+/// A run's module: the IR its last passes ran on, or words.
+enum Done {
+    Words(Vec<u32>),
+    Ir(Box<Context>),
+}
+
+/// Where a run's module comes from.
+enum Input<'a> {
+    /// Its words.
+    Words(Vec<u32>),
+    /// A stream of its bytes, and their number (see [`crate::ir::load::load_read`]).
+    Read(&'a mut dyn std::io::Read, u64),
+}
+
+impl fmt::Debug for Finished {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Finished")
+            .field("changed", &self.changed)
+            .field("words", &self.words)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Finished {
+    fn new(done: Done, changed: bool, leak_ir: bool) -> Finished {
+        let mut f = Finished {
+            done,
+            changed,
+            leak_ir,
+            words: 0,
+            plan: None,
+        };
+        match &mut f.done {
+            Done::Words(w) => f.words = w.len(),
+            Done::Ir(cx) => {
+                let plan = cx.write_plan();
+                f.words = plan.words;
+                f.plan = Some(plan);
+            }
+        }
+        f
+    }
+
+    /// Whether a pass changed the module (spirv-opt's `SuccessWithChange`).
+    pub fn changed(&self) -> bool {
+        self.changed
+    }
+
+    /// The length in bytes of what [`Finished::write_to`] writes.
+    pub fn byte_len(&self) -> u64 {
+        self.words as u64 * 4
+    }
+
+    /// Writes the module as little-endian bytes to `sink`, a chunk at a time.
+    ///
+    /// # Errors
+    /// The first of `sink`'s; what follows it is not written.
+    pub fn write_to(self, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self.done {
+            Done::Words(words) => {
+                let mut bytes = Vec::with_capacity(1 << 16);
+                for part in words.chunks(1 << 14) {
+                    bytes.clear();
+                    bytes.extend(part.iter().flat_map(|w| w.to_le_bytes()));
+                    sink.write_all(&bytes)?;
+                }
+                Ok(())
+            }
+            Done::Ir(mut cx) => {
+                let plan = self.plan.unwrap_or_else(|| cx.write_plan());
+                let written = cx.write_stream(plan, sink);
+                if self.leak_ir {
+                    // Told to: the process exits after writing.
+                    std::mem::forget(cx);
+                }
+                written
+            }
+        }
+    }
+
+    /// The module's words.
+    pub fn into_words(self) -> Vec<u32> {
+        match self.done {
+            Done::Words(words) => words,
+            Done::Ir(mut cx) => {
+                let words = cx.to_words();
+                if self.leak_ir {
+                    std::mem::forget(cx);
+                }
+                words
+            }
+        }
+    }
+}
+
 /// Why a run failed.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -100,6 +212,9 @@ pub enum OptError {
     /// Registered passes (spirv-opt's, alone or in a preset) are not implemented yet:
     /// their flags without dashes, each once, in order. Nothing ran.
     NotImplemented(Vec<&'static str>),
+    /// Reading the input failed ([`Optimizer::run_file_reporting`]): the I/O error's
+    /// text.
+    Read(String),
 }
 
 impl fmt::Display for OptError {
@@ -118,6 +233,7 @@ impl fmt::Display for OptError {
                     named.join(", ")
                 )
             }
+            OptError::Read(e) => write!(f, "cannot read the input: {e}"),
         }
     }
 }
@@ -445,6 +561,61 @@ impl Optimizer {
         out
     }
 
+    /// [`Optimizer::run_owned_reporting`] on the words of `file`, read from where it
+    /// stands (little-endian; a module in the other byte order is swapped as
+    /// [`Optimizer::run`] swaps it), the result not written yet. Without validation, on
+    /// a regular file, when the first pass runs on the optimizer IR, the module is
+    /// loaded as it is read, a chunk at a time, so that its words are never all in
+    /// memory (nor, through [`Finished::write_to`], the result's). The result and the
+    /// failures are those of reading the file whole, a length that is not a multiple
+    /// of 4 refused first ([`spirv_core::DecodeErrorKind::ByteLengthNotMultipleOf4`]).
+    ///
+    /// # Errors
+    /// As [`Optimizer::run`], and [`OptError::Read`] when reading fails.
+    pub fn run_file_reporting(
+        &self,
+        file: &mut std::fs::File,
+        consumer: &mut dyn FnMut(Message),
+    ) -> Result<Finished, OptError> {
+        let len = file
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| m.len());
+        let first_on_ir = self.passes.first().is_some_and(|p| match &p.run {
+            Run::Ir(_) => true,
+            Run::Editor(s) => ir_version(s).is_some(),
+            Run::Missing => false,
+        });
+        // The paths `run_owned_reporting` takes for the passes: a stream is loaded by
+        // the IR's loader only.
+        let stream = self.skip_validation && first_on_ir && self.structural().is_none();
+        let out = match len {
+            Some(len) if stream => self
+                .ready()
+                .and_then(|()| self.run_runs(Input::Read(file, len), consumer, true)),
+            _ => {
+                let words = match read_words(file) {
+                    Ok(words) => words,
+                    Err(e) => {
+                        consumer(e.message());
+                        return Err(e);
+                    }
+                };
+                return self
+                    .run_owned_reporting(words, consumer)
+                    .map(|o| Finished::new(Done::Words(o.words), o.changed, false));
+            }
+        };
+        match out {
+            Ok((done, changed)) => Ok(Finished::new(done, changed, self.leak_ir)),
+            Err(e) => {
+                consumer(e.message());
+                Err(e)
+            }
+        }
+    }
+
     /// [`Optimizer::run`] on a read module: the next module and whether a pass
     /// changed it.
     ///
@@ -474,9 +645,29 @@ impl Optimizer {
     /// passes' warnings go to `warn` as each pass ends.
     fn run_mixed(
         &self,
-        mut words: Vec<u32>,
+        words: Vec<u32>,
         warn: &mut dyn FnMut(Message),
     ) -> Result<Optimized, OptError> {
+        let (done, changed) = self.run_runs(Input::Words(words), warn, false)?;
+        let words = match done {
+            Done::Words(words) => words,
+            Done::Ir(mut cx) => cx.to_words(),
+        };
+        Ok(Optimized { words, changed })
+    }
+
+    /// [`Optimizer::run_mixed`] on `input`; with `keep_ir`, a last run of passes on the
+    /// IR leaves the IR, not yet written, with the bound set.
+    fn run_runs(
+        &self,
+        input: Input<'_>,
+        warn: &mut dyn FnMut(Message),
+        keep_ir: bool,
+    ) -> Result<(Done, bool), OptError> {
+        let (mut words, mut stream) = match input {
+            Input::Words(words) => (words, None),
+            Input::Read(r, len) => (Vec::new(), Some((r, len))),
+        };
         let numbers = self.numbers.as_deref().map(|n| n as &dyn NumberParser);
         // Structural passes with an IR version run on the IR here, among IR passes.
         let runs: Vec<Run> = self
@@ -489,6 +680,7 @@ impl Optimizer {
             .collect();
         if !matches!(runs.first(), Some(Run::Ir(_))) {
             // A structural pass reads the module first: the IR loader's checks have not.
+            debug_assert!(stream.is_none(), "a stream starts with passes on the IR");
             parser_check(&words)?;
         }
         let mut changed = false;
@@ -501,7 +693,13 @@ impl Optimizer {
                 .map_or(runs.len(), |k| at + k);
             let last = end == runs.len();
             if ir_run {
-                let mut ir = Ir::from_words(&words)?;
+                let mut ir = match stream.take() {
+                    None => Ir::from_words(&words)?,
+                    Some((r, len)) => crate::ir::load::load_read(r, len).map_err(|e| match e {
+                        ReadLoadError::Io(e) => OptError::Read(e.to_string()),
+                        ReadLoadError::Load(e) => e.into(),
+                    })?,
+                };
                 if let Some(bound) = self.max_id_bound {
                     ir.max_id_bound = bound;
                 }
@@ -521,6 +719,9 @@ impl Optimizer {
                 }
                 if last && changed {
                     cx.ir.header.bound = cx.ir.compute_id_bound();
+                }
+                if last && keep_ir {
+                    return Ok((Done::Ir(Box::new(cx)), changed));
                 }
                 words = cx.to_words_into(spare);
                 if last && self.leak_ir {
@@ -550,7 +751,7 @@ impl Optimizer {
         if self.passes.is_empty() {
             words = Ir::from_words(&words)?.to_words();
         }
-        Ok(Optimized { words, changed })
+        Ok((Done::Words(words), changed))
     }
 
     /// Validates, unless told not to.
@@ -627,6 +828,24 @@ impl Optimizer {
             _ => e.message(),
         }
     }
+}
+
+/// The words of what is left of `file`, little-endian.
+fn read_words(file: &mut std::fs::File) -> Result<Vec<u32>, OptError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| OptError::Read(e.to_string()))?;
+    if bytes.len() % 4 != 0 {
+        return Err(OptError::Decode(DecodeError::at_word(
+            spirv_core::DecodeErrorKind::ByteLengthNotMultipleOf4 { len: bytes.len() },
+            bytes.len() / 4,
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
 }
 
 /// Refuses, as spirv-opt does, a module its parser refuses where the structural passes'

@@ -192,12 +192,97 @@ impl Request {
                 other => other,
             }
         };
-        done.map(|o| o.words).map_err(|e| match e {
-            // A pass's failure or a refused load, as spirv-opt's consumer prints it
-            // (`error: line N: …`).
-            OptError::Pass(_) | OptError::Load(_) => format!("{}\n", e.message()),
-            e => format!("error: {e}\n"),
+        done.map(|o| o.words).map_err(failure)
+    }
+
+    /// Without validation, the module in the file at `path` optimized as it is read and
+    /// written to `output` as it is made (neither is ever all in memory as words):
+    /// the exit code; `None` for a file read whole instead (not a regular file, or a
+    /// length the whole read refuses), which then reports as it does.
+    fn optimize_file(&self, path: &str, output: &str) -> Option<u8> {
+        let mut file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("{}", read_error(path, &e.to_string()));
+                return Some(1);
+            }
+        };
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() || meta.len() % 4 != 0 {
+            return None;
+        }
+        let mut warn = |m: spirv_opt::Message| {
+            if m.level == spirv_opt::MessageLevel::Warning && !self.batch.json {
+                println!("{m}");
+            }
+        };
+        let done = match self.optimizer.run_file_reporting(&mut file, &mut warn) {
+            Ok(done) => done,
+            Err(OptError::Read(e)) => {
+                eprintln!("{}", read_error(path, &e));
+                return Some(1);
+            }
+            Err(e) => {
+                eprint!("{}", failure(e));
+                return Some(1);
+            }
+        };
+        drop(file);
+        let written = super::output::Output::open(output).and_then(|mut o| {
+            o.reserve(done.byte_len());
+            let mut sink = OutputSink {
+                out: &mut o,
+                failed: None,
+            };
+            if let Err(e) = done.write_to(&mut sink) {
+                return Err(sink.failed.unwrap_or_else(|| format!("error: {e}")));
+            }
+            o.commit()
+        });
+        Some(match written {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
         })
+    }
+}
+
+/// A run's failure as the command prints it.
+fn failure(e: OptError) -> String {
+    match e {
+        // A pass's failure or a refused load, as spirv-opt's consumer prints it
+        // (`error: line N: …`).
+        OptError::Pass(_) | OptError::Load(_) => format!("{}\n", e.message()),
+        e => format!("error: {e}\n"),
+    }
+}
+
+/// The message for an input file that cannot be read, as `super::read_words` words it.
+fn read_error(path: &str, e: &str) -> String {
+    format!("error: cannot open input file '{path}': {e}")
+}
+
+/// [`super::output::Output`] as a writer, keeping its message for a failed write.
+struct OutputSink<'a> {
+    out: &'a mut super::output::Output,
+    failed: Option<String>,
+}
+
+impl std::io::Write for OutputSink<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.out.write_all(buf) {
+            Ok(()) => Ok(buf.len()),
+            Err(message) => {
+                let e = std::io::Error::other(message.clone());
+                self.failed = Some(message);
+                Err(e)
+            }
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -253,6 +338,14 @@ pub fn run(args: Args) -> u8 {
         return 1;
     };
     let input = r.inputs.first().map(String::as_str);
+    if r.skip_validation {
+        if let Some(code) = input
+            .filter(|&p| p != "-")
+            .and_then(|p| r.optimize_file(p, output))
+        {
+            return code;
+        }
+    }
     let words = match super::read_words(input) {
         Ok(w) => w,
         Err(e) => {

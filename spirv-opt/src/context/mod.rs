@@ -1017,7 +1017,39 @@ impl Context {
         self.write_into(true, buffer)
     }
 
+    /// Writes the module as [`Context::to_words`] does, as little-endian bytes to
+    /// `sink`, a chunk at a time: the module is never all in memory as words.
+    ///
+    /// # Errors
+    /// The first of `sink`'s; what follows it is not written.
+    pub fn write_to(&mut self, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let plan = self.write_plan();
+        self.write_stream(plan, sink)
+    }
+
+    /// What [`Context::write_to`] writes: the header's bound and the length in words.
+    pub(crate) fn write_plan(&mut self) -> crate::ir::write::Plan {
+        let void = self.void_for_writer();
+        crate::ir::write::plan(&self.ir, true, void)
+    }
+
+    /// [`Context::write_to`] with its [`Context::write_plan`].
+    pub(crate) fn write_stream(
+        &mut self,
+        plan: crate::ir::write::Plan,
+        sink: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let void = self.void_for_writer();
+        crate::ir::write::write_stream(&mut self.ir, true, void, plan, sink)
+    }
+
     fn write_into(&mut self, skip_nop: bool, buffer: Vec<u32>) -> Vec<u32> {
+        let void = self.void_for_writer();
+        crate::ir::write::to_words_into(&mut self.ir, skip_nop, void, buffer)
+    }
+
+    /// Where the writer finds the void type's id.
+    fn void_for_writer(&mut self) -> crate::ir::write::VoidType {
         use crate::ir::write::VoidType;
         // The void type matters for a `DebugNoLine` only. With none, spirv-opt's type
         // manager makes one when the writer first asks (after the types were written).
@@ -1031,7 +1063,7 @@ impl Context {
                 void = VoidType::Id(self.types().id_of(t));
             }
         }
-        crate::ir::write::to_words_into(&mut self.ir, skip_nop, void, buffer)
+        void
     }
 
     /// The leading `OpPhi`s of `b` (`ForEachPhiInst`).

@@ -16,7 +16,7 @@
 use super::{DebugScope, Graph, Header, Inst, InstData, Ir, Kind, Owner, Section};
 use spirv_core::__private::opt::is_block_terminator;
 use spirv_core::ExtInstRegistry;
-use spirv_core::binary::RawInstructions;
+use spirv_core::binary::{RawInstRef, RawInstructions};
 use spirv_core::grammar::KindClass;
 use spirv_core::spv;
 use spirv_core::spv::Opcode as O;
@@ -176,6 +176,246 @@ fn count_instructions(words: &[u32]) -> usize {
 /// [`load`] of words in host order.
 fn load_words(words: &[u32]) -> Result<Ir, LoadError> {
     let (h, raws) = RawInstructions::module(words)?;
+    let mut src = SliceSource(raws);
+    load_from(h, &mut src, words.len(), count_instructions(words))
+}
+
+/// Where the loader's instructions come from, in order.
+trait Source {
+    /// The next instruction (its operands borrowed until the next call), the stream's
+    /// failure, or `None` at its end.
+    fn next_inst(&mut self) -> Option<Result<RawInstRef<'_>, DecodeError>>;
+}
+
+/// The instructions of a module's words in memory.
+struct SliceSource<'a>(RawInstructions<'a>);
+
+impl Source for SliceSource<'_> {
+    #[inline]
+    fn next_inst(&mut self) -> Option<Result<RawInstRef<'_>, DecodeError>> {
+        self.0.next()
+    }
+}
+
+/// Why a module read from a byte stream cannot be loaded.
+#[derive(Debug)]
+pub(crate) enum ReadLoadError {
+    /// Reading failed.
+    Io(std::io::Error),
+    /// The bytes read do not load ([`load`]'s failure on them).
+    Load(LoadError),
+}
+
+/// Loads the module `r` holds, `len` bytes (its length when known; it sizes the
+/// tables as the words' length does for [`load`]), read a chunk at a time so that the
+/// module's words are never all in memory at once: the same IR, or the same failure,
+/// as [`load`] of the bytes read whole as little-endian words (a module in the other
+/// byte order swapped as [`load`] swaps it), a length not a multiple of 4 refused
+/// first, as `spirv_core::binary::words_from_bytes` refuses it.
+pub(crate) fn load_read(r: &mut dyn std::io::Read, len: u64) -> Result<Ir, ReadLoadError> {
+    let words = usize::try_from(len / 4).unwrap_or(usize::MAX);
+    let mut src = ReadSource::new(r);
+    src.fill();
+    let loaded = match spirv_core::binary::parse_header(&src.buf[..src.end]) {
+        Ok(h) => {
+            src.start = 5;
+            // Room for the instructions of an average length of four words; a module
+            // of shorter ones grows the arena (in place, for a large one).
+            load_from(h, &mut src, words, words / 4)
+        }
+        Err(e) => Err(e.into()),
+    };
+    // What a read of the whole stream would have refused first.
+    if loaded.is_err() {
+        src.drain();
+    }
+    if let Some(e) = src.error.take() {
+        return Err(ReadLoadError::Io(e));
+    }
+    if src.total % 4 != 0 {
+        let len = usize::try_from(src.total).unwrap_or(usize::MAX);
+        return Err(ReadLoadError::Load(LoadError::Decode(
+            DecodeError::at_word(DecodeErrorKind::ByteLengthNotMultipleOf4 { len }, len / 4),
+        )));
+    }
+    loaded.map_err(ReadLoadError::Load)
+}
+
+/// The words a [`ReadSource`] holds at once: room for the longest instruction (65535
+/// words) and more, so that a refill is needed every few hundred KiB only.
+const READ_WORDS: usize = 1 << 16;
+/// The bytes a [`ReadSource`] asks the reader for at a time.
+const READ_BYTES: usize = 1 << 16;
+
+/// The instructions of a module read from a byte stream into a window of
+/// [`READ_WORDS`] words, refilled when an instruction runs past its end.
+struct ReadSource<'r> {
+    r: &'r mut dyn std::io::Read,
+    /// The window; `buf[start..end]` is not handed over yet.
+    buf: Vec<u32>,
+    start: usize,
+    end: usize,
+    /// The module's word offset of `buf[0]`.
+    base: usize,
+    /// The next instruction's index.
+    index: usize,
+    /// The bytes of a word read in part, at the front of `bytes`, and their number.
+    bytes: Vec<u8>,
+    partial: usize,
+    /// The bytes read so far.
+    total: u64,
+    eof: bool,
+    /// The module is in the other byte order (its first word is the magic swapped).
+    swapped: bool,
+    failed: bool,
+    /// The read's failure; the stream ends there.
+    error: Option<std::io::Error>,
+}
+
+impl<'r> ReadSource<'r> {
+    fn new(r: &'r mut dyn std::io::Read) -> Self {
+        ReadSource {
+            r,
+            buf: vec![0; READ_WORDS],
+            start: 0,
+            end: 0,
+            base: 0,
+            index: 0,
+            bytes: vec![0; READ_BYTES],
+            partial: 0,
+            total: 0,
+            eof: false,
+            swapped: false,
+            failed: false,
+            error: None,
+        }
+    }
+
+    /// Moves the words not handed over yet to the front of the window and reads until
+    /// it is full or the stream ends.
+    fn fill(&mut self) {
+        self.buf.copy_within(self.start..self.end, 0);
+        self.base += self.start;
+        self.end -= self.start;
+        self.start = 0;
+        let first = self.base == 0 && self.end == 0;
+        while !self.eof && self.end < self.buf.len() {
+            let room = ((self.buf.len() - self.end) * 4).min(READ_BYTES) - self.partial;
+            let n = match self
+                .r
+                .read(&mut self.bytes[self.partial..self.partial + room])
+            {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.error = Some(e);
+                    self.eof = true;
+                    break;
+                }
+            };
+            self.total += n as u64;
+            let have = self.partial + n;
+            let whole = have / 4;
+            let to = &mut self.buf[self.end..self.end + whole];
+            let from = self.bytes[..whole * 4].chunks_exact(4);
+            // One loop per byte order, each vectorized.
+            if self.swapped {
+                for (w, b) in to.iter_mut().zip(from) {
+                    *w = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            } else {
+                for (w, b) in to.iter_mut().zip(from) {
+                    *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
+            self.bytes.copy_within(whole * 4..have, 0);
+            self.partial = have - whole * 4;
+            self.end += whole;
+        }
+        if first && self.buf[..self.end].first() == Some(&spirv_core::binary::MAGIC.swap_bytes()) {
+            self.swapped = true;
+            spirv_core::binary::swap_words(&mut self.buf[..self.end]);
+        }
+    }
+
+    /// Reads the rest of the stream, for its length.
+    fn drain(&mut self) {
+        while !self.eof {
+            match self.r.read(&mut self.bytes) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.total += n as u64,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.error = Some(e);
+                    self.eof = true;
+                }
+            }
+        }
+    }
+}
+
+impl Source for ReadSource<'_> {
+    #[inline]
+    fn next_inst(&mut self) -> Option<Result<RawInstRef<'_>, DecodeError>> {
+        if self.start == self.end {
+            if self.eof {
+                return None;
+            }
+            self.fill();
+        }
+        let &first = self.buf[..self.end].get(self.start)?;
+        if self.failed {
+            return None;
+        }
+        let count = (first >> 16) as usize;
+        let offset = self.base + self.start;
+        let index = self.index;
+        if count == 0 {
+            self.failed = true;
+            return Some(Err(DecodeError::new(
+                DecodeErrorKind::ZeroWordCount,
+                offset,
+                index,
+            )));
+        }
+        if self.start + count > self.end && !self.eof {
+            self.fill();
+        }
+        if self.start + count > self.end {
+            self.failed = true;
+            return Some(Err(DecodeError::new(
+                DecodeErrorKind::InstructionPastEnd {
+                    word_count: first >> 16,
+                    available: self.end - self.start,
+                },
+                offset,
+                index,
+            )));
+        }
+        let at = self.start;
+        self.start += count;
+        self.index += 1;
+        Some(Ok(RawInstRef {
+            opcode: first as u16,
+            operands: &self.buf[at + 1..at + count],
+            offset,
+            index,
+        }))
+    }
+}
+
+/// Loads a module of `words` words (known, or an upper bound) whose header is `h` and
+/// whose instructions `src` hands over, with room for `insts` instructions at first.
+fn load_from(
+    h: spirv_core::binary::Header,
+    src: &mut impl Source,
+    words: usize,
+    insts: usize,
+) -> Result<Ir, LoadError> {
     let header = Header {
         magic: 0x0723_0203,
         version: h.version,
@@ -195,21 +435,18 @@ fn load_words(words: &[u32]) -> Result<Ir, LoadError> {
         last_line: None,
         scope: DebugScope::default(),
     };
-    l.ir.reserve(count_instructions(words));
+    l.ir.reserve(insts);
     let registry = spirv_tools_registry();
     // What the instructions so far define (number types, imported sets, value types):
     // what the walk needs to lay out typed literals and extended instructions.
-    let mut ids = Ids::new(words.len());
+    let mut ids = Ids::new(words);
     // Sized once, not grown step by step (each step a copy): for the ids below the
     // bound, but no more than the words can define (a result takes two words at
     // least), so a claimed bound costs no more than the input's own size.
-    ids.reserve_below(
-        h.bound
-            .min(u32::try_from(words.len() / 2).unwrap_or(u32::MAX)),
-    );
+    ids.reserve_below(h.bound.min(u32::try_from(words / 2).unwrap_or(u32::MAX)));
     let mut parts: Vec<(Kind, u32, u32)> = Vec::with_capacity(16);
     let mut shapes: Vec<Option<Option<Shaped>>> = Vec::new();
-    for raw in raws {
+    while let Some(raw) = src.next_inst() {
         let raw = raw?;
         l.index += 1;
         let opcode = raw.opcode;
@@ -363,6 +600,7 @@ impl Shaped {
 
     /// The kinds of `ops` packed as the inline form of [`InstData`] packs them, if
     /// [`Shaped::kinds`] would give them and they fit inline.
+    #[inline]
     fn packed_kinds(&self, ops: &[u32]) -> Option<u32> {
         if ops.len() > super::inst::INLINE {
             return None;
@@ -499,6 +737,7 @@ impl Loader {
     }
 
     /// `IrLoader::AddInstruction`.
+    #[inline]
     fn add(&mut self, data: InstData) -> Result<(), LoadError> {
         let opcode = data.opcode();
         let ext = is_extended(opcode);
@@ -562,6 +801,7 @@ impl Loader {
     }
 
     /// Puts a new instruction where it belongs.
+    #[inline]
     fn place(
         &mut self,
         inst: Inst,
@@ -718,6 +958,7 @@ impl Loader {
     }
 
     /// An instruction inside a function.
+    #[inline]
     fn place_in_function(
         &mut self,
         inst: Inst,

@@ -656,8 +656,22 @@ impl Ir {
     }
 
     /// Appends `i` (detached) to block `b`.
+    #[inline]
     pub fn push_block_inst(&mut self, b: Block, i: Inst) {
-        self.push_to(Owner::Block(b.0), i);
+        // `push_to` for a block, the loader's most frequent append, without its match.
+        let list = &mut self.blocks[b.index()].insts;
+        let last = list.last;
+        if list.first == NONE {
+            list.first = i.0;
+        }
+        list.last = i.0;
+        let node = &mut self.nodes[i.index()];
+        node.prev = last;
+        node.next = NONE;
+        node.owner = Owner::Block(b.0).pack();
+        if last != NONE {
+            self.nodes[last as usize].next = i.0;
+        }
     }
 
     /// Unlinks `i` from its list (its data stays, and it can be linked elsewhere).
@@ -1094,6 +1108,12 @@ impl Ir {
     /// parameters, header debug instructions, blocks (label first), end, and with
     /// `non_semantic` the trailing non-semantic instructions), lines excluded.
     pub fn func_insts(&self, func: Func, non_semantic: bool, f: &mut dyn FnMut(Inst)) {
+        self.each_func_inst(func, non_semantic, f);
+    }
+
+    /// [`Ir::func_insts`], generic over `f` so that a hot caller's step is inlined.
+    #[inline]
+    pub(crate) fn each_func_inst(&self, func: Func, non_semantic: bool, mut f: impl FnMut(Inst)) {
         let n = &self.funcs[func.index()];
         f(n.def);
         for i in self.params(func) {
@@ -1122,12 +1142,45 @@ impl Ir {
     /// const `Module::ForEachInst` with lines), lines before the instruction they are
     /// attached to.
     pub fn for_each_inst_written(&self, f: &mut dyn FnMut(&Ir, Inst)) {
-        let mut one = |ir: &Ir, i: Inst| {
-            for &l in ir.lines(i) {
-                f(ir, l);
+        self.each_inst_written(f);
+    }
+
+    /// [`Ir::for_each_inst_written`], generic over `f` so that the writer's step is
+    /// inlined.
+    #[inline]
+    pub(crate) fn each_inst_written(&self, mut f: impl FnMut(&Ir, Inst)) {
+        // Most modules have no lines: their walk looks none up.
+        if self.line_lists.is_empty() {
+            self.each_listed(|i| f(self, i));
+        } else {
+            self.each_listed(|i| {
+                for &l in self.lines(i) {
+                    f(self, l);
+                }
+                f(self, i);
+            });
+        }
+        for g in &self.graphs {
+            for i in g
+                .def
+                .iter()
+                .chain(&g.inputs)
+                .chain(&g.insts)
+                .chain(&g.outputs)
+                .chain(&g.end)
+            {
+                f(self, *i);
             }
-            f(ir, i);
-        };
+        }
+        for &l in &self.trailing {
+            f(self, l);
+        }
+    }
+
+    /// The instructions of the sections, the functions and the graph entry points, in
+    /// the writer's order (the part of [`Ir::each_inst_written`] that has lines).
+    #[inline(always)]
+    fn each_listed(&self, mut f: impl FnMut(Inst)) {
         for s in [
             Section::Capability,
             Section::Extension,
@@ -1144,29 +1197,14 @@ impl Ir {
             Section::ExtInstDebugInfo,
         ] {
             for i in self.section(s) {
-                one(self, i);
+                f(i);
             }
         }
         for &func in &self.order {
-            self.func_insts(func, true, &mut |i| one(self, i));
+            self.each_func_inst(func, true, &mut f);
         }
         for i in self.section(Section::GraphEntryPoint) {
-            one(self, i);
-        }
-        for g in &self.graphs {
-            for i in g
-                .def
-                .iter()
-                .chain(&g.inputs)
-                .chain(&g.insts)
-                .chain(&g.outputs)
-                .chain(&g.end)
-            {
-                f(self, *i);
-            }
-        }
-        for &l in &self.trailing {
-            f(self, l);
+            f(i);
         }
     }
 

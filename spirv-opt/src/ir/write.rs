@@ -64,38 +64,194 @@ pub fn to_words_into(
     void_type: VoidType,
     mut out: Vec<u32>,
 ) -> Vec<u32> {
-    let sets = Sets {
-        shader: ir.ext_inst_import_id("NonSemantic.Shader.DebugInfo.100"),
-        opencl: ir.ext_inst_import_id("OpenCL.DebugInfo.100"),
-    };
     let h = ir.header;
     out.clear();
     // Room for the instructions' words, at least: most modules then need no growth.
     out.reserve(5 + 4 * ir.nodes.len());
     out.extend_from_slice(&[h.magic, h.version, h.generator, h.bound, h.schema]);
-    // The ids the writer takes come from a copy of the bound, set back after the walk
-    // (the walk reads `ir` only), and a void type it makes is added after.
+    let walked = walk(ir, skip_nop, void_type, &mut out, None);
+    finish(ir, walked);
+    out[3] = ir.header.bound;
+    out
+}
+
+/// What writing a module makes, known before a word of it is written: its header's
+/// bound (the writer takes ids as it goes) and its length in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// The header's bound.
+    pub bound: u32,
+    /// The module's length in words, header included.
+    pub words: usize,
+}
+
+/// Whether the writer takes no id and writes no scope in `ir`: no debug-info set's
+/// global instructions (the scopes' set) and no `NonSemantic.Shader.DebugInfo.100`
+/// import (its `DebugNoLine`s). Most modules; for them the writer adds nothing but the
+/// `OpNoLine` that ends a line.
+fn plain(ir: &Ir) -> bool {
+    ir.section_first(Section::ExtInstDebugInfo).is_none()
+        && ir.ext_inst_import_id("NonSemantic.Shader.DebugInfo.100") == 0
+}
+
+/// The [`Plan`] of writing `ir` so. A plain module (see [`plain`]) without debug lines
+/// writes its instructions as they are, so their lengths are summed; any other is
+/// written once without keeping the words.
+pub(crate) fn plan(ir: &Ir, skip_nop: bool, void_type: VoidType) -> Plan {
+    if plain(ir) && ir.line_lists.is_empty() && ir.trailing.is_empty() {
+        let mut words = 5;
+        let mut lines = false;
+        ir.each_inst_written(|ir, i| {
+            let d = ir.data(i);
+            lines |= matches!(d.opcode(), O::Line | O::NoLine);
+            if !(skip_nop && d.is_nop()) {
+                words += d.word_count();
+            }
+        });
+        if !lines {
+            return Plan {
+                bound: ir.header.bound,
+                words,
+            };
+        }
+    }
+    let mut words = 5;
+    let mut out = Vec::with_capacity(1 << 10);
+    let walked = walk(
+        ir,
+        skip_nop,
+        void_type,
+        &mut out,
+        Some((1 << 9, &mut |out: &mut Vec<u32>| {
+            words += out.len();
+            out.clear();
+        })),
+    );
+    words += out.len();
+    Plan {
+        bound: walked.bound,
+        words,
+    }
+}
+
+/// The words a streaming write hands over at a time.
+const CHUNK: usize = 1 << 14;
+
+/// Writes `ir` as [`to_words`] does, as little-endian bytes to `sink` a chunk at a
+/// time (the module is never all in memory as words), `plan` being its [`plan`].
+///
+/// # Errors
+/// The first of `sink`'s; what follows it is not written.
+pub(crate) fn write_stream(
+    ir: &mut Ir,
+    skip_nop: bool,
+    void_type: VoidType,
+    plan: Plan,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let h = ir.header;
+    let mut out = Vec::with_capacity(CHUNK + 64);
+    out.extend_from_slice(&[h.magic, h.version, h.generator, plan.bound, h.schema]);
+    let mut bytes = vec![0u8; 4 * (CHUNK + 64)];
+    let mut failed = None;
+    let mut drain = |out: &mut Vec<u32>| {
+        if failed.is_none() {
+            let n = 4 * out.len();
+            if bytes.len() < n {
+                bytes.resize(n, 0);
+            }
+            for (b, w) in bytes.chunks_exact_mut(4).zip(out.iter()) {
+                b.copy_from_slice(&w.to_le_bytes());
+            }
+            if let Err(e) = sink.write_all(&bytes[..n]) {
+                failed = Some(e);
+            }
+        }
+        out.clear();
+    };
+    let walked = walk(ir, skip_nop, void_type, &mut out, Some((CHUNK, &mut drain)));
+    drain(&mut out);
+    debug_assert_eq!(walked.bound, plan.bound, "the plan's bound");
+    finish(ir, walked);
+    failed.map_or(Ok(()), Err)
+}
+
+/// What a walk of the writer leaves to do: the bound it reached and the void type it
+/// made.
+struct Walked {
+    bound: u32,
+    made_void: Option<u32>,
+}
+
+/// What a walk hands its words to as it goes (see [`walk`]).
+type Drain<'a> = &'a mut dyn FnMut(&mut Vec<u32>);
+
+/// Walks `ir` in the writer's order, appending the words to `out`; with `drain`,
+/// hands `out` to it whenever it holds at least so many words. Reads `ir` only: the
+/// ids taken come from a copy of the bound ([`finish`] sets it).
+fn walk(
+    ir: &Ir,
+    skip_nop: bool,
+    void_type: VoidType,
+    out: &mut Vec<u32>,
+    drain: Option<(usize, Drain<'_>)>,
+) -> Walked {
+    let sets = Sets {
+        shader: ir.ext_inst_import_id("NonSemantic.Shader.DebugInfo.100"),
+        opencl: ir.ext_inst_import_id("OpenCL.DebugInfo.100"),
+    };
     let mut w = Writer {
         sets,
         skip_nop,
         debug_first: ir.section_first(Section::ExtInstDebugInfo),
         void_type,
         made_void: None,
-        bound: h.bound,
+        bound: ir.header.bound,
         max_id_bound: ir.max_id_bound,
         last_scope: super::DebugScope::default(),
         last_line: None,
         between_merge_and_branch: false,
         between_label_and_phi_var: false,
     };
-    ir.for_each_inst_written(&mut |ir, i| w.write(ir, i, &mut out));
-    ir.header.bound = w.bound;
-    if let Some(id) = w.made_void {
+    let plain = plain(ir);
+    let (at, mut drain) = match drain {
+        Some((at, drain)) => (at, Some(drain)),
+        None => (usize::MAX, None),
+    };
+    ir.each_inst_written(|ir, i| {
+        let d = ir.data(i);
+        let opcode = d.opcode();
+        // In a plain module, outside a line, an instruction other than a line is
+        // written as it is: what `Writer::write` does then, without its checks.
+        if plain && w.last_line.is_none() && !matches!(opcode, O::Line | O::NoLine) {
+            if !(skip_nop && d.is_nop()) {
+                out.push(((d.word_count() as u32) << 16) | u32::from(opcode.0));
+                out.extend_from_slice(d.words());
+            }
+            w.between_merge_and_branch = matches!(opcode, O::LoopMerge | O::SelectionMerge);
+        } else {
+            w.write(ir, i, out);
+        }
+        if out.len() >= at {
+            if let Some(drain) = drain.as_mut() {
+                drain(out);
+            }
+        }
+    });
+    Walked {
+        bound: w.bound,
+        made_void: w.made_void,
+    }
+}
+
+/// After a walk: the header's bound is the one the writer reached, and a void type it
+/// made is added after the types.
+fn finish(ir: &mut Ir, walked: Walked) {
+    ir.header.bound = walked.bound;
+    if let Some(id) = walked.made_void {
         let v = ir.create(super::InstData::new(O::TypeVoid, 0, id, &[]));
         ir.push_global(Section::TypesValues, v);
     }
-    out[3] = ir.header.bound;
-    out
 }
 
 /// The writer's state along the module.

@@ -270,8 +270,10 @@ enum Verdict {
     OursFailed(String),
 }
 
-/// Ours on `input`: the IR's round trip, or the optimizer with the row's flags.
-fn ours(row: &Row, input: &[u32]) -> Result<Vec<u32>, String> {
+/// Ours on `input`: the IR's round trip, or the optimizer with the row's flags, run on
+/// the words and on the file at `path` (the command line's streamed run), which must
+/// agree.
+fn ours(row: &Row, input: &[u32], path: &Path) -> Result<Vec<u32>, String> {
     let run = || -> Result<Vec<u32>, String> {
         if row.args.is_empty() {
             let mut ir = spirv_opt::ir::Ir::from_words(input).map_err(|e| e.to_string())?;
@@ -285,7 +287,20 @@ fn ours(row: &Row, input: &[u32]) -> Result<Vec<u32>, String> {
         for a in &row.args {
             opt.register_flag(a).map_err(|e| e.to_string())?;
         }
-        opt.run(input).map(|o| o.words).map_err(|e| e.to_string())
+        let in_memory = opt.run(input).map(|o| o.words).map_err(|e| e.to_string());
+        let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+        let streamed = opt
+            .run_file_reporting(&mut file, &mut |_| {})
+            .map_err(|e| e.to_string())
+            .map(|done| {
+                let mut bytes = Vec::new();
+                done.write_to(&mut bytes).map(|()| words(&bytes))
+            });
+        match streamed {
+            Ok(Ok(w)) if in_memory.as_ref().ok() == Some(&w) => in_memory,
+            Err(e) if in_memory.as_ref().err() == Some(&e) => in_memory,
+            _ => Err("the streamed run differs from the in-memory run".to_owned()),
+        }
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
         .unwrap_or_else(|_| Err("panicked".to_owned()))
@@ -311,7 +326,7 @@ fn run_module(entry: &Entry, rows: &[Row], opt: &Path, scratch: &Path) -> Module
             } else {
                 run_spirv_opt(opt, &row.args, &entry.path, scratch)
             };
-            let mine = ours(row, &input);
+            let mine = ours(row, &input, &entry.path);
             match (theirs, mine) {
                 (Reference::Output(t), Ok(o)) if words(&t) == o => Verdict::Same,
                 (Reference::Output(t), Ok(o)) => {

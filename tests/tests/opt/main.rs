@@ -11,4 +11,5 @@ mod interfaces_functions_sets;
 mod ir;
 mod lines;
 mod presets;
+mod stream;
 mod synthetic;
