@@ -18,7 +18,7 @@
 //! other file is replaced as above. On this machine's disk (ext4 without a journal, with
 //! online discard), a rewrite of an unchanged output made a new inode (past every inode
 //! freed in the last minutes, one look each), freed the old one and discarded its
-//! blocks: 0.2–1.5 ms of kernel time per file, where the comparison costs a read from
+//! blocks: 0.1–0.7 ms of kernel time per file, where the comparison costs a read from
 //! the page cache (docs/performance.md, "batch on the disk").
 
 use std::fs::File;
