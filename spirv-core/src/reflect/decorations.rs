@@ -1,7 +1,12 @@
 //! Names and decorations of ids and of struct members, as `OpName`, `OpMemberName`,
-//! `OpDecorate*`, `OpMemberDecorate*` and decoration groups give them.
+//! `OpDecorate*`, `OpMemberDecorate*` and decoration groups give them: the decoded
+//! answer reflection keeps per id and member, filled from the shared
+//! [`DecorationIndex`](crate::analysis::DecorationIndex).
 
+use super::Reflection;
 use crate::__private::String;
+use crate::analysis::DecorationIndex;
+use crate::analysis::decorations::Registration;
 use crate::grammar::Enum;
 use crate::spv;
 use alloc::collections::BTreeSet;
@@ -126,4 +131,54 @@ pub struct MemberInfo {
     pub name: Option<String>,
     /// `OpMemberDecorate`s.
     pub decorations: Decorations,
+}
+
+/// Decodes `index`'s registrations before instruction `end` (the first function) into
+/// `r`'s decorations, in module order: a decoration given again keeps its last value,
+/// and a group gives its targets what it has at the applying instruction (nothing, and
+/// no record, if it has no decorations yet).
+pub(super) fn fill(r: &mut Reflection<'_>, index: &DecorationIndex<'_>, end: usize) {
+    let cap = r.cap;
+    for reg in index.registrations(end) {
+        match reg {
+            Registration::Direct {
+                target,
+                member,
+                kind,
+                params,
+                string,
+            } => {
+                let (kind, value) = (spv::Decoration(kind), params.first().copied());
+                let value = if string { None } else { value };
+                match member {
+                    None => r.decorations.entry(target, cap).set(kind, value),
+                    Some(m) => {
+                        if let Some(info) = r.member_entry(target, m) {
+                            info.decorations.set(kind, value);
+                        }
+                    }
+                }
+            }
+            Registration::Group {
+                group,
+                targets,
+                pairs,
+            } => {
+                let Some(group) = r.decorations.get(group).cloned() else {
+                    continue;
+                };
+                if pairs {
+                    for pair in targets.chunks_exact(2) {
+                        if let Some(info) = r.member_entry(pair[0], pair[1]) {
+                            info.decorations.merge_from(&group);
+                        }
+                    }
+                } else {
+                    for &target in targets {
+                        r.decorations.entry(target, cap).merge_from(&group);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -46,8 +46,8 @@ pub use resources::{
 pub use view::{EntryPointView, EntryPointViews};
 
 use crate::__private::{String, Vec};
-use crate::analysis::TypeTable;
 use crate::analysis::table::IdTable;
+use crate::analysis::{DecorationIndex, DecorationRules, TypeTable};
 use crate::module::Module;
 use crate::spv;
 use crate::types::Id;
@@ -258,52 +258,6 @@ impl<'m> Reflection<'m> {
                         }
                     }
                 }
-                O::Decorate | O::DecorateId => {
-                    if let (Some(id), Some(d)) = (at(0), at(1)) {
-                        self.decorations
-                            .entry(id, cap)
-                            .set(spv::Decoration(d), at(2));
-                    }
-                }
-                O::DecorateString => {
-                    if let (Some(id), Some(d)) = (at(0), at(1)) {
-                        self.decorations
-                            .entry(id, cap)
-                            .set(spv::Decoration(d), None);
-                    }
-                }
-                O::MemberDecorate => {
-                    if let (Some(id), Some(m), Some(d)) = (at(0), at(1), at(2)) {
-                        if let Some(member) = self.member_entry(id, m) {
-                            member.decorations.set(spv::Decoration(d), at(3));
-                        }
-                    }
-                }
-                O::MemberDecorateString => {
-                    if let (Some(id), Some(m), Some(d)) = (at(0), at(1), at(2)) {
-                        if let Some(member) = self.member_entry(id, m) {
-                            member.decorations.set(spv::Decoration(d), None);
-                        }
-                    }
-                }
-                O::GroupDecorate => {
-                    let Some(group) = at(0).and_then(|g| self.decorations.get(g)).cloned() else {
-                        continue;
-                    };
-                    for &target in ops.get(1..).unwrap_or(&[]) {
-                        self.decorations.entry(target, cap).merge_from(&group);
-                    }
-                }
-                O::GroupMemberDecorate => {
-                    let Some(group) = at(0).and_then(|g| self.decorations.get(g)).cloned() else {
-                        continue;
-                    };
-                    for pair in ops.get(1..).unwrap_or(&[]).chunks_exact(2) {
-                        if let Some(member) = self.member_entry(pair[0], pair[1]) {
-                            member.decorations.merge_from(&group);
-                        }
-                    }
-                }
                 O::Variable => {
                     let (Some(ty), Some(id), Some(storage)) = (at(0), at(1), at(2)) else {
                         continue;
@@ -335,6 +289,9 @@ impl<'m> Reflection<'m> {
             }
         }
         self.modes = modes.finish(&mut self.entry_points);
+        let end = (self.module.functions().next()).map_or(usize::MAX, |f| f.def().index());
+        let index = DecorationIndex::new(self.module, DecorationRules::All);
+        decorations::fill(self, &index, end);
     }
 
     /// The record of member `index` of struct `id`, created if absent.
