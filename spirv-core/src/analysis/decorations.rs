@@ -2,8 +2,10 @@
 //! pass, with the [`DecorationRules`] of the tool whose meaning is wanted (spirv-val
 //! does not register `OpDecorateString` nor `OpMemberDecorateString`; the editor and
 //! reflection take every decoration instruction). The validator asks it spirv-val's
-//! questions (`HasDecoration`, `id_decorations`), the editor which instructions
-//! decorate an id, and reflection replays its registrations in module order.
+//! questions (`HasDecoration`, `id_decorations`), the editor and spirv-opt's
+//! structural passes which instructions decorate an id. Reflection folds each
+//! instruction's [`registration`] into its decoded values as it reads the module,
+//! without the sorted tables, which it would never ask.
 //!
 //! spirv-val keeps, for each id, a `std::set` of decorations ordered by member index
 //! (none first), decoration and parameters; a group decoration copies the group's set,
@@ -219,10 +221,8 @@ impl Dec<'_> {
 /// ```
 #[derive(Debug)]
 pub struct DecorationIndex<'m> {
-    #[cfg_attr(not(any(feature = "validate", feature = "reflect")), allow(dead_code))]
+    #[cfg_attr(not(feature = "validate"), allow(dead_code))]
     module: &'m Module,
-    #[cfg_attr(not(feature = "reflect"), allow(dead_code))]
-    rules: DecorationRules,
     /// Direct decorations, sorted by target, member, kind, parameters.
     direct: Vec<Entry>,
     /// Group applications, sorted by target and member; under
@@ -235,9 +235,6 @@ pub struct DecorationIndex<'m> {
     /// Indices into `direct`, by target and kind (then member and parameters).
     #[cfg_attr(not(feature = "validate"), allow(dead_code))]
     by_kind: Vec<u32>,
-    /// The registering instructions, in module order.
-    #[cfg_attr(not(feature = "reflect"), allow(dead_code))]
-    order: Vec<u32>,
     /// (group, instruction) of each group decoration, by group then module order.
     #[cfg_attr(not(feature = "edit"), allow(dead_code))]
     applications: Vec<(u32, u32)>,
@@ -265,7 +262,7 @@ impl<'m> DecorationIndex<'m> {
         insts: impl Fn() -> I,
     ) -> Self {
         // The sizes first, so that the tables are allocated once.
-        let (mut n_direct, mut n_apps, mut n_order) = (0, 0, 0);
+        let (mut n_direct, mut n_apps) = (0, 0);
         for inst in insts() {
             match registration(rules, inst) {
                 Some(Registration::Direct { .. }) => n_direct += 1,
@@ -276,13 +273,11 @@ impl<'m> DecorationIndex<'m> {
                         targets.len()
                     }
                 }
-                None => continue,
+                None => {}
             }
-            n_order += 1;
         }
         let mut direct = Vec::with_capacity(n_direct);
         let mut apps = Vec::with_capacity(n_apps);
-        let mut order = Vec::with_capacity(n_order);
         let mut sources: Vec<Source> = Vec::new();
         let mut applications: Vec<(u32, u32)> = Vec::new();
         for inst in insts() {
@@ -290,7 +285,6 @@ impl<'m> DecorationIndex<'m> {
                 continue;
             };
             let i = inst.index() as u32;
-            order.push(i);
             match reg {
                 Registration::Direct {
                     target,
@@ -410,14 +404,12 @@ impl<'m> DecorationIndex<'m> {
         }
         DecorationIndex {
             module,
-            rules,
             direct,
             apps,
             sources,
             groups,
             kinds,
             by_kind,
-            order,
             applications,
             memo: RefCell::new(BTreeMap::new()),
         }
@@ -670,30 +662,24 @@ impl<'m> DecorationIndex<'m> {
 
     /// The decoration instructions that bear on `id` (spirv-opt's
     /// `GetDecorationsFor(id, true)`): those whose target is `id`, then, for each
-    /// group decoration listing `id` (once per listing, in module order), every
-    /// decoration instruction of the group; instruction indices.
+    /// group decoration listing `id` in module order (once per listing; under
+    /// [`DecorationRules::SpirvVal`], once per group and member), every decoration
+    /// instruction of the group; instruction indices.
     pub fn decoration_instructions(&self, id: Id) -> Vec<usize> {
-        let own = |id: u32| {
-            let lo = self.direct.partition_point(|e| e.target < id);
-            let hi = self.direct.partition_point(|e| e.target <= id);
-            let mut out: Vec<usize> = self.direct[lo..hi]
-                .iter()
-                .map(|e| e.inst as usize)
-                .collect();
-            out.sort_unstable();
-            out
-        };
-        let mut out = own(id.0);
+        let mut out: Vec<usize> = Vec::new();
         let mut groups: Vec<(u32, u32)> = self.apps_of(id.0).map(|a| (a.inst, a.group)).collect();
         groups.sort_unstable();
-        for (_, group) in groups {
-            out.extend(own(group));
+        for target in core::iter::once(id.0).chain(groups.into_iter().map(|(_, g)| g)) {
+            out.extend(
+                self.direct_instructions(target)
+                    .into_iter()
+                    .map(|i| i as usize),
+            );
         }
         out
     }
 
     /// The instructions that decorate `id` (or a member) directly, in module order.
-    #[cfg(feature = "edit")]
     pub(crate) fn direct_instructions(&self, id: u32) -> Vec<u32> {
         let lo = self.direct.partition_point(|e| e.target < id);
         let hi = self.direct.partition_point(|e| e.target <= id);
@@ -718,16 +704,5 @@ impl<'m> DecorationIndex<'m> {
         let lo = self.applications.partition_point(|&(g, _)| g < group);
         let hi = self.applications.partition_point(|&(g, _)| g <= group);
         self.applications[lo..hi].iter().map(|&(_, i)| i).collect()
-    }
-
-    /// Every registration before instruction `end`, in module order.
-    #[cfg(feature = "reflect")]
-    pub(crate) fn registrations(&self, end: usize) -> impl Iterator<Item = Registration<'m>> + '_ {
-        let module = self.module;
-        let rules = self.rules;
-        self.order
-            .iter()
-            .take_while(move |&&i| (i as usize) < end)
-            .filter_map(move |&i| registration(rules, module.instruction(i as usize)?))
     }
 }

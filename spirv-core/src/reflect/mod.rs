@@ -46,8 +46,8 @@ pub use resources::{
 pub use view::{EntryPointView, EntryPointViews};
 
 use crate::__private::{String, Vec};
+use crate::analysis::TypeTable;
 use crate::analysis::table::IdTable;
-use crate::analysis::{DecorationIndex, DecorationRules, TypeTable};
 use crate::module::Module;
 use crate::spv;
 use crate::types::Id;
@@ -194,6 +194,10 @@ impl<'m> Reflection<'m> {
             let opcode = inst.opcode();
             let ops = &words[1..];
             let at = |i: usize| ops.get(i).copied();
+            if let Some(reg) = decorations::registration(inst) {
+                decorations::fold(self, reg);
+                continue;
+            }
             match opcode {
                 O::Function => break,
                 O::Capability => {
@@ -289,9 +293,6 @@ impl<'m> Reflection<'m> {
             }
         }
         self.modes = modes.finish(&mut self.entry_points);
-        let end = (self.module.functions().next()).map_or(usize::MAX, |f| f.def().index());
-        let index = DecorationIndex::new(self.module, DecorationRules::All);
-        decorations::fill(self, &index, end);
     }
 
     /// The record of member `index` of struct `id`, created if absent.
