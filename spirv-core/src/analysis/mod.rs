@@ -8,6 +8,9 @@
 //!   each function uses, recursion, with the [`CallRules`] of the tool whose meaning
 //!   is wanted; [`StaticUse`]: the global
 //!   variables every entry point reaches, for all entry points at once;
+//! - [`DecorationIndex`]: the decorations of every id, direct or by a group, with the
+//!   [`DecorationRules`] of the tool whose meaning is wanted (the validator's, the
+//!   editor's and reflection's one index);
 //! - [`Cfg`]: one function's blocks with their successors, predecessors, merge and
 //!   continue targets, and its structured order.
 //!
@@ -36,11 +39,13 @@
 
 pub(crate) mod callgraph;
 mod cfg;
+pub(crate) mod decorations;
 mod static_use;
 pub(crate) mod table;
 pub(crate) mod types;
 
 pub use callgraph::{CallGraph, CallRules, Function, Root};
 pub use cfg::{Cfg, CfgBlock, Predecessors};
+pub use decorations::{DecorationIndex, DecorationRules};
 pub use static_use::StaticUse;
 pub use types::{Arrays, ImageType, Type, TypeTable};

@@ -1,9 +1,11 @@
 //! Analyses for editing, each built on demand in one linear pass from a borrowed
 //! [`Module`] and never updated: definitions by id, uses by id (compressed rows), and
-//! the names and decorations that target each id.
+//! the names and decorations that target each id (the decorations from the shared
+//! [`DecorationIndex`]).
 
 use crate::__private::Vec;
 use crate::analysis::table::IdTable;
+use crate::analysis::{DecorationIndex, DecorationRules};
 use crate::error::DecodeError;
 use crate::grammar::KindClass;
 use crate::module::{Module, Section};
@@ -147,98 +149,59 @@ impl UseIndex {
 }
 
 /// The debug names and decorations of each id: the `OpName` and `OpMemberName`
-/// instructions that name it, the decoration instructions that target it
-/// (`OpDecorate`, `OpDecorateId`, `OpDecorateString` and their member forms), the
+/// instructions that name it, and, from the shared
+/// [`DecorationIndex`](crate::analysis::DecorationIndex) under
+/// [`DecorationRules::All`], the decoration instructions that target it (`OpDecorate`,
+/// `OpDecorateId`, `OpDecorateString` and their member forms), the
 /// `OpGroupDecorate`/`OpGroupMemberDecorate` that list it, and, for a decoration
-/// group, those that apply it.
-#[derive(Debug, Clone)]
-pub struct Annotations {
-    rows: IdTable<Row>,
+/// group, those that apply it; the decorations are those of the annotation section.
+#[derive(Debug)]
+pub struct Annotations<'m> {
+    names: IdTable<Vec<u32>>,
+    decorations: DecorationIndex<'m>,
 }
 
-/// One id's annotations, by instruction index.
-#[derive(Debug, Clone, Default)]
-struct Row {
-    names: Vec<u32>,
-    direct: Vec<u32>,
-    grouped: Vec<u32>,
-    applies: Vec<u32>,
-}
-
-impl Annotations {
-    /// Collects the names and decorations of `module`'s debug-name and annotation
-    /// sections.
-    pub fn new(module: &Module) -> Self {
+impl<'m> Annotations<'m> {
+    /// Collects the names of `module`'s debug-name section and indexes its decorations.
+    pub fn new(module: &'m Module) -> Self {
         let cap = cap(module);
-        let mut rows: IdTable<Row> = IdTable::new();
-        let mut add = |id: u32, index: usize, list: fn(&mut Row) -> &mut Vec<u32>| {
-            let row = match rows.get_mut(id) {
-                Some(r) => r,
-                None => rows.insert(id, Row::default(), cap),
-            };
-            let list = list(row);
-            if list.last() != Some(&(index as u32)) {
-                list.push(index as u32);
-            }
-        };
-        for s in [Section::DebugName, Section::Annotation] {
-            for inst in module.section(s) {
-                let ops = inst.operands();
-                let index = inst.index();
-                match inst.opcode() {
-                    O::Name | O::MemberName => {
-                        if let Some(&t) = ops.first() {
-                            add(t, index, |r| &mut r.names);
-                        }
+        let mut names: IdTable<Vec<u32>> = IdTable::new();
+        for inst in module.section(Section::DebugName) {
+            if let (O::Name | O::MemberName, Some(&t)) = (inst.opcode(), inst.operands().first()) {
+                let index = inst.index() as u32;
+                match names.get_mut(t) {
+                    Some(list) => list.push(index),
+                    None => {
+                        names.insert(t, alloc::vec![index], cap);
                     }
-                    O::Decorate
-                    | O::DecorateId
-                    | O::DecorateString
-                    | O::MemberDecorate
-                    | O::MemberDecorateString => {
-                        if let Some(&t) = ops.first() {
-                            add(t, index, |r| &mut r.direct);
-                        }
-                    }
-                    O::GroupDecorate | O::GroupMemberDecorate => {
-                        let step = if inst.opcode() == O::GroupDecorate {
-                            1
-                        } else {
-                            2
-                        };
-                        if let Some(&g) = ops.first() {
-                            add(g, index, |r| &mut r.applies);
-                        }
-                        for &t in ops.get(1..).unwrap_or(&[]).iter().step_by(step) {
-                            add(t, index, |r| &mut r.grouped);
-                        }
-                    }
-                    _ => {}
                 }
             }
         }
-        Annotations { rows }
+        Annotations {
+            names,
+            decorations: DecorationIndex::of_annotations(module, DecorationRules::All),
+        }
     }
 
     /// The indices of the instructions that name `id`.
     pub fn names(&self, id: Id) -> &[u32] {
-        self.rows.get(id.0).map_or(&[], |r| &r.names)
+        self.names.get(id.0).map_or(&[], |r| r)
     }
 
-    /// The indices of the decoration instructions whose target is `id`.
-    pub fn decorations(&self, id: Id) -> &[u32] {
-        self.rows.get(id.0).map_or(&[], |r| &r.direct)
+    /// The indices of the decoration instructions whose target is `id`, in module order.
+    pub fn decorations(&self, id: Id) -> Vec<u32> {
+        self.decorations.direct_instructions(id.0)
     }
 
     /// The indices of the `OpGroupDecorate`/`OpGroupMemberDecorate` instructions that
-    /// list `id` among their targets.
-    pub fn group_decorations(&self, id: Id) -> &[u32] {
-        self.rows.get(id.0).map_or(&[], |r| &r.grouped)
+    /// list `id` among their targets, in module order.
+    pub fn group_decorations(&self, id: Id) -> Vec<u32> {
+        self.decorations.listing_instructions(id.0)
     }
 
     /// For a decoration group: the `OpGroupDecorate`/`OpGroupMemberDecorate`
-    /// instructions that apply it.
-    pub fn applications(&self, group: Id) -> &[u32] {
-        self.rows.get(group.0).map_or(&[], |r| &r.applies)
+    /// instructions that apply it, in module order.
+    pub fn applications(&self, group: Id) -> Vec<u32> {
+        self.decorations.applying_instructions(group.0)
     }
 }

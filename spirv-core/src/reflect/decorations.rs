@@ -1,8 +1,17 @@
 //! Names and decorations of ids and of struct members, as `OpName`, `OpMemberName`,
-//! `OpDecorate*`, `OpMemberDecorate*` and decoration groups give them.
+//! `OpDecorate*`, `OpMemberDecorate*` and decoration groups give them: the decoded
+//! answer reflection keeps per id and member, folded from each instruction's
+//! registration under the shared index's
+//! [`DecorationRules::All`](crate::analysis::DecorationRules::All) as reflection reads
+//! the module (the sorted [`DecorationIndex`](crate::analysis::DecorationIndex) itself
+//! would cost reflection time and memory for questions it never asks).
 
+use super::Reflection;
 use crate::__private::String;
+use crate::analysis::DecorationRules;
+use crate::analysis::decorations::Registration;
 use crate::grammar::Enum;
+use crate::module::InstRef;
 use crate::spv;
 use alloc::collections::BTreeSet;
 
@@ -126,4 +135,56 @@ pub struct MemberInfo {
     pub name: Option<String>,
     /// `OpMemberDecorate`s.
     pub decorations: Decorations,
+}
+
+/// What `inst` registers, as every decoration instruction registers.
+pub(super) fn registration(inst: InstRef<'_>) -> Option<Registration<'_>> {
+    crate::analysis::decorations::registration(DecorationRules::All, inst)
+}
+
+/// Folds one registration into `r`'s decorations, in module order: a decoration given
+/// again keeps its last value, and a group gives its targets what it has at the
+/// applying instruction (nothing, and no record, if it has no decorations yet).
+pub(super) fn fold(r: &mut Reflection<'_>, reg: Registration<'_>) {
+    let cap = r.cap;
+    match reg {
+        Registration::Direct {
+            target,
+            member,
+            kind,
+            params,
+            string,
+        } => {
+            let (kind, value) = (spv::Decoration(kind), params.first().copied());
+            let value = if string { None } else { value };
+            match member {
+                None => r.decorations.entry(target, cap).set(kind, value),
+                Some(m) => {
+                    if let Some(info) = r.member_entry(target, m) {
+                        info.decorations.set(kind, value);
+                    }
+                }
+            }
+        }
+        Registration::Group {
+            group,
+            targets,
+            pairs,
+        } => {
+            let Some(group) = r.decorations.get(group).cloned() else {
+                return;
+            };
+            if pairs {
+                for pair in targets.chunks_exact(2) {
+                    if let Some(info) = r.member_entry(pair[0], pair[1]) {
+                        info.decorations.merge_from(&group);
+                    }
+                }
+            } else {
+                for &target in targets {
+                    r.decorations.entry(target, cap).merge_from(&group);
+                }
+            }
+        }
+    }
 }

@@ -194,6 +194,10 @@ impl<'m> Reflection<'m> {
             let opcode = inst.opcode();
             let ops = &words[1..];
             let at = |i: usize| ops.get(i).copied();
+            if let Some(reg) = decorations::registration(inst) {
+                decorations::fold(self, reg);
+                continue;
+            }
             match opcode {
                 O::Function => break,
                 O::Capability => {
@@ -255,52 +259,6 @@ impl<'m> Reflection<'m> {
                         let name = crate::codec::string_operand(ops.get(2..).unwrap_or(&[]));
                         if let Some(member) = self.member_entry(id, m) {
                             member.name = Some(String::from_utf8_lossy(&name).into_owned());
-                        }
-                    }
-                }
-                O::Decorate | O::DecorateId => {
-                    if let (Some(id), Some(d)) = (at(0), at(1)) {
-                        self.decorations
-                            .entry(id, cap)
-                            .set(spv::Decoration(d), at(2));
-                    }
-                }
-                O::DecorateString => {
-                    if let (Some(id), Some(d)) = (at(0), at(1)) {
-                        self.decorations
-                            .entry(id, cap)
-                            .set(spv::Decoration(d), None);
-                    }
-                }
-                O::MemberDecorate => {
-                    if let (Some(id), Some(m), Some(d)) = (at(0), at(1), at(2)) {
-                        if let Some(member) = self.member_entry(id, m) {
-                            member.decorations.set(spv::Decoration(d), at(3));
-                        }
-                    }
-                }
-                O::MemberDecorateString => {
-                    if let (Some(id), Some(m), Some(d)) = (at(0), at(1), at(2)) {
-                        if let Some(member) = self.member_entry(id, m) {
-                            member.decorations.set(spv::Decoration(d), None);
-                        }
-                    }
-                }
-                O::GroupDecorate => {
-                    let Some(group) = at(0).and_then(|g| self.decorations.get(g)).cloned() else {
-                        continue;
-                    };
-                    for &target in ops.get(1..).unwrap_or(&[]) {
-                        self.decorations.entry(target, cap).merge_from(&group);
-                    }
-                }
-                O::GroupMemberDecorate => {
-                    let Some(group) = at(0).and_then(|g| self.decorations.get(g)).cloned() else {
-                        continue;
-                    };
-                    for pair in ops.get(1..).unwrap_or(&[]).chunks_exact(2) {
-                        if let Some(member) = self.member_entry(pair[0], pair[1]) {
-                            member.decorations.merge_from(&group);
                         }
                     }
                 }

@@ -249,7 +249,8 @@ fn check_module<'m>(module: &'m Module, options: &Options<'_>, mut report: Repor
         }
     }
     // The second loop, then the rules over the whole module, in spirv-val's order.
-    let decorations = validation_state::Decorations::new(module);
+    let decorations =
+        validation_state::Decorations::new(module, crate::analysis::DecorationRules::SpirvVal);
     let analyses = validation_state::Analyses::default();
     let limitations = core::cell::RefCell::default();
     let q = Query::new(module, &state, &decorations, &analyses, &limitations);

@@ -23,7 +23,7 @@ pub struct Killer<'e, 'm> {
     editor: &'e mut Editor<'m>,
     /// Built the first time an id's names and decorations are wanted: many kills
     /// (`OpName`s, lines) remove nothing but themselves.
-    annotations: Option<Annotations>,
+    annotations: Option<Annotations<'m>>,
     /// Group decorations whose target lists changed: their current operand words.
     groups: BTreeMap<u32, Group>,
 }
@@ -66,7 +66,7 @@ impl<'e, 'm> Killer<'e, 'm> {
 
     /// The module's names and decorations (as read, before any kill), indexed the
     /// first time they are wanted.
-    pub fn annotations(&mut self) -> &Annotations {
+    pub fn annotations(&mut self) -> &Annotations<'m> {
         let module = self.editor.module();
         self.annotations
             .get_or_insert_with(|| Annotations::new(module))

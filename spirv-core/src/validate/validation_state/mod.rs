@@ -3,22 +3,22 @@
 //! referred to forward, declared capabilities and extensions with the features they
 //! switch on, the layout section reached, the function and block open, entry points and
 //! calls); [`Query`] is how every later rule reads the module once the first loop is
-//! done: an id's definition, type and opcode, its decorations ([`decorations`]), and the
+//! done: an id's definition, type and opcode, its decorations (the shared
+//! [`DecorationIndex`](crate::analysis::DecorationIndex) under spirv-val's rules), and the
 //! questions about types ([`types`]). Instructions as the passes see them are in
 //! [`instruction`]; entry points and the call tree, read once for the families that ask,
 //! in [`entry_points`].
 
 mod cooperative;
-mod decorations;
 mod entry_points;
 mod forward_ids;
 mod id_bits;
 mod instruction;
 mod types;
 
+pub(crate) use crate::analysis::decorations::{Dec, DecorationIndex as Decorations, NO_MEMBER};
 pub use cooperative::ShapeError;
 pub(crate) use cooperative::{cooperative_shapes, cooperative_sizes, is_use};
-pub(crate) use decorations::{Dec, Decorations, NO_MEMBER};
 pub(crate) use entry_points::{EntryCalls, EntryDesc};
 pub(crate) use forward_ids::ForwardIds;
 pub(crate) use id_bits::IdBits;

@@ -7,7 +7,7 @@ mod handlers;
 use super::Edits;
 use super::duplicates::Decorations;
 use handlers::Handlers;
-use spirv_core::edit::{Annotations, EditError, Editor, InstId};
+use spirv_core::edit::{EditError, Editor, InstId};
 use spirv_core::grammar::{Enumerant, KindClass};
 use spirv_core::spv::Opcode as O;
 use spirv_core::{Declared, Module, Section};
@@ -146,8 +146,7 @@ pub(crate) fn trim_capabilities_edits<'m>(module: &'m Module) -> Result<Edits<'m
         .section(Section::MemoryModel)
         .next()
         .is_some_and(|m| m.operands().get(1) == Some(&VULKAN));
-    let annotations = Annotations::new(module);
-    let decorations = Decorations::new(module, &annotations);
+    let decorations = Decorations::new(module);
     let mut handlers = Handlers::new(module, &decorations, &all);
     let mut needs = Needs::default();
     let mut found: Vec<u32> = Vec::new();

@@ -1,89 +1,38 @@
 //! The decorations spirv-opt 2025.5's decoration manager finds for an id
 //! (`source/opt/decoration_manager.cpp` `GetDecorationsFor(id, true)`,
-//! `HasDecoration`), for `--remove-duplicates` and `--trim-capabilities`.
-//!
-//! It tracks `OpDecorate`, `OpDecorateId`, `OpDecorateString` and `OpMemberDecorate`
-//! (not `OpMemberDecorateString`), and applies a group's to each target of an
-//! `OpGroupDecorate`, once per time the target is listed. For `OpGroupMemberDecorate` it
-//! reads the targets where the member numbers are (in-operands 2, 4, …), so the group's
-//! decorations go to the ids equal to those numbers.
+//! `HasDecoration`), for `--remove-duplicates` and `--trim-capabilities`: answers from
+//! the shared [`DecorationIndex`] under [`DecorationRules::SpirvOpt`] (which
+//! instructions that manager tracks, and where it files an `OpGroupMemberDecorate`).
 
 use spirv_core::Id;
-use spirv_core::edit::Annotations;
+use spirv_core::Module;
+use spirv_core::analysis::{DecorationIndex, DecorationRules};
 use spirv_core::spv::Opcode as O;
-use spirv_core::{Module, Section};
 
 /// Decoration lookups over a module, as spirv-opt's decoration manager answers them.
 pub(in crate::structural) struct Decorations<'m> {
     module: &'m Module,
-    annotations: &'m Annotations,
-    /// Group applications by the id the manager files them under, once per listing:
-    /// (id, instruction index), sorted. An `OpGroupDecorate` is filed under its
-    /// targets, an `OpGroupMemberDecorate` under its member numbers.
-    applications: Vec<(u32, u32)>,
+    index: DecorationIndex<'m>,
 }
 
 impl<'m> Decorations<'m> {
-    /// The lookups for `module`, over its `annotations`.
-    pub(in crate::structural) fn new(module: &'m Module, annotations: &'m Annotations) -> Self {
-        let mut applications: Vec<(u32, u32)> = Vec::new();
-        for inst in module.section(Section::Annotation) {
-            let (from, step) = match inst.opcode() {
-                O::GroupDecorate => (1, 1),
-                O::GroupMemberDecorate => (2, 2),
-                _ => continue,
-            };
-            let ops = inst.operands().get(from..).unwrap_or(&[]);
-            for &id in ops.iter().step_by(step) {
-                applications.push((id, inst.index() as u32));
-            }
-        }
-        applications.sort_unstable();
+    /// The lookups for `module`'s annotation section.
+    pub(in crate::structural) fn new(module: &'m Module) -> Self {
         Decorations {
             module,
-            annotations,
-            applications,
+            index: DecorationIndex::of_annotations(module, DecorationRules::SpirvOpt),
         }
-    }
-
-    /// The direct decorations the manager tracks for `id`, by index.
-    fn direct(&self, id: u32) -> impl Iterator<Item = usize> + '_ {
-        self.annotations
-            .decorations(Id(id))
-            .iter()
-            .map(|&i| i as usize)
-            .filter(|&i| {
-                self.module.instruction(i).is_some_and(|d| {
-                    matches!(
-                        d.opcode(),
-                        O::Decorate | O::DecorateId | O::DecorateString | O::MemberDecorate
-                    )
-                })
-            })
     }
 
     /// `GetDecorationsFor(id, true)`: the decoration instructions of `id`, by index:
     /// its own, then those of each group applied to it, in module order.
     pub(in crate::structural) fn of(&self, id: u32) -> Vec<usize> {
-        let mut out: Vec<usize> = self.direct(id).collect();
-        let first = self.applications.partition_point(|&(v, _)| v < id);
-        for &(_, g) in self.applications[first..]
-            .iter()
-            .take_while(|&&(v, _)| v == id)
-        {
-            let group = self
-                .module
-                .instruction(g as usize)
-                .and_then(|i| i.operands().first().copied());
-            if let Some(group) = group {
-                out.extend(self.direct(group));
-            }
-        }
-        out
+        self.index.decoration_instructions(Id(id))
     }
 
     /// `HasDecoration(id, decoration)`: whether one of `id`'s decorations (an
-    /// `OpMemberDecorate`'s for any member) is `decoration`.
+    /// `OpMemberDecorate`'s for any member) is `decoration`, whenever the group that
+    /// gives it got it.
     pub(in crate::structural) fn has(&self, id: u32, decoration: u32) -> bool {
         self.of(id).into_iter().any(|d| {
             self.module.instruction(d).is_some_and(|inst| {

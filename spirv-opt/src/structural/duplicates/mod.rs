@@ -87,7 +87,7 @@ pub(crate) fn remove_duplicates_edits<'m>(module: &'m Module) -> Result<Edits<'m
     }
     {
         let mut killer = Killer::new(&mut editor);
-        let classes = types::classes(&Decorations::new(module, killer.annotations()));
+        let classes = types::classes(&Decorations::new(module));
         let mut kept: BTreeMap<u32, u32> = BTreeMap::new();
         let mut dead: Vec<usize> = Vec::new();
         for (&(index, id), &class) in classes.types.iter().zip(&classes.class) {

@@ -1,8 +1,11 @@
-//! spirv-val's decoration registry (`ValidationState_t::id_decorations_`): the
-//! decorations each id carries, as its annotation pass registers them from
-//! `OpDecorate`, `OpDecorateId`, `OpMemberDecorate`, `OpGroupDecorate` and
-//! `OpGroupMemberDecorate` (not from `OpDecorateString` nor `OpMemberDecorateString`,
-//! which it does not register), and answers the questions the rules ask of it.
+//! The decorations of every id: one index over a borrowed [`Module`], built in one
+//! pass, with the [`DecorationRules`] of the tool whose meaning is wanted (spirv-val
+//! does not register `OpDecorateString` nor `OpMemberDecorateString`; the editor and
+//! reflection take every decoration instruction). The validator asks it spirv-val's
+//! questions (`HasDecoration`, `id_decorations`), the editor and spirv-opt's
+//! structural passes which instructions decorate an id. Reflection folds each
+//! instruction's [`registration`] into its decoded values as it reads the module,
+//! without the sorted tables, which it would never ask.
 //!
 //! spirv-val keeps, for each id, a `std::set` of decorations ordered by member index
 //! (none first), decoration and parameters; a group decoration copies the group's set,
@@ -12,11 +15,105 @@
 //! answered from the group's entries of that kind, which are indexed once.
 
 use crate::__private::Vec;
-use crate::module::Module;
-use crate::spv::Opcode as O;
+use crate::module::{InstRef, Module, Section};
+use crate::spv::{self, Opcode as O};
+use crate::types::Id;
 use alloc::collections::BTreeMap;
 use core::cell::RefCell;
-use core::cmp::Ordering;
+
+/// Which instructions register decorations, and under which ids, as one tool reads
+/// them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecorationRules {
+    /// spirv-val's (`ValidationState_t::RegisterDecorationsForId`): `OpDecorate`,
+    /// `OpDecorateId`, `OpMemberDecorate`, `OpGroupDecorate` and
+    /// `OpGroupMemberDecorate` (each pair's member of its id), not the string forms; a
+    /// group applies what it has at the applying instruction, and an id listed again
+    /// by the same group keeps one application, the last (whose set includes the
+    /// earlier ones').
+    SpirvVal,
+    /// spirv-opt's decoration manager's (`DecorationManager::AnalyzeDecorations`):
+    /// `OpDecorate`, `OpDecorateId`, `OpDecorateString`, `OpMemberDecorate` (not
+    /// `OpMemberDecorateString`), `OpGroupDecorate`, and `OpGroupMemberDecorate` filed
+    /// under the ids equal to its member numbers, which it takes for targets; each
+    /// listing counts.
+    SpirvOpt,
+    /// Every decoration instruction, the string forms included, and every listing of
+    /// an id (each pair's member of its id) by a group decoration: the editor's and
+    /// reflection's.
+    All,
+}
+
+/// One instruction's registration, as [`DecorationRules`] read it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Registration<'m> {
+    /// A decoration of `target` (or of its `member`); `string` for the string forms,
+    /// whose parameters are literal strings.
+    Direct {
+        target: u32,
+        member: Option<u32>,
+        kind: u32,
+        #[cfg_attr(not(feature = "reflect"), allow(dead_code))]
+        params: &'m [u32],
+        #[cfg_attr(not(feature = "reflect"), allow(dead_code))]
+        string: bool,
+    },
+    /// A group's decorations applied to `targets`: ids (`OpGroupDecorate`), or id and
+    /// member pairs (`OpGroupMemberDecorate`, `pairs`).
+    Group {
+        group: u32,
+        targets: &'m [u32],
+        pairs: bool,
+    },
+}
+
+/// What `inst` registers under `rules`, if anything.
+pub(crate) fn registration<'m>(
+    rules: DecorationRules,
+    inst: InstRef<'m>,
+) -> Option<Registration<'m>> {
+    let op = inst.opcode();
+    match op {
+        O::DecorateString | O::MemberDecorateString if rules == DecorationRules::SpirvVal => {
+            return None;
+        }
+        O::MemberDecorateString if rules == DecorationRules::SpirvOpt => return None,
+        O::Decorate
+        | O::DecorateId
+        | O::DecorateString
+        | O::MemberDecorate
+        | O::MemberDecorateString
+        | O::GroupDecorate
+        | O::GroupMemberDecorate => {}
+        _ => return None,
+    }
+    // Only the registering instructions' words are read.
+    let w = inst.words();
+    let get = |k: usize| w.get(k).copied();
+    match op {
+        O::Decorate | O::DecorateId | O::DecorateString => Some(Registration::Direct {
+            target: get(1)?,
+            member: None,
+            kind: get(2)?,
+            params: w.get(3..).unwrap_or(&[]),
+            string: op == O::DecorateString,
+        }),
+        O::MemberDecorate | O::MemberDecorateString => Some(Registration::Direct {
+            target: get(1)?,
+            member: Some(get(2)?),
+            kind: get(3)?,
+            params: w.get(4..).unwrap_or(&[]),
+            string: op == O::MemberDecorateString,
+        }),
+        O::GroupDecorate | O::GroupMemberDecorate => Some(Registration::Group {
+            group: get(1).unwrap_or(0),
+            targets: w.get(2..).unwrap_or(&[]),
+            pairs: op == O::GroupMemberDecorate,
+        }),
+        _ => None,
+    }
+}
 
 /// The member index of a decoration of the id itself (spirv-val's `kInvalidMember`).
 pub(crate) const NO_MEMBER: u32 = u32::MAX;
@@ -31,11 +128,8 @@ fn entry_params<'m>(module: &'m Module, e: &Entry) -> &'m [u32] {
     module
         .instruction(e.inst as usize)
         .and_then(|x| {
-            let at = if x.opcode() == O::MemberDecorate {
-                4
-            } else {
-                3
-            };
+            let member = matches!(x.opcode(), O::MemberDecorate | O::MemberDecorateString);
+            let at = if member { 4 } else { 3 };
             x.words().get(at..)
         })
         .unwrap_or(&[])
@@ -72,6 +166,7 @@ struct App {
 /// An application with its source, as the questions read it.
 #[derive(Debug, Clone, Copy)]
 struct Applied {
+    #[cfg_attr(not(feature = "validate"), allow(dead_code))]
     member: u32,
     group: u32,
     inst: u32,
@@ -87,6 +182,7 @@ struct Group {
 
 /// One decoration as the rules see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg(feature = "validate")]
 pub(crate) struct Dec<'m> {
     /// [`NO_MEMBER`] for the id itself.
     pub(crate) member: u32,
@@ -94,9 +190,10 @@ pub(crate) struct Dec<'m> {
     pub(crate) params: &'m [u32],
 }
 
+#[cfg(feature = "validate")]
 impl Dec<'_> {
     /// spirv-val's set order.
-    fn cmp_key(&self, other: &Self) -> Ordering {
+    fn cmp_key(&self, other: &Self) -> core::cmp::Ordering {
         (member_key(self.member), self.kind, self.params).cmp(&(
             member_key(other.member),
             other.kind,
@@ -105,82 +202,123 @@ impl Dec<'_> {
     }
 }
 
-/// The decorations of every id. Built in one pass over the module; each question costs
-/// a binary search, plus the groups applied to the id.
+/// The decorations of every id, under one tool's [`DecorationRules`]. Built in one
+/// pass over the module (then sorted); each question costs a binary search, plus the
+/// groups applied to the id.
+///
+/// ```
+/// use spirv_core::analysis::{DecorationIndex, DecorationRules};
+/// use spirv_core::{spv, spv::inst, Builder, Id};
+/// let mut b = Builder::new((1, 0));
+/// let ty = b.id()?;
+/// b.push(inst::Decorate { target: ty, decoration: spv::DecorationData::Block })?;
+/// b.push(inst::TypeStruct { result_id: ty, member_types: Default::default() })?;
+/// let m = b.build()?;
+/// let index = DecorationIndex::new(&m, DecorationRules::SpirvVal);
+/// assert!(index.has_decoration(ty, spv::Decoration::Block));
+/// assert_eq!(index.decorated_ids().collect::<Vec<_>>(), [ty]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
-pub(crate) struct Decorations<'m> {
+pub struct DecorationIndex<'m> {
+    #[cfg_attr(not(feature = "validate"), allow(dead_code))]
     module: &'m Module,
     /// Direct decorations, sorted by target, member, kind, parameters.
     direct: Vec<Entry>,
-    /// Group applications, sorted by target and member; for one group, target and
-    /// member only the last (whose set includes the earlier ones').
+    /// Group applications, sorted by target and member; under
+    /// [`DecorationRules::SpirvVal`], for one group, target and member only the last.
     apps: Vec<App>,
     sources: Vec<Source>,
     groups: BTreeMap<u32, Group>,
     /// Each (target, kind) of `direct`, with the first instruction registering it.
     kinds: Vec<(u32, u32, u32)>,
     /// Indices into `direct`, by target and kind (then member and parameters).
+    #[cfg_attr(not(feature = "validate"), allow(dead_code))]
     by_kind: Vec<u32>,
-    /// Answers of [`Decorations::first_registered`] for ids with many groups.
+    /// (group, instruction) of each group decoration, by group then module order.
+    #[cfg_attr(not(feature = "edit"), allow(dead_code))]
+    applications: Vec<(u32, u32)>,
+    /// Answers of [`DecorationIndex::first_registered`] for ids with many groups.
     memo: RefCell<BTreeMap<(u32, u32), u32>>,
 }
 
-impl<'m> Decorations<'m> {
-    /// Registers the module's decorations in spirv-val's way.
-    pub(crate) fn new(module: &'m Module) -> Self {
+impl<'m> DecorationIndex<'m> {
+    /// Registers the decorations of all `module`'s instructions as `rules` say (the
+    /// validator's and reflection's reading: a lenient read may keep annotations out of
+    /// their section).
+    pub fn new(module: &'m Module, rules: DecorationRules) -> Self {
+        Self::build(module, rules, || module.instructions())
+    }
+
+    /// Registers the decorations of `module`'s annotation section only, as `rules` say
+    /// (what an optimizer keeps as annotations, and edits).
+    pub fn of_annotations(module: &'m Module, rules: DecorationRules) -> Self {
+        Self::build(module, rules, || module.section(Section::Annotation))
+    }
+
+    fn build<I: Iterator<Item = InstRef<'m>>>(
+        module: &'m Module,
+        rules: DecorationRules,
+        insts: impl Fn() -> I,
+    ) -> Self {
         // The sizes first, so that the tables are allocated once.
         let (mut n_direct, mut n_apps) = (0, 0);
-        for inst in module.instructions() {
-            let len = inst.words().len();
-            match inst.opcode() {
-                O::Decorate | O::DecorateId | O::MemberDecorate => n_direct += 1,
-                O::GroupDecorate => n_apps += len.saturating_sub(2),
-                O::GroupMemberDecorate => n_apps += len.saturating_sub(2) / 2,
-                _ => {}
+        for inst in insts() {
+            match registration(rules, inst) {
+                Some(Registration::Direct { .. }) => n_direct += 1,
+                Some(Registration::Group { targets, pairs, .. }) => {
+                    n_apps += if pairs {
+                        targets.len() / 2
+                    } else {
+                        targets.len()
+                    }
+                }
+                None => {}
             }
         }
         let mut direct = Vec::with_capacity(n_direct);
         let mut apps = Vec::with_capacity(n_apps);
         let mut sources: Vec<Source> = Vec::new();
-        for (i, inst) in module.instructions().enumerate() {
-            let w = inst.words();
-            let get = |k: usize| w.get(k).copied();
-            let i = i as u32;
-            match inst.opcode() {
-                O::Decorate | O::DecorateId => {
-                    if let (Some(target), Some(kind)) = (get(1), get(2)) {
-                        direct.push(Entry {
-                            target,
-                            member: NO_MEMBER,
-                            kind,
-                            inst: i,
-                        });
-                    }
-                }
-                O::MemberDecorate => {
-                    if let (Some(target), Some(member), Some(kind)) = (get(1), get(2), get(3)) {
-                        direct.push(Entry {
-                            target,
-                            member,
-                            kind,
-                            inst: i,
-                        });
-                    }
-                }
-                O::GroupDecorate => {
+        let mut applications: Vec<(u32, u32)> = Vec::new();
+        for inst in insts() {
+            let Some(reg) = registration(rules, inst) else {
+                continue;
+            };
+            let i = inst.index() as u32;
+            match reg {
+                Registration::Direct {
+                    target,
+                    member,
+                    kind,
+                    ..
+                } => direct.push(Entry {
+                    target,
+                    member: member.unwrap_or(NO_MEMBER),
+                    kind,
+                    inst: i,
+                }),
+                Registration::Group {
+                    group,
+                    targets,
+                    pairs,
+                } if !pairs || rules == DecorationRules::SpirvOpt => {
+                    applications.push((group, i));
                     let source = sources.len() as u32;
                     sources.push(Source {
-                        group: get(1).unwrap_or(0),
+                        group,
                         inst: i,
                         member: NO_MEMBER,
                     });
-                    for &target in w.get(2..).unwrap_or(&[]) {
+                    // spirv-opt files a member decoration under each member number.
+                    let skip = usize::from(pairs);
+                    let step = 1 + usize::from(pairs);
+                    for &target in targets.iter().skip(skip).step_by(step) {
                         apps.push(App { target, source });
                     }
                 }
-                O::GroupMemberDecorate => {
-                    let group = get(1).unwrap_or(0);
-                    for pair in w.get(2..).unwrap_or(&[]).chunks_exact(2) {
+                Registration::Group { group, targets, .. } => {
+                    applications.push((group, i));
+                    for pair in targets.chunks_exact(2) {
                         apps.push(App {
                             target: pair[0],
                             source: sources.len() as u32,
@@ -192,9 +330,9 @@ impl<'m> Decorations<'m> {
                         });
                     }
                 }
-                _ => {}
             }
         }
+        applications.sort_by_key(|&(group, _)| group);
         let params = |e: &Entry| entry_params(module, e);
         direct.sort_unstable_by(|a, b| {
             (a.target, member_key(a.member), a.kind)
@@ -235,7 +373,8 @@ impl<'m> Decorations<'m> {
                 group.by_kind.push((e.kind, e.inst, least, most));
             }
         }
-        // One application per target, member and group: the last.
+        // Under spirv-val's rules, one application per target, member and group: the
+        // last.
         let key = |a: &App| {
             let src = sources[a.source as usize];
             (
@@ -246,10 +385,12 @@ impl<'m> Decorations<'m> {
             )
         };
         apps.sort_unstable_by_key(key);
-        apps.dedup_by_key(|a| {
-            let k = key(a);
-            (k.0, k.1, k.2)
-        });
+        if rules == DecorationRules::SpirvVal {
+            apps.dedup_by_key(|a| {
+                let k = key(a);
+                (k.0, k.1, k.2)
+            });
+        }
         let mut by_kind: Vec<u32> = (0..direct.len() as u32).collect();
         // Within a target and kind, in `direct`'s order (member, parameters).
         by_kind.sort_unstable_by_key(|&k| (direct[k as usize].target, direct[k as usize].kind, k));
@@ -261,7 +402,7 @@ impl<'m> Decorations<'m> {
                 _ => kinds.push((e.target, e.kind, e.inst)),
             }
         }
-        Decorations {
+        DecorationIndex {
             module,
             direct,
             apps,
@@ -269,14 +410,17 @@ impl<'m> Decorations<'m> {
             groups,
             kinds,
             by_kind,
+            applications,
             memo: RefCell::new(BTreeMap::new()),
         }
     }
 
+    #[cfg(feature = "validate")]
     fn params(&self, e: &Entry) -> &'m [u32] {
         entry_params(self.module, e)
     }
 
+    #[cfg(feature = "validate")]
     fn dec(&self, e: &Entry) -> Dec<'m> {
         Dec {
             member: e.member,
@@ -286,6 +430,7 @@ impl<'m> Decorations<'m> {
     }
 
     /// The direct decorations of `id`'s `member` of `kind`, least parameters first.
+    #[cfg(feature = "validate")]
     fn direct_kind(&self, id: u32, member: u32, kind: u32) -> &[Entry] {
         let key = (id, member_key(member), kind);
         let lo = self
@@ -314,6 +459,7 @@ impl<'m> Decorations<'m> {
     }
 
     /// The group applications of `id`'s `member`.
+    #[cfg(feature = "validate")]
     fn apps_at(&self, id: u32, member: u32) -> impl Iterator<Item = Applied> + '_ {
         let key = (id, member_key(member));
         let at = |a: &App| (a.target, member_key(self.sources[a.source as usize].member));
@@ -361,6 +507,7 @@ impl<'m> Decorations<'m> {
 
     /// Whether any id has a decoration of `kind`, itself or by a group (a group's own
     /// decorations are direct entries on the group).
+    #[cfg(feature = "validate")]
     pub(crate) fn any(&self, kind: u32) -> bool {
         self.direct.iter().any(|e| e.kind == kind)
     }
@@ -372,17 +519,20 @@ impl<'m> Decorations<'m> {
 
     /// Whether `id` had a decoration of `kind` registered before instruction `before`
     /// (what spirv-val's annotation pass sees at that instruction).
+    #[cfg(feature = "validate")]
     pub(crate) fn has_before(&self, id: u32, kind: u32, before: usize) -> bool {
         (self.first_registered(id, kind) as usize) < before
     }
 
     /// Whether `id`'s `member` ([`NO_MEMBER`] for the id) has a decoration of `kind`.
+    #[cfg(feature = "validate")]
     pub(crate) fn has_at(&self, id: u32, member: u32, kind: u32) -> bool {
         self.first(id, member, kind).is_some()
     }
 
     /// The parameters of the first decoration of `kind` on `id`'s `member` in
     /// spirv-val's set order (the least).
+    #[cfg(feature = "validate")]
     pub(crate) fn first(&self, id: u32, member: u32, kind: u32) -> Option<&'m [u32]> {
         let mut best = self
             .direct_kind(id, member, kind)
@@ -401,6 +551,7 @@ impl<'m> Decorations<'m> {
 
     /// The parameters of the last decoration of `kind` on `id`'s `member` in
     /// spirv-val's set order (the greatest).
+    #[cfg(feature = "validate")]
     pub(crate) fn last(&self, id: u32, member: u32, kind: u32) -> Option<&'m [u32]> {
         let mut best = self
             .direct_kind(id, member, kind)
@@ -422,6 +573,7 @@ impl<'m> Decorations<'m> {
     /// each kind: more than one of a kind on a group is a fault spirv-val reports
     /// before any rule that iterates (`CheckDecorationsCompatibility`). The cost is
     /// that of the decorations returned and of the groups applied to the id.
+    #[cfg(feature = "validate")]
     pub(crate) fn collect(&self, id: u32, kinds: &[u32], out: &mut Vec<Dec<'m>>) {
         out.clear();
         for &kind in kinds {
@@ -460,6 +612,7 @@ impl<'m> Decorations<'m> {
 
     /// Every decoration of `id` (spirv-val's `id_decorations`), as [`Self::collect`]
     /// gives them, into `out`.
+    #[cfg(feature = "validate")]
     pub(crate) fn all(&self, id: u32, out: &mut Vec<Dec<'m>>) {
         let lo = self.kinds.partition_point(|&(t, _, _)| t < id);
         let hi = self.kinds.partition_point(|&(t, _, _)| t <= id);
@@ -495,5 +648,61 @@ impl<'m> Decorations<'m> {
             }
             Some(next)
         })
+    }
+
+    /// Whether `id` (itself or a member) has decoration `kind`, directly or by a group.
+    pub fn has_decoration(&self, id: Id, kind: spv::Decoration) -> bool {
+        self.has(id.0, kind.0)
+    }
+
+    /// Every id with a decoration, ascending.
+    pub fn decorated_ids(&self) -> impl Iterator<Item = Id> + '_ {
+        self.targets().map(Id)
+    }
+
+    /// The decoration instructions that bear on `id` (spirv-opt's
+    /// `GetDecorationsFor(id, true)`): those whose target is `id`, then, for each
+    /// group decoration listing `id` in module order (once per listing; under
+    /// [`DecorationRules::SpirvVal`], once per group and member), every decoration
+    /// instruction of the group; instruction indices.
+    pub fn decoration_instructions(&self, id: Id) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        let mut groups: Vec<(u32, u32)> = self.apps_of(id.0).map(|a| (a.inst, a.group)).collect();
+        groups.sort_unstable();
+        for target in core::iter::once(id.0).chain(groups.into_iter().map(|(_, g)| g)) {
+            out.extend(
+                self.direct_instructions(target)
+                    .into_iter()
+                    .map(|i| i as usize),
+            );
+        }
+        out
+    }
+
+    /// The instructions that decorate `id` (or a member) directly, in module order.
+    pub(crate) fn direct_instructions(&self, id: u32) -> Vec<u32> {
+        let lo = self.direct.partition_point(|e| e.target < id);
+        let hi = self.direct.partition_point(|e| e.target <= id);
+        let mut out: Vec<u32> = self.direct[lo..hi].iter().map(|e| e.inst).collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The group decorations that list `id` among their targets, in module order, each
+    /// once.
+    #[cfg(feature = "edit")]
+    pub(crate) fn listing_instructions(&self, id: u32) -> Vec<u32> {
+        let mut out: Vec<u32> = self.apps_of(id).map(|a| a.inst).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The group decorations that apply `group`, in module order.
+    #[cfg(feature = "edit")]
+    pub(crate) fn applying_instructions(&self, group: u32) -> Vec<u32> {
+        let lo = self.applications.partition_point(|&(g, _)| g < group);
+        let hi = self.applications.partition_point(|&(g, _)| g <= group);
+        self.applications[lo..hi].iter().map(|&(_, i)| i).collect()
     }
 }
