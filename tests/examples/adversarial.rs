@@ -13,7 +13,15 @@
 //!
 //! For each it prints the time ratio t(2n)/t(n) (goal ≤ 2.3: linear up to noise), the
 //! peak heap the operation allocated over the input's size (goal ≤ 10×), and the output
-//! over the input. Any panic or abort is a failure too. Exits with 1 when a goal is
+//! over the input. Timing: each size runs once untimed (its peak heap is measured
+//! there; the run also warms caches and the allocator), then five rounds of n then 2n,
+//! alternated so that load which comes and goes falls on both (two rounds where a run
+//! of 2n takes over half a second). t is the thread's CPU time (user and system, so
+//! page faults count; waiting for a core shared with other processes does not), the
+//! fastest of a size's timed runs, which noise can only lengthen. The table also
+//! prints the ratio of the median CPU times, the ratio of the fastest wall times, and
+//! the spread (the slowest timed run's CPU time over the fastest, the worse of the two
+//! sizes). Any panic or abort is a failure too. Exits with 1 when a goal is
 //! missed. `ADVERSARIAL_SCALE=k` multiplies every n by k; `ADVERSARIAL_CLASSES=text`
 //! runs only the classes whose name contains `text`. A benchmark, not a test: the
 //! behaviour of each class is checked in `tests/tests/robustness/adversarial.rs`.
@@ -54,8 +62,8 @@ mod validation;
 #[global_allocator]
 static PEAK: PeakAlloc = PeakAlloc;
 
-/// Time ratios are only judged when the larger run takes at least this long; below it,
-/// timer and cache noise dominate.
+/// Time ratios are only judged when the larger run takes at least this long (CPU
+/// time); below it, timer and cache noise dominate.
 const JUDGE_FROM: Duration = Duration::from_millis(3);
 const MAX_RATIO: f64 = 2.3;
 const MAX_MEMORY: f64 = 10.0;
@@ -476,26 +484,83 @@ impl Write for Count {
     }
 }
 
-/// One run's measurements: best time of three, peak heap the operation allocated above
-/// what was live before it, output bytes.
+/// Timed runs of each size after the untimed first run, alternating n and 2n so that
+/// load that comes and goes falls on both sizes alike.
+const ROUNDS: usize = 5;
+/// Fewer rounds where one run of the larger input takes longer than this.
+const LONG_RUN: Duration = Duration::from_millis(500);
+
+/// One size's measurements: the peak heap of the first (untimed, warm-up) run above
+/// what was live before it, the output bytes, and the timed runs' CPU times and wall
+/// times.
 struct Run {
-    time: Duration,
+    times: Vec<Duration>,
+    walls: Vec<Duration>,
     peak: usize,
     out: usize,
 }
 
-fn measure(f: &mut dyn FnMut() -> usize) -> Run {
-    let before = PEAK.current_usage();
-    PEAK.reset_peak_usage();
-    let out = f();
-    let peak = PEAK.peak_usage().saturating_sub(before);
-    let mut time = Duration::MAX;
-    for _ in 0..3 {
-        let start = Instant::now();
-        std::hint::black_box(f());
-        time = time.min(start.elapsed());
+/// The CPU time this thread has used (user and system): unlike the wall clock it does
+/// not count the time other processes hold the core, which on a shared machine grows
+/// with a run's length and so with n.
+fn thread_cpu_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+impl Run {
+    /// The first run: peak heap and output, untimed (it also warms caches and the
+    /// allocator).
+    fn first(f: &mut dyn FnMut() -> usize) -> Run {
+        let before = PEAK.current_usage();
+        PEAK.reset_peak_usage();
+        let out = f();
+        let peak = PEAK.peak_usage().saturating_sub(before);
+        Run {
+            times: Vec::new(),
+            walls: Vec::new(),
+            peak,
+            out,
+        }
     }
-    Run { time, peak, out }
+    fn time(&mut self, f: &mut dyn FnMut() -> usize) {
+        let (wall, cpu) = (Instant::now(), thread_cpu_time());
+        std::hint::black_box(f());
+        self.times.push(thread_cpu_time().saturating_sub(cpu));
+        self.walls.push(wall.elapsed());
+    }
+    /// The fastest wall time.
+    fn wall(&self) -> Duration {
+        self.walls.iter().copied().min().unwrap_or_default()
+    }
+    fn min(&self) -> Duration {
+        self.times.iter().copied().min().unwrap_or_default()
+    }
+    fn median(&self) -> Duration {
+        let mut t = self.times.clone();
+        t.sort_unstable();
+        t.get(t.len() / 2).copied().unwrap_or_default()
+    }
+    /// How far the slowest timed run is above the fastest, as a fraction.
+    fn spread(&self) -> f64 {
+        let max = self.times.iter().copied().max().unwrap_or_default();
+        max.as_secs_f64() / self.min().as_secs_f64().max(1e-9) - 1.0
+    }
+}
+
+/// Runs `small` (size n) and `large` (2n): each once untimed, then [`ROUNDS`] timed
+/// rounds of n then 2n (fewer if the runs are long).
+fn measure_pair(small: &mut dyn FnMut() -> usize, large: &mut dyn FnMut() -> usize) -> (Run, Run) {
+    let mut a = Run::first(small);
+    let mut b = Run::first(large);
+    for round in 0..ROUNDS {
+        a.time(small);
+        b.time(large);
+        if round >= 1 && b.min() > LONG_RUN {
+            break;
+        }
+    }
+    (a, b)
 }
 
 /// An operation's name, the size of its input, and the operation (returning the size
@@ -619,8 +684,19 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
     println!(
-        "{:<32} {:<8} {:>10} {:>10} {:>10} {:>7} {:>8} {:>8}",
-        "class", "op", "input 2n", "t(n)", "t(2n)", "ratio", "mem/in", "out/in"
+        "{:<32} {:<8} {:>10} {:>10} {:>10} {:>7} {:>6} {:>6} {:>7} {:>2} {:>8} {:>8}",
+        "class",
+        "op",
+        "input 2n",
+        "t(n)",
+        "t(2n)",
+        "ratio",
+        "median",
+        "wall",
+        "spread",
+        "k",
+        "mem/in",
+        "out/in"
     );
     let (mut worst_ratio, mut worst_mem) = (0f64, 0f64);
     let mut missed = Vec::new();
@@ -634,24 +710,32 @@ fn main() {
         let mut small_ops = operations(&small);
         let mut large_ops = operations(&large);
         for ((op, _, f1), (_, size2, f2)) in small_ops.iter_mut().zip(large_ops.iter_mut()) {
-            let a = measure(f1);
-            let b = measure(f2);
-            let ratio = b.time.as_secs_f64() / a.time.as_secs_f64().max(1e-9);
-            let judged = b.time >= JUDGE_FROM;
+            let (a, b) = measure_pair(f1, f2);
+            let ratio = b.min().as_secs_f64() / a.min().as_secs_f64().max(1e-9);
+            let median_ratio = b.median().as_secs_f64() / a.median().as_secs_f64().max(1e-9);
+            let spread = a.spread().max(b.spread());
+            let wall_ratio = b.wall().as_secs_f64() / a.wall().as_secs_f64().max(1e-9);
+            let judged = b.min() >= JUDGE_FROM;
             let mem = b.peak as f64 / *size2 as f64;
             let out = b.out as f64 / *size2 as f64;
             worst_mem = worst_mem.max(mem);
-            let ratio_text = if judged {
+            let (ratio_text, median_text, wall_text) = if judged {
                 worst_ratio = worst_ratio.max(ratio);
-                format!("{ratio:.2}")
+                (
+                    format!("{ratio:.2}"),
+                    format!("{median_ratio:.2}"),
+                    format!("{wall_ratio:.2}"),
+                )
             } else {
-                "fast".to_owned()
+                ("fast".to_owned(), String::new(), String::new())
             };
             println!(
-                "{name:<32} {op:<8} {:>10} {:>8.1}ms {:>8.1}ms {ratio_text:>7} {mem:>7.2}x {out:>7.2}x",
+                "{name:<32} {op:<8} {:>10} {:>8.1}ms {:>8.1}ms {ratio_text:>7} {median_text:>6} {wall_text:>6} {:>6.0}% {:>2} {mem:>7.2}x {out:>7.2}x",
                 size2,
-                a.time.as_secs_f64() * 1e3,
-                b.time.as_secs_f64() * 1e3,
+                a.min().as_secs_f64() * 1e3,
+                b.min().as_secs_f64() * 1e3,
+                spread * 100.0,
+                b.times.len(),
             );
             if judged && ratio > MAX_RATIO {
                 missed.push(format!("{name} / {op}: time ratio {ratio:.2}"));

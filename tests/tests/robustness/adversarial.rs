@@ -455,3 +455,109 @@ fn inlining_has_a_budget_of_words() {
     assert!(message.contains("budget"), "{message}");
     assert_eq!(inline_error(&many_calls_of_a_long_body(100, 100)), None);
 }
+
+/// Declared sizes are one word per struct: a size, an error of the struct's own, or the
+/// nested struct an error came from. Every kind reads back as it was found, in
+/// declaration order (a member struct declared later has no size yet), for ids in the
+/// dense part and above it, and a chain of 100,000 nested structs needs no recursion.
+#[test]
+fn declared_sizes_of_nested_structs() {
+    use spirv_core::Id;
+    use spirv_core::reflect::{LayoutError, Reflection};
+    const OFFSET: u32 = 35;
+    const ARRAY_STRIDE: u32 = 6;
+    let (int, two) = (2, 3);
+    let far = 1_000_000; // above the dense cap: the module is far shorter
+    let mut insts = vec![
+        (Opcode::Capability, vec![1]),
+        (Opcode::MemoryModel, vec![0, 1]),
+    ];
+    let offset =
+        |st: u32, member: u32, at: u32| (Opcode::MemberDecorate, vec![st, member, OFFSET, at]);
+    insts.extend([
+        offset(11, 0, 0),
+        offset(12, 0, 4),
+        offset(20, 0, 8),
+        offset(21, 0, 16),
+        offset(30, 0, 0),
+        offset(31, 0, 0),
+        offset(41, 0, 0),
+        offset(51, 0, 0),
+        offset(52, 0, 0),
+        offset(far, 0, 0),
+        offset(far + 1, 0, 4),
+        offset(60, 0, 0),
+        (Opcode::Decorate, vec![61, ARRAY_STRIDE, 4]),
+        offset(62, 0, 0),
+        offset(63, 0, 0),
+        offset(70, 0, 0),
+    ]);
+    insts.extend([
+        (Opcode::TypeInt, vec![int, 32, 0]),
+        (Opcode::Constant, vec![int, two, 2]),
+        // Own error, handed on twice.
+        (Opcode::TypeStruct, vec![10, int]),
+        (Opcode::TypeStruct, vec![11, 10]),
+        (Opcode::TypeStruct, vec![12, 11]),
+        // Sizes.
+        (Opcode::TypeStruct, vec![20, int]),
+        (Opcode::TypeStruct, vec![21, 20]),
+        // A member struct declared later.
+        (Opcode::TypeStruct, vec![30, 31]),
+        (Opcode::TypeStruct, vec![31, int]),
+        // Empty, handed on.
+        (Opcode::TypeStruct, vec![40]),
+        (Opcode::TypeStruct, vec![41, 40]),
+        // An array without a stride, handed on twice.
+        (Opcode::TypeArray, vec![50, int, two]),
+        (Opcode::TypeStruct, vec![51, 50]),
+        (Opcode::TypeStruct, vec![52, 51]),
+        // Above the cap.
+        (Opcode::TypeStruct, vec![far, int]),
+        (Opcode::TypeStruct, vec![far + 1, far]),
+        (Opcode::TypeStruct, vec![60, far + 1]),
+        // An array with a stride, twice nested.
+        (Opcode::TypeArray, vec![61, int, two]),
+        (Opcode::TypeStruct, vec![62, 61]),
+        (Opcode::TypeStruct, vec![63, 62]),
+        // Itself.
+        (Opcode::TypeStruct, vec![70, 70]),
+    ]);
+    let words = module(&insts, far + 2);
+    let m = Module::from_words(&words).expect("reads");
+    let r = Reflection::new(&m);
+    let size = |id: u32| r.declared_size(Id(id));
+    let missing = LayoutError::MissingOffset {
+        ty: Id(10),
+        member: 0,
+    };
+    assert_eq!([size(10), size(11), size(12)], [Err(missing); 3]);
+    assert_eq!([size(20), size(21)], [Ok(12), Ok(28)]);
+    assert_eq!(size(30), Err(LayoutError::Opaque { ty: Id(31) }));
+    assert_eq!(size(31), Ok(4));
+    let empty = LayoutError::Empty { ty: Id(40) };
+    assert_eq!([size(40), size(41)], [Err(empty); 2]);
+    let stride = LayoutError::MissingArrayStride { ty: Id(50) };
+    assert_eq!([size(51), size(52)], [Err(stride); 2]);
+    assert_eq!([size(far), size(far + 1), size(60)], [Ok(4), Ok(8), Ok(8)]);
+    assert_eq!([size(62), size(63)], [Ok(8), Ok(8)]);
+    assert_eq!(size(70), Err(LayoutError::Opaque { ty: Id(70) }));
+    assert_eq!(size(int), Err(LayoutError::Opaque { ty: Id(int) }));
+    assert_eq!(size(99), Err(LayoutError::Opaque { ty: Id(99) }));
+
+    // A chain of 100,000 structs, each at offset 4 in the next.
+    let n = 100_000u32;
+    let mut insts = vec![
+        (Opcode::Capability, vec![1]),
+        (Opcode::MemoryModel, vec![0, 1]),
+    ];
+    insts.extend((0..n).map(|i| offset(3 + i, 0, 4)));
+    insts.push((Opcode::TypeInt, vec![int, 32, 0]));
+    insts.extend((0..n).map(|i| (Opcode::TypeStruct, vec![3 + i, 2 + i])));
+    let words = module(&insts, n + 3);
+    let top = on_small_stack(move || {
+        let m = Module::from_words(&words).expect("reads");
+        Reflection::new(&m).declared_size(Id(n + 2))
+    });
+    assert_eq!(top, Ok(4 * u64::from(n) + 4));
+}
