@@ -11,6 +11,12 @@
 //! A cycle of non-phi definitions (invalid SSA, reachable with `--skip-validation`),
 //! where spirv-opt recurses until its stack overflows, ends the walk down that use
 //! (`Active`).
+//!
+//! Both walks run again from every use of every variable, so pointers that many
+//! variables reach (a chain of n selects each taking another variable) were walked
+//! once per use, n² and more. [`Memo`] remembers walks that left nothing to change and
+//! skips a walk that would repeat one while nothing has changed since: that walk would
+//! change nothing and find nothing, so the output is spirv-opt's.
 
 use crate::analysis::Analyses;
 use crate::analysis::constants::Const;
@@ -57,6 +63,7 @@ impl IrPass for FixStorageClass {
         let mut budget = (1usize << 20) + 16 * cx.ir.instruction_count();
         let mut modified = false;
         let mut seen: HashSet<u32> = HashSet::new();
+        let mut memo = Memo::default();
         for var in vars {
             let id = cx.ir.result_id(var);
             let storage = cx.ir.data(var).in_word(0);
@@ -76,12 +83,13 @@ impl IrPass for FixStorageClass {
                 });
             }
             for (user, index) in uses {
-                modified |= propagate_storage_class(cx, user, storage, &mut seen);
-                modified |= propagate_type(cx, user, var_type, index, &mut seen, &mut budget)
-                    .ok_or(PassError {
-                        pass: FLAG,
-                        message: "ids ran out".into(),
-                    })?;
+                modified |= propagate_storage_class(cx, user, storage, &mut seen, &mut memo);
+                modified |=
+                    propagate_type(cx, user, var_type, index, &mut seen, &mut budget, &mut memo)
+                        .ok_or(PassError {
+                            pass: FLAG,
+                            message: "ids ran out".into(),
+                        })?;
             }
         }
         Ok(if modified {
@@ -89,6 +97,38 @@ impl IrPass for FixStorageClass {
         } else {
             Status::Unchanged
         })
+    }
+}
+
+/// Walks known to change nothing if run again now.
+///
+/// A storage-class walk for class S, once finished, has left every pointer it can reach
+/// in S or out of its reach (not a pointer, or not an instruction it fixes): walked
+/// again from any instruction it walked, while nothing has changed but other pointers
+/// taking S, it fixes nothing and returns false. A type walk that changed nothing and
+/// met no phi already on its stack with another type than the phi's (nor a cycle of
+/// non-phi definitions) would, from any instruction and type it walked, make the same
+/// calls again: it changes nothing while nothing has changed. Any other change forgets
+/// both.
+#[derive(Default)]
+struct Memo {
+    /// The storage class of the walks in `storage_done`.
+    storage: u32,
+    /// Instructions a storage-class walk for `storage` has walked.
+    storage_done: HashSet<Inst>,
+    /// Instructions and the result types type walks that changed nothing walked them with.
+    type_done: HashSet<(Inst, u32)>,
+    /// The same for the type walk under way, its frames that have finished while the
+    /// walk has changed nothing (its instructions' walks need not repeat within it, as
+    /// in [`propagate_storage_class`]).
+    type_walk: HashSet<(Inst, u32)>,
+}
+
+impl Memo {
+    /// Forgets every walk: something other than a pointer taking `storage` changed.
+    fn clear(&mut self) {
+        self.storage_done.clear();
+        self.type_done.clear();
     }
 }
 
@@ -157,7 +197,16 @@ enum ScCall {
     Frame(ScFrame, bool),
 }
 
-fn sc_call(cx: &mut Context, i: Inst, storage: u32, seen: &mut HashSet<u32>) -> ScCall {
+fn sc_call(
+    cx: &mut Context,
+    i: Inst,
+    storage: u32,
+    seen: &mut HashSet<u32>,
+    memo: &mut Memo,
+) -> ScCall {
+    if memo.storage == storage && memo.storage_done.contains(&i) {
+        return ScCall::Done(false);
+    }
     let Some(pt) = pointer_type(cx, i) else {
         return ScCall::Done(false);
     };
@@ -189,6 +238,10 @@ fn sc_call(cx: &mut Context, i: Inst, storage: u32, seen: &mut HashSet<u32>) -> 
         | O::Phi
         | O::Select => {
             // FixInstructionStorageClass.
+            if storage != memo.storage {
+                memo.storage_done.clear();
+            }
+            memo.type_done.clear();
             let pointee = cx.ir.data(pt).in_word(1);
             let new_type = cx.find_pointer_to_type(pointee, storage);
             cx.ir.data_mut(i).set_type_id(new_type);
@@ -206,11 +259,20 @@ fn propagate_storage_class(
     inst: Inst,
     storage: u32,
     seen: &mut HashSet<u32>,
+    memo: &mut Memo,
 ) -> bool {
-    let (first, result) = match sc_call(cx, inst, storage, seen) {
+    let (first, result) = match sc_call(cx, inst, storage, seen, memo) {
         ScCall::Done(r) => return r,
         ScCall::Frame(f, r) => (f, r),
     };
+    let mut walked = vec![inst];
+    // While the walk has fixed nothing (nor met a cycle of non-phi definitions), an
+    // instruction whose walk has finished would be walked again to no effect: every
+    // pointer it reaches was reached then, or through a phi whose walk has finished
+    // since or is still under way. Without this, each use of the last of a chain that
+    // n phis use went round them all (n² steps, spirv-opt's too).
+    let mut pure = !result;
+    let mut finished: HashSet<Inst> = HashSet::new();
     let mut stack = vec![first];
     let mut path = vec![inst];
     let mut active = Active::default();
@@ -224,6 +286,9 @@ fn propagate_storage_class(
             let done = stack.pop().expect("a frame");
             if let Some(i) = path.pop() {
                 active.pop(cx, i);
+                if pure {
+                    finished.insert(i);
+                }
             }
             if let ScFrame::Walk { phi, modified, .. } = done {
                 if let Some(p) = phi {
@@ -239,9 +304,13 @@ fn propagate_storage_class(
         };
         *next += 1;
         if active.closes_cycle(cx, user) {
+            pure = false;
             continue;
         }
-        match sc_call(cx, user, storage, seen) {
+        if pure && finished.contains(&user) {
+            continue;
+        }
+        match sc_call(cx, user, storage, seen, memo) {
             ScCall::Done(r) => {
                 if let Some(ScFrame::Walk { modified, .. }) = stack.last_mut() {
                     *modified |= r;
@@ -251,12 +320,19 @@ fn propagate_storage_class(
                 if let Some(ScFrame::Walk { modified, .. }) = stack.last_mut() {
                     *modified |= r;
                 }
+                pure &= !r;
                 stack.push(f);
                 path.push(user);
                 active.push(cx, user);
+                walked.push(user);
             }
         }
     }
+    if memo.storage != storage {
+        memo.storage_done.clear();
+        memo.storage = storage;
+    }
+    memo.storage_done.extend(walked);
     result
 }
 
@@ -270,6 +346,8 @@ struct TyFrame {
 
 /// What one `PropagateType` call does before its uses: whether it changed the
 /// instruction, and its uses' frame when its type was forced. `None` when ids ran out.
+/// `clean` turns false when the walk stops being one [`Memo`] may remember.
+#[allow(clippy::too_many_arguments)] // The walk's state, passed as the recursion did.
 fn ty_call(
     cx: &mut Context,
     i: Inst,
@@ -277,9 +355,15 @@ fn ty_call(
     index: usize,
     seen: &mut HashSet<u32>,
     budget: &mut usize,
+    memo: &mut Memo,
+    clean: &mut bool,
 ) -> Option<(bool, Option<TyFrame>)> {
     let id = cx.ir.result_id(i);
     let mut new_type = 0;
+    if cx.ir.opcode(i) == O::Phi && seen.contains(&id) && cx.ir.type_id(i) != type_id {
+        // Walked from here again, the phi would take `type_id`.
+        *clean = false;
+    }
     match cx.ir.opcode(i) {
         O::AccessChain | O::PtrAccessChain | O::InBoundsAccessChain | O::InBoundsPtrAccessChain
             if index == 2 =>
@@ -314,6 +398,8 @@ fn ty_call(
                     // for later legalization passes.
                     return Some((false, None));
                 }
+                *clean = false;
+                memo.clear();
                 let Some(copy) = generate_copy(cx, budget, obj, pointee, i)? else {
                     return Some((false, None));
                 };
@@ -326,15 +412,24 @@ fn ty_call(
     if new_type == 0 {
         return Some((false, None));
     }
+    let phi = (cx.ir.opcode(i) == O::Phi).then_some(id);
     // ChangeResultType.
     let changed = cx.ir.type_id(i) != new_type;
+    let key = (i, new_type);
+    if !changed && (memo.type_done.contains(&key) || *clean && memo.type_walk.contains(&key)) {
+        if let Some(p) = phi {
+            seen.remove(&p);
+        }
+        return Some((false, None));
+    }
     if changed {
+        *clean = false;
+        memo.clear();
         cx.forget_uses(i);
         cx.ir.data_mut(i).set_type_id(new_type);
         cx.analyze_uses(i);
     }
     let uses = cx.uses(id);
-    let phi = (cx.ir.opcode(i) == O::Phi).then_some(id);
     Some((
         changed,
         Some(TyFrame {
@@ -354,35 +449,48 @@ fn propagate_type(
     index: usize,
     seen: &mut HashSet<u32>,
     budget: &mut usize,
+    memo: &mut Memo,
 ) -> Option<bool> {
-    let (modified, first) = ty_call(cx, inst, type_id, index, seen, budget)?;
+    let mut clean = true;
+    memo.type_walk.clear();
+    let (modified, first) = ty_call(cx, inst, type_id, index, seen, budget, memo, &mut clean)?;
     let Some(first) = first else {
         return Some(modified);
     };
+    let mut walked = vec![(inst, first.new_type)];
     let mut stack = vec![first];
     let mut path = vec![inst];
     let mut active = Active::default();
     active.push(cx, inst);
     while let Some(top) = stack.last_mut() {
         let Some(&(user, k)) = top.uses.get(top.next) else {
-            if let Some(p) = stack.pop().and_then(|f| f.phi) {
+            let Some(f) = stack.pop() else { break };
+            if let Some(p) = f.phi {
                 seen.remove(&p);
             }
             if let Some(i) = path.pop() {
                 active.pop(cx, i);
+                if clean {
+                    memo.type_walk.insert((i, f.new_type));
+                }
             }
             continue;
         };
         top.next += 1;
         let t = top.new_type;
         if active.closes_cycle(cx, user) {
+            clean = false;
             continue;
         }
-        if let (_, Some(f)) = ty_call(cx, user, t, k, seen, budget)? {
+        if let (_, Some(f)) = ty_call(cx, user, t, k, seen, budget, memo, &mut clean)? {
+            walked.push((user, f.new_type));
             stack.push(f);
             path.push(user);
             active.push(cx, user);
         }
+    }
+    if clean {
+        memo.type_done.extend(walked);
     }
     Some(modified)
 }

@@ -561,3 +561,72 @@ fn declared_sizes_of_nested_structs() {
     });
     assert_eq!(top, Ok(4 * u64::from(n) + 4));
 }
+
+/// The adversarial example's "logical pointer chains" with the chain's pointers in
+/// `class`: n `OpSelect`s each choosing between the previous one and `%b`, and a ring
+/// of n/4 phis taking the last.
+fn selected_pointer_chain(n: usize, class: &str) -> Vec<u32> {
+    use std::fmt::Write;
+    let mut t = format!(
+        "OpCapability Shader\nOpCapability VariablePointers\n\
+         OpExtension \"SPV_KHR_variable_pointers\"\n\
+         OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\" %a %b\n\
+         OpExecutionMode %main LocalSize 1 1 1\nOpDecorate %blk Block\n\
+         OpMemberDecorate %blk 0 Offset 0\n\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%bool = OpTypeBool\n\
+         %uint = OpTypeInt 32 0\n%blk = OpTypeStruct %uint\n\
+         %pblk = OpTypePointer StorageBuffer %blk\n%pc = OpTypePointer {class} %blk\n\
+         %a = OpVariable %pblk StorageBuffer\n%b = OpVariable %pblk StorageBuffer\n\
+         %true = OpConstantTrue %bool\n\
+         %main = OpFunction %void None %fn\n%entry = OpLabel\n%p0 = OpCopyObject %pc %a\n"
+    );
+    for i in 0..n {
+        let _ = writeln!(t, "%p{} = OpSelect %pc %true %p{i} %b", i + 1);
+    }
+    let ring = (n / 4).max(2);
+    t.push_str("OpBranch %loop\n%loop = OpLabel\n");
+    for k in 0..ring {
+        let prev = (k + ring - 1) % ring;
+        let _ = writeln!(t, "%r{k} = OpPhi %pc %p{n} %entry %r{prev} %cont");
+    }
+    t.push_str(
+        "OpLoopMerge %merge %cont None\nOpBranch %cont\n%cont = OpLabel\n\
+         OpBranchConditional %true %loop %merge\n%merge = OpLabel\nOpReturn\nOpFunctionEnd\n",
+    );
+    assemble_str(&t, &AsmOptions::default()).expect("assembles")
+}
+
+/// `--fix-storage-class` walks the uses of each variable's every use: here `%b`'s n
+/// uses each reach the rest of the chain and, from the last select, each phi of the
+/// ring round the ring, n³/16 steps in all (7 s in a release build at n = 1,000, and
+/// spirv-opt's walk is the same). A walk that would repeat one that changed nothing is
+/// skipped now, so each pointer is walked about once; chains already in the variables'
+/// class and chains each pointer of which the pass fixes.
+#[test]
+fn storage_class_walks_of_selected_pointer_chains_are_not_repeated() {
+    for class in ["StorageBuffer", "Function"] {
+        let words = selected_pointer_chain(1_000, class);
+        for flag in ["--fix-storage-class", "--legalize-hlsl"] {
+            let mut opt = spirv_opt::Optimizer::new();
+            opt.skip_validation(true);
+            opt.register_flag(flag).expect("a pass");
+            let out = opt.run(&words).expect("optimizes").words;
+            // Every pointer ends in the variables' class: no instruction's result
+            // type is a pointer to a function's storage.
+            let mut function_pointers = Vec::new();
+            let mut at = 5;
+            while at < out.len() {
+                let (len, op) = ((out[at] >> 16) as usize, (out[at] & 0xffff) as u16);
+                let inst = &out[at..at + len.max(1)];
+                if op == Opcode::TypePointer.0 && inst[2] == spv::StorageClass::Function.0 {
+                    function_pointers.push(inst[1]);
+                }
+                let typed = [Opcode::Select.0, Opcode::Phi.0, Opcode::CopyObject.0];
+                if typed.contains(&op) {
+                    assert!(!function_pointers.contains(&inst[1]), "{class} {flag}");
+                }
+                at += len.max(1);
+            }
+        }
+    }
+}
