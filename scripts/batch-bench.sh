@@ -4,11 +4,14 @@
 #   scripts/batch-bench.sh [ROUNDS] [COPIES]     (default 2 rounds; 9 copies)
 #   TMPDIR=/dev/shm scripts/batch-bench.sh       (outputs and the synthetic set on tmpfs)
 #   SETS=corpus CMDS=dis BASELINE=old/spirv-asm scripts/batch-bench.sh 5
+#   LIMIT=618 SETS=corpus CMDS=dis scripts/batch-bench.sh 3   (618 of the corpus's files)
 #
 # SETS (corpus synth) and CMDS (dis val) choose what runs; BASELINE names another
 # spirv-asm binary (say, the main branch's), timed in the same rounds, -j 1 and -j 2,
 # alternating with ours, so that a change is measured against what it changes.
-# Sets: the corpus's 1179 binaries, and a synthetic set of COPIES × 1179 modules made
+# Sets: the corpus's 1179 binaries (LIMIT=N: N of them, evenly spaced in name order,
+# copied into a folder of their own under /tmp, on the disk like the corpus), and a
+# synthetic set of COPIES × 1179 modules made
 # from them (each copy's modules get their own generator word, so no two files are
 # equal), in nested folders. For each set and command (dis, val) it times, as whole
 # processes with /usr/bin/time (wall seconds, CPU seconds (user + system), peak RSS):
@@ -44,6 +47,19 @@ trap 'rm -rf "$work"' EXIT
 sets="${SETS:-corpus synth}"
 cmds="${CMDS:-dis val}"
 baseline="${BASELINE:-}"
+if [ -n "${LIMIT:-}" ]; then
+    subset="$(mktemp -d /tmp/batch-subset.XXXXXX)"
+    trap 'rm -rf "$work" "$subset"' EXIT
+    python3 - "$corpus" "$subset" "$LIMIT" <<'EOF'
+import os, shutil, sys
+src, dst, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
+names = sorted(n for n in os.listdir(src) if n.endswith('.spv'))
+n = max(1, min(limit, len(names)))
+for name in (names[i * len(names) // n] for i in range(n)):
+    shutil.copyfile(os.path.join(src, name), os.path.join(dst, name))
+EOF
+    corpus="$subset"
+fi
 echo "outputs and the synthetic set in $work: $(stat -f -c %T "$work"); the corpus in $corpus: $(stat -f -c %T "$corpus")"
 
 cargo build --release -q -p spirv-asm --manifest-path "$root/Cargo.toml"

@@ -10,8 +10,9 @@
 //! `--json` records have one shape for every subcommand, set out once in `JSON_HELP`
 //! (printed by `--help`) and made by `json_record`.
 //!
-//! The walk runs beside the workers, queueing each input as it finds it; the calling
-//! thread is one of the workers, and each worker reports its own files (see [`run`]).
+//! The walk runs beside the workers, queueing each input as it finds it, and then works
+//! too; the calling thread is one of the workers, and each worker reports its own files
+//! (see [`run`]).
 //!
 //! Memory: a worker holds one input and its output at a time; the report keeps only
 //! the lines of files finished out of order, the queue the paths found and not yet
@@ -408,8 +409,8 @@ type WalkEnd = Result<usize, String>;
 /// worst (highest) code of a failed file, or 1 for a usage error.
 ///
 /// The walk runs on its own thread and queues each input as it finds it; `jobs` workers
-/// (the calling thread one of them) take them from the queue, and each reports its own
-/// files. Two inputs with one output are refused before anything is written: where that
+/// (the calling thread one of them, and the walk's thread once the walk is done, when
+/// `jobs` > 1) take them from the queue, and each reports its own files. Two inputs with one output are refused before anything is written: where that
 /// cannot happen (one input folder and one extension; or no outputs) the workers write
 /// as they go, else each worker, with its first file done, waits for the walk to finish.
 pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &BatchArgs) -> u8 {
@@ -441,7 +442,8 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         }
         bar
     });
-    let gate = Gate::new(if plan.collisions_possible() {
+    let check = plan.collisions_possible();
+    let gate = Gate::new(if check {
         GateState::Closed
     } else {
         GateState::Open
@@ -485,8 +487,11 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         }
     };
     let end = std::thread::scope(|scope| {
+        // The walk's thread is a worker too once the walk is done (with one job it only
+        // walks, beside the one worker): `jobs` threads in all, never more busy threads
+        // than jobs once the walk is over.
         let walker = scope.spawn(|| {
-            let end = plan.walk(|i, item| {
+            let end = plan.walk(check, |i, item| {
                 if let Some(bar) = &bar {
                     bar.inc_length(1);
                 }
@@ -498,9 +503,12 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
                 GateState::Refused
             });
             queue.close();
+            if jobs > 1 {
+                work();
+            }
             end
         });
-        for _ in 1..jobs {
+        for _ in 2..jobs {
             scope.spawn(work);
         }
         work();
@@ -713,67 +721,32 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Walks the inputs in order: files as named, directories (sorted by name, symlinked
-    /// directories not followed) for files with the input extensions; gives each item
-    /// with its index as it is found. A folder the walk cannot read is an item that
-    /// fails. Refuses a named input that does not exist, two inputs with one output,
-    /// and finding nothing.
-    fn walk(&self, mut give: impl FnMut(usize, Item)) -> WalkEnd {
+    /// Walks the inputs in order: files as named, directories (depth first, each
+    /// folder's entries sorted by name, symlinked directories not followed) for files
+    /// with the input extensions; gives each item with its index as it is found. A
+    /// folder the walk cannot read is an item that fails. Refuses a named input that
+    /// does not exist, two inputs with one output (looked for when `check`: see
+    /// [`Plan::collisions_possible`]), and finding nothing.
+    fn walk(&self, check: bool, mut give: impl FnMut(usize, Item)) -> WalkEnd {
         let mut taken: HashMap<PathBuf, PathBuf> = HashMap::new();
-        let check = self.collisions_possible();
         let mut count = 0usize;
+        let mut found = |item: Item| -> Result<(), String> {
+            if check {
+                self.claim(&mut taken, &item)?;
+            }
+            give(count, item);
+            count += 1;
+            Ok(())
+        };
         for input in self.inputs {
             let root = Path::new(input);
             let meta =
                 std::fs::metadata(root).map_err(|e| format!("cannot open input '{input}': {e}"))?;
-            if !meta.is_dir() {
+            if meta.is_dir() {
+                self.walk_folder(root, &mut found)?;
+            } else {
                 let name = root.file_name().map(PathBuf::from).unwrap_or_default();
-                let item = self.item(root.to_path_buf(), name);
-                if check {
-                    self.claim(&mut taken, &item)?;
-                }
-                give(count, item);
-                count += 1;
-                continue;
-            }
-            for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
-                let entry = match entry {
-                    Ok(entry) => entry,
-                    Err(e) => {
-                        let path = e.path().unwrap_or(root).to_path_buf();
-                        let message = match e.io_error() {
-                            Some(io) => format!("cannot walk the folder: {io}"),
-                            None => format!("cannot walk the folder: {e}"),
-                        };
-                        let walk_error = Some(FileError::plain(message, 1));
-                        give(
-                            count,
-                            Item {
-                                path,
-                                output: None,
-                                walk_error,
-                            },
-                        );
-                        count += 1;
-                        continue;
-                    }
-                };
-                let path = entry.path();
-                let is_file =
-                    entry.file_type().is_file() || (entry.path_is_symlink() && path.is_file());
-                let wanted = path
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| self.exts.iter().any(|x| x == e));
-                if is_file && wanted {
-                    let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-                    let item = self.item(path.to_path_buf(), rel);
-                    if check {
-                        self.claim(&mut taken, &item)?;
-                    }
-                    give(count, item);
-                    count += 1;
-                }
+                found(self.item(root.to_path_buf(), name))?;
             }
         }
         if count == 0 {
@@ -783,6 +756,83 @@ impl<'a> Plan<'a> {
             ));
         }
         Ok(count)
+    }
+
+    /// Walks the folder `root` for [`Plan::walk`], with a stack of open folders (no
+    /// recursion, however deep the tree). Each folder is read whole and its names
+    /// sorted as bytes before any of its entries is given, and the paths are built by
+    /// joining names, never parsed back: this runs before the first file can start.
+    fn walk_folder(
+        &self,
+        root: &Path,
+        found: &mut impl FnMut(Item) -> Result<(), String>,
+    ) -> Result<(), String> {
+        /// A folder being walked: its path, its outputs' folder (`-o DIR`'s mirror of
+        /// it), and its entries not yet visited.
+        struct Open {
+            path: PathBuf,
+            out: Option<PathBuf>,
+            entries: std::vec::IntoIter<Entry>,
+        }
+        let failed = |path: PathBuf, e: &std::io::Error| Item {
+            path,
+            output: None,
+            walk_error: Some(FileError::plain(format!("cannot walk the folder: {e}"), 1)),
+        };
+        let mut stack = Vec::new();
+        match read_sorted(root) {
+            Ok(entries) => stack.push(Open {
+                path: root.to_path_buf(),
+                out: self.out_dir.map(PathBuf::from),
+                entries: entries.into_iter(),
+            }),
+            Err(e) => found(failed(root.to_path_buf(), &e))?,
+        }
+        while let Some(open) = stack.last_mut() {
+            let Some(entry) = open.entries.next() else {
+                stack.pop();
+                continue;
+            };
+            let (name, kind) = match entry {
+                Entry::Named(name, kind) => (name, kind),
+                Entry::Failed(path, e) => {
+                    found(failed(path.unwrap_or_else(|| root.to_path_buf()), &e))?;
+                    continue;
+                }
+            };
+            let path = open.path.join(&name);
+            if kind.is_dir() {
+                let out = open.out.as_ref().map(|o| o.join(&name));
+                match read_sorted(&path) {
+                    Ok(entries) => stack.push(Open {
+                        path,
+                        out,
+                        entries: entries.into_iter(),
+                    }),
+                    Err(e) => found(failed(path, &e))?,
+                }
+                continue;
+            }
+            let wanted = Path::new(&name)
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| self.exts.iter().any(|x| x == e));
+            if wanted && (kind.is_file() || (kind.is_symlink() && path.is_file())) {
+                let output = self.out_ext.map(|ext| {
+                    let folder = match &open.out {
+                        Some(out) => out.as_path(),
+                        None => path.parent().unwrap_or(Path::new("")),
+                    };
+                    folder.join(self.output_name(Path::new(&name), ext))
+                });
+                found(Item {
+                    path,
+                    output,
+                    walk_error: None,
+                })?;
+            }
+        }
+        Ok(())
     }
 
     /// The item of the input at `path`, `rel` its path relative to its named folder.
@@ -795,19 +845,20 @@ impl<'a> Plan<'a> {
                     PathBuf::from(path.file_name().unwrap_or_default()),
                 ),
             };
-            let stem = rel
-                .file_stem()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned();
-            let name = format!("{stem}{}.{ext}", self.suffix.unwrap_or(""));
-            base.join(rel.with_file_name(name))
+            base.join(rel.with_file_name(self.output_name(&rel, ext)))
         });
         Item {
             path,
             output,
             walk_error: None,
         }
+    }
+
+    /// The file name of the output of the input named `name`: its stem, the suffix,
+    /// and the output extension.
+    fn output_name(&self, name: &Path, ext: &str) -> String {
+        let stem = name.file_stem().unwrap_or_default().to_string_lossy();
+        format!("{stem}{}.{ext}", self.suffix.unwrap_or(""))
     }
 
     /// Takes an item's output for it; refuses one another item took.
@@ -826,6 +877,34 @@ impl<'a> Plan<'a> {
         taken.insert(o.clone(), item.path.clone());
         Ok(())
     }
+}
+
+/// An entry of a folder, as [`read_sorted`] gives it.
+enum Entry {
+    /// A name and what it is (a symlink as a symlink).
+    Named(std::ffi::OsString, std::fs::FileType),
+    /// An entry that could not be read: where, if known, and why.
+    Failed(Option<PathBuf>, std::io::Error),
+}
+
+/// The entries of folder `dir`, sorted by name (as bytes), the unreadable ones first.
+fn read_sorted(dir: &Path) -> std::io::Result<Vec<Entry>> {
+    let mut entries: Vec<Entry> = std::fs::read_dir(dir)?
+        .map(|e| match e {
+            Ok(e) => match e.file_type() {
+                Ok(kind) => Entry::Named(e.file_name(), kind),
+                Err(err) => Entry::Failed(Some(e.path()), err),
+            },
+            Err(err) => Entry::Failed(None, err),
+        })
+        .collect();
+    entries.sort_by(|a, b| match (a, b) {
+        (Entry::Named(a, _), Entry::Named(b, _)) => a.as_encoded_bytes().cmp(b.as_encoded_bytes()),
+        (Entry::Failed(..), Entry::Named(..)) => std::cmp::Ordering::Less,
+        (Entry::Named(..), Entry::Failed(..)) => std::cmp::Ordering::Greater,
+        (Entry::Failed(..), Entry::Failed(..)) => std::cmp::Ordering::Equal,
+    });
+    Ok(entries)
 }
 
 /// Whether folder `dir` (which need not exist yet) may lie inside `root`, or be it:
