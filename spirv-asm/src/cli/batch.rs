@@ -208,6 +208,8 @@ struct Item {
     output: Option<PathBuf>,
     /// The walk could not read this path (a folder it met): reported as a failed file.
     walk_error: Option<FileError>,
+    /// Its size when the walk looked (with more than one job; see [`Queue::largest_first`]).
+    size: Option<u64>,
 }
 
 /// How one file went.
@@ -307,6 +309,17 @@ impl Queue {
         if wake {
             self.ready.notify_one();
         }
+    }
+
+    /// Puts the items not yet taken in order of size, largest first (those of unknown
+    /// size last), so that the workers end together: a large file taken last would keep
+    /// one worker busy alone. Called once the walk is done; until then items go out in
+    /// the order found, so that the first starts at once.
+    fn largest_first(&self) {
+        let mut s = self.lock();
+        s.items
+            .make_contiguous()
+            .sort_by(|(_, a), (_, b)| b.size.cmp(&a.size));
     }
 
     fn close(&self) {
@@ -491,12 +504,15 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         // walks, beside the one worker): `jobs` threads in all, never more busy threads
         // than jobs once the walk is over.
         let walker = scope.spawn(|| {
-            let end = plan.walk(check, |i, item| {
+            let end = plan.walk(check, jobs > 1, |i, item| {
                 if let Some(bar) = &bar {
                     bar.inc_length(1);
                 }
                 queue.push(i, item);
             });
+            if jobs > 1 {
+                queue.largest_first();
+            }
             gate.set(if end.is_ok() {
                 GateState::Open
             } else {
@@ -563,7 +579,7 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
 
 /// Reads and processes one file: its output, or the failure and the bytes read.
 fn process(job: &dyn Job, item: &Item) -> Result<(Vec<u8>, u64), (FileError, u64)> {
-    let input = std::fs::read(&item.path).map_err(|e| {
+    let input = read_input(item).map_err(|e| {
         (
             FileError::plain(format!("cannot open input file: {e}"), 1),
             0,
@@ -572,6 +588,42 @@ fn process(job: &dyn Job, item: &Item) -> Result<(Vec<u8>, u64), (FileError, u64
     let bytes_in = input.len() as u64;
     let output = job.process(input, &item.path).map_err(|e| (e, bytes_in))?;
     Ok((output, bytes_in))
+}
+
+/// An input's bytes. With the size the walk saw, the open file is not looked at again:
+/// a buffer of that size and one byte more takes the bytes and then sees the end, two
+/// reads, as `std::fs::read` reads after its look (a file that grew meanwhile is read
+/// on, into a larger buffer).
+fn read_input(item: &Item) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let Some(size) = item.size else {
+        return std::fs::read(&item.path);
+    };
+    let mut file = std::fs::File::open(&item.path)?;
+    let room = usize::try_from(size).map_or(usize::MAX, |n| n.saturating_add(1));
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(room)
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+    bytes.resize(room, 0);
+    let mut filled = 0;
+    loop {
+        if filled == bytes.len() {
+            let more = bytes.len().max(1 << 12);
+            bytes
+                .try_reserve(more)
+                .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+            bytes.resize(bytes.len() + more, 0);
+        }
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
 }
 
 /// The output folders made or found so far, so that each is made once, not once per
@@ -726,8 +778,9 @@ impl<'a> Plan<'a> {
     /// with the input extensions; gives each item with its index as it is found. A
     /// folder the walk cannot read is an item that fails. Refuses a named input that
     /// does not exist, two inputs with one output (looked for when `check`: see
-    /// [`Plan::collisions_possible`]), and finding nothing.
-    fn walk(&self, check: bool, mut give: impl FnMut(usize, Item)) -> WalkEnd {
+    /// [`Plan::collisions_possible`]), and finding nothing. With `sizes`, each file
+    /// found in a folder is given with its size.
+    fn walk(&self, check: bool, sizes: bool, mut give: impl FnMut(usize, Item)) -> WalkEnd {
         let mut taken: HashMap<PathBuf, PathBuf> = HashMap::new();
         let mut count = 0usize;
         let mut found = |item: Item| -> Result<(), String> {
@@ -743,7 +796,7 @@ impl<'a> Plan<'a> {
             let meta =
                 std::fs::metadata(root).map_err(|e| format!("cannot open input '{input}': {e}"))?;
             if meta.is_dir() {
-                self.walk_folder(root, &mut found)?;
+                self.walk_folder(root, sizes, &mut found)?;
             } else {
                 let name = root.file_name().map(PathBuf::from).unwrap_or_default();
                 found(self.item(root.to_path_buf(), name))?;
@@ -765,6 +818,7 @@ impl<'a> Plan<'a> {
     fn walk_folder(
         &self,
         root: &Path,
+        sizes: bool,
         found: &mut impl FnMut(Item) -> Result<(), String>,
     ) -> Result<(), String> {
         /// A folder being walked: its path, its outputs' folder (`-o DIR`'s mirror of
@@ -778,6 +832,7 @@ impl<'a> Plan<'a> {
             path,
             output: None,
             walk_error: Some(FileError::plain(format!("cannot walk the folder: {e}"), 1)),
+            size: None,
         };
         let mut stack = Vec::new();
         match read_sorted(root) {
@@ -817,7 +872,15 @@ impl<'a> Plan<'a> {
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| self.exts.iter().any(|x| x == e));
-            if wanted && (kind.is_file() || (kind.is_symlink() && path.is_file())) {
+            if !wanted || !(kind.is_file() || kind.is_symlink()) {
+                continue;
+            }
+            // A symlink is taken if it leads to a file; the look that says so (or, with
+            // `sizes`, one at a file) gives the size.
+            let meta = (sizes || kind.is_symlink())
+                .then(|| std::fs::metadata(&path).ok())
+                .flatten();
+            if kind.is_file() || meta.as_ref().is_some_and(std::fs::Metadata::is_file) {
                 let output = self.out_ext.map(|ext| {
                     let folder = match &open.out {
                         Some(out) => out.as_path(),
@@ -829,6 +892,7 @@ impl<'a> Plan<'a> {
                     path,
                     output,
                     walk_error: None,
+                    size: meta.filter(|_| sizes).map(|m| m.len()),
                 })?;
             }
         }
@@ -851,6 +915,7 @@ impl<'a> Plan<'a> {
             path,
             output,
             walk_error: None,
+            size: None,
         }
     }
 
