@@ -120,6 +120,68 @@ fn dis_mirrors_the_tree_the_same_on_one_or_two_jobs() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// The walk: each folder's names in byte order (upper case before lower), a folder's
+/// files where its name sorts, a symlink to a file taken, a symlinked folder and a
+/// dangling symlink not; the records in that order whatever the job count, though with
+/// two jobs the files are handed out largest first.
+#[cfg(unix)]
+#[test]
+fn the_walk_orders_by_name_and_takes_symlinked_files_only() {
+    let root = scratch("walk");
+    let small = assemble_str(GOOD, &AsmOptions::default()).expect("assembles");
+    let large = assemble_str(
+        &format!("{}{GOOD}", "OpCapability Int64\n".repeat(400)),
+        &AsmOptions::default(),
+    )
+    .expect("assembles");
+    assert!(large.len() > 10 * small.len());
+    for (name, words) in [
+        ("in/b.spv", &small),
+        ("in/B.spv", &small),
+        ("in/a/z.spv", &large),
+        ("in/a0.spv", &small),
+        ("elsewhere/x.spv", &small),
+        ("elsewhere/dir/y.spv", &small),
+    ] {
+        let p = root.join(name);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, spirv_core::binary::words_to_bytes(words)).expect("write");
+    }
+    let link = |to: &str, at: &str| {
+        std::os::unix::fs::symlink(root.join(to), root.join(at)).expect("symlink");
+    };
+    link("elsewhere/x.spv", "in/c.spv");
+    link("elsewhere/dir", "in/d.spv");
+    link("elsewhere/missing.spv", "in/e.spv");
+    let mut seen = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = format!("out{jobs}");
+        let (code, stdout, stderr) = run(&root, &["dis", "--json", "-j", jobs, "in", "-o", &out]);
+        assert_eq!(code, 0, "{stderr}");
+        let inputs: Vec<String> = stdout
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+            .filter(|r| r["type"] == "file")
+            .map(|r| r["input"].as_str().unwrap_or("").to_owned())
+            .collect();
+        assert_eq!(
+            inputs,
+            [
+                "in/B.spv",
+                "in/a/z.spv",
+                "in/a0.spv",
+                "in/b.spv",
+                "in/c.spv"
+            ],
+            "-j {jobs}"
+        );
+        seen.push(listing(&root.join(&out)));
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[0].len(), 5);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 #[test]
 fn as_names_line_and_column_and_keeps_going() {
     let root = tree("as");
