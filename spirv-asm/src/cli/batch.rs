@@ -590,40 +590,32 @@ fn process(job: &dyn Job, item: &Item) -> Result<(Vec<u8>, u64), (FileError, u64
     Ok((output, bytes_in))
 }
 
-/// An input's bytes. With the size the walk saw, the open file is not looked at again:
-/// a buffer of that size and one byte more takes the bytes and then sees the end, two
-/// reads, as `std::fs::read` reads after its look (a file that grew meanwhile is read
-/// on, into a larger buffer).
+/// An input's bytes. With the size the walk saw (on Linux), the open file is not looked
+/// at again: a buffer of that size and one byte more takes the bytes and then sees the
+/// end, two reads, as `std::fs::read` reads after its look (a file that grew meanwhile is
+/// read on).
 fn read_input(item: &Item) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let Some(size) = item.size else {
-        return std::fs::read(&item.path);
-    };
-    let mut file = std::fs::File::open(&item.path)?;
-    let room = usize::try_from(size).map_or(usize::MAX, |n| n.saturating_add(1));
-    let mut bytes = Vec::new();
-    bytes
-        .try_reserve_exact(room)
-        .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
-    bytes.resize(room, 0);
-    let mut filled = 0;
-    loop {
-        if filled == bytes.len() {
-            let more = bytes.len().max(1 << 12);
-            bytes
-                .try_reserve(more)
-                .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
-            bytes.resize(bytes.len() + more, 0);
-        }
-        match file.read(&mut bytes[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+    #[cfg(target_os = "linux")]
+    if let Some(size) = item.size {
+        use rustix::buffer::spare_capacity;
+        let file = std::fs::File::open(&item.path)?;
+        let mut bytes = Vec::new();
+        let mut room = usize::try_from(size).map_or(usize::MAX, |n| n.saturating_add(1));
+        loop {
+            if bytes.len() == bytes.capacity() {
+                bytes
+                    .try_reserve_exact(room)
+                    .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+                room = bytes.len().max(1 << 12);
+            }
+            match rustix::io::read(&file, spare_capacity(&mut bytes)) {
+                Ok(0) => return Ok(bytes),
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(e.into()),
+            }
         }
     }
-    bytes.truncate(filled);
-    Ok(bytes)
+    std::fs::read(&item.path)
 }
 
 /// The output folders made or found so far, so that each is made once, not once per
