@@ -208,7 +208,7 @@ struct Item {
     output: Option<PathBuf>,
     /// The walk could not read this path (a folder it met): reported as a failed file.
     walk_error: Option<FileError>,
-    /// Its size when the walk looked (with more than one job; see [`Queue::largest_first`]).
+    /// Its size when the walk looked (with more than one job; see [`Queue::big_first`]).
     size: Option<u64>,
 }
 
@@ -311,15 +311,24 @@ impl Queue {
         }
     }
 
-    /// Puts the items not yet taken in order of size, largest first (those of unknown
-    /// size last), so that the workers end together: a large file taken last would keep
-    /// one worker busy alone. Called once the walk is done; until then items go out in
-    /// the order found, so that the first starts at once.
-    fn largest_first(&self) {
+    /// Puts the large items not yet taken first, largest first, the rest after them in
+    /// the order found: a large file taken last would keep one worker busy alone while
+    /// the others have nothing left. Large is a 64th of the bytes queued or more, so at
+    /// most 64 items move (and wait, done, for the report to reach them: the lines kept
+    /// out of order stay few), and the last file a worker takes is under 2% of the work.
+    /// Called once the walk is done; until then items go out in the order found, so that
+    /// the first starts at once.
+    fn big_first(&self) {
         let mut s = self.lock();
-        s.items
-            .make_contiguous()
-            .sort_by(|(_, a), (_, b)| b.size.cmp(&a.size));
+        let total: u64 = s.items.iter().filter_map(|(_, item)| item.size).sum();
+        let big =
+            |item: &Item| total > 0 && item.size.is_some_and(|n| n.saturating_mul(64) >= total);
+        let mut items = std::mem::take(&mut s.items);
+        let (mut first, rest): (Vec<_>, Vec<_>) = items.drain(..).partition(|(_, item)| big(item));
+        first.sort_by(|(_, a), (_, b)| b.size.cmp(&a.size));
+        items.extend(first);
+        items.extend(rest);
+        s.items = items;
     }
 
     fn close(&self) {
@@ -511,7 +520,7 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
                 queue.push(i, item);
             });
             if jobs > 1 {
-                queue.largest_first();
+                queue.big_first();
             }
             gate.set(if end.is_ok() {
                 GateState::Open
