@@ -66,8 +66,9 @@ cargo build --release -q -p spirv-asm --manifest-path "$root/Cargo.toml"
 ours="$root/target/release/spirv-asm"
 [ -x "$tools/spirv-dis" ] || { echo "no SPIRV-Tools in $tools" >&2; exit 1; }
 
-# The synthetic set: copy k of module m is synth/k/<m's first letter>/m.spv, its
-# generator word (word 2) set to k.
+# The synthetic set (made only when SETS names it): copy k of module m is
+# synth/k/<m's first letter>/m.spv, its generator word (word 2) set to k.
+case " $sets " in *" synth "*) ;; *) copies=0 ;; esac
 python3 - "$corpus" "$work/synth" "$copies" <<'EOF'
 import os, struct, sys
 src, dst, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
