@@ -208,8 +208,6 @@ struct Item {
     output: Option<PathBuf>,
     /// The walk could not read this path (a folder it met): reported as a failed file.
     walk_error: Option<FileError>,
-    /// Its size when the walk looked (with more than one job; see [`Queue::big_first`]).
-    size: Option<u64>,
 }
 
 /// How one file went.
@@ -309,26 +307,6 @@ impl Queue {
         if wake {
             self.ready.notify_one();
         }
-    }
-
-    /// Puts the large items not yet taken first, largest first, the rest after them in
-    /// the order found: a large file taken last would keep one worker busy alone while
-    /// the others have nothing left. Large is a 64th of the bytes queued or more, so at
-    /// most 64 items move (and wait, done, for the report to reach them: the lines kept
-    /// out of order stay few), and the last file a worker takes is under 2% of the work.
-    /// Called once the walk is done; until then items go out in the order found, so that
-    /// the first starts at once.
-    fn big_first(&self) {
-        let mut s = self.lock();
-        let total: u64 = s.items.iter().filter_map(|(_, item)| item.size).sum();
-        let big =
-            |item: &Item| total > 0 && item.size.is_some_and(|n| n.saturating_mul(64) >= total);
-        let mut items = std::mem::take(&mut s.items);
-        let (mut first, rest): (Vec<_>, Vec<_>) = items.drain(..).partition(|(_, item)| big(item));
-        first.sort_by(|(_, a), (_, b)| b.size.cmp(&a.size));
-        items.extend(first);
-        items.extend(rest);
-        s.items = items;
     }
 
     fn close(&self) {
@@ -513,15 +491,12 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         // walks, beside the one worker): `jobs` threads in all, never more busy threads
         // than jobs once the walk is over.
         let walker = scope.spawn(|| {
-            let end = plan.walk(check, jobs > 1, |i, item| {
+            let end = plan.walk(check, |i, item| {
                 if let Some(bar) = &bar {
                     bar.inc_length(1);
                 }
                 queue.push(i, item);
             });
-            if jobs > 1 {
-                queue.big_first();
-            }
             gate.set(if end.is_ok() {
                 GateState::Open
             } else {
@@ -588,7 +563,7 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
 
 /// Reads and processes one file: its output, or the failure and the bytes read.
 fn process(job: &dyn Job, item: &Item) -> Result<(Vec<u8>, u64), (FileError, u64)> {
-    let input = read_input(item).map_err(|e| {
+    let input = std::fs::read(&item.path).map_err(|e| {
         (
             FileError::plain(format!("cannot open input file: {e}"), 1),
             0,
@@ -597,34 +572,6 @@ fn process(job: &dyn Job, item: &Item) -> Result<(Vec<u8>, u64), (FileError, u64
     let bytes_in = input.len() as u64;
     let output = job.process(input, &item.path).map_err(|e| (e, bytes_in))?;
     Ok((output, bytes_in))
-}
-
-/// An input's bytes. With the size the walk saw (on Linux), the open file is not looked
-/// at again: a buffer of that size and one byte more takes the bytes and then sees the
-/// end, two reads, as `std::fs::read` reads after its look (a file that grew meanwhile is
-/// read on).
-fn read_input(item: &Item) -> std::io::Result<Vec<u8>> {
-    #[cfg(target_os = "linux")]
-    if let Some(size) = item.size {
-        use rustix::buffer::spare_capacity;
-        let file = std::fs::File::open(&item.path)?;
-        let mut bytes = Vec::new();
-        let mut room = usize::try_from(size).map_or(usize::MAX, |n| n.saturating_add(1));
-        loop {
-            if bytes.len() == bytes.capacity() {
-                bytes
-                    .try_reserve_exact(room)
-                    .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
-                room = bytes.len().max(1 << 12);
-            }
-            match rustix::io::read(&file, spare_capacity(&mut bytes)) {
-                Ok(0) => return Ok(bytes),
-                Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-    }
-    std::fs::read(&item.path)
 }
 
 /// The output folders made or found so far, so that each is made once, not once per
@@ -779,9 +726,8 @@ impl<'a> Plan<'a> {
     /// with the input extensions; gives each item with its index as it is found. A
     /// folder the walk cannot read is an item that fails. Refuses a named input that
     /// does not exist, two inputs with one output (looked for when `check`: see
-    /// [`Plan::collisions_possible`]), and finding nothing. With `sizes`, each file
-    /// found in a folder is given with its size.
-    fn walk(&self, check: bool, sizes: bool, mut give: impl FnMut(usize, Item)) -> WalkEnd {
+    /// [`Plan::collisions_possible`]), and finding nothing.
+    fn walk(&self, check: bool, mut give: impl FnMut(usize, Item)) -> WalkEnd {
         let mut taken: HashMap<PathBuf, PathBuf> = HashMap::new();
         let mut count = 0usize;
         let mut found = |item: Item| -> Result<(), String> {
@@ -797,7 +743,7 @@ impl<'a> Plan<'a> {
             let meta =
                 std::fs::metadata(root).map_err(|e| format!("cannot open input '{input}': {e}"))?;
             if meta.is_dir() {
-                self.walk_folder(root, sizes, &mut found)?;
+                self.walk_folder(root, &mut found)?;
             } else {
                 let name = root.file_name().map(PathBuf::from).unwrap_or_default();
                 found(self.item(root.to_path_buf(), name))?;
@@ -819,7 +765,6 @@ impl<'a> Plan<'a> {
     fn walk_folder(
         &self,
         root: &Path,
-        sizes: bool,
         found: &mut impl FnMut(Item) -> Result<(), String>,
     ) -> Result<(), String> {
         /// A folder being walked: its path, its outputs' folder (`-o DIR`'s mirror of
@@ -833,7 +778,6 @@ impl<'a> Plan<'a> {
             path,
             output: None,
             walk_error: Some(FileError::plain(format!("cannot walk the folder: {e}"), 1)),
-            size: None,
         };
         let mut stack = Vec::new();
         match read_sorted(root) {
@@ -873,15 +817,7 @@ impl<'a> Plan<'a> {
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| self.exts.iter().any(|x| x == e));
-            if !wanted || !(kind.is_file() || kind.is_symlink()) {
-                continue;
-            }
-            // A symlink is taken if it leads to a file; the look that says so (or, with
-            // `sizes`, one at a file) gives the size.
-            let meta = (sizes || kind.is_symlink())
-                .then(|| std::fs::metadata(&path).ok())
-                .flatten();
-            if kind.is_file() || meta.as_ref().is_some_and(std::fs::Metadata::is_file) {
+            if wanted && (kind.is_file() || (kind.is_symlink() && path.is_file())) {
                 let output = self.out_ext.map(|ext| {
                     let folder = match &open.out {
                         Some(out) => out.as_path(),
@@ -893,7 +829,6 @@ impl<'a> Plan<'a> {
                     path,
                     output,
                     walk_error: None,
-                    size: meta.filter(|_| sizes).map(|m| m.len()),
                 })?;
             }
         }
@@ -916,7 +851,6 @@ impl<'a> Plan<'a> {
             path,
             output,
             walk_error: None,
-            size: None,
         }
     }
 

@@ -122,8 +122,7 @@ fn dis_mirrors_the_tree_the_same_on_one_or_two_jobs() {
 
 /// The walk: each folder's names in byte order (upper case before lower), a folder's
 /// files where its name sorts, a symlink to a file taken, a symlinked folder and a
-/// dangling symlink not; the records in that order whatever the job count, though with
-/// two jobs the large file is handed out first.
+/// dangling symlink not; the records in that order whatever the job count.
 #[cfg(unix)]
 #[test]
 fn the_walk_orders_by_name_and_takes_symlinked_files_only() {
