@@ -259,6 +259,7 @@ mod tests {
     use crate::Module;
     use crate::reflect::Reflection;
     use crate::types::Id;
+    use alloc::vec;
 
     /// Targets share a group's record until they or the group change: each still sees
     /// what the group had when it was applied, and its own decorations.
