@@ -302,11 +302,27 @@ impl Names {
     }
 
     fn grow_table(&mut self) {
+        self.resize_table((self.table.len() * 2).max(64));
+    }
+
+    fn resize_table(&mut self, len: usize) {
         let old = std::mem::take(&mut self.table);
-        self.table = vec![0; (old.len() * 2).max(64)];
+        self.table = vec![0; len];
         for slot in old.into_iter().filter(|&s| s != 0) {
             self.place(slot);
         }
+    }
+
+    /// Makes room for `names` more names at once: the table of names in use is sized
+    /// once instead of rebuilt at each doubling (a rebuild places every name again, at
+    /// random places: a table of 100,000s of names misses the cache at each).
+    pub fn reserve(&mut self, names: usize) {
+        let names = names.min(self.limit);
+        let want = (2 * (self.spans.len() + names + 1)).next_power_of_two();
+        if self.table.len() < want {
+            self.resize_table(want);
+        }
+        self.spans.reserve(names);
     }
 
     /// Looks at one instruction, in binary order. `constant` formats an `OpConstant`'s

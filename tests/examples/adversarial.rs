@@ -23,7 +23,8 @@
 //! the spread (the slowest timed run's CPU time over the fastest, the worse of the two
 //! sizes). Any panic or abort is a failure too. Exits with 1 when a goal is
 //! missed. `ADVERSARIAL_SCALE=k` multiplies every n by k; `ADVERSARIAL_CLASSES=text`
-//! runs only the classes whose name contains `text`. A benchmark, not a test: the
+//! runs only the classes whose name contains `text`, `ADVERSARIAL_OPS=dis,as` only
+//! those operations. A benchmark, not a test: the
 //! behaviour of each class is checked in `tests/tests/robustness/adversarial.rs`.
 //!
 //! Times on a shared machine also follow the memory system (a table outgrowing a cache,
@@ -585,6 +586,11 @@ fn operations(input: &Input) -> Vec<Operation<'_>> {
         Input::Binary(words) => {
             let bytes = spirv_core::binary::words_to_bytes(words);
             let size = bytes.len();
+            // The words `spirv-asm val` and `reflect` read, which they take without a
+            // copy (validation in place, reflection as the module's own).
+            let mut read = words.clone();
+            let (mut read_reflect, mut read_use, mut read_cross) =
+                (words.clone(), words.clone(), words.clone());
             let mut ops: Vec<Operation<'_>> = vec![
                 (
                     "read",
@@ -597,10 +603,22 @@ fn operations(input: &Input) -> Vec<Operation<'_>> {
                     Box::new(move || dis(words, &DisOptions::default())),
                 ),
                 ("dis cfg", size, Box::new(move || dis(words, &cfg))),
-                ("reflect", size, Box::new(move || reflect(words, false))),
-                ("refl+use", size, Box::new(move || reflect(words, true))),
-                ("cross", size, Box::new(move || spirv_cross(words))),
-                ("val", size, Box::new(move || validate(words))),
+                (
+                    "reflect",
+                    size,
+                    Box::new(move || reflect(words, &mut read_reflect, false)),
+                ),
+                (
+                    "refl+use",
+                    size,
+                    Box::new(move || reflect(words, &mut read_use, true)),
+                ),
+                (
+                    "cross",
+                    size,
+                    Box::new(move || spirv_cross(words, &mut read_cross)),
+                ),
+                ("val", size, Box::new(move || validate(&mut read))),
                 ("opt -O", size, Box::new(move || optimize(words, "-O"))),
                 (
                     "legalize",
@@ -701,6 +719,7 @@ fn main() {
     let (mut worst_ratio, mut worst_mem) = (0f64, 0f64);
     let mut missed = Vec::new();
     let only = std::env::var("ADVERSARIAL_CLASSES").unwrap_or_default();
+    let ops_wanted = std::env::var("ADVERSARIAL_OPS").unwrap_or_default();
     for &(name, make, n) in CLASSES {
         if !name.contains(only.as_str()) {
             continue;
@@ -710,6 +729,9 @@ fn main() {
         let mut small_ops = operations(&small);
         let mut large_ops = operations(&large);
         for ((op, _, f1), (_, size2, f2)) in small_ops.iter_mut().zip(large_ops.iter_mut()) {
+            if !ops_wanted.is_empty() && !ops_wanted.split(',').any(|o| o == *op) {
+                continue;
+            }
             let (a, b) = measure_pair(f1, f2);
             let ratio = b.min().as_secs_f64() / a.min().as_secs_f64().max(1e-9);
             let median_ratio = b.median().as_secs_f64() / a.median().as_secs_f64().max(1e-9);

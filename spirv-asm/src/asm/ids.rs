@@ -70,9 +70,9 @@ impl<'t> Asm<'t> {
             return Ok(id);
         }
         // One hash per mention: look up and insert through the entry.
-        let vacant = match self.names.entry(name) {
-            std::collections::hash_map::Entry::Occupied(e) => return Ok(*e.get()),
-            std::collections::hash_map::Entry::Vacant(v) => v,
+        let vacant = match self.names.find(text, name) {
+            Ok(id) => return Ok(id),
+            Err(vacant) => vacant,
         };
         // First mention: check the spelling and give it a number.
         let invalid =
@@ -102,7 +102,7 @@ impl<'t> Asm<'t> {
                 AsmErrorKind::InvalidText,
             ));
         }
-        vacant.insert(id);
+        self.names.insert(vacant, start + 1, name.len(), id);
         if numeric.is_none() {
             self.next_id += 1;
         }

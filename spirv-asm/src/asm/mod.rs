@@ -7,11 +7,11 @@ mod error;
 mod ids;
 mod instruction;
 mod lexer;
+mod name_table;
 mod operands;
 
 pub use error::{AsmError, AsmErrorKind};
 
-use crate::fxhash::FxHashMap;
 use spirv_core::ExtInstRegistry;
 use spirv_core::grammar::OperandKind;
 use spirv_core::walk::Ids;
@@ -128,7 +128,7 @@ fn assemble_impl(text: &[u8], opts: &AsmOptions, want_ids: bool) -> Result<Assem
         registry,
         base,
         imports: Vec::new(),
-        names: FxHashMap::with_capacity_and_hasher(text.len() / 64, Default::default()),
+        names: name_table::NameTable::new(text.len()),
         order: Vec::new(),
         next_id: 1,
         reserved: Vec::new(),
@@ -200,7 +200,7 @@ struct Asm<'t> {
     base: ExtInstRegistry,
     /// The name of each `OpExtInstImport`, in order.
     imports: Vec<Vec<u8>>,
-    names: FxHashMap<&'t [u8], u32>,
+    names: name_table::NameTable,
     order: Vec<(&'t [u8], u32)>,
     next_id: u32,
     /// `--preserve-numeric-ids`: numeric ids in use, sorted.

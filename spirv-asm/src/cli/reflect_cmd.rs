@@ -69,14 +69,34 @@ impl super::batch::Job for Args {
             |(code, message): (u8, String)| super::batch::FileError::from_message(&message, code);
         let words = super::dis_cmd::words_from_bytes(input, &path.to_string_lossy())
             .map_err(|e| fail((1, e)))?;
-        self.reflect(words).map_err(fail)
+        self.reflect(words, |t| t.into_bytes()).map_err(fail)
+    }
+}
+
+/// The text `reflect` prints: the CLI's own JSON, or the spirv-cross format (written
+/// out piece by piece, it is never held twice, nor at all when it is long).
+enum Text<'a, 'm> {
+    Bytes(Vec<u8>),
+    Cross(spirv_asm::reflect_json::SpirvCrossText<'a, 'm>),
+}
+
+impl Text<'_, '_> {
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Text::Bytes(b) => b,
+            Text::Cross(t) => t.into_string().into_bytes(),
+        }
     }
 }
 
 impl Args {
-    /// The reflection of a module as this command prints it; else the exit code and
-    /// the message.
-    fn reflect(&self, words: Vec<u32>) -> Result<Vec<u8>, (u8, String)> {
+    /// The reflection of a module as this command prints it, given to `emit`; else the
+    /// exit code and the message.
+    fn reflect<R>(
+        &self,
+        words: Vec<u32>,
+        emit: impl FnOnce(Text<'_, '_>) -> R,
+    ) -> Result<R, (u8, String)> {
         // Reflection reads the global instructions; function bodies are only split into
         // instructions (and walked for static use).
         let opts = spirv_core::ReadOptions {
@@ -97,8 +117,8 @@ impl Args {
         };
         let r = Reflection::new(&module);
         if self.format == "spirv-cross" {
-            return match spirv_asm::reflect_json::spirv_cross_json_of(&r) {
-                Ok(t) => Ok(t.into_bytes()),
+            return match spirv_asm::reflect_json::spirv_cross_text(&r) {
+                Ok(t) => Ok(emit(Text::Cross(t))),
                 Err(e) => Err((3, format!("error: {e}"))),
             };
         }
@@ -106,7 +126,7 @@ impl Args {
         let mut j = Pretty::new(&mut out);
         let doc = document(&mut j, &r, !self.no_static_use).and_then(|()| j.w.write_all(b"\n"));
         doc.map_err(|e| (1, format!("error: {e}")))?;
-        Ok(out)
+        Ok(emit(Text::Bytes(out)))
     }
 }
 
@@ -126,21 +146,58 @@ pub fn run(args: Args) -> u8 {
             return 1;
         }
     };
-    let bytes = match args.reflect(words) {
-        Ok(b) => b,
+    let written = args.reflect(words, |text| {
+        let mut out = super::output::Output::open(&args.output)?;
+        match text {
+            Text::Bytes(bytes) => out.write_all(&bytes)?,
+            Text::Cross(t) => {
+                out.reserve(t.len() as u64);
+                let mut sink = Sink {
+                    out: &mut out,
+                    error: None,
+                };
+                if let Err(e) = t.write_to(&mut sink) {
+                    return Err(sink.error.unwrap_or_else(|| format!("error: {e}")));
+                }
+            }
+        }
+        out.commit()
+    });
+    let written = match written {
+        Ok(w) => w,
         Err((code, message)) => {
             eprintln!("{message}");
             return code;
         }
     };
-    let written = super::output::Output::open(&args.output)
-        .and_then(|mut out| out.write_all(&bytes).and_then(|()| out.commit()));
     match written {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("{e}");
             1
         }
+    }
+}
+
+/// [`super::output::Output`] as a writer, keeping the message of its first error.
+struct Sink<'o> {
+    out: &'o mut super::output::Output,
+    error: Option<String>,
+}
+
+impl Write for Sink<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self.out.write_all(bytes) {
+            Ok(()) => Ok(bytes.len()),
+            Err(message) => {
+                let e = std::io::Error::other(message.clone());
+                self.error = Some(message);
+                Err(e)
+            }
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

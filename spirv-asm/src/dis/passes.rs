@@ -68,7 +68,11 @@ pub(super) fn disassemble_streaming(
         opts,
         registry: crate::text::spirv_tools_registry(&base, opts.all_ext_inst_names),
         ids: Ids::new(words.len()),
-        names: (!opts.raw_id).then(|| Names::new(words.len())),
+        names: (!opts.raw_id).then(|| {
+            let mut names = Names::new(words.len());
+            names.reserve(global_instructions(words));
+            names
+        }),
         parsed: Vec::with_capacity(16),
     };
     if opts.header {
@@ -366,6 +370,21 @@ fn reordered(
 /// SPIRV-Tools' parser does and records what later lines need. `beyond` is the rest of
 /// the module after the instruction: the parser reads a string or a multi-word literal
 /// across the instruction's end, and words its error by where it ends.
+/// The instructions before the first function: at least as many as the names a
+/// module can have (they come from `OpName`s, decorations, types and constants).
+fn global_instructions(words: &[u32]) -> usize {
+    let (mut pos, mut count) = (5, 0);
+    while let Some(&first) = words.get(pos) {
+        let len = (first >> 16) as usize;
+        if len == 0 || first & 0xffff == u32::from(spv::Opcode::Function.0) {
+            break;
+        }
+        count += 1;
+        pos += len;
+    }
+    count
+}
+
 pub(super) fn first_pass(
     st: &mut State<'_>,
     info: Option<&'static spirv_core::grammar::InstructionInfo>,

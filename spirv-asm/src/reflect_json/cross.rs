@@ -79,7 +79,7 @@ impl<'a, 'm> Cross<'a, 'm> {
     }
 
     /// `entryPoints`: sorted by execution model, then name.
-    pub(super) fn entry_points(&self, j: &mut Json) -> Result<(), Refusal> {
+    pub(super) fn entry_points(&self, j: &mut Json<'_>) -> Result<(), Refusal> {
         let mut list = self.entries.clone();
         list.sort_by(|a, b| (a.model.0, a.name.as_bytes()).cmp(&(b.model.0, b.name.as_bytes())));
         // SPIRV-Cross finds an entry point's record by name and model: the first listed
@@ -215,7 +215,7 @@ impl<'a, 'm> Cross<'a, 'm> {
 
     /// `types`: every struct that is not an array or pointer, then the pointee types of
     /// physical pointers that are not such structs.
-    pub(super) fn types(&self, j: &mut Json) -> Result<(), Refusal> {
+    pub(super) fn types(&self, j: &mut Json<'_>) -> Result<(), Refusal> {
         let mut opened = false;
         let mut pointees: Vec<u32> = Vec::new();
         let mut listed = FxHashMap::default();
@@ -246,7 +246,7 @@ impl<'a, 'm> Cross<'a, 'm> {
         t.base == Base::Struct && !t.pointer && self.types.dims(t).is_empty()
     }
 
-    fn emit_type(&self, j: &mut Json, id: u32, opened: &mut bool) -> Result<(), Refusal> {
+    fn emit_type(&self, j: &mut Json<'_>, id: u32, opened: &mut bool) -> Result<(), Refusal> {
         let t = self.ty(id)?;
         let name = self.glsl(t)?;
         if !*opened {
@@ -279,7 +279,7 @@ impl<'a, 'm> Cross<'a, 'm> {
 
     fn member(
         &self,
-        j: &mut Json,
+        j: &mut Json<'_>,
         st: &CrossType,
         index: u32,
         member_type: u32,
@@ -341,7 +341,7 @@ impl<'a, 'm> Cross<'a, 'm> {
     }
 
     /// `array` and `array_size_is_literal`, unless `t` is a physical pointer.
-    pub(super) fn array_of(&self, j: &mut Json, t: &CrossType) {
+    pub(super) fn array_of(&self, j: &mut Json<'_>, t: &CrossType) {
         let dims: Vec<Dim> = self.types.dims(t);
         if self.types.is_top_level_physical_pointer(t) || dims.is_empty() {
             return;
@@ -360,7 +360,7 @@ impl<'a, 'm> Cross<'a, 'm> {
 
     /// `specialization_constants`: every `OpSpecConstant*` (not `OpSpecConstantOp`)
     /// with a `SpecId`.
-    pub(super) fn spec_constants(&self, j: &mut Json) -> Result<(), Refusal> {
+    pub(super) fn spec_constants(&self, j: &mut Json<'_>) -> Result<(), Refusal> {
         let list: Vec<_> = self
             .r
             .constants()

@@ -54,7 +54,7 @@ const KINDS: [&str; 12] = [
 
 impl Cross<'_, '_> {
     /// Every resource list that is not empty.
-    pub(super) fn resources(&self, j: &mut Json) -> Result<(), Refusal> {
+    pub(super) fn resources(&self, j: &mut Json<'_>) -> Result<(), Refusal> {
         let mut lists: [Vec<Res<'_>>; 12] = Default::default();
         let version = self.r.module().header().version;
         let default = self.entries[0];
@@ -231,7 +231,7 @@ impl Cross<'_, '_> {
         false
     }
 
-    fn resource(&self, j: &mut Json, res: &Res<'_>) -> Result<(), Refusal> {
+    fn resource(&self, j: &mut Json<'_>, res: &Res<'_>) -> Result<(), Refusal> {
         let var = res.var;
         let t = self
             .types

@@ -1,6 +1,12 @@
 //! A JSON writer that lays text out as SPIRV-Cross's reflection does: four-space
 //! indentation, `"key" : value`, one value per line. Strings are escaped, so the text
 //! is valid JSON even where SPIRV-Cross's would not be (a quote in a name).
+//!
+//! The text goes out in pieces of a fixed size: kept (up to a limit), counted, or
+//! written to a sink, so that it is never copied whole while it grows (a doubling
+//! string holds its old and new blocks at once) and need not be held at all.
+
+use std::io::Write;
 
 /// What is open: an object or an array, and whether it has an element yet.
 #[derive(Clone, Copy)]
@@ -9,27 +15,83 @@ struct Frame {
     filled: bool,
 }
 
+/// The size of one piece of text; a piece is closed at the first element that starts
+/// past [`PIECE_FULL`] (an element is short, but for strings as long as the module's).
+const PIECE: usize = 64 * 1024;
+const PIECE_FULL: usize = PIECE - 4 * 1024;
+
+/// Where the pieces go.
+pub(super) enum Dest<'w> {
+    /// Kept while they total at most `limit` bytes; past it dropped, and only counted.
+    Keep { pieces: Vec<String>, limit: usize },
+    /// Only counted.
+    Count,
+    /// Written to a sink; the first error is kept and ends the writing.
+    Write {
+        sink: &'w mut dyn Write,
+        error: Option<std::io::Error>,
+    },
+}
+
 /// Writes JSON text.
-pub(super) struct Json {
+pub(super) struct Json<'w> {
+    /// The piece being written.
     out: String,
+    dest: Dest<'w>,
+    /// Bytes in the pieces before `out`.
+    done_len: usize,
     stack: Vec<Frame>,
 }
 
-impl Json {
+impl<'w> Json<'w> {
     /// Starts the top-level object.
-    pub(super) fn new() -> Json {
+    pub(super) fn new(dest: Dest<'w>) -> Json<'w> {
         let mut j = Json {
             out: String::new(),
+            dest,
+            done_len: 0,
             stack: Vec::new(),
         };
         j.begin_object();
         j
     }
 
-    /// Closes the top-level object and returns the text.
-    pub(super) fn finish(mut self) -> String {
+    /// Closes the top-level object; returns where the text went and its length.
+    pub(super) fn finish(mut self) -> (Dest<'w>, usize) {
         self.end_object();
-        self.out
+        self.pass_on();
+        (self.dest, self.done_len)
+    }
+
+    /// Passes the piece on once it is full.
+    fn spill(&mut self) {
+        if self.out.len() >= PIECE_FULL {
+            self.pass_on();
+        }
+    }
+
+    fn pass_on(&mut self) {
+        self.done_len += self.out.len();
+        match &mut self.dest {
+            Dest::Keep { pieces, limit } => {
+                if self.done_len > *limit {
+                    self.dest = Dest::Count;
+                    self.out.clear();
+                } else {
+                    let full = std::mem::replace(&mut self.out, String::with_capacity(PIECE));
+                    pieces.push(full);
+                }
+            }
+            Dest::Count => self.out.clear(),
+            Dest::Write { sink, error } => {
+                if error.is_none() {
+                    if let Err(e) = sink.write_all(self.out.as_bytes()) {
+                        *error = Some(e);
+                    }
+                }
+                self.out.clear();
+            }
+        }
     }
 
     fn indent(&mut self) {
@@ -40,6 +102,7 @@ impl Json {
 
     /// Separates this element from the previous one of the open container.
     fn next(&mut self) {
+        self.spill();
         if let Some(f) = self.stack.last_mut() {
             if f.filled {
                 self.out.push_str(",\n");
@@ -70,6 +133,7 @@ impl Json {
     }
 
     fn close(&mut self, c: char) {
+        self.spill();
         if self.stack.pop().is_some_and(|f| f.filled) {
             self.out.push('\n');
         }

@@ -58,9 +58,48 @@ pub fn spirv_cross_json(module: &Module) -> Result<String, ReflectError> {
 /// # Errors
 /// See [`spirv_cross_json`].
 pub fn spirv_cross_json_of(r: &Reflection<'_>) -> Result<String, ReflectError> {
-    let run = || -> Result<String, String> {
+    spirv_cross_text(r).map(SpirvCrossText::into_string)
+}
+
+/// Like [`spirv_cross_json_of`], for a caller that writes the text out: every refusal
+/// is found before the text is written, and the text need not be held whole. It is
+/// kept, in pieces, while it stays within a few times the module's size; a longer text
+/// (a struct's every member takes a few lines) is only measured, and made again as it
+/// is written.
+///
+/// # Errors
+/// See [`spirv_cross_json`].
+pub fn spirv_cross_text<'a, 'm>(
+    r: &'a Reflection<'m>,
+) -> Result<SpirvCrossText<'a, 'm>, ReflectError> {
+    // Proportional to the input, so that a kind of module keeps or remakes its text
+    // whatever its size.
+    let limit = r.module().word_len().saturating_mul(4 * KEPT_PER_BYTE) + (1 << 16);
+    let (dest, len) = write(
+        r,
+        json::Dest::Keep {
+            pieces: Vec::new(),
+            limit,
+        },
+    )?;
+    let pieces = match dest {
+        json::Dest::Keep { pieces, .. } => Some(pieces),
+        _ => None,
+    };
+    Ok(SpirvCrossText { r, pieces, len })
+}
+
+/// The most text kept, per byte of the module.
+const KEPT_PER_BYTE: usize = 4;
+
+/// Makes the text into `dest`.
+fn write<'w>(
+    r: &Reflection<'_>,
+    dest: json::Dest<'w>,
+) -> Result<(json::Dest<'w>, usize), ReflectError> {
+    let run = || -> Result<(json::Dest<'w>, usize), String> {
         let c = cross::Cross::new(r)?;
-        let mut j = json::Json::new();
+        let mut j = json::Json::new(dest);
         c.entry_points(&mut j)?;
         c.types(&mut j)?;
         c.resources(&mut j)?;
@@ -68,4 +107,60 @@ pub fn spirv_cross_json_of(r: &Reflection<'_>) -> Result<String, ReflectError> {
         Ok(j.finish())
     };
     run().map_err(|message| ReflectError { message })
+}
+
+/// `--format spirv-cross`'s text, known to be complete (see [`spirv_cross_text`]).
+#[derive(Debug)]
+pub struct SpirvCrossText<'a, 'm> {
+    r: &'a Reflection<'m>,
+    /// The text, unless it was too long to keep.
+    pieces: Option<Vec<String>>,
+    len: usize,
+}
+
+impl SpirvCrossText<'_, '_> {
+    /// The text's length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the text is empty (it never is: it is a JSON object).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Writes the text to `w`.
+    ///
+    /// # Errors
+    /// What `w` returns.
+    pub fn write_to(self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if let Some(pieces) = self.pieces {
+            for piece in pieces {
+                w.write_all(piece.as_bytes())?;
+            }
+            return Ok(());
+        }
+        let dest = json::Dest::Write {
+            sink: w,
+            error: None,
+        };
+        match write(self.r, dest) {
+            Ok((json::Dest::Write { error: Some(e), .. }, _)) => Err(e),
+            Ok(_) => Ok(()),
+            // Not reached: the first making found no refusal.
+            Err(e) => Err(std::io::Error::other(e.message)),
+        }
+    }
+
+    /// The text as one string.
+    pub fn into_string(self) -> String {
+        if let Some(pieces) = &self.pieces {
+            let mut s = String::with_capacity(self.len);
+            pieces.iter().for_each(|p| s.push_str(p));
+            return s;
+        }
+        let mut bytes = Vec::with_capacity(self.len);
+        let _ = self.write_to(&mut bytes);
+        String::from_utf8(bytes).unwrap_or_default()
+    }
 }

@@ -8,8 +8,10 @@
 
 use super::Reflection;
 use crate::__private::String;
+use crate::__private::Vec;
 use crate::analysis::DecorationRules;
 use crate::analysis::decorations::Registration;
+use crate::analysis::table::IdTable;
 use crate::grammar::Enum;
 use crate::module::InstRef;
 use crate::spv;
@@ -137,6 +139,68 @@ pub struct MemberInfo {
     pub decorations: Decorations,
 }
 
+/// The decorations of each id. The ids a group decorates share the group's record
+/// until one of them, or the group, changes: a group on many targets costs an index
+/// entry per target, not a record.
+#[derive(Debug, Default)]
+pub(super) struct DecorationTable {
+    /// Each id's record.
+    index: IdTable<u32>,
+    records: Vec<Record>,
+}
+
+/// A record and who may change it in place: the id that made it, while no other id
+/// shares it.
+#[derive(Debug)]
+struct Record {
+    owner: u32,
+    shared: bool,
+    decorations: Decorations,
+}
+
+impl DecorationTable {
+    /// The decorations of `id`.
+    pub(super) fn get(&self, id: u32) -> Option<&Decorations> {
+        let &at = self.index.get(id)?;
+        Some(&self.records[at as usize].decorations)
+    }
+
+    /// The decorations of `id`, to change: its own record, made (a copy of the one it
+    /// shares, or empty) if it has none.
+    fn entry(&mut self, id: u32, cap: usize) -> &mut Decorations {
+        let copy = match self.index.get(id) {
+            Some(&at) => {
+                let record = &self.records[at as usize];
+                if record.owner == id && !record.shared {
+                    return &mut self.records[at as usize].decorations;
+                }
+                record.decorations.clone()
+            }
+            None => Decorations::default(),
+        };
+        self.index.insert(id, self.records.len() as u32, cap);
+        self.records.push(Record {
+            owner: id,
+            shared: false,
+            decorations: copy,
+        });
+        let last = self.records.len() - 1;
+        &mut self.records[last].decorations
+    }
+
+    /// Gives `target` what the record `at` has (`OpGroupDecorate`): that record itself
+    /// if `target` has none yet, else merged into its own.
+    fn merge(&mut self, target: u32, at: u32, cap: usize) {
+        if self.index.get(target).is_none() {
+            self.records[at as usize].shared = true;
+            self.index.insert(target, at, cap);
+            return;
+        }
+        let group = self.records[at as usize].decorations.clone();
+        self.entry(target, cap).merge_from(&group);
+    }
+}
+
 /// What `inst` registers, as every decoration instruction registers.
 pub(super) fn registration(inst: InstRef<'_>) -> Option<Registration<'_>> {
     crate::analysis::decorations::registration(DecorationRules::All, inst)
@@ -171,10 +235,11 @@ pub(super) fn fold(r: &mut Reflection<'_>, reg: Registration<'_>) {
             targets,
             pairs,
         } => {
-            let Some(group) = r.decorations.get(group).cloned() else {
+            let Some(&at) = r.decorations.index.get(group) else {
                 return;
             };
             if pairs {
+                let group = r.decorations.records[at as usize].decorations.clone();
                 for pair in targets.chunks_exact(2) {
                     if let Some(info) = r.member_entry(pair[0], pair[1]) {
                         info.decorations.merge_from(&group);
@@ -182,9 +247,45 @@ pub(super) fn fold(r: &mut Reflection<'_>, reg: Registration<'_>) {
                 }
             } else {
                 for &target in targets {
-                    r.decorations.entry(target, cap).merge_from(&group);
+                    r.decorations.merge(target, at, cap);
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Module;
+    use crate::reflect::Reflection;
+    use crate::types::Id;
+    use alloc::vec;
+
+    /// Targets share a group's record until they or the group change: each still sees
+    /// what the group had when it was applied, and its own decorations.
+    #[test]
+    fn targets_of_a_group_keep_what_it_had_when_applied() {
+        let (g, a, b, c) = (1, 2, 3, 4);
+        let inst = |op: u32, ops: &[u32]| {
+            let mut w = vec![((ops.len() as u32 + 1) << 16) | op];
+            w.extend_from_slice(ops);
+            w
+        };
+        let mut words = vec![0x0723_0203, 0x0001_0600, 0, 10, 0];
+        words.extend(inst(17, &[1])); // OpCapability Shader
+        words.extend(inst(14, &[0, 1])); // OpMemoryModel Logical GLSL450
+        words.extend(inst(71, &[g, 33, 3])); // OpDecorate %g Binding 3
+        words.extend(inst(73, &[g])); // OpDecorationGroup %g
+        words.extend(inst(74, &[g, a, b])); // OpGroupDecorate %g %a %b
+        words.extend(inst(71, &[a, 34, 1])); // OpDecorate %a DescriptorSet 1
+        words.extend(inst(71, &[g, 33, 5])); // OpDecorate %g Binding 5
+        words.extend(inst(74, &[g, c, a])); // OpGroupDecorate %g %c %a
+        let m = Module::from_words(&words).expect("reads");
+        let r = Reflection::new(&m);
+        let get = |id: u32| r.decorations(Id(id)).cloned().unwrap_or_default();
+        assert_eq!((get(a).binding, get(a).descriptor_set), (Some(5), Some(1)));
+        assert_eq!((get(b).binding, get(b).descriptor_set), (Some(3), None));
+        assert_eq!((get(c).binding, get(c).descriptor_set), (Some(5), None));
+        assert_eq!(get(g).binding, Some(5));
     }
 }

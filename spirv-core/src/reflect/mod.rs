@@ -110,7 +110,7 @@ pub struct Reflection<'m> {
     /// Dense tables index ids below this (the module's length in words, or the bound).
     cap: usize,
     names: IdTable<String>,
-    decorations: IdTable<Decorations>,
+    decorations: decorations::DecorationTable,
     members: IdTable<Members>,
     types: TypeTable,
     constants: IdTable<Constant>,
@@ -141,7 +141,7 @@ impl<'m> Reflection<'m> {
             module,
             cap,
             names: IdTable::new(),
-            decorations: IdTable::new(),
+            decorations: decorations::DecorationTable::default(),
             members: IdTable::new(),
             types: TypeTable::with_cap(module),
             constants: IdTable::new(),

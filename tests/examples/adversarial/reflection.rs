@@ -174,38 +174,57 @@ pub(crate) fn compute_entry_points(n: usize) -> Input {
     m.done(next as usize)
 }
 
-/// Reads for reflection as `spirv-asm reflect --format spirv-cross` does and prints
-/// that format; returns its length (0 where SPIRV-Cross would refuse the module).
-pub(crate) fn spirv_cross(words: &[u32]) -> usize {
+/// Reads `read` (the words of `input`) for reflection as `spirv-asm reflect` reads
+/// the words it loaded: owned, function bodies split but not read, without a copy; the
+/// module gives them back afterwards (a module that does not read consumes them, and
+/// they are copied again from `input`).
+fn with_module<R>(input: &[u32], read: &mut Vec<u32>, f: impl FnOnce(&Module) -> R) -> Option<R> {
     let opts = spirv_core::ReadOptions {
         globals_only: true,
         ..spirv_core::ReadOptions::default()
     };
-    let Ok(m) = Module::read(words, &opts) else {
-        return 0;
-    };
-    let r = Reflection::new(&m);
-    spirv_asm::reflect_json::spirv_cross_json_of(&r).map_or(0, |j| j.len())
+    match Module::read_owned(std::mem::take(read), &opts) {
+        Ok(m) => {
+            let out = f(&m);
+            *read = m.into_words();
+            Some(out)
+        }
+        Err(_) => {
+            *read = input.to_vec();
+            None
+        }
+    }
 }
 
-/// Reads for reflection as `spirv-asm reflect` does (function bodies split, not read),
-/// reflects, and with `static_use` finds every entry point's statically used
-/// variables; returns the number of resources and used variables found.
-pub(crate) fn reflect(words: &[u32], static_use: bool) -> usize {
-    let opts = spirv_core::ReadOptions {
-        globals_only: true,
-        ..spirv_core::ReadOptions::default()
-    };
-    let Ok(m) = Module::read(words, &opts) else {
-        return 0;
-    };
-    let r = Reflection::new(&m);
-    let mut found = r.resources().len() + r.inputs().len();
-    if static_use {
-        let used = r.static_use();
-        found += (0..used.len())
-            .map(|i| used.globals(i).len())
-            .sum::<usize>();
-    }
-    found
+/// Reflects as `spirv-asm reflect --format spirv-cross` does and prints that format;
+/// returns its length (0 where SPIRV-Cross would refuse the module).
+pub(crate) fn spirv_cross(input: &[u32], read: &mut Vec<u32>) -> usize {
+    with_module(input, read, |m| {
+        let r = Reflection::new(m);
+        // Written out piece by piece, as the command line writes it.
+        spirv_asm::reflect_json::spirv_cross_text(&r).map_or(0, |t| {
+            let mut sink = crate::Count(0);
+            let _ = t.write_to(&mut sink);
+            sink.0
+        })
+    })
+    .unwrap_or(0)
+}
+
+/// Reflects as `spirv-asm reflect` does, and with `static_use` finds every entry
+/// point's statically used variables; returns the number of resources and used
+/// variables found.
+pub(crate) fn reflect(input: &[u32], read: &mut Vec<u32>, static_use: bool) -> usize {
+    with_module(input, read, |m| {
+        let r = Reflection::new(m);
+        let mut found = r.resources().len() + r.inputs().len();
+        if static_use {
+            let used = r.static_use();
+            found += (0..used.len())
+                .map(|i| used.globals(i).len())
+                .sum::<usize>();
+        }
+        found
+    })
+    .unwrap_or(0)
 }

@@ -168,6 +168,9 @@ pub(crate) fn shaped(info: &'static InstructionInfo, ops: &[u32], out: &mut Vec<
     if !info.shape.is_some_and(|s| s.accepts(ops.len())) {
         return false;
     }
+    // One operand per word: room for all at once, as a doubling vector would hold
+    // its old and new blocks for an instruction of many ids.
+    out.reserve_exact(ops.len());
     let mut at = 0;
     for op in info.operands {
         let parts: &[&'static OperandKind] = match op.kind.bases {
