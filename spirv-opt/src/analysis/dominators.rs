@@ -14,25 +14,34 @@ use crate::ir::{Block, Func, Inst, Ir};
 const NONE: u32 = u32::MAX;
 
 /// A dominator (or post-dominator) tree. Its nodes are numbered by their place in the
-/// depth-first post order it was built from, and everything about a node sits in a
-/// vector at that number (its children in one vector for all): a long chain of blocks
-/// costs a few words per block, not a map entry and a vector each.
+/// depth-first post order it was built from, and each node's record sits in a vector at
+/// that number (the children of all in one vector): a long chain of blocks costs a few
+/// words per block, not a map entry and a vector each.
 #[derive(Debug, Clone, Default)]
 pub struct DomTree {
     post_dominator: bool,
     /// Each node's number, by block id.
     slot: IdHashMap<u32, u32>,
-    /// By number: the block id, the parent's number ([`NONE`] for a root), the pre and
-    /// post numbers of `dominates`, where the children start in `children`.
-    ids: Vec<u32>,
-    parent: Vec<u32>,
-    pre: Vec<u32>,
-    post: Vec<u32>,
-    /// One longer than the nodes: node `k`'s children are
-    /// `children[child_start[k]..child_start[k + 1]]`.
-    child_start: Vec<u32>,
+    /// By number.
+    nodes: Vec<TreeNode>,
+    /// Node `k`'s children are `children[nodes[k - 1].children_end..nodes[k].children_end]`
+    /// (from 0 for the first node).
     children: Vec<u32>,
     roots: Vec<u32>,
+}
+
+/// One node of a [`DomTree`].
+#[derive(Debug, Clone, Copy)]
+struct TreeNode {
+    /// The block id.
+    id: u32,
+    /// The parent's number, [`NONE`] for a root.
+    parent: u32,
+    /// The numbers of the depth-first walk `dominates` compares.
+    pre: u32,
+    post: u32,
+    /// Where its children end in [`DomTree::children`].
+    children_end: u32,
 }
 
 /// Lists keyed by id, kept as one vector: the keys in the order first met, each with
@@ -169,13 +178,11 @@ impl DomTree {
         let dom = calculate_dominators(&pred_start, &pred_nodes);
         // Each node's parent, the roots in post order, and the children of each node
         // in post order, counted first so that they share one vector.
-        t.parent = vec![NONE; n];
         let mut count = vec![0u32; n + 1];
         for (k, &d) in dom.iter().enumerate() {
             if d == k as u32 {
                 t.roots.push(postorder[k]);
             } else {
-                t.parent[k] = d;
                 count[d as usize + 1] += 1;
             }
         }
@@ -190,16 +197,23 @@ impl DomTree {
                 at[d as usize] += 1;
             }
         }
-        t.child_start = count;
         t.children = children;
-        t.ids = postorder;
+        t.nodes = (0..n)
+            .map(|k| TreeNode {
+                id: postorder[k],
+                parent: if dom[k] == k as u32 { NONE } else { dom[k] },
+                pre: 0,
+                post: 0,
+                children_end: count[k + 1],
+            })
+            .collect();
         t.number();
         t
     }
 
     /// `ResetDFNumbering`: one count for both numbers, each root's tree in turn.
     fn number(&mut self) {
-        let n = self.ids.len();
+        let n = self.nodes.len();
         let mut pre = vec![0u32; n];
         let mut post = vec![0u32; n];
         let counter = std::cell::Cell::new(0u32);
@@ -218,8 +232,10 @@ impl DomTree {
                 |_| false,
             );
         }
-        self.pre = pre;
-        self.post = post;
+        for (node, (pre, post)) in self.nodes.iter_mut().zip(pre.into_iter().zip(post)) {
+            node.pre = pre;
+            node.post = post;
+        }
     }
 
     /// Whether this is a post-dominator tree.
@@ -233,8 +249,8 @@ impl DomTree {
         let (Some(&na), Some(&nb)) = (self.slot.get(&a), self.slot.get(&b)) else {
             return false;
         };
-        let (na, nb) = (na as usize, nb as usize);
-        a == b || (self.pre[na] < self.pre[nb] && self.post[na] > self.post[nb])
+        let (na, nb) = (&self.nodes[na as usize], &self.nodes[nb as usize]);
+        a == b || (na.pre < nb.pre && na.post > nb.post)
     }
 
     /// Whether `a` dominates `b` and is not `b`.
@@ -247,8 +263,8 @@ impl DomTree {
     /// block not in the tree.
     pub fn immediate_dominator(&self, a: u32) -> Option<u32> {
         let k = *self.slot.get(&a)?;
-        let p = self.parent[k as usize];
-        (p != NONE).then(|| self.ids[p as usize])
+        let p = self.nodes[k as usize].parent;
+        (p != NONE).then(|| self.nodes[p as usize].id)
     }
 
     /// Whether block `a` is in the tree (reachable, for dominators).
@@ -261,7 +277,12 @@ impl DomTree {
         match self.slot.get(&a) {
             Some(&k) => {
                 let k = k as usize;
-                &self.children[self.child_start[k] as usize..self.child_start[k + 1] as usize]
+                let start = if k == 0 {
+                    0
+                } else {
+                    self.nodes[k - 1].children_end
+                };
+                &self.children[start as usize..self.nodes[k].children_end as usize]
             }
             None => &[],
         }
