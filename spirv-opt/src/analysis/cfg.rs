@@ -14,12 +14,52 @@ pub const PSEUDO_ENTRY: u32 = 0;
 pub const PSEUDO_EXIT: u32 = 0x40_0000;
 
 /// The control-flow graph of every function.
-/// Keyed by block ids in hash maps: a module's labels are few and spread over its ids,
+/// Keyed by block ids in a hash map: a module's labels are few and spread over its ids,
 /// and a vector as long as the ids was most of what building the graph paged in.
 #[derive(Debug, Clone)]
 pub struct Cfg {
-    preds: IdHashMap<u32, Vec<u32>>,
-    blocks: IdHashMap<u32, Block>,
+    /// Each block's entry, and one for each id branched to that has predecessors
+    /// recorded but no block (yet).
+    nodes: IdHashMap<u32, Node>,
+    /// The predecessor lists too long for an entry, named by [`Preds::Overflow`].
+    overflow: Vec<Vec<u32>>,
+}
+
+/// How many predecessors an entry holds before its list moves to [`Cfg::overflow`].
+const INLINE_PREDS: usize = 2;
+
+/// One id's entry: 16 bytes, 20 with its key (a map of blocks and a map of vectors of
+/// predecessors were two entries and an allocation per block, the most of a long
+/// chain's graph).
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// The block's arena index, or [`NO_BLOCK`].
+    block: u32,
+    preds: Preds,
+}
+
+/// A [`Node`] of an id that is not a block's.
+const NO_BLOCK: u32 = u32::MAX;
+
+impl Default for Node {
+    fn default() -> Self {
+        Node {
+            block: NO_BLOCK,
+            preds: Preds::Inline {
+                len: 0,
+                ids: [0; INLINE_PREDS],
+            },
+        }
+    }
+}
+
+/// One id's predecessors: most blocks have one or two, kept in the entry.
+#[derive(Debug, Clone, Copy)]
+enum Preds {
+    /// The first `len` of `ids`.
+    Inline { len: u8, ids: [u32; INLINE_PREDS] },
+    /// More: the list at this index of [`Cfg::overflow`].
+    Overflow(u32),
 }
 
 impl Cfg {
@@ -27,8 +67,8 @@ impl Cfg {
     pub fn build(ir: &Ir) -> Cfg {
         let n: usize = ir.functions().iter().map(|&f| ir.blocks(f).count()).sum();
         let mut c = Cfg {
-            preds: IdHashMap::with_capacity_and_hasher(n + 1, Default::default()),
-            blocks: IdHashMap::with_capacity_and_hasher(n, Default::default()),
+            nodes: IdHashMap::with_capacity_and_hasher(n + 1, Default::default()),
+            overflow: Vec::new(),
         };
         for &f in ir.functions() {
             for b in ir.blocks(f) {
@@ -41,14 +81,14 @@ impl Cfg {
     /// Records `b` and its outgoing edges (`RegisterBlock`).
     pub fn register_block(&mut self, ir: &Ir, b: Block) {
         let id = ir.block_id(b);
-        self.blocks.insert(id, b);
+        self.nodes.entry(id).or_default().block = b.0;
         self.add_edges(ir, b);
     }
 
     /// Records `b`'s outgoing edges (`AddEdges`).
     pub fn add_edges(&mut self, ir: &Ir, b: Block) {
         let id = ir.block_id(b);
-        self.preds.entry(id).or_default();
+        self.nodes.entry(id).or_default();
         for s in ir.successors(b) {
             self.add_edge(id, s);
         }
@@ -56,14 +96,46 @@ impl Cfg {
 
     /// Adds the edge `pred` → `succ` (`AddEdge`).
     pub fn add_edge(&mut self, pred: u32, succ: u32) {
-        self.preds.entry(succ).or_default().push(pred);
+        let node = self.nodes.entry(succ).or_default();
+        match &mut node.preds {
+            Preds::Inline { len, ids } if usize::from(*len) < INLINE_PREDS => {
+                ids[usize::from(*len)] = pred;
+                *len += 1;
+            }
+            Preds::Inline { ids, .. } => {
+                let mut list = Vec::with_capacity(2 * INLINE_PREDS);
+                list.extend_from_slice(ids);
+                list.push(pred);
+                node.preds = Preds::Overflow(self.overflow.len() as u32);
+                self.overflow.push(list);
+            }
+            Preds::Overflow(at) => {
+                if let Some(list) = self.overflow.get_mut(*at as usize) {
+                    list.push(pred);
+                }
+            }
+        }
     }
 
     /// Removes one edge `pred` → `succ` (`RemoveEdge`).
     pub fn remove_edge(&mut self, pred: u32, succ: u32) {
-        if let Some(list) = self.preds.get_mut(&succ) {
-            if let Some(at) = list.iter().position(|&p| p == pred) {
-                list.remove(at);
+        let Some(node) = self.nodes.get_mut(&succ) else {
+            return;
+        };
+        match &mut node.preds {
+            Preds::Inline { len, ids } => {
+                let n = usize::from(*len);
+                if let Some(at) = ids[..n].iter().position(|&p| p == pred) {
+                    ids.copy_within(at + 1..n, at);
+                    *len -= 1;
+                }
+            }
+            Preds::Overflow(at) => {
+                if let Some(list) = self.overflow.get_mut(*at as usize) {
+                    if let Some(i) = list.iter().position(|&p| p == pred) {
+                        list.remove(i);
+                    }
+                }
             }
         }
     }
@@ -79,9 +151,19 @@ impl Cfg {
     /// Forgets `b` (`ForgetBlock`).
     pub fn forget_block(&mut self, ir: &Ir, b: Block) {
         let id = ir.block_id(b);
-        self.blocks.remove(&id);
-        self.preds.remove(&id);
+        if let Some(node) = self.nodes.remove(&id) {
+            self.free(node.preds);
+        }
         self.remove_successor_edges(ir, b);
+    }
+
+    /// Frees the overflow list `preds` names, if it names one (its slot stays).
+    fn free(&mut self, preds: Preds) {
+        if let Preds::Overflow(at) = preds {
+            if let Some(list) = self.overflow.get_mut(at as usize) {
+                *list = Vec::new();
+            }
+        }
     }
 
     /// Keeps only the predecessors of `id` that still branch to it
@@ -95,17 +177,29 @@ impl Cfg {
                     .is_some_and(|pb| ir.successors(pb).contains(&id))
             })
             .collect();
-        self.preds.insert(id, kept);
+        let node = self.nodes.entry(id).or_default();
+        let old = std::mem::replace(&mut node.preds, Node::default().preds);
+        self.free(old);
+        for p in kept {
+            self.add_edge(p, id);
+        }
     }
 
     /// The predecessors of block `id`, in the order they were recorded (`preds`).
     pub fn preds(&self, id: u32) -> &[u32] {
-        self.preds.get(&id).map_or(&[], Vec::as_slice)
+        match self.nodes.get(&id).map(|n| &n.preds) {
+            Some(Preds::Inline { len, ids }) => &ids[..usize::from(*len)],
+            Some(Preds::Overflow(at)) => self.overflow.get(*at as usize).map_or(&[], Vec::as_slice),
+            None => &[],
+        }
     }
 
     /// The block labelled `id` (`block`).
     pub fn block(&self, id: u32) -> Option<Block> {
-        self.blocks.get(&id).copied()
+        self.nodes
+            .get(&id)
+            .filter(|n| n.block != NO_BLOCK)
+            .map(|n| Block(n.block))
     }
 
     /// The blocks reachable from `b` in post order (`ComputePostOrderTraversal`: a

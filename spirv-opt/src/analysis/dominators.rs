@@ -6,25 +6,98 @@
 //! Blocks are named by their ids; the pseudo blocks by [`PSEUDO_ENTRY`] and
 //! [`PSEUDO_EXIT`].
 
+use super::IdHashMap;
 use super::cfg::{PSEUDO_ENTRY, PSEUDO_EXIT, depth_first};
 use crate::ir::{Block, Func, Inst, Ir};
-use std::collections::HashMap;
 
-/// One node of a tree.
-#[derive(Debug, Clone, Default)]
-struct Node {
-    parent: Option<u32>,
-    children: Vec<u32>,
-    pre: u32,
-    post: u32,
-}
+/// No node (a root's parent; a predecessor the traversal did not reach).
+const NONE: u32 = u32::MAX;
 
-/// A dominator (or post-dominator) tree.
+/// A dominator (or post-dominator) tree. Its nodes are numbered by their place in the
+/// depth-first post order it was built from, and each node's record sits in a vector at
+/// that number (the children of all in one vector): a long chain of blocks costs a few
+/// words per block, not a map entry and a vector each.
 #[derive(Debug, Clone, Default)]
 pub struct DomTree {
     post_dominator: bool,
-    nodes: HashMap<u32, Node>,
+    /// Each node's number, by block id.
+    slot: IdHashMap<u32, u32>,
+    /// By number.
+    nodes: Vec<TreeNode>,
+    /// Node `k`'s children are `children[nodes[k - 1].children_end..nodes[k].children_end]`
+    /// (from 0 for the first node).
+    children: Vec<u32>,
     roots: Vec<u32>,
+}
+
+/// One node of a [`DomTree`].
+#[derive(Debug, Clone, Copy)]
+struct TreeNode {
+    /// The block id.
+    id: u32,
+    /// The parent's number, [`NONE`] for a root.
+    parent: u32,
+    /// The numbers of the depth-first walk `dominates` compares.
+    pre: u32,
+    post: u32,
+    /// Where its children end in [`DomTree::children`].
+    children_end: u32,
+}
+
+/// Lists keyed by id, kept as one vector: the keys in the order first met, each with
+/// its values in the order added (what a map of vectors gives, without a vector each).
+#[derive(Default)]
+struct Lists {
+    /// Each key's number, by id.
+    key: IdHashMap<u32, u32>,
+    /// (key number, value) in the order added; then, once [`Lists::seal`]ed, the
+    /// values grouped by key, in that order within each.
+    edges: Vec<(u32, u32)>,
+    /// Once sealed, one longer than the keys: where each key's values start.
+    start: Vec<u32>,
+    values: Vec<u32>,
+}
+
+impl Lists {
+    /// Adds `value` to the list of `id`.
+    fn push(&mut self, id: u32, value: u32) {
+        let next = self.key.len() as u32;
+        let k = *self.key.entry(id).or_insert(next);
+        self.edges.push((k, value));
+    }
+
+    /// Groups the values by key (a stable counting sort), after which only [`Lists::of`]
+    /// is asked.
+    fn seal(&mut self) {
+        let keys = self.key.len();
+        let mut start = vec![0u32; keys + 1];
+        for &(k, _) in &self.edges {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..keys {
+            start[k + 1] += start[k];
+        }
+        let mut at = start.clone();
+        let mut values = vec![0u32; self.edges.len()];
+        for &(k, v) in &self.edges {
+            values[at[k as usize] as usize] = v;
+            at[k as usize] += 1;
+        }
+        self.edges = Vec::new();
+        self.start = start;
+        self.values = values;
+    }
+
+    /// The values of key `id`, in the order added.
+    fn of(&self, id: u32) -> &[u32] {
+        match self.key.get(&id) {
+            Some(&k) => {
+                let k = k as usize;
+                &self.values[self.start[k] as usize..self.start[k + 1] as usize]
+            }
+            None => &[],
+        }
+    }
 }
 
 impl DomTree {
@@ -38,8 +111,8 @@ impl DomTree {
             return t;
         }
         // The graph, as `BasicBlockSuccessorHelper` builds it.
-        let mut succs: HashMap<u32, Vec<u32>> = HashMap::new();
-        let mut preds: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut succs = Lists::default();
+        let mut preds = Lists::default();
         let start = if post { PSEUDO_EXIT } else { PSEUDO_ENTRY };
         if post {
             for b in ir.blocks(f) {
@@ -47,86 +120,121 @@ impl DomTree {
                 if ir.has_successor(b) {
                     let list: Vec<u32> = ir.successors(b);
                     for &s in &list {
-                        succs.entry(s).or_default().push(id);
+                        succs.push(s, id);
                     }
-                    preds.entry(id).or_default().extend(list);
+                    for s in list {
+                        preds.push(id, s);
+                    }
                 } else {
-                    succs.entry(start).or_default().push(id);
-                    preds.entry(id).or_default().push(start);
+                    succs.push(start, id);
+                    preds.push(id, start);
                 }
             }
         } else if let Some(entry) = ir.entry(f) {
             let e = ir.block_id(entry);
-            succs.entry(start).or_default().push(e);
-            preds.entry(e).or_default().push(start);
+            succs.push(start, e);
+            preds.push(e, start);
             for b in ir.blocks(f) {
                 let id = ir.block_id(b);
                 let list = ir.successors(b);
                 for &s in &list {
-                    preds.entry(s).or_default().push(id);
+                    preds.push(s, id);
                 }
-                succs.entry(id).or_default().extend(list);
+                for s in list {
+                    succs.push(id, s);
+                }
             }
         }
+        succs.seal();
+        preds.seal();
         let mut postorder = Vec::new();
         depth_first(
             start,
-            |id, out| out.extend_from_slice(succs.get(&id).map_or(&[][..], Vec::as_slice)),
+            |id, out| out.extend_from_slice(succs.of(id)),
             |_| {},
             |id| postorder.push(id),
             |_| false,
         );
-        let edges = calculate_dominators(&postorder, &preds);
-        for (child, dom) in edges {
-            t.nodes.entry(child).or_default();
-            if child == dom {
-                if !t.roots.contains(&child) {
-                    t.roots.push(child);
-                }
-                continue;
-            }
-            t.nodes.entry(dom).or_default().children.push(child);
-            t.nodes.get_mut(&child).expect("inserted").parent = Some(dom);
+        drop(succs);
+        let n = postorder.len();
+        t.slot.reserve(n);
+        for (k, &id) in postorder.iter().enumerate() {
+            t.slot.insert(id, k as u32);
         }
+        // Each node's predecessors by their numbers ([`NONE`] for one not reached).
+        let mut pred_start = Vec::with_capacity(n + 1);
+        let mut pred_nodes = Vec::new();
+        for &id in &postorder {
+            pred_start.push(pred_nodes.len() as u32);
+            pred_nodes.extend(
+                preds
+                    .of(id)
+                    .iter()
+                    .map(|p| t.slot.get(p).copied().unwrap_or(NONE)),
+            );
+        }
+        pred_start.push(pred_nodes.len() as u32);
+        drop(preds);
+        let dom = calculate_dominators(&pred_start, &pred_nodes);
+        // Each node's parent, the roots in post order, and the children of each node
+        // in post order, counted first so that they share one vector.
+        let mut count = vec![0u32; n + 1];
+        for (k, &d) in dom.iter().enumerate() {
+            if d == k as u32 {
+                t.roots.push(postorder[k]);
+            } else {
+                count[d as usize + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            count[k + 1] += count[k];
+        }
+        let mut at = count.clone();
+        let mut children = vec![0u32; count[n] as usize];
+        for (k, &d) in dom.iter().enumerate() {
+            if d != k as u32 {
+                children[at[d as usize] as usize] = postorder[k];
+                at[d as usize] += 1;
+            }
+        }
+        t.children = children;
+        t.nodes = (0..n)
+            .map(|k| TreeNode {
+                id: postorder[k],
+                parent: if dom[k] == k as u32 { NONE } else { dom[k] },
+                pre: 0,
+                post: 0,
+                children_end: count[k + 1],
+            })
+            .collect();
         t.number();
         t
     }
 
-    /// `ResetDFNumbering`.
+    /// `ResetDFNumbering`: one count for both numbers, each root's tree in turn.
     fn number(&mut self) {
-        let index = std::cell::Cell::new(0u32);
-        let roots = self.roots.clone();
-        let mut pre: Vec<(u32, u32)> = Vec::new();
-        let mut post: Vec<(u32, u32)> = Vec::new();
-        for r in roots {
-            let nodes = &self.nodes;
+        let n = self.nodes.len();
+        let mut pre = vec![0u32; n];
+        let mut post = vec![0u32; n];
+        let counter = std::cell::Cell::new(0u32);
+        let tick = |numbers: &mut Vec<u32>, id: u32| {
+            counter.set(counter.get() + 1);
+            if let Some(&k) = self.slot.get(&id) {
+                numbers[k as usize] = counter.get();
+            }
+        };
+        for &r in &self.roots {
             depth_first(
                 r,
-                |id, out| {
-                    if let Some(n) = nodes.get(&id) {
-                        out.extend_from_slice(&n.children);
-                    }
-                },
-                |id| {
-                    index.set(index.get() + 1);
-                    pre.push((id, index.get()));
-                },
-                |id| {
-                    index.set(index.get() + 1);
-                    post.push((id, index.get()));
-                },
+                |id, out| out.extend_from_slice(self.children(id)),
+                |id| tick(&mut pre, id),
+                |id| tick(&mut post, id),
                 |_| false,
             );
         }
-        for (id, n) in pre {
-            if let Some(node) = self.nodes.get_mut(&id) {
-                node.pre = n;
-            }
-        }
-        for (id, n) in post {
-            if let Some(node) = self.nodes.get_mut(&id) {
-                node.post = n;
-            }
+        for (node, (pre, post)) in self.nodes.iter_mut().zip(pre.into_iter().zip(post)) {
+            node.pre = pre;
+            node.post = post;
         }
     }
 
@@ -138,9 +246,10 @@ impl DomTree {
     /// Whether block `a` dominates block `b` (every block dominates itself; blocks
     /// not in the tree dominate nothing and are dominated by nothing).
     pub fn dominates(&self, a: u32, b: u32) -> bool {
-        let (Some(na), Some(nb)) = (self.nodes.get(&a), self.nodes.get(&b)) else {
+        let (Some(&na), Some(&nb)) = (self.slot.get(&a), self.slot.get(&b)) else {
             return false;
         };
+        let (na, nb) = (&self.nodes[na as usize], &self.nodes[nb as usize]);
         a == b || (na.pre < nb.pre && na.post > nb.post)
     }
 
@@ -153,17 +262,30 @@ impl DomTree {
     /// post-dominators the blocks that leave the function), or `None` for a root or a
     /// block not in the tree.
     pub fn immediate_dominator(&self, a: u32) -> Option<u32> {
-        self.nodes.get(&a)?.parent
+        let k = *self.slot.get(&a)?;
+        let p = self.nodes[k as usize].parent;
+        (p != NONE).then(|| self.nodes[p as usize].id)
     }
 
     /// Whether block `a` is in the tree (reachable, for dominators).
     pub fn contains(&self, a: u32) -> bool {
-        self.nodes.contains_key(&a)
+        self.slot.contains_key(&a)
     }
 
     /// The children of `a`, in order.
     pub fn children(&self, a: u32) -> &[u32] {
-        self.nodes.get(&a).map_or(&[], |n| n.children.as_slice())
+        match self.slot.get(&a) {
+            Some(&k) => {
+                let k = k as usize;
+                let start = if k == 0 {
+                    0
+                } else {
+                    self.nodes[k - 1].children_end
+                };
+                &self.children[start as usize..self.nodes[k].children_end as usize]
+            }
+            None => &[],
+        }
     }
 
     /// The tree's first root (the pseudo block).
@@ -273,48 +395,39 @@ impl DomTree {
     }
 }
 
-/// `CFA::CalculateDominators`: each block's immediate dominator, as (block, dominator)
-/// pairs sorted by their post-order indices (a root dominates itself).
-fn calculate_dominators(postorder: &[u32], preds: &HashMap<u32, Vec<u32>>) -> Vec<(u32, u32)> {
-    let undefined = postorder.len();
-    let mut index: HashMap<u32, usize> = HashMap::with_capacity(postorder.len());
-    for (i, &b) in postorder.iter().enumerate() {
-        index.insert(b, i);
-    }
-    let mut dom = vec![undefined; postorder.len()];
+/// `CFA::CalculateDominators` over nodes numbered in post order (the last the root),
+/// node `k`'s predecessors being `preds[start[k]..start[k + 1]]` ([`NONE`] for one
+/// not reached): each node's immediate dominator (a root its own).
+fn calculate_dominators(start: &[u32], preds: &[u32]) -> Vec<u32> {
+    let n = start.len().saturating_sub(1);
+    let mut dom = vec![NONE; n];
     if let Some(last) = dom.last_mut() {
-        *last = postorder.len() - 1;
+        *last = (n - 1) as u32;
     }
-    let empty = Vec::new();
+    let preds_of = |k: usize| &preds[start[k] as usize..start[k + 1] as usize];
     let mut changed = true;
     while changed {
         changed = false;
-        for (bi, &b) in postorder.iter().enumerate().rev().skip(1) {
-            let ps = preds.get(&b).unwrap_or(&empty);
-            let Some(&first) = ps
-                .iter()
-                .find(|p| index.get(p).is_some_and(|&i| dom[i] != undefined))
-            else {
+        for bi in (0..n.saturating_sub(1)).rev() {
+            let ps = preds_of(bi);
+            let Some(&first) = ps.iter().find(|&&p| p != NONE && dom[p as usize] != NONE) else {
                 continue;
             };
-            let mut idom = index[&first];
-            for p in ps {
-                if *p == first {
+            let mut idom = first;
+            for &p in ps {
+                if p == first || p == NONE || dom[p as usize] == NONE {
                     continue;
                 }
-                let Some(&pi) = index.get(p) else { continue };
-                if dom[pi] != undefined {
-                    let (mut f1, mut f2) = (pi, idom);
-                    while f1 != f2 {
-                        while f1 < f2 {
-                            f1 = dom[f1];
-                        }
-                        while f2 < f1 {
-                            f2 = dom[f2];
-                        }
+                let (mut f1, mut f2) = (p, idom);
+                while f1 != f2 {
+                    while f1 < f2 {
+                        f1 = dom[f1 as usize];
                     }
-                    idom = f1;
+                    while f2 < f1 {
+                        f2 = dom[f2 as usize];
+                    }
                 }
+                idom = f1;
             }
             if dom[bi] != idom {
                 dom[bi] = idom;
@@ -322,11 +435,10 @@ fn calculate_dominators(postorder: &[u32], preds: &HashMap<u32, Vec<u32>>) -> Ve
             }
         }
     }
-    let mut out: Vec<(usize, usize)> = (0..postorder.len())
-        .map(|i| (i, if dom[i] == undefined { i } else { dom[i] }))
-        .collect();
-    out.sort_unstable();
-    out.into_iter()
-        .map(|(a, b)| (postorder[a], postorder[b]))
-        .collect()
+    for (k, d) in dom.iter_mut().enumerate() {
+        if *d == NONE {
+            *d = k as u32;
+        }
+    }
+    dom
 }

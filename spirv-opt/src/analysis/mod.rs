@@ -206,7 +206,16 @@ impl core::hash::Hasher for IdHasher {
     }
 
     fn write_u32(&mut self, v: u32) {
-        self.write_u64(u64::from(v));
+        if self.0 == 0 {
+            // A lone id (most keys): the id itself in the low half, which picks the
+            // bucket, so that nearby ids share cache lines (a long chain of blocks
+            // numbered in order walks its tables in order); the product's high half
+            // for the bits that tell apart keys within a group.
+            let v = u64::from(v);
+            self.0 = (v.wrapping_mul(0x51_7c_c1_b7_27_22_0a_95) & !0xFFFF_FFFF) | v;
+        } else {
+            self.write_u64(u64::from(v));
+        }
     }
 
     fn write_u64(&mut self, v: u64) {

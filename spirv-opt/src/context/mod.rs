@@ -53,8 +53,9 @@ pub struct Context {
     def_use: Option<DefUse>,
     decorations: Option<Decorations>,
     cfg: Option<Cfg>,
-    dominators: HashMap<Func, DomTree>,
-    post_dominators: HashMap<Func, DomTree>,
+    /// Boxed, so that a module of many small functions keeps a table of small entries.
+    dominators: HashMap<Func, Box<DomTree>>,
+    post_dominators: HashMap<Func, Box<DomTree>>,
     struct_cfg: Option<StructCfg>,
     types: Option<Types>,
     constants: Option<Constants>,
@@ -439,7 +440,7 @@ impl Context {
         let ir = &self.ir;
         self.dominators
             .entry(f)
-            .or_insert_with(|| DomTree::build(ir, f, false))
+            .or_insert_with(|| Box::new(DomTree::build(ir, f, false)))
     }
 
     /// `f`'s dominator tree with the module, to ask about instructions.
@@ -459,7 +460,7 @@ impl Context {
         let ir = &self.ir;
         self.post_dominators
             .entry(f)
-            .or_insert_with(|| DomTree::build(ir, f, true))
+            .or_insert_with(|| Box::new(DomTree::build(ir, f, true)))
     }
 
     /// Drops `f`'s dominator tree (`RemoveDominatorAnalysis`).

@@ -76,6 +76,10 @@ struct State {
     called_from_continue: HashSet<u32>,
     /// The functions that reach themselves through calls.
     recursive: HashSet<u32>,
+    /// The `Function` pointer type found for each return type: the same answer as
+    /// looking through the types again, as the pass adds pointer types only at their
+    /// end, and each look walked every type, constant and global variable.
+    return_pointers: HashMap<u32, u32>,
 }
 
 type Res<T> = Result<T, ()>;
@@ -659,7 +663,7 @@ fn gen_inline_code(
     };
     let mut return_var = 0;
     if !is_void {
-        return_var = create_return_var(cx, callee, &mut new_vars)?;
+        return_var = create_return_var(cx, s, callee, &mut new_vars)?;
     }
     // Every result id of the callee not mapped yet gets a fresh id, in order.
     let mut callee_insts = Vec::new();
@@ -797,13 +801,25 @@ fn gen_inline_code(
 }
 
 /// `CreateReturnVar`: the variable the callee's return value goes through.
-fn create_return_var(cx: &mut Context, callee: Func, new_vars: &mut Vec<Inst>) -> Res<u32> {
+fn create_return_var(
+    cx: &mut Context,
+    s: &mut State,
+    callee: Func,
+    new_vars: &mut Vec<Inst>,
+) -> Res<u32> {
     let callee_type = cx.ir.type_id(cx.ir.func_def(callee));
     let function = spirv_core::spv::StorageClass::Function.0;
-    let ptr = cx.find_pointer_to_type(callee_type, function);
-    if ptr == 0 {
-        return Err(());
-    }
+    let ptr = match s.return_pointers.get(&callee_type) {
+        Some(&p) => p,
+        None => {
+            let p = cx.find_pointer_to_type(callee_type, function);
+            if p == 0 {
+                return Err(());
+            }
+            s.return_pointers.insert(callee_type, p);
+            p
+        }
+    };
     let id = cx.take_next_id().ok_or(())?;
     let var = cx.make(
         O::Variable,

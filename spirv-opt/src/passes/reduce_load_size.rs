@@ -87,6 +87,7 @@ impl IrPass for ReduceLoadSize {
 
     fn process(&self, cx: &mut Context) -> Result<Status, PassError> {
         let mut cache: HashMap<u32, bool> = HashMap::new();
+        let mut pointers = Pointers::default();
         let mut modified = false;
         let funcs = cx.ir.functions().to_vec();
         for f in funcs {
@@ -98,7 +99,7 @@ impl IrPass for ReduceLoadSize {
                     continue;
                 }
                 if self.should_replace(cx, &mut cache, i) {
-                    modified |= replace_extract(cx, i).ok_or(PassError {
+                    modified |= replace_extract(cx, &mut pointers, i).ok_or(PassError {
                         pass: FLAG,
                         message: "ids ran out".into(),
                     })?;
@@ -171,10 +172,17 @@ impl ReduceLoadSize {
     }
 }
 
+/// The pointer type found for each (pointee, storage class): the same answer as looking
+/// through the types again, as the pass adds types only at their end and kills no
+/// type, and each look walked every type, constant and global variable (for each
+/// extract replaced).
+#[derive(Default)]
+struct Pointers(HashMap<(u32, u32), u32>);
+
 /// `ReplaceExtract`: the access chain and the element load go just before the big
 /// load (the memory may be written between it and the extract). `Some(false)` when
 /// the load is not one the pass can split; `None` when ids ran out.
-fn replace_extract(cx: &mut Context, i: Inst) -> Option<bool> {
+fn replace_extract(cx: &mut Context, pointers: &mut Pointers, i: Inst) -> Option<bool> {
     let Some(load) = cx.get_def(cx.ir.data(i).in_word(EXTRACT_COMPOSITE)) else {
         return Some(false);
     };
@@ -199,10 +207,17 @@ fn replace_extract(cx: &mut Context, i: Inst) -> Option<bool> {
         return Some(false);
     }
     let result_type = cx.ir.type_id(i);
-    let ptr_type = cx.find_pointer_to_type(result_type, storage);
-    if ptr_type == 0 {
-        return None;
-    }
+    let ptr_type = match pointers.0.get(&(result_type, storage)) {
+        Some(&p) => p,
+        None => {
+            let p = cx.find_pointer_to_type(result_type, storage);
+            if p == 0 {
+                return None;
+            }
+            pointers.0.insert((result_type, storage), p);
+            p
+        }
+    };
     let n = cx.ir.data(i).num_in_operands();
     let mut ids = Vec::with_capacity(n.saturating_sub(1));
     for k in 1..n {
