@@ -236,7 +236,7 @@ impl<'a> Emitter<'a> {
             #dc
             pub mod inst {
                 #[allow(unused_imports)]
-                use #kr::__private::{Operand as __O, Reader as __R};
+                use #kr::__private::EncodeWords as __O;
                 #items
             }
         }
@@ -306,17 +306,18 @@ impl<'a> Emitter<'a> {
                 }}
             }}
             #[automatically_derived]
-            impl __O for {name} {{
-                #[inline]
-                fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{"
+            impl __O for {name} {{"
         );
-        self.decode_body(out, inst, &fields);
+        // Only an encoder: `Instruction::decode` reads each struct in place, and nothing
+        // decodes an instruction struct alone, so a decoder per struct would only be more
+        // code for every build to check. Generic over the sink (though spirv-core uses
+        // one): written for any `W`, its field encoders stay calls rather than being
+        // inlined into each of ~860 structs before LLVM sees them.
         // Without operands the writer goes unused: an unnamed parameter.
         let writer = if fields.is_empty() { "_" } else { "w" };
         w!(
             out,
-            "}}
-                fn encode<W: {kr}::__private::Words>(&self, {writer}: &mut W) {{"
+            "fn encode<W: {kr}::__private::Words>(&self, {writer}: &mut W) {{"
         );
         for (n, _, op) in &fields {
             if self.is_spec_op(op) {
@@ -326,32 +327,6 @@ impl<'a> Emitter<'a> {
             }
         }
         out.push_str("} }");
-    }
-
-    /// The body of an instruction struct's `decode`: each field read in operand order,
-    /// then the check that no operand is left over.
-    fn decode_body(
-        &self,
-        out: &mut String,
-        inst: &Instruction,
-        fields: &[(String, Tokens, &Operand)],
-    ) {
-        if fields.is_empty() {
-            out.push_str("r.finish().map(|()| Self {})");
-            return;
-        }
-        out.push_str("let v = Self {");
-        for (n, _, op) in fields {
-            let read = if self.is_switch_targets(inst, op) {
-                "r.read_switch_targets()?"
-            } else if self.is_spec_op(op) {
-                "super::Instruction::decode_spec_constant_op(r)?"
-            } else {
-                "r.field()"
-            };
-            w!(out, "{n}: {read},");
-        }
-        out.push_str("}; r.fields_read().map(|()| v)");
     }
 
     /// One arm of `Instruction::decode`: the struct built in place, each field read in
@@ -515,7 +490,7 @@ impl<'a> Emitter<'a> {
                 }
                 #[doc(hidden)]
                 pub fn encode_operands_to(&self, w: &mut #kr::__private::Sink<'_>) {
-                    use #kr::__private::Operand as __O;
+                    use #kr::__private::EncodeWords as __O;
                     match self {
                         #encode_arms
                         Self::Unknown(r) => #kr::__private::Words::extend_from_slice(w, &r.operands),

@@ -181,7 +181,7 @@ impl Emitter<'_> {
                 }
                 w!(enc, ") => {{ w.push({value}); ");
                 for i in 0..types.len() {
-                    w!(enc, "{kr}::__private::Operand::encode(p{i}, w);");
+                    w!(enc, "{kr}::__private::EncodeWords::encode(p{i}, w);");
                 }
                 enc.push_str(" }");
             }
@@ -228,6 +228,9 @@ impl Emitter<'_> {
                         v => Self::Unknown(v),
                     }})
                 }}
+            }}
+            #[automatically_derived]
+            impl {kr}::__private::EncodeWords for {data} {{
                 fn encode<W: {kr}::__private::Words>(&self, w: &mut W) {{
                     match self {{
                         {enc}
@@ -296,7 +299,7 @@ impl Emitter<'_> {
             );
             w!(
                 enc,
-                "if self.mask.0 & {v} == {v} {{ {kr}::__private::Operand::encode(&self.{f}, w); }}"
+                "if self.mask.0 & {v} == {v} {{ {kr}::__private::EncodeWords::encode(&self.{f}, w); }}"
             );
         }
         self.check_unique(&format!("fields of {}", naming::data(&k.name)), &names);
@@ -338,6 +341,9 @@ impl Emitter<'_> {
                         {dec}
                     }})
                 }}
+            }}
+            #[automatically_derived]
+            impl {kr}::__private::EncodeWords for {data} {{
                 fn encode<W: {kr}::__private::Words>(&self, w: &mut W) {{
                     w.push(self.mask.0);
                     {enc}
