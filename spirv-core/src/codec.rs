@@ -333,6 +333,18 @@ impl<'a> Reader<'a> {
             None => self.finish(),
         }
     }
+    /// Takes the first error a [`Self::field`] met: what a `…Data` decoder returns after
+    /// reading an enumerant's parameters with `field` (one call each, rather than an
+    /// inlined read and an error path per parameter).
+    ///
+    /// # Errors
+    /// A parameter did not read.
+    pub fn params_read(&mut self) -> Result<(), DecodeError> {
+        match self.failed.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
     /// Reads one value of type `T`.
     ///
     /// # Errors

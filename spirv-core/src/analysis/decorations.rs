@@ -403,7 +403,12 @@ impl<'m> DecorationIndex<'m> {
         // By target, member and group, the latest instruction first.
         let key = |a: &App| {
             let src = sources[a.source as usize];
-            key4(a.target, member_key(src.member), src.group, u32::MAX - src.inst)
+            key4(
+                a.target,
+                member_key(src.member),
+                src.group,
+                u32::MAX - src.inst,
+            )
         };
         let order = sorted(apps.len(), &|i| key(&apps[i]));
         let mut apps: Vec<App> = order.iter().map(|&i| apps[i]).collect();

@@ -371,7 +371,10 @@ impl<'a> Emitter<'a> {
         let unknown = "_ => return Err(r.unknown_opcode(u32::from(opcode.0))),";
         let finish = "r.fields_read().map(|()| v)";
         if order.len() <= DECODE_PART {
-            let body = format!("let v = match opcode.0 {{ {} {unknown} }}; {finish}", arms(&order));
+            let body = format!(
+                "let v = match opcode.0 {{ {} {unknown} }}; {finish}",
+                arms(&order)
+            );
             return (body, String::new());
         }
         let kr = &self.kr;

@@ -171,7 +171,7 @@ impl Emitter<'_> {
                 w!(dec, "{value} => Self::{v}(");
                 for i in 0..types.len() {
                     let comma = if i == 0 { "" } else { ", " };
-                    w!(dec, "{comma}r.read()?");
+                    w!(dec, "{comma}r.field()");
                 }
                 dec.push_str("),");
                 w!(enc, "Self::{v}(");
@@ -223,10 +223,11 @@ impl Emitter<'_> {
             #[automatically_derived]
             impl {kr}::__private::Operand for {data} {{
                 fn decode(r: &mut {kr}::__private::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{
-                    Ok(match r.word()? {{
+                    let v = match r.word()? {{
                         {dec}
                         v => Self::Unknown(v),
-                    }})
+                    }};
+                    r.params_read().map(|()| v)
                 }}
             }}
             #[automatically_derived]
@@ -291,7 +292,7 @@ impl Emitter<'_> {
             w!(fields, "{} pub {f}: {t},", Doc(&doc));
             w!(
                 dec,
-                "{f}: if mask.0 & {v} == {v} {{ r.read()? }} else {{ {kr}::__private::Placeholder::placeholder() }},"
+                "{f}: if mask.0 & {v} == {v} {{ r.field() }} else {{ {kr}::__private::Placeholder::placeholder() }},"
             );
             w!(
                 placeholders,
@@ -336,10 +337,11 @@ impl Emitter<'_> {
             impl {kr}::__private::Operand for {data} {{
                 fn decode(r: &mut {kr}::__private::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{
                     let mask = {ident}(r.word()?);
-                    Ok(Self {{
+                    let v = Self {{
                         mask,
                         {dec}
-                    }})
+                    }};
+                    r.params_read().map(|()| v)
                 }}
             }}
             #[automatically_derived]
