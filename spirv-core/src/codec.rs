@@ -10,8 +10,16 @@ use crate::grammar::Enum;
 use crate::list::List;
 use crate::types::{Id, LiteralFloat, LiteralNumber, LiteralString};
 
+/// A value that can be written as operand words: every operand type, and the generated
+/// instruction structs, which are only written this way (their enum's `decode` reads
+/// each in place, so a decoder per struct would only be more code to compile).
+pub trait EncodeWords {
+    /// Appends the value's words.
+    fn encode<W: Words>(&self, w: &mut W);
+}
+
 /// A value that can be read from and written to operand words.
-pub trait Operand: Sized {
+pub trait Operand: EncodeWords + Sized {
     /// Words every value takes, if that is fixed; 0 if it varies. A list of such values
     /// is read into an allocation of the right size at once.
     const WORDS: usize = 0;
@@ -20,8 +28,6 @@ pub trait Operand: Sized {
     /// # Errors
     /// The words run out or are malformed.
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
-    /// Appends the value's words.
-    fn encode<W: Words>(&self, w: &mut W);
 }
 
 /// Where encoded words go: a `Vec<u32>`, or [`SmallWords`] on the stack, so that
@@ -240,14 +246,14 @@ impl<A: Placeholder, B: Placeholder, C: Placeholder> Placeholder for (A, B, C) {
     }
 }
 
-/// The encoding half of [`Operand`], object safe, so that helpers shared by every
+/// [`EncodeWords`] made object safe, so that helpers shared by every
 /// generated type take `&dyn Encode` and are compiled once rather than once per type.
 pub trait Encode {
     /// Appends the value's words.
     fn encode_to(&self, w: &mut Sink<'_>);
 }
 
-impl<T: Operand> Encode for T {
+impl<T: EncodeWords> Encode for T {
     fn encode_to(&self, w: &mut Sink<'_>) {
         self.encode(w);
     }
@@ -325,6 +331,18 @@ impl<'a> Reader<'a> {
         match self.failed.take() {
             Some(e) => Err(e),
             None => self.finish(),
+        }
+    }
+    /// Takes the first error a [`Self::field`] met: what a `…Data` decoder returns after
+    /// reading an enumerant's parameters with `field` (one call each, rather than an
+    /// inlined read and an error path per parameter).
+    ///
+    /// # Errors
+    /// A parameter did not read.
+    pub fn params_read(&mut self) -> Result<(), DecodeError> {
+        match self.failed.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
     /// Reads one value of type `T`.
@@ -407,14 +425,23 @@ impl<'a> Reader<'a> {
     }
 }
 
+impl EncodeWords for u32 {
+    fn encode<W: Words>(&self, w: &mut W) {
+        w.push(*self);
+    }
+}
+
 impl Operand for u32 {
     const WORDS: usize = 1;
     #[inline]
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word()
     }
+}
+
+impl EncodeWords for Id {
     fn encode<W: Words>(&self, w: &mut W) {
-        w.push(*self);
+        w.push(self.0);
     }
 }
 
@@ -424,6 +451,9 @@ impl Operand for Id {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word().map(Id)
     }
+}
+
+impl EncodeWords for LiteralFloat {
     fn encode<W: Words>(&self, w: &mut W) {
         w.push(self.0);
     }
@@ -432,9 +462,6 @@ impl Operand for Id {
 impl Operand for LiteralFloat {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word().map(LiteralFloat)
-    }
-    fn encode<W: Words>(&self, w: &mut W) {
-        w.push(self.0);
     }
 }
 
@@ -498,6 +525,12 @@ pub fn encode_string<W: Words>(bytes: &[u8], w: &mut W) {
     w.push(u32::from_le_bytes(last));
 }
 
+impl EncodeWords for LiteralString {
+    fn encode<W: Words>(&self, w: &mut W) {
+        encode_string(self.as_bytes(), w);
+    }
+}
+
 impl Operand for LiteralString {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         match decode_string(r.rest()) {
@@ -516,8 +549,11 @@ impl Operand for LiteralString {
             None => Err(r.error(DecodeErrorKind::UnterminatedString)),
         }
     }
+}
+
+impl EncodeWords for LiteralNumber {
     fn encode<W: Words>(&self, w: &mut W) {
-        encode_string(self.as_bytes(), w);
+        w.extend_from_slice(self.words());
     }
 }
 
@@ -539,8 +575,11 @@ impl Operand for LiteralNumber {
             })),
         }
     }
+}
+
+impl<T: Enum> EncodeWords for T {
     fn encode<W: Words>(&self, w: &mut W) {
-        w.extend_from_slice(self.words());
+        w.push(self.to_u32());
     }
 }
 
@@ -549,8 +588,13 @@ impl<T: Enum> Operand for T {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.word().map(T::from_u32)
     }
+}
+
+impl<T: EncodeWords> EncodeWords for Option<T> {
     fn encode<W: Words>(&self, w: &mut W) {
-        w.push(self.to_u32());
+        if let Some(v) = self {
+            v.encode(w);
+        }
     }
 }
 
@@ -562,8 +606,11 @@ impl<T: Operand> Operand for Option<T> {
             T::decode(r).map(Some)
         }
     }
+}
+
+impl<T: EncodeWords> EncodeWords for Vec<T> {
     fn encode<W: Words>(&self, w: &mut W) {
-        if let Some(v) = self {
+        for v in self {
             v.encode(w);
         }
     }
@@ -581,6 +628,9 @@ impl<T: Operand> Operand for Vec<T> {
         }
         Ok(out)
     }
+}
+
+impl<T: EncodeWords + Copy> EncodeWords for List<T> {
     fn encode<W: Words>(&self, w: &mut W) {
         for v in self {
             v.encode(w);
@@ -618,10 +668,12 @@ impl<T: Operand + Copy> Operand for List<T> {
         }
         Ok(List::inline(n, items))
     }
+}
+
+impl<A: EncodeWords, B: EncodeWords> EncodeWords for (A, B) {
     fn encode<W: Words>(&self, w: &mut W) {
-        for v in self {
-            v.encode(w);
-        }
+        self.0.encode(w);
+        self.1.encode(w);
     }
 }
 
@@ -634,20 +686,19 @@ impl<A: Operand, B: Operand> Operand for (A, B) {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         Ok((A::decode(r)?, B::decode(r)?))
     }
+}
+
+impl<A: EncodeWords, B: EncodeWords, C: EncodeWords> EncodeWords for (A, B, C) {
     fn encode<W: Words>(&self, w: &mut W) {
         self.0.encode(w);
         self.1.encode(w);
+        self.2.encode(w);
     }
 }
 
 impl<A: Operand, B: Operand, C: Operand> Operand for (A, B, C) {
     fn decode(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         Ok((A::decode(r)?, B::decode(r)?, C::decode(r)?))
-    }
-    fn encode<W: Words>(&self, w: &mut W) {
-        self.0.encode(w);
-        self.1.encode(w);
-        self.2.encode(w);
     }
 }
 

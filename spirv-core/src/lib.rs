@@ -193,7 +193,7 @@ pub mod spv {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codec::{
-        Encode, Operand, Placeholder, Reader, Sink, SmallWords, Words, decode_string,
+        Encode, EncodeWords, Operand, Placeholder, Reader, Sink, SmallWords, Words, decode_string,
         encode_string, hash_words, same_words, string_bytes, string_operand,
     };
     pub use crate::grammar::{NameIndex, fmt_mask, fmt_value};

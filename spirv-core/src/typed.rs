@@ -83,9 +83,7 @@ fn parse_untyped(info: &'static InstructionInfo, words: &[u32], switch: u8) -> O
         switch_literal_words: switch,
         ..WalkOptions::default()
     };
-    // Debug output only: the walker's shared `dyn` copy (see `walk::walk`).
-    let mut each: &mut dyn FnMut(&Parsed) = &mut |p| parsed.push(*p);
-    walk::walk(info, words, &Ids::default(), opts, &mut each).ok()?;
+    walk::walk(info, words, &Ids::default(), opts, &mut |p| parsed.push(*p)).ok()?;
     Some(parsed)
 }
 
@@ -217,8 +215,7 @@ pub fn fmt_data(
         untyped: true,
         ..WalkOptions::default()
     };
-    let mut each: &mut dyn FnMut(&Parsed) = &mut |p| parsed.push(*p);
-    match walk::walk_operand(kind, &w, &Ids::default(), opts, &mut each) {
+    match walk::walk_operand(kind, &w, &Ids::default(), opts, &mut |p| parsed.push(*p)) {
         Ok(n) if n == w.len() => {
             let refs: Vec<&Parsed> = parsed.iter().collect();
             fmt_group(&refs, &w, false, f)
@@ -293,8 +290,7 @@ fn id_positions<T: InstructionSet>(
     };
     let mut positions = Vec::new();
     let mut flagged = None;
-    // Through `dyn`: one walker for every instruction set (see `walk::walk`).
-    let mut each: &mut dyn FnMut(&Parsed) = &mut |p| {
+    let mut each = |p: &Parsed| {
         if p.unknown && flagged.is_none() {
             flagged = Some(p.start);
         }

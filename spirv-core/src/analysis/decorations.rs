@@ -118,6 +118,21 @@ pub(crate) fn registration<'m>(
 /// The member index of a decoration of the id itself (spirv-val's `kInvalidMember`).
 pub(crate) const NO_MEMBER: u32 = u32::MAX;
 
+/// `0..n` sorted by `key`, ties in index order. Every sort of [`DecorationIndex::build`]
+/// goes through it, so that the standard library's sort is compiled once for this
+/// module rather than once per key (about 3,000 lines of LLVM IR each); each key is
+/// computed once.
+fn sorted(n: usize, key: &dyn Fn(usize) -> u128) -> Vec<usize> {
+    let mut keyed: Vec<(u128, usize)> = (0..n).map(|i| (key(i), i)).collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
+}
+
+/// Four words as one sort key, the first most significant.
+fn key4(a: u32, b: u32, c: u32, d: u32) -> u128 {
+    (u128::from(a) << 96) | (u128::from(b) << 64) | (u128::from(c) << 32) | u128::from(d)
+}
+
 /// The order spirv-val's sets sort members in: no member (-1) first.
 fn member_key(member: u32) -> u32 {
     member.wrapping_add(1)
@@ -229,7 +244,8 @@ pub struct DecorationIndex<'m> {
     /// [`DecorationRules::SpirvVal`], for one group, target and member only the last.
     apps: Vec<App>,
     sources: Vec<Source>,
-    groups: BTreeMap<u32, Group>,
+    /// Each id some application names as a group, sorted by id (see [`Self::group`]).
+    groups: Vec<(u32, Group)>,
     /// Each (target, kind) of `direct`, with the first instruction registering it.
     kinds: Vec<(u32, u32, u32)>,
     /// Indices into `direct`, by target and kind (then member and parameters).
@@ -247,20 +263,19 @@ impl<'m> DecorationIndex<'m> {
     /// validator's and reflection's reading: a lenient read may keep annotations out of
     /// their section).
     pub fn new(module: &'m Module, rules: DecorationRules) -> Self {
-        Self::build(module, rules, || module.instructions())
+        Self::build(module, rules, 0..module.len())
     }
 
     /// Registers the decorations of `module`'s annotation section only, as `rules` say
     /// (what an optimizer keeps as annotations, and edits).
     pub fn of_annotations(module: &'m Module, rules: DecorationRules) -> Self {
-        Self::build(module, rules, || module.section(Section::Annotation))
+        Self::build(module, rules, module.section_range(Section::Annotation))
     }
 
-    fn build<I: Iterator<Item = InstRef<'m>>>(
-        module: &'m Module,
-        rules: DecorationRules,
-        insts: impl Fn() -> I,
-    ) -> Self {
+    /// Not generic (a range rather than an iterator): its sorts, each a copy of the
+    /// standard library's for its key, are compiled once, not once per caller.
+    fn build(module: &'m Module, rules: DecorationRules, range: core::ops::Range<usize>) -> Self {
+        let insts = || range.clone().filter_map(|i| module.instruction(i));
         // The sizes first, so that the tables are allocated once.
         let (mut n_direct, mut n_apps) = (0, 0);
         for inst in insts() {
@@ -332,7 +347,12 @@ impl<'m> DecorationIndex<'m> {
                 }
             }
         }
-        applications.sort_by_key(|&(group, _)| group);
+        // Group, then module order (pushed in it).
+        let order = sorted(applications.len(), &|i| {
+            let (group, inst) = applications[i];
+            key4(0, 0, group, inst)
+        });
+        let applications: Vec<(u32, u32)> = order.iter().map(|&i| applications[i]).collect();
         let params = |e: &Entry| entry_params(module, e);
         direct.sort_unstable_by(|a, b| {
             (a.target, member_key(a.member), a.kind)
@@ -341,17 +361,22 @@ impl<'m> DecorationIndex<'m> {
                 .then(a.inst.cmp(&b.inst))
         });
         // The groups: each id some application names as one.
-        let mut groups: BTreeMap<u32, Group> = sources
-            .iter()
-            .map(|a| (a.group, Group::default()))
-            .collect();
-        for (&id, group) in groups.iter_mut() {
+        let mut ids: Vec<u32> = sources.iter().map(|a| a.group).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut groups: Vec<(u32, Group)> =
+            ids.into_iter().map(|id| (id, Group::default())).collect();
+        for (id, group) in groups.iter_mut() {
+            let id = *id;
             let lo = direct.partition_point(|e| (e.target, member_key(e.member)) < (id, 0));
             let hi = direct.partition_point(|e| (e.target, member_key(e.member)) <= (id, 0));
-            let mut own: Vec<u32> = (lo as u32..hi as u32).collect();
-            own.sort_by_key(|&k| (direct[k as usize].kind, direct[k as usize].inst));
+            // By kind, then registration order (one entry per instruction).
+            let own = sorted(hi - lo, &|i| {
+                let e = &direct[lo + i];
+                key4(0, 0, e.kind, e.inst)
+            });
             let mut run: Option<(u32, u32, u32)> = None;
-            for k in own {
+            for k in own.into_iter().map(|i| (lo + i) as u32) {
                 let e = direct[k as usize];
                 let (least, most) = match run {
                     Some((kind, least, most)) if kind == e.kind => {
@@ -375,25 +400,28 @@ impl<'m> DecorationIndex<'m> {
         }
         // Under spirv-val's rules, one application per target, member and group: the
         // last.
+        // By target, member and group, the latest instruction first.
         let key = |a: &App| {
             let src = sources[a.source as usize];
-            (
+            key4(
                 a.target,
                 member_key(src.member),
                 src.group,
-                core::cmp::Reverse(src.inst),
+                u32::MAX - src.inst,
             )
         };
-        apps.sort_unstable_by_key(key);
+        let order = sorted(apps.len(), &|i| key(&apps[i]));
+        let mut apps: Vec<App> = order.iter().map(|&i| apps[i]).collect();
         if rules == DecorationRules::SpirvVal {
-            apps.dedup_by_key(|a| {
-                let k = key(a);
-                (k.0, k.1, k.2)
-            });
+            apps.dedup_by_key(|a| key(a) >> 32);
         }
-        let mut by_kind: Vec<u32> = (0..direct.len() as u32).collect();
         // Within a target and kind, in `direct`'s order (member, parameters).
-        by_kind.sort_unstable_by_key(|&k| (direct[k as usize].target, direct[k as usize].kind, k));
+        let by_kind: Vec<u32> = sorted(direct.len(), &|k| {
+            key4(0, direct[k].target, direct[k].kind, k as u32)
+        })
+        .into_iter()
+        .map(|k| k as u32)
+        .collect();
         let mut kinds: Vec<(u32, u32, u32)> = Vec::new();
         for &k in &by_kind {
             let e = &direct[k as usize];
@@ -468,10 +496,16 @@ impl<'m> DecorationIndex<'m> {
         self.apps[lo..hi].iter().map(|a| self.applied(a))
     }
 
+    /// The group `id`, if some application names it.
+    fn group(&self, id: u32) -> Option<&Group> {
+        let at = self.groups.binary_search_by_key(&id, |g| g.0).ok()?;
+        Some(&self.groups[at].1)
+    }
+
     /// The group's decorations of `kind` registered before instruction `before`: the
     /// least and the greatest, as indices into `direct`.
     fn group_kind(&self, group: u32, kind: u32, before: u32) -> Option<(u32, u32)> {
-        let g = self.groups.get(&group)?;
+        let g = self.group(group)?;
         let end = g
             .by_kind
             .partition_point(|&(k, i, _, _)| (k, i) < (kind, before));
@@ -618,7 +652,7 @@ impl<'m> DecorationIndex<'m> {
         let hi = self.kinds.partition_point(|&(t, _, _)| t <= id);
         let mut kinds: Vec<u32> = self.kinds[lo..hi].iter().map(|&(_, k, _)| k).collect();
         for a in self.apps_of(id) {
-            if let Some(g) = self.groups.get(&a.group) {
+            if let Some(g) = self.group(a.group) {
                 let before = g.by_kind.iter().filter(|&&(_, i, _, _)| i < a.inst);
                 kinds.extend(before.map(|&(k, ..)| k));
             }

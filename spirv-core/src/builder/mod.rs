@@ -269,8 +269,7 @@ impl Builder {
         let mut max = 0;
         let mut zero = false;
         let mut unknown = None;
-        // Through `dyn`: the walker's shared copy (see `walk::walk`).
-        let mut each: &mut dyn FnMut(&walk::Parsed) = &mut |p| {
+        let mut each = |p: &walk::Parsed| {
             if p.unknown && unknown.is_none() {
                 unknown = Some(p.start);
             }

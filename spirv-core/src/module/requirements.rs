@@ -318,8 +318,7 @@ impl InstRef<'_> {
         };
         f(Requirement::of_instruction(info));
         let ops = self.operands();
-        // Through `dyn`: the walker's shared copy (see `walk::walk`).
-        let mut each: &mut dyn FnMut(&walk::Parsed) = &mut |p| {
+        let mut each = |p: &walk::Parsed| {
             let v = ops[p.start];
             match p.kind.class {
                 KindClass::ValueEnum => {

@@ -94,12 +94,16 @@ pub(crate) fn grammar_summary(info: &InstructionInfo, words: &[u32]) -> Summary 
 
 type WalkResult = Result<(), (DecodeErrorKind, usize)>;
 
-struct Walker<'w, F> {
+/// The walk's state. Not generic: every caller's closure is reached through `dyn`, so
+/// that the walker is compiled once (it was about 1,800 lines of LLVM IR per closure
+/// type, eight copies in a release build); the call per operand costs little next to
+/// the table lookups of each.
+struct Walker<'w> {
     words: &'w [u32],
     pos: usize,
     ids: &'w Ids,
     opts: WalkOptions,
-    f: &'w mut F,
+    f: &'w mut dyn FnMut(&Parsed),
     summary: Summary,
     /// OpSwitch hook: the type of the case literals.
     switch_type: Option<NumberType>,
@@ -116,17 +120,26 @@ struct Walker<'w, F> {
 /// Walks the operands of instruction `info` over `words` (no leading word), calling `f`
 /// for each operand in order.
 ///
-/// Each closure type gets its own copy of the walker (about 1,500 lines of LLVM IR);
-/// callers off the hot paths pass a `&mut &mut dyn FnMut(&Parsed)` and share one.
-///
 /// # Errors
 /// The kind of the problem and the operand-word index where it was found.
+#[inline]
 pub fn walk<F: FnMut(&Parsed)>(
     info: &'static InstructionInfo,
     words: &[u32],
     ids: &Ids,
     opts: WalkOptions,
     f: &mut F,
+) -> Result<Summary, (DecodeErrorKind, usize)> {
+    walk_dyn(info, words, ids, opts, f)
+}
+
+/// [`walk`]'s one compiled copy.
+fn walk_dyn(
+    info: &'static InstructionInfo,
+    words: &[u32],
+    ids: &Ids,
+    opts: WalkOptions,
+    f: &mut dyn FnMut(&Parsed),
 ) -> Result<Summary, (DecodeErrorKind, usize)> {
     let mut w = Walker::new(words, ids, opts, f, 0);
     if info.switch_literals && opts.untyped {
@@ -312,9 +325,15 @@ pub fn walk_operand<F: FnMut(&Parsed)>(
     Ok(w.pos)
 }
 
-impl<'w, F: FnMut(&Parsed)> Walker<'w, F> {
+impl<'w> Walker<'w> {
     /// A walk from the first word; `depth` 0 walks an instruction's own layout.
-    fn new(words: &'w [u32], ids: &'w Ids, opts: WalkOptions, f: &'w mut F, depth: u8) -> Self {
+    fn new(
+        words: &'w [u32],
+        ids: &'w Ids,
+        opts: WalkOptions,
+        f: &'w mut dyn FnMut(&Parsed),
+        depth: u8,
+    ) -> Self {
         Walker {
             words,
             pos: 0,

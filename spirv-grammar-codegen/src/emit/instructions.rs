@@ -4,6 +4,9 @@
 use super::text::{Doc, Str, w};
 use super::*;
 
+/// Most arms in one function of `Instruction::decode` (see `Emitter::decode_match`).
+const DECODE_PART: usize = 96;
+
 impl<'a> Emitter<'a> {
     /// `Opcode`: an open newtype with one constant per instruction.
     pub(super) fn opcode(&mut self) -> TokenStream {
@@ -236,7 +239,7 @@ impl<'a> Emitter<'a> {
             #dc
             pub mod inst {
                 #[allow(unused_imports)]
-                use #kr::__private::{Operand as __O, Reader as __R};
+                use #kr::__private::EncodeWords as __O;
                 #items
             }
         }
@@ -306,17 +309,18 @@ impl<'a> Emitter<'a> {
                 }}
             }}
             #[automatically_derived]
-            impl __O for {name} {{
-                #[inline]
-                fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{"
+            impl __O for {name} {{"
         );
-        self.decode_body(out, inst, &fields);
+        // Only an encoder: `Instruction::decode` reads each struct in place, and nothing
+        // decodes an instruction struct alone, so a decoder per struct would only be more
+        // code for every build to check. Generic over the sink (though spirv-core uses
+        // one): written for any `W`, its field encoders stay calls rather than being
+        // inlined into each of ~860 structs before LLVM sees them.
         // Without operands the writer goes unused: an unnamed parameter.
         let writer = if fields.is_empty() { "_" } else { "w" };
         w!(
             out,
-            "}}
-                fn encode<W: {kr}::__private::Words>(&self, {writer}: &mut W) {{"
+            "fn encode<W: {kr}::__private::Words>(&self, {writer}: &mut W) {{"
         );
         for (n, _, op) in &fields {
             if self.is_spec_op(op) {
@@ -326,32 +330,6 @@ impl<'a> Emitter<'a> {
             }
         }
         out.push_str("} }");
-    }
-
-    /// The body of an instruction struct's `decode`: each field read in operand order,
-    /// then the check that no operand is left over.
-    fn decode_body(
-        &self,
-        out: &mut String,
-        inst: &Instruction,
-        fields: &[(String, Tokens, &Operand)],
-    ) {
-        if fields.is_empty() {
-            out.push_str("r.finish().map(|()| Self {})");
-            return;
-        }
-        out.push_str("let v = Self {");
-        for (n, _, op) in fields {
-            let read = if self.is_switch_targets(inst, op) {
-                "r.read_switch_targets()?"
-            } else if self.is_spec_op(op) {
-                "super::Instruction::decode_spec_constant_op(r)?"
-            } else {
-                "r.field()"
-            };
-            w!(out, "{n}: {read},");
-        }
-        out.push_str("}; r.fields_read().map(|()| v)");
     }
 
     /// One arm of `Instruction::decode`: the struct built in place, each field read in
@@ -371,6 +349,54 @@ impl<'a> Emitter<'a> {
             w!(out, "{n}: {read},");
         }
         out.push_str("}),");
+    }
+
+    /// The body of `Instruction::decode` (given `opcode` and a reader `r`), and the
+    /// functions it calls: the arms in opcode order, at most [`DECODE_PART`] to a
+    /// function. One match over all of a large grammar's instructions made one function
+    /// that the compiler's backend handled in superlinear time (the core grammar's took
+    /// a third of spirv-core's release code generation, most of it register
+    /// allocation); in parts of this size it costs what its arms do.
+    fn decode_match(&self, variants: &[String]) -> (String, String) {
+        let g = self.g;
+        let mut order: Vec<usize> = (0..g.instructions.len()).collect();
+        order.sort_by_key(|&i| g.instructions[i].opcode);
+        let arms = |part: &[usize]| {
+            let mut out = String::new();
+            for &i in part {
+                self.decode_arm(&mut out, &g.instructions[i], &variants[i]);
+            }
+            out
+        };
+        let unknown = "_ => return Err(r.unknown_opcode(u32::from(opcode.0))),";
+        let finish = "r.fields_read().map(|()| v)";
+        if order.len() <= DECODE_PART {
+            let body = format!(
+                "let v = match opcode.0 {{ {} {unknown} }}; {finish}",
+                arms(&order)
+            );
+            return (body, String::new());
+        }
+        let kr = &self.kr;
+        let (mut dispatch, mut parts) = (String::new(), String::new());
+        for (k, part) in order.chunks(DECODE_PART).enumerate() {
+            let lo = g.instructions[part[0]].opcode;
+            let hi = g.instructions[part[part.len() - 1]].opcode;
+            w!(dispatch, "{lo}..={hi} => Self::decode_part{k}(opcode, r),");
+            w!(
+                parts,
+                "/// [`Self::decode`] of the opcodes {lo} to {hi}.
+                fn decode_part{k}(opcode: Opcode, r: &mut {kr}::__private::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{
+                    let v = match opcode.0 {{ {} {unknown} }};
+                    {finish}
+                }}",
+                arms(part)
+            );
+        }
+        let body = format!(
+            "match opcode.0 {{ {dispatch} _ => Err(r.unknown_opcode(u32::from(opcode.0))), }}"
+        );
+        (body, parts)
     }
 
     /// `Instruction`: the enum over every instruction struct, its decode and encode, and
@@ -393,7 +419,6 @@ impl<'a> Emitter<'a> {
         // The long lists, written as text (see `text`).
         let mut from_impls = String::new();
         let mut enum_variants = String::new();
-        let mut decode_arms = String::new();
         let mut encode_arms = String::new();
         let mut opcode_arms = String::new();
         for (i, v) in g.instructions.iter().zip(&variants) {
@@ -410,12 +435,13 @@ impl<'a> Emitter<'a> {
                 "{} {v}(inst::{v}),",
                 Doc(&format!("`{}`.", i.opname))
             );
-            self.decode_arm(&mut decode_arms, i, v);
             w!(encode_arms, "Self::{v}(i) => __O::encode(i, w),");
             w!(opcode_arms, "Self::{v}(_) => Opcode::{v},");
         }
         let (from_impls, enum_variants) = (self.lex(&from_impls), self.lex(&enum_variants));
-        let (decode_arms, encode_arms) = (self.lex(&decode_arms), self.lex(&encode_arms));
+        let (decode_match, decode_parts) = self.decode_match(&variants);
+        let (decode_match, decode_parts) = (self.lex(&decode_match), self.lex(&decode_parts));
+        let encode_arms = self.lex(&encode_arms);
         let opcode_arms = self.lex(&opcode_arms);
         let repr = if g.is_core { quote!(u16) } else { quote!(u32) };
         // A raw core opcode above 16 bits reads as its low half here; `encode` refuses
@@ -499,12 +525,9 @@ impl<'a> Emitter<'a> {
                 #[doc = #errors_doc]
                 pub fn decode(opcode: Opcode, operands: &[u32], ctx: &#kr::DecodeContext) -> ::core::result::Result<Self, #kr::DecodeError> {
                     let r = &mut #kr::__private::Reader::new(operands, ctx);
-                    let v = match opcode.0 {
-                        #decode_arms
-                        _ => return Err(r.unknown_opcode(u32::from(opcode.0))),
-                    };
-                    r.fields_read().map(|()| v)
+                    #decode_match
                 }
+                #decode_parts
                 /// Like [`Self::decode`], but keeps anything that does not decode as [`Self::Unknown`], so that nothing is lost.
                 pub fn decode_lossless(opcode: Opcode, operands: &[u32], ctx: &#kr::DecodeContext) -> Self {
                     Self::decode(opcode, operands, ctx).unwrap_or_else(|_| Self::Unknown(#kr::RawInstruction::new(opcode.0 as u32, operands)))
@@ -515,7 +538,7 @@ impl<'a> Emitter<'a> {
                 }
                 #[doc(hidden)]
                 pub fn encode_operands_to(&self, w: &mut #kr::__private::Sink<'_>) {
-                    use #kr::__private::Operand as __O;
+                    use #kr::__private::EncodeWords as __O;
                     match self {
                         #encode_arms
                         Self::Unknown(r) => #kr::__private::Words::extend_from_slice(w, &r.operands),

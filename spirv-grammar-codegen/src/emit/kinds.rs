@@ -171,7 +171,7 @@ impl Emitter<'_> {
                 w!(dec, "{value} => Self::{v}(");
                 for i in 0..types.len() {
                     let comma = if i == 0 { "" } else { ", " };
-                    w!(dec, "{comma}r.read()?");
+                    w!(dec, "{comma}r.field()");
                 }
                 dec.push_str("),");
                 w!(enc, "Self::{v}(");
@@ -181,7 +181,7 @@ impl Emitter<'_> {
                 }
                 w!(enc, ") => {{ w.push({value}); ");
                 for i in 0..types.len() {
-                    w!(enc, "{kr}::__private::Operand::encode(p{i}, w);");
+                    w!(enc, "{kr}::__private::EncodeWords::encode(p{i}, w);");
                 }
                 enc.push_str(" }");
             }
@@ -223,11 +223,15 @@ impl Emitter<'_> {
             #[automatically_derived]
             impl {kr}::__private::Operand for {data} {{
                 fn decode(r: &mut {kr}::__private::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{
-                    Ok(match r.word()? {{
+                    let v = match r.word()? {{
                         {dec}
                         v => Self::Unknown(v),
-                    }})
+                    }};
+                    r.params_read().map(|()| v)
                 }}
+            }}
+            #[automatically_derived]
+            impl {kr}::__private::EncodeWords for {data} {{
                 fn encode<W: {kr}::__private::Words>(&self, w: &mut W) {{
                     match self {{
                         {enc}
@@ -288,7 +292,7 @@ impl Emitter<'_> {
             w!(fields, "{} pub {f}: {t},", Doc(&doc));
             w!(
                 dec,
-                "{f}: if mask.0 & {v} == {v} {{ r.read()? }} else {{ {kr}::__private::Placeholder::placeholder() }},"
+                "{f}: if mask.0 & {v} == {v} {{ r.field() }} else {{ {kr}::__private::Placeholder::placeholder() }},"
             );
             w!(
                 placeholders,
@@ -296,7 +300,7 @@ impl Emitter<'_> {
             );
             w!(
                 enc,
-                "if self.mask.0 & {v} == {v} {{ {kr}::__private::Operand::encode(&self.{f}, w); }}"
+                "if self.mask.0 & {v} == {v} {{ {kr}::__private::EncodeWords::encode(&self.{f}, w); }}"
             );
         }
         self.check_unique(&format!("fields of {}", naming::data(&k.name)), &names);
@@ -333,11 +337,15 @@ impl Emitter<'_> {
             impl {kr}::__private::Operand for {data} {{
                 fn decode(r: &mut {kr}::__private::Reader<'_>) -> ::core::result::Result<Self, {kr}::DecodeError> {{
                     let mask = {ident}(r.word()?);
-                    Ok(Self {{
+                    let v = Self {{
                         mask,
                         {dec}
-                    }})
+                    }};
+                    r.params_read().map(|()| v)
                 }}
+            }}
+            #[automatically_derived]
+            impl {kr}::__private::EncodeWords for {data} {{
                 fn encode<W: {kr}::__private::Words>(&self, w: &mut W) {{
                     w.push(self.mask.0);
                     {enc}

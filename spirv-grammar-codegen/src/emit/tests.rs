@@ -87,15 +87,6 @@ fn an_instruction_becomes_a_struct_with_its_codec() {
         }
         #[automatically_derived]
         impl __O for Mix {
-            #[inline]
-            fn decode(r: &mut __R<'_>) -> ::core::result::Result<Self, ::spirv_core::DecodeError> {
-                let v = Self {
-                    result_type: r.field(),
-                    result_id: r.field(),
-                    values: r.field(),
-                };
-                r.fields_read().map(|()| v)
-            }
             fn encode<W: ::spirv_core::__private::Words>(&self, w: &mut W) {
                 __O::encode(&self.result_type, w);
                 __O::encode(&self.result_id, w);

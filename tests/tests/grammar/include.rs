@@ -297,7 +297,7 @@ fn mask_parameters_follow_their_bits() {
         ..Default::default()
     };
     let mut w = Vec::new();
-    spirv_core::codec::Operand::encode(&data, &mut w);
+    spirv_core::codec::EncodeWords::encode(&data, &mut w);
     assert_eq!(w, [0x2 | 0x8, 5, 6]);
     let ctx = Default::default();
     let mut r = spirv_core::codec::Reader::new(&w, &ctx);
@@ -316,7 +316,7 @@ fn mask_parameters_follow_their_bits() {
         ..Default::default()
     };
     let mut w = Vec::new();
-    spirv_core::codec::Operand::encode(&all, &mut w);
+    spirv_core::codec::EncodeWords::encode(&all, &mut w);
     assert_eq!(w, [0x2 | 0x8, 16, 3]);
 }
 
