@@ -230,13 +230,7 @@ impl Request {
         drop(file);
         let written = super::output::Output::open(output).and_then(|mut o| {
             o.reserve(done.byte_len());
-            let mut sink = OutputSink {
-                out: &mut o,
-                failed: None,
-            };
-            if let Err(e) = done.write_to(&mut sink) {
-                return Err(sink.failed.unwrap_or_else(|| format!("error: {e}")));
-            }
+            o.write_through(|w| done.write_to(w))?;
             o.commit()
         });
         Some(match written {
@@ -262,28 +256,6 @@ fn failure(e: OptError) -> String {
 /// The message for an input file that cannot be read, as `super::read_words` words it.
 fn read_error(path: &str, e: &str) -> String {
     format!("error: cannot open input file '{path}': {e}")
-}
-
-/// [`super::output::Output`] as a writer, keeping its message for a failed write.
-struct OutputSink<'a> {
-    out: &'a mut super::output::Output,
-    failed: Option<String>,
-}
-
-impl std::io::Write for OutputSink<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self.out.write_all(buf) {
-            Ok(()) => Ok(buf.len()),
-            Err(message) => {
-                let e = std::io::Error::other(message.clone());
-                self.failed = Some(message);
-                Err(e)
-            }
-        }
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 impl Job for Request {

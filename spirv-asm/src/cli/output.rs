@@ -215,6 +215,27 @@ impl Output {
         r.map_err(|e| self.message(&e))
     }
 
+    /// Runs `write` with this output as an [`std::io::Write`] (for writers that stream
+    /// their text or words, such as the optimizer's and reflection's), each piece going
+    /// through [`Output::write_all`].
+    ///
+    /// # Errors
+    /// The message of the output's own first error if that is what stopped `write`,
+    /// else `error: ` and the writer's.
+    pub fn write_through(
+        &mut self,
+        write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), String> {
+        let mut adapter = Through {
+            out: self,
+            failed: None,
+        };
+        match write(&mut adapter) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(adapter.failed.unwrap_or_else(|| format!("error: {e}"))),
+        }
+    }
+
     /// Says that `len` bytes (no more) will be written, so that the blocks of a file
     /// that replaces another are reserved before the writes (on Linux, `fallocate`
     /// without changing the size). ext4 flushes a file whose blocks are not yet
@@ -408,5 +429,28 @@ fn link_new(path: &Path, bytes: &[u8]) -> Option<std::io::Result<bool>> {
         Ok(()) => Some(Ok(true)),
         Err(e) if e == rustix::io::Errno::EXIST => Some(Ok(false)),
         Err(_) => None,
+    }
+}
+
+/// [`Output`] as an [`std::io::Write`] for [`Output::write_through`], keeping the
+/// message of its first error.
+struct Through<'o> {
+    out: &'o mut Output,
+    failed: Option<String>,
+}
+
+impl Write for Through<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self.out.write_all(bytes) {
+            Ok(()) => Ok(bytes.len()),
+            Err(message) => {
+                let e = std::io::Error::other(message.clone());
+                self.failed = Some(message);
+                Err(e)
+            }
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }

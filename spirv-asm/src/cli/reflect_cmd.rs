@@ -152,13 +152,7 @@ pub fn run(args: Args) -> u8 {
             Text::Bytes(bytes) => out.write_all(&bytes)?,
             Text::Cross(t) => {
                 out.reserve(t.len() as u64);
-                let mut sink = Sink {
-                    out: &mut out,
-                    error: None,
-                };
-                if let Err(e) = t.write_to(&mut sink) {
-                    return Err(sink.error.unwrap_or_else(|| format!("error: {e}")));
-                }
+                out.write_through(|w| t.write_to(w))?;
             }
         }
         out.commit()
@@ -176,28 +170,6 @@ pub fn run(args: Args) -> u8 {
             eprintln!("{e}");
             1
         }
-    }
-}
-
-/// [`super::output::Output`] as a writer, keeping the message of its first error.
-struct Sink<'o> {
-    out: &'o mut super::output::Output,
-    error: Option<String>,
-}
-
-impl Write for Sink<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        match self.out.write_all(bytes) {
-            Ok(()) => Ok(bytes.len()),
-            Err(message) => {
-                let e = std::io::Error::other(message.clone());
-                self.error = Some(message);
-                Err(e)
-            }
-        }
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
