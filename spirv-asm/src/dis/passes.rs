@@ -366,10 +366,6 @@ fn reordered(
     Ok((Some(end + end_len), last))
 }
 
-/// The first pass over one instruction whose operands are `ops`: checks them as
-/// SPIRV-Tools' parser does and records what later lines need. `beyond` is the rest of
-/// the module after the instruction: the parser reads a string or a multi-word literal
-/// across the instruction's end, and words its error by where it ends.
 /// The instructions before the first function: at least as many as the names a
 /// module can have (they come from `OpName`s, decorations, types and constants).
 fn global_instructions(words: &[u32]) -> usize {
@@ -385,6 +381,10 @@ fn global_instructions(words: &[u32]) -> usize {
     count
 }
 
+/// The first pass over one instruction whose operands are `ops`: checks them as
+/// SPIRV-Tools' parser does and records what later lines need. `beyond` is the rest of
+/// the module after the instruction: the parser reads a string or a multi-word literal
+/// across the instruction's end, and words its error by where it ends.
 pub(super) fn first_pass(
     st: &mut State<'_>,
     info: Option<&'static spirv_core::grammar::InstructionInfo>,

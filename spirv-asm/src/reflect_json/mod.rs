@@ -67,6 +67,24 @@ pub fn spirv_cross_json_of(r: &Reflection<'_>) -> Result<String, ReflectError> {
 /// (a struct's every member takes a few lines) is only measured, and made again as it
 /// is written.
 ///
+/// ```
+/// let words = spirv_asm::assemble_str(
+///     "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\n\
+///      OpExecutionMode %main LocalSize 8 1 1\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+///      %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n",
+///     &Default::default(),
+/// )
+/// .unwrap();
+/// let module = spirv_core::Module::from_words(&words).unwrap();
+/// let r = spirv_core::reflect::Reflection::new(&module);
+/// let text = spirv_asm::reflect_json::spirv_cross_text(&r).unwrap();
+/// let len = text.len();
+/// let mut out = Vec::new();
+/// text.write_to(&mut out).unwrap();
+/// assert_eq!(out.len(), len);
+/// assert_eq!(out, spirv_asm::reflect_json::spirv_cross_json(&module).unwrap().into_bytes());
+/// ```
+///
 /// # Errors
 /// See [`spirv_cross_json`].
 pub fn spirv_cross_text<'a, 'm>(
