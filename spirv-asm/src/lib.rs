@@ -46,5 +46,5 @@ pub use asm::{
 };
 pub use dis::{
     DisError, DisErrorKind, DisOptions, MAX_DERIVED_LEN, MAX_NAME_LEN, MAX_NESTED_LEVEL,
-    disassemble, disassemble_to, disassemble_to_string,
+    disassemble, disassemble_reusing, disassemble_to, disassemble_to_string,
 };

@@ -10,14 +10,15 @@
 //! `--json` records have one shape for every subcommand, set out once in `JSON_HELP`
 //! (printed by `--help`) and made by `json_record`.
 //!
-//! The walk runs beside the workers, queueing each input as it finds it, and then works
-//! too; the calling thread is one of the workers, and each worker reports its own files
-//! (see [`run`]).
+//! The walk runs beside the workers, on the calling thread, queueing each input as it
+//! finds it, and then works too; each worker reports its own files (see [`run`]).
 //!
-//! Memory: a worker holds one input and its output at a time; the report keeps only
-//! the lines of files finished out of order, the queue the paths found and not yet
-//! taken, and the walk the output paths when two inputs could share one, so the peak
-//! follows the largest input times the job count, not the total input.
+//! Memory: a worker holds one input and its output at a time, in buffers it keeps from
+//! file to file (at most four times what its current file needs, or 1 MiB: see
+//! [`Scratch`]); the report keeps only the lines of files finished out of order, the
+//! queue the paths found and not yet taken, and the walk the output paths when two
+//! inputs could share one, so the peak follows the largest input times the job count,
+//! not the total input.
 
 use super::output::Output;
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -199,6 +200,45 @@ pub trait Job: Sync {
     /// Processes one input's bytes (read from `path`): the output's bytes (empty
     /// without output).
     fn process(&self, input: Vec<u8>, path: &Path) -> Result<Vec<u8>, FileError>;
+    /// Processes `scratch.input` (read from `path`) into `scratch.output`. The default
+    /// is [`Job::process`], the input moved in and the output moved out; a job that
+    /// can work in the worker's kept buffers overrides it.
+    fn process_in(&self, scratch: &mut Scratch, path: &Path) -> Result<(), FileError> {
+        let input = std::mem::take(&mut scratch.input);
+        scratch.output = self.process(input, path)?;
+        Ok(())
+    }
+}
+
+/// A worker's buffers, kept from one file to the next: each file's input, words and
+/// output land in memory the worker already has, not in fresh pages (a buffer of 128
+/// KiB or more is a fresh `mmap` from glibc every time, faulted in page by page while
+/// the other worker waits on the same lock). [`Scratch::trim`] lets go of what one
+/// large file left.
+#[derive(Default)]
+pub struct Scratch {
+    /// The input's bytes, as read.
+    pub input: Vec<u8>,
+    /// The input as words, for a job that reads binaries.
+    pub words: Vec<u32>,
+    /// The output's bytes.
+    pub output: Vec<u8>,
+}
+
+impl Scratch {
+    /// Frees each buffer that holds over 1 MiB and more than four times what the file
+    /// just done used: so a worker keeps at most about four times its current file's
+    /// needs, or 1 MiB, whatever came before.
+    fn trim(&mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            if v.capacity() * std::mem::size_of::<T>() > 1 << 20 && v.capacity() / 4 > v.len() {
+                *v = Vec::new();
+            }
+        }
+        trim(&mut self.input);
+        trim(&mut self.words);
+        trim(&mut self.output);
+    }
 }
 
 /// One input found.
@@ -276,7 +316,7 @@ struct Queue {
 }
 
 struct QueueState {
-    items: VecDeque<(usize, Item)>,
+    items: VecDeque<(Slot, Item)>,
     /// The walk has ended: no more items will come.
     closed: bool,
     /// Workers asleep on `ready`.
@@ -299,7 +339,7 @@ impl Queue {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn push(&self, i: usize, item: Item) {
+    fn push(&self, i: Slot, item: Item) {
         let mut s = self.lock();
         s.items.push_back((i, item));
         let wake = s.waiting > 0;
@@ -321,7 +361,7 @@ impl Queue {
 
     /// The next item, waiting for the walk if need be; `None` once it has ended and
     /// every item was taken.
-    fn pop(&self) -> Option<(usize, Item)> {
+    fn pop(&self) -> Option<(Slot, Item)> {
         let mut s = self.lock();
         loop {
             if let Some(next) = s.items.pop_front() {
@@ -334,6 +374,16 @@ impl Queue {
             s = self.ready.wait(s).unwrap_or_else(PoisonError::into_inner);
             s.waiting -= 1;
         }
+    }
+}
+
+/// Refuses the run and ends the queue when dropped: what an unwinding walk leaves.
+struct Release<'a>(&'a Gate, &'a Queue);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        self.0.set(GateState::Refused);
+        self.1.close();
     }
 }
 
@@ -404,15 +454,43 @@ impl Report<'_> {
 /// What the walk ended with: how many items it gave, or why it refused the inputs.
 type WalkEnd = Result<usize, String>;
 
+/// Where a queued file stands in input order.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// Its index.
+    Index(usize),
+    /// Given early (see [`Given::Early`]): the id its index comes under later.
+    Early(u32),
+}
+
+/// What the walk gives, in order.
+enum Given {
+    /// The input with this index.
+    Item(usize, Item),
+    /// An input given while its folder was still being read, before its index is
+    /// known, so that the first file starts on the folder's first `getdents64` batch
+    /// rather than once the whole folder is read and sorted; it comes under this id.
+    Early(u32, Item),
+    /// The index of the input given early under this id, once its folder is sorted.
+    Placed(u32, usize),
+}
+
+/// A file given early, as far as it has got: its index known, or its record made.
+enum Early {
+    Index(usize),
+    Done(Record, Option<Line>),
+}
+
 /// Runs `job` over `inputs`, writing outputs under `out_dir` (mirroring each named
 /// directory's tree) or as the batch options say; returns the exit code: 0, or the
 /// worst (highest) code of a failed file, or 1 for a usage error.
 ///
-/// The walk runs on its own thread and queues each input as it finds it; `jobs` workers
-/// (the calling thread one of them, and the walk's thread once the walk is done, when
-/// `jobs` > 1) take them from the queue, and each reports its own files. Two inputs with one output are refused before anything is written: where that
-/// cannot happen (one input folder and one extension; or no outputs) the workers write
-/// as they go, else each worker, with its first file done, waits for the walk to finish.
+/// The calling thread walks and queues each input as it finds it; `jobs` workers (new
+/// threads, and the calling thread once the walk is done, when `jobs` > 1) take them
+/// from the queue, and each reports its own files. Two inputs with one output are
+/// refused before anything is written: where that cannot happen (one input folder and
+/// one extension; or no outputs) the workers write as they go, else each worker, with
+/// its first file done, waits for the walk to finish.
 pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &BatchArgs) -> u8 {
     let plan = match Plan::new(job, inputs, out_dir, args) {
         Ok(plan) => plan,
@@ -450,6 +528,7 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
     });
     let dirs = Dirs::default();
     let queue = Queue::new();
+    let early: Mutex<HashMap<u32, Early>> = Mutex::new(HashMap::new());
     let report = Mutex::new(Report {
         bar: bar.as_ref(),
         next: 0,
@@ -461,15 +540,17 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         bytes_out: 0,
     });
     let work = || {
-        while let Some((i, item)) = queue.pop() {
+        let mut scratch = Scratch::default();
+        while let Some((slot, item)) = queue.pop() {
             let done = match &item.walk_error {
                 Some(e) => Err((e.clone(), 0)),
-                None => process(job, &item),
+                None => process(job, &item, &mut scratch),
             };
             if !gate.pass() {
                 break;
             }
-            let record = write(&item, done, &dirs);
+            let record = write(&item, done.map(|n| (&scratch.output[..], n)), &dirs);
+            scratch.trim();
             let line = if args.json {
                 Some(Line::Json(
                     json_record(job.name(), &item, &record).to_string(),
@@ -480,41 +561,76 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
                     .as_ref()
                     .map(|e| Line::Error(human(&item.path, e)))
             };
-            report
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .add(i, &record, line);
+            let i = match slot {
+                Slot::Index(i) => i,
+                // Reported now if the walk has placed it, else by the walk when it does.
+                Slot::Early(id) => {
+                    let mut e = lock(&early);
+                    match e.remove(&id) {
+                        Some(Early::Index(i)) => i,
+                        _ => {
+                            e.insert(id, Early::Done(record, line));
+                            continue;
+                        }
+                    }
+                }
+            };
+            lock(&report).add(i, &record, line);
         }
     };
     let end = std::thread::scope(|scope| {
-        // The walk's thread is a worker too once the walk is done (with one job it only
-        // walks, beside the one worker): `jobs` threads in all, never more busy threads
-        // than jobs once the walk is over.
-        let walker = scope.spawn(|| {
-            let end = plan.walk(check, |i, item| {
-                if let Some(bar) = &bar {
-                    bar.inc_length(1);
-                }
-                queue.push(i, item);
-            });
-            gate.set(if end.is_ok() {
-                GateState::Open
-            } else {
-                GateState::Refused
-            });
-            queue.close();
-            if jobs > 1 {
-                work();
-            }
-            end
-        });
-        for _ in 2..jobs {
+        // The calling thread walks, then works (with one job it only walks, beside the
+        // one worker): `jobs` threads in all, never more busy threads than jobs once
+        // the walk is over. It walks rather than a new thread because it is running
+        // already: a new thread runs about 0.3 ms after `clone3` is called (traced on
+        // this machine, more when the other core is busy), and no file can start before
+        // the walk gives it; so the workers' start overlaps the walk's first read.
+        for _ in 0..jobs.max(2) - 1 {
             scope.spawn(work);
         }
-        work();
-        walker
-            .join()
-            .unwrap_or_else(|_| Err("the input walk failed".into()))
+        // Should the walk panic, the workers are let go before the scope waits for them.
+        let release = Release(&gate, &queue);
+        // A few files per worker may be given early (their lines are held until the
+        // walk places them), where the plan allows.
+        let early_files = if plan.may_give_early(check) {
+            jobs.saturating_mul(16).min(256)
+        } else {
+            0
+        };
+        let end = plan.walk(check, early_files, |given| {
+            let (slot, item) = match given {
+                Given::Item(i, item) => (Slot::Index(i), item),
+                Given::Early(id, item) => (Slot::Early(id), item),
+                Given::Placed(id, i) => {
+                    let mut e = lock(&early);
+                    match e.remove(&id) {
+                        Some(Early::Done(record, line)) => {
+                            drop(e);
+                            lock(&report).add(i, &record, line);
+                        }
+                        _ => {
+                            e.insert(id, Early::Index(i));
+                        }
+                    }
+                    return;
+                }
+            };
+            if let Some(bar) = &bar {
+                bar.inc_length(1);
+            }
+            queue.push(slot, item);
+        });
+        std::mem::forget(release);
+        gate.set(if end.is_ok() {
+            GateState::Open
+        } else {
+            GateState::Refused
+        });
+        queue.close();
+        if jobs > 1 {
+            work();
+        }
+        end
     });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -561,17 +677,29 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
     worst
 }
 
-/// Reads and processes one file: its output, or the failure and the bytes read.
-fn process(job: &dyn Job, item: &Item) -> Result<(Vec<u8>, u64), (FileError, u64)> {
-    let input = std::fs::read(&item.path).map_err(|e| {
+/// Locks `m`, whatever a panicking thread left.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Reads and processes one file in `scratch` (its output left in `scratch.output`):
+/// the bytes read, or the failure and the bytes read.
+fn process(job: &dyn Job, item: &Item, scratch: &mut Scratch) -> Result<u64, (FileError, u64)> {
+    use std::io::Read;
+    scratch.input.clear();
+    // As `std::fs::read` reads (the file's length asks for room once), into the kept
+    // buffer.
+    let read = std::fs::File::open(&item.path).and_then(|mut f| f.read_to_end(&mut scratch.input));
+    read.map_err(|e| {
         (
             FileError::plain(format!("cannot open input file: {e}"), 1),
             0,
         )
     })?;
-    let bytes_in = input.len() as u64;
-    let output = job.process(input, &item.path).map_err(|e| (e, bytes_in))?;
-    Ok((output, bytes_in))
+    let bytes_in = scratch.input.len() as u64;
+    job.process_in(scratch, &item.path)
+        .map_err(|e| (e, bytes_in))?;
+    Ok(bytes_in)
 }
 
 /// The output folders made or found so far, so that each is made once, not once per
@@ -612,7 +740,7 @@ impl Dirs {
 }
 
 /// Writes one processed file's output, if it has one, and says how the file went.
-fn write(item: &Item, done: Result<(Vec<u8>, u64), (FileError, u64)>, dirs: &Dirs) -> Record {
+fn write(item: &Item, done: Result<(&[u8], u64), (FileError, u64)>, dirs: &Dirs) -> Record {
     let (output, bytes_in) = match done {
         Ok(d) => d,
         Err((e, bytes_in)) => {
@@ -636,7 +764,7 @@ fn write(item: &Item, done: Result<(Vec<u8>, u64), (FileError, u64)>, dirs: &Dir
             None => false,
         };
         let strip = |m: String| m.strip_prefix("error: ").map(str::to_owned).unwrap_or(m);
-        Output::put(path, &output, !made).map_err(strip)
+        Output::put(path, output, !made).map_err(strip)
     })();
     match written {
         Ok(()) => Record {
@@ -721,20 +849,41 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// Whether files may be given before their folder is read whole
+    /// ([`Given::Early`]), `check` being [`Plan::collisions_possible`]: only when no two
+    /// inputs can share an output (so outputs are written at once, with no gate to wait
+    /// for) and no output goes beside an input (an output with a wanted name, made in a
+    /// folder still being read, could be read back as an input).
+    fn may_give_early(&self, check: bool) -> bool {
+        !check && (self.out_ext.is_none() || self.out_dir.is_some())
+    }
+
     /// Walks the inputs in order: files as named, directories (depth first, each
     /// folder's entries sorted by name, symlinked directories not followed) for files
     /// with the input extensions; gives each item with its index as it is found. A
     /// folder the walk cannot read is an item that fails. Refuses a named input that
     /// does not exist, two inputs with one output (looked for when `check`: see
-    /// [`Plan::collisions_possible`]), and finding nothing.
-    fn walk(&self, check: bool, mut give: impl FnMut(usize, Item)) -> WalkEnd {
+    /// [`Plan::collisions_possible`]), and finding nothing. Up to `early` regular files
+    /// of the first folder read are given early ([`Given::Early`]), as its entries come;
+    /// the order of the indices is the same.
+    fn walk(&self, check: bool, early: usize, mut give: impl FnMut(Given)) -> WalkEnd {
         let mut taken: HashMap<PathBuf, PathBuf> = HashMap::new();
         let mut count = 0usize;
-        let mut found = |item: Item| -> Result<(), String> {
-            if check {
-                self.claim(&mut taken, &item)?;
+        let mut early = u32::try_from(early).unwrap_or(u32::MAX);
+        let mut found = |found: Found| -> Result<(), String> {
+            match found {
+                Found::Item(item) => {
+                    if check {
+                        self.claim(&mut taken, &item)?;
+                    }
+                    give(Given::Item(count, item));
+                }
+                Found::Placed(id) => give(Given::Placed(id, count)),
+                Found::Early(id, item) => {
+                    give(Given::Early(id, item));
+                    return Ok(());
+                }
             }
-            give(count, item);
             count += 1;
             Ok(())
         };
@@ -743,10 +892,10 @@ impl<'a> Plan<'a> {
             let meta =
                 std::fs::metadata(root).map_err(|e| format!("cannot open input '{input}': {e}"))?;
             if meta.is_dir() {
-                self.walk_folder(root, &mut found)?;
+                self.walk_folder(root, std::mem::take(&mut early), &mut found)?;
             } else {
                 let name = root.file_name().map(PathBuf::from).unwrap_or_default();
-                found(self.item(root.to_path_buf(), name))?;
+                found(Found::Item(self.item(root.to_path_buf(), name)))?;
             }
         }
         if count == 0 {
@@ -765,7 +914,8 @@ impl<'a> Plan<'a> {
     fn walk_folder(
         &self,
         root: &Path,
-        found: &mut impl FnMut(Item) -> Result<(), String>,
+        early: u32,
+        found: &mut impl FnMut(Found) -> Result<(), String>,
     ) -> Result<(), String> {
         /// A folder being walked: its path, its outputs' folder (`-o DIR`'s mirror of
         /// it), and its entries not yet visited.
@@ -774,27 +924,47 @@ impl<'a> Plan<'a> {
             out: Option<PathBuf>,
             entries: std::vec::IntoIter<Entry>,
         }
-        let failed = |path: PathBuf, e: &std::io::Error| Item {
-            path,
-            output: None,
-            walk_error: Some(FileError::plain(format!("cannot walk the folder: {e}"), 1)),
+        let failed = |path: PathBuf, e: &std::io::Error| {
+            Found::Item(Item {
+                path,
+                output: None,
+                walk_error: Some(FileError::plain(format!("cannot walk the folder: {e}"), 1)),
+            })
         };
         let mut stack = Vec::new();
-        match read_sorted(root) {
+        let root_out = self.out_dir.map(PathBuf::from);
+        // The root's regular files with a wanted name are given early, as read, up to
+        // `early` of them; the sorted walk below then only places them.
+        let mut given = 0u32;
+        let mut give_early = |name: &std::ffi::OsStr, kind: std::fs::FileType| {
+            if given == early || !kind.is_file() || !self.wanted(name) {
+                return Ok(None);
+            }
+            let item = self.file_item(root.join(name), root_out.as_deref(), name);
+            found(Found::Early(given, item))?;
+            given += 1;
+            Ok(Some(given - 1))
+        };
+        match read_sorted(root, &mut give_early)? {
             Ok(entries) => stack.push(Open {
                 path: root.to_path_buf(),
-                out: self.out_dir.map(PathBuf::from),
+                out: root_out.clone(),
                 entries: entries.into_iter(),
             }),
             Err(e) => found(failed(root.to_path_buf(), &e))?,
         }
+        let mut never = |_: &std::ffi::OsStr, _| Ok(None);
         while let Some(open) = stack.last_mut() {
             let Some(entry) = open.entries.next() else {
                 stack.pop();
                 continue;
             };
             let (name, kind) = match entry {
-                Entry::Named(name, kind) => (name, kind),
+                Entry::Named(_, _, Some(id)) => {
+                    found(Found::Placed(id))?;
+                    continue;
+                }
+                Entry::Named(name, kind, None) => (name, kind),
                 Entry::Failed(path, e) => {
                     found(failed(path.unwrap_or_else(|| root.to_path_buf()), &e))?;
                     continue;
@@ -803,7 +973,7 @@ impl<'a> Plan<'a> {
             let path = open.path.join(&name);
             if kind.is_dir() {
                 let out = open.out.as_ref().map(|o| o.join(&name));
-                match read_sorted(&path) {
+                match read_sorted(&path, &mut never)? {
                     Ok(entries) => stack.push(Open {
                         path,
                         out,
@@ -813,26 +983,38 @@ impl<'a> Plan<'a> {
                 }
                 continue;
             }
-            let wanted = Path::new(&name)
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| self.exts.iter().any(|x| x == e));
-            if wanted && (kind.is_file() || (kind.is_symlink() && path.is_file())) {
-                let output = self.out_ext.map(|ext| {
-                    let folder = match &open.out {
-                        Some(out) => out.as_path(),
-                        None => path.parent().unwrap_or(Path::new("")),
-                    };
-                    folder.join(self.output_name(Path::new(&name), ext))
-                });
-                found(Item {
-                    path,
-                    output,
-                    walk_error: None,
-                })?;
+            if self.wanted(&name) && (kind.is_file() || (kind.is_symlink() && path.is_file())) {
+                let item = self.file_item(path, open.out.as_deref(), &name);
+                found(Found::Item(item))?;
             }
         }
         Ok(())
+    }
+
+    /// Whether a file named `name` found in a folder is an input: its extension is one
+    /// of the input extensions.
+    fn wanted(&self, name: &std::ffi::OsStr) -> bool {
+        Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| self.exts.iter().any(|x| x == e))
+    }
+
+    /// The item of the file at `path`, named `name`, found in a folder whose outputs go
+    /// to `out` (`None`: beside it).
+    fn file_item(&self, path: PathBuf, out: Option<&Path>, name: &std::ffi::OsStr) -> Item {
+        let output = self.out_ext.map(|ext| {
+            let folder = match out {
+                Some(out) => out,
+                None => path.parent().unwrap_or(Path::new("")),
+            };
+            folder.join(self.output_name(Path::new(name), ext))
+        });
+        Item {
+            path,
+            output,
+            walk_error: None,
+        }
     }
 
     /// The item of the input at `path`, `rel` its path relative to its named folder.
@@ -881,30 +1063,57 @@ impl<'a> Plan<'a> {
 
 /// An entry of a folder, as [`read_sorted`] gives it.
 enum Entry {
-    /// A name and what it is (a symlink as a symlink).
-    Named(std::ffi::OsString, std::fs::FileType),
+    /// A name, what it is (a symlink as a symlink), and the id it was given early
+    /// under, if it was.
+    Named(std::ffi::OsString, std::fs::FileType, Option<u32>),
     /// An entry that could not be read: where, if known, and why.
     Failed(Option<PathBuf>, std::io::Error),
 }
 
-/// The entries of folder `dir`, sorted by name (as bytes), the unreadable ones first.
-fn read_sorted(dir: &Path) -> std::io::Result<Vec<Entry>> {
-    let mut entries: Vec<Entry> = std::fs::read_dir(dir)?
-        .map(|e| match e {
+/// What the walk finds, for [`Plan::walk`] to number and give.
+enum Found {
+    /// An input (or a folder it could not read), next in order.
+    Item(Item),
+    /// An input given early under this id: see [`Given::Early`].
+    Early(u32, Item),
+    /// The input given early under this id comes next in order.
+    Placed(u32),
+}
+
+/// The entries of folder `dir`, sorted by name (as bytes), the unreadable ones first;
+/// `early` sees each entry as it is read and may give it at once (its id), or refuse
+/// the whole walk (the outer `Err`).
+fn read_sorted(
+    dir: &Path,
+    early: &mut impl FnMut(&std::ffi::OsStr, std::fs::FileType) -> Result<Option<u32>, String>,
+) -> Result<std::io::Result<Vec<Entry>>, String> {
+    let read = match std::fs::read_dir(dir) {
+        Ok(read) => read,
+        Err(e) => return Ok(Err(e)),
+    };
+    let mut entries = Vec::new();
+    for e in read {
+        entries.push(match e {
             Ok(e) => match e.file_type() {
-                Ok(kind) => Entry::Named(e.file_name(), kind),
+                Ok(kind) => {
+                    let name = e.file_name();
+                    let id = early(&name, kind)?;
+                    Entry::Named(name, kind, id)
+                }
                 Err(err) => Entry::Failed(Some(e.path()), err),
             },
             Err(err) => Entry::Failed(None, err),
-        })
-        .collect();
+        });
+    }
     entries.sort_by(|a, b| match (a, b) {
-        (Entry::Named(a, _), Entry::Named(b, _)) => a.as_encoded_bytes().cmp(b.as_encoded_bytes()),
+        (Entry::Named(a, ..), Entry::Named(b, ..)) => {
+            a.as_encoded_bytes().cmp(b.as_encoded_bytes())
+        }
         (Entry::Failed(..), Entry::Named(..)) => std::cmp::Ordering::Less,
         (Entry::Named(..), Entry::Failed(..)) => std::cmp::Ordering::Greater,
         (Entry::Failed(..), Entry::Failed(..)) => std::cmp::Ordering::Equal,
     });
-    Ok(entries)
+    Ok(Ok(entries))
 }
 
 /// Whether folder `dir` (which need not exist yet) may lie inside `root`, or be it:

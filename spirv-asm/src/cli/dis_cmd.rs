@@ -100,6 +100,23 @@ impl super::batch::Job for Batch {
             .map_err(|e| super::batch::FileError::from_message(&e, 1))?;
         spirv_asm::disassemble(&words, &self.0).map_err(|e| super::batch::FileError::from_dis(&e))
     }
+    fn process_in(
+        &self,
+        s: &mut super::batch::Scratch,
+        path: &std::path::Path,
+    ) -> Result<(), super::batch::FileError> {
+        // Hex text and a size that is not whole words (an error) go the plain way.
+        if s.input.len() % 4 != 0 || starts_as_hex(&s.input) == Some(true) {
+            s.output = self.process(std::mem::take(&mut s.input), path)?;
+            return Ok(());
+        }
+        s.words.clear();
+        let words = s.input.chunks_exact(4);
+        s.words
+            .extend(words.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+        spirv_asm::disassemble_reusing(&s.words, &self.0, &mut s.output)
+            .map_err(|e| super::batch::FileError::from_dis(&e))
+    }
 }
 
 /// Whether the input starts like hex text (its first character a `0` or an `x`); `None`

@@ -168,6 +168,23 @@ pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<Vec<u8>, DisError
     Ok(out)
 }
 
+/// Disassembles into `out`, replacing what it held, as [`disassemble`] does into a new
+/// vector: for a caller that disassembles many modules and keeps one buffer, so that
+/// each module's text lands in memory already mapped instead of in fresh pages.
+///
+/// # Errors
+/// The binary is malformed; see [`DisError`]. `out` then holds the text before the bad
+/// instruction.
+pub fn disassemble_reusing(
+    words: &[u32],
+    opts: &DisOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), DisError> {
+    out.clear();
+    out.reserve(words.len() * 12);
+    disassemble_into(words, opts, out)
+}
+
 /// Disassembles into any writer. On error, the text before the bad instruction has
 /// been written, as spirv-dis does when printing.
 ///
@@ -225,7 +242,7 @@ fn drain(out: &mut Vec<u8>, sink: &mut Option<&mut dyn Write>) -> Result<(), Dis
 
 #[cfg(test)]
 mod tests {
-    use super::{DisOptions, disassemble, disassemble_to_string};
+    use super::{DisOptions, disassemble, disassemble_reusing, disassemble_to_string};
 
     #[test]
     fn text_is_a_string_and_bytes_stay_exact() {
@@ -248,5 +265,9 @@ mod tests {
         assert!(bytes.ends_with(b"OpString \"\xff\xfe\"\n"));
         let text = disassemble_to_string(&words, &opts).expect("disassembles");
         assert!(text.ends_with("OpString \"\u{fffd}\u{fffd}\"\n"), "{text}");
+        // A kept buffer is replaced, not appended to.
+        let mut kept = b"left from another module".to_vec();
+        disassemble_reusing(&words, &opts, &mut kept).expect("disassembles");
+        assert_eq!(kept, bytes);
     }
 }

@@ -181,6 +181,106 @@ fn the_walk_orders_by_name_and_takes_symlinked_files_only() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// A folder of more files than are given before it is sorted (16 a job), good and bad,
+/// small and large in turn: errors and records come in name order, every output equals
+/// the single-file run's (the workers' kept buffers never leak one file into the next),
+/// whatever the job count.
+#[test]
+fn a_large_folder_reports_in_name_order_with_kept_buffers() {
+    let root = scratch("early");
+    let small = assemble_str(GOOD, &AsmOptions::default()).expect("assembles");
+    let large = assemble_str(
+        &format!("{}{GOOD}", "OpCapability Int64\n".repeat(20_000)),
+        &AsmOptions::default(),
+    )
+    .expect("assembles");
+    let mut bad = small.clone();
+    if let Some(last) = bad.last_mut() {
+        *last = (4 << 16) | (*last & 0xffff);
+    }
+    std::fs::create_dir_all(root.join("in")).expect("mkdir");
+    let mut names = Vec::new();
+    for i in 0..90 {
+        let name = format!("m{:03}.spv", (i * 37) % 90);
+        let mut bytes = spirv_core::binary::words_to_bytes(match i % 9 {
+            0 => &large,
+            4 => &bad,
+            _ => &small,
+        });
+        if i % 9 == 7 {
+            bytes.pop();
+        }
+        std::fs::write(root.join("in").join(&name), bytes).expect("write");
+        names.push(name);
+    }
+    names.sort();
+    let mut seen = Vec::new();
+    for jobs in ["1", "2", "3"] {
+        let out = format!("out{jobs}");
+        let (code, stdout, stderr) = run(&root, &["dis", "--json", "-j", jobs, "in", "-o", &out]);
+        assert_ne!(code, 0);
+        let records: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .filter(|r: &serde_json::Value| r["type"] == "file")
+            .collect();
+        let inputs: Vec<String> = records
+            .iter()
+            .map(|r| r["input"].as_str().unwrap_or("").to_owned())
+            .collect();
+        let expected: Vec<String> = names.iter().map(|n| format!("in/{n}")).collect();
+        assert_eq!(inputs, expected, "-j {jobs}: {stderr}");
+        let (_, _, text) = run(
+            &root,
+            &["dis", "-q", "-j", jobs, "in", "-o", &format!("t{jobs}")],
+        );
+        let failed: Vec<&str> = text.lines().filter(|l| l.starts_with("error: ")).collect();
+        let mut sorted = failed.clone();
+        sorted.sort();
+        assert_eq!(failed, sorted, "-j {jobs}: errors in name order");
+        assert_eq!(failed.len(), 20, "-j {jobs}: {text}");
+        seen.push(listing(&root.join(&out)));
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[0], seen[2]);
+    assert_eq!(seen[0].len(), 70);
+    for name in ["m000", "m037", "m001"] {
+        let (code, single, _) = run(&root, &["dis", &format!("in/{name}.spv")]);
+        assert_eq!(code, 0);
+        let batch =
+            std::fs::read_to_string(root.join(format!("out2/{name}.spvasm"))).expect("output");
+        assert_eq!(batch, single, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Outputs beside their inputs with a name the walk takes (`opt --suffix`) in a folder
+/// of many files: none is read back as an input, whatever the job count.
+#[test]
+fn outputs_made_beside_inputs_are_not_walked() {
+    let root = scratch("beside");
+    let words = assemble_str(GOOD, &AsmOptions::default()).expect("assembles");
+    let bytes = spirv_core::binary::words_to_bytes(&words);
+    std::fs::create_dir_all(root.join("in")).expect("mkdir");
+    for i in 0..80 {
+        std::fs::write(root.join(format!("in/m{i:02}.spv")), &bytes).expect("write");
+    }
+    for jobs in ["1", "2"] {
+        let (code, _, stderr) = run(&root, &["opt", "-q", "-j", jobs, "--suffix", "_o", "in"]);
+        assert_eq!(code, 0, "{stderr}");
+        let names: Vec<String> = listing(&root.join("in"))
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(names.len(), 160, "-j {jobs}");
+        assert!(names.iter().all(|n| !n.contains("_o_o")), "-j {jobs}");
+        for i in 0..80 {
+            let _ = std::fs::remove_file(root.join(format!("in/m{i:02}_o.spv")));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 #[test]
 fn as_names_line_and_column_and_keeps_going() {
     let root = tree("as");
