@@ -677,6 +677,34 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
     worst
 }
 
+/// Reads the file at `path` into `buf` (its old bytes replaced, its memory kept), with
+/// the system calls `std::fs::read` makes: the length asked for once (room for it and
+/// one byte more, so the read that finds the end needs no growth), then reads to the
+/// end. (`File::read_to_end` would also ask for the position, one more call a file.)
+fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path)?;
+    let hint = f
+        .metadata()
+        .map_or(0, |m| usize::try_from(m.len()).unwrap_or(0));
+    buf.clear();
+    buf.resize(hint.saturating_add(1).max(64), 0);
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            buf.resize(buf.len().saturating_mul(2), 0);
+        }
+        match f.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(filled);
+    Ok(())
+}
+
 /// Locks `m`, whatever a panicking thread left.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
@@ -685,11 +713,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Reads and processes one file in `scratch` (its output left in `scratch.output`):
 /// the bytes read, or the failure and the bytes read.
 fn process(job: &dyn Job, item: &Item, scratch: &mut Scratch) -> Result<u64, (FileError, u64)> {
-    use std::io::Read;
-    scratch.input.clear();
-    // As `std::fs::read` reads (the file's length asks for room once), into the kept
-    // buffer.
-    let read = std::fs::File::open(&item.path).and_then(|mut f| f.read_to_end(&mut scratch.input));
+    let read = read_into(&item.path, &mut scratch.input);
     read.map_err(|e| {
         (
             FileError::plain(format!("cannot open input file: {e}"), 1),
