@@ -5,12 +5,14 @@
 #   TMPDIR=/dev/shm scripts/batch-bench.sh       (outputs and the synthetic set on tmpfs)
 #   SETS=corpus CMDS=dis BASELINE=old/spirv-asm scripts/batch-bench.sh 5
 #   LIMIT=618 SETS=corpus CMDS=dis scripts/batch-bench.sh 3   (618 of the corpus's files)
+#   LIMIT=618 SUBSET_IN=/dev/shm TMPDIR=/dev/shm …              (those 618 on tmpfs too)
 #
 # SETS (corpus synth) and CMDS (dis val) choose what runs; BASELINE names another
 # spirv-asm binary (say, the main branch's), timed in the same rounds, -j 1 and -j 2,
 # alternating with ours, so that a change is measured against what it changes.
 # Sets: the corpus's 1179 binaries (LIMIT=N: N of them, evenly spaced in name order,
-# copied into a folder of their own under /tmp, on the disk like the corpus), and a
+# copied into a folder of their own under SUBSET_IN, default /tmp: on the disk like the
+# corpus; removing it at the end frees N inodes there, see below), and a
 # synthetic set of COPIES × 1179 modules made
 # from them (each copy's modules get their own generator word, so no two files are
 # equal), in nested folders. For each set and command (dis, val) it times, as whole
@@ -48,7 +50,7 @@ sets="${SETS:-corpus synth}"
 cmds="${CMDS:-dis val}"
 baseline="${BASELINE:-}"
 if [ -n "${LIMIT:-}" ]; then
-    subset="$(mktemp -d /tmp/batch-subset.XXXXXX)"
+    subset="$(mktemp -d "${SUBSET_IN:-/tmp}/batch-subset.XXXXXX")"
     trap 'rm -rf "$work" "$subset"' EXIT
     python3 - "$corpus" "$subset" "$LIMIT" <<'EOF'
 import os, shutil, sys
