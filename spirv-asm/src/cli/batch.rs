@@ -687,12 +687,20 @@ fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<()> {
     let hint = f
         .metadata()
         .map_or(0, |m| usize::try_from(m.len()).unwrap_or(0));
+    // Room is asked for, not assumed (as `std::fs::read` does): a file too large for
+    // memory fails alone, with an error, instead of ending the process.
+    let grow = |buf: &mut Vec<u8>, len: usize| {
+        buf.try_reserve(len.saturating_sub(buf.len()))
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+        buf.resize(len, 0);
+        Ok::<(), std::io::Error>(())
+    };
     buf.clear();
-    buf.resize(hint.saturating_add(1).max(64), 0);
+    grow(buf, hint.saturating_add(1).max(64))?;
     let mut filled = 0;
     loop {
         if filled == buf.len() {
-            buf.resize(buf.len().saturating_mul(2), 0);
+            grow(buf, buf.len().saturating_mul(2))?;
         }
         match f.read(&mut buf[filled..]) {
             Ok(0) => break,
