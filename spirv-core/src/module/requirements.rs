@@ -224,7 +224,13 @@ impl Declared {
         capabilities: impl IntoIterator<Item = u32>,
         extensions: impl IntoIterator<Item = &'a str>,
     ) -> Self {
-        let mut closed: Vec<u32> = capabilities.into_iter().collect();
+        let extensions = extensions.into_iter().map(String::from).collect();
+        Self::from_lists(version, capabilities.into_iter().collect(), extensions)
+    }
+
+    /// [`Self::new`] once its arguments are collected: one copy of the work, not one
+    /// per pair of argument types.
+    fn from_lists(version: Version, mut closed: Vec<u32>, mut extensions: Vec<String>) -> Self {
         // A worklist over the table: each capability is expanded once.
         closed.sort_unstable();
         closed.dedup();
@@ -240,7 +246,6 @@ impl Declared {
                 }
             }
         }
-        let mut extensions: Vec<String> = extensions.into_iter().map(String::from).collect();
         extensions.sort_unstable();
         extensions.dedup();
         Declared {
