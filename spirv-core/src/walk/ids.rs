@@ -288,8 +288,8 @@ impl Ids {
             .iter()
             .enumerate()
             .map(|(i, &slot)| (i as u32, self.unpack(slot)));
-        let sparse = (self.sparse.iter())
-            .map(|(&i, &at)| (i, self.unpack(self.sparse_slots[at as usize])));
+        let sparse =
+            (self.sparse.iter()).map(|(&i, &at)| (i, self.unpack(self.sparse_slots[at as usize])));
         for (id, info) in dense.chain(sparse) {
             if info == IdInfo::Undefined {
                 continue;
