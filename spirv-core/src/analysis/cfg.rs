@@ -222,12 +222,16 @@ impl Cfg {
     }
 
     fn index_labels(&mut self) {
+        // Blocks counted down from the last, so that the plain tuple sort (compiled
+        // once for the crate) puts each label's last block first; then the others go.
         let mut index: Vec<(u32, u32)> = (self.blocks.iter().enumerate())
-            .map(|(i, b)| (b.label, i as u32))
+            .map(|(i, b)| (b.label, u32::MAX - i as u32))
             .collect();
-        // Each label's last block first, then the others go.
-        index.sort_unstable_by_key(|&(label, block)| (label, u32::MAX - block));
+        index.sort_unstable();
         index.dedup_by_key(|e| e.0);
+        for e in &mut index {
+            e.1 = u32::MAX - e.1;
+        }
         self.index = index;
     }
 

@@ -192,7 +192,12 @@ impl Builder {
     /// `u32::MAX`, or operands that do not read ([`BuildErrorKind::Operands`]). The
     /// error names this push; on error the builder is unchanged.
     pub fn push(&mut self, inst: impl Into<spv::Instruction>) -> Result<(), BuildError> {
-        let inst: spv::Instruction = inst.into();
+        self.push_instruction(&inst.into())
+    }
+
+    /// [`Self::push`] once the instruction is an `Instruction`: one copy, not one per
+    /// struct type that callers push.
+    fn push_instruction(&mut self, inst: &spv::Instruction) -> Result<(), BuildError> {
         let push = self.pushes;
         let fail = |kind| Err(BuildError::new(kind, Some(push)));
         let opcode = inst.opcode();

@@ -224,7 +224,13 @@ impl Declared {
         capabilities: impl IntoIterator<Item = u32>,
         extensions: impl IntoIterator<Item = &'a str>,
     ) -> Self {
-        let mut closed: Vec<u32> = capabilities.into_iter().collect();
+        let extensions = extensions.into_iter().map(String::from).collect();
+        Self::from_lists(version, capabilities.into_iter().collect(), extensions)
+    }
+
+    /// [`Self::new`] once its arguments are collected: one copy of the work, not one
+    /// per pair of argument types.
+    fn from_lists(version: Version, mut closed: Vec<u32>, mut extensions: Vec<String>) -> Self {
         // A worklist over the table: each capability is expanded once.
         closed.sort_unstable();
         closed.dedup();
@@ -240,7 +246,6 @@ impl Declared {
                 }
             }
         }
-        let mut extensions: Vec<String> = extensions.into_iter().map(String::from).collect();
         extensions.sort_unstable();
         extensions.dedup();
         Declared {
@@ -381,11 +386,27 @@ impl Module {
     pub fn requirements(&self) -> Result<Requirements, DecodeError> {
         let mut items: Vec<Requirement> = Vec::new();
         // Each distinct requirement once: a small table of what was seen (instructions
-        // by opcode, enumerants by kind and value), so the cost stays linear.
-        let mut seen = alloc::collections::BTreeSet::new();
+        // by 0 and opcode, enumerants by their kind's number here, from 1, and value),
+        // so the cost stays linear. The kinds are few (the grammars'), and keys of two
+        // `u32`s make the map the one `DecorationIndex` already compiles.
+        let mut seen = alloc::collections::BTreeMap::<(u32, u32), u32>::new();
+        let mut kinds: Vec<&'static OperandKind> = Vec::new();
         for inst in self.instructions() {
             inst.each_requirement(&mut |r| {
-                if seen.insert(r.item.key()) {
+                let key = match r.item {
+                    RequiredBy::Instruction(op) => (0, u32::from(op.0)),
+                    RequiredBy::Enumerant { kind, value } => {
+                        let n = match kinds.iter().position(|&k| core::ptr::eq(k, kind)) {
+                            Some(n) => n,
+                            None => {
+                                kinds.push(kind);
+                                kinds.len() - 1
+                            }
+                        };
+                        (n as u32 + 1, value)
+                    }
+                };
+                if seen.insert(key, 0).is_none() {
                     items.push(r);
                 }
             })?;

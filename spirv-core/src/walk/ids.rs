@@ -176,7 +176,11 @@ pub struct Ids {
     /// The facts of small ids, packed (see [`Slot`]): half the size of an `IdInfo`,
     /// which matters for a table as long as the module's bound.
     dense: Vec<Slot>,
-    sparse: BTreeMap<u32, IdInfo>,
+    /// The other ids: each one's position in `sparse_slots`. A map of `u32` to `u32`,
+    /// as `analysis::table::IdTable`'s, so that the crate compiles
+    /// one kind of B-tree for both.
+    sparse: BTreeMap<u32, u32>,
+    sparse_slots: Vec<Slot>,
     limit: usize,
     /// The number types the dense part's slots point into.
     numbers: Vec<NumberType>,
@@ -190,6 +194,7 @@ impl Ids {
         Ids {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
+            sparse_slots: Vec::new(),
             limit: words.saturating_mul(2).max(1024),
             numbers: Vec::new(),
             ext_sets: Vec::new(),
@@ -204,13 +209,12 @@ impl Ids {
             return;
         }
         self.limit = limit;
-        // The ids at or above the new limit stay; the others move (a split, rather than
-        // a removal per id: less of the map's code to compile).
-        let kept = self
-            .sparse
-            .split_off(&u32::try_from(limit).unwrap_or(u32::MAX));
-        for (id, info) in core::mem::replace(&mut self.sparse, kept) {
-            self.set(id, info);
+        // Every sparse id is placed again: those below the new limit in the dense part,
+        // the others in a new map.
+        let sparse = core::mem::take(&mut self.sparse);
+        let slots = core::mem::take(&mut self.sparse_slots);
+        for (id, at) in sparse {
+            self.set_slot(id, slots[at as usize]);
         }
     }
 
@@ -225,7 +229,10 @@ impl Ids {
         match self.dense.get(id as usize) {
             Some(&slot) => self.unpack(slot),
             None if (id as usize) < self.limit => IdInfo::Undefined,
-            None => self.sparse.get(&id).copied().unwrap_or_default(),
+            None => match self.sparse.get(&id) {
+                Some(&at) => self.unpack(self.sparse_slots[at as usize]),
+                None => IdInfo::Undefined,
+            },
         }
     }
     /// Makes room for the ids below `bound` (as far as the table indexes ids densely,
@@ -242,17 +249,26 @@ impl Ids {
 
     /// Records `id`; returns what was there before.
     pub(crate) fn set(&mut self, id: u32, info: IdInfo) -> IdInfo {
+        let slot = self.pack(info);
+        let old = self.set_slot(id, slot);
+        self.unpack(old)
+    }
+
+    /// Stores `id`'s packed fact; returns the one it replaces.
+    fn set_slot(&mut self, id: u32, slot: Slot) -> Slot {
         let i = id as usize;
         if i < self.limit {
             if i >= self.dense.len() {
                 let grow = (i + 1).max(self.dense.len() * 2).min(self.limit);
                 self.dense.resize(grow, Slot::UNDEFINED);
             }
-            let slot = self.pack(info);
-            let old = core::mem::replace(&mut self.dense[i], slot);
-            self.unpack(old)
+            core::mem::replace(&mut self.dense[i], slot)
+        } else if let Some(&at) = self.sparse.get(&id) {
+            core::mem::replace(&mut self.sparse_slots[at as usize], slot)
         } else {
-            self.sparse.insert(id, info).unwrap_or_default()
+            self.sparse.insert(id, self.sparse_slots.len() as u32);
+            self.sparse_slots.push(slot);
+            Slot::UNDEFINED
         }
     }
     /// The same facts under new ids: `f` gives each defined id's new number (`None`
@@ -262,6 +278,7 @@ impl Ids {
         let mut out = Ids {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
+            sparse_slots: Vec::new(),
             limit: self.limit,
             numbers: Vec::new(),
             ext_sets: self.ext_sets.clone(),
@@ -271,7 +288,8 @@ impl Ids {
             .iter()
             .enumerate()
             .map(|(i, &slot)| (i as u32, self.unpack(slot)));
-        let sparse = self.sparse.iter().map(|(&i, &info)| (i, info));
+        let sparse =
+            (self.sparse.iter()).map(|(&i, &at)| (i, self.unpack(self.sparse_slots[at as usize])));
         for (id, info) in dense.chain(sparse) {
             if info == IdInfo::Undefined {
                 continue;

@@ -23,6 +23,12 @@ pub fn trailing(
     words: &[u32],
     f: &mut impl FnMut(KindClass, usize),
 ) -> Option<Summary> {
+    trailing_layout(info, words).map(|found| found.report(words, f))
+}
+
+/// What [`trailing`] finds before it reports: apart from `f`, so that this is compiled
+/// once rather than once per caller's `f`.
+fn trailing_layout(info: &'static InstructionInfo, words: &[u32]) -> Option<Found> {
     let (last, prefix) = info.operands.split_last()?;
     // A switch sizes its literals by the selector: never one of these.
     if info.switch_literals || words.len() > 64 {
@@ -35,7 +41,7 @@ pub fn trailing(
         Quantifier::Variadic => pos = found.singles(core::slice::from_ref(last), words, pos)?,
         _ => pos = found.last(last.kind, words, pos)?,
     }
-    (pos == words.len()).then(|| found.report(words, f))
+    (pos == words.len()).then_some(found)
 }
 
 /// [`trailing`] for `OpExtInst`: the result type, the result, the set, the instruction
@@ -48,6 +54,11 @@ pub fn ext_inst(
     ids: &Ids,
     f: &mut impl FnMut(KindClass, usize),
 ) -> Option<Summary> {
+    ext_inst_layout(info, words, ids).map(|found| found.report(words, f))
+}
+
+/// What [`ext_inst`] finds before it reports (see [`trailing_layout`]).
+fn ext_inst_layout(info: &'static InstructionInfo, words: &[u32], ids: &Ids) -> Option<Found> {
     let head = [
         KindClass::ResultType,
         KindClass::Result,
@@ -65,7 +76,7 @@ pub fn ext_inst(
         result: Some(1),
     };
     let pos = found.singles(ext.operands, words, 4)?;
-    (pos == words.len()).then(|| found.report(words, f))
+    (pos == words.len()).then_some(found)
 }
 
 /// What a layout found so far: where the ids, the result type and the result are.

@@ -416,7 +416,9 @@ impl<'a> Emitter<'a> {
             .iter()
             .map(|i| naming::instruction(&i.opname))
             .collect();
-        // The long lists, written as text (see `text`).
+        // The long lists, written as text (see `text`). `From` is `#[inline]`: a move into
+        // the enum, compiled where it is called rather than as ~860 functions of the
+        // expanding crate, which calls none of them.
         let mut from_impls = String::new();
         let mut enum_variants = String::new();
         let mut encode_arms = String::new();
@@ -425,6 +427,7 @@ impl<'a> Emitter<'a> {
             w!(
                 from_impls,
                 "impl ::core::convert::From<inst::{v}> for Instruction {{
+                    #[inline]
                     fn from(i: inst::{v}) -> Self {{
                         Self::{v}(i)
                     }}

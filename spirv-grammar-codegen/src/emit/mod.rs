@@ -134,8 +134,11 @@ pub struct Emitter<'a> {
     types: RefCell<FnvMap<TypeKey, Tokens>>,
     /// Kind-table references already written, by kind.
     kind_tables: RefCell<FnvMap<String, Rc<str>>>,
-    /// Operand layouts already written (`&[__OI { … }, …]`), by their operands.
+    /// References to the operand layouts already named (`&__l::LAYOUT_n`), by their
+    /// operands.
     operand_tables: RefCell<FnvMap<LayoutKey, Rc<str>>>,
+    /// The statics of `mod layouts`, in the order they were named.
+    layouts: RefCell<Vec<String>>,
     /// Availability fields already written, by their values.
     meta_fields: RefCell<FnvMap<Meta, Rc<str>>>,
     /// Each instruction's field names, by opcode (`naming::instruction_fields`).
@@ -230,6 +233,7 @@ impl<'a> Emitter<'a> {
             types: RefCell::default(),
             kind_tables: RefCell::default(),
             operand_tables: RefCell::default(),
+            layouts: RefCell::default(),
             meta_fields: RefCell::default(),
             field_names,
             table_index,
@@ -291,7 +295,9 @@ impl<'a> Emitter<'a> {
             #[allow(unused_imports)]
             use {kr}::__private::NameIndex as __NI;
             #[allow(unused_imports)]
-            use super::kinds as __k;"
+            use super::kinds as __k;
+            #[allow(unused_imports)]
+            use super::layouts as __l;"
         );
         if !self.g.is_core {
             w!(
@@ -535,6 +541,7 @@ impl<'a> Emitter<'a> {
             out.extend(self.instruction_enum());
         }
         out.extend(self.grammar(opts));
+        out.extend(self.layout_tables());
         if self.errors.is_empty() {
             Ok(out)
         } else {

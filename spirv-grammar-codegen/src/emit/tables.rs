@@ -90,8 +90,9 @@ impl Emitter<'_> {
         out.push_str(", ");
     }
 
-    /// `&[__OI { kind, quantifier, name }, …]`: an operand layout. Layouts recur (most
-    /// instructions share theirs with others), so each is written once.
+    /// `&__l::LAYOUT_n`: an operand layout, as a reference to its static in
+    /// `mod layouts`. Layouts recur (841 core instructions have 358 distinct ones), so
+    /// each is written, and type-checked and evaluated by the compiler, once.
     pub(super) fn operand_table(&self, ops: &[Operand]) -> Rc<str> {
         let key: LayoutKey = ops
             .iter()
@@ -100,8 +101,10 @@ impl Emitter<'_> {
         if let Some(t) = self.operand_tables.borrow().get(&key) {
             return t.clone();
         }
+        let mut layouts = self.layouts.borrow_mut();
+        let name = format!("LAYOUT_{}", layouts.len());
         // Struct literals, not the const constructors: cheaper to evaluate.
-        let mut table = String::from("&[");
+        let mut table = format!("pub(super) static {name}: [__OI; {}] = [", ops.len());
         for (i, op) in ops.iter().enumerate() {
             let quantifier = match op.quantifier {
                 Quantifier::One => "One",
@@ -116,10 +119,31 @@ impl Emitter<'_> {
                 Str(op.name.as_deref().unwrap_or(""))
             );
         }
-        table.push(']');
-        let table: Rc<str> = table.into();
-        self.operand_tables.borrow_mut().insert(key, table.clone());
-        table
+        table.push_str("];");
+        layouts.push(table);
+        let reference: Rc<str> = format!("&__l::{name}").into();
+        self.operand_tables
+            .borrow_mut()
+            .insert(key, reference.clone());
+        reference
+    }
+
+    /// `mod layouts`: the operand layouts that [`Self::operand_table`] named, one static
+    /// each. Emitted last, once the kind and instruction tables have named them all.
+    pub(super) fn layout_tables(&self) -> TokenStream {
+        // Always there (if empty), since every table module's prelude imports it.
+        let layouts = self.layouts.borrow();
+        let mut out = String::from(
+            "/// The operand layouts that the instruction and enumerant tables share.
+            #[allow(non_upper_case_globals)]
+            mod layouts {",
+        );
+        out.push_str(&self.table_prelude());
+        for l in layouts.iter() {
+            out.push_str(l);
+        }
+        out.push('}');
+        self.lex(&out)
     }
 
     /// The availability fields of a table entry that differ from `EMPTY`, each
