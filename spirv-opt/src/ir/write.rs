@@ -225,8 +225,7 @@ fn walk(
         // written as it is: what `Writer::write` does then, without its checks.
         if plain && w.last_line.is_none() && !matches!(opcode, O::Line | O::NoLine) {
             if !(skip_nop && d.is_nop()) {
-                out.push(((d.word_count() as u32) << 16) | u32::from(opcode.0));
-                out.extend_from_slice(d.words());
+                d.append_encoded(out);
             }
             w.between_merge_and_branch = matches!(opcode, O::LoopMerge | O::SelectionMerge);
         } else {
