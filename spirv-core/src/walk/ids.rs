@@ -173,9 +173,11 @@ pub fn unknown_import(ids: &Ids, opcode: u16) -> bool {
 /// others in a map, so a huge bound or id cannot exhaust memory.
 #[derive(Debug, Clone, Default)]
 pub struct Ids {
-    /// The facts of small ids, packed (see [`Slot`]): half the size of an `IdInfo`,
-    /// which matters for a table as long as the module's bound.
+    /// The facts of small ids, packed (see [`Slot`]): a quarter of the size of an
+    /// `IdInfo`, which matters for a table as long as the module's bound.
     dense: Vec<Slot>,
+    /// The facts of ids past the dense part, and of dense ids whose fact does not
+    /// pack ([`Slot::SPARSE`]).
     sparse: BTreeMap<u32, IdInfo>,
     limit: usize,
     /// The number types the dense part's slots point into.
@@ -223,9 +225,9 @@ impl Ids {
     #[inline]
     fn info(&self, id: u32) -> IdInfo {
         match self.dense.get(id as usize) {
-            Some(&slot) => self.unpack(slot),
+            Some(&slot) if slot != Slot::SPARSE => self.unpack(slot),
             None if (id as usize) < self.limit => IdInfo::Undefined,
-            None => self.sparse.get(&id).copied().unwrap_or_default(),
+            _ => self.sparse.get(&id).copied().unwrap_or_default(),
         }
     }
     /// Makes room for the ids below `bound` (as far as the table indexes ids densely,
@@ -250,7 +252,15 @@ impl Ids {
             }
             let slot = self.pack(info);
             let old = core::mem::replace(&mut self.dense[i], slot);
-            self.unpack(old)
+            let old = if old == Slot::SPARSE {
+                self.sparse.remove(&id).unwrap_or_default()
+            } else {
+                self.unpack(old)
+            };
+            if slot == Slot::SPARSE {
+                self.sparse.insert(id, info);
+            }
+            old
         } else {
             self.sparse.insert(id, info).unwrap_or_default()
         }
@@ -286,27 +296,38 @@ impl Ids {
         out
     }
 
-    /// `info` as a slot of the dense part.
+    /// `info` as a slot of the dense part, or [`Slot::SPARSE`] when its type id or
+    /// index does not fit beside the tag (the fact then goes to the sparse part).
     #[inline]
     fn pack(&mut self, info: IdInfo) -> Slot {
         let (tag, payload) = match info {
             IdInfo::Undefined => return Slot::UNDEFINED,
             IdInfo::Value(t) => (Slot::VALUE, t.0),
             IdInfo::Number(n) => {
-                self.numbers.push(n);
-                (Slot::NUMBER, self.numbers.len() as u32 - 1)
+                let at = self.numbers.len();
+                match u32::try_from(at) {
+                    Ok(at) if at <= Slot::PAYLOAD => {
+                        self.numbers.push(n);
+                        (Slot::NUMBER, at)
+                    }
+                    _ => return Slot::SPARSE,
+                }
             }
             IdInfo::ExtSet(i) => (Slot::EXT_SET, i),
             IdInfo::Other => (Slot::OTHER, 0),
         };
-        Slot(u64::from(tag) << 32 | u64::from(payload))
+        if payload > Slot::PAYLOAD {
+            return Slot::SPARSE;
+        }
+        Slot(tag << Slot::TAG_SHIFT | payload)
     }
 
-    /// The fact a slot of the dense part holds.
+    /// The fact a slot of the dense part holds ([`IdInfo::Undefined`] for
+    /// [`Slot::SPARSE`], whose fact is in the sparse part).
     #[inline]
     fn unpack(&self, slot: Slot) -> IdInfo {
-        let payload = slot.0 as u32;
-        match (slot.0 >> 32) as u32 {
+        let payload = slot.0 & Slot::PAYLOAD;
+        match slot.0 >> Slot::TAG_SHIFT {
             Slot::VALUE => IdInfo::Value(Id(payload)),
             Slot::NUMBER => self
                 .numbers
@@ -341,9 +362,11 @@ impl Ids {
     }
 }
 
-/// An [`IdInfo`] in 8 bytes: a tag in the high half, the type id or index in the low.
+/// An [`IdInfo`] in 4 bytes: a tag in the bits from [`Slot::TAG_SHIFT`] up, the type id
+/// or index below. A type id or index too large for the rest (2^29 and up, far past
+/// any module's real ids) leaves the fact to the sparse part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Slot(u64);
+struct Slot(u32);
 
 impl Slot {
     const UNDEFINED: Slot = Slot(0);
@@ -351,6 +374,12 @@ impl Slot {
     const NUMBER: u32 = 2;
     const EXT_SET: u32 = 3;
     const OTHER: u32 = 4;
+    /// The fact is in the sparse part.
+    const SPARSE: Slot = Slot(5 << Slot::TAG_SHIFT);
+    /// Where the tag starts.
+    const TAG_SHIFT: u32 = 29;
+    /// The largest type id or index a slot holds.
+    const PAYLOAD: u32 = (1 << Slot::TAG_SHIFT) - 1;
 }
 
 #[doc(hidden)]
@@ -404,5 +433,36 @@ fn definition(ids: &mut Ids, registry: &ExtInstRegistry, opcode: u16, operands: 
         IdInfo::ExtSet(index)
     } else {
         IdInfo::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Facts whose type id or index does not pack stay exact, and a later fact of the
+    /// same id replaces them, whichever part holds each.
+    #[test]
+    fn large_type_ids_go_to_the_sparse_part() {
+        let mut ids = Ids::new(64);
+        let big = IdInfo::Value(Id(1 << 30));
+        assert_eq!(ids.set(3, big), IdInfo::Undefined);
+        assert_eq!(ids.get(Id(3)), big);
+        assert_eq!(ids.set(3, IdInfo::Value(Id(7))), big);
+        assert_eq!(ids.get(Id(3)), IdInfo::Value(Id(7)));
+        assert_eq!(ids.set(3, big), IdInfo::Value(Id(7)));
+        assert_eq!(ids.get(Id(3)), big);
+        assert_eq!(ids.get(Id(4)), IdInfo::Undefined);
+    }
+
+    /// A renumbered table keeps the facts of the sparse part's dense ids.
+    #[cfg(feature = "edit")]
+    #[test]
+    fn renumbering_keeps_unpacked_facts() {
+        let mut ids = Ids::new(64);
+        ids.set(3, IdInfo::Value(Id(1 << 30)));
+        let renumbered = ids.renumbered(|id| Some(id + 1));
+        assert_eq!(renumbered.get(Id(4)), IdInfo::Value(Id((1 << 30) + 1)));
+        assert_eq!(renumbered.get(Id(3)), IdInfo::Undefined);
     }
 }
