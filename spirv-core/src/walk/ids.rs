@@ -265,6 +265,23 @@ impl Ids {
             self.sparse.insert(id, info).unwrap_or_default()
         }
     }
+    /// Records that `id` is a value of type `ty` ([`Ids::set`] of an
+    /// [`IdInfo::Value`]); false when `id` was defined already (its fact is replaced,
+    /// as `set` replaces it). An undefined dense slot is filled in place: what most
+    /// definitions are.
+    #[inline]
+    pub(crate) fn define_value(&mut self, id: u32, ty: u32) -> bool {
+        if ty <= Slot::PAYLOAD {
+            if let Some(slot) = self.dense.get_mut(id as usize) {
+                if *slot == Slot::UNDEFINED {
+                    *slot = Slot(Slot::VALUE << Slot::TAG_SHIFT | ty);
+                    return true;
+                }
+            }
+        }
+        self.set(id, IdInfo::Value(Id(ty))) == IdInfo::Undefined
+    }
+
     /// The same facts under new ids: `f` gives each defined id's new number (`None`
     /// drops the fact); value types are renumbered too (a type `f` does not know stays).
     #[cfg(feature = "edit")]
@@ -400,11 +417,14 @@ pub fn observe(
     };
     // Most definitions are values, whose type is all there is to record; the rest are
     // read out of line.
-    let info = match summary.result_type {
-        Some(t) => IdInfo::Value(Id(t)),
-        None => definition(ids, registry, opcode, operands),
+    let fresh = match summary.result_type {
+        Some(t) => ids.define_value(id, t),
+        None => {
+            let info = definition(ids, registry, opcode, operands);
+            ids.set(id, info) == IdInfo::Undefined
+        }
     };
-    if ids.set(id, info) != IdInfo::Undefined {
+    if !fresh {
         return Err(DecodeErrorKind::IdRedefined { id });
     }
     Ok(())
@@ -453,6 +473,15 @@ mod tests {
         assert_eq!(ids.set(3, big), IdInfo::Value(Id(7)));
         assert_eq!(ids.get(Id(3)), big);
         assert_eq!(ids.get(Id(4)), IdInfo::Undefined);
+        // A value defined in place, then again (refused, its fact replaced as `set`
+        // replaces it), and one whose type does not pack.
+        assert!(ids.define_value(5, 9));
+        assert_eq!(ids.get(Id(5)), IdInfo::Value(Id(9)));
+        assert!(!ids.define_value(5, 1 << 30));
+        assert_eq!(ids.get(Id(5)), big);
+        assert!(ids.define_value(6, 1 << 30));
+        assert!(!ids.define_value(6, 2));
+        assert_eq!(ids.get(Id(6)), IdInfo::Value(Id(2)));
     }
 
     /// A renumbered table keeps the facts of the sparse part's dense ids.

@@ -411,7 +411,7 @@ impl Ir {
 
     /// [`Ir::create`] and [`Ir::push_block_inst`] in one: the node written once, with
     /// its links (the loader's most frequent step).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn create_in_block(&mut self, b: Block, data: InstData) -> Inst {
         let i = self.nodes.len() as u32;
         self.next_uid = (self.next_uid + 1).min(DEAD - 1);
