@@ -445,7 +445,11 @@ fn load_from(
     // least), so a claimed bound costs no more than the input's own size.
     ids.reserve_below(h.bound.min(u32::try_from(words / 2).unwrap_or(u32::MAX)));
     let mut parts: Vec<(Kind, u32, u32)> = Vec::with_capacity(16);
-    let mut opcodes: Vec<Option<OpcodeInfo>> = Vec::new();
+    // The opcodes met, and where each opcode's entry is among them (1 + its index; 0
+    // for an opcode not met): two bytes per opcode up to the largest one met, since
+    // opcodes run into the thousands.
+    let mut met: Vec<OpcodeInfo> = Vec::new();
+    let mut met_at: Vec<u16> = Vec::new();
     while let Some(raw) = src.next_inst() {
         let raw = raw?;
         l.index += 1;
@@ -453,18 +457,22 @@ fn load_from(
         let ops = raw.operands;
         let decode = |kind, at: usize| DecodeError::new(kind, raw.offset + 1 + at, raw.index);
         let at = usize::from(opcode);
-        let known = match opcodes.get(at) {
-            Some(Some(known)) => known,
+        let slot = match met_at.get(at) {
+            Some(&slot) if slot != 0 => usize::from(slot - 1),
             _ => {
                 let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
                     return Err(l.refuse(format!("Invalid opcode: {opcode}")));
                 };
-                if opcodes.len() <= at {
-                    opcodes.resize_with(at + 1, || None);
+                if met_at.len() <= at {
+                    met_at.resize(at + 1, 0);
                 }
-                opcodes[at].insert(OpcodeInfo::of(info))
+                met.push(OpcodeInfo::of(info));
+                // One entry per opcode the grammar knows: far fewer than 2^16.
+                met_at[at] = met.len() as u16;
+                met.len() - 1
             }
         };
+        let known = &met[slot];
         let (info, shaped) = (known.info, &known.shaped);
         // Most instructions: one laid out by its shape inside a block, with no lines or
         // scope to attach, goes straight to the block (what `Loader::add` does then).
