@@ -173,14 +173,16 @@ pub fn unknown_import(ids: &Ids, opcode: u16) -> bool {
 /// others in a map, so a huge bound or id cannot exhaust memory.
 #[derive(Debug, Clone, Default)]
 pub struct Ids {
-    /// The facts of small ids, packed (see [`Slot`]): half the size of an `IdInfo`,
-    /// which matters for a table as long as the module's bound.
+    /// The facts of small ids, packed (see [`Slot`]): a quarter of the size of an
+    /// `IdInfo`, which matters for a table as long as the module's bound.
     dense: Vec<Slot>,
-    /// The other ids: each one's position in `sparse_slots`. A map of `u32` to `u32`,
-    /// as `analysis::table::IdTable`'s, so that the crate compiles
-    /// one kind of B-tree for both.
+    /// The ids past the dense part, and the dense ids whose fact does not pack
+    /// ([`Slot::SPARSE`]): each one's position in `sparse_facts`. A map of `u32` to
+    /// `u32`, as `analysis::table::IdTable`'s, so that the crate compiles one kind of
+    /// B-tree for both. An entry stays once made (its fact [`IdInfo::Undefined`] when
+    /// the dense part holds the id's fact again), so an id keeps its position.
     sparse: BTreeMap<u32, u32>,
-    sparse_slots: Vec<Slot>,
+    sparse_facts: Vec<IdInfo>,
     limit: usize,
     /// The number types the dense part's slots point into.
     numbers: Vec<NumberType>,
@@ -194,7 +196,7 @@ impl Ids {
         Ids {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
-            sparse_slots: Vec::new(),
+            sparse_facts: Vec::new(),
             limit: words.saturating_mul(2).max(1024),
             numbers: Vec::new(),
             ext_sets: Vec::new(),
@@ -209,12 +211,15 @@ impl Ids {
             return;
         }
         self.limit = limit;
-        // Every sparse id is placed again: those below the new limit in the dense part,
-        // the others in a new map.
+        // Every sparse fact is placed again: those of ids below the new limit in the
+        // dense part where they pack, the others in a new map.
         let sparse = core::mem::take(&mut self.sparse);
-        let slots = core::mem::take(&mut self.sparse_slots);
+        let facts = core::mem::take(&mut self.sparse_facts);
         for (id, at) in sparse {
-            self.set_slot(id, slots[at as usize]);
+            let info = facts[at as usize];
+            if info != IdInfo::Undefined {
+                self.set(id, info);
+            }
         }
     }
 
@@ -227,12 +232,27 @@ impl Ids {
     #[inline]
     fn info(&self, id: u32) -> IdInfo {
         match self.dense.get(id as usize) {
-            Some(&slot) => self.unpack(slot),
+            Some(&slot) if slot != Slot::SPARSE => self.unpack(slot),
             None if (id as usize) < self.limit => IdInfo::Undefined,
-            None => match self.sparse.get(&id) {
-                Some(&at) => self.unpack(self.sparse_slots[at as usize]),
-                None => IdInfo::Undefined,
-            },
+            _ => self.sparse_fact(id),
+        }
+    }
+    /// The fact the sparse part holds for `id`.
+    fn sparse_fact(&self, id: u32) -> IdInfo {
+        self.sparse
+            .get(&id)
+            .map_or(IdInfo::Undefined, |&at| self.sparse_facts[at as usize])
+    }
+    /// Records `id`'s fact in the sparse part; returns what was there before.
+    fn set_sparse(&mut self, id: u32, info: IdInfo) -> IdInfo {
+        match self.sparse.get(&id) {
+            Some(&at) => core::mem::replace(&mut self.sparse_facts[at as usize], info),
+            None => {
+                // As many entries as ids met, each at most once: a count, not a claim.
+                self.sparse.insert(id, self.sparse_facts.len() as u32);
+                self.sparse_facts.push(info);
+                IdInfo::Undefined
+            }
         }
     }
     /// Makes room for the ids below `bound` (as far as the table indexes ids densely,
@@ -249,28 +269,50 @@ impl Ids {
 
     /// Records `id`; returns what was there before.
     pub(crate) fn set(&mut self, id: u32, info: IdInfo) -> IdInfo {
-        let slot = self.pack(info);
-        let old = self.set_slot(id, slot);
-        self.unpack(old)
-    }
-
-    /// Stores `id`'s packed fact; returns the one it replaces.
-    fn set_slot(&mut self, id: u32, slot: Slot) -> Slot {
         let i = id as usize;
         if i < self.limit {
             if i >= self.dense.len() {
                 let grow = (i + 1).max(self.dense.len() * 2).min(self.limit);
                 self.dense.resize(grow, Slot::UNDEFINED);
             }
-            core::mem::replace(&mut self.dense[i], slot)
-        } else if let Some(&at) = self.sparse.get(&id) {
-            core::mem::replace(&mut self.sparse_slots[at as usize], slot)
+            let slot = self.pack(info);
+            let old = core::mem::replace(&mut self.dense[i], slot);
+            if old != Slot::SPARSE && slot != Slot::SPARSE {
+                return self.unpack(old);
+            }
+            // The sparse part holds the fact now, or lets go of the one it held.
+            let kept = if slot == Slot::SPARSE {
+                info
+            } else {
+                IdInfo::Undefined
+            };
+            let before = self.set_sparse(id, kept);
+            if old == Slot::SPARSE {
+                before
+            } else {
+                self.unpack(old)
+            }
         } else {
-            self.sparse.insert(id, self.sparse_slots.len() as u32);
-            self.sparse_slots.push(slot);
-            Slot::UNDEFINED
+            self.set_sparse(id, info)
         }
     }
+    /// Records that `id` is a value of type `ty` ([`Ids::set`] of an
+    /// [`IdInfo::Value`]); false when `id` was defined already (its fact is replaced,
+    /// as `set` replaces it). An undefined dense slot is filled in place: what most
+    /// definitions are.
+    #[inline]
+    pub(crate) fn define_value(&mut self, id: u32, ty: u32) -> bool {
+        if ty <= Slot::PAYLOAD {
+            if let Some(slot) = self.dense.get_mut(id as usize) {
+                if *slot == Slot::UNDEFINED {
+                    *slot = Slot(Slot::VALUE << Slot::TAG_SHIFT | ty);
+                    return true;
+                }
+            }
+        }
+        self.set(id, IdInfo::Value(Id(ty))) == IdInfo::Undefined
+    }
+
     /// The same facts under new ids: `f` gives each defined id's new number (`None`
     /// drops the fact); value types are renumbered too (a type `f` does not know stays).
     #[cfg(feature = "edit")]
@@ -278,7 +320,7 @@ impl Ids {
         let mut out = Ids {
             dense: Vec::new(),
             sparse: BTreeMap::new(),
-            sparse_slots: Vec::new(),
+            sparse_facts: Vec::new(),
             limit: self.limit,
             numbers: Vec::new(),
             ext_sets: self.ext_sets.clone(),
@@ -288,8 +330,7 @@ impl Ids {
             .iter()
             .enumerate()
             .map(|(i, &slot)| (i as u32, self.unpack(slot)));
-        let sparse =
-            (self.sparse.iter()).map(|(&i, &at)| (i, self.unpack(self.sparse_slots[at as usize])));
+        let sparse = (self.sparse.iter()).map(|(&i, &at)| (i, self.sparse_facts[at as usize]));
         for (id, info) in dense.chain(sparse) {
             if info == IdInfo::Undefined {
                 continue;
@@ -304,27 +345,38 @@ impl Ids {
         out
     }
 
-    /// `info` as a slot of the dense part.
+    /// `info` as a slot of the dense part, or [`Slot::SPARSE`] when its type id or
+    /// index does not fit beside the tag (the fact then goes to the sparse part).
     #[inline]
     fn pack(&mut self, info: IdInfo) -> Slot {
         let (tag, payload) = match info {
             IdInfo::Undefined => return Slot::UNDEFINED,
             IdInfo::Value(t) => (Slot::VALUE, t.0),
             IdInfo::Number(n) => {
-                self.numbers.push(n);
-                (Slot::NUMBER, self.numbers.len() as u32 - 1)
+                let at = self.numbers.len();
+                match u32::try_from(at) {
+                    Ok(at) if at <= Slot::PAYLOAD => {
+                        self.numbers.push(n);
+                        (Slot::NUMBER, at)
+                    }
+                    _ => return Slot::SPARSE,
+                }
             }
             IdInfo::ExtSet(i) => (Slot::EXT_SET, i),
             IdInfo::Other => (Slot::OTHER, 0),
         };
-        Slot(u64::from(tag) << 32 | u64::from(payload))
+        if payload > Slot::PAYLOAD {
+            return Slot::SPARSE;
+        }
+        Slot(tag << Slot::TAG_SHIFT | payload)
     }
 
-    /// The fact a slot of the dense part holds.
+    /// The fact a slot of the dense part holds ([`IdInfo::Undefined`] for
+    /// [`Slot::SPARSE`], whose fact is in the sparse part).
     #[inline]
     fn unpack(&self, slot: Slot) -> IdInfo {
-        let payload = slot.0 as u32;
-        match (slot.0 >> 32) as u32 {
+        let payload = slot.0 & Slot::PAYLOAD;
+        match slot.0 >> Slot::TAG_SHIFT {
             Slot::VALUE => IdInfo::Value(Id(payload)),
             Slot::NUMBER => self
                 .numbers
@@ -359,9 +411,11 @@ impl Ids {
     }
 }
 
-/// An [`IdInfo`] in 8 bytes: a tag in the high half, the type id or index in the low.
+/// An [`IdInfo`] in 4 bytes: a tag in the bits from [`Slot::TAG_SHIFT`] up, the type id
+/// or index below. A type id or index too large for the rest (2^29 and up, far past
+/// any module's real ids) leaves the fact to the sparse part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Slot(u64);
+struct Slot(u32);
 
 impl Slot {
     const UNDEFINED: Slot = Slot(0);
@@ -369,6 +423,12 @@ impl Slot {
     const NUMBER: u32 = 2;
     const EXT_SET: u32 = 3;
     const OTHER: u32 = 4;
+    /// The fact is in the sparse part.
+    const SPARSE: Slot = Slot(5 << Slot::TAG_SHIFT);
+    /// Where the tag starts.
+    const TAG_SHIFT: u32 = 29;
+    /// The largest type id or index a slot holds.
+    const PAYLOAD: u32 = (1 << Slot::TAG_SHIFT) - 1;
 }
 
 #[doc(hidden)]
@@ -389,11 +449,14 @@ pub fn observe(
     };
     // Most definitions are values, whose type is all there is to record; the rest are
     // read out of line.
-    let info = match summary.result_type {
-        Some(t) => IdInfo::Value(Id(t)),
-        None => definition(ids, registry, opcode, operands),
+    let fresh = match summary.result_type {
+        Some(t) => ids.define_value(id, t),
+        None => {
+            let info = definition(ids, registry, opcode, operands);
+            ids.set(id, info) == IdInfo::Undefined
+        }
     };
-    if ids.set(id, info) != IdInfo::Undefined {
+    if !fresh {
         return Err(DecodeErrorKind::IdRedefined { id });
     }
     Ok(())
@@ -422,5 +485,45 @@ fn definition(ids: &mut Ids, registry: &ExtInstRegistry, opcode: u16, operands: 
         IdInfo::ExtSet(index)
     } else {
         IdInfo::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Facts whose type id or index does not pack stay exact, and a later fact of the
+    /// same id replaces them, whichever part holds each.
+    #[test]
+    fn large_type_ids_go_to_the_sparse_part() {
+        let mut ids = Ids::new(64);
+        let big = IdInfo::Value(Id(1 << 30));
+        assert_eq!(ids.set(3, big), IdInfo::Undefined);
+        assert_eq!(ids.get(Id(3)), big);
+        assert_eq!(ids.set(3, IdInfo::Value(Id(7))), big);
+        assert_eq!(ids.get(Id(3)), IdInfo::Value(Id(7)));
+        assert_eq!(ids.set(3, big), IdInfo::Value(Id(7)));
+        assert_eq!(ids.get(Id(3)), big);
+        assert_eq!(ids.get(Id(4)), IdInfo::Undefined);
+        // A value defined in place, then again (refused, its fact replaced as `set`
+        // replaces it), and one whose type does not pack.
+        assert!(ids.define_value(5, 9));
+        assert_eq!(ids.get(Id(5)), IdInfo::Value(Id(9)));
+        assert!(!ids.define_value(5, 1 << 30));
+        assert_eq!(ids.get(Id(5)), big);
+        assert!(ids.define_value(6, 1 << 30));
+        assert!(!ids.define_value(6, 2));
+        assert_eq!(ids.get(Id(6)), IdInfo::Value(Id(2)));
+    }
+
+    /// A renumbered table keeps the facts of the sparse part's dense ids.
+    #[cfg(feature = "edit")]
+    #[test]
+    fn renumbering_keeps_unpacked_facts() {
+        let mut ids = Ids::new(64);
+        ids.set(3, IdInfo::Value(Id(1 << 30)));
+        let renumbered = ids.renumbered(|id| Some(id + 1));
+        assert_eq!(renumbered.get(Id(4)), IdInfo::Value(Id((1 << 30) + 1)));
+        assert_eq!(renumbered.get(Id(3)), IdInfo::Undefined);
     }
 }

@@ -388,9 +388,15 @@ impl InstData {
     /// inline form packs them (operand `i`'s kind in bits `4i..4i + 4`, the count in
     /// the top 8 bits, which must be `ops.len()`): [`InstData::from_walk`] without
     /// the parts, for the loader's instructions whose layout follows from their length.
+    #[inline]
     pub(crate) fn from_packed_kinds(opcode: u16, kinds: u32, ops: &[u32]) -> InstData {
         let mut buf = [0u32; INLINE];
-        buf[..ops.len()].copy_from_slice(ops);
+        // Word by word: a copy of a few words, not a call to copy them.
+        for (k, slot) in buf.iter_mut().enumerate() {
+            if let Some(&w) = ops.get(k) {
+                *slot = w;
+            }
+        }
         // Kind 0 is `TypeId`: a slot counts only below the operand count.
         let kind = |i: usize| (i < ops.len()).then(|| (kinds >> (4 * i)) & 0xF);
         let has_type = kind(0) == Some(Kind::TypeId as u32);
@@ -578,9 +584,20 @@ impl InstData {
 
     /// The first word of operand `i` (`GetSingleWordOperand`; 0 past the end, where
     /// spirv-opt would assert).
+    #[inline]
     pub fn word(&self, i: usize) -> u32 {
         match &self.store {
             // Slots past the operands are 0.
+            Store::Inline { buf, .. } => buf.get(i).copied().unwrap_or(0),
+            Store::Heap { .. } => self.heap_word(i),
+        }
+    }
+
+    /// [`InstData::word`] of the heap form, out of line (the inline form's is what
+    /// most callers meet).
+    #[inline(never)]
+    fn heap_word(&self, i: usize) -> u32 {
+        match &self.store {
             Store::Inline { buf, .. } => buf.get(i).copied().unwrap_or(0),
             Store::Heap {
                 flags, count, data, ..
@@ -1073,6 +1090,32 @@ impl InstData {
     /// The number of words the instruction takes, its leading word included.
     pub fn word_count(&self) -> usize {
         1 + self.words().len()
+    }
+
+    /// Appends the instruction as the binary holds it (the leading word, then the
+    /// operands' words) to `out`: the writer's step, a copy of fixed size for the
+    /// inline form rather than one of its length.
+    #[inline]
+    pub(crate) fn append_encoded(&self, out: &mut Vec<u32>) {
+        match &self.store {
+            Store::Inline {
+                opcode, kinds, buf, ..
+            } => {
+                let n = *kinds >> 24;
+                let mut all = [0u32; INLINE + 1];
+                all[0] = ((n + 1) << 16) | u32::from(*opcode);
+                all[1..].copy_from_slice(buf);
+                let at = out.len();
+                out.extend_from_slice(&all);
+                out.truncate(at + 1 + n as usize);
+            }
+            Store::Heap {
+                opcode, len, data, ..
+            } => {
+                out.push((len.wrapping_add(1) << 16) | u32::from(*opcode));
+                out.extend_from_slice(&data[..*len as usize]);
+            }
+        }
     }
 }
 

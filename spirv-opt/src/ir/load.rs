@@ -445,22 +445,48 @@ fn load_from(
     // least), so a claimed bound costs no more than the input's own size.
     ids.reserve_below(h.bound.min(u32::try_from(words / 2).unwrap_or(u32::MAX)));
     let mut parts: Vec<(Kind, u32, u32)> = Vec::with_capacity(16);
-    let mut shapes: Vec<Option<Option<Shaped>>> = Vec::new();
+    // The opcodes met, and where each opcode's entry is among them (1 + its index; 0
+    // for an opcode not met): two bytes per opcode up to the largest one met, since
+    // opcodes run into the thousands.
+    let mut met: Vec<OpcodeInfo> = Vec::new();
+    let mut met_at: Vec<u16> = Vec::new();
     while let Some(raw) = src.next_inst() {
         let raw = raw?;
         l.index += 1;
         let opcode = raw.opcode;
         let ops = raw.operands;
         let decode = |kind, at: usize| DecodeError::new(kind, raw.offset + 1 + at, raw.index);
-        let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
-            return Err(l.refuse(format!("Invalid opcode: {opcode}")));
-        };
-        parts.clear();
         let at = usize::from(opcode);
-        if shapes.len() <= at {
-            shapes.resize(at + 1, None);
+        let slot = match met_at.get(at) {
+            Some(&slot) if slot != 0 => usize::from(slot - 1),
+            _ => {
+                let Some(info) = spv::GRAMMAR.instruction(u32::from(opcode)) else {
+                    return Err(l.refuse(format!("Invalid opcode: {opcode}")));
+                };
+                if met_at.len() <= at {
+                    met_at.resize(at + 1, 0);
+                }
+                met.push(OpcodeInfo::of(info));
+                // One entry per opcode the grammar knows: far fewer than 2^16.
+                met_at[at] = met.len() as u16;
+                met.len() - 1
+            }
+        };
+        let known = &met[slot];
+        let (info, shaped) = (known.info, &known.shaped);
+        // Most instructions: one laid out by its shape inside a block, with no lines or
+        // scope to attach, goes straight to the block (what `Loader::add` does then).
+        if known.plain {
+            if let Some(b) = l.block.filter(|_| l.plain_state()) {
+                if let Some(kinds) = shaped.as_ref().and_then(|s| s.packed_kinds(ops)) {
+                    let data = InstData::from_packed_kinds(opcode, kinds, ops);
+                    l.record(&mut ids, registry, opcode, ops, &data, &decode)?;
+                    l.ir.create_in_block(b, data);
+                    continue;
+                }
+            }
         }
-        let shaped = shapes[at].get_or_insert_with(|| Shaped::of(info));
+        parts.clear();
         // Most instructions: a few one-word operands whose kinds follow from the length,
         // packed straight away (no parts). A longer one the shape lays out still needs
         // no walk; a short one it does not lay out needs one.
@@ -490,25 +516,7 @@ fn load_from(
             Some(kinds) => InstData::from_packed_kinds(opcode, kinds, ops),
             None => InstData::from_walk(opcode, &parts, ops),
         };
-        // SPIRV-Tools' parser refuses a zero type or result id before the loader sees
-        // the instruction (a result id 0 would be defined again by any copy a pass makes).
-        if data.has_type() && data.type_id() == 0 {
-            return Err(l.refuse("Error: Type Id is 0".into()));
-        }
-        if data.has_result() && data.result_id() == 0 {
-            return Err(l.refuse("Error: Result Id is 0".into()));
-        }
-        let summary = Summary {
-            result_type: data.has_type().then(|| data.type_id()),
-            result_id: data.has_result().then(|| data.result_id()),
-            saw_unknown: false,
-        };
-        walk::observe(&mut ids, registry, opcode, ops, &summary).map_err(|k| match k {
-            DecodeErrorKind::IdRedefined { id } => {
-                l.refuse(format!("Id {id} is defined more than once"))
-            }
-            k => decode(k, 1).into(),
-        })?;
+        l.record(&mut ids, registry, opcode, ops, &data, &decode)?;
         if opcode == O::ExtInstImport.0 {
             let name = data.string(1);
             let class = SetClass::of(&name);
@@ -523,6 +531,49 @@ fn load_from(
     Ok(l.ir)
 }
 
+/// What the loader keeps of an opcode once it has met it: its grammar entry, its
+/// shaped layout, and whether its instructions inside a block go straight to the block.
+struct OpcodeInfo {
+    info: &'static spirv_core::grammar::InstructionInfo,
+    shaped: Option<Shaped>,
+    /// Neither a line, an extended instruction, an import, nor an instruction that
+    /// opens or closes a function, block or graph: inside a block, with no lines or
+    /// scope in effect ([`Loader::plain_state`]), `Loader::add` appends it to the
+    /// block and does nothing else.
+    plain: bool,
+}
+
+impl OpcodeInfo {
+    fn of(info: &'static spirv_core::grammar::InstructionInfo) -> OpcodeInfo {
+        let op = O(info.opcode as u16);
+        let plain = !(matches!(
+            op,
+            O::Function
+                | O::FunctionEnd
+                | O::Label
+                | O::GraphARM
+                | O::GraphEndARM
+                | O::GraphConstantARM
+                | O::Line
+                | O::NoLine
+                | O::ExtInstImport
+        ) || is_extended(op)
+            || is_block_terminator(op));
+        OpcodeInfo {
+            info,
+            shaped: Shaped::of(info),
+            plain,
+        }
+    }
+}
+
+/// The packed kinds of [`Shaped::by_len`] for a length the shape does not lay out
+/// without looking at the words (the count in the top byte is at most [`INLINE`], so no
+/// packing is this).
+///
+/// [`INLINE`]: super::inst::INLINE
+const BY_WORDS: u32 = u32::MAX;
+
 /// The operands of an opcode whose layout is made of one-word operands (a head of
 /// required and optional ones, then a repeated unit), so that an instruction's operand
 /// kinds follow from its length alone when its enumerants take no parameters: the
@@ -532,6 +583,10 @@ struct Shaped {
     shape: spirv_core::grammar::Shape,
     head: Vec<(Kind, &'static spirv_core::grammar::OperandKind)>,
     repeat: Vec<(Kind, &'static spirv_core::grammar::OperandKind)>,
+    /// For each length up to [`super::inst::INLINE`], the kinds [`Shaped::packed_kinds`]
+    /// gives an instruction of that length when no enumerant is among them (no word to
+    /// look at), else [`BY_WORDS`].
+    by_len: [u32; super::inst::INLINE + 1],
 }
 
 impl Shaped {
@@ -584,13 +639,31 @@ impl Shaped {
                 }
             }
         }
-        (head.len() == fixed_and_optional && repeat.len() == usize::from(shape.repeat)).then_some(
-            Shaped {
-                shape,
-                head,
-                repeat,
-            },
-        )
+        if head.len() != fixed_and_optional || repeat.len() != usize::from(shape.repeat) {
+            return None;
+        }
+        let mut s = Shaped {
+            shape,
+            head,
+            repeat,
+            by_len: [BY_WORDS; super::inst::INLINE + 1],
+        };
+        let zeros = [0u32; super::inst::INLINE];
+        for n in 0..=super::inst::INLINE {
+            // The words matter for enumerants only (their parameters).
+            let head = s.head.len().min(n);
+            if s.shape.enums & ((1u64 << head) - 1) != 0 || (n > head && s.shape.repeat_enums != 0)
+            {
+                continue;
+            }
+            let mut packed = (n as u32) << 24;
+            if s.each_kind(&zeros[..n], |at, kind| {
+                packed |= u32::from(kind as u8) << (4 * at);
+            }) {
+                s.by_len[n] = packed;
+            }
+        }
+        Some(s)
     }
 
     /// The parts of `ops`, if its length fits and its enumerants take no parameters.
@@ -600,11 +673,18 @@ impl Shaped {
 
     /// The kinds of `ops` packed as the inline form of [`InstData`] packs them, if
     /// [`Shaped::kinds`] would give them and they fit inline.
-    #[inline]
+    #[inline(always)]
     fn packed_kinds(&self, ops: &[u32]) -> Option<u32> {
-        if ops.len() > super::inst::INLINE {
-            return None;
+        let known = *self.by_len.get(ops.len())?;
+        if known != BY_WORDS {
+            return Some(known);
         }
+        self.packed_kinds_by_words(ops)
+    }
+
+    /// [`Shaped::packed_kinds`] of a length whose kinds are not known from it alone.
+    #[inline(never)]
+    fn packed_kinds_by_words(&self, ops: &[u32]) -> Option<u32> {
         let mut packed = (ops.len() as u32) << 24;
         self.each_kind(ops, |at, kind| packed |= u32::from(kind as u8) << (4 * at))
             .then_some(packed)
@@ -691,6 +771,49 @@ impl Loader {
             message,
             index: self.index,
         }
+    }
+
+    /// No lines wait to attach, no line is in effect, the scope is the default and no
+    /// graph is open: [`OpcodeInfo::plain`] instructions then go straight to the block.
+    #[inline]
+    fn plain_state(&self) -> bool {
+        self.lines.is_empty()
+            && self.last_line.is_none()
+            && self.scope == DebugScope::default()
+            && self.graph.is_none()
+    }
+
+    /// What SPIRV-Tools' parser checks of an instruction's result before the loader
+    /// sees it, and what it defines recorded in `ids`.
+    #[inline(always)]
+    fn record(
+        &self,
+        ids: &mut Ids,
+        registry: &spirv_core::ExtInstRegistry,
+        opcode: u16,
+        ops: &[u32],
+        data: &InstData,
+        decode: &dyn Fn(DecodeErrorKind, usize) -> DecodeError,
+    ) -> Result<(), LoadError> {
+        // A zero type or result id is refused (a result id 0 would be defined again by
+        // any copy a pass makes).
+        if data.has_type() && data.type_id() == 0 {
+            return Err(self.refuse("Error: Type Id is 0".into()));
+        }
+        if data.has_result() && data.result_id() == 0 {
+            return Err(self.refuse("Error: Result Id is 0".into()));
+        }
+        let summary = Summary {
+            result_type: data.has_type().then(|| data.type_id()),
+            result_id: data.has_result().then(|| data.result_id()),
+            saw_unknown: false,
+        };
+        walk::observe(ids, registry, opcode, ops, &summary).map_err(|k| match k {
+            DecodeErrorKind::IdRedefined { id } => {
+                self.refuse(format!("Id {id} is defined more than once"))
+            }
+            k => decode(k, 1).into(),
+        })
     }
 
     /// The class of the set an extended instruction imports.

@@ -409,6 +409,31 @@ impl Ir {
         i
     }
 
+    /// [`Ir::create`] and [`Ir::push_block_inst`] in one: the node written once, with
+    /// its links (the loader's most frequent step).
+    #[inline(always)]
+    pub(crate) fn create_in_block(&mut self, b: Block, data: InstData) -> Inst {
+        let i = self.nodes.len() as u32;
+        self.next_uid = (self.next_uid + 1).min(DEAD - 1);
+        let list = &mut self.blocks[b.index()].insts;
+        let last = list.last;
+        if list.first == NONE {
+            list.first = i;
+        }
+        list.last = i;
+        self.nodes.push(Node {
+            data,
+            uid: self.next_uid,
+            prev: last,
+            next: NONE,
+            owner: Owner::Block(b.0).pack(),
+        });
+        if last != NONE {
+            self.nodes[last as usize].next = i;
+        }
+        Inst(i)
+    }
+
     /// A copy of `i` with a new creation number, its lines copied too (spirv-opt's
     /// `Clone`, which gives each copied `DebugLine` a fresh id); `None` when an id
     /// cannot be taken.

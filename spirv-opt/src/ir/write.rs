@@ -103,8 +103,9 @@ pub(crate) fn plan(ir: &Ir, skip_nop: bool, void_type: VoidType) -> Plan {
         let mut lines = false;
         ir.each_inst_written(|ir, i| {
             let d = ir.data(i);
-            lines |= matches!(d.opcode(), O::Line | O::NoLine);
-            if !(skip_nop && d.is_nop()) {
+            let opcode = d.opcode();
+            lines |= matches!(opcode, O::Line | O::NoLine);
+            if !(skip_nop && opcode == O::Nop && d.is_nop()) {
                 words += d.word_count();
             }
         });
@@ -224,9 +225,8 @@ fn walk(
         // In a plain module, outside a line, an instruction other than a line is
         // written as it is: what `Writer::write` does then, without its checks.
         if plain && w.last_line.is_none() && !matches!(opcode, O::Line | O::NoLine) {
-            if !(skip_nop && d.is_nop()) {
-                out.push(((d.word_count() as u32) << 16) | u32::from(opcode.0));
-                out.extend_from_slice(d.words());
+            if !(skip_nop && opcode == O::Nop && d.is_nop()) {
+                d.append_encoded(out);
             }
             w.between_merge_and_branch = matches!(opcode, O::LoopMerge | O::SelectionMerge);
         } else {
