@@ -516,6 +516,25 @@ mod tests {
         assert_eq!(ids.get(Id(6)), IdInfo::Value(Id(2)));
     }
 
+    /// Raising the dense limit keeps every id's latest fact: ids past the old limit move
+    /// in, and an id whose unpacked fact was replaced by a packed one keeps the packed.
+    #[test]
+    fn growing_the_limit_keeps_the_latest_facts() {
+        let mut ids = Ids::new(64);
+        let big = IdInfo::Value(Id(1 << 30));
+        ids.set(3, big);
+        ids.set(3, IdInfo::Value(Id(7)));
+        ids.set(4, big);
+        ids.set(2000, IdInfo::Other);
+        ids.set(9000, IdInfo::Value(Id(8)));
+        ids.grow_limit(1500);
+        assert_eq!(ids.get(Id(3)), IdInfo::Value(Id(7)));
+        assert_eq!(ids.get(Id(4)), big);
+        assert_eq!(ids.get(Id(2000)), IdInfo::Other);
+        assert_eq!(ids.get(Id(9000)), IdInfo::Value(Id(8)));
+        assert_eq!(ids.get(Id(5)), IdInfo::Undefined);
+    }
+
     /// A renumbered table keeps the facts of the sparse part's dense ids.
     #[cfg(feature = "edit")]
     #[test]
