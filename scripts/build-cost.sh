@@ -23,8 +23,16 @@
 # BASELINE names another checkout of this workspace (say, main's, from `git archive`):
 # its spirv-core gets the crates `uses-baseline` and `typical-baseline`, built in the
 # same rounds, so that a change is measured against what it changes.
+# Path dependencies are built the way crates.io ones are, without incremental
+# compilation (cargo turns it on for path packages only: that cost spirv-core's side 2-4 s
+# of CPU in the typical tree that a user of the published crate never pays, 2026-11-30);
+# INCREMENTAL=1 builds as `cargo build` does in a checkout. One difference stays: lints
+# are not capped for path packages as they are for crates.io's.
 # This is a benchmark: the machine is noisy, so only same-run ratios mean much.
 set -euo pipefail
+if [ "${INCREMENTAL:-0}" = 1 ]; then unset CARGO_INCREMENTAL; else export CARGO_INCREMENTAL=0; fi
+# Default profiles, whatever the shell exports (CARGO_PROFILE_DEV_DEBUG=0, say).
+while read -r v; do unset "$v"; done < <(compgen -e | grep '^CARGO_PROFILE_' || true)
 
 rounds="${1:-2}"
 modes="${MODES:-check debug release}"
