@@ -19,26 +19,24 @@
 /// `/proc`, or with one allowed CPU, it does nothing.
 #[cfg(target_os = "linux")]
 pub fn step_aside() {
-    use rustix::thread::{CpuSet, gettid, sched_getaffinity, sched_getcpu, sched_setaffinity};
+    use rustix::thread::{CpuSet, gettid, sched_getaffinity, sched_setaffinity};
     let Ok(allowed) = sched_getaffinity(None) else {
         return;
     };
     if allowed.count() < 2 {
         return;
     }
-    let here = sched_getcpu();
     let me = gettid().as_raw_nonzero().get();
-    // The CPUs on whose queues another thread of this process waits: a thread that can
-    // run (state `R`) and was last placed on the CPU this thread runs on is not running.
+    // Where each thread of this process was last placed, from `/proc` (not the vDSO's
+    // `getcpu`, whose lookup rustix cannot do under valgrind): this thread's CPU, and
+    // the CPUs on whose queues another thread waits (one that can run, state `R`, and
+    // was placed on the CPU this thread runs on is not running).
+    let mut here = None;
     let mut waiting = CpuSet::new();
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return;
     };
     for task in tasks.flatten() {
-        let name = task.file_name();
-        if name.to_str().and_then(|t| t.parse::<i32>().ok()) == Some(me) {
-            continue;
-        }
         let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
             continue;
         };
@@ -48,18 +46,27 @@ pub fn step_aside() {
             continue;
         };
         let mut fields = fields.split_ascii_whitespace();
-        if fields.next() != Some("R") {
+        let state = fields.next();
+        let Some(cpu) = fields.nth(35).and_then(|c| c.parse::<usize>().ok()) else {
+            continue;
+        };
+        if cpu >= CpuSet::MAX_CPU {
             continue;
         }
-        if let Some(cpu) = fields.nth(35).and_then(|c| c.parse::<usize>().ok()) {
-            if cpu < CpuSet::MAX_CPU {
-                waiting.set(cpu);
-            }
+        if task
+            .file_name()
+            .to_str()
+            .and_then(|t| t.parse::<i32>().ok())
+            == Some(me)
+        {
+            here = Some(cpu);
+        } else if state == Some("R") {
+            waiting.set(cpu);
         }
     }
-    if here >= CpuSet::MAX_CPU || !waiting.is_set(here) {
+    let Some(here) = here.filter(|&cpu| waiting.is_set(cpu)) else {
         return;
-    }
+    };
     let mut elsewhere = allowed;
     for cpu in 0..CpuSet::MAX_CPU {
         if waiting.is_set(cpu) {
