@@ -472,6 +472,10 @@ enum Slot {
     Early(u32),
 }
 
+/// How many files the walk gives before it looks whether a worker still waits to
+/// start (see `run`).
+const STEP_ASIDE_AFTER: usize = 8;
+
 /// What the walk gives, in order.
 enum Given {
     /// The input with this index.
@@ -593,7 +597,7 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         // thread's CPU to flush its TLB (about 50 µs a buffer on this machine, traced).
         scratch
     };
-    let mut kept = Vec::with_capacity(jobs);
+    let kept = Mutex::new(Vec::with_capacity(jobs));
     let end = std::thread::scope(|scope| {
         // The calling thread walks, then works (with one job it only walks, beside the
         // one worker): `jobs` threads in all, never more busy threads than jobs once
@@ -602,17 +606,18 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         // this machine, more when the other core is busy), and no file can start before
         // the walk gives it; so the workers' start overlaps the walk's first read.
         let spawned = jobs.max(2) - 1;
-        let workers: Vec<_> = (0..spawned)
-            .map(|_| {
-                scope.spawn(|| {
-                    running.fetch_add(1, Ordering::Relaxed);
-                    work()
-                })
-            })
-            .collect();
-        // Once there is work, a worker not started yet may be waiting on this thread's
-        // CPU: this thread then moves (see `placement`).
-        let mut look = true;
+        for _ in 0..spawned {
+            scope.spawn(|| {
+                running.fetch_add(1, Ordering::Relaxed);
+                let scratch = work();
+                lock(&kept).push(scratch);
+            });
+        }
+        // Once there is work for a while, a worker not started yet may be waiting on
+        // this thread's CPU: this thread then moves (see `placement`). Not for the
+        // first few files: a batch of a handful is done sooner than the move pays
+        // (reading `/proc` and moving take about 0.1 ms), by this thread if need be.
+        let mut look = STEP_ASIDE_AFTER;
         // Should the walk panic, the workers are let go before the scope waits for them.
         let release = Release(&gate, &queue);
         // A few files per worker may be given early (their lines are held until the
@@ -644,8 +649,11 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
                 bar.inc_length(1);
             }
             queue.push(slot, item);
-            if std::mem::take(&mut look) && running.load(Ordering::Relaxed) < spawned {
-                super::placement::step_aside();
+            if look > 0 {
+                look -= 1;
+                if look == 0 && running.load(Ordering::Relaxed) < spawned {
+                    super::placement::step_aside();
+                }
             }
         });
         std::mem::forget(release);
@@ -656,12 +664,11 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         });
         queue.close();
         if jobs > 1 {
-            kept.push(work());
+            let scratch = work();
+            lock(&kept).push(scratch);
         }
-        for w in workers {
-            // A worker's panic goes on in this thread, as the scope's own join would.
-            kept.push(w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        }
+        // The scope waits for the workers' closures, not for their threads to end (a
+        // `join` would wait for that too: glibc's stack release, another shootdown).
         end
     });
     drop(kept);
