@@ -11,7 +11,9 @@
 //! (printed by `--help`) and made by `json_record`.
 //!
 //! The walk runs beside the workers, on the calling thread, queueing each input as it
-//! finds it, and then works too; each worker reports its own files (see [`run`]).
+//! finds it, and then works too; each worker reports its own files (see [`run`]). A
+//! worker the scheduler left waiting on the calling thread's CPU is let run by the
+//! calling thread moving (`super::placement`); folders are read by `super::listing`.
 //!
 //! Memory: a worker holds one input and its output at a time, in buffers it keeps from
 //! file to file (at most four times what its current file needs, or 1 MiB: see
