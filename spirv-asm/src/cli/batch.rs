@@ -11,7 +11,9 @@
 //! (printed by `--help`) and made by `json_record`.
 //!
 //! The walk runs beside the workers, on the calling thread, queueing each input as it
-//! finds it, and then works too; each worker reports its own files (see [`run`]).
+//! finds it, and then works too; each worker reports its own files (see [`run`]). A
+//! worker the scheduler left waiting on the calling thread's CPU is let run by the
+//! calling thread moving (`super::placement`); folders are read by `super::listing`.
 //!
 //! Memory: a worker holds one input and its output at a time, in buffers it keeps from
 //! file to file (at most four times what its current file needs, or 1 MiB: see
@@ -20,11 +22,12 @@
 //! inputs could share one, so the peak follows the largest input times the job count,
 //! not the total input.
 
+use super::listing::{Kind, each_entry};
 use super::output::Output;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -321,6 +324,10 @@ struct QueueState {
     closed: bool,
     /// Workers asleep on `ready`.
     waiting: usize,
+    /// Of those, how many were woken and have not run yet: a push wakes one only if
+    /// some sleeper is not already woken (the walk gives files faster than a woken
+    /// worker gets its CPU, and each wakeup is a system call).
+    woken: usize,
 }
 
 impl Queue {
@@ -330,6 +337,7 @@ impl Queue {
                 items: VecDeque::new(),
                 closed: false,
                 waiting: 0,
+                woken: 0,
             }),
             ready: Condvar::new(),
         }
@@ -342,7 +350,8 @@ impl Queue {
     fn push(&self, i: Slot, item: Item) {
         let mut s = self.lock();
         s.items.push_back((i, item));
-        let wake = s.waiting > 0;
+        let wake = s.waiting > s.woken;
+        s.woken += usize::from(wake);
         drop(s);
         if wake {
             self.ready.notify_one();
@@ -373,6 +382,8 @@ impl Queue {
             s.waiting += 1;
             s = self.ready.wait(s).unwrap_or_else(PoisonError::into_inner);
             s.waiting -= 1;
+            // Woken or not (a spurious wakeup), it runs: one fewer owed.
+            s.woken = s.woken.saturating_sub(1);
         }
     }
 }
@@ -463,6 +474,10 @@ enum Slot {
     Early(u32),
 }
 
+/// How many files the walk gives before it looks whether a worker still waits to
+/// start (see `run`).
+const STEP_ASIDE_AFTER: usize = 8;
+
 /// What the walk gives, in order.
 enum Given {
     /// The input with this index.
@@ -529,6 +544,8 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
     let dirs = Dirs::default();
     let queue = Queue::new();
     let early: Mutex<HashMap<u32, Early>> = Mutex::new(HashMap::new());
+    // Workers that have begun running.
+    let running = AtomicUsize::new(0);
     let report = Mutex::new(Report {
         bar: bar.as_ref(),
         next: 0,
@@ -577,7 +594,12 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
             };
             lock(&report).add(i, &record, line);
         }
+        // Freed by the caller once every worker is done: freeing a large buffer is an
+        // `munmap`, which, while another thread of the process runs, waits for that
+        // thread's CPU to flush its TLB (about 50 µs a buffer on this machine, traced).
+        scratch
     };
+    let kept = Mutex::new(Vec::with_capacity(jobs));
     let end = std::thread::scope(|scope| {
         // The calling thread walks, then works (with one job it only walks, beside the
         // one worker): `jobs` threads in all, never more busy threads than jobs once
@@ -585,9 +607,19 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         // already: a new thread runs about 0.3 ms after `clone3` is called (traced on
         // this machine, more when the other core is busy), and no file can start before
         // the walk gives it; so the workers' start overlaps the walk's first read.
-        for _ in 0..jobs.max(2) - 1 {
-            scope.spawn(work);
+        let spawned = jobs.max(2) - 1;
+        for _ in 0..spawned {
+            scope.spawn(|| {
+                running.fetch_add(1, Ordering::Relaxed);
+                let scratch = work();
+                lock(&kept).push(scratch);
+            });
         }
+        // Once there is work for a while, a worker not started yet may be waiting on
+        // this thread's CPU: this thread then moves (see `placement`). Not for the
+        // first few files: a batch of a handful is done sooner than the move pays
+        // (reading `/proc` and moving take about 0.1 ms), by this thread if need be.
+        let mut look = STEP_ASIDE_AFTER;
         // Should the walk panic, the workers are let go before the scope waits for them.
         let release = Release(&gate, &queue);
         // A few files per worker may be given early (their lines are held until the
@@ -619,6 +651,12 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
                 bar.inc_length(1);
             }
             queue.push(slot, item);
+            if look > 0 {
+                look -= 1;
+                if look == 0 && running.load(Ordering::Relaxed) < spawned {
+                    super::placement::step_aside();
+                }
+            }
         });
         std::mem::forget(release);
         gate.set(if end.is_ok() {
@@ -628,10 +666,14 @@ pub fn run(job: &dyn Job, inputs: &[String], out_dir: Option<&str>, args: &Batch
         });
         queue.close();
         if jobs > 1 {
-            work();
+            let scratch = work();
+            lock(&kept).push(scratch);
         }
+        // The scope waits for the workers' closures, not for their threads to end (a
+        // `join` would wait for that too: glibc's stack release, another shootdown).
         end
     });
+    drop(kept);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -968,11 +1010,11 @@ impl<'a> Plan<'a> {
         // The root's regular files with a wanted name are given early, as read, up to
         // `early` of them; the sorted walk below then only places them.
         let mut given = 0u32;
-        let mut give_early = |name: &std::ffi::OsStr, kind: std::fs::FileType| {
-            if given == early || !kind.is_file() || !self.wanted(name) {
+        let mut give_early = |name: &std::ffi::OsStr, kind: Kind| {
+            if given == early || kind != Kind::File || !self.wanted(name) {
                 return Ok(None);
             }
-            let item = self.file_item(root.join(name), root_out.as_deref(), name);
+            let item = self.file_item(joined(root, name), root_out.as_deref(), name);
             found(Found::Early(given, item))?;
             given += 1;
             Ok(Some(given - 1))
@@ -1002,8 +1044,8 @@ impl<'a> Plan<'a> {
                     continue;
                 }
             };
-            let path = open.path.join(&name);
-            if kind.is_dir() {
+            let path = joined(&open.path, &name);
+            if kind == Kind::Dir {
                 let out = open.out.as_ref().map(|o| o.join(&name));
                 match read_sorted(&path, &mut never)? {
                     Ok(entries) => stack.push(Open {
@@ -1015,7 +1057,9 @@ impl<'a> Plan<'a> {
                 }
                 continue;
             }
-            if self.wanted(&name) && (kind.is_file() || (kind.is_symlink() && path.is_file())) {
+            if self.wanted(&name)
+                && (kind == Kind::File || (kind == Kind::Symlink && path.is_file()))
+            {
                 let item = self.file_item(path, open.out.as_deref(), &name);
                 found(Found::Item(item))?;
             }
@@ -1026,10 +1070,9 @@ impl<'a> Plan<'a> {
     /// Whether a file named `name` found in a folder is an input: its extension is one
     /// of the input extensions.
     fn wanted(&self, name: &std::ffi::OsStr) -> bool {
-        Path::new(name)
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| self.exts.iter().any(|x| x == e))
+        bare_split(name)
+            .1
+            .is_some_and(|e| self.exts.iter().any(|x| x.as_bytes() == e))
     }
 
     /// The item of the file at `path`, named `name`, found in a folder whose outputs go
@@ -1040,7 +1083,14 @@ impl<'a> Plan<'a> {
                 Some(out) => out,
                 None => path.parent().unwrap_or(Path::new("")),
             };
-            folder.join(self.output_name(Path::new(name), ext))
+            let stem = String::from_utf8_lossy(bare_split(name).0);
+            let suffix = self.suffix.unwrap_or("");
+            let mut file = String::with_capacity(stem.len() + suffix.len() + 1 + ext.len());
+            file.push_str(&stem);
+            file.push_str(suffix);
+            file.push('.');
+            file.push_str(ext);
+            joined(folder, file.as_ref())
         });
         Item {
             path,
@@ -1093,11 +1143,36 @@ impl<'a> Plan<'a> {
     }
 }
 
+/// `dir.join(name)` for a name read from a folder, built in one allocation: the walk
+/// makes two paths per file, and `join` copies `dir` and then grows it.
+fn joined(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
+    let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 1 + name.len());
+    path.push(dir);
+    path.push(name);
+    path
+}
+
+/// `name`, a file name read from a folder (one component), split into its stem and
+/// extension as `Path::file_stem` and `Path::extension` split it, without parsing it
+/// as a path (the walk looks at each name twice): the stem is all before the last `.`,
+/// or all of the name when it has no `.` but a leading one (then no extension); `.`
+/// and `..` name no file.
+fn bare_split(name: &std::ffi::OsStr) -> (&[u8], Option<&[u8]>) {
+    let bytes = name.as_encoded_bytes();
+    if bytes == b"." || bytes == b".." {
+        return (&[], None);
+    }
+    match bytes.iter().rposition(|&b| b == b'.') {
+        None | Some(0) => (bytes, None),
+        Some(dot) => (&bytes[..dot], Some(&bytes[dot + 1..])),
+    }
+}
+
 /// An entry of a folder, as [`read_sorted`] gives it.
 enum Entry {
     /// A name, what it is (a symlink as a symlink), and the id it was given early
     /// under, if it was.
-    Named(std::ffi::OsString, std::fs::FileType, Option<u32>),
+    Named(std::ffi::OsString, Kind, Option<u32>),
     /// An entry that could not be read: where, if known, and why.
     Failed(Option<PathBuf>, std::io::Error),
 }
@@ -1117,25 +1192,21 @@ enum Found {
 /// the whole walk (the outer `Err`).
 fn read_sorted(
     dir: &Path,
-    early: &mut impl FnMut(&std::ffi::OsStr, std::fs::FileType) -> Result<Option<u32>, String>,
+    early: &mut impl FnMut(&std::ffi::OsStr, Kind) -> Result<Option<u32>, String>,
 ) -> Result<std::io::Result<Vec<Entry>>, String> {
-    let read = match std::fs::read_dir(dir) {
-        Ok(read) => read,
-        Err(e) => return Ok(Err(e)),
-    };
     let mut entries = Vec::new();
-    for e in read {
-        entries.push(match e {
-            Ok(e) => match e.file_type() {
-                Ok(kind) => {
-                    let name = e.file_name();
-                    let id = early(&name, kind)?;
-                    Entry::Named(name, kind, id)
-                }
-                Err(err) => Entry::Failed(Some(e.path()), err),
-            },
-            Err(err) => Entry::Failed(None, err),
+    let read = each_entry(dir, &mut |read| {
+        entries.push(match read {
+            Ok((name, kind)) => {
+                let id = early(&name, kind)?;
+                Entry::Named(name, kind, id)
+            }
+            Err((path, err)) => Entry::Failed(path, err),
         });
+        Ok(())
+    })?;
+    if let Err(e) = read {
+        return Ok(Err(e));
     }
     entries.sort_by(|a, b| match (a, b) {
         (Entry::Named(a, ..), Entry::Named(b, ..)) => {
@@ -1269,7 +1340,32 @@ fn human_bytes(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::rate_text;
+    use super::{bare_split, joined, rate_text};
+    use std::ffi::OsStr;
+    use std::path::Path;
+
+    #[test]
+    fn bare_names_split_and_join_as_paths_do() {
+        for name in [
+            "a.spv", "a.b.spv", ".spv", "a.", "a", ".", "..", ".a.spv", "é.spv", "a..spv",
+        ] {
+            let (stem, ext) = bare_split(OsStr::new(name));
+            let path = Path::new(name);
+            let std_stem = path.file_stem().unwrap_or_default().as_encoded_bytes();
+            assert_eq!(stem, std_stem, "{name}");
+            assert_eq!(
+                ext,
+                path.extension().map(|e| e.as_encoded_bytes()),
+                "{name}"
+            );
+            for dir in ["", "d", "d/", "/d/e", "."] {
+                assert_eq!(
+                    joined(Path::new(dir), OsStr::new(name)),
+                    Path::new(dir).join(name)
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_progress_rate_is_rounded() {

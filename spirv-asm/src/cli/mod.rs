@@ -5,8 +5,10 @@ pub mod batch;
 pub mod cfg_cmd;
 pub mod dis_cmd;
 pub mod grammar;
+pub mod listing;
 pub mod opt_cmd;
 pub mod output;
+pub mod placement;
 pub mod reflect_cmd;
 pub mod val_cmd;
 
