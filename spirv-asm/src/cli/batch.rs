@@ -1083,13 +1083,7 @@ impl<'a> Plan<'a> {
                 Some(out) => out,
                 None => path.parent().unwrap_or(Path::new("")),
             };
-            let stem = String::from_utf8_lossy(bare_split(name).0);
-            let suffix = self.suffix.unwrap_or("");
-            let mut file = String::with_capacity(stem.len() + suffix.len() + 1 + ext.len());
-            file.push_str(&stem);
-            file.push_str(suffix);
-            file.push('.');
-            file.push_str(ext);
+            let file = self.output_name(&String::from_utf8_lossy(bare_split(name).0), ext);
             joined(folder, file.as_ref())
         });
         Item {
@@ -1109,7 +1103,8 @@ impl<'a> Plan<'a> {
                     PathBuf::from(path.file_name().unwrap_or_default()),
                 ),
             };
-            base.join(rel.with_file_name(self.output_name(&rel, ext)))
+            let stem = rel.file_stem().unwrap_or_default().to_string_lossy();
+            base.join(rel.with_file_name(self.output_name(&stem, ext)))
         });
         Item {
             path,
@@ -1118,11 +1113,17 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// The file name of the output of the input named `name`: its stem, the suffix,
-    /// and the output extension.
-    fn output_name(&self, name: &Path, ext: &str) -> String {
-        let stem = name.file_stem().unwrap_or_default().to_string_lossy();
-        format!("{stem}{}.{ext}", self.suffix.unwrap_or(""))
+    /// The file name of the output of an input whose name has the stem `stem`: the
+    /// stem, the suffix, and the output extension (built in one allocation: the walk
+    /// names one output per file).
+    fn output_name(&self, stem: &str, ext: &str) -> String {
+        let suffix = self.suffix.unwrap_or("");
+        let mut file = String::with_capacity(stem.len() + suffix.len() + 1 + ext.len());
+        file.push_str(stem);
+        file.push_str(suffix);
+        file.push('.');
+        file.push_str(ext);
+        file
     }
 
     /// Takes an item's output for it; refuses one another item took.
