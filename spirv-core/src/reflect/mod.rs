@@ -84,22 +84,72 @@ pub struct SpecConstant {
     pub default: Option<Value>,
 }
 
-/// The named or decorated members of one struct, by index (sparse: a module cannot
-/// make this larger than its own member instructions).
-#[derive(Debug, Clone, Default)]
+/// The names and decorations of struct members: a record for each (struct, member)
+/// that the module names or decorates, and for each struct a map from member index to
+/// its record's place, so that a struct's members come in index order. The records
+/// are kept apart from the maps: a map of records has room for eleven in its first
+/// node, and most structs name or decorate a few members (1.7 KB for a struct of two). They lie in chunks of
+/// [`Members::CHUNK`], so that adding one never copies the others (a vector of
+/// 144-byte records, doubling, held its old and new blocks at once).
+#[derive(Debug, Default)]
 struct Members {
-    entries: BTreeMap<u32, MemberInfo>,
-    /// One more than the highest index seen.
-    len: u32,
+    /// Each struct's members with a record, to the record's place.
+    index: IdTable<BTreeMap<u32, u32>>,
+    /// The records by place: the first chunk grows as a vector does, the others are
+    /// made full size.
+    chunks: Vec<Vec<MemberInfo>>,
+    /// The number of records.
+    count: u32,
 }
 
 impl Members {
-    fn get(&self, index: u32) -> Option<&MemberInfo> {
-        self.entries.get(&index)
+    const CHUNK: usize = 256;
+
+    fn record(&self, at: u32) -> &MemberInfo {
+        let at = at as usize;
+        &self.chunks[at / Self::CHUNK][at % Self::CHUNK]
     }
-    fn entry(&mut self, index: u32) -> &mut MemberInfo {
-        self.len = self.len.max(index.saturating_add(1));
-        self.entries.entry(index).or_default()
+
+    fn get(&self, id: u32, member: u32) -> Option<&MemberInfo> {
+        let &at = self.index.get(id)?.get(&member)?;
+        Some(self.record(at))
+    }
+
+    /// The record of member `member` of struct `id`, made if absent; `cap` bounds the
+    /// dense index of structs (see [`IdTable::insert`]).
+    fn entry(&mut self, id: u32, member: u32, cap: usize) -> &mut MemberInfo {
+        let next = self.count;
+        let at = *self.index.entry(id, cap).entry(member).or_insert(next);
+        if at == next {
+            if self.chunks.last().is_none_or(|c| c.len() == Self::CHUNK) {
+                let first = self.chunks.is_empty();
+                self.chunks
+                    .push(Vec::with_capacity(if first { 4 } else { Self::CHUNK }));
+            }
+            if let Some(chunk) = self.chunks.last_mut() {
+                chunk.push(MemberInfo::default());
+            }
+            self.count += 1;
+        }
+        let at = at as usize;
+        &mut self.chunks[at / Self::CHUNK][at % Self::CHUNK]
+    }
+
+    /// Struct `id`'s records, by member index.
+    fn of(&self, id: u32) -> impl Iterator<Item = (u32, &MemberInfo)> {
+        self.index
+            .get(id)
+            .into_iter()
+            .flatten()
+            .map(|(&m, &at)| (m, self.record(at)))
+    }
+
+    /// One more than struct `id`'s highest member index with a record (0 if none).
+    fn len(&self, id: u32) -> u32 {
+        self.index
+            .get(id)
+            .and_then(BTreeMap::last_key_value)
+            .map_or(0, |(&m, _)| m.saturating_add(1))
     }
 }
 
@@ -111,7 +161,7 @@ pub struct Reflection<'m> {
     cap: usize,
     names: IdTable<String>,
     decorations: decorations::DecorationTable,
-    members: IdTable<Members>,
+    members: Members,
     types: TypeTable,
     constants: IdTable<Constant>,
     values: IdTable<Value>,
@@ -142,7 +192,7 @@ impl<'m> Reflection<'m> {
             cap,
             names: IdTable::new(),
             decorations: decorations::DecorationTable::default(),
-            members: IdTable::new(),
+            members: Members::default(),
             types: TypeTable::with_cap(module),
             constants: IdTable::new(),
             values: IdTable::new(),
@@ -297,7 +347,7 @@ impl<'m> Reflection<'m> {
 
     /// The record of member `index` of struct `id`, created if absent.
     fn member_entry(&mut self, id: u32, index: u32) -> Option<&mut MemberInfo> {
-        Some(self.members.entry(id, self.cap).entry(index))
+        Some(self.members.entry(id, index, self.cap))
     }
 
     /// The module reflected.
@@ -352,19 +402,16 @@ impl<'m> Reflection<'m> {
     }
     /// The name and decorations of member `index` of struct `id`, if it has any.
     pub fn member(&self, id: Id, index: u32) -> Option<&MemberInfo> {
-        self.members.get(id.0)?.get(index)
+        self.members.get(id.0, index)
     }
     /// The named or decorated members of struct `id`, by index.
     pub fn member_infos(&self, id: Id) -> impl Iterator<Item = (u32, &MemberInfo)> {
-        self.members
-            .get(id.0)
-            .into_iter()
-            .flat_map(|m| m.entries.iter().map(|(i, info)| (*i, info)))
+        self.members.of(id.0)
     }
     /// One more than the highest member index of struct `id` that is named or
     /// decorated (0 if none is).
     pub fn member_records(&self, id: Id) -> u32 {
-        self.members.get(id.0).map_or(0, |m| m.len)
+        self.members.len(id.0)
     }
     /// The type `id`.
     pub fn ty(&self, id: Id) -> Option<&Type> {
