@@ -347,22 +347,24 @@ fn reordered(
         // The printer takes the levels from this scan instead of its own.
         printer.scanned = Some(cfg::levels(&cfg));
     }
-    // The function's words were all read by pass 1.
+    // The function's words were all read by pass 1. The text goes out as it grows, as
+    // on the plain path: a block of a million instructions is not held whole.
     let mut print = |out: &mut Vec<u8>, r: std::ops::Range<usize>| {
         let insts = RawInstructions::new(words.get(r.clone()).unwrap_or(&[]), r.start);
         for inst in insts.map_while(Result::ok) {
             printer.instruction(st, out, inst);
+            if out.len() >= 1 << 16 {
+                drain(out, sink)?;
+            }
         }
+        Ok::<(), DisError>(())
     };
-    print(out, pos..first);
+    print(out, pos..first)?;
     for block in cfg.structured_order() {
-        print(out, cfg.words(block));
-        if out.len() >= 1 << 16 {
-            drain(out, sink)?;
-        }
+        print(out, cfg.words(block))?;
     }
     let end_len = (words[end] >> 16) as usize;
-    print(out, end..end + end_len);
+    print(out, end..end + end_len)?;
     Ok((Some(end + end_len), last))
 }
 
