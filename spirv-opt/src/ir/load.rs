@@ -813,7 +813,25 @@ impl Loader {
                 self.refuse(format!("Id {id} is defined more than once"))
             }
             k => decode(k, 1).into(),
-        })
+        })?;
+        // A zero id among the other operands is refused too, in the parser's words (a
+        // scope or memory semantics id by its operand type's name): passes that copy or
+        // split what an id names wrote such a module with ids defined twice.
+        let mut zero = None;
+        data.for_each_operand(|_, kind, words| {
+            if zero.is_none() && words.first() == Some(&0) {
+                zero = match kind {
+                    Kind::Id => Some("Id is 0"),
+                    Kind::ScopeId => Some("scope ID is 0"),
+                    Kind::MemorySemanticsId => Some("memory semantics ID is 0"),
+                    _ => None,
+                };
+            }
+        });
+        match zero {
+            Some(message) => Err(self.refuse(message.into())),
+            None => Ok(()),
+        }
     }
 
     /// The class of the set an extended instruction imports.

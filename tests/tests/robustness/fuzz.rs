@@ -1040,4 +1040,34 @@ OpEntryPoint Fragment %missing "main"
 "#;
     let words = spirv_asm::assemble(text.as_bytes(), &AsmOptions::default()).expect("assembles");
     spirv_opt::fuzz::ir_passes(&words);
+    // A struct member of type id 0 (FUZZ_CASES=40000 found it): the optimizer's loader
+    // took it, and --scalar-replacement wrote a module defining an id twice. spirv-opt's
+    // parser refuses any zero id operand, naming a scope or memory semantics id by its
+    // operand type; the loader now does the same.
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                %float = OpTypeFloat 32\n%s = OpTypeStruct %float %float\n\
+                %uint = OpTypeInt 32 0\n%c2 = OpConstant %uint 2\n\
+                %c8 = OpConstant %uint 8\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+                %f = OpFunction %void None %fn\n%l = OpLabel\n\
+                OpMemoryBarrier %c2 %c8\nOpReturn\nOpFunctionEnd\n";
+    let words = spirv_asm::assemble(text.as_bytes(), &AsmOptions::default()).expect("assembles");
+    let at = |opcode: u16, len: u32| {
+        let mut i = 5;
+        while words[i] != (len << 16 | u32::from(opcode)) {
+            i += (words[i] >> 16) as usize;
+        }
+        i
+    };
+    let (member, barrier) = (at(30, 4) + 3, at(225, 3));
+    for (word, message) in [
+        (member, "4: Id is 0"),
+        (barrier + 1, "12: scope ID is 0"),
+        (barrier + 2, "12: memory semantics ID is 0"),
+    ] {
+        let mut w = words.clone();
+        w[word] = 0;
+        let loaded = spirv_opt::ir::Ir::from_words(&w).map(|_| ());
+        assert_eq!(loaded.map_err(|e| e.to_string()), Err(message.to_owned()));
+        spirv_opt::fuzz::ir_passes(&w);
+    }
 }
