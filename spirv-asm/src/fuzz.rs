@@ -58,6 +58,25 @@ pub fn assemble_text(text: &[u8]) {
     }
 }
 
+/// Reads `words` as `spirv-cfg` does and draws them: DOT, and SVG with and without the
+/// blocks' instructions, of the whole module and of its first function alone.
+pub fn flow_graph_words(words: &[u32]) {
+    use crate::flow_graph::{ControlFlow, SvgOptions};
+    let Ok(mut graph) = ControlFlow::read(words) else {
+        return;
+    };
+    let _ = graph.to_dot();
+    for with in [false, true] {
+        let _ = graph.to_svg(&SvgOptions::with_instructions(with));
+    }
+    if let Some(&first) = graph.functions().first() {
+        let name = graph.name(first);
+        if graph.retain_function(&name) {
+            let _ = graph.to_svg(&SvgOptions::default());
+        }
+    }
+}
+
 /// Reflects `words` in the `spirv-cross --reflect` format: an answer or an error.
 pub fn reflect_words(words: &[u32]) {
     if let Ok(m) = spirv_core::Module::from_words(words) {

@@ -189,11 +189,13 @@ impl<'w> Printer<'w> {
         if !parsed_already {
             st.parsed.clear();
             let parsed = &mut st.parsed;
-            if walk::walk(info, ops, &st.ids, WalkOptions::default(), &mut |p| {
-                parsed.push(*p)
-            })
-            .is_err()
-            {
+            // Laid out as pass 1 read it (strictly: a literal of a 0-bit type has no
+            // words, as in SPIRV-Tools' parser), or the two would disagree.
+            let strict = WalkOptions {
+                strict: true,
+                ..WalkOptions::default()
+            };
+            if walk::walk(info, ops, &st.ids, strict, &mut |p| parsed.push(*p)).is_err() {
                 self.raw(out, pos);
                 return;
             }
@@ -327,7 +329,10 @@ impl<'w> Printer<'w> {
         color: bool,
     ) -> usize {
         let words = &ops[p.start..p.start + p.len];
-        let w = words[0];
+        // A literal of a 0-bit type has no words, and spirv-dis prints nothing for it.
+        let Some(&w) = words.first() else {
+            return 0;
+        };
         let line = &mut self.line;
         let mut invisible = 0;
         let mut paint = |line: &mut Vec<u8>, c: &[u8]| {

@@ -64,7 +64,9 @@ pub struct Block {
     /// `spirv-cfg` labels it its function's entry (the first block printed since the
     /// function's `OpFunction`).
     pub entry: bool,
-    /// Its instructions by index in the module, from its `OpLabel` to its terminator.
+    /// Its instructions by index in the module, from its `OpLabel` (or, for a
+    /// terminator that follows another with no label between, from the instruction
+    /// after that one) to its terminator.
     pub instructions: Range<usize>,
     /// Where it goes, in `spirv-cfg`'s order: branch targets in operand order
     /// (`OpSwitch`'s default first; repeats kept), then the merge block, then the
@@ -261,7 +263,12 @@ fn scan(words: &[u32], ids: &Ids) -> Vec<Block> {
             Opcode::Switch => {
                 let mut t = Vec::new();
                 if let Some(info) = spv::GRAMMAR.instruction(u32::from(inst.opcode)) {
-                    let _ = walk::walk(info, ops, ids, WalkOptions::default(), &mut |p| {
+                    // Case literals sized as the parser that read the module sized them.
+                    let strict = WalkOptions {
+                        strict: true,
+                        ..WalkOptions::default()
+                    };
+                    let _ = walk::walk(info, ops, ids, strict, &mut |p| {
                         if p.kind.is_id() && p.start > 0 {
                             t.push(ops[p.start]);
                         }
@@ -292,6 +299,11 @@ fn scan(words: &[u32], ids: &Ids) -> Vec<Block> {
         st.seen_entry = true;
         st.merge = 0;
         st.continue_target = 0;
+        // A terminator with no label since the last one starts a block of its own
+        // (spirv-cfg prints it under the same label): its instructions start after the
+        // last terminator, so that the blocks' ranges do not overlap (n terminators
+        // after one label listed n²/2 instructions).
+        st.label_index = inst.index + 1;
     }
     blocks
 }

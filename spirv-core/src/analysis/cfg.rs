@@ -203,7 +203,13 @@ impl Cfg {
                 }
                 Opcode::Switch => {
                     if let Some(info) = op.info() {
-                        let _ = walk::walk(info, ops, ids, WalkOptions::default(), &mut |p| {
+                        // Case literals sized as SPIRV-Tools' parser sizes them (none
+                        // for a 0-bit selector).
+                        let strict = WalkOptions {
+                            strict: true,
+                            ..WalkOptions::default()
+                        };
+                        let _ = walk::walk(info, ops, ids, strict, &mut |p| {
                             if p.kind.is_id() && p.start > 0 {
                                 targets.push(Id(ops[p.start]));
                             }

@@ -859,6 +859,19 @@ fn disassembler_never_panics_on_mutated_modules() {
 }
 
 #[test]
+fn flow_graph_never_panics_on_mutated_modules() {
+    let bins = seed_modules("the flow graph's fuzz body");
+    let mut rng = Rng(0xcf9_d07);
+    let mut read = 0;
+    for _ in 0..cases() / 4 {
+        let w = mutated(&mut rng, &bins);
+        read += usize::from(Module::from_words(&w).is_ok());
+        spirv_asm::fuzz::flow_graph_words(&w);
+    }
+    assert_floor("flow graph (modules that read)", read, cases() / 4, 15);
+}
+
+#[test]
 fn assembler_never_panics_on_mutated_text() {
     // The fixtures' texts (the assembler-error cases among them) and the Builder
     // modules' disassembly; a sample of the corpus's when it is there.
@@ -1070,4 +1083,54 @@ OpEntryPoint Fragment %missing "main"
         assert_eq!(loaded.map_err(|e| e.to_string()), Err(message.to_owned()));
         spirv_opt::fuzz::ir_passes(&w);
     }
+    // An `OpSwitch` on a 0-bit integer (FUZZ_CASES=300000 found it): SPIRV-Tools' parser
+    // gives each case literal no words, and spirv-dis prints it as nothing. `dis
+    // --raw-id` indexed the literal's missing word (a panic), the default printed the
+    // switch as `OpUnknown` (its second walk gave the literal a word), and the block
+    // order and `cfg` missed the case's target.
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%i0 = OpTypeInt 0 1\n\
+                %p = OpTypePointer Function %i0\n%f = OpFunction %void None %fn\n\
+                %l = OpLabel\n%v = OpVariable %p Function\n%x = OpLoad %i0 %v\n\
+                OpSelectionMerge %m None\nOpSwitch %x %m 0 %a\n%a = OpLabel\nOpBranch %m\n\
+                %m = OpLabel\nOpReturn\nOpFunctionEnd\n";
+    let mut words =
+        spirv_asm::assemble(text.as_bytes(), &AsmOptions::default()).expect("assembles");
+    // The literal's word out, as a 0-bit literal has none.
+    let at = (5..words.len())
+        .find(|&i| words[i] & 0xffff == u32::from(Opcode::Switch.0))
+        .expect("a switch");
+    words.remove(at + 3);
+    words[at] -= 1 << 16;
+    spirv_asm::fuzz::disassemble_words(&words);
+    spirv_asm::fuzz::flow_graph_words(&words);
+    for opts in [
+        DisOptions::default(),
+        DisOptions {
+            raw_id: true,
+            ..DisOptions::default()
+        },
+    ] {
+        let text = spirv_asm::disassemble(&words, &opts).expect("disassembles");
+        let text = String::from_utf8(text).expect("UTF-8");
+        assert!(text.contains("OpSwitch %8 %9  %10\n"), "{text}");
+    }
+    let graph = spirv_asm::flow_graph::ControlFlow::read(&words).expect("reads");
+    let dot = String::from_utf8(graph.to_dot()).expect("UTF-8");
+    assert!(dot.contains("6 -> 10;"), "{dot}");
+    // 4,000 terminators after one label (FUZZ_CASES=300000 found it): spirv-cfg prints a
+    // block for each, and each block's instructions ran from the label, so the SVG
+    // with instructions listed 8 million lines.
+    let mut text = String::from(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n\
+         %fn = OpTypeFunction %void\n%f = OpFunction %void None %fn\n%l = OpLabel\n",
+    );
+    text.push_str(&"OpBranch %l\n".repeat(4000));
+    text.push_str("OpFunctionEnd\n");
+    let words = spirv_asm::assemble(text.as_bytes(), &AsmOptions::default()).expect("assembles");
+    let graph = spirv_asm::flow_graph::ControlFlow::read(&words).expect("reads");
+    let listed: usize = graph.blocks().iter().map(|b| b.instructions.len()).sum();
+    assert_eq!(listed, 4001);
+    let svg = graph.to_svg(&spirv_asm::flow_graph::SvgOptions::with_instructions(true));
+    assert!(svg.len() < 4_000_000, "{} bytes", svg.len());
 }
