@@ -209,7 +209,7 @@ impl Context {
 
     /// The pointer type to `type_id` in `storage`: the first such `OpTypePointer` of
     /// the module, or a new one (`FindPointerToType`, which scans the types and values:
-    /// here an index the IR keeps, see [`Ir::first_pointer_type`]).
+    /// here an index the IR keeps, `ir/pointer_index.rs`).
     pub fn find_pointer_to_type(&mut self, type_id: u32, storage: u32) -> u32 {
         let pointee = self.types().get(type_id);
         if let Some(f) = self.ir.first_pointer_type(type_id, storage) {

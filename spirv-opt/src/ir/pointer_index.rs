@@ -40,7 +40,7 @@ impl Default for PointerIndex {
 
 impl Ir {
     /// The first `OpTypePointer` of the types and values to `pointee` in `storage`.
-    pub fn first_pointer_type(&mut self, pointee: u32, storage: u32) -> Option<Inst> {
+    pub(crate) fn first_pointer_type(&mut self, pointee: u32, storage: u32) -> Option<Inst> {
         let Ir {
             nodes,
             sections,

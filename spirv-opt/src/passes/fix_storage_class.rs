@@ -319,7 +319,13 @@ fn sc_call(
             let pointee = cx.ir.data(pt).in_word(1);
             let new_type = cx.find_pointer_to_type(pointee, storage);
             cx.ir.data_mut(i).set_type_id(new_type);
-            cx.update_def_use(i);
+            // Only the type changed: `i` is recorded as a user of its other operands
+            // already, and recording it there again at each change (`UpdateDefUse`)
+            // grew their lists with every step of a walk.
+            if cx.are_valid(Analyses::DEF_USE) {
+                let (du, ir) = cx.def_use_ir();
+                du.add_user(ir, new_type, i);
+            }
             let users = cx.users(id);
             ScCall::Frame(ScFrame::Fix { users, next: 0 }, true)
         }
