@@ -107,7 +107,7 @@ impl DefUse {
     /// changing the types of n instructions back and forth records each in the same few
     /// lists again and again. Left over half full, it doubles, so that each sort of c
     /// users follows at least c/2 records.
-    pub fn add_user(&mut self, ir: &Ir, id: u32, i: Inst) {
+    pub(crate) fn add_user(&mut self, ir: &Ir, id: u32, i: Inst) {
         let (now, key) = (ir.edits(), order_key(ir, i));
         let u = self.users.entry_or_insert_with(id, Users::default);
         match u.list.last() {
