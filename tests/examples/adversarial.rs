@@ -467,6 +467,11 @@ const CLASSES: &[(&str, Make, usize)] = &[
         40_000,
     ),
     (
+        "families: alternating storage classes",
+        families::alternating_storage_classes,
+        2_000,
+    ),
+    (
         "families: ray call graph",
         families::ray_call_graph,
         100_000,

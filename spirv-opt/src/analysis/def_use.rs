@@ -98,6 +98,33 @@ impl DefUse {
         });
     }
 
+    /// Records `i` as a user of `id` alone: for an instruction whose one changed operand
+    /// is `id` (its result type, say), already recorded as a user of the others. Recording
+    /// it there again, as [`DefUse::analyze_uses`] would, changes no query's answer (a
+    /// query drops the repeats) but grows those lists each time. For the same reason,
+    /// `id`'s list, once full and out of order, is sorted and its repeats dropped as a
+    /// query would (the same users in the same order), rather than only grown: a walk
+    /// changing the types of n instructions back and forth records each in the same few
+    /// lists again and again. Left over half full, it doubles, so that each sort of c
+    /// users follows at least c/2 records.
+    pub(crate) fn add_user(&mut self, ir: &Ir, id: u32, i: Inst) {
+        let (now, key) = (ir.edits(), order_key(ir, i));
+        let u = self.users.entry_or_insert_with(id, Users::default);
+        match u.list.last() {
+            None => (u.checked_at, u.tidy) = (now, true),
+            Some(&last) => u.tidy &= order_key(ir, last) < key,
+        }
+        if !u.tidy && u.list.len() == u.list.capacity() {
+            u.list.sort_by_key(|&v| order_key(ir, v));
+            u.list.dedup();
+            if u.list.len() > u.list.capacity() / 2 {
+                u.list.reserve(u.list.len());
+            }
+            u.tidy = u.list.last().is_none_or(|&last| order_key(ir, last) < key);
+        }
+        u.list.push(i);
+    }
+
     /// [`DefUse::analyze_def`] and [`DefUse::analyze_uses`] of `i` and of its debug
     /// lines (`AnalyzeInstDefUse`).
     pub fn analyze_def_use(&mut self, ir: &Ir, i: Inst) {

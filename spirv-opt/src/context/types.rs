@@ -208,14 +208,11 @@ impl Context {
     }
 
     /// The pointer type to `type_id` in `storage`: the first such `OpTypePointer` of
-    /// the module, or a new one (`FindPointerToType`).
+    /// the module, or a new one (`FindPointerToType`, which scans the types and values:
+    /// here an index the IR keeps, `ir/pointer_index.rs`).
     pub fn find_pointer_to_type(&mut self, type_id: u32, storage: u32) -> u32 {
         let pointee = self.types().get(type_id);
-        let found = self.ir.section(Section::TypesValues).find(|&i| {
-            let d = self.ir.data(i);
-            d.opcode() == O::TypePointer && d.word(2) == type_id && d.word(1) == storage
-        });
-        if let Some(f) = found {
+        if let Some(f) = self.ir.first_pointer_type(type_id, storage) {
             return self.ir.result_id(f);
         }
         let Some(id) = self.take_next_id() else {

@@ -18,6 +18,7 @@
 
 mod inst;
 pub(crate) mod load;
+mod pointer_index;
 pub(crate) mod write;
 
 pub use inst::{DebugScope, InstData, Kind, Operand};
@@ -173,8 +174,11 @@ const OWNER_TAG_BITS: u32 = 4;
 /// The bits of a [`PackedOwner`] that give the index.
 const OWNER_INDEX: u32 = u32::MAX >> OWNER_TAG_BITS;
 
+/// The packed owner of the types and values' instructions.
+const TYPES_VALUES: PackedOwner = Owner::Section(Section::TypesValues).pack();
+
 impl Owner {
-    fn pack(self) -> PackedOwner {
+    const fn pack(self) -> PackedOwner {
         let (tag, index) = match self {
             Owner::Detached => (0, 0),
             Owner::Section(s) => (1, section_index(s) as u32),
@@ -310,6 +314,12 @@ pub struct Ir {
     /// Bumped whenever an instruction's operands may change or an instruction dies:
     /// analyses that clean their lists lazily skip the work while it stands still.
     edits: u64,
+    /// Bumped whenever the types and values change other than by an append: an
+    /// instruction of theirs handed out to change, one linked before another of theirs,
+    /// one unlinked or killed (what [`pointer_index`] needs to know).
+    types_values_edits: u64,
+    /// The first pointer types of the types and values.
+    pointer_index: pointer_index::PointerIndex,
 }
 
 impl Default for Ir {
@@ -319,7 +329,7 @@ impl Default for Ir {
 }
 
 /// A section's place in [`Section::ALL`] (the declaration order).
-fn section_index(s: Section) -> usize {
+const fn section_index(s: Section) -> usize {
     s as usize
 }
 
@@ -340,6 +350,8 @@ impl Ir {
             contains_debug_info: false,
             max_id_bound: DEFAULT_MAX_ID_BOUND,
             edits: 0,
+            types_values_edits: 0,
+            pointer_index: pointer_index::PointerIndex::default(),
         }
     }
 
@@ -464,7 +476,11 @@ impl Ir {
     /// The instruction's data, to change it.
     pub fn data_mut(&mut self, i: Inst) -> &mut InstData {
         self.edits += 1;
-        &mut self.nodes[i.index()].data
+        let node = &mut self.nodes[i.index()];
+        if node.owner == TYPES_VALUES {
+            self.types_values_edits += 1;
+        }
+        &mut node.data
     }
 
     /// The opcode.
@@ -652,6 +668,9 @@ impl Ir {
     /// Links `i` (detached) before `at`, in `at`'s list.
     pub fn insert_before(&mut self, at: Inst, i: Inst) {
         let owner = self.owner(at);
+        if owner == Owner::Section(Section::TypesValues) {
+            self.types_values_edits += 1;
+        }
         let prev = self.nodes[at.index()].prev;
         {
             let node = &mut self.nodes[i.index()];
@@ -702,6 +721,9 @@ impl Ir {
     /// Unlinks `i` from its list (its data stays, and it can be linked elsewhere).
     pub fn unlink(&mut self, i: Inst) {
         let owner = self.owner(i);
+        if owner == Owner::Section(Section::TypesValues) {
+            self.types_values_edits += 1;
+        }
         let (prev, next) = (self.nodes[i.index()].prev, self.nodes[i.index()].next);
         if let Some(list) = self.list(owner) {
             if prev != NONE {

@@ -16,17 +16,21 @@
 //! variables reach (a chain of n selects each taking another variable) were walked
 //! once per use, n² and more. [`Memo`] remembers walks that left nothing to change and
 //! skips a walk that would repeat one while nothing has changed since: that walk would
-//! change nothing and find nothing, so the output is spirv-opt's.
+//! change nothing and find nothing, so the output is spirv-opt's. Walks that do change
+//! things cannot be skipped so: n variables of alternating classes each changing a
+//! chain of n pointers that the next changes back take n² steps (spirv-opt's walk too).
+//! The walks share a budget of steps proportional to the module ([`STEP_PER_INST`]),
+//! far above what real modules take, past which the pass fails with a message.
 
 use crate::analysis::Analyses;
 use crate::analysis::constants::Const;
 use crate::analysis::types::Ty;
+use crate::analysis::{IdHashMap, IdHashSet};
 use crate::context::Context;
 use crate::ir::{Inst, Kind};
 use crate::pass::{IrPass, PassError, Status};
 use crate::passes::copy_prop_arrays::generate_copy;
 use spirv_core::spv::Opcode as O;
-use std::collections::{HashMap, HashSet};
 
 /// The pass's flag.
 pub const FLAG: &str = "fix-storage-class";
@@ -61,8 +65,9 @@ impl IrPass for FixStorageClass {
         // Copies of stored values are bounded by the module (spirv-opt's grow with
         // the array lengths the types claim).
         let mut budget = (1usize << 20) + 16 * cx.ir.instruction_count();
+        let mut steps = Steps::new(cx.ir.instruction_count());
         let mut modified = false;
-        let mut seen: HashSet<u32> = HashSet::new();
+        let mut seen: IdHashSet<u32> = IdHashSet::default();
         let mut memo = Memo::default();
         for var in vars {
             let id = cx.ir.result_id(var);
@@ -83,13 +88,24 @@ impl IrPass for FixStorageClass {
                 });
             }
             for (user, index) in uses {
-                modified |= propagate_storage_class(cx, user, storage, &mut seen, &mut memo);
                 modified |=
-                    propagate_type(cx, user, var_type, index, &mut seen, &mut budget, &mut memo)
-                        .ok_or(PassError {
-                            pass: FLAG,
-                            message: "ids ran out".into(),
-                        })?;
+                    propagate_storage_class(cx, user, storage, &mut seen, &mut memo, &mut steps);
+                modified |= propagate_type(
+                    cx,
+                    user,
+                    var_type,
+                    index,
+                    &mut seen,
+                    (&mut budget, &mut steps),
+                    &mut memo,
+                )
+                .ok_or(PassError {
+                    pass: FLAG,
+                    message: "ids ran out".into(),
+                })?;
+                if steps.out {
+                    return Err(steps.error());
+                }
             }
         }
         Ok(if modified {
@@ -97,6 +113,64 @@ impl IrPass for FixStorageClass {
         } else {
             Status::Unchanged
         })
+    }
+}
+
+/// The steps (a user or use looked at) the walks of one run may take: [`STEP_BASE`]
+/// plus this many per instruction. n variables each walking, and really changing, a
+/// chain of n pointers that the others reach is n² steps by spirv-opt's own rules (each
+/// walk changes back the pointers the one before changed, and the pointer types each
+/// asks for decide the new ids, so none can be skipped); past the budget the pass fails
+/// rather than run for minutes. Real modules take far fewer: the corpus's most, under
+/// `--legalize-hlsl`, is 1.8 per instruction (docs/robustness.md).
+const STEP_PER_INST: usize = 64;
+/// The steps any module may take, however small.
+const STEP_BASE: usize = 1 << 16;
+
+/// The walks' step budget.
+struct Steps {
+    /// The budget.
+    budget: usize,
+    /// The steps left.
+    left: usize,
+    /// Whether a walk wanted a step when none was left (it stopped there).
+    out: bool,
+}
+
+impl Steps {
+    /// The budget of a module of `insts` instructions.
+    fn new(insts: usize) -> Steps {
+        let budget = STEP_BASE.saturating_add(STEP_PER_INST.saturating_mul(insts));
+        Steps {
+            budget,
+            left: budget,
+            out: false,
+        }
+    }
+
+    /// Takes a step; false (and `out` set) when none is left: the walk then returns at
+    /// once, its work unfinished, and the pass fails.
+    #[inline(always)]
+    fn take(&mut self) -> bool {
+        if self.left == 0 {
+            self.out = true;
+            return false;
+        }
+        self.left -= 1;
+        true
+    }
+
+    /// The pass's error once `out`.
+    fn error(&self) -> PassError {
+        PassError {
+            pass: FLAG,
+            message: format!(
+                "the walks from the variables' uses took over {} steps ({STEP_BASE} plus \
+                 {STEP_PER_INST} per instruction): the variables' walks keep changing \
+                 pointers that others change back",
+                self.budget
+            ),
+        }
     }
 }
 
@@ -115,13 +189,13 @@ struct Memo {
     /// The storage class of the walks in `storage_done`.
     storage: u32,
     /// Instructions a storage-class walk for `storage` has walked.
-    storage_done: HashSet<Inst>,
+    storage_done: IdHashSet<Inst>,
     /// Instructions and the result types type walks that changed nothing walked them with.
-    type_done: HashSet<(Inst, u32)>,
+    type_done: IdHashSet<(Inst, u32)>,
     /// The same for the type walk under way, its frames that have finished while the
     /// walk has changed nothing (its instructions' walks need not repeat within it, as
     /// in [`propagate_storage_class`]).
-    type_walk: HashSet<(Inst, u32)>,
+    type_walk: IdHashSet<(Inst, u32)>,
 }
 
 impl Memo {
@@ -151,7 +225,7 @@ struct Active {
     /// Phi frames on the stack.
     phis: u32,
     /// For each non-phi instruction on the stack, the phi count below each of its frames.
-    at: HashMap<Inst, Vec<u32>>,
+    at: IdHashMap<Inst, Vec<u32>>,
 }
 
 impl Active {
@@ -201,7 +275,7 @@ fn sc_call(
     cx: &mut Context,
     i: Inst,
     storage: u32,
-    seen: &mut HashSet<u32>,
+    seen: &mut IdHashSet<u32>,
     memo: &mut Memo,
 ) -> ScCall {
     if memo.storage == storage && memo.storage_done.contains(&i) {
@@ -245,7 +319,13 @@ fn sc_call(
             let pointee = cx.ir.data(pt).in_word(1);
             let new_type = cx.find_pointer_to_type(pointee, storage);
             cx.ir.data_mut(i).set_type_id(new_type);
-            cx.update_def_use(i);
+            // Only the type changed: `i` is recorded as a user of its other operands
+            // already, and recording it there again at each change (`UpdateDefUse`)
+            // grew their lists with every step of a walk.
+            if cx.are_valid(Analyses::DEF_USE) {
+                let (du, ir) = cx.def_use_ir();
+                du.add_user(ir, new_type, i);
+            }
             let users = cx.users(id);
             ScCall::Frame(ScFrame::Fix { users, next: 0 }, true)
         }
@@ -258,9 +338,13 @@ fn propagate_storage_class(
     cx: &mut Context,
     inst: Inst,
     storage: u32,
-    seen: &mut HashSet<u32>,
+    seen: &mut IdHashSet<u32>,
     memo: &mut Memo,
+    steps: &mut Steps,
 ) -> bool {
+    if !steps.take() {
+        return false;
+    }
     let (first, result) = match sc_call(cx, inst, storage, seen, memo) {
         ScCall::Done(r) => return r,
         ScCall::Frame(f, r) => (f, r),
@@ -272,7 +356,7 @@ fn propagate_storage_class(
     // since or is still under way. Without this, each use of the last of a chain that
     // n phis use went round them all (n² steps, spirv-opt's too).
     let mut pure = !result;
-    let mut finished: HashSet<Inst> = HashSet::new();
+    let mut finished: IdHashSet<Inst> = IdHashSet::default();
     let mut stack = vec![first];
     let mut path = vec![inst];
     let mut active = Active::default();
@@ -303,6 +387,9 @@ fn propagate_storage_class(
             continue;
         };
         *next += 1;
+        if !steps.take() {
+            return false;
+        }
         if active.closes_cycle(cx, user) {
             pure = false;
             continue;
@@ -353,7 +440,7 @@ fn ty_call(
     i: Inst,
     type_id: u32,
     index: usize,
-    seen: &mut HashSet<u32>,
+    seen: &mut IdHashSet<u32>,
     budget: &mut usize,
     memo: &mut Memo,
     clean: &mut bool,
@@ -441,16 +528,20 @@ fn ty_call(
     ))
 }
 
-/// `PropagateType(inst, type_id, index, seen)`; `None` when ids ran out.
+/// `PropagateType(inst, type_id, index, seen)`, with the copies' budget and the
+/// steps'; `None` when ids ran out.
 fn propagate_type(
     cx: &mut Context,
     inst: Inst,
     type_id: u32,
     index: usize,
-    seen: &mut HashSet<u32>,
-    budget: &mut usize,
+    seen: &mut IdHashSet<u32>,
+    (budget, steps): (&mut usize, &mut Steps),
     memo: &mut Memo,
 ) -> Option<bool> {
+    if !steps.take() {
+        return Some(false);
+    }
     let mut clean = true;
     memo.type_walk.clear();
     let (modified, first) = ty_call(cx, inst, type_id, index, seen, budget, memo, &mut clean)?;
@@ -477,6 +568,9 @@ fn propagate_type(
             continue;
         };
         top.next += 1;
+        if !steps.take() {
+            return Some(false);
+        }
         let t = top.new_type;
         if active.closes_cycle(cx, user) {
             clean = false;

@@ -3,6 +3,7 @@
 //! assembled: long chains of extended instructions (`GLSL.std.450` and debug-info
 //! members of one composite), many image instructions with every operand, wide
 //! non-uniform group operations, long chains and cycles of selected logical pointers,
+//! one chain of pointers walked by variables of alternating storage classes,
 //! and a deep call graph under many ray-tracing entry points whose instructions limit
 //! the execution models of every function above them.
 
@@ -158,6 +159,57 @@ pub fn logical_pointer_chains(n: usize) -> Input {
         "OpLoopMerge %merge %cont None\nOpBranch %cont\n%cont = OpLabel\n\
          OpBranchConditional %true %loop %merge\n%merge = OpLabel\nOpReturn\nOpFunctionEnd\n",
     );
+    binary(&t)
+}
+
+/// n variables whose storage classes cycle through StorageBuffer, Uniform and
+/// Workgroup, after n constants (so that the pointer types come late in the types and
+/// values), and one chain of `OpSelect`s typed as StorageBuffer pointers, the k-th
+/// choosing between the previous one and the k-th variable. Each variable's class
+/// differs from the one before it, so `--fix-storage-class`'s walk from each variable
+/// really changes every pointer after it in the chain (the module is invalid, as
+/// DXC's output before legalization is: a select's operands differ from its type).
+pub fn alternating_storage_classes(n: usize) -> Input {
+    let n = n.max(2);
+    let classes = [
+        ("StorageBuffer", "psb"),
+        ("Uniform", "pu"),
+        ("Workgroup", "pwg"),
+    ];
+    let mut t = String::from(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+         OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+         OpDecorate %blk Block\nOpMemberDecorate %blk 0 Offset 0\n",
+    );
+    for k in 0..n {
+        if k % 3 != 2 {
+            let _ = writeln!(
+                t,
+                "OpDecorate %v{k} DescriptorSet 0\nOpDecorate %v{k} Binding {k}"
+            );
+        }
+    }
+    t.push_str(
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%bool = OpTypeBool\n\
+         %uint = OpTypeInt 32 0\n%blk = OpTypeStruct %uint\n%true = OpConstantTrue %bool\n",
+    );
+    for k in 0..n {
+        let _ = writeln!(t, "%k{k} = OpConstant %uint {k}");
+    }
+    for (class, name) in classes {
+        let _ = writeln!(t, "%{name} = OpTypePointer {class} %blk");
+    }
+    for k in 0..n {
+        let (class, name) = classes[k % 3];
+        let _ = writeln!(t, "%v{k} = OpVariable %{name} {class}");
+    }
+    t.push_str(
+        "%main = OpFunction %void None %fn\n%entry = OpLabel\n%c0 = OpCopyObject %psb %v0\n",
+    );
+    for k in 1..n {
+        let _ = writeln!(t, "%c{k} = OpSelect %psb %true %c{} %v{k}", k - 1);
+    }
+    let _ = writeln!(t, "%x = OpLoad %blk %c{}\nOpReturn\nOpFunctionEnd", n - 1);
     binary(&t)
 }
 

@@ -630,3 +630,85 @@ fn storage_class_walks_of_selected_pointer_chains_are_not_repeated() {
         }
     }
 }
+
+/// The adversarial example's "alternating storage classes": n variables whose classes
+/// cycle through StorageBuffer, Uniform and Workgroup, and one chain of `OpSelect`s
+/// typed as StorageBuffer pointers, the k-th choosing between the previous one and
+/// the k-th variable.
+fn alternating_storage_classes(n: usize) -> Vec<u32> {
+    use std::fmt::Write;
+    let classes = [
+        ("StorageBuffer", "psb"),
+        ("Uniform", "pu"),
+        ("Workgroup", "pwg"),
+    ];
+    let mut t = String::from(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+         OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+         OpDecorate %blk Block\nOpMemberDecorate %blk 0 Offset 0\n\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%bool = OpTypeBool\n\
+         %uint = OpTypeInt 32 0\n%blk = OpTypeStruct %uint\n%true = OpConstantTrue %bool\n",
+    );
+    for (class, name) in classes {
+        let _ = writeln!(t, "%{name} = OpTypePointer {class} %blk");
+    }
+    for k in 0..n {
+        let (class, name) = classes[k % 3];
+        let _ = writeln!(t, "%v{k} = OpVariable %{name} {class}");
+    }
+    t.push_str(
+        "%main = OpFunction %void None %fn\n%entry = OpLabel\n%c0 = OpCopyObject %psb %v0\n",
+    );
+    for k in 1..n {
+        let _ = writeln!(t, "%c{k} = OpSelect %psb %true %c{} %v{k}", k - 1);
+    }
+    let _ = writeln!(t, "%x = OpLoad %blk %c{}\nOpReturn\nOpFunctionEnd", n - 1);
+    assemble_str(&t, &AsmOptions::default()).expect("assembles")
+}
+
+/// `--fix-storage-class` walks the uses of each variable in turn; here the k-th
+/// variable's walk changes every select after the k-th to its class, which the next
+/// variable's walk changes again: n²/2 changes by spirv-opt's rules (its
+/// `FindPointerToType` also scanned the types and values for each). Small, every select
+/// ends in its variable's class; past the pass's step budget (proportional to the
+/// module) the pass fails with a message, it does not run on.
+#[test]
+fn storage_class_walks_that_keep_changing_a_chain_are_bounded() {
+    let run = |words: &[u32], flag: &str| {
+        let mut opt = spirv_opt::Optimizer::new();
+        opt.skip_validation(true);
+        opt.register_flag(flag).expect("a pass");
+        opt.run(words)
+    };
+    let n = 60;
+    let out = run(&alternating_storage_classes(n), "--fix-storage-class")
+        .expect("optimizes")
+        .words;
+    let (mut classes, mut var_class, mut selects) = (Vec::new(), Vec::new(), 0);
+    let mut at = 5;
+    while at < out.len() {
+        let (len, op) = ((out[at] >> 16) as usize, (out[at] & 0xffff) as u16);
+        let inst = &out[at..at + len.max(1)];
+        let class_of =
+            |ty: u32, classes: &Vec<(u32, u32)>| classes.iter().find(|c| c.0 == ty).map(|c| c.1);
+        if op == Opcode::TypePointer.0 {
+            classes.push((inst[1], inst[2]));
+        } else if op == Opcode::Variable.0 {
+            var_class.push((inst[2], inst[3]));
+        } else if op == Opcode::Select.0 {
+            let var = var_class.iter().find(|v| v.0 == inst[5]).map(|v| v.1);
+            assert_eq!(class_of(inst[1], &classes), var, "select %{}", inst[2]);
+            selects += 1;
+        }
+        at += len.max(1);
+    }
+    assert_eq!(selects, n - 1);
+    for flag in ["--fix-storage-class", "--legalize-hlsl"] {
+        let e = run(&alternating_storage_classes(400), flag).expect_err("over the budget");
+        let text = e.to_string();
+        assert!(
+            text.contains("--fix-storage-class: ") && text.contains("steps"),
+            "{text}"
+        );
+    }
+}
