@@ -1115,6 +1115,10 @@ OpEntryPoint Fragment %missing "main"
         let text = String::from_utf8(text).expect("UTF-8");
         assert!(text.contains("OpSwitch %8 %9  %10\n"), "{text}");
     }
+    // The module reader and the optimizer read it as spirv-opt does (they sized the
+    // literal with a word and refused the switch).
+    assert!(Module::from_words(&words).is_ok());
+    assert!(spirv_opt::ir::Ir::from_words(&words).is_ok());
     let graph = spirv_asm::flow_graph::ControlFlow::read(&words).expect("reads");
     let dot = String::from_utf8(graph.to_dot()).expect("UTF-8");
     assert!(dot.contains("6 -> 10;"), "{dot}");
