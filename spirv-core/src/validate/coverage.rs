@@ -135,6 +135,37 @@ mod tests {
         out
     }
 
+    /// A line of docs/validator.md with each name in its lists spelled as the grammar
+    /// the crate was built with spells it: a newer grammar may make an alias canonical
+    /// (`OpCooperativeMatrixReduceNV` became `…EXT` in SPIRV-Headers of 2026-08), and the
+    /// doc keeps the names of the grammar it was written against. A name the grammar
+    /// does not know stays as it is, so that the comparison fails on it.
+    fn canonical(line: &str) -> String {
+        let Some((label, list)) = line
+            .split_once(": ")
+            .filter(|(l, _)| ["Instructions", "Decorations", "Built-ins"].contains(l))
+        else {
+            return String::from(line);
+        };
+        let name = |n: &str| -> Option<&'static str> {
+            match label {
+                "Instructions" => crate::spv::Opcode::from_name(n).and_then(|o| o.name()),
+                "Decorations" => crate::spv::Decoration::from_name(n).and_then(|d| d.name()),
+                "Built-ins" => crate::spv::BuiltIn::from_name(n).and_then(|b| b.name()),
+                _ => None,
+            }
+        };
+        let names: Vec<String> = list
+            .trim_end_matches('.')
+            .split(", ")
+            .map(|quoted| {
+                let n = quoted.trim_matches('`');
+                format!("`{}`", name(n).unwrap_or(n))
+            })
+            .collect();
+        format!("{label}: {}.", names.join(", "))
+    }
+
     /// docs/validator.md has a section per family, in order, under "Checked" and
     /// "Not checked yet", and each section's lists are the family's declaration.
     #[test]
@@ -158,7 +189,7 @@ mod tests {
                         .iter()
                         .any(|p| l.starts_with(p))
             })
-            .map(String::from)
+            .map(canonical)
             .collect();
         if ours != wanted {
             panic!(
