@@ -153,7 +153,7 @@ impl Words for Sink<'_> {
 }
 
 /// Whether two typed values encode to the same words: `PartialEq` of the generated
-/// types, without allocating for encodings up to [`SmallWords::INLINE`] words. Through
+/// `…Data` types, without allocating for encodings up to [`SmallWords::INLINE`] words. Through
 /// `dyn Encode`, so that it is compiled once, not once per generated type (it was a
 /// fifth of spirv-core's LLVM IR).
 pub fn same_words(a: &dyn Encode, b: &dyn Encode) -> bool {
