@@ -135,6 +135,17 @@ impl<'a> From<&'a mut SmallWords> for Sink<'a> {
     }
 }
 
+impl Sink<'_> {
+    /// Appends a run of words counted where they are written: a generated encoder's
+    /// one-word fields, in one call per run and a copy of a size known to the compiler.
+    pub fn put<const N: usize>(&mut self, words: [u32; N]) {
+        match &mut self.0 {
+            SinkTarget::Vec(v) => v.extend_from_slice(&words),
+            SinkTarget::Small(s) => s.extend_from_slice(&words),
+        }
+    }
+}
+
 impl Words for Sink<'_> {
     #[inline]
     fn push(&mut self, word: u32) {

@@ -303,7 +303,9 @@ impl<'a> Emitter<'a> {
     }
 
     /// One arm of `Instruction::encode_operands_to`: the variant's fields written in
-    /// operand order.
+    /// operand order, each run of one-word fields (ids, integers, enumerants without
+    /// parameters) as one array, so that the arm makes a call per run rather than per
+    /// word (`Sink::put`).
     fn encode_arm(&self, out: &mut String, inst: &'a Instruction, v: &str) {
         let fields = self.fields_of(inst, Scope::Top);
         if fields.is_empty() {
@@ -311,14 +313,42 @@ impl<'a> Emitter<'a> {
             return;
         }
         w!(out, "Self::{v}(i) => {{");
+        let mut run: Vec<String> = Vec::new();
+        let flush = |out: &mut String, run: &mut Vec<String>| {
+            if !run.is_empty() {
+                w!(out, "w.put([{}]);", run.join(", "));
+                run.clear();
+            }
+        };
         for (n, _, op) in fields {
+            if let Some(word) = self.one_word(op) {
+                run.push(format!("i.{n}{word}"));
+                continue;
+            }
+            flush(out, &mut run);
             if self.is_spec_op(op) {
                 w!(out, "i.{n}.encode_spec_constant_op(w);");
             } else {
                 w!(out, "__O::encode(&i.{n}, w);");
             }
         }
+        flush(out, &mut run);
         out.push('}');
+    }
+
+    /// For an operand that is one word, how its field gives that word: `.0` of an id,
+    /// a float or an enumerant without parameters (newtypes over `u32`), nothing for an
+    /// integer (`u32`).
+    fn one_word(&self, op: &Operand) -> Option<&'static str> {
+        if op.quantifier != Quantifier::One || self.is_spec_op(op) {
+            return None;
+        }
+        let k = self.kind(&op.kind);
+        if k.category == Category::Composite || self.simple_width(&op.kind) != Some(1) {
+            return None;
+        }
+        let integer = k.category == Category::Literal && class_of(&op.kind, k.category) != "Float";
+        Some(if integer { "" } else { ".0" })
     }
 
     /// One arm of `Instruction::decode`: the struct built in place, each field read in
@@ -530,6 +560,7 @@ impl<'a> Emitter<'a> {
                 }
                 #[doc(hidden)]
                 pub fn encode_operands_to(&self, w: &mut #kr::__private::Sink<'_>) {
+                    #[allow(unused_imports)]
                     use #kr::__private::EncodeWords as __O;
                     match self {
                         #encode_arms
