@@ -135,6 +135,17 @@ impl<'a> From<&'a mut SmallWords> for Sink<'a> {
     }
 }
 
+impl Sink<'_> {
+    /// Appends a run of words counted where they are written: a generated encoder's
+    /// one-word fields, in one call per run and a copy of a size known to the compiler.
+    pub fn put<const N: usize>(&mut self, words: [u32; N]) {
+        match &mut self.0 {
+            SinkTarget::Vec(v) => v.extend_from_slice(&words),
+            SinkTarget::Small(s) => s.extend_from_slice(&words),
+        }
+    }
+}
+
 impl Words for Sink<'_> {
     #[inline]
     fn push(&mut self, word: u32) {
@@ -153,7 +164,7 @@ impl Words for Sink<'_> {
 }
 
 /// Whether two typed values encode to the same words: `PartialEq` of the generated
-/// types, without allocating for encodings up to [`SmallWords::INLINE`] words. Through
+/// `…Data` types, without allocating for encodings up to [`SmallWords::INLINE`] words. Through
 /// `dyn Encode`, so that it is compiled once, not once per generated type (it was a
 /// fifth of spirv-core's LLVM IR).
 pub fn same_words(a: &dyn Encode, b: &dyn Encode) -> bool {

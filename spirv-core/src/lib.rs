@@ -199,7 +199,7 @@ pub mod __private {
     pub use crate::grammar::{NameIndex, fmt_mask, fmt_value};
     pub use crate::typed::{
         finish_instruction, fmt_data, fmt_fields, fmt_instruction, fmt_struct, hash_instruction,
-        same_instruction, visit_ids, visit_ids_mut,
+        hash_struct, same_instruction, same_struct, visit_ids, visit_ids_mut,
     };
     pub use crate::walk::{Summary, observe, unknown_import};
     pub use alloc::boxed::Box;

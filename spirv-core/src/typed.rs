@@ -188,16 +188,33 @@ fn fmt_one(p: &Parsed, w: &[u32], f: &mut fmt::Formatter<'_>) -> fmt::Result {
 }
 
 #[doc(hidden)]
-/// `Debug` of a generated instruction struct: its encoding through its table entry.
-pub fn fmt_struct(
-    v: &dyn Encode,
-    info: &'static InstructionInfo,
-    switch_literal_words: u8,
+/// `Debug` of a generated instruction struct: that of the instruction it makes. An
+/// instruction struct has no encoder of its own (the enum writes each variant's fields
+/// in place), so this clones it into its set's enum `T`; never on a hot path.
+pub fn fmt_struct<T: InstructionSet, S: Clone + Into<T>>(
+    s: &S,
     f: &mut fmt::Formatter<'_>,
 ) -> fmt::Result {
-    let mut w = Vec::new();
-    v.encode_to(&mut Sink::from(&mut w));
-    fmt_fields(info, &w, switch_literal_words, f)
+    fmt_instruction(&s.clone().into(), f)
+}
+
+#[doc(hidden)]
+/// `PartialEq` of a generated instruction struct: the same words, through its set's
+/// enum `T` as [`fmt_struct`].
+pub fn same_struct<T: InstructionSet, S: Clone + Into<T>>(a: &S, b: &S) -> bool {
+    same_instruction::<T>(&a.clone().into(), &b.clone().into())
+}
+
+#[doc(hidden)]
+/// `Hash` of a generated instruction struct, consistent with [`same_struct`]: its
+/// operand words.
+pub fn hash_struct<T: InstructionSet, S: Clone + Into<T>, H: core::hash::Hasher>(
+    s: &S,
+    state: &mut H,
+) {
+    let mut x = SmallWords::new();
+    s.clone().into().encode_operands_to(&mut Sink::from(&mut x));
+    core::hash::Hash::hash(x.as_slice(), state);
 }
 
 #[doc(hidden)]

@@ -1,5 +1,5 @@
-//! Instructions: the opcode type, instruction classes, one struct per instruction
-//! with its decode and encode, and the `Instruction` enum.
+//! Instructions: the opcode type, instruction classes, one struct per instruction, and
+//! the `Instruction` enum that decodes and encodes them.
 
 use super::text::{Doc, Str, w};
 use super::*;
@@ -224,7 +224,7 @@ impl<'a> Emitter<'a> {
         doc
     }
 
-    /// `mod inst`: one struct per instruction, with its `Debug`, `PartialEq` and codec.
+    /// `mod inst`: one struct per instruction, with its `Debug`, `PartialEq` and `Hash`.
     pub(super) fn structs(&mut self) -> TokenStream {
         let g = self.g;
         let mut items = String::new();
@@ -232,14 +232,11 @@ impl<'a> Emitter<'a> {
             self.instruction_struct(&mut items, inst);
         }
         let items = self.lex(&items);
-        let kr = &self.kr;
         let dc = &self.doc_cfg;
         quote! {
             /// One struct per instruction, with a typed field per operand.
             #dc
             pub mod inst {
-                #[allow(unused_imports)]
-                use #kr::__private::EncodeWords as __O;
                 #items
             }
         }
@@ -275,61 +272,83 @@ impl<'a> Emitter<'a> {
             };
             w!(out, "{} pub {n}: {t},", Doc(&doc));
         }
-        // Debug and PartialEq go through the table (see spirv_core::typed): one line each
-        // instead of derived code for every field. `#[inline]`: compiled in the crates that
-        // call them, not in the expanding crate, which would otherwise compile (and write a
-        // vtable for) every one of them, used or not.
-        let switch = match fields
-            .iter()
-            .find(|(_, _, op)| self.is_switch_targets(inst, op))
-        {
-            Some((n, _, _)) => format!("self.{n}.first().map_or(1, |t| t.0.words().len() as u8)"),
-            None => "1".to_owned(),
-        };
-        let index = self.table_index[&inst.opcode];
+        // Debug, PartialEq and Hash are those of the instruction the struct makes, through
+        // the table (see spirv_core::typed): one line each instead of derived code for
+        // every field. `#[inline]`: compiled in the crates that call them, not in the
+        // expanding crate, which calls none of them. The struct has no encoder of its own:
+        // `Instruction::encode_operands_to` writes each variant's fields in place, so the
+        // expanding crate checks and compiles no function per struct for it.
         w!(
             out,
             "}}
             impl ::core::fmt::Debug for {name} {{
                 #[inline]
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{
-                    {kr}::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[{index}], {switch}, f)
+                    {kr}::__private::fmt_struct::<super::Instruction, Self>(self, f)
                 }}
             }}
             impl ::core::cmp::PartialEq for {name} {{
                 #[inline]
                 fn eq(&self, other: &Self) -> bool {{
-                    {kr}::__private::same_words(self, other)
+                    {kr}::__private::same_struct::<super::Instruction, Self>(self, other)
                 }}
             }}
             impl ::core::cmp::Eq for {name} {{}}
             impl ::core::hash::Hash for {name} {{
                 fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {{
-                    {kr}::__private::hash_words(self, state)
+                    {kr}::__private::hash_struct::<super::Instruction, Self, H>(self, state)
                 }}
-            }}
-            #[automatically_derived]
-            impl __O for {name} {{"
+            }}"
         );
-        // Only an encoder: `Instruction::decode` reads each struct in place, and nothing
-        // decodes an instruction struct alone, so a decoder per struct would only be more
-        // code for every build to check. Generic over the sink (though spirv-core uses
-        // one): written for any `W`, its field encoders stay calls rather than being
-        // inlined into each of ~860 structs before LLVM sees them.
-        // Without operands the writer goes unused: an unnamed parameter.
-        let writer = if fields.is_empty() { "_" } else { "w" };
-        w!(
-            out,
-            "fn encode<W: {kr}::__private::Words>(&self, {writer}: &mut W) {{"
-        );
-        for (n, _, op) in &fields {
+    }
+
+    /// One arm of `Instruction::encode_operands_to`: the variant's fields written in
+    /// operand order, each run of one-word fields (ids, integers, enumerants without
+    /// parameters) as one array, so that the arm makes a call per run rather than per
+    /// word (`Sink::put`).
+    fn encode_arm(&self, out: &mut String, inst: &'a Instruction, v: &str) {
+        let fields = self.fields_of(inst, Scope::Top);
+        if fields.is_empty() {
+            w!(out, "Self::{v}(_) => {{}}");
+            return;
+        }
+        w!(out, "Self::{v}(i) => {{");
+        let mut run: Vec<String> = Vec::new();
+        let flush = |out: &mut String, run: &mut Vec<String>| {
+            if !run.is_empty() {
+                w!(out, "w.put([{}]);", run.join(", "));
+                run.clear();
+            }
+        };
+        for (n, _, op) in fields {
+            if let Some(word) = self.one_word(op) {
+                run.push(format!("i.{n}{word}"));
+                continue;
+            }
+            flush(out, &mut run);
             if self.is_spec_op(op) {
-                w!(out, "self.{n}.encode_spec_constant_op(w);");
+                w!(out, "i.{n}.encode_spec_constant_op(w);");
             } else {
-                w!(out, "__O::encode(&self.{n}, w);");
+                w!(out, "__O::encode(&i.{n}, w);");
             }
         }
-        out.push_str("} }");
+        flush(out, &mut run);
+        out.push('}');
+    }
+
+    /// For an operand that is one word, how its field gives that word: `.0` of an id,
+    /// a float or an enumerant without parameters (newtypes over `u32`), nothing for an
+    /// integer (`u32`).
+    fn one_word(&self, op: &Operand) -> Option<&'static str> {
+        if op.quantifier != Quantifier::One || self.is_spec_op(op) {
+            return None;
+        }
+        let k = self.kind(&op.kind);
+        if k.category == Category::Composite || self.simple_width(&op.kind) != Some(1) {
+            return None;
+        }
+        let integer = k.category == Category::Literal && class_of(&op.kind, k.category) != "Float";
+        Some(if integer { "" } else { ".0" })
     }
 
     /// One arm of `Instruction::decode`: the struct built in place, each field read in
@@ -438,7 +457,7 @@ impl<'a> Emitter<'a> {
                 "{} {v}(inst::{v}),",
                 Doc(&format!("`{}`.", i.opname))
             );
-            w!(encode_arms, "Self::{v}(i) => __O::encode(i, w),");
+            self.encode_arm(&mut encode_arms, i, v);
             w!(opcode_arms, "Self::{v}(_) => Opcode::{v},");
         }
         let (from_impls, enum_variants) = (self.lex(&from_impls), self.lex(&enum_variants));
@@ -541,6 +560,7 @@ impl<'a> Emitter<'a> {
                 }
                 #[doc(hidden)]
                 pub fn encode_operands_to(&self, w: &mut #kr::__private::Sink<'_>) {
+                    #[allow(unused_imports)]
                     use #kr::__private::EncodeWords as __O;
                     match self {
                         #encode_arms

@@ -146,8 +146,6 @@ pub struct Emitter<'a> {
     /// `Capability` enumerant names (aliases included) and values: the grammar's own
     /// for a core grammar, the core grammar's for an extended one.
     capabilities: FnvMap<String, u32>,
-    /// Opcode → position in the instruction table, which is sorted by opcode.
-    table_index: FnvMap<u32, usize>,
     /// The lexer for generated text ([`Options::lexer`]).
     lexer: Option<text::Lexer>,
     errors: Vec<String>,
@@ -194,9 +192,6 @@ impl<'a> Emitter<'a> {
                 },
             );
         }
-        let mut opcodes: Vec<u32> = g.instructions.iter().map(|i| i.opcode).collect();
-        opcodes.sort_unstable();
-        let table_index = opcodes.iter().enumerate().map(|(i, &op)| (op, i)).collect();
         let field_names = g
             .instructions
             .iter()
@@ -236,7 +231,6 @@ impl<'a> Emitter<'a> {
             layouts: RefCell::default(),
             meta_fields: RefCell::default(),
             field_names,
-            table_index,
             lexer: opts.lexer,
             errors: Vec::new(),
         })

@@ -49,7 +49,7 @@ fn with_emitter<T>(f: impl FnOnce(&mut Emitter<'_>) -> T) -> T {
 }
 
 #[test]
-fn an_instruction_becomes_a_struct_with_its_codec() {
+fn an_instruction_becomes_a_struct_with_its_impls() {
     let got = with_emitter(|e| {
         let mut text = String::new();
         e.instruction_struct(&mut text, &e.g.instructions[0]);
@@ -70,27 +70,19 @@ fn an_instruction_becomes_a_struct_with_its_codec() {
         impl ::core::fmt::Debug for Mix {
             #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::spirv_core::__private::fmt_struct(self, &super::tables::INSTRUCTIONS[0], 1, f)
+                ::spirv_core::__private::fmt_struct::<super::Instruction, Self>(self, f)
             }
         }
         impl ::core::cmp::PartialEq for Mix {
             #[inline]
             fn eq(&self, other: &Self) -> bool {
-                ::spirv_core::__private::same_words(self, other)
+                ::spirv_core::__private::same_struct::<super::Instruction, Self>(self, other)
             }
         }
         impl ::core::cmp::Eq for Mix {}
         impl ::core::hash::Hash for Mix {
             fn hash<H: ::core::hash::Hasher>(&self, state: &mut H) {
-                ::spirv_core::__private::hash_words(self, state)
-            }
-        }
-        #[automatically_derived]
-        impl __O for Mix {
-            fn encode<W: ::spirv_core::__private::Words>(&self, w: &mut W) {
-                __O::encode(&self.result_type, w);
-                __O::encode(&self.result_id, w);
-                __O::encode(&self.values, w);
+                ::spirv_core::__private::hash_struct::<super::Instruction, Self, H>(self, state)
             }
         }
     };
