@@ -17,6 +17,11 @@
 //! the disassembler, N/3 texts for the assembler. Each test counts the cases that got past
 //! the header (modules that read, texts that assemble) and asserts a floor, so that it
 //! cannot pass on inputs the bodies reject at once.
+//!
+//! `FUZZ_SEED=N` mixes N into every test's fixed seed (the Builder seeds' too), for runs
+//! that differ from CI's; unset, the seeds and so CI's cases are the same as ever. Each
+//! test prints its slowest case (its index and time) and every case that took over a
+//! second, which is superlinear work to look into.
 
 use spirv_asm::{AsmOptions, DisOptions};
 use spirv_core::spv::{self, Opcode, inst};
@@ -26,6 +31,25 @@ use spirv_tests::{files, read_words, require_corpus, workspace_root};
 /// xorshift64*: deterministic, so failures reproduce.
 struct Rng(u64);
 impl Rng {
+    /// The generator for a test's fixed `seed`, with `FUZZ_SEED` mixed in when set.
+    fn seeded(seed: u64) -> Rng {
+        let Some(n) = std::env::var("FUZZ_SEED")
+            .ok()
+            .and_then(|s| s.parse::<u64>().ok())
+        else {
+            return Rng(seed);
+        };
+        // splitmix64's finalizer, so that nearby knob values give unrelated streams.
+        let mut z = n.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        // xorshift stays at 0 from 0.
+        Rng(match seed ^ z {
+            0 => seed,
+            mixed => mixed,
+        })
+    }
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -214,6 +238,53 @@ fn mutated(rng: &mut Rng, bins: &[Vec<u32>]) -> Vec<u32> {
         mutate_words(rng, &mut w, other);
     }
     w
+}
+
+/// Times the cases of one test: prints each that takes over a second as it ends, the
+/// one that panics, and the slowest when dropped.
+struct Clock {
+    what: &'static str,
+    slowest: (std::time::Duration, usize),
+}
+
+impl Clock {
+    fn new(what: &'static str) -> Clock {
+        Clock {
+            what,
+            slowest: Default::default(),
+        }
+    }
+
+    /// Runs case number `case`.
+    fn time<R>(&mut self, case: usize, body: impl FnOnce() -> R) -> R {
+        struct Panicking<'a>(&'a str, usize);
+        impl Drop for Panicking<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    eprintln!("{}: case {} panicked", self.0, self.1);
+                }
+            }
+        }
+        let watch = Panicking(self.what, case);
+        let start = std::time::Instant::now();
+        let r = body();
+        std::mem::forget(watch);
+        let took = start.elapsed();
+        if took.as_secs() >= 1 {
+            eprintln!("{}: case {case} took {took:?}", self.what);
+        }
+        if took > self.slowest.0 {
+            self.slowest = (took, case);
+        }
+        r
+    }
+}
+
+impl Drop for Clock {
+    fn drop(&mut self) {
+        let (took, case) = self.slowest;
+        println!("{}: slowest case {case}, {took:?}", self.what);
+    }
 }
 
 /// `N` fresh ids.
@@ -670,7 +741,7 @@ fn fixture_texts() -> Vec<Vec<u8>> {
 /// that assembles (`%N` kept as id N, as the disassembler-error fixtures are meant),
 /// and the fixtures' raw `.spv` files.
 fn workspace_modules() -> Vec<Vec<u32>> {
-    let mut rng = Rng(0xb01d_5eed);
+    let mut rng = Rng::seeded(0xb01d_5eed);
     let mut seeds: Vec<Vec<u32>> = (0..BUILT).map(|_| built(&mut rng)).collect();
     let opts = AsmOptions {
         preserve_numeric_ids: true,
@@ -724,9 +795,10 @@ fn reads_with_entry_point(w: &[u32]) -> bool {
 #[test]
 fn core_reader_never_panics_on_mutated_modules() {
     let bins = seed_modules("the reader's fuzz body");
-    let mut rng = Rng(0x5eed_1234);
+    let mut rng = Rng::seeded(0x5eed_1234);
     let mut read = 0;
-    for _ in 0..cases() {
+    let mut clock = Clock::new("reader");
+    for case in 0..cases() {
         let w = mutated(&mut rng, &bins);
         let mut bytes = spirv_core::binary::words_to_bytes(&w);
         if rng.below(8) == 0 {
@@ -735,27 +807,30 @@ fn core_reader_never_panics_on_mutated_modules() {
             bytes.truncate(n);
         }
         read += usize::from(Module::from_bytes(&bytes).is_ok());
-        spirv_core::fuzz::module(&bytes);
+        clock.time(case, || spirv_core::fuzz::module(&bytes));
     }
     assert_floor("reader", read, cases(), 15);
     // Random bytes too.
-    for _ in 0..cases() / 4 {
+    for case in cases()..cases() + cases() / 4 {
         let n = rng.below(256);
         let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
-        spirv_core::fuzz::module(&bytes);
+        clock.time(case, || spirv_core::fuzz::module(&bytes));
     }
 }
 
 #[test]
 fn reflection_never_panics_on_mutated_modules() {
     let bins = seed_modules("the reflection fuzz body");
-    let mut rng = Rng(0x0f1e_c7ed);
+    let mut rng = Rng::seeded(0x0f1e_c7ed);
     let mut entry_points = 0;
-    for _ in 0..cases() / 2 {
+    let mut clock = Clock::new("reflection");
+    for case in 0..cases() / 2 {
         let w = mutated(&mut rng, &bins);
         entry_points += usize::from(reads_with_entry_point(&w));
-        spirv_core::fuzz::reflect(&spirv_core::binary::words_to_bytes(&w));
-        spirv_asm::fuzz::reflect_words(&w);
+        clock.time(case, || {
+            spirv_core::fuzz::reflect(&spirv_core::binary::words_to_bytes(&w));
+            spirv_asm::fuzz::reflect_words(&w);
+        });
     }
     assert_floor(
         "reflection (modules with an entry point)",
@@ -793,13 +868,16 @@ fn validator_seeds() -> Vec<Vec<u32>> {
 fn validator_never_panics_on_mutated_modules() {
     let mut bins = seed_modules("the validator's fuzz body");
     bins.extend(validator_seeds());
-    let mut rng = Rng(0x0a11_da7e);
+    let mut rng = Rng::seeded(0x0a11_da7e);
     let mut read = 0;
-    for _ in 0..cases() / 2 {
+    let mut clock = Clock::new("validator");
+    for case in 0..cases() / 2 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_core::fuzz::validate(&w);
-        spirv_asm::fuzz::validate_words(&w);
+        clock.time(case, || {
+            spirv_core::fuzz::validate(&w);
+            spirv_asm::fuzz::validate_words(&w);
+        });
     }
     assert_floor("validator (modules that read)", read, cases() / 2, 15);
 }
@@ -807,13 +885,14 @@ fn validator_never_panics_on_mutated_modules() {
 #[test]
 fn passes_never_panic_on_mutated_modules() {
     let bins = seed_modules("the passes' fuzz body");
-    let mut rng = Rng(0x0b7_1e55);
+    let mut rng = Rng::seeded(0x0b7_1e55);
     let mut read = 0;
     // Thirteen pass lists per module: a tenth of the cases.
-    for _ in 0..cases() / 10 {
+    let mut clock = Clock::new("passes");
+    for case in 0..cases() / 10 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_opt::fuzz::passes(&w);
+        clock.time(case, || spirv_opt::fuzz::passes(&w));
     }
     assert_floor("passes (modules that read)", read, cases() / 10, 15);
 }
@@ -821,12 +900,13 @@ fn passes_never_panic_on_mutated_modules() {
 #[test]
 fn ir_passes_never_panic_on_mutated_modules() {
     let bins = seed_modules("the optimizer IR's fuzz body");
-    let mut rng = Rng(0x1e_0b71);
+    let mut rng = Rng::seeded(0x1e_0b71);
     let mut read = 0;
-    for _ in 0..cases() / 10 {
+    let mut clock = Clock::new("IR passes");
+    for case in 0..cases() / 10 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(spirv_opt::ir::Ir::from_words(&w).is_ok());
-        spirv_opt::fuzz::ir_passes(&w);
+        clock.time(case, || spirv_opt::fuzz::ir_passes(&w));
     }
     assert_floor("IR passes (modules that load)", read, cases() / 10, 15);
 }
@@ -834,13 +914,14 @@ fn ir_passes_never_panic_on_mutated_modules() {
 #[test]
 fn presets_never_panic_on_mutated_modules() {
     let bins = seed_modules("the presets' fuzz body");
-    let mut rng = Rng(0x9e5e_7500);
+    let mut rng = Rng::seeded(0x9e5e_7500);
     let mut read = 0;
     // Six preset runs per module: a twentieth of the cases.
-    for _ in 0..cases() / 20 {
+    let mut clock = Clock::new("presets");
+    for case in 0..cases() / 20 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(spirv_opt::ir::Ir::from_words(&w).is_ok());
-        spirv_opt::fuzz::presets(&w);
+        clock.time(case, || spirv_opt::fuzz::presets(&w));
     }
     assert_floor("presets (modules that load)", read, cases() / 20, 15);
 }
@@ -848,12 +929,13 @@ fn presets_never_panic_on_mutated_modules() {
 #[test]
 fn disassembler_never_panics_on_mutated_modules() {
     let bins = seed_modules("the disassembler's fuzz body");
-    let mut rng = Rng(0xd15_a55e);
+    let mut rng = Rng::seeded(0xd15_a55e);
     let mut read = 0;
-    for _ in 0..cases() / 2 {
+    let mut clock = Clock::new("disassembler");
+    for case in 0..cases() / 2 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_asm::fuzz::disassemble_words(&w);
+        clock.time(case, || spirv_asm::fuzz::disassemble_words(&w));
     }
     assert_floor("disassembler (modules that read)", read, cases() / 2, 15);
 }
@@ -861,12 +943,13 @@ fn disassembler_never_panics_on_mutated_modules() {
 #[test]
 fn flow_graph_never_panics_on_mutated_modules() {
     let bins = seed_modules("the flow graph's fuzz body");
-    let mut rng = Rng(0xcf9_d07);
+    let mut rng = Rng::seeded(0xcf9_d07);
     let mut read = 0;
-    for _ in 0..cases() / 4 {
+    let mut clock = Clock::new("flow graph");
+    for case in 0..cases() / 4 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_asm::fuzz::flow_graph_words(&w);
+        clock.time(case, || spirv_asm::fuzz::flow_graph_words(&w));
     }
     assert_floor("flow graph (modules that read)", read, cases() / 4, 15);
 }
@@ -876,7 +959,7 @@ fn assembler_never_panics_on_mutated_text() {
     // The fixtures' texts (the assembler-error cases among them) and the Builder
     // modules' disassembly; a sample of the corpus's when it is there.
     let mut texts = fixture_texts();
-    let mut rng = Rng(0xb01d_5eed);
+    let mut rng = Rng::seeded(0xb01d_5eed);
     for _ in 0..BUILT {
         let text = spirv_asm::disassemble(&built(&mut rng), &DisOptions::default())
             .expect("a Builder seed disassembles");
@@ -918,9 +1001,10 @@ fn assembler_never_panics_on_mutated_text() {
         b" OpConstant ",
         b" %1 = ",
     ];
-    let mut rng = Rng(0xa55e_b1e5);
+    let mut rng = Rng::seeded(0xa55e_b1e5);
     let mut assembled = 0;
-    for _ in 0..cases() / 3 {
+    let mut clock = Clock::new("assembler");
+    for case in 0..cases() / 3 {
         let mut t = texts[rng.below(texts.len())].clone();
         // Keep cases small enough to run many.
         t.truncate(4000);
@@ -972,7 +1056,7 @@ fn assembler_never_panics_on_mutated_text() {
             }
         }
         assembled += usize::from(spirv_asm::assemble(&t, &AsmOptions::default()).is_ok());
-        spirv_asm::fuzz::assemble_text(&t);
+        clock.time(case, || spirv_asm::fuzz::assemble_text(&t));
     }
     assert_floor("assembler (texts that assemble)", assembled, cases() / 3, 8);
 }
