@@ -251,7 +251,7 @@ impl Sr {
                 continue;
             }
             let vid = cx.ir.result_id(var);
-            if cx.users(vid).is_empty() {
+            if !cx.any_user(vid, |_, _| true) {
                 cx.kill_inst(var);
             } else if self.can_replace_variable(cx, var) {
                 worklist.push_back(var);
