@@ -1290,4 +1290,23 @@ OpEntryPoint Fragment %missing "main"
         large < small * 8,
         "4,000 stores: {small:?}, 16,000: {large:?}"
     );
+    // A copy of an id nothing defines, switched on (FUZZ_SEED=2 found it, under -O with
+    // validation skipped): `--simplify-instructions` folded the copy and put the id in
+    // the selector, whose literals a reader sizes by its type, so the module written
+    // did not read. spirv-opt 2025.5 crashes on it (it queues the id's missing
+    // definition); the pass now refuses it.
+    let text = "OpCapability Shader\nOpCapability Int64\nOpMemoryModel Logical GLSL450\n\
+                %void = OpTypeVoid\n%ulong = OpTypeInt 64 0\n%fn = OpTypeFunction %void\n\
+                %f = OpFunction %void None %fn\n%l = OpLabel\n%c = OpCopyObject %ulong %undef\n\
+                OpSelectionMerge %m None\nOpSwitch %c %m 5 %a\n%a = OpLabel\nOpBranch %m\n\
+                %m = OpLabel\nOpReturn\nOpFunctionEnd\n";
+    let words = spirv_asm::assemble(text.as_bytes(), &AsmOptions::default()).expect("assembles");
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true)
+        .register_flag("--simplify-instructions")
+        .expect("a pass");
+    let e = opt.run(&words).map(|_| ()).expect_err("refused");
+    assert!(e.to_string().contains("id 7, which nothing defines"), "{e}");
+    spirv_opt::fuzz::ir_passes(&words);
+    spirv_opt::fuzz::presets(&words);
 }
