@@ -1309,4 +1309,42 @@ OpEntryPoint Fragment %missing "main"
     assert!(e.to_string().contains("id 7, which nothing defines"), "{e}");
     spirv_opt::fuzz::ir_passes(&words);
     spirv_opt::fuzz::presets(&words);
+    // A loop to unroll in a module without the Shader capability whose bound (2) is
+    // below its ids (FUZZ_SEED=3 found it, under -O): the passes took ids from the
+    // bound, defining labels twice, and `--eliminate-dead-branches`' block order
+    // (dominator order, without Shader) looked a label up module-wide, found a block
+    // of no function, and indexed past the functions (a panic; spirv-opt 2025.5 runs
+    // these four passes, and crashes under -O). Only the function's blocks are placed.
+    let text = "OpMemoryModel Logical GLSL450\nOpEntryPoint Fragment %2 \"main\" %3\n\
+                OpExecutionMode %2 OriginUpperLeft\n%6 = OpTypeVoid\n%7 = OpTypeFunction %6\n\
+                %8 = OpTypeInt 32 1\n%9 = OpTypePointer Function %8\n%10 = OpConstant %8 0\n\
+                %11 = OpConstant %8 4\n%12 = OpTypeBool\n%13 = OpTypeFloat 32\n\
+                %14 = OpTypeInt 32 0\n%15 = OpConstant %14 4\n%16 = OpTypeArray %13 %15\n\
+                %17 = OpTypePointer Function %16\n%18 = OpConstant %13 1\n\
+                %19 = OpTypePointer Function %13\n%20 = OpConstant %8 1\n\
+                %21 = OpTypeVector %13 4\n%22 = OpTypePointer Output %21\n\
+                %3 = OpVariable %22 Output\n%2 = OpFunction %6 None %7\n%23 = OpLabel\n\
+                %5 = OpVariable %17 Function\nOpBranch %24\n%24 = OpLabel\n\
+                %35 = OpPhi %8 %10 %23 %34 %26\nOpLoopMerge %25 %26 Unroll\nOpBranch %27\n\
+                %27 = OpLabel\n%29 = OpSLessThan %12 %35 %11\nOpBranchConditional %29 %30 %25\n\
+                %30 = OpLabel\n%32 = OpAccessChain %19 %5 %35\nOpStore %32 %18\nOpBranch %26\n\
+                %26 = OpLabel\n%34 = OpIAdd %8 %35 %20\nOpBranch %24\n%25 = OpLabel\n\
+                OpReturn\nOpFunctionEnd\n";
+    let opts = AsmOptions {
+        preserve_numeric_ids: true,
+        ..AsmOptions::default()
+    };
+    let mut words = spirv_asm::assemble(text.as_bytes(), &opts).expect("assembles");
+    words[3] = 2;
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true)
+        .register_flags([
+            "--ccp",
+            "--loop-unroll",
+            "--redundancy-elimination",
+            "--eliminate-dead-branches",
+        ])
+        .expect("passes");
+    let _ = opt.run(&words);
+    spirv_opt::fuzz::presets(&words);
 }
