@@ -1347,4 +1347,28 @@ OpEntryPoint Fragment %missing "main"
         .expect("passes");
     let _ = opt.run(&words);
     spirv_opt::fuzz::presets(&words);
+    // Access chains in a module whose bound (27) is below its ids (FUZZ_SEED=3 found
+    // it: 22 GB before the kernel stopped it): `--copy-propagate-arrays` took ids from
+    // the bound, defining ids twice, so that a chain was among its own users, and its
+    // walks down the chains queued it again and again until memory ran out (spirv-opt
+    // 2025.5 crashes). Each chain is queued once now.
+    let text = "%6 = OpTypeInt 32 0\n%10 = OpTypeInt 32 1\n%14 = OpTypeFloat 32\n\
+                %15 = OpTypeVector %14 4\n%20 = OpTypeStruct %15 %14 %19\n\
+                %22 = OpTypeArray %20 %21\n%23 = OpTypePointer Input %22\n\
+                %24 = OpVariable %23 Input\n%27 = OpTypePointer Input %15\n\
+                %56 = OpTypePointer Output %15\n%4 = OpFunction %2 None %3\n%5 = OpLabel\n\
+                %17 = OpVariable %16 Function\n%35 = OpVariable %30 Function\n\
+                %28 = OpAccessChain %27 %24 %25 %26\n%29 = OpLoad %15 %28\nOpStore %17 %29\n\
+                %37 = OpAccessChain %32 %24 %25 %36 %36\n%38 = OpLoad %14 %37\n\
+                OpStore %35 %38\nOpStore %64 %63\n%70 = OpAccessChain %60 %67 %68\n\
+                OpStore %70 %69\n%74 = OpAccessChain %60 %72 %25\nOpStore %74 %73\n\
+                OpReturn\nOpFunctionEnd\n";
+    let mut words = spirv_asm::assemble(text.as_bytes(), &opts).expect("assembles");
+    words[3] = 27;
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true)
+        .register_flags(["--copy-propagate-arrays", "--scalar-replacement"])
+        .expect("passes");
+    let _ = opt.run(&words);
+    spirv_opt::fuzz::ir_passes(&words);
 }
