@@ -173,9 +173,9 @@ pub fn pointer_storage(cx: &mut Context, type_id: u32) -> Option<u32> {
 
 /// `HasOnlyNamesAndDecorates`.
 pub fn has_only_names_and_decorates(cx: &mut Context, id: u32) -> bool {
-    cx.users(id).into_iter().all(|u| {
-        let op = cx.ir.opcode(u);
-        op == O::Name || is_non_type_decorate(op)
+    !cx.any_user(id, |ir, u| {
+        let op = ir.opcode(u);
+        op != O::Name && !is_non_type_decorate(op)
     })
 }
 

@@ -113,11 +113,13 @@ impl NumberType {
             NumberType::Int { width, .. } | NumberType::Float { width, .. } => width,
         }
     }
-    /// Words a literal of this type takes: 1 up to 32 bits, 2 up to 64. Wider types
-    /// take the rest of the instruction.
+    /// Words a literal of this type takes: none for a width of 0 (as SPIRV-Tools'
+    /// parser reads it), 1 up to 32 bits, 2 up to 64. Wider types take the rest of the
+    /// instruction.
     pub fn words(self) -> Option<usize> {
         match self.width() {
-            0..=32 => Some(1),
+            0 => Some(0),
+            1..=32 => Some(1),
             33..=64 => Some(2),
             _ => None,
         }

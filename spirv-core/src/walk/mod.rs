@@ -587,12 +587,11 @@ impl<'w> Walker<'w> {
 
     /// Words a typed literal takes. Strict walks count as SPIRV-Tools' parser does:
     /// the width rounded up to whole words, in its 16-bit counter (so a width of 0 takes
-    /// none); others size the usual widths and give a wider one `wide` words.
+    /// none); others size the usual widths as [`NumberType::words`] does (a width of 0
+    /// none there too, or modules the parser reads would not read here) and give a
+    /// wider one `wide` words.
     fn literal_words(&self, t: NumberType, wide: usize) -> usize {
-        if self.opts.strict || t.width() == 0 {
-            // A 0-bit type's literal has no words in either mode, as SPIRV-Tools'
-            // parser reads it: otherwise modules it reads (an `OpSwitch` on a 0-bit
-            // selector) would not read here.
+        if self.opts.strict {
             usize::from(t.width().div_ceil(32) as u16)
         } else {
             t.words().unwrap_or(wide)

@@ -180,6 +180,44 @@ impl DefUse {
         users.list.clone()
     }
 
+    /// Whether some user of `id` (as [`DefUse::users`] lists them) passes `pred`. The
+    /// users are looked at from the last recorded, and each found killed or no longer
+    /// using `id` is dropped on the way (swapped out, so the list is sorted again by the
+    /// next full query): killing an id's users one by one and asking after each whether
+    /// another use is left (`DCEInst`) costs O(1) a question, where listing the users
+    /// left made it quadratic (16,000 stores through one access chain: 3.4 s).
+    pub(crate) fn any_user(
+        &mut self,
+        ir: &Ir,
+        id: u32,
+        mut pred: impl FnMut(Inst) -> bool,
+    ) -> bool {
+        let Some(users) = self.users.get_mut(id) else {
+            return false;
+        };
+        let now = ir.edits();
+        if users.checked_at == now {
+            return users.list.iter().rev().any(|&u| pred(u));
+        }
+        let mut k = users.list.len();
+        while k > 0 {
+            k -= 1;
+            let u = users.list[k];
+            if !(ir.is_live(u) && uses(ir, u, id)) {
+                // The last user, looked at already, takes its place.
+                users.list.swap_remove(k);
+                users.tidy &= k == users.list.len();
+                continue;
+            }
+            if pred(u) {
+                return true;
+            }
+        }
+        // Every user was looked at, and those left are live users.
+        users.checked_at = now;
+        false
+    }
+
     /// Each use of `id`: the user and the operand index, users in creation order and
     /// each user's operands in order (`ForEachUse`).
     pub fn uses(&mut self, ir: &Ir, id: u32) -> Vec<(Inst, usize)> {

@@ -238,6 +238,13 @@ impl Context {
         du.users(ir, id)
     }
 
+    /// Whether some user of `id` passes `pred` ([`DefUse::any_user`]): O(1) a question
+    /// where [`Context::users`] is linear in the users.
+    pub(crate) fn any_user(&mut self, id: u32, mut pred: impl FnMut(&Ir, Inst) -> bool) -> bool {
+        let (du, ir) = self.def_use_ir();
+        du.any_user(ir, id, |u| pred(ir, u))
+    }
+
     /// The uses of `id`: user and operand index (`ForEachUse`).
     pub fn uses(&mut self, id: u32) -> Vec<(Inst, usize)> {
         let (du, ir) = self.def_use_ir();

@@ -862,7 +862,7 @@ impl State {
                 }
                 O::DecorationGroup => {
                     let id = cx.ir.result_id(a);
-                    if cx.users(id).is_empty() {
+                    if !cx.any_user(id, |_, _| true) {
                         cx.kill_inst(a);
                         modified = true;
                     }

@@ -24,7 +24,7 @@ use crate::ir::{Inst, Operand};
 use crate::mem_pass::get_ptr_of;
 use crate::pass::{IrPass, PassError, Status};
 use spirv_core::spv::Opcode as O;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The pass's flag.
 pub const FLAG: &str = "copy-propagate-arrays";
@@ -901,6 +901,9 @@ fn has_valid_references_only(cx: &mut Context, var: Inst, store: Inst) -> bool {
     // the store's block for all of them; the answer is the same).
     let mut dominated = Vec::new();
     let mut stack = vec![var];
+    // Each chain once: only a chain using itself or a cycle of chains (invalid SSA)
+    // would be queued again, and again, without end.
+    let mut queued: HashSet<Inst> = HashSet::from([var]);
     while let Some(ptr) = stack.pop() {
         let ptr_is_var = cx.ir.opcode(ptr) == O::Variable;
         let ptr_id = cx.ir.result_id(ptr);
@@ -911,7 +914,9 @@ fn has_valid_references_only(cx: &mut Context, var: Inst, store: Inst) -> bool {
                     true
                 }
                 O::AccessChain => {
-                    stack.push(user);
+                    if queued.insert(user) {
+                        stack.push(user);
+                    }
                     true
                 }
                 O::Name => true,
@@ -946,13 +951,18 @@ fn has_valid_references_only(cx: &mut Context, var: Inst, store: Inst) -> bool {
 /// `HasNoStores(ptr)`: nothing under `ptr`, through access chains, writes.
 fn has_no_stores(cx: &mut Context, var: Inst) -> bool {
     let mut stack = vec![var];
+    // Each chain once, as in `has_valid_references_only` (a chain using itself grew
+    // the stack until memory ran out).
+    let mut queued: HashSet<Inst> = HashSet::from([var]);
     while let Some(ptr) = stack.pop() {
         let id = cx.ir.result_id(ptr);
         for user in cx.users(id) {
             let ok = match cx.ir.opcode(user) {
                 O::Load | O::Name | O::ImageTexelPointer | O::EntryPoint => true,
                 O::AccessChain => {
-                    stack.push(user);
+                    if queued.insert(user) {
+                        stack.push(user);
+                    }
                     true
                 }
                 O::Store => false,

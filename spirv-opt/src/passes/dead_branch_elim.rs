@@ -599,10 +599,16 @@ fn fix_block_order(cx: &mut Context) {
     } else {
         cx.process_reachable_call_tree(&mut |cx, f| {
             let order: Vec<u32> = cx.dominators(f).pre_order();
+            // spirv-opt looks each label up among the function's own blocks; a label id
+            // defined twice (ids taken past a bound below ids in use) can name a block
+            // of another function, or one removed, which cannot be placed here.
             let blocks: Vec<Block> = order
                 .into_iter()
                 .filter(|&id| id != 0)
-                .filter_map(|id| cx.cfg().block(id))
+                .filter_map(|id| {
+                    let b = cx.cfg().block(id)?;
+                    (cx.ir.block_func(b) == Some(f)).then_some(b)
+                })
                 .collect();
             for i in 1..blocks.len() {
                 cx.ir.unlink_block(blocks[i]);

@@ -390,9 +390,15 @@ impl State {
                 }
                 modified = true;
             }
+            // Killed along the way by an earlier one's clean-up: not killed again (a set,
+            // as dropping each from the list was quadratic in the stores of a block).
+            let mut gone: HashSet<Inst> = HashSet::new();
             while let Some(d) = dead.pop() {
+                if gone.contains(&d) {
+                    continue;
+                }
                 mem_pass::dce_inst(cx, d, &mut |_, other| {
-                    dead.retain(|&x| x != other);
+                    gone.insert(other);
                 });
             }
         }

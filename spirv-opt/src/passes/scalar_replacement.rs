@@ -251,7 +251,7 @@ impl Sr {
                 continue;
             }
             let vid = cx.ir.result_id(var);
-            if cx.users(vid).is_empty() {
+            if !cx.any_user(vid, |_, _| true) {
                 cx.kill_inst(var);
             } else if self.can_replace_variable(cx, var) {
                 worklist.push_back(var);
@@ -700,12 +700,16 @@ fn check_annotations(cx: &mut Context, var: Inst) -> bool {
 /// store, an image texel pointer, a further access chain or a `DebugDeclare`.
 fn check_uses_relaxed(cx: &mut Context, chain: Inst) -> bool {
     let mut stack = vec![chain];
+    // Each chain once: a chain using itself (invalid SSA) would be queued without end.
+    let mut queued: HashSet<Inst> = HashSet::from([chain]);
     while let Some(i) = stack.pop() {
         let id = cx.ir.result_id(i);
         for (user, index) in cx.uses(id) {
             let ok = match cx.ir.opcode(user) {
                 O::AccessChain | O::InBoundsAccessChain if index == 2 => {
-                    stack.push(user);
+                    if queued.insert(user) {
+                        stack.push(user);
+                    }
                     true
                 }
                 O::AccessChain | O::InBoundsAccessChain => false,

@@ -42,7 +42,10 @@ impl IrPass for Simplification {
         let mut modified = false;
         let funcs: Vec<Func> = cx.ir.functions().to_vec();
         for f in funcs {
-            modified |= simplify_function(cx, f);
+            modified |= simplify_function(cx, f).map_err(|id| PassError {
+                pass: FLAG,
+                message: format!("a folded instruction uses id {id}, which nothing defines"),
+            })?;
         }
         Ok(if modified {
             Status::Changed
@@ -100,22 +103,25 @@ struct State {
 
 impl State {
     /// `AddNewOperands`: the definitions of the folded instruction's operands not
-    /// seen yet.
-    fn add_new_operands(&mut self, cx: &mut Context, i: Inst) {
+    /// seen yet. An operand nothing defines (invalid SPIR-V) is the error: spirv-opt
+    /// queues a null definition and crashes on it, and folding on would put the id
+    /// where a reader needs its type (an `OpSwitch` selector, whose literals it sizes),
+    /// writing a module that does not read.
+    fn add_new_operands(&mut self, cx: &mut Context, i: Inst) -> Result<(), u32> {
         let mut ids = Vec::new();
         cx.ir.data(i).for_each_in_id(|id| ids.push(id));
         for id in ids {
-            if let Some(def) = cx.get_def(id) {
-                if self.seen.insert(def) {
-                    self.work_list.push(def);
-                }
+            let def = cx.get_def(id).ok_or(id)?;
+            if self.seen.insert(def) {
+                self.work_list.push(def);
             }
         }
+        Ok(())
     }
 
     /// After a fold: the copy's uses replaced, copies and nops marked for killing.
-    fn finish(&mut self, cx: &mut Context, i: Inst) {
-        self.add_new_operands(cx, i);
+    fn finish(&mut self, cx: &mut Context, i: Inst) -> Result<(), u32> {
+        self.add_new_operands(cx, i)?;
         match cx.ir.opcode(i) {
             O::CopyObject => {
                 let result = cx.ir.result_id(i);
@@ -128,6 +134,7 @@ impl State {
             O::Nop => self.kill(i),
             _ => {}
         }
+        Ok(())
     }
 
     fn kill(&mut self, i: Inst) {
@@ -148,13 +155,14 @@ fn is_foldable_copy(cx: &mut Context, i: Inst) -> bool {
     cx.have_subset_of_decorations(result, operand)
 }
 
-/// `SimplifyFunction`.
-fn simplify_function(cx: &mut Context, f: Func) -> bool {
+/// `SimplifyFunction`: whether it changed, or the id a folded instruction uses that
+/// nothing defines.
+fn simplify_function(cx: &mut Context, f: Func) -> Result<bool, u32> {
     if cx.ir.is_declaration(f) {
-        return false;
+        return Ok(false);
     }
     let Some(entry) = cx.ir.entry(f) else {
-        return false;
+        return Ok(false);
     };
     let order = {
         let (cfg, ir) = cx.cfg_ir();
@@ -188,7 +196,7 @@ fn simplify_function(cx: &mut Context, f: Func) -> bool {
                         }
                     }
                 }
-                st.finish(cx, i);
+                st.finish(cx, i)?;
             }
             next = cx.ir.next(i);
         }
@@ -219,12 +227,12 @@ fn simplify_function(cx: &mut Context, f: Func) -> bool {
                     }
                 }
             }
-            st.finish(cx, i);
+            st.finish(cx, i)?;
         }
     }
     // Phase 3: the copies and nops go.
     for i in std::mem::take(&mut st.to_kill) {
         cx.kill_inst(i);
     }
-    modified
+    Ok(modified)
 }

@@ -17,6 +17,11 @@
 //! the disassembler, N/3 texts for the assembler. Each test counts the cases that got past
 //! the header (modules that read, texts that assemble) and asserts a floor, so that it
 //! cannot pass on inputs the bodies reject at once.
+//!
+//! `FUZZ_SEED=N` mixes N into every test's fixed seed (the Builder seeds' too), for runs
+//! that differ from CI's; unset, the seeds and so CI's cases are the same as ever. Each
+//! test prints its slowest case (its index and time) and every case that took over a
+//! second, which is superlinear work to look into.
 
 use spirv_asm::{AsmOptions, DisOptions};
 use spirv_core::spv::{self, Opcode, inst};
@@ -26,6 +31,25 @@ use spirv_tests::{files, read_words, require_corpus, workspace_root};
 /// xorshift64*: deterministic, so failures reproduce.
 struct Rng(u64);
 impl Rng {
+    /// The generator for a test's fixed `seed`, with `FUZZ_SEED` mixed in when set.
+    fn seeded(seed: u64) -> Rng {
+        let Some(n) = std::env::var("FUZZ_SEED")
+            .ok()
+            .and_then(|s| s.parse::<u64>().ok())
+        else {
+            return Rng(seed);
+        };
+        // splitmix64's finalizer, so that nearby knob values give unrelated streams.
+        let mut z = n.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        // xorshift stays at 0 from 0.
+        Rng(match seed ^ z {
+            0 => seed,
+            mixed => mixed,
+        })
+    }
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -214,6 +238,61 @@ fn mutated(rng: &mut Rng, bins: &[Vec<u32>]) -> Vec<u32> {
         mutate_words(rng, &mut w, other);
     }
     w
+}
+
+/// Runs and times the cases of one test. A case that panics is reported by its number
+/// (the panic's message above it) and the run goes on, so that one long run finds every
+/// failing case; the test fails at the end, or at the 20th. Each case that takes over a
+/// second of the thread's CPU time (not the wall clock, which on a shared machine
+/// counts other processes' turns) is reported as it ends, and the slowest at the end.
+struct Clock {
+    what: &'static str,
+    slowest: (std::time::Duration, usize),
+    failed: Vec<usize>,
+}
+
+impl Clock {
+    fn new(what: &'static str) -> Clock {
+        Clock {
+            what,
+            slowest: Default::default(),
+            failed: Vec::new(),
+        }
+    }
+
+    /// Runs case number `case`.
+    fn time(&mut self, case: usize, body: impl FnOnce()) {
+        let start = thread_cpu_time();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body));
+        let took = thread_cpu_time().saturating_sub(start);
+        if outcome.is_err() {
+            eprintln!("{}: case {case} panicked", self.what);
+            self.failed.push(case);
+            assert!(self.failed.len() < 20, "{}: 20 cases failed", self.what);
+        }
+        if took.as_secs() >= 1 {
+            eprintln!("{}: case {case} took {took:?}", self.what);
+        }
+        if took > self.slowest.0 {
+            self.slowest = (took, case);
+        }
+    }
+}
+
+/// The CPU time this thread has used.
+fn thread_cpu_time() -> std::time::Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+impl Drop for Clock {
+    fn drop(&mut self) {
+        let (took, case) = self.slowest;
+        println!("{}: slowest case {case}, {took:?}", self.what);
+        if !self.failed.is_empty() && !std::thread::panicking() {
+            panic!("{}: cases {:?} failed", self.what, self.failed);
+        }
+    }
 }
 
 /// `N` fresh ids.
@@ -670,7 +749,7 @@ fn fixture_texts() -> Vec<Vec<u8>> {
 /// that assembles (`%N` kept as id N, as the disassembler-error fixtures are meant),
 /// and the fixtures' raw `.spv` files.
 fn workspace_modules() -> Vec<Vec<u32>> {
-    let mut rng = Rng(0xb01d_5eed);
+    let mut rng = Rng::seeded(0xb01d_5eed);
     let mut seeds: Vec<Vec<u32>> = (0..BUILT).map(|_| built(&mut rng)).collect();
     let opts = AsmOptions {
         preserve_numeric_ids: true,
@@ -724,9 +803,10 @@ fn reads_with_entry_point(w: &[u32]) -> bool {
 #[test]
 fn core_reader_never_panics_on_mutated_modules() {
     let bins = seed_modules("the reader's fuzz body");
-    let mut rng = Rng(0x5eed_1234);
+    let mut rng = Rng::seeded(0x5eed_1234);
     let mut read = 0;
-    for _ in 0..cases() {
+    let mut clock = Clock::new("reader");
+    for case in 0..cases() {
         let w = mutated(&mut rng, &bins);
         let mut bytes = spirv_core::binary::words_to_bytes(&w);
         if rng.below(8) == 0 {
@@ -735,27 +815,30 @@ fn core_reader_never_panics_on_mutated_modules() {
             bytes.truncate(n);
         }
         read += usize::from(Module::from_bytes(&bytes).is_ok());
-        spirv_core::fuzz::module(&bytes);
+        clock.time(case, || spirv_core::fuzz::module(&bytes));
     }
     assert_floor("reader", read, cases(), 15);
     // Random bytes too.
-    for _ in 0..cases() / 4 {
+    for case in cases()..cases() + cases() / 4 {
         let n = rng.below(256);
         let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
-        spirv_core::fuzz::module(&bytes);
+        clock.time(case, || spirv_core::fuzz::module(&bytes));
     }
 }
 
 #[test]
 fn reflection_never_panics_on_mutated_modules() {
     let bins = seed_modules("the reflection fuzz body");
-    let mut rng = Rng(0x0f1e_c7ed);
+    let mut rng = Rng::seeded(0x0f1e_c7ed);
     let mut entry_points = 0;
-    for _ in 0..cases() / 2 {
+    let mut clock = Clock::new("reflection");
+    for case in 0..cases() / 2 {
         let w = mutated(&mut rng, &bins);
         entry_points += usize::from(reads_with_entry_point(&w));
-        spirv_core::fuzz::reflect(&spirv_core::binary::words_to_bytes(&w));
-        spirv_asm::fuzz::reflect_words(&w);
+        clock.time(case, || {
+            spirv_core::fuzz::reflect(&spirv_core::binary::words_to_bytes(&w));
+            spirv_asm::fuzz::reflect_words(&w);
+        });
     }
     assert_floor(
         "reflection (modules with an entry point)",
@@ -793,13 +876,16 @@ fn validator_seeds() -> Vec<Vec<u32>> {
 fn validator_never_panics_on_mutated_modules() {
     let mut bins = seed_modules("the validator's fuzz body");
     bins.extend(validator_seeds());
-    let mut rng = Rng(0x0a11_da7e);
+    let mut rng = Rng::seeded(0x0a11_da7e);
     let mut read = 0;
-    for _ in 0..cases() / 2 {
+    let mut clock = Clock::new("validator");
+    for case in 0..cases() / 2 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_core::fuzz::validate(&w);
-        spirv_asm::fuzz::validate_words(&w);
+        clock.time(case, || {
+            spirv_core::fuzz::validate(&w);
+            spirv_asm::fuzz::validate_words(&w);
+        });
     }
     assert_floor("validator (modules that read)", read, cases() / 2, 15);
 }
@@ -807,13 +893,14 @@ fn validator_never_panics_on_mutated_modules() {
 #[test]
 fn passes_never_panic_on_mutated_modules() {
     let bins = seed_modules("the passes' fuzz body");
-    let mut rng = Rng(0x0b7_1e55);
+    let mut rng = Rng::seeded(0x0b7_1e55);
     let mut read = 0;
     // Thirteen pass lists per module: a tenth of the cases.
-    for _ in 0..cases() / 10 {
+    let mut clock = Clock::new("passes");
+    for case in 0..cases() / 10 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_opt::fuzz::passes(&w);
+        clock.time(case, || spirv_opt::fuzz::passes(&w));
     }
     assert_floor("passes (modules that read)", read, cases() / 10, 15);
 }
@@ -821,12 +908,13 @@ fn passes_never_panic_on_mutated_modules() {
 #[test]
 fn ir_passes_never_panic_on_mutated_modules() {
     let bins = seed_modules("the optimizer IR's fuzz body");
-    let mut rng = Rng(0x1e_0b71);
+    let mut rng = Rng::seeded(0x1e_0b71);
     let mut read = 0;
-    for _ in 0..cases() / 10 {
+    let mut clock = Clock::new("IR passes");
+    for case in 0..cases() / 10 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(spirv_opt::ir::Ir::from_words(&w).is_ok());
-        spirv_opt::fuzz::ir_passes(&w);
+        clock.time(case, || spirv_opt::fuzz::ir_passes(&w));
     }
     assert_floor("IR passes (modules that load)", read, cases() / 10, 15);
 }
@@ -834,13 +922,14 @@ fn ir_passes_never_panic_on_mutated_modules() {
 #[test]
 fn presets_never_panic_on_mutated_modules() {
     let bins = seed_modules("the presets' fuzz body");
-    let mut rng = Rng(0x9e5e_7500);
+    let mut rng = Rng::seeded(0x9e5e_7500);
     let mut read = 0;
     // Six preset runs per module: a twentieth of the cases.
-    for _ in 0..cases() / 20 {
+    let mut clock = Clock::new("presets");
+    for case in 0..cases() / 20 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(spirv_opt::ir::Ir::from_words(&w).is_ok());
-        spirv_opt::fuzz::presets(&w);
+        clock.time(case, || spirv_opt::fuzz::presets(&w));
     }
     assert_floor("presets (modules that load)", read, cases() / 20, 15);
 }
@@ -848,12 +937,13 @@ fn presets_never_panic_on_mutated_modules() {
 #[test]
 fn disassembler_never_panics_on_mutated_modules() {
     let bins = seed_modules("the disassembler's fuzz body");
-    let mut rng = Rng(0xd15_a55e);
+    let mut rng = Rng::seeded(0xd15_a55e);
     let mut read = 0;
-    for _ in 0..cases() / 2 {
+    let mut clock = Clock::new("disassembler");
+    for case in 0..cases() / 2 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_asm::fuzz::disassemble_words(&w);
+        clock.time(case, || spirv_asm::fuzz::disassemble_words(&w));
     }
     assert_floor("disassembler (modules that read)", read, cases() / 2, 15);
 }
@@ -861,12 +951,13 @@ fn disassembler_never_panics_on_mutated_modules() {
 #[test]
 fn flow_graph_never_panics_on_mutated_modules() {
     let bins = seed_modules("the flow graph's fuzz body");
-    let mut rng = Rng(0xcf9_d07);
+    let mut rng = Rng::seeded(0xcf9_d07);
     let mut read = 0;
-    for _ in 0..cases() / 4 {
+    let mut clock = Clock::new("flow graph");
+    for case in 0..cases() / 4 {
         let w = mutated(&mut rng, &bins);
         read += usize::from(Module::from_words(&w).is_ok());
-        spirv_asm::fuzz::flow_graph_words(&w);
+        clock.time(case, || spirv_asm::fuzz::flow_graph_words(&w));
     }
     assert_floor("flow graph (modules that read)", read, cases() / 4, 15);
 }
@@ -876,7 +967,7 @@ fn assembler_never_panics_on_mutated_text() {
     // The fixtures' texts (the assembler-error cases among them) and the Builder
     // modules' disassembly; a sample of the corpus's when it is there.
     let mut texts = fixture_texts();
-    let mut rng = Rng(0xb01d_5eed);
+    let mut rng = Rng::seeded(0xb01d_5eed);
     for _ in 0..BUILT {
         let text = spirv_asm::disassemble(&built(&mut rng), &DisOptions::default())
             .expect("a Builder seed disassembles");
@@ -918,9 +1009,10 @@ fn assembler_never_panics_on_mutated_text() {
         b" OpConstant ",
         b" %1 = ",
     ];
-    let mut rng = Rng(0xa55e_b1e5);
+    let mut rng = Rng::seeded(0xa55e_b1e5);
     let mut assembled = 0;
-    for _ in 0..cases() / 3 {
+    let mut clock = Clock::new("assembler");
+    for case in 0..cases() / 3 {
         let mut t = texts[rng.below(texts.len())].clone();
         // Keep cases small enough to run many.
         t.truncate(4000);
@@ -972,7 +1064,7 @@ fn assembler_never_panics_on_mutated_text() {
             }
         }
         assembled += usize::from(spirv_asm::assemble(&t, &AsmOptions::default()).is_ok());
-        spirv_asm::fuzz::assemble_text(&t);
+        clock.time(case, || spirv_asm::fuzz::assemble_text(&t));
     }
     assert_floor("assembler (texts that assemble)", assembled, cases() / 3, 8);
 }
@@ -1137,4 +1229,146 @@ OpEntryPoint Fragment %missing "main"
     assert_eq!(listed, 4001);
     let svg = graph.to_svg(&spirv_asm::flow_graph::SvgOptions::with_instructions(true));
     assert!(svg.len() < 4_000_000, "{} bytes", svg.len());
+    // An `OpConstant` of a 0-bit integer with a literal word (FUZZ_SEED=1 found it; it
+    // is what spirv-as writes): the parser gives the literal no words, and spirv-opt
+    // refuses the word left over. The structural passes' streaming path sized the
+    // literal with a word and wrote a module where the general path refuses it.
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                %i0 = OpTypeInt 0 0\n%c = OpConstant %i0 0\n";
+    let words = spirv_asm::assemble(text.as_bytes(), &AsmOptions::default()).expect("assembles");
+    use spirv_opt::structural::{StructuralPass as P, run_streamed, run_words};
+    let list = [P::StripDebug, P::CompactIds];
+    assert_eq!(run_streamed(&words, &list), None);
+    let refused = run_words(&words[..], &list, None).map_err(|e| e.to_string());
+    assert_eq!(
+        refused,
+        Err("1 word(s) left over after the last operand (instruction 3) at word 17".into())
+    );
+    spirv_opt::fuzz::passes(&words);
+    // 4,500 stores through one access chain (FUZZ_SEED=1 found it, 1.2 s a case):
+    // `--convert-local-access-chains` killed the stores one by one, and after each
+    // listed the chain's users left to see whether it was dead, and dropped the store
+    // from a list of those to kill: quadratic (16,000 stores: 3.4 s; spirv-opt 2025.5
+    // is quadratic too). Four times the stores must take less than eight times as long
+    // (CPU time, the fastest of three runs): linear is four, quadratic sixteen.
+    let stores = |n: usize| {
+        let mut text = String::from(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+             OpEntryPoint Fragment %main \"main\"\nOpExecutionMode %main OriginUpperLeft\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n\
+             %v4 = OpTypeVector %float 4\n%int = OpTypeInt 32 1\n%int_0 = OpConstant %int 0\n\
+             %uint = OpTypeInt 32 0\n%u2 = OpConstant %uint 2\n%arr = OpTypeArray %v4 %u2\n\
+             %pa = OpTypePointer Function %arr\n%pv = OpTypePointer Function %v4\n\
+             %f0 = OpConstant %float 0\n%c = OpConstantComposite %v4 %f0 %f0 %f0 %f0\n\
+             %main = OpFunction %void None %fn\n%l = OpLabel\n%var = OpVariable %pa Function\n\
+             %ac = OpAccessChain %pv %var %int_0\n",
+        );
+        text.push_str(&"OpStore %ac %c\n".repeat(n));
+        text.push_str("OpReturn\nOpFunctionEnd\n");
+        spirv_asm::assemble(text.as_bytes(), &AsmOptions::default()).expect("assembles")
+    };
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true)
+        .register_flag("--convert-local-access-chains")
+        .expect("a pass");
+    let time = |n: usize| {
+        let words = stores(n);
+        (0..3)
+            .map(|_| {
+                let start = thread_cpu_time();
+                let out = opt.run(&words).expect("converts");
+                // Each store became a load, an insert and a store; the chain and its
+                // index constant went.
+                assert_eq!(out.words.len(), words.len() + 10 * n - 9);
+                thread_cpu_time() - start
+            })
+            .min()
+            .expect("three runs")
+    };
+    let (small, large) = (time(4000), time(16000));
+    assert!(
+        large < small * 8,
+        "4,000 stores: {small:?}, 16,000: {large:?}"
+    );
+    // A copy of an id nothing defines, switched on (FUZZ_SEED=2 found it, under -O with
+    // validation skipped): `--simplify-instructions` folded the copy and put the id in
+    // the selector, whose literals a reader sizes by its type, so the module written
+    // did not read. spirv-opt 2025.5 crashes on it (it queues the id's missing
+    // definition); the pass now refuses it.
+    let text = "OpCapability Shader\nOpCapability Int64\nOpMemoryModel Logical GLSL450\n\
+                %void = OpTypeVoid\n%ulong = OpTypeInt 64 0\n%fn = OpTypeFunction %void\n\
+                %f = OpFunction %void None %fn\n%l = OpLabel\n%c = OpCopyObject %ulong %undef\n\
+                OpSelectionMerge %m None\nOpSwitch %c %m 5 %a\n%a = OpLabel\nOpBranch %m\n\
+                %m = OpLabel\nOpReturn\nOpFunctionEnd\n";
+    let words = spirv_asm::assemble(text.as_bytes(), &AsmOptions::default()).expect("assembles");
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true)
+        .register_flag("--simplify-instructions")
+        .expect("a pass");
+    let e = opt.run(&words).map(|_| ()).expect_err("refused");
+    assert!(e.to_string().contains("id 7, which nothing defines"), "{e}");
+    spirv_opt::fuzz::ir_passes(&words);
+    spirv_opt::fuzz::presets(&words);
+    // A loop to unroll in a module without the Shader capability whose bound (2) is
+    // below its ids (FUZZ_SEED=3 found it, under -O): the passes took ids from the
+    // bound, defining labels twice, and `--eliminate-dead-branches`' block order
+    // (dominator order, without Shader) looked a label up module-wide, found a block
+    // of no function, and indexed past the functions (a panic; spirv-opt 2025.5 runs
+    // these four passes, and crashes under -O). Only the function's blocks are placed.
+    let text = "OpMemoryModel Logical GLSL450\nOpEntryPoint Fragment %2 \"main\" %3\n\
+                OpExecutionMode %2 OriginUpperLeft\n%6 = OpTypeVoid\n%7 = OpTypeFunction %6\n\
+                %8 = OpTypeInt 32 1\n%9 = OpTypePointer Function %8\n%10 = OpConstant %8 0\n\
+                %11 = OpConstant %8 4\n%12 = OpTypeBool\n%13 = OpTypeFloat 32\n\
+                %14 = OpTypeInt 32 0\n%15 = OpConstant %14 4\n%16 = OpTypeArray %13 %15\n\
+                %17 = OpTypePointer Function %16\n%18 = OpConstant %13 1\n\
+                %19 = OpTypePointer Function %13\n%20 = OpConstant %8 1\n\
+                %21 = OpTypeVector %13 4\n%22 = OpTypePointer Output %21\n\
+                %3 = OpVariable %22 Output\n%2 = OpFunction %6 None %7\n%23 = OpLabel\n\
+                %5 = OpVariable %17 Function\nOpBranch %24\n%24 = OpLabel\n\
+                %35 = OpPhi %8 %10 %23 %34 %26\nOpLoopMerge %25 %26 Unroll\nOpBranch %27\n\
+                %27 = OpLabel\n%29 = OpSLessThan %12 %35 %11\nOpBranchConditional %29 %30 %25\n\
+                %30 = OpLabel\n%32 = OpAccessChain %19 %5 %35\nOpStore %32 %18\nOpBranch %26\n\
+                %26 = OpLabel\n%34 = OpIAdd %8 %35 %20\nOpBranch %24\n%25 = OpLabel\n\
+                OpReturn\nOpFunctionEnd\n";
+    let opts = AsmOptions {
+        preserve_numeric_ids: true,
+        ..AsmOptions::default()
+    };
+    let mut words = spirv_asm::assemble(text.as_bytes(), &opts).expect("assembles");
+    words[3] = 2;
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true)
+        .register_flags([
+            "--ccp",
+            "--loop-unroll",
+            "--redundancy-elimination",
+            "--eliminate-dead-branches",
+        ])
+        .expect("passes");
+    let _ = opt.run(&words);
+    spirv_opt::fuzz::presets(&words);
+    // Access chains in a module whose bound (27) is below its ids (FUZZ_SEED=3 found
+    // it: 22 GB before the kernel stopped it): `--copy-propagate-arrays` took ids from
+    // the bound, defining ids twice, so that a chain was among its own users, and its
+    // walks down the chains queued it again and again until memory ran out (spirv-opt
+    // 2025.5 crashes). Each chain is queued once now.
+    let text = "%6 = OpTypeInt 32 0\n%10 = OpTypeInt 32 1\n%14 = OpTypeFloat 32\n\
+                %15 = OpTypeVector %14 4\n%20 = OpTypeStruct %15 %14 %19\n\
+                %22 = OpTypeArray %20 %21\n%23 = OpTypePointer Input %22\n\
+                %24 = OpVariable %23 Input\n%27 = OpTypePointer Input %15\n\
+                %56 = OpTypePointer Output %15\n%4 = OpFunction %2 None %3\n%5 = OpLabel\n\
+                %17 = OpVariable %16 Function\n%35 = OpVariable %30 Function\n\
+                %28 = OpAccessChain %27 %24 %25 %26\n%29 = OpLoad %15 %28\nOpStore %17 %29\n\
+                %37 = OpAccessChain %32 %24 %25 %36 %36\n%38 = OpLoad %14 %37\n\
+                OpStore %35 %38\nOpStore %64 %63\n%70 = OpAccessChain %60 %67 %68\n\
+                OpStore %70 %69\n%74 = OpAccessChain %60 %72 %25\nOpStore %74 %73\n\
+                OpReturn\nOpFunctionEnd\n";
+    let mut words = spirv_asm::assemble(text.as_bytes(), &opts).expect("assembles");
+    words[3] = 27;
+    let mut opt = spirv_opt::Optimizer::new();
+    opt.skip_validation(true)
+        .register_flags(["--copy-propagate-arrays", "--scalar-replacement"])
+        .expect("passes");
+    let _ = opt.run(&words);
+    spirv_opt::fuzz::ir_passes(&words);
 }
